@@ -1,0 +1,48 @@
+"""The handfoot HTTP API: ``create_app()`` builds the Flask app (no database access here)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, abort, request
+
+from api import db
+from api.config import load_config
+from api.docs import make_docs_blueprint
+from api.extensions import Api
+from api.resources import register_blueprints
+
+__all__ = ["create_app"]
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app: config from the environment, overridden by ``config``.
+
+    Touches no database: the engine is created on first use (``api.db.get_db().engine``), so
+    ``flask openapi write`` works with no database, and each gunicorn worker gets its own pool.
+    """
+    app = Flask(__name__)
+    app.config.update(load_config())
+    if config:
+        app.config.update(config)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    db.init_app(app)
+    app.before_request(_reject_large_bodies)
+    app.register_blueprint(make_docs_blueprint())
+
+    api = Api(app)
+    register_blueprints(api)
+    app.extensions["handfoot.api"] = api
+    return app
+
+
+def _reject_large_bodies() -> None:
+    """413 as soon as a declared Content-Length is over the limit, whatever the route.
+
+    Bodies without a Content-Length (chunked) are cut off by werkzeug when read.
+    """
+    limit = request.max_content_length
+    if limit is not None and request.content_length is not None and request.content_length > limit:
+        abort(413)

@@ -1,0 +1,82 @@
+"""Application configuration, read from the environment.
+
+- ``DATABASE_URL``: the SQLAlchemy URL. Default: the SQLite file ``var/handfoot.sqlite3`` under
+  the project root (absolute path). ``postgresql://`` and ``postgres://`` are rewritten to
+  ``postgresql+psycopg://`` (psycopg 3).
+- ``HANDFOOT_MAX_BODY_BYTES``: the largest request body accepted, in bytes; a bigger one gets a
+  413. Default 1048576 (1 MiB).
+
+``create_app(config)`` takes a mapping that overrides any of these (tests pass ``DATABASE_URL``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+#: The repository root (the directory holding ``api/``).
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+#: The SQLite file used when ``DATABASE_URL`` is not set.
+DEFAULT_SQLITE_PATH = PROJECT_ROOT / "var" / "handfoot.sqlite3"
+
+DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+
+#: Where Swagger UI's static files are served from (see ``api/docs.py``).
+SWAGGER_UI_STATIC_URL = "/docs/static/"
+
+
+def default_database_url() -> str:
+    """The SQLAlchemy URL of the default SQLite file (absolute path)."""
+    return f"sqlite:///{DEFAULT_SQLITE_PATH}"
+
+
+def normalize_database_url(url: str) -> str:
+    """Pick the psycopg 3 driver for bare PostgreSQL URLs; leave the rest alone."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def database_url_from_env(environ: Mapping[str, str] | None = None) -> str:
+    """``DATABASE_URL`` from the environment, or the default SQLite file."""
+    env = os.environ if environ is None else environ
+    return normalize_database_url(env.get("DATABASE_URL") or default_database_url())
+
+
+def _int_from_env(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be an integer number of bytes, got {raw!r}") from None
+    if value <= 0:
+        raise ValueError(f"{name} must be positive, got {value}")
+    return value
+
+
+def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The app configuration: fixed API settings plus what the environment sets."""
+    env = os.environ if environ is None else environ
+    return {
+        # flask-smorest / OpenAPI. API_VERSION is the *contract* version, not the package version,
+        # so a release does not dirty the committed openapi/openapi.json.
+        "API_TITLE": "handfoot",
+        "API_VERSION": "1.0.0",
+        "OPENAPI_VERSION": "3.1.0",
+        "OPENAPI_URL_PREFIX": "/",
+        "OPENAPI_JSON_PATH": "openapi.json",
+        # Swagger UI at /docs, its JS/CSS served by us from the flask-swagger-ui package (offline).
+        "OPENAPI_SWAGGER_UI_PATH": "/docs",
+        "OPENAPI_SWAGGER_UI_URL": SWAGGER_UI_STATIC_URL,
+        "OPENAPI_SWAGGER_UI_CONFIG": {"deepLinking": True},
+        # Request limits: werkzeug raises 413 past this size.
+        "MAX_CONTENT_LENGTH": _int_from_env(env, "HANDFOOT_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES),
+        # Database (the engine is created lazily, on first use; see api/db.py).
+        "DATABASE_URL": database_url_from_env(env),
+    }

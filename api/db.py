@@ -1,0 +1,133 @@
+"""Database: SQLAlchemy 2 engine and sessions, created lazily; ``Base`` for the models.
+
+``create_app`` only builds a :class:`Database` holding the URL; the engine is created on first use
+(so spec generation needs no database, and each gunicorn worker builds its own pool).
+
+SQLite gets, on every new connection, ``journal_mode=WAL``, ``foreign_keys=ON`` and
+``synchronous=NORMAL``; ``timeout=15`` makes a writer wait up to 15 s for the lock, and
+``check_same_thread=False`` lets the pool hand a connection to another thread. PostgreSQL uses
+psycopg 3 (``postgresql+psycopg://``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import flask
+from sqlalchemy import Engine, MetaData, create_engine, event, make_url, text
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+from api.config import normalize_database_url
+
+#: Stable constraint names, so migrations are reviewable and IntegrityErrors can be mapped by name
+#: (STYLE P3).
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every model; its metadata is alembic's ``target_metadata``."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+SQLITE_PRAGMAS = (
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA synchronous=NORMAL",
+)
+
+
+def _set_sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
+    # Under Python 3.11's legacy transaction control the sqlite3 module opens a transaction only
+    # before DML, so these PRAGMAs run outside one (inside one, foreign_keys and journal_mode are
+    # no-ops).
+    cursor = dbapi_connection.cursor()
+    try:
+        for pragma in SQLITE_PRAGMAS:
+            cursor.execute(pragma)
+    finally:
+        cursor.close()
+
+
+def make_engine(url: str, **kwargs: Any) -> Engine:
+    """Create an engine for ``url`` with this project's per-dialect settings."""
+    sa_url = make_url(normalize_database_url(url))
+    connect_args: dict[str, Any] = dict(kwargs.pop("connect_args", {}))
+    if sa_url.get_backend_name() == "sqlite":
+        database = sa_url.database or ""
+        in_memory = database in ("", ":memory:") or database.startswith("file::memory:")
+        if not in_memory:
+            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        connect_args.setdefault("timeout", 15)
+        connect_args.setdefault("check_same_thread", False)
+        engine = create_engine(sa_url, connect_args=connect_args, **kwargs)
+        event.listen(engine, "connect", _set_sqlite_pragmas)
+        return engine
+    if sa_url.get_backend_name() == "postgresql":
+        if "connect_timeout" not in sa_url.query:
+            connect_args.setdefault("connect_timeout", 10)
+        kwargs.setdefault("pool_pre_ping", True)
+    return create_engine(sa_url, connect_args=connect_args, **kwargs)
+
+
+class Database:
+    """The app's database: holds the URL; builds engine and sessionmaker on first use."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalize_database_url(url)
+        self._engine: Engine | None = None
+        self._sessionmaker: sessionmaker[Session] | None = None
+
+    @property
+    def engine(self) -> Engine:
+        if self._engine is None:
+            self._engine = make_engine(self.url)
+        return self._engine
+
+    @property
+    def sessionmaker(self) -> sessionmaker[Session]:
+        if self._sessionmaker is None:
+            self._sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
+        return self._sessionmaker
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session in a transaction: committed on success, rolled back on error, then closed."""
+        with self.sessionmaker.begin() as session:
+            yield session
+
+    def ping(self) -> None:
+        """Run ``SELECT 1``; raises ``sqlalchemy.exc.SQLAlchemyError`` if unreachable."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+
+    def dispose(self) -> None:
+        """Close the pool (tests; gunicorn ``post_fork`` with ``--preload``)."""
+        if self._engine is not None:
+            self._engine.dispose()
+
+
+EXTENSION_KEY = "handfoot.db"
+
+
+def init_app(app: flask.Flask) -> Database:
+    """Attach a :class:`Database` for ``app.config["DATABASE_URL"]``; no connection is made."""
+    database = Database(app.config["DATABASE_URL"])
+    app.extensions[EXTENSION_KEY] = database
+    return database
+
+
+def get_db(app: flask.Flask | None = None) -> Database:
+    """The :class:`Database` of ``app`` (default: the current app)."""
+    target = app if app is not None else flask.current_app
+    database: Database = target.extensions[EXTENSION_KEY]
+    return database

@@ -1,0 +1,24 @@
+"""API resources: one blueprint per resource, registered in the order listed here.
+
+Each module in :data:`BLUEPRINT_MODULES` exposes ``blp`` (an ``api.extensions.Blueprint``).
+The order fixes the order of paths and tags in the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+BLUEPRINT_MODULES: list[str] = [
+    "api.resources.health.routes",
+    # To be appended by the resources' author (not created here):
+    #   "api.resources.presets.routes", "api.resources.rounds.routes",
+    #   "api.resources.checks.routes"
+]
+
+
+def register_blueprints(api: Any) -> None:
+    """Register every blueprint of :data:`BLUEPRINT_MODULES` on ``api`` (an ``Api``)."""
+    for module_name in BLUEPRINT_MODULES:
+        module = importlib.import_module(module_name)
+        api.register_blueprint(module.blp)

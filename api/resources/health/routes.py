@@ -1,0 +1,52 @@
+"""``GET /health``: liveness plus database reachability."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask.views import MethodView
+from sqlalchemy.exc import SQLAlchemyError
+
+from api.db import get_db
+from api.extensions import Blueprint
+from api.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, abort_problem
+
+from .schemas import HealthSchema
+
+log = logging.getLogger(__name__)
+
+#: Seconds a client should wait before asking again when the database is down.
+RETRY_AFTER_SECONDS = 5
+
+blp = Blueprint(
+    "Health",
+    __name__,
+    url_prefix="/health",
+    description="Liveness and database reachability, for load balancers and monitors.",
+)
+
+
+@blp.route("")
+class Health(MethodView):
+    @blp.response(200, HealthSchema)
+    @blp.alt_response(
+        503,
+        schema=ProblemSchema,
+        content_type=PROBLEM_CONTENT_TYPE,
+        description="The database is unreachable; retry after the Retry-After header's seconds.",
+        headers={"Retry-After": {"description": "Seconds to wait", "schema": {"type": "integer"}}},
+    )
+    def get(self) -> dict[str, Any]:
+        """Check that the server is up and that the database answers ``SELECT 1``."""
+        try:
+            get_db().ping()
+        except SQLAlchemyError as exc:
+            log.warning("health check: database unreachable: %s", exc)
+            abort_problem(
+                503,
+                "Database unreachable",
+                "The database did not answer; retry later.",
+                retry_after=RETRY_AFTER_SECONDS,
+            )
+        return {"status": "ok", "database": "ok"}

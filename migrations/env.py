@@ -1,0 +1,71 @@
+"""Alembic environment: target ``api.db.Base.metadata``; URL from ``DATABASE_URL``.
+
+The URL comes from, in order: ``-x url=...`` on the command line, ``DATABASE_URL``, then the
+default SQLite file ``var/handfoot.sqlite3`` (its directory is created if needed).
+``render_as_batch=True`` lets autogenerate write ALTERs that SQLite can run.
+"""
+
+from logging.config import fileConfig
+
+from alembic import context
+
+import api.models  # noqa: F401  (registers the tables on Base.metadata)
+from api.config import database_url_from_env, normalize_database_url
+from api.db import Base, make_engine
+
+config = context.config
+
+if config.config_file_name is not None and config.attributes.get("configure_logger", True):
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
+
+target_metadata = Base.metadata
+
+
+def database_url() -> str:
+    url = context.get_x_argument(as_dictionary=True).get("url")
+    return normalize_database_url(url) if url else database_url_from_env()
+
+
+def run_migrations_offline() -> None:
+    """Emit SQL to stdout (``alembic upgrade head --sql``) without a database."""
+    context.configure(
+        url=database_url(),
+        target_metadata=target_metadata,
+        literal_binds=True,
+        dialect_opts={"paramstyle": "named"},
+        render_as_batch=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_online() -> None:
+    """Run against the database (SQLite pragmas applied as in the app)."""
+    from sqlalchemy import pool
+
+    connectable = config.attributes.get("connection")
+    if connectable is not None:  # a connection handed over by a caller (tests)
+        _run(connectable)
+        return
+    engine = make_engine(database_url(), poolclass=pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            _run(connection)
+    finally:
+        engine.dispose()
+
+
+def _run(connection):  # type: ignore[no-untyped-def]
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()
