@@ -1,0 +1,147 @@
+"""Paginated lists: ``Page[T]`` and ``iter_all``.
+
+The server pages with flask-smorest's ``page``/``page_size`` query arguments. The next page is found
+from the RFC 8288 ``Link: <...>; rel="next"`` header, which is followed only when it points to the
+client's own origin (scheme, host and port), so a response cannot send the API key elsewhere. If
+the server sends no ``Link`` header, ``X-Pagination``'s ``next_page`` is used on the same URL.
+Totals come from the ``X-Pagination`` JSON header.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+
+import requests
+
+from ._errors import APIResponseValidationError
+from ._http import origin
+from ._transport import QueryParams, Transport
+
+__all__ = ["Page", "fetch_page", "iter_all"]
+
+T = TypeVar("T")
+
+
+def _int_or_none(data: Mapping[str, object], key: str) -> int | None:
+    value = data.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _x_pagination(response: requests.Response) -> Mapping[str, object]:
+    raw = response.headers.get("X-Pagination")
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return {}
+    return data if isinstance(data, Mapping) else {}
+
+
+def _with_query(url: str, **changes: int) -> str:
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in changes]
+    query.extend((k, str(v)) for k, v in changes.items())
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+@dataclass(frozen=True)
+class Page(Generic[T]):
+    """One page of a list. ``next_page()`` fetches the following page; ``iter_all()`` walks all."""
+
+    items: tuple[T, ...]
+    page: int | None = None
+    page_size: int | None = None
+    total: int | None = None
+    total_pages: int | None = None
+    next_url: str | None = None
+    """The absolute URL of the next page, as the server announced it (not yet checked)."""
+    url: str | None = None
+    """The URL this page was fetched from."""
+    _transport: Transport | None = field(default=None, repr=False, compare=False)
+    _parse: Callable[[object], T] | None = field(default=None, repr=False, compare=False)
+
+    def has_next_page(self) -> bool:
+        return self.next_url is not None
+
+    def next_page(self) -> Page[T] | None:
+        """The next page, or ``None`` on the last one.
+
+        Raises ``APIResponseValidationError`` if the next link points to another origin.
+        """
+        if self.next_url is None:
+            return None
+        if self._transport is None or self._parse is None:
+            raise RuntimeError("this Page was not fetched by a client; it cannot load more")
+        if origin(self.next_url) != origin(self._transport.base_url):
+            raise APIResponseValidationError(
+                f"refusing to follow a next-page link to another origin: {self.next_url!r} "
+                f"(the client's base URL is {self._transport.base_url!r})"
+            )
+        return fetch_page(self._transport, self.next_url, parse=self._parse)
+
+    def iter_all(self) -> Iterator[T]:
+        """Every item of this page and of all the pages after it, fetched lazily."""
+        return iter_all(self)
+
+
+def iter_all(first: Page[T]) -> Iterator[T]:
+    """Yield the items of ``first`` and of each following page (stops if a link loops)."""
+    page: Page[T] | None = first
+    seen: set[str] = {first.url} if first.url else set()
+    while page is not None:
+        yield from page.items
+        if page.next_url is None or page.next_url in seen:
+            return
+        seen.add(page.next_url)
+        page = page.next_page()
+
+
+def fetch_page(
+    transport: Transport,
+    path: str,
+    *,
+    parse: Callable[[object], T],
+    params: QueryParams | None = None,
+) -> Page[T]:
+    """GET one page of a list endpoint and wrap it (the body is a JSON array of items)."""
+    response = transport.request("GET", path, params=params)
+    try:
+        body = response.json()
+    except ValueError as exc:
+        raise APIResponseValidationError(f"GET {response.url}: response is not JSON") from exc
+    if isinstance(body, Mapping) and isinstance(body.get("items"), list):
+        body = body["items"]
+    if not isinstance(body, list):
+        raise APIResponseValidationError(f"GET {response.url}: expected a JSON array of items")
+
+    meta = _x_pagination(response)
+    next_url: str | None = None
+    link = response.links.get("next")
+    if link and link.get("url"):
+        next_url = urljoin(response.url, link["url"])
+    else:
+        next_number = _int_or_none(meta, "next_page")
+        if next_number is not None:
+            next_url = _with_query(response.url, page=next_number)
+
+    page_size = _int_or_none(meta, "page_size")
+    if page_size is None:
+        query = dict(parse_qsl(urlsplit(response.url).query))
+        if query.get("page_size", "").isdigit():
+            page_size = int(query["page_size"])
+    return Page(
+        items=tuple(parse(item) for item in body),
+        page=_int_or_none(meta, "page"),
+        page_size=page_size,
+        total=_int_or_none(meta, "total"),
+        total_pages=_int_or_none(meta, "total_pages"),
+        next_url=next_url,
+        url=response.url,
+        _transport=transport,
+        _parse=parse,
+    )
