@@ -1,0 +1,69 @@
+"""handfoot's rules engine: pure Python, standard library only.
+
+Cards and rule sets, meld validation, opening and going-out checks, the discard pile, and round
+scoring with a line-by-line breakdown. Use it offline::
+
+    from engine import score_round_request
+    score = score_round_request({"preset": "pagat", "round": 1, "teams": [...]})
+    for team in score.teams:
+        print(team.name, team.total, [(line.code, line.points) for line in team.lines])
+"""
+
+from engine.cards import DECK, Card, Rank, Suit, parse_card, parse_cards
+from engine.checks import (
+    DiscardPileCheck,
+    GoingOutCheck,
+    OpeningCheck,
+    PlayerState,
+    check_discard_pile,
+    check_going_out,
+    check_opening,
+)
+from engine.errors import (
+    PROBLEM_CODES,
+    CardError,
+    HandFootError,
+    InvalidMeldError,
+    Problem,
+    RoundError,
+    RulesError,
+    UnknownPresetError,
+)
+from engine.melds import BookKind, MeldCheck, card_points, cards_points, validate_meld
+from engine.operations import (
+    Comparison,
+    check_discard_pile_request,
+    check_going_out_request,
+    check_opening_request,
+    compare_round_request,
+    rules_of,
+    score_round_request,
+    validate_meld_request,
+)
+from engine.presets import PRESETS, Preset, Provenance, ResolvedRules, find_preset, resolve_rules
+from engine.rules import RULE_FIELDS, Contract, RuleField, RuleSet, Threshold, apply_overrides, rules_from_mapping
+from engine.scoring import (
+    LINE_LABELS,
+    Breakdown,
+    Line,
+    RoundInput,
+    RoundScore,
+    Tally,
+    TeamRound,
+    breakdown,
+    round_from_mapping,
+    score_round,
+)
+
+__all__ = [
+    "BookKind", "Breakdown", "Card", "CardError", "Comparison", "Contract", "DECK",
+    "DiscardPileCheck", "GoingOutCheck", "HandFootError", "InvalidMeldError", "LINE_LABELS", "Line",
+    "MeldCheck", "OpeningCheck", "PRESETS", "PROBLEM_CODES", "PlayerState", "Preset", "Problem",
+    "Provenance", "RULE_FIELDS", "Rank", "ResolvedRules", "RoundError", "RoundInput", "RoundScore",
+    "RuleField", "RuleSet", "RulesError", "Suit", "Tally", "TeamRound", "Threshold",
+    "UnknownPresetError", "apply_overrides", "breakdown", "card_points", "cards_points",
+    "check_discard_pile", "check_discard_pile_request", "check_going_out", "check_going_out_request",
+    "check_opening", "check_opening_request", "compare_round_request", "find_preset", "parse_card",
+    "parse_cards", "resolve_rules", "round_from_mapping", "rules_from_mapping", "rules_of",
+    "score_round", "score_round_request", "validate_meld", "validate_meld_request",
+]

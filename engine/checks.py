@@ -1,0 +1,192 @@
+"""The table-side checks: opening meld, going out (contract), taking the discard pile."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.cards import Card, Rank
+from engine.errors import Problem
+from engine.melds import BookKind, cards_points
+from engine.rules import Contract, RuleSet
+from engine.table import analyse_table
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningCheck:
+    """``points`` (card points counted toward the minimum), ``minimum`` (points), ``met``,
+    ``problems`` (every meld problem, and ``opening_below_minimum`` when not met)."""
+
+    points: int
+    minimum: int
+    met: bool
+    problems: tuple[Problem, ...]
+
+
+def check_opening(melds: Sequence[Sequence[Card]], rules: RuleSet, round_number: int = 1,
+                  from_pile: Sequence[Card] = (), score: int | None = None) -> OpeningCheck:
+    """Check a side's opening melds against the round's minimum (``opening_minimum_by_round``).
+
+    Only card values count: no red threes, no book bonuses (seed 000; seed 004). ``from_pile`` lists
+    the melded cards that came from a taken discard pile, its top card first; when
+    ``opening_pile_top_only`` only that top card counts (seed 000 'Picking up'; seed 003; seed 004).
+    ``score`` is the side's cumulative score, needed when ``opening_thresholds`` are set.
+    """
+    table = analyse_table(melds, rules)
+    problems = list(table.problems)
+    melded: Counter[Card] = Counter(c for meld in melds for c in meld)
+    excluded: list[Card] = []
+    for i, card in enumerate(from_pile):
+        if melded[card] <= 0:
+            problems.append(Problem("pile_card_not_in_melds", f"{card.code} from the pile is not in "
+                                    "the melds (or is listed more often than melded)", ("from_pile", i)))
+            continue
+        melded[card] -= 1
+        if i > 0 and rules.opening_pile_top_only:
+            excluded.append(card)
+    points = table.points - cards_points(excluded, rules)
+    if rules.opening_thresholds and score is None:
+        problems.append(Problem("missing_score", "these rules take the opening minimum from the "
+                                "side's cumulative score (opening_thresholds); give `score`", ("score",)))
+    minimum = rules.opening_minimum_for(round_number, score)
+    if points < minimum:
+        problems.append(Problem("opening_below_minimum", f"the opening melds count {points} points; "
+                                f"round {round_number} needs at least {minimum}", ("melds",)))
+    return OpeningCheck(points=points, minimum=minimum, met=not problems, problems=tuple(problems))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """A player at the end of play: ``hand`` cards, and ``foot`` cards when the foot was never picked
+    up (``None`` once picked up)."""
+
+    name: str
+    hand: tuple[Card, ...] = ()
+    foot: tuple[Card, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GoingOutCheck:
+    """``met``; ``books`` and ``missing`` by kind (``clean_books``, ``dirty_books``, ``wild_books``);
+    ``contract`` needed this round; ``problems``."""
+
+    met: bool
+    books: Contract
+    missing: Contract
+    contract: Contract
+    problems: tuple[Problem, ...]
+
+
+def books_as_contract(books: dict[BookKind, int]) -> Contract:
+    return Contract(books[BookKind.CLEAN], books[BookKind.DIRTY], books[BookKind.WILD])
+
+
+def contract_shortfall(books: Contract, needed: Contract) -> Contract:
+    """The books still missing, by kind (never negative)."""
+    return Contract(max(0, needed.clean_books - books.clean_books),
+                    max(0, needed.dirty_books - books.dirty_books),
+                    max(0, needed.wild_books - books.wild_books))
+
+
+def going_out_problems(books: Contract, players: Sequence[PlayerState] | None, rules: RuleSet,
+                       round_number: int, prefix: tuple[str | int, ...] = ()) -> list[Problem]:
+    """The rules broken by a side going out with ``books`` (contract; feet picked up)."""
+    problems: list[Problem] = []
+    needed = rules.contract_for(round_number)
+    missing = contract_shortfall(books, needed)
+    if missing != Contract():
+        parts = [f"{n} {k.replace('_', ' ')}" for k, n in missing.as_dict().items() if n]
+        problems.append(Problem("contract_not_met", f"going out in round {round_number} needs "
+                                f"{needed.clean_books} clean, {needed.dirty_books} dirty and "
+                                f"{needed.wild_books} wild books (contract); missing {', '.join(parts)}",
+                                (*prefix, "went_out") if prefix else ("melds",)))
+    if players is not None and rules.going_out_needs_feet:
+        for i, player in enumerate(players):
+            if player.foot is not None:
+                problems.append(Problem("foot_not_picked_up", f"{player.name} has not picked up the "
+                                        "foot; every player of the side must have picked up their foot "
+                                        "before the side goes out (going_out_needs_feet)",
+                                        (*prefix, "players", i, "foot")))
+    return problems
+
+
+def check_going_out(melds: Sequence[Sequence[Card]], players: Sequence[PlayerState],
+                    rules: RuleSet, round_number: int = 1) -> GoingOutCheck:
+    """May a side with these melds on the table and these players go out this round?
+
+    Needs the contract's books by kind (seed 000 'Going out', seeds 001-004) and, where
+    ``going_out_needs_feet``, every player's foot picked up (seed 000; seed 001). Meld problems are
+    reported and an invalid meld counts as no book.
+    """
+    table = analyse_table(melds, rules)
+    books = books_as_contract(table.books)
+    problems = [*table.problems, *going_out_problems(books, players, rules, round_number)]
+    needed = rules.contract_for(round_number)
+    return GoingOutCheck(met=not problems, books=books, missing=contract_shortfall(books, needed),
+                         contract=needed, problems=tuple(problems))
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardPileCheck:
+    """``allowed``; ``cards`` taken if allowed (the top ``pile_take_count``, all if fewer);
+    ``problems``."""
+
+    allowed: bool
+    cards: int
+    problems: tuple[Problem, ...]
+
+
+def check_discard_pile(hand: Sequence[Card], pile: Sequence[Card], rules: RuleSet,
+                       melds: Sequence[Sequence[Card]] = (), taken_before: bool = False,
+                       frozen: bool = False) -> DiscardPileCheck:
+    """May a player holding ``hand`` take the discard ``pile`` (top card first)?
+
+    ``melds`` are the side's melds on the table; ``taken_before``: the pile has been taken this round
+    (seed 003's 'broken' pile); ``frozen``: a wild card was discarded onto it (seed 003). Rules:
+    ``pile_take_count``, ``pile_blocked_by``, ``pile_wild_top``, ``pile_later_take``,
+    ``pile_freezes_on_wild``, ``pile_closed_rank_blocks`` (seeds 000, 001, 003, 004).
+    """
+    problems: list[Problem] = []
+    take = len(pile) if rules.pile_take_count is None else min(len(pile), rules.pile_take_count)
+    if not pile:
+        problems.append(Problem("pile_empty", "the discard pile is empty", ("pile",)))
+        return DiscardPileCheck(False, 0, tuple(problems))
+    top = pile[0]
+    at_top = ("pile", 0)
+    if top.rank is Rank.THREE:
+        if top.is_red_three:
+            problems.append(Problem("pile_blocked", "a red three on top cannot be melded", at_top))
+        elif rules.pile_blocked_by in ("black_three", "any_three"):
+            problems.append(Problem("pile_blocked", f"a black three on top blocks the pile "
+                                    f"(pile_blocked_by {rules.pile_blocked_by})", at_top))
+        return DiscardPileCheck(False, take, tuple(problems))
+    if frozen and rules.pile_freezes_on_wild:
+        problems.append(Problem("pile_frozen", "the pile is frozen by a discarded wild card until "
+                                "every player has had a turn (pile_freezes_on_wild)", ("frozen",)))
+    table = analyse_table(melds, rules)
+    if top.is_wild:
+        if rules.pile_wild_top == "blocked" or not rules.all_wild_melds:
+            problems.append(Problem("pile_blocked", f"a wild card ({top.code}) on top blocks the pile "
+                                    f"(pile_wild_top {rules.pile_wild_top}, all_wild_melds "
+                                    f"{str(rules.all_wild_melds).lower()})", at_top))
+        elif sum(1 for c in hand if c.rank is top.rank) < 2:
+            problems.append(Problem("pile_needs_match", f"taking a {top.code} needs two matching "
+                                    f"{'jokers' if top.rank is Rank.JOKER else '2s'} in hand "
+                                    "(pile_wild_top matching_pair)", ("hand",)))
+        return DiscardPileCheck(not problems, take, tuple(problems))
+    if rules.pile_closed_rank_blocks and top.rank.value in table.closed_ranks():
+        problems.append(Problem("pile_rank_closed", f"the {top.rank.value}s are a completed book on "
+                                "your table (pile_closed_rank_blocks)", at_top))
+    naturals = sum(1 for c in hand if c.rank is top.rank)
+    wilds = sum(1 for c in hand if c.is_wild)
+    if taken_before and rules.pile_later_take == "natural_and_wild_or_open_meld":
+        if not (naturals >= 2 or (naturals >= 1 and wilds >= 1) or top.rank.value in table.open_ranks()):
+            problems.append(Problem("pile_needs_match", f"taking a {top.code} needs a natural pair, a "
+                                    "natural and a wild card, or an open meld of the rank "
+                                    "(pile_later_take)", ("hand",)))
+    elif naturals < 2:
+        problems.append(Problem("pile_needs_match", f"taking a {top.code} needs two natural "
+                                f"{top.rank.value}s in hand to meld with it at once; the hand has "
+                                f"{naturals}", ("hand",)))
+    return DiscardPileCheck(not problems, take, tuple(problems))

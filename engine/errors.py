@@ -1,0 +1,129 @@
+"""Errors raised by the engine.
+
+Every error carries one or more :class:`Problem` items: a stable machine-readable ``code`` (one of
+:data:`PROBLEM_CODES`), a ``detail`` in words naming the rule and its source, and a ``path`` into the
+input that broke it (a tuple of keys and indexes, e.g. ``("teams", 0, "melds", 1, 2)``). The engine
+knows nothing of HTTP: the API turns a path into a JSON Pointer and an error into a problem document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One rule broken: ``code`` (stable, in :data:`PROBLEM_CODES`), ``detail`` (words), ``path``."""
+
+    code: str
+    detail: str
+    path: Path = ()
+
+    def at(self, *prefix: str | int) -> Problem:
+        """The same problem with ``prefix`` put before its path."""
+        return Problem(self.code, self.detail, tuple(prefix) + self.path)
+
+
+class HandFootError(ValueError):
+    """Base of every engine error; ``problems`` lists every rule broken (at least one)."""
+
+    title = "Invalid input"
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        if not self.problems:
+            raise ValueError("an engine error needs at least one problem")
+        super().__init__("; ".join(p.detail for p in self.problems))
+
+    @property
+    def code(self) -> str:
+        """The code of the first problem."""
+        return self.problems[0].code
+
+    def at(self, *prefix: str | int) -> HandFootError:
+        """The same error, every problem's path prefixed (e.g. by ``"teams", 0``)."""
+        return type(self)(p.at(*prefix) for p in self.problems)
+
+
+class CardError(HandFootError):
+    """A card string is not a card (DESIGN §2), or more copies of a card than the decks hold."""
+
+    title = "Invalid card"
+
+
+class UnknownPresetError(HandFootError, LookupError):
+    """No preset has this id."""
+
+    title = "Unknown preset"
+
+
+class RulesError(HandFootError):
+    """House-rule overrides are unknown, out of range, or inconsistent with each other."""
+
+    title = "Invalid house rules"
+
+
+class InvalidMeldError(HandFootError):
+    """A meld breaks the rule set (raised where a valid meld is required, e.g. scoring)."""
+
+    title = "Invalid meld"
+
+
+class RoundError(HandFootError):
+    """A round sent to be scored breaks the rules (going out, contract, card counts, ...)."""
+
+    title = "Round breaks the rules"
+
+
+# The closed list of problem codes. Adding a code is an API change: document it in README.md too.
+PROBLEM_CODES: dict[str, str] = {
+    # cards
+    "unknown_card": "A string that is not a card (ranks A 2-10 J Q K or T, suits S H D C or symbols, JK).",
+    "too_many_copies": "More copies of one card than the decks in play hold.",
+    # presets and house rules
+    "unknown_preset": "No preset has this id.",
+    "unknown_rule": "A house-rule key that the rule model does not have.",
+    "invalid_rule_value": "A house-rule value of the wrong type or out of range.",
+    "inconsistent_rules": "House rules that contradict each other or that the decks cannot supply.",
+    # melds
+    "meld_too_small": "A meld has fewer cards than the minimum meld size.",
+    "meld_too_large": "A meld has more cards than a book may hold.",
+    "mixed_ranks": "A meld holds natural cards of more than one rank.",
+    "rank_not_meldable": "Cards of this rank may not be melded (threes, unless the rules allow).",
+    "all_wild_not_allowed": "The rule set has no all-wild melds.",
+    "too_many_wilds": "The meld breaks the rule set's ratio of natural to wild cards.",
+    "too_few_naturals": "The meld holds wild cards but fewer natural cards than the rule set requires.",
+    "wild_limit_in_book": "The meld holds more wild cards than the rule set allows in a book.",
+    "book_closed": "Cards were added to a completed book that the rule set closes.",
+    "duplicate_open_meld": "Two unfinished melds of the same rank on one side's table.",
+    "second_book_of_rank": "A second meld of a rank whose book is closed, where the rule set burns instead.",
+    # opening
+    "opening_below_minimum": "The opening melds' card points are below the round's minimum.",
+    # going out
+    "contract_not_met": "The side does not have the books its contract needs to go out.",
+    "foot_not_picked_up": "A player of the side has not picked up the foot, which going out requires.",
+    "cards_left_when_out": "The side that went out still holds more cards than going out allows.",
+    "two_sides_out": "More than one side is marked as having gone out.",
+    # discard pile
+    "pile_empty": "The discard pile is empty.",
+    "pile_blocked": "The top card of the discard pile blocks taking it (a black three, a wild, ...).",
+    "pile_frozen": "The discard pile is frozen.",
+    "pile_needs_match": "The hand does not hold the cards the rule set needs to take the pile.",
+    "pile_rank_closed": "The top card's rank is a completed book, which the rule set forbids taking.",
+    # rounds
+    "red_three_not_laid_out": "The rule set never lays red threes out on the table.",
+    "not_a_red_three": "A card listed among the red threes on the table is not a red three.",
+    "pile_card_not_in_melds": "A card said to come from the discard pile is not in the melds.",
+    "missing_score": "The rules take the opening minimum from the side's score, and no score was given.",
+    "invalid_input": "A value of the wrong shape (the API's schema catches these before the engine).",
+    "burn_not_allowed": "The rule set has no burn pile.",
+    "burn_needs_closed_book": "A burned card's rank has no completed book on the side's table.",
+    "wild_burned": "Wild cards cannot be burned.",
+    "negative_tally": "A tally count or points value is negative.",
+    "invalid_tally": "A tally that no legal table can produce.",
+    "team_count": "The number of sides or players per side is outside what the rule set allows.",
+    "round_out_of_range": "The round number is not a positive integer.",
+}

@@ -1,0 +1,137 @@
+"""One function per operation of the HTTP contract (DESIGN §4), on plain data.
+
+Each takes the request body as a mapping (the same shape the API accepts, already shape-checked
+there), resolves the preset and house rules, parses every card with its path, and calls the engine.
+The API and offline users (notebooks, scripts) share these, so the two can never drift apart.
+Errors: :class:`~engine.errors.UnknownPresetError`, :class:`~engine.errors.RulesError`,
+:class:`~engine.errors.CardError`, :class:`~engine.errors.RoundError`; every problem's path points
+into the request body.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import Card, parse_cards
+from engine.checks import (
+    DiscardPileCheck,
+    GoingOutCheck,
+    OpeningCheck,
+    PlayerState,
+    check_discard_pile,
+    check_going_out,
+    check_opening,
+)
+from engine.errors import CardError, HandFootError, Path, Problem
+from engine.melds import MeldCheck, validate_meld
+from engine.presets import ResolvedRules, resolve_rules
+from engine.scoring import RoundScore, round_from_mapping, score_round
+
+
+def rules_of(body: Mapping[str, Any]) -> ResolvedRules:
+    """The preset named by ``body["preset"]`` with ``body["rules"]`` overrides applied."""
+    return resolve_rules(body.get("preset", ""), body.get("rules") or {})
+
+
+class _Cards:
+    """Parses many card lists, collecting every unknown card before raising once."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def __call__(self, items: Sequence[Any] | None, path: Path) -> tuple[Card, ...]:
+        try:
+            return parse_cards(items or (), path)
+        except CardError as err:
+            self.problems.extend(err.problems)
+            return ()
+
+    def melds(self, items: Sequence[Any] | None, path: Path) -> tuple[tuple[Card, ...], ...]:
+        return tuple(self(m, (*path, j)) for j, m in enumerate(items or ()))
+
+    def players(self, items: Sequence[Mapping[str, Any]] | None, path: Path) -> tuple[PlayerState, ...]:
+        out = []
+        for p, player in enumerate(items or ()):
+            foot = player.get("foot")
+            out.append(PlayerState(
+                name=str(player.get("name", f"Player {p + 1}")),
+                hand=self(player.get("hand"), (*path, p, "hand")),
+                foot=None if foot is None else self(foot, (*path, p, "foot"))))
+        return tuple(out)
+
+    def done(self) -> None:
+        if self.problems:
+            raise CardError(self.problems)
+
+
+def validate_meld_request(body: Mapping[str, Any]) -> MeldCheck:
+    """``POST /v1/melds/validate``: ``{preset, rules?, cards, onto?}``."""
+    rules = rules_of(body).rules
+    parse = _Cards()
+    cards, onto = parse(body.get("cards"), ("cards",)), parse(body.get("onto"), ("onto",))
+    parse.done()
+    return validate_meld(cards, rules, onto)
+
+
+def check_opening_request(body: Mapping[str, Any]) -> OpeningCheck:
+    """``POST /v1/openings/check``: ``{preset, rules?, round, melds, from_pile?, score?}``."""
+    rules = rules_of(body).rules
+    parse = _Cards()
+    melds, pile = parse.melds(body.get("melds"), ("melds",)), parse(body.get("from_pile"), ("from_pile",))
+    parse.done()
+    return check_opening(melds, rules, int(body.get("round", 1)), pile, body.get("score"))
+
+
+def check_going_out_request(body: Mapping[str, Any]) -> GoingOutCheck:
+    """``POST /v1/going-out/check``: ``{preset, rules?, round?, melds, players}``."""
+    rules = rules_of(body).rules
+    parse = _Cards()
+    melds, players = parse.melds(body.get("melds"), ("melds",)), parse.players(body.get("players"), ("players",))
+    parse.done()
+    return check_going_out(melds, players, rules, int(body.get("round", 1)))
+
+
+def check_discard_pile_request(body: Mapping[str, Any]) -> DiscardPileCheck:
+    """``POST /v1/discard-pile/check``: ``{preset, rules?, hand, pile, melds?, taken_before?, frozen?}``."""
+    rules = rules_of(body).rules
+    parse = _Cards()
+    hand, pile = parse(body.get("hand"), ("hand",)), parse(body.get("pile"), ("pile",))
+    melds = parse.melds(body.get("melds"), ("melds",))
+    parse.done()
+    return check_discard_pile(hand, pile, rules, melds, bool(body.get("taken_before", False)),
+                              bool(body.get("frozen", False)))
+
+
+def score_round_request(body: Mapping[str, Any]) -> RoundScore:
+    """``POST /v1/rounds/score``: ``{preset, rules?, round, teams}`` → every side's Breakdown."""
+    rules = rules_of(body).rules
+    return score_round(round_from_mapping(body), rules)
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """One preset's answer in a comparison: a ``score``, or the ``error`` its rules raise."""
+
+    preset: str
+    score: RoundScore | None
+    error: HandFootError | None
+
+
+def compare_round_request(body: Mapping[str, Any]) -> tuple[Comparison, ...]:
+    """``POST /v1/rounds/compare``: ``{presets: [...], rules?, round, teams}``: the same round under
+    each preset (house ``rules`` apply to every one). Unknown cards fail the whole request; a preset
+    whose rules the round breaks gets its ``error`` instead of a score."""
+    round_input = round_from_mapping(body)
+    out = []
+    for i, preset_id in enumerate(body.get("presets") or ()):
+        try:
+            resolved = resolve_rules(preset_id, body.get("rules") or {})
+        except HandFootError as err:
+            raise err.at("presets", i) if err.code == "unknown_preset" else err from None
+        try:
+            out.append(Comparison(preset_id, score_round(round_input, resolved.rules), None))
+        except HandFootError as err:
+            out.append(Comparison(preset_id, None, err))
+    return tuple(out)

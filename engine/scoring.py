@@ -1,0 +1,380 @@
+"""Round scoring: every side's Breakdown, from the cards on the table or from tallies.
+
+Score of a side (DESIGN §3; seed 000 'Hand and Foot scoring'; seed 002 basic/count/against; seed 003
+'Adding up your points') = book bonuses + card points of all melded cards (and burn piles) + red
+threes on the table + going-out bonus (+ perfect-cut bonuses) - card points left in hands and feet
+(a foot never picked up counts whole) + red threes caught (a negative value; a red three is never also
+counted as a card). The cards form is reduced to the tally form first, so both give identical
+breakdowns for the same round.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from math import gcd
+from typing import Any
+
+from engine.cards import Card, parse_cards
+from engine.checks import PlayerState, books_as_contract, going_out_problems
+from engine.errors import CardError, HandFootError, Path, Problem, RoundError
+from engine.melds import BookKind, card_points_table
+from engine.rules import RuleSet
+from engine.table import analyse_table
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """A side's round as counted at the table. Counts are cards or books; ``*_points`` are points.
+
+    ``points_left`` is positive (it is subtracted); ``red_threes_caught`` counts red threes held in
+    hands or feet; ``has_melded`` (for rules that score red threes by it) defaults to whether the side
+    has any points or books on the table.
+    """
+
+    clean_books: int = 0
+    dirty_books: int = 0
+    wild_books: int = 0
+    red_threes_on_table: int = 0
+    red_threes_caught: int = 0
+    table_points: int = 0
+    points_left: int = 0
+    burn_points: int = 0
+    perfect_cuts: int = 0
+    has_melded: bool | None = None
+
+
+TALLY_COUNTS = tuple(f.name for f in fields(Tally) if f.name != "has_melded")
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRound:
+    """One side's round. Cards form: ``melds`` (everything on the table), ``red_threes`` (laid out),
+    ``burn`` (the burn pile), ``players``. Tally form: ``tally`` (then the card fields are unused).
+    ``perfect_cuts``: how often a player of the side cut exactly the dealt count (cards form)."""
+
+    name: str
+    went_out: bool = False
+    melds: tuple[tuple[Card, ...], ...] = ()
+    red_threes: tuple[Card, ...] = ()
+    burn: tuple[Card, ...] = ()
+    players: tuple[PlayerState, ...] = ()
+    tally: Tally | None = None
+    perfect_cuts: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RoundInput:
+    """A finished round: its number (1 = first) and every side."""
+
+    round: int
+    teams: tuple[TeamRound, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a breakdown: ``code`` (stable), ``label``, ``count`` and ``points_each`` where they
+    apply, and ``points`` (signed)."""
+
+    code: str
+    label: str
+    count: int | None
+    points_each: int | None
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    """A side's round score: ``name``, ``total`` (points) and the ``lines`` that sum to it."""
+
+    name: str
+    total: int
+    lines: tuple[Line, ...]
+
+    def line(self, code: str) -> Line | None:
+        return next((line for line in self.lines if line.code == code), None)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScore:
+    """Every side's breakdown, in the order given."""
+
+    round: int
+    teams: tuple[Breakdown, ...]
+
+
+LINE_LABELS: dict[str, str] = {
+    "clean_books": "Clean books",
+    "dirty_books": "Dirty books",
+    "wild_books": "Wild books",
+    "going_out": "Going out",
+    "red_threes_on_table": "Red threes on the table",
+    "red_threes_caught": "Red threes caught in hand or foot",
+    "perfect_cut": "Perfect cuts",
+    "table_points": "Cards on the table",
+    "burn": "Burn pile",
+    "points_left": "Cards left in hands and feet",
+}
+
+
+# -- building input from plain data ------------------------------------------------------------
+
+def _problem(code: str, detail: str, path: Path) -> HandFootError:
+    return RoundError([Problem(code, detail, path)])
+
+
+def _list(value: Any, path: Path) -> list[Any]:
+    if not isinstance(value, (list, tuple)):
+        raise _problem("invalid_input", "expected a list", path)
+    return list(value)
+
+
+def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
+    """A :class:`RoundInput` from the request shape of ``POST /v1/rounds/score`` (DESIGN §4).
+
+    Every unknown card in the whole round is reported at once (:class:`CardError`, paths like
+    ``("teams", 0, "melds", 1, 2)``); other shape errors raise :class:`RoundError` (``invalid_input``).
+    """
+    round_number = data.get("round", 1)
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
+        raise _problem("round_out_of_range", "round must be a whole number from 1", ("round",))
+    teams: list[TeamRound] = []
+    card_problems: list[Problem] = []
+
+    def cards(value: Any, path: Path) -> tuple[Card, ...]:
+        try:
+            return parse_cards(_list(value, path), path)
+        except CardError as err:
+            card_problems.extend(err.problems)
+            return ()
+
+    for i, team in enumerate(_list(data.get("teams"), ("teams",))):
+        at: Path = ("teams", i)
+        if not isinstance(team, Mapping):
+            raise _problem("invalid_input", "expected an object", at)
+        name = str(team.get("name", f"Team {i + 1}"))
+        went_out = bool(team.get("went_out", False))
+        if team.get("tally") is not None:
+            raw = team["tally"]
+            if not isinstance(raw, Mapping):
+                raise _problem("invalid_input", "expected an object", (*at, "tally"))
+            values = {k: raw[k] for k in TALLY_COUNTS if k in raw}
+            for k, v in values.items():
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise _problem("invalid_input", f"{k}: expected a whole number", (*at, "tally", k))
+            tally = Tally(**values, has_melded=raw.get("has_melded"))
+            teams.append(TeamRound(name=name, went_out=went_out, tally=tally))
+            continue
+        melds = tuple(cards(m, (*at, "melds", j))
+                      for j, m in enumerate(_list(team.get("melds", []), (*at, "melds"))))
+        players = []
+        for p, player in enumerate(_list(team.get("players", []), (*at, "players"))):
+            if not isinstance(player, Mapping):
+                raise _problem("invalid_input", "expected an object", (*at, "players", p))
+            foot = player.get("foot")
+            players.append(PlayerState(
+                name=str(player.get("name", f"Player {p + 1}")),
+                hand=cards(player.get("hand", []), (*at, "players", p, "hand")),
+                foot=None if foot is None else cards(foot, (*at, "players", p, "foot"))))
+        perfect = team.get("perfect_cuts", 0)
+        teams.append(TeamRound(
+            name=name, went_out=went_out, melds=melds,
+            red_threes=cards(team.get("red_threes", []), (*at, "red_threes")),
+            burn=cards(team.get("burn", []), (*at, "burn")),
+            players=tuple(players), perfect_cuts=perfect if isinstance(perfect, int) else 0))
+    if card_problems:
+        raise CardError(card_problems)
+    return RoundInput(round=round_number, teams=tuple(teams))
+
+
+# -- scoring ------------------------------------------------------------------------------------
+
+def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
+    """Score every side of a finished round under ``rules``.
+
+    Raises :class:`RoundError` listing every rule broken (422 at the API): ``team_count``,
+    ``two_sides_out``, ``contract_not_met``, ``foot_not_picked_up``, ``cards_left_when_out``, any meld
+    problem, ``duplicate_open_meld``, ``second_book_of_rank``, ``not_a_red_three``,
+    ``red_three_not_laid_out``, ``burn_not_allowed``, ``burn_needs_closed_book``, ``wild_burned``,
+    ``too_many_copies``, ``negative_tally``, ``invalid_tally``, ``all_wild_not_allowed``.
+    """
+    problems: list[Problem] = []
+    teams = round_input.teams
+    if not rules.teams_min <= len(teams) <= rules.teams_max:
+        problems.append(Problem("team_count", f"{len(teams)} sides; these rules allow "
+                                f"{rules.teams_min} to {rules.teams_max} (teams_min, teams_max)", ("teams",)))
+    out = [i for i, t in enumerate(teams) if t.went_out]
+    for i in out[1:]:
+        problems.append(Problem("two_sides_out", f"{teams[i].name} is marked out, but "
+                                f"{teams[out[0]].name} already went out: one side ends the round",
+                                ("teams", i, "went_out")))
+    tallies: list[Tally] = []
+    for i, team in enumerate(teams):
+        if team.tally is not None:
+            tally = team.tally
+            problems.extend(_tally_problems(tally, team.went_out, rules, round_input.round, ("teams", i)))
+        else:
+            tally, team_problems = _tally_from_cards(team, rules, round_input.round, ("teams", i))
+            problems.extend(team_problems)
+        tallies.append(tally)
+    problems.extend(_copies_problems(teams, tallies, rules))
+    if problems:
+        raise RoundError(problems)
+    return RoundScore(round=round_input.round, teams=tuple(
+        breakdown(team.name, team.went_out, tally, rules, round_input.round)
+        for team, tally in zip(teams, tallies, strict=True)))
+
+
+def breakdown(name: str, went_out: bool, tally: Tally, rules: RuleSet, round_number: int) -> Breakdown:
+    """The lines of one side's score from its tally (no checks: see :func:`score_round`)."""
+    melded = tally.has_melded
+    if melded is None:
+        melded = bool(tally.table_points or tally.clean_books or tally.dirty_books or tally.wild_books)
+    red_each = rules.red_three_table_points if melded else rules.red_three_table_points_unmelded
+    bonus = rules.going_out_bonus_for(round_number)
+
+    def line(code: str, count: int | None, each: int | None, points: int) -> Line:
+        return Line(code, LINE_LABELS[code], count, each, points)
+
+    lines = [
+        line("clean_books", tally.clean_books, rules.clean_book_bonus, tally.clean_books * rules.clean_book_bonus),
+        line("dirty_books", tally.dirty_books, rules.dirty_book_bonus, tally.dirty_books * rules.dirty_book_bonus),
+        line("wild_books", tally.wild_books, rules.wild_book_bonus, tally.wild_books * rules.wild_book_bonus),
+        line("going_out", int(went_out), bonus, bonus if went_out else 0),
+        line("red_threes_on_table", tally.red_threes_on_table, red_each, tally.red_threes_on_table * red_each),
+        line("red_threes_caught", tally.red_threes_caught, rules.red_three_caught_points,
+             tally.red_threes_caught * rules.red_three_caught_points),
+    ]
+    if rules.perfect_cut_bonus:
+        lines.append(line("perfect_cut", tally.perfect_cuts, rules.perfect_cut_bonus,
+                          tally.perfect_cuts * rules.perfect_cut_bonus))
+    lines.append(line("table_points", None, None, tally.table_points))
+    if rules.after_book == "burn":
+        lines.append(line("burn", None, None, tally.burn_points))
+    lines.append(line("points_left", None, None, -tally.points_left))
+    return Breakdown(name=name, total=sum(ln.points for ln in lines), lines=tuple(lines))
+
+
+def _card_gcd(rules: RuleSet) -> int:
+    return gcd(*card_points_table(rules).values()) or 1
+
+
+def _tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: int,
+                    at: Path) -> list[Problem]:
+    problems: list[Problem] = []
+    for key in TALLY_COUNTS:
+        if getattr(tally, key) < 0:
+            problems.append(Problem("negative_tally", f"{key} is {getattr(tally, key)}; counts and "
+                                    "points are never negative (points_left is subtracted)", (*at, "tally", key)))
+    if problems:
+        return problems
+    if tally.wild_books and not rules.all_wild_melds:
+        problems.append(Problem("all_wild_not_allowed", "these rules have no all-wild melds, so no "
+                                "wild books (all_wild_melds is false)", (*at, "tally", "wild_books")))
+    if tally.red_threes_on_table and not rules.red_threes_laid_out:
+        problems.append(Problem("red_three_not_laid_out", "these rules never lay red threes out on "
+                                "the table (red_threes_laid_out is false)", (*at, "tally", "red_threes_on_table")))
+    if tally.burn_points and rules.after_book != "burn":
+        problems.append(Problem("burn_not_allowed", "these rules have no burn pile (after_book is "
+                                f"{rules.after_book})", (*at, "tally", "burn_points")))
+    step = _card_gcd(rules)
+    for key in ("table_points", "points_left", "burn_points"):
+        if getattr(tally, key) % step:
+            problems.append(Problem("invalid_tally", f"{key} {getattr(tally, key)} is not a sum of card "
+                                    f"values (every card is a multiple of {step} points)", (*at, "tally", key)))
+    values = card_points_table(rules)
+    cheapest = min(v for r, v in values.items() if r.value not in ("3", "JK", "2"))
+    cheapest_wild = min(values[r] for r in values if r.value in ("JK", "2"))
+    floor = ((tally.clean_books + tally.dirty_books) * rules.book_size * min(cheapest, cheapest_wild)
+             + tally.wild_books * rules.book_size * cheapest_wild)
+    if tally.table_points < floor:
+        problems.append(Problem("invalid_tally", f"table_points {tally.table_points} is less than the "
+                                f"cards of the books alone can be worth ({floor})", (*at, "tally", "table_points")))
+    if went_out:
+        books = books_as_contract({BookKind.CLEAN: tally.clean_books, BookKind.DIRTY: tally.dirty_books,
+                                   BookKind.WILD: tally.wild_books})
+        problems.extend(going_out_problems(books, None, rules, round_number, at))
+    return problems
+
+
+def _tally_from_cards(team: TeamRound, rules: RuleSet, round_number: int,
+                      at: Path) -> tuple[Tally, list[Problem]]:
+    problems: list[Problem] = []
+    if not rules.players_per_team_min <= len(team.players) <= rules.players_per_team_max:
+        problems.append(Problem("team_count", f"{team.name} has {len(team.players)} players; these "
+                                f"rules allow {rules.players_per_team_min} to {rules.players_per_team_max} "
+                                "(players_per_team_min, players_per_team_max)", (*at, "players")))
+    table = analyse_table(team.melds, rules, (*at, "melds"))
+    problems.extend(table.problems)
+    for k, card in enumerate(team.red_threes):
+        if not card.is_red_three:
+            problems.append(Problem("not_a_red_three", f"{card.code} is not a red three (3H or 3D)",
+                                    (*at, "red_threes", k)))
+    if team.red_threes and not rules.red_threes_laid_out:
+        problems.append(Problem("red_three_not_laid_out", "these rules never lay red threes out on the "
+                                "table (red_threes_laid_out is false): a red three held counts as caught",
+                                (*at, "red_threes")))
+    values = card_points_table(rules)
+    if team.burn and rules.after_book != "burn":
+        problems.append(Problem("burn_not_allowed", "these rules have no burn pile (after_book is "
+                                f"{rules.after_book}): meld the cards instead", (*at, "burn")))
+    else:
+        closed = table.closed_ranks()
+        for k, card in enumerate(team.burn):
+            if card.is_wild:
+                problems.append(Problem("wild_burned", f"{card.code}: wild cards cannot be burned "
+                                        "(seed 002)", (*at, "burn", k)))
+            elif card.rank.value not in closed:
+                problems.append(Problem("burn_needs_closed_book", f"{card.code}: the {card.rank.value}s "
+                                        "have no completed book on this side's table", (*at, "burn", k)))
+    caught = 0
+    left = 0
+    for player in team.players:
+        for card in (*player.hand, *(player.foot or ())):
+            if card.is_red_three:
+                caught += 1
+            else:
+                left += values[card.rank]
+    if team.went_out:
+        books = books_as_contract(table.books)
+        problems.extend(going_out_problems(books, team.players, rules, round_number, at))
+        if team.players and not any(not p.hand and p.foot is None for p in team.players):
+            problems.append(Problem("cards_left_when_out", f"{team.name} went out, but no player of "
+                                    "the side has played out both hand and foot", (*at, "players")))
+    tally = Tally(
+        clean_books=table.books[BookKind.CLEAN], dirty_books=table.books[BookKind.DIRTY],
+        wild_books=table.books[BookKind.WILD], red_threes_on_table=len(team.red_threes),
+        red_threes_caught=caught, table_points=table.points,
+        points_left=left, burn_points=sum(values[c.rank] for c in team.burn),
+        perfect_cuts=team.perfect_cuts, has_melded=bool(team.melds))
+    return tally, problems
+
+
+def _copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules: RuleSet) -> list[Problem]:
+    """More copies of a card than the decks hold (cards form), or more red threes (any form)."""
+    players = sum(len(t.players) for t in teams if t.tally is None)
+    players += sum(rules.players_per_team_max for t in teams if t.tally is not None)
+    decks = rules.decks_for(players)
+    problems: list[Problem] = []
+    seen: Counter[Card] = Counter()
+    for i, team in enumerate(teams):
+        if team.tally is not None:
+            continue
+        groups: list[tuple[Path, Sequence[Card]]] = [((i, "melds", j), m) for j, m in enumerate(team.melds)]
+        groups += [((i, "red_threes"), team.red_threes), ((i, "burn"), team.burn)]
+        for p, player in enumerate(team.players):
+            groups.append(((i, "players", p, "hand"), player.hand))
+            groups.append(((i, "players", p, "foot"), player.foot or ()))
+        for path, cards in groups:
+            for k, card in enumerate(cards):
+                seen[card] += 1
+                limit = decks * (2 if card.suit is None else 1)
+                if seen[card] == limit + 1:
+                    problems.append(Problem("too_many_copies", f"{card.code} appears more than {limit} "
+                                            f"times, but {decks} decks hold {limit}", ("teams", *path, k)))
+    red_threes = sum(t.red_threes_on_table + t.red_threes_caught for t in tallies)
+    if red_threes > 2 * decks:
+        problems.append(Problem("too_many_copies", f"{red_threes} red threes in the round, but "
+                                f"{decks} decks hold {2 * decks}", ("teams",)))
+    return problems
