@@ -38,8 +38,7 @@ SCHEMA_ERROR_CODES: dict[str, str] = {
     "unknown_field": "A member the schema does not have (bodies reject unknown members).",
     "invalid_type": "A value of the wrong JSON type: a string where an integer belongs, null "
     "where a value is required, an object where a list belongs, ...",
-    "invalid_value": "A value of the right type that breaks a constraint (range, length, "
-    "choice, format).",
+    "invalid_value": "A value of the right type that breaks a constraint (range, length, choice, format).",
 }
 
 # marshmallow 4's default messages → codes. Anything else (validators, custom messages) is
@@ -129,9 +128,7 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
     def handle_http_exception(self, error: HTTPException) -> flask.Response:
         """Every ``HTTPException`` (and unhandled exceptions, as 500) → problem+json."""
         status = error.code or 500
-        headers: dict[str, str] = {
-            k: v for k, v in error.get_headers() if k.lower() != "content-type"
-        }
+        headers: dict[str, str] = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
         if status < 400:  # e.g. 304 Not Modified from flask-smorest's ETag support
             response = error.get_response()
             response.headers.update(_data_headers(error))
@@ -189,9 +186,7 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     with ``rel`` ``first``, ``prev``, ``next`` and ``last``, keeping the other query arguments.
     """
 
-    def _set_pagination_metadata(
-        self, page_params: Any, result: Any, headers: Any
-    ) -> tuple[Any, Any]:
+    def _set_pagination_metadata(self, page_params: Any, result: Any, headers: Any) -> tuple[Any, Any]:
         result, headers = super()._set_pagination_metadata(page_params, result, headers)
         metadata = json.loads(headers[self.PAGINATION_HEADER_NAME])
         link = pagination_link_header(metadata, page_size=page_params.page_size)

@@ -111,12 +111,8 @@ class ProblemErrorSchema(ma.Schema):
             '"/teams/0/melds/1/2"; "" is the whole body.'
         }
     )
-    parameter = ma.fields.String(
-        metadata={"description": "Name of the query, header or path parameter at fault."}
-    )
-    code = ma.fields.String(
-        required=True, metadata={"description": "Stable machine-readable code (see README)."}
-    )
+    parameter = ma.fields.String(metadata={"description": "Name of the query, header or path parameter at fault."})
+    code = ma.fields.String(required=True, metadata={"description": "Stable machine-readable code (see README)."})
     detail = ma.fields.String(required=True, metadata={"description": "The problem in words."})
 
 
@@ -193,9 +189,7 @@ def make_problem(
     return problem
 
 
-def problem_response(
-    problem: Mapping[str, Any], headers: Mapping[str, str] | None = None
-) -> flask.Response:
+def problem_response(problem: Mapping[str, Any], headers: Mapping[str, str] | None = None) -> flask.Response:
     """A ``Response`` carrying ``problem`` as ``application/problem+json``."""
     response = flask.current_app.response_class(
         flask.json.dumps(problem), status=int(problem["status"]), mimetype=PROBLEM_CONTENT_TYPE
@@ -209,9 +203,7 @@ def problem_response(
 class ProblemHTTPException(HTTPException):
     """Carries a ready problem document to the Api's HTTP error handler."""
 
-    def __init__(
-        self, status: int, problem: dict[str, Any], headers: Mapping[str, str] | None = None
-    ) -> None:
+    def __init__(self, status: int, problem: dict[str, Any], headers: Mapping[str, str] | None = None) -> None:
         super().__init__(description=problem.get("detail"))
         self.code = status
         self.problem = problem
@@ -252,10 +244,7 @@ def engine_problem(error: HandFootError) -> dict[str, Any]:
         status,
         type(error).title,
         "; ".join(p.detail for p in error.problems),
-        errors=[
-            {"pointer": json_pointer(p.path), "code": p.code, "detail": p.detail}
-            for p in error.problems
-        ],
+        errors=[{"pointer": json_pointer(p.path), "code": p.code, "detail": p.detail} for p in error.problems],
         type_slug=kebab(type(error).__name__),
     )
 

@@ -1,0 +1,83 @@
+# handfoot: `make run` serves the API on 127.0.0.1:8000; `make test` runs every check.
+# Everything runs from the project's virtualenv, created on first use.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON3 ?= python3
+VENV    ?= .venv
+PY      := $(VENV)/bin/python
+STAMP   := $(VENV)/.installed-dev
+
+HOST ?= 127.0.0.1
+PORT ?= 8000
+WORKERS ?= 2
+
+.PHONY: help install run serve test lint typecheck pytest openapi openapi-check migrate \
+        migrations-check revision clean
+
+help:
+	@echo "make run      install, migrate the database, serve on http://$(HOST):$(PORT) (docs: /docs)"
+	@echo "make test     install, then ruff, mypy --strict, pytest, OpenAPI freshness, alembic check"
+	@echo "make openapi  regenerate openapi/openapi.json"
+	@echo "make migrate  alembic upgrade head (DATABASE_URL, default var/handfoot.sqlite3)"
+	@echo "make revision m='message'   autogenerate a migration (review it by hand)"
+
+# Re-install only when pyproject.toml changes (the stamp is newer otherwise).
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON3) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+run: install migrate
+	@$(PY) -c "from api.config import database_url_from_env as u; print('database:', u())"
+	@echo "serving on http://$(HOST):$(PORT)  (docs: http://$(HOST):$(PORT)/docs)"
+	$(VENV)/bin/gunicorn -w $(WORKERS) -b $(HOST):$(PORT) 'api:create_app()'
+
+serve: run
+
+test: install lint typecheck pytest openapi-check migrations-check
+
+lint: install
+	$(VENV)/bin/ruff check .
+
+typecheck: install
+	$(VENV)/bin/mypy --strict engine sdk
+
+# pytest exits 5 when it collected no tests: that is a failure too, said out loud.
+pytest: install
+	@rc=0; $(PY) -m pytest || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest: no tests ran (exit 5)" >&2; fi; \
+	exit $$rc
+
+openapi: install
+	$(VENV)/bin/flask --app 'api:create_app' openapi write openapi/openapi.json
+	@echo "wrote openapi/openapi.json"
+
+openapi-check: install
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(VENV)/bin/flask --app 'api:create_app' openapi write "$$tmp/openapi.json"; \
+	if ! diff -u openapi/openapi.json "$$tmp/openapi.json"; then \
+	  echo "openapi/openapi.json is stale: run 'make openapi' and commit it" >&2; exit 1; \
+	fi; \
+	echo "openapi/openapi.json is up to date"
+
+migrate: install
+	$(VENV)/bin/alembic upgrade head
+
+# alembic check needs a database at head: use a throwaway SQLite file.
+migrations-check: install
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	export DATABASE_URL="sqlite:///$$tmp/check.sqlite3"; \
+	$(VENV)/bin/alembic upgrade head && $(VENV)/bin/alembic check
+
+revision: install
+	@test -n "$(m)" || { echo "usage: make revision m='what changes'" >&2; exit 2; }
+	$(VENV)/bin/alembic revision --autogenerate -m "$(m)"
+
+clean:
+	rm -rf .pytest_cache .mypy_cache .ruff_cache build dist

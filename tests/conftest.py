@@ -1,0 +1,115 @@
+"""Shared fixtures.
+
+Database choice: every test that uses ``app`` (or ``db_url``) runs on a fresh temp SQLite file.
+Mark a test ``@pytest.mark.db`` to run it on every backend: SQLite always, and PostgreSQL too when
+``TEST_DATABASE_URL`` is set (e.g. ``postgresql+psycopg://postgres@127.0.0.1:5432/handfoot_ci``);
+each PostgreSQL test gets its own schema, dropped afterwards. The test ids say which:
+``test_x[sqlite]``, ``test_x[postgresql]``. ``db_backend`` is the name of the backend in use.
+
+Tables are created by running the alembic migrations (``alembic upgrade head``), as in production.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import make_url, text
+
+from api import create_app, migrate
+from api.config import normalize_database_url
+from api.db import get_db, make_engine
+
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "db_backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker("db"):
+        skip_pg = pytest.mark.skipif(
+            TEST_DATABASE_URL is None, reason="TEST_DATABASE_URL not set: PostgreSQL not tested"
+        )
+        metafunc.parametrize(
+            "db_backend",
+            [pytest.param("sqlite"), pytest.param("postgresql", marks=skip_pg)],
+            indirect=True,
+        )
+
+
+@pytest.fixture
+def db_backend(request: pytest.FixtureRequest) -> str:
+    """``"sqlite"`` unless the test is marked ``db`` (then each backend in turn)."""
+    backend: str = getattr(request, "param", "sqlite")
+    assert backend in BACKENDS
+    return backend
+
+
+@pytest.fixture
+def empty_db_url(db_backend: str, tmp_path: Path) -> Iterator[str]:
+    """URL of an empty database on ``db_backend``: a temp SQLite file, or a fresh PG schema."""
+    if db_backend == "sqlite":
+        yield f"sqlite:///{tmp_path / 'handfoot-test.sqlite3'}"
+        return
+    assert TEST_DATABASE_URL is not None
+    base_url = normalize_database_url(TEST_DATABASE_URL)
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    admin = make_engine(base_url)
+    with admin.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = make_url(base_url).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture
+def db_url(empty_db_url: str) -> str:
+    """URL of a database on ``db_backend`` with the migrations applied (``upgrade head``)."""
+    migrate.upgrade(empty_db_url)
+    return empty_db_url
+
+
+def make_test_app(db_url: str, **config: Any) -> Flask:
+    """``create_app`` for tests: TESTING on, the given database, extra config on top."""
+    return create_app({"TESTING": True, "DATABASE_URL": db_url, **config})
+
+
+@pytest.fixture
+def app_config() -> dict[str, Any]:
+    """Extra config for the ``app`` fixture; override this fixture in a module to change it."""
+    return {}
+
+
+@pytest.fixture
+def make_app(db_url: str) -> Iterator[Callable[..., Flask]]:
+    """Factory: ``make_app(**config)`` builds an app on this test's migrated database."""
+    apps: list[Flask] = []
+
+    def factory(**config: Any) -> Flask:
+        application = make_test_app(db_url, **config)
+        apps.append(application)
+        return application
+
+    yield factory
+    for application in apps:
+        get_db(application).dispose()
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask], app_config: dict[str, Any]) -> Flask:
+    """The app on a migrated database of ``db_backend`` (SQLite unless marked ``db``)."""
+    return make_app(**app_config)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()

@@ -1,0 +1,82 @@
+"""openapi/openapi.json is what the app generates, and it is a valid OpenAPI 3.1 document.
+
+After changing the API, regenerate it with ``make openapi`` (or run this test with
+``UPDATE_OPENAPI=1``) and commit the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openapi_spec_validator import validate
+
+from api import create_app
+from api.config import PROJECT_ROOT
+
+SPEC_FILE = PROJECT_ROOT / "openapi" / "openapi.json"
+
+
+def generate_spec_text(tmp_path: Path) -> str:
+    """What ``flask --app 'api:create_app' openapi write`` writes (the ``make openapi`` command)."""
+    out = tmp_path / "openapi.json"
+    app = create_app({"DATABASE_URL": "sqlite:///" + str(tmp_path / "unused.sqlite3")})
+    result = app.test_cli_runner().invoke(args=["openapi", "write", str(out)])
+    assert result.exit_code == 0, result.output
+    return out.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def spec() -> dict[str, Any]:
+    result: dict[str, Any] = json.loads(SPEC_FILE.read_text(encoding="utf-8"))
+    return result
+
+
+def test_committed_spec_is_fresh(tmp_path: Path) -> None:
+    generated = generate_spec_text(tmp_path)
+    if os.environ.get("UPDATE_OPENAPI") == "1":
+        SPEC_FILE.parent.mkdir(exist_ok=True)
+        SPEC_FILE.write_text(generated, encoding="utf-8")
+    assert SPEC_FILE.exists(), "run `make openapi`"
+    committed = SPEC_FILE.read_text(encoding="utf-8")
+    assert json.loads(committed) == json.loads(generated), (
+        "openapi/openapi.json is stale: run `make openapi` (or UPDATE_OPENAPI=1 pytest) and commit"
+    )
+    assert committed == generated, "openapi/openapi.json is not formatted as `make openapi` writes"
+    assert generated.endswith("}\n")
+
+
+def test_spec_is_valid_openapi_31(spec: dict[str, Any]) -> None:
+    assert spec["openapi"] == "3.1.0"
+    validate(spec)
+
+
+def test_served_spec_equals_committed(spec: dict[str, Any], tmp_path: Path) -> None:
+    app = create_app({"DATABASE_URL": "sqlite:///" + str(tmp_path / "unused.sqlite3")})
+    assert app.test_client().get("/openapi.json").get_json() == spec
+
+
+def test_errors_are_documented_as_problem_json(spec: dict[str, Any]) -> None:
+    responses = spec["components"]["responses"]
+    assert set(responses["DEFAULT_ERROR"]["content"]) == {"application/problem+json"}
+    for name, response in responses.items():
+        for content_type in response.get("content", {}):
+            assert content_type == "application/problem+json", name
+    problem = spec["components"]["schemas"]["Problem"]
+    assert {"type", "title", "status", "detail", "instance", "errors"} <= set(problem["properties"])
+    assert {"pointer", "parameter", "code", "detail"} <= set(
+        spec["components"]["schemas"]["ProblemError"]["properties"]
+    )
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            assert "default" in operation["responses"], (method, path)
+
+
+def test_health_documents_503(spec: dict[str, Any]) -> None:
+    responses = spec["paths"]["/health"]["get"]["responses"]
+    assert "200" in responses
+    assert "application/problem+json" in responses["503"]["content"]
+    assert "Retry-After" in responses["503"]["headers"]
