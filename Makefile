@@ -34,7 +34,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: install migrate
-	@$(PY) -c "from api.config import database_url_from_env as u; print('database:', u())"
+	@$(PY) -c "from api.config import describe_database; print(describe_database())"
 	@echo "serving on http://$(HOST):$(PORT)  (docs: http://$(HOST):$(PORT)/docs)"
 	$(VENV)/bin/gunicorn -w $(WORKERS) -b $(HOST):$(PORT) 'api:create_app()'
 

@@ -47,6 +47,16 @@ def database_url_from_env(environ: Mapping[str, str] | None = None) -> str:
     return normalize_database_url(env.get("DATABASE_URL") or default_database_url())
 
 
+def describe_database(url: str | None = None) -> str:
+    """One line naming the database: the SQLite file's path, or the URL without its password."""
+    from sqlalchemy import make_url
+
+    sa_url = make_url(url or database_url_from_env())
+    if sa_url.get_backend_name() == "sqlite":
+        return f"SQLite database file: {sa_url.database}"
+    return f"database: {sa_url.render_as_string(hide_password=True)}"
+
+
 def _int_from_env(env: Mapping[str, str], name: str, default: int) -> int:
     raw = env.get(name)
     if raw is None or raw.strip() == "":

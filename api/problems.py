@@ -119,6 +119,10 @@ class ProblemErrorSchema(ma.Schema):
 class ProblemSchema(ma.Schema):
     """RFC 9457 problem details, with an ``errors`` extension listing every problem found."""
 
+    class Meta:
+        # RFC 9457 §3.2: problem types may add extension members; clients ignore unknown ones.
+        unknown = ma.INCLUDE
+
     type = ma.fields.String(
         required=True,
         metadata={"description": "URI of the problem type (https://handfoot.dev/problems/...)."},
