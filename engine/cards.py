@@ -120,7 +120,7 @@ def parse_card(text: object) -> Card:
         if card is not None:
             return card
     raise CardError([Problem("unknown_card", f"{text!r} is not a card: expected rank then suit, "
-                             "e.g. 10H, QS, TD, 4♣, or JK for a joker (DESIGN §2)")])
+                             "e.g. 10H, QS, TD, 4♣, or JK for a joker")])
 
 
 def parse_cards(items: Sequence[object], path: Path = ()) -> tuple[Card, ...]:

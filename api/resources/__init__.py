@@ -11,9 +11,9 @@ from typing import Any
 
 BLUEPRINT_MODULES: list[str] = [
     "api.resources.health.routes",
-    # To be appended by the resources' author (not created here):
-    #   "api.resources.presets.routes", "api.resources.rounds.routes",
-    #   "api.resources.checks.routes"
+    "api.resources.presets.routes",
+    "api.resources.rounds.routes",
+    "api.resources.checks.routes",
 ]
 
 
