@@ -19,6 +19,7 @@ import flask
 import flask_smorest
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
 
 from api import problems
 from api.problems import (
@@ -125,7 +126,7 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
         prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
 
-    def handle_http_exception(self, error: HTTPException) -> flask.Response:
+    def handle_http_exception(self, error: HTTPException) -> Response:
         """Every ``HTTPException`` (and unhandled exceptions, as 500) → problem+json."""
         status = error.code or 500
         headers: dict[str, str] = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}

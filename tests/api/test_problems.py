@@ -47,18 +47,18 @@ def assert_problem(response: Any, status: int, slug: str | None = None) -> dict[
 # --- a test-only blueprint with a nested body schema ------------------------------------------
 
 
-class TeamSchema(ma.Schema):
+class _TestTeamSchema(ma.Schema):
     name = ma.fields.String(required=True)
     melds = ma.fields.List(ma.fields.List(ma.fields.String()), load_default=list)
     score = ma.fields.Integer()
 
 
-class RoundSchema(ma.Schema):
+class _TestRoundSchema(ma.Schema):
     round = ma.fields.Integer(validate=ma.validate.Range(min=1))
-    teams = ma.fields.List(ma.fields.Nested(TeamSchema), required=True)
+    teams = ma.fields.List(ma.fields.Nested(_TestTeamSchema), required=True)
 
 
-class RoundQueryArgsSchema(ma.Schema):
+class _TestRoundQueryArgsSchema(ma.Schema):
     limit = ma.fields.Integer(validate=ma.validate.Range(min=1, max=10))
 
 
@@ -67,9 +67,9 @@ def make_test_blueprint() -> Blueprint:
 
     @blp.route("/rounds")
     class Rounds(MethodView):
-        @blp.arguments(RoundQueryArgsSchema, location="query")
-        @blp.arguments(RoundSchema)
-        @blp.response(200, RoundSchema)
+        @blp.arguments(_TestRoundQueryArgsSchema, location="query")
+        @blp.arguments(_TestRoundSchema)
+        @blp.response(200, _TestRoundSchema)
         def post(self, query: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
             return body
 
