@@ -13,6 +13,7 @@ STAMP   := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
+PYTEST_ARGS ?=
 
 .PHONY: help install run serve test lint typecheck pytest openapi openapi-check migrate \
         migrations-check revision clean
@@ -50,7 +51,7 @@ typecheck: install
 
 # pytest exits 5 when it collected no tests: that is a failure too, said out loud.
 pytest: install
-	@rc=0; $(PY) -m pytest || rc=$$?; \
+	@rc=0; $(PY) -m pytest $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no tests ran (exit 5)" >&2; fi; \
 	exit $$rc
 
