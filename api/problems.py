@@ -18,7 +18,6 @@ Views and services raise problems with :func:`abort_problem`; engine errors
 from __future__ import annotations
 
 import http
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NoReturn
 
@@ -60,12 +59,12 @@ problem_types: dict[str, str] = {
     "internal-error": "500: an unexpected server error (logged; never caused by valid input).",
     "service-unavailable": "503: a dependency (the database) is unreachable; see Retry-After.",
     # Engine (rules) problems, all 422; `errors[].code` is one of engine.errors.PROBLEM_CODES.
-    "hand-foot-error": "422: the input breaks the rules of the game.",
-    "card-error": "422: a string is not a card, or more copies of a card than the decks hold.",
-    "unknown-preset-error": "422: no preset has this id.",
-    "rules-error": "422: house-rule overrides are unknown, out of range or inconsistent.",
-    "invalid-meld-error": "422: a meld breaks the rule set.",
-    "round-error": "422: a round sent to be scored breaks the rules.",
+    "rules-broken": "422: the input breaks the rules of the game.",
+    "invalid-card": "422: a string is not a card.",
+    "unknown-preset": "422: no preset has this id.",
+    "invalid-rules": "422: house-rule overrides are unknown, out of range or inconsistent.",
+    "invalid-meld": "422: a meld breaks the rule set.",
+    "invalid-round": "422: a round sent to be scored breaks the rules (going out, contract, card counts...).",
 }
 
 #: The problem type used for a status when the raiser names none.
@@ -147,9 +146,14 @@ def type_uri(slug: str | None) -> str:
     return "about:blank" if slug is None else PROBLEM_TYPE_BASE + slug
 
 
-def kebab(name: str) -> str:
-    """``InvalidMeldError`` → ``invalid-meld-error``."""
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "-", name).lower()
+#: The problem ``type`` of each engine error class.
+ENGINE_ERROR_SLUGS: dict[type[HandFootError], str] = {
+    CardError: "invalid-card",
+    UnknownPresetError: "unknown-preset",
+    RulesError: "invalid-rules",
+    InvalidMeldError: "invalid-meld",
+    RoundError: "invalid-round",
+}
 
 
 def json_pointer(path: Iterable[str | int]) -> str:
@@ -249,7 +253,7 @@ def engine_problem(error: HandFootError) -> dict[str, Any]:
         type(error).title,
         "; ".join(p.detail for p in error.problems),
         errors=[{"pointer": json_pointer(p.path), "code": p.code, "detail": p.detail} for p in error.problems],
-        type_slug=kebab(type(error).__name__),
+        type_slug=ENGINE_ERROR_SLUGS.get(type(error), "rules-broken"),
     )
 
 

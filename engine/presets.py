@@ -64,8 +64,9 @@ def _rep(note: str = "") -> Provenance:
     return Provenance("reported", "secondary public summaries", note)
 
 
-def _dec(ref: str, note: str = "") -> Provenance:
-    return Provenance("decision", f"docs/rules-decisions.md {ref}", note)
+def _dec(ref: str, note: str = "", seed: str = "") -> Provenance:
+    where = f"docs/rules-decisions.md {ref}"
+    return Provenance("decision", f"seed {seed}; {where}" if seed else where, note)
 
 
 def _der(note: str) -> Provenance:
@@ -121,7 +122,7 @@ _PAGAT: dict[str, V] = {
     "red_three_table_points_unmelded": (100, _der("seed 000 makes no difference for a side that has not melded")),
     "red_three_caught_points": (-100, _s(_S0, "Pagat: -100 if caught")),
     "opening_minimum_by_round": ((50, 90, 120, 150), _s(_S0, "50, 90, 120, then 150")),
-    "opening_minimum": (150, _dec("D2", "rounds past the fourth keep the last minimum")),
+    "opening_minimum": (150, _dec("D2", "rounds past the fourth keep the last minimum", "000")),
     "opening_thresholds": ((), _def()),
     "opening_pile_top_only": (True, _s(_S0, "only the top card counts toward an opening meld")),
     "contract": (Contract(2, 2, 1), _s(_S0, "two clean, two dirty and one wild pile")),
@@ -130,7 +131,7 @@ _PAGAT: dict[str, V] = {
     "going_out_discard": ("optional", _s(_S0, "meld everything, or meld all but one card and discard it")),
     "pile_take_count": (7, _s(_S0, "the top seven cards, all of it if fewer")),
     "pile_blocked_by": ("black_three", _s(_S0, "a black three on top blocks the pile")),
-    "pile_wild_top": ("matching_pair", _dec("D3", "two cards in hand matching the top card")),
+    "pile_wild_top": ("matching_pair", _dec("D3", "two cards in hand matching the top card", "000")),
     "pile_later_take": ("natural_pair", _s(_S0, "you need two cards in hand matching the top card")),
     "pile_freezes_on_wild": (False, _der("seed 000 has no freezing")),
     "pile_closed_rank_blocks": (False, _der("seed 000 lets you start another meld of a finished rank")),
@@ -164,15 +165,15 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({p.id: p for p in [
     _build("bicycle", "Bicycle", "seed 000",
            "Bicycle: 11/11, a meld with wilds needs four naturals, no all-wild melds, contract "
            "1 clean + 1 dirty; other values filled from Pagat.", {
-               "decks_per_player": (0, _dec("D1", "Bicycle: five or six decks; card counts allow six")),
-               "decks_extra": (6, _dec("D1", "Bicycle: five or six decks; card counts allow six")),
+               "decks_per_player": (0, _dec("D1", "Bicycle: five or six decks; card counts allow six", "000")),
+               "decks_extra": (6, _dec("D1", "Bicycle: five or six decks; card counts allow six", "000")),
                "hand_size": (11, _s(_S0, "Bicycle: 11 and 11")),
                "foot_size": (11, _s(_S0, "Bicycle: 11 and 11")),
                "rounds": (4, _s(_S0, "FAQ: Pagat, Bicycle and Wikipedia use the same four minimums")),
                "black_three_points": (5, _s(_S0, "Bicycle lists threes through sevens at 5")),
                "low_points": (5, _s(_S0, "Bicycle lists threes through sevens at 5")),
-               "wild_ratio": ("none", _dec("D4", "Bicycle limits wilds by natural count, not ratio")),
-               "min_naturals_with_wilds": (4, _dec("D4", "a dirty book needs at least four natural cards")),
+               "wild_ratio": ("none", _dec("D4", "Bicycle limits wilds by natural count, not ratio", "000")),
+               "min_naturals_with_wilds": (4, _dec("D4", "a dirty book needs at least four natural cards", "000")),
                "min_naturals_dirty_book": (4, _s(_S0, "a dirty book needs at least four natural cards")),
                "all_wild_melds": (False, _s(_S0, "Bicycle says melds should not be all wild cards")),
                "wild_book_bonus": (0, _s(_S0, _NO_WILD)),
@@ -184,12 +185,12 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({p.id: p for p in [
     _build("wikipedia", "Wikipedia", "seed 000",
            "Wikipedia: 11/11, contract 3 clean + 4 dirty, no wild book, red threes never laid out "
            "and -300 when held, top five of the pile.", {
-               "decks_per_player": (0, _dec("D1", "Wikipedia: four to seven decks; card counts allow seven")),
-               "decks_extra": (7, _dec("D1", "Wikipedia: four to seven decks; card counts allow seven")),
+               "decks_per_player": (0, _dec("D1", "Wikipedia: four to seven decks; card counts allow seven", "000")),
+               "decks_extra": (7, _dec("D1", "Wikipedia: four to seven decks; card counts allow seven", "000")),
                "hand_size": (11, _s(_S0, "Wikipedia: 11 and 11")),
                "foot_size": (11, _s(_S0, "Wikipedia: 11 and 11")),
                "teams_max": (4, _s(_S0, "Wikipedia mentions three teams of two; the keeper handles up to four")),
-               "rounds": (4, _dec("D5", "the keeper's reading: Wikipedia's meld table stops at the fourth hand")),
+               "rounds": (4, _dec("D5", "the keeper's reading: Wikipedia's meld table stops at the fourth hand", "000")),
                "black_three_points": (5, _s(_S0, "Wikipedia gives black threes at 5")),
                "all_wild_melds": (False, _s(_S0, "Wikipedia does not list a wild pile")),
                "wild_book_bonus": (0, _s(_S0, _NO_WILD)),
@@ -278,7 +279,7 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({p.id: p for p in [
                "teams_min": (1, _s("002", "you can actually play it solo")),
                "teams_max": (7, _s("002", "odd counts play alone; not recommended 7+ but possible")),
                "players_per_team_min": (1, _s("002", "odd-count players play for themselves")),
-               "players_per_team_max": (4, _dec("D6", "half the players against the other half")),
+               "players_per_team_max": (4, _dec("D6", "half the players against the other half", "002")),
                "decks_per_player": (1, _s("002", "2 more decks than there are players")),
                "decks_extra": (2, _s("002", "2 more decks than there are players")),
                "hand_size": (13, _s("002", "2 stacks of 13 cards")), "foot_size": (13, _s("002")),
@@ -303,9 +304,9 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({p.id: p for p in [
                "red_three_table_points_unmelded": (0, _s("002", "red threes are never on the table")),
                "red_three_caught_points": (-100, _s("002", "red 3: -100 points")),
                "opening_minimum_by_round": ((100, 150, 200, 250), _s("002", "100, then +50 a round")),
-               "opening_minimum": (250, _dec("D2", "rounds past the fourth keep the last minimum")),
+               "opening_minimum": (250, _dec("D2", "rounds past the fourth keep the last minimum", "002")),
                "contract": (Contract(2, 2, 0), _s("002", "2 dirty books and 2 clean books")),
-               "going_out_needs_feet": (False, _dec("D7", "seed 002 states the whole going-out condition")),
+               "going_out_needs_feet": (False, _dec("D7", "seed 002 states the whole going-out condition", "002")),
                "going_out_discard": ("optional", _s("002", "played or discarded all of the cards")),
            }, _PAGAT),
     _build("wages", "Wages", "seed 003",
@@ -315,8 +316,8 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({p.id: p for p in [
                "teams_max": (6, _s("003", "3-6 players cut-throat")),
                "players_per_team_min": (1, _s("003", "cut-throat")),
                "players_per_team_max": (3, _s("003", "teams (4 & 6 players)")),
-               "decks_per_player": (0, _dec("D1", "5 decks; 6 for 5-6 cut-throat; card counts allow six")),
-               "decks_extra": (6, _dec("D1", "5 decks; 6 for 5-6 cut-throat; card counts allow six")),
+               "decks_per_player": (0, _dec("D1", "5 decks; 6 for 5-6 cut-throat; card counts allow six", "003")),
+               "decks_extra": (6, _dec("D1", "5 decks; 6 for 5-6 cut-throat; card counts allow six", "003")),
                "hand_size": (11, _s("003", "two 11 card piles")), "foot_size": (11, _s("003")),
                "rounds": (4, _s("003", "after 4 hands of play")),
                "joker_points": (50, _s("003")), "two_points": (20, _s("003")),
@@ -338,7 +339,7 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({p.id: p for p in [
                "opening_minimum_by_round": ((50, 90, 120, 150), _s("003")),
                "opening_pile_top_only": (True, _s("003", "only the top card of the pile may be used for meld")),
                "contract": (Contract(1, 1, 0), _s("003", "at least 1 black book and 1 red book")),
-               "going_out_needs_feet": (False, _dec("D7", "seed 003 states the whole going-out condition")),
+               "going_out_needs_feet": (False, _dec("D7", "seed 003 states the whole going-out condition", "003")),
                "going_out_discard": ("optional", _s("003", "you are not required to discard to go out")),
                "pile_take_count": (7, _s("003", "the top seven cards")),
                "pile_blocked_by": ("any_three", _s("003", "not if the top card is a 3")),
@@ -353,9 +354,9 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({p.id: p for p in [
                "teams_min": (2, _s("004", "2-7 individuals, 4-12 in teams")),
                "teams_max": (7, _s("004", "2-7 individuals")),
                "players_per_team_min": (1, _s("004", "individuals")),
-               "players_per_team_max": (6, _dec("D6", "4-12 players in teams; the team size is not given")),
-               "decks_per_player": (1, _dec("D1", "one or two more decks than players; card counts allow two")),
-               "decks_extra": (2, _dec("D1", "one or two more decks than players; card counts allow two")),
+               "players_per_team_max": (6, _dec("D6", "4-12 players in teams; the team size is not given", "004")),
+               "decks_per_player": (1, _dec("D1", "one or two more decks than players; card counts allow two", "004")),
+               "decks_extra": (2, _dec("D1", "one or two more decks than players; card counts allow two", "004")),
                "hand_size": (13, _s("004", "13 for the hand")), "foot_size": (13, _s("004", "13 for the foot")),
                "rounds": (4, _opt("004", "a set number of rounds or a target score; a typical game is 4 rounds")),
                "target_score": (None, _opt("004", "or until a side reaches a set score")),

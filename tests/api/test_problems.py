@@ -16,7 +16,6 @@ from api.problems import (
     PROBLEM_TYPE_BASE,
     abort_problem,
     json_pointer,
-    kebab,
     problem_types,
 )
 from engine.errors import PROBLEM_CODES, InvalidMeldError, Problem, RoundError
@@ -222,7 +221,7 @@ def test_schema_codes_are_documented() -> None:
 
 
 def test_engine_error_is_422_with_pointers(tc: FlaskClient) -> None:
-    body = assert_problem(tc.get("/test/engine-error"), 422, "round-error")
+    body = assert_problem(tc.get("/test/engine-error"), 422, "invalid-round")
     assert body["title"] == RoundError.title
     assert body["errors"] == [
         {
@@ -237,7 +236,7 @@ def test_engine_error_is_422_with_pointers(tc: FlaskClient) -> None:
 
 
 def test_engine_error_with_empty_path(tc: FlaskClient) -> None:
-    body = assert_problem(tc.get("/test/meld-error"), 422, "invalid-meld-error")
+    body = assert_problem(tc.get("/test/meld-error"), 422, "invalid-meld")
     assert body["errors"][0]["pointer"] == ""
 
 
@@ -284,14 +283,3 @@ def test_flatten_messages_escapes_and_schema_level() -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("name", "slug"),
-    [
-        ("InvalidMeldError", "invalid-meld-error"),
-        ("HandFootError", "hand-foot-error"),
-        ("UnknownPresetError", "unknown-preset-error"),
-        ("HTTPError", "http-error"),
-    ],
-)
-def test_kebab(name: str, slug: str) -> None:
-    assert kebab(name) == slug

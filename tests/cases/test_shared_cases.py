@@ -98,8 +98,12 @@ def test_case_through_engine(path: Path) -> None:
         check_expectations(case, 422, None)
         return
     if isinstance(result, engine.RoundScore):
-        body: Any = {"teams": [{"name": t.name, "total": t.total, "lines": [
-            {"code": ln.code, "points": ln.points} for ln in t.lines]} for t in result.teams]}
+        body: Any = {
+            "teams": [
+                {"name": t.name, "total": t.total, "lines": [{"code": ln.code, "points": ln.points} for ln in t.lines]}
+                for t in result.teams
+            ]
+        }
     else:
         body = {key: _plain(getattr(result, key)) for key in case["expect"] if key != "status"}
     check_expectations(case, 200, body)
