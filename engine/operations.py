@@ -26,7 +26,7 @@ from engine.checks import (
 )
 from engine.errors import CardError, HandFootError, Path, Problem
 from engine.melds import MeldCheck, validate_meld
-from engine.presets import ResolvedRules, resolve_rules
+from engine.presets import ResolvedRules, find_preset, resolve_rules
 from engine.scoring import RoundScore, round_from_mapping, score_round
 
 
@@ -55,10 +55,13 @@ class _Cards:
         out = []
         for p, player in enumerate(items or ()):
             foot = player.get("foot")
-            out.append(PlayerState(
-                name=str(player.get("name", f"Player {p + 1}")),
-                hand=self(player.get("hand"), (*path, p, "hand")),
-                foot=None if foot is None else self(foot, (*path, p, "foot"))))
+            out.append(
+                PlayerState(
+                    name=str(player.get("name", f"Player {p + 1}")),
+                    hand=self(player.get("hand"), (*path, p, "hand")),
+                    foot=None if foot is None else self(foot, (*path, p, "foot")),
+                )
+            )
         return tuple(out)
 
     def done(self) -> None:
@@ -100,8 +103,9 @@ def check_discard_pile_request(body: Mapping[str, Any]) -> DiscardPileCheck:
     hand, pile = parse(body.get("hand"), ("hand",)), parse(body.get("pile"), ("pile",))
     melds = parse.melds(body.get("melds"), ("melds",))
     parse.done()
-    return check_discard_pile(hand, pile, rules, melds, bool(body.get("taken_before", False)),
-                              bool(body.get("frozen", False)))
+    return check_discard_pile(
+        hand, pile, rules, melds, bool(body.get("taken_before", False)), bool(body.get("frozen", False))
+    )
 
 
 def score_round_request(body: Mapping[str, Any]) -> RoundScore:
@@ -126,10 +130,8 @@ def compare_round_request(body: Mapping[str, Any]) -> tuple[Comparison, ...]:
     round_input = round_from_mapping(body)
     out = []
     for i, preset_id in enumerate(body.get("presets") or ()):
-        try:
-            resolved = resolve_rules(preset_id, body.get("rules") or {})
-        except HandFootError as err:
-            raise err.at("presets", i) if err.code == "unknown_preset" else err from None
+        find_preset(preset_id, ("presets", i))
+        resolved = resolve_rules(preset_id, body.get("rules") or {})
         try:
             out.append(Comparison(preset_id, score_round(round_input, resolved.rules), None))
         except HandFootError as err:
