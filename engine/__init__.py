@@ -29,6 +29,7 @@ from engine.errors import (
     RulesError,
     UnknownPresetError,
 )
+from engine.games import GAME_STATUSES, GameState, GameStatus, SideTotal, game_state
 from engine.melds import BookKind, MeldCheck, card_points, cards_points, validate_meld
 from engine.operations import (
     Comparison,
@@ -66,4 +67,5 @@ __all__ = [
     "check_opening", "check_opening_request", "compare_round_request", "find_preset", "parse_card",
     "parse_cards", "resolve_rules", "round_from_mapping", "rules_from_mapping", "rules_of",
     "score_round", "score_round_request", "validate_meld", "validate_meld_request",
+    "GAME_STATUSES", "GameState", "GameStatus", "SideTotal", "game_state",
 ]
