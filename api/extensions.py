@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 
 import flask
 import flask_smorest
+from apispec import BasePlugin
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
@@ -105,10 +106,37 @@ def flatten_messages(messages: Any) -> list[dict[str, str]]:
     return items
 
 
+class ErrorResponsesPlugin(BasePlugin):  # type: ignore[misc]
+    """Lists in every operation the errors any request to it can get (all problem+json).
+
+    400 malformed JSON and 413 body too large on operations with a body; 404 on paths with
+    parameters (an unknown id) and on every route for an unknown path; 405 for a wrong method;
+    429 and 503 where the server throttles or its database is down; 500 as the last resort.
+    Responses a view documents itself are kept.
+    """
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
+                         **kwargs: Any) -> None:
+        for method, operation in (operations or {}).items():
+            responses = operation.setdefault("responses", {})
+            wanted = ["405", "500"]
+            if method in ("post", "put", "patch"):
+                wanted += ["400", "413"]
+            if "{" in (path or "") or "<" in (path or ""):
+                wanted.append("404")
+            if (path or "").startswith("/v1/games"):
+                wanted += ["503"]
+            for status in wanted:
+                responses.setdefault(status, http.HTTPStatus(int(status)).name)
+
+
 class Api(flask_smorest.Api):  # type: ignore[misc]
     """flask-smorest ``Api`` sending and documenting RFC 9457 ``application/problem+json``."""
 
     ERROR_SCHEMA = ProblemSchema
+
+    def _init_spec(self, *, extra_plugins: Any = None, **kwargs: Any) -> None:
+        super()._init_spec(extra_plugins=[*(extra_plugins or ()), ErrorResponsesPlugin()], **kwargs)
 
     def _register_error_handlers(self) -> None:
         super()._register_error_handlers()
