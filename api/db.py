@@ -7,6 +7,12 @@ SQLite gets, on every new connection, ``journal_mode=WAL``, ``foreign_keys=ON`` 
 ``synchronous=NORMAL``; ``timeout=15`` makes a writer wait up to 15 s for the lock, and
 ``check_same_thread=False`` lets the pool hand a connection to another thread. PostgreSQL uses
 psycopg 3 (``postgresql+psycopg://``).
+
+SQLite transactions are begun by SQLAlchemy, not by the sqlite3 module (the documented pysqlite
+recipe: ``isolation_level = None`` on connect, ``BEGIN`` emitted on the engine's ``begin`` event;
+STYLE P2). :meth:`Database.write_session` begins with ``BEGIN IMMEDIATE``, so a write transaction
+holds SQLite's write lock from its first statement: concurrent writers queue on the busy timeout
+instead of failing with "database is locked" when a read lock cannot be upgraded.
 """
 
 from __future__ import annotations
@@ -56,6 +62,17 @@ def _set_sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
             cursor.execute(pragma)
     finally:
         cursor.close()
+    # From here on, SQLAlchemy's begin event starts transactions (see _sqlite_begin).
+    dbapi_connection.isolation_level = None
+
+
+#: Execution option: begin the transaction with ``BEGIN IMMEDIATE`` (SQLite; ignored elsewhere).
+SQLITE_IMMEDIATE = "handfoot_sqlite_immediate"
+
+
+def _sqlite_begin(connection: Any) -> None:
+    immediate = connection.get_execution_options().get(SQLITE_IMMEDIATE, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
@@ -71,6 +88,7 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         connect_args.setdefault("check_same_thread", False)
         engine = create_engine(sa_url, connect_args=connect_args, **kwargs)
         event.listen(engine, "connect", _set_sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
         return engine
     if sa_url.get_backend_name() == "postgresql":
         if "connect_timeout" not in sa_url.query:
@@ -86,6 +104,7 @@ class Database:
         self.url = normalize_database_url(url)
         self._engine: Engine | None = None
         self._sessionmaker: sessionmaker[Session] | None = None
+        self._write_sessionmaker: sessionmaker[Session] | None = None
 
     @property
     def engine(self) -> Engine:
@@ -98,6 +117,20 @@ class Database:
         if self._sessionmaker is None:
             self._sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
         return self._sessionmaker
+
+    @property
+    def is_sqlite(self) -> bool:
+        return make_url(self.url).get_backend_name() == "sqlite"
+
+    @contextmanager
+    def write_session(self) -> Iterator[Session]:
+        """Like :meth:`session`, for a transaction that writes: on SQLite it begins with
+        ``BEGIN IMMEDIATE`` (the write lock is taken first, so writers queue on the busy timeout)."""
+        if self._write_sessionmaker is None:
+            bind = self.engine.execution_options(**{SQLITE_IMMEDIATE: True})
+            self._write_sessionmaker = sessionmaker(bind, expire_on_commit=False)
+        with self._write_sessionmaker.begin() as session:
+            yield session
 
     @contextmanager
     def session(self) -> Iterator[Session]:
