@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NotRequired, Required, TypedDict
 
-__all__ = ["Card", "PlayerInput", "TallyInput", "TeamInput"]
+__all__ = ["Card", "GameTeamInput", "PlayerInput", "TallyInput", "TeamInput"]
 
 #: A card string: rank then suit (``"10H"``, ``"QS"``), or ``"JK"`` for a joker.
 Card = str
@@ -26,6 +26,10 @@ class TallyInput(TypedDict, total=False):
     table_points: int
     points_left: int
     """Card points left in hands and feet, as a positive number (it is subtracted)."""
+    burn_points: int
+    """Card points of the burn pile (presets that burn)."""
+    perfect_cuts: int
+    has_melded: bool | None
 
 
 class PlayerInput(TypedDict):
@@ -49,4 +53,12 @@ class TeamInput(TypedDict, total=False):
     burn: Sequence[Card]
     """The burn pile, where the preset has one."""
     players: Sequence[PlayerInput]
+    perfect_cuts: int
     tally: TallyInput
+
+
+class GameTeamInput(TypedDict):
+    """A side of a new game: its name and its players' names (one player for a side of one)."""
+
+    name: str
+    players: Sequence[str]
