@@ -27,7 +27,7 @@ from engine.checks import (
 from engine.errors import CardError, HandFootError, Path, Problem
 from engine.melds import MeldCheck, validate_meld
 from engine.presets import ResolvedRules, find_preset, resolve_rules
-from engine.scoring import RoundScore, round_from_mapping, score_round
+from engine.scoring import Breakdown, RoundScore, round_from_mapping, score_round
 
 
 def rules_of(body: Mapping[str, Any]) -> ResolvedRules:
@@ -121,6 +121,21 @@ class Comparison:
     preset: str
     score: RoundScore | None
     error: HandFootError | None
+
+    @property
+    def valid(self) -> bool:
+        """The round is legal under this preset."""
+        return self.score is not None
+
+    @property
+    def teams(self) -> tuple[Breakdown, ...] | None:
+        """A Breakdown per side when valid, else ``None``."""
+        return self.score.teams if self.score else None
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        """The rules the round breaks under this preset (empty when valid)."""
+        return self.error.problems if self.error else ()
 
 
 def compare_round_request(body: Mapping[str, Any]) -> tuple[Comparison, ...]:

@@ -14,6 +14,7 @@ from engine import (
     validate_meld_request,
 )
 
+from . import examples
 from .schemas import (
     DiscardPileCheckRequestSchema,
     DiscardPileCheckSchema,
@@ -24,6 +25,8 @@ from .schemas import (
     OpeningCheckRequestSchema,
     OpeningCheckSchema,
 )
+
+EXAMPLES = examples.responses()
 
 blp = Blueprint(
     "Checks",
@@ -39,7 +42,7 @@ class MeldValidate(MethodView):
     @blp.arguments(
         MeldValidateRequestSchema, example={"preset": "pagat", "cards": ["9D", "2S"], "onto": ["9S", "9H", "9C"]}
     )
-    @blp.response(200, MeldCheckSchema)
+    @blp.response(200, MeldCheckSchema, example=EXAMPLES["meld"])
     def post(self, body: dict[str, Any]) -> Any:
         """Validate a meld
 
@@ -60,7 +63,7 @@ class OpeningCheck(MethodView):
             "from_pile": ["KD", "KC", "KS", "AS", "AH", "AD"],
         },
     )
-    @blp.response(200, OpeningCheckSchema)
+    @blp.response(200, OpeningCheckSchema, example=EXAMPLES["opening"])
     def post(self, body: dict[str, Any]) -> Any:
         """Check an opening meld
 
@@ -80,7 +83,7 @@ class GoingOutCheck(MethodView):
             "players": [{"name": "North", "hand": ["9S"]}, {"name": "South", "hand": ["4C", "4D"]}],
         },
     )
-    @blp.response(200, GoingOutCheckSchema)
+    @blp.response(200, GoingOutCheckSchema, example=EXAMPLES["going_out"])
     def post(self, body: dict[str, Any]) -> Any:
         """Check going out
 
@@ -96,7 +99,7 @@ class DiscardPileCheck(MethodView):
         DiscardPileCheckRequestSchema,
         example={"preset": "pagat", "hand": ["9S", "9H", "4C"], "pile": ["9D", "5S", "KH"]},
     )
-    @blp.response(200, DiscardPileCheckSchema)
+    @blp.response(200, DiscardPileCheckSchema, example=EXAMPLES["discard"])
     def post(self, body: dict[str, Any]) -> Any:
         """Check taking the discard pile
 

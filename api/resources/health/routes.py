@@ -29,7 +29,7 @@ blp = Blueprint(
 
 @blp.route("")
 class Health(MethodView):
-    @blp.response(200, HealthSchema)
+    @blp.response(200, HealthSchema, example={"status": "ok", "database": "ok"})
     @blp.alt_response(
         503,
         schema=ProblemSchema,
@@ -38,7 +38,11 @@ class Health(MethodView):
         headers={"Retry-After": {"description": "Seconds to wait", "schema": {"type": "integer"}}},
     )
     def get(self) -> dict[str, Any]:
-        """Check that the server is up and that the database answers ``SELECT 1``."""
+        """Check liveness and the database
+
+        200 when the server is up and the database answers ``SELECT 1``; 503 (with Retry-After)
+        when the database does not answer. For load balancers and monitors.
+        """
         try:
             get_db().ping()
         except SQLAlchemyError as exc:

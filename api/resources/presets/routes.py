@@ -43,9 +43,18 @@ def detail(preset: Preset) -> dict[str, Any]:
     }
 
 
+def _detail_example() -> dict[str, Any]:
+    example = detail(PRESETS["saskatchewan"])
+    keep = ("hand_size", "wild_ratio", "clean_book_bonus")
+    example["rules"] = {k: example["rules"][k] for k in keep}
+    example["provenance"] = {k: example["provenance"][k] for k in keep}
+    example["fields"] = [f for f in example["fields"] if f["name"] in keep]
+    return example
+
+
 @blp.route("")
 class PresetCollection(MethodView):
-    @blp.response(200, PresetSummarySchema(many=True))
+    @blp.response(200, PresetSummarySchema(many=True), example=[summary(p) for p in list(PRESETS.values())[:2]])
     def get(self) -> list[dict[str, Any]]:
         """List the presets
 
@@ -57,7 +66,7 @@ class PresetCollection(MethodView):
 
 @blp.route("/<string:preset_id>")
 class PresetItem(MethodView):
-    @blp.response(200, PresetSchema)
+    @blp.response(200, PresetSchema, example=_detail_example())
     def get(self, preset_id: str) -> dict[str, Any]:
         """Get one preset
 

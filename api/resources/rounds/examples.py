@@ -54,3 +54,48 @@ def _response() -> dict[str, Any]:
 
 #: Computed by the engine from the request, so the documented answer can never drift from the code.
 WORKED_ROUND_RESPONSE: dict[str, Any] = _response()
+
+
+COMPARE_REQUEST: dict[str, Any] = {
+    "presets": ["pagat", "bga", "bicycle"],
+    "round": 1,
+    "teams": [
+        {
+            "name": "Team 1",
+            "went_out": True,
+            "tally": {
+                "clean_books": 2,
+                "dirty_books": 2,
+                "wild_books": 1,
+                "red_threes_on_table": 1,
+                "red_threes_caught": 0,
+                "table_points": 465,
+                "points_left": 25,
+            },
+        },
+        {
+            "name": "Team 2",
+            "went_out": False,
+            "tally": {
+                "clean_books": 1,
+                "dirty_books": 2,
+                "wild_books": 0,
+                "red_threes_on_table": 0,
+                "red_threes_caught": 1,
+                "table_points": 260,
+                "points_left": 185,
+            },
+        },
+    ],
+}
+
+
+def _compare() -> dict[str, Any]:
+    from engine import compare_round_request
+
+    from .schemas import RoundComparisonSchema
+
+    return dict(RoundComparisonSchema().dump({"round": 1, "results": compare_round_request(COMPARE_REQUEST)}))
+
+
+COMPARE_RESPONSE: dict[str, Any] = _compare()

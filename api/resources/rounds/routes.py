@@ -9,7 +9,7 @@ from flask.views import MethodView
 from api.extensions import Blueprint
 from engine import compare_round_request, round_from_mapping, rules_of, score_round
 
-from .examples import WORKED_ROUND_REQUEST, WORKED_ROUND_RESPONSE
+from .examples import COMPARE_REQUEST, COMPARE_RESPONSE, WORKED_ROUND_REQUEST, WORKED_ROUND_RESPONSE
 from .schemas import RoundCompareRequestSchema, RoundComparisonSchema, RoundScoreRequestSchema, RoundScoreSchema
 
 blp = Blueprint(
@@ -45,8 +45,8 @@ class RoundScore(MethodView):
 
 @blp.route("/compare")
 class RoundCompare(MethodView):
-    @blp.arguments(RoundCompareRequestSchema)
-    @blp.response(200, RoundComparisonSchema)
+    @blp.arguments(RoundCompareRequestSchema, example=COMPARE_REQUEST)
+    @blp.response(200, RoundComparisonSchema, example=COMPARE_RESPONSE)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Compare presets on one round
 
@@ -54,14 +54,4 @@ class RoundCompare(MethodView):
         under BGA? Each result is a Breakdown per side, or (`valid` false) the rules that preset
         says the round breaks. Unknown cards or presets fail the whole request (422).
         """
-        results = []
-        for c in compare_round_request(body):
-            results.append(
-                {
-                    "preset": c.preset,
-                    "valid": c.score is not None,
-                    "teams": c.score.teams if c.score else None,
-                    "problems": c.error.problems if c.error else [],
-                }
-            )
-        return {"round": body["round"], "results": results}
+        return {"round": body["round"], "results": compare_round_request(body)}
