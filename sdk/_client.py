@@ -310,12 +310,17 @@ class Client:
         preset: str | None = None,
         page_size: int | None = None,
     ) -> Iterator[GameSummary]:
-        """``GET /v1/games``: every game (newest first), fetching pages lazily as you iterate.
+        """``GET /v1/games``: every game (newest first), fetching pages as you iterate.
 
         Filters: ``status`` (``in_progress``, ``tiebreaker``, ``finished``), ``player`` (a player's
         name), ``preset``. ``page_size`` (at most 100) sets how many are fetched per request.
         """
-        return self.games_page(status=status, player=player, preset=preset, page_size=page_size).iter_all()
+
+        def walk() -> Iterator[GameSummary]:
+            first = self.games_page(status=status, player=player, preset=preset, page_size=page_size)
+            yield from first.iter_all()
+
+        return walk()  # nothing is fetched until the first item is asked for
 
     def games_page(
         self,
