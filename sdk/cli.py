@@ -1,0 +1,291 @@
+"""``handfoot``: the SDK as a shell command.
+
+    handfoot score round.json [--preset ID] [--json]   score a round (FILE or - for stdin)
+    handfoot presets [--json]                          list presets
+    handfoot preset ID [--json]                        one preset's rules and provenance
+    handfoot games [--status S] [--player P] [--preset ID] [--limit N] [--json]
+    handfoot game ID [--json]                          a stored game
+
+Exit codes: 0 ok, 1 the server refused the request (4xx; its problems go to stderr), 2 usage
+(bad arguments, unreadable input file), 3 no answer or a server error (connection, timeout, 5xx).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime
+from itertools import islice
+from typing import Any, TextIO
+
+from ._client import ENV_API_KEY, ENV_BASE_URL, Client
+from ._errors import APIConnectionError, APIResponseValidationError, APIStatusError, ServerError
+from ._transport import DEFAULT_BASE_URL
+from ._version import __version__
+from .models import Breakdown, RoundScore
+
+__all__ = ["EXIT_OK", "EXIT_PROBLEM", "EXIT_UNAVAILABLE", "EXIT_USAGE", "main"]
+
+EXIT_OK = 0
+EXIT_PROBLEM = 1
+EXIT_USAGE = 2
+EXIT_UNAVAILABLE = 3
+
+EPILOG = f"""\
+settings:
+  --url defaults to ${ENV_BASE_URL}, then {DEFAULT_BASE_URL}; --api-key to ${ENV_API_KEY}.
+
+exit codes:
+  0 ok; 1 the server refused the request (4xx, problems on stderr); 2 usage;
+  3 no answer or a server error (connection, timeout, 5xx).
+
+server administration (on the server host, not through this command):
+  alembic upgrade head                           create or migrate the database (DATABASE_URL)
+  flask --app api:create_app keys create NAME    create an API key for game writes
+  gunicorn -w 2 -b 127.0.0.1:8000 'api:create_app()'   run the server
+"""
+
+
+class UsageError(Exception):
+    """Bad input on our side (unreadable file, missing preset): exit code 2."""
+
+
+def _jsonable(value: object) -> object:
+    """Models → plain JSON values (dataclasses, read-only mappings, tuples, datetimes)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return value
+
+
+def _print_json(value: object, out: TextIO) -> None:
+    json.dump(_jsonable(value), out, indent=2, ensure_ascii=False)
+    out.write("\n")
+
+
+def _table(rows: Sequence[Sequence[str]], right: Sequence[bool]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(right))]
+    lines = []
+    for row in rows:
+        cells = [c.rjust(w) if r else c.ljust(w) for c, w, r in zip(row, widths, right, strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def _num(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
+def _breakdown_table(team: Breakdown) -> str:
+    rows: list[tuple[str, str, str, str]] = [("item", "count", "each", "points")]
+    rows.extend((line.label, _num(line.count), _num(line.points_each), str(line.points)) for line in team.lines)
+    rows.append(("Total", "", "", str(team.total)))
+    return _table(rows, (False, True, True, True))
+
+
+def render_score(score: RoundScore) -> str:
+    """A round's breakdowns as plain tables (integers without separators, easy to grep)."""
+    parts = [f"Round {score.round} ({score.preset})"]
+    if score.rules_overridden:
+        parts[0] += f", house rules: {', '.join(score.rules_overridden)}"
+    for team in score.teams:
+        parts.append(f"{team.name}\n{_breakdown_table(team)}")
+    parts.append("\n".join(f"{team.name}: {team.total}" for team in score.teams))
+    return "\n\n".join(parts) + "\n"
+
+
+def _read_body(path: str, stdin: TextIO) -> dict[str, Any]:
+    try:
+        if path == "-":
+            text = stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"{'stdin' if path == '-' else path} is not JSON: {exc}") from exc
+    if isinstance(data, dict) and "teams" not in data and isinstance(data.get("request"), dict):
+        data = data["request"]  # a shared case file: {"id", "request": {...}, "expect": ...}
+    if isinstance(data, list):
+        data = {"teams": data}
+    if not isinstance(data, dict) or not isinstance(data.get("teams"), list):
+        raise UsageError(
+            "the round must be a JSON object with a `teams` list (the body of POST /v1/rounds/score)"
+        )
+    return data
+
+
+def _cmd_score(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    body = _read_body(args.file, stdin)
+    preset = args.preset or body.get("preset")
+    if not isinstance(preset, str) or not preset:
+        raise UsageError("no preset: give --preset ID or a `preset` member in the file")
+    rules = body.get("rules")
+    round_number = body.get("round", 1)
+    if not isinstance(round_number, int):
+        raise UsageError("`round` must be an integer")
+    score = client.score_round(
+        preset=preset,
+        teams=body["teams"],
+        round=round_number,
+        rules=rules if isinstance(rules, Mapping) else None,
+    )
+    if args.json:
+        _print_json(score, out)
+    else:
+        out.write(render_score(score))
+    return EXIT_OK
+
+
+def _cmd_presets(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    presets = client.presets()
+    if args.json:
+        _print_json(presets, out)
+        return EXIT_OK
+    rows = [("id", "name", "source", "summary")]
+    rows.extend((p.id, p.name, p.source, p.summary) for p in presets)
+    out.write(_table(rows, (False, False, False, False)) + "\n")
+    return EXIT_OK
+
+
+def _cmd_preset(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    preset = client.preset(args.id)
+    if args.json:
+        _print_json(preset, out)
+    else:
+        out.write(f"{preset}\n")
+    return EXIT_OK
+
+
+def _cmd_games(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    games: Iterator[Any] = client.games(
+        status=args.status, player=args.player, preset=args.preset, page_size=min(args.limit or 100, 100)
+    )
+    if args.limit:
+        games = islice(games, args.limit)
+    if args.json:
+        _print_json(list(games), out)
+        return EXIT_OK
+    rows = [("id", "name", "preset", "rounds", "status", "totals")]
+    for g in games:
+        totals = ", ".join(f"{t.name} {t.total}" for t in g.totals)
+        rows.append((str(g.id), g.name, g.preset, str(g.rounds_played), g.status, totals))
+    out.write(_table(rows, (True, False, False, True, False, False)) + "\n")
+    return EXIT_OK
+
+
+def _cmd_game(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    game = client.game(args.id)
+    if args.json:
+        _print_json(game, out)
+    else:
+        out.write(f"{game}\n")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="handfoot",
+        description="Hand and Foot rules, scoring and stored games, from the shell (the handfoot API's client).",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"handfoot-sdk {__version__}")
+    parser.add_argument("--url", help=f"API base URL (default ${ENV_BASE_URL}, then {DEFAULT_BASE_URL})")
+    parser.add_argument("--api-key", help=f"API key, sent as a Bearer token (default ${ENV_API_KEY})")
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for an answer (default 30)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("score", help="score one round from a JSON file (- for stdin)")
+    p.add_argument("file", metavar="FILE", help="the body of POST /v1/rounds/score (JSON), or - for stdin")
+    p.add_argument("--preset", help="preset id (overrides the file's `preset`)")
+    p.add_argument("--json", action="store_true", help="print the API's answer as JSON")
+    p.set_defaults(run=_cmd_score)
+
+    p = sub.add_parser("presets", help="list the rule presets")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_cmd_presets)
+
+    p = sub.add_parser("preset", help="one preset's rules, with where each value comes from")
+    p.add_argument("id", metavar="ID", help="preset id, e.g. pagat")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_cmd_preset)
+
+    p = sub.add_parser("games", help="list stored games, newest first")
+    p.add_argument("--status", choices=("in_progress", "tiebreaker", "finished"), help="only games in this status")
+    p.add_argument("--player", help="only games with this player")
+    p.add_argument("--preset", help="only games under this preset")
+    p.add_argument("--limit", type=int, default=None, help="at most this many games")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_cmd_games)
+
+    p = sub.add_parser("game", help="one stored game: rounds, totals, status")
+    p.add_argument("id", metavar="ID", type=int, help="game id")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_cmd_game)
+    return parser
+
+
+def _report_problem(exc: APIStatusError, err: TextIO) -> None:
+    problem = exc.problem
+    head = f"handfoot: {problem.status} {problem.title}"
+    if problem.detail and problem.detail != problem.title:
+        head += f": {problem.detail}"
+    err.write(head + "\n")
+    for item in problem.errors:
+        err.write(f"  - {item}\n")
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    stdin: TextIO | None = None,
+) -> int:
+    """Run the command line; returns the exit code (see the module doc)."""
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
+    inp = stdin if stdin is not None else sys.stdin
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    if args.command == "games" and args.limit is not None and args.limit < 1:
+        err.write("handfoot: --limit must be at least 1\n")
+        return EXIT_USAGE
+    try:
+        with Client(args.url, api_key=args.api_key, timeout=(3.05, args.timeout)) as client:
+            code: int = args.run(client, args, out, inp)
+            return code
+    except UsageError as exc:
+        err.write(f"handfoot: {exc}\n")
+        return EXIT_USAGE
+    except ServerError as exc:
+        _report_problem(exc, err)
+        return EXIT_UNAVAILABLE
+    except APIStatusError as exc:
+        _report_problem(exc, err)
+        return EXIT_PROBLEM
+    except APIConnectionError as exc:
+        err.write(f"handfoot: no answer from the server: {exc}\n")
+        return EXIT_UNAVAILABLE
+    except APIResponseValidationError as exc:
+        err.write(f"handfoot: unexpected answer from the server: {exc}\n")
+        return EXIT_UNAVAILABLE
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
