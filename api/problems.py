@@ -58,6 +58,11 @@ problem_types: dict[str, str] = {
     "too-many-requests": "429: too many requests; retry after the Retry-After header's seconds.",
     "internal-error": "500: an unexpected server error (logged; never caused by valid input).",
     "service-unavailable": "503: a dependency (the database) is unreachable; see Retry-After.",
+    # Games (docs/games-api.md)
+    "game-finished": "409: the game is over (its `end_reason` says why); no round can be appended.",
+    "round-number": "409: the round number sent is not the game's next round (`next_round`).",
+    "idempotency-key-reused": "422: this Idempotency-Key was used for a different request (method, path or body).",
+    "idempotency-in-flight": "409: the first request with this Idempotency-Key is still running; retry shortly.",
     # Engine (rules) problems, all 422; `errors[].code` is one of engine.errors.PROBLEM_CODES.
     "rules-broken": "422: the input breaks the rules of the game.",
     "invalid-card": "422: a string is not a card.",

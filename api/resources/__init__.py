@@ -1,6 +1,7 @@
 """API resources: one blueprint per resource, registered in the order listed here.
 
-Each module in :data:`BLUEPRINT_MODULES` exposes ``blp`` (an ``api.extensions.Blueprint``).
+Each module in :data:`BLUEPRINT_MODULES` exposes ``blp`` (an ``api.extensions.Blueprint``) and
+optionally ``register_spec(api)``, called after its blueprint is registered.
 The order fixes the order of paths and tags in the OpenAPI document.
 """
 
@@ -14,6 +15,7 @@ BLUEPRINT_MODULES: list[str] = [
     "api.resources.presets.routes",
     "api.resources.rounds.routes",
     "api.resources.checks.routes",
+    "api.resources.games.routes",
 ]
 
 
@@ -22,3 +24,6 @@ def register_blueprints(api: Any) -> None:
     for module_name in BLUEPRINT_MODULES:
         module = importlib.import_module(module_name)
         api.register_blueprint(module.blp)
+        register_spec = getattr(module, "register_spec", None)
+        if register_spec is not None:  # e.g. security schemes the module's operations use
+            register_spec(api)

@@ -1,0 +1,458 @@
+"""Games: create, list, read, delete; append and correct rounds. Transactions here, rules in the engine.
+
+Every write is one transaction (:func:`_write`): on SQLite it begins with ``BEGIN IMMEDIATE`` (the
+write lock first, so writers queue), on PostgreSQL it locks the game row (``SELECT ... FOR UPDATE``)
+before it computes the next round number. A unique-violation race (two appends computing the same
+round number) or a PostgreSQL serialization failure or deadlock retries the whole transaction a
+few times, then gives up with :class:`WriteConflictError` (409). A database that is unreachable or
+locked too long raises :class:`StoreUnavailableError` (503). No HTTP here: the routes map these
+errors to problems.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import Select, func, select
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm.exc import StaleDataError
+
+import engine
+from api.auth import Actor
+from api.db import Database
+from api.models import Game, GamePlayer, Round, RoundRevision
+
+#: Hard limits (documented in the schemas).
+MAX_ROUNDS_PER_GAME = 50
+#: Attempts of a write transaction that lost a race before a 409.
+WRITE_ATTEMPTS = 5
+
+T = TypeVar("T")
+
+
+# --------------------------------------------------------------------------------------------
+# Errors (mapped to problems by api/resources/games/routes.py)
+
+
+class GameServiceError(Exception):
+    """Base of the errors of this module."""
+
+
+class GameNotFoundError(GameServiceError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game {game_id}")
+        self.game_id = game_id
+
+
+class RoundNotFoundError(GameServiceError):
+    def __init__(self, game_id: int, number: int) -> None:
+        super().__init__(f"game {game_id} has no round {number}")
+        self.game_id, self.number = game_id, number
+
+
+class GameFinishedError(GameServiceError):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class RoundNumberError(GameServiceError):
+    def __init__(self, expected: int, given: int) -> None:
+        super().__init__(f"the next round is {expected}, not {given}")
+        self.expected, self.given = expected, given
+
+
+class RoundLimitError(GameServiceError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class FieldProblem:
+    """A problem at ``path`` in the request body (a JSON Pointer is built from it by the route)."""
+
+    path: tuple[str | int, ...]
+    code: str
+    detail: str
+
+
+class InvalidRequestError(GameServiceError):
+    """The body is well-formed but does not fit the game (sides, players): a 422."""
+
+    def __init__(self, problems: Sequence[FieldProblem]) -> None:
+        super().__init__("; ".join(p.detail for p in problems))
+        self.problems = tuple(problems)
+
+
+class WriteConflictError(GameServiceError):
+    """The write lost a race every time it was tried: a 409 (try again)."""
+
+
+class StoreUnavailableError(GameServiceError):
+    """The database is unreachable, or locked for longer than the busy timeout: a 503."""
+
+
+#: Codes of :class:`FieldProblem` (stable; in the schemas' descriptions).
+GAME_PROBLEM_CODES = {
+    "duplicate_side": "Two sides of a game (or of a round) have the same name.",
+    "duplicate_player": "A player name appears twice in a game.",
+    "unknown_side": "A round names a side the game does not have.",
+    "missing_side": "A round leaves out a side of the game (every side appears exactly once).",
+    "team_count": "The number of sides or players per side is outside what the rule set allows.",
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Transactions
+
+
+def _retryable(err: DBAPIError) -> bool:
+    """A lost race: our unique constraints, or PostgreSQL serialization failure / deadlock."""
+    orig = err.orig
+    sqlstate = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+    if sqlstate in ("40001", "40P01"):
+        return True
+    if isinstance(err, IntegrityError):
+        text = str(orig)
+        constraint = getattr(getattr(orig, "diag", None), "constraint_name", None)
+        return constraint in ("uq_rounds_game_id_number", "uq_round_revisions_round_id_revision") or (
+            "rounds.game_id, rounds.number" in text or "round_revisions.round_id, round_revisions.revision" in text
+        )
+    return False
+
+
+def _write(db: Database, fn: Callable[[Session], T]) -> T:
+    """Run ``fn`` in one write transaction, retrying lost races (see the module docstring)."""
+    for attempt in range(WRITE_ATTEMPTS):
+        try:
+            with db.write_session() as session:
+                return fn(session)
+        except StaleDataError:
+            pass  # the game's version moved under us: run again
+        except DBAPIError as err:
+            if not _retryable(err):
+                if isinstance(err, OperationalError | InterfaceError):
+                    raise StoreUnavailableError(str(err.orig)) from err
+                raise
+        time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))
+    raise WriteConflictError("the game changed under this request too often; try again")
+
+
+def _read(db: Database, fn: Callable[[Session], T]) -> T:
+    try:
+        with db.session() as session:
+            return fn(session)
+    except (OperationalError, InterfaceError) as err:
+        raise StoreUnavailableError(str(err.orig)) from err
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _owned(stmt: Select[Any], actor: Actor) -> Select[Any]:
+    if actor.key_id is None:
+        return stmt.where(Game.owner_id.is_(None))
+    return stmt.where(Game.owner_id == actor.key_id)
+
+
+def _game(session: Session, actor: Actor, game_id: int, *, lock: bool = False, rounds: bool = False) -> Game:
+    stmt = _owned(select(Game).where(Game.id == game_id), actor)
+    if lock:
+        stmt = stmt.with_for_update()
+    if rounds:
+        stmt = stmt.options(selectinload(Game.rounds))
+    game = session.scalars(stmt).first()
+    if game is None:
+        raise GameNotFoundError(game_id)
+    return game
+
+
+# --------------------------------------------------------------------------------------------
+# State
+
+
+def side_names(game: Game) -> list[str]:
+    return [str(team["name"]) for team in game.teams]
+
+
+def rules_of(game: Game) -> engine.RuleSet:
+    return engine.rules_from_mapping(game.rules_snapshot)
+
+
+def state_mapping(state: engine.GameState) -> dict[str, Any]:
+    """The engine's GameState as plain data (stored in ``games.state``)."""
+    return {
+        "status": state.status,
+        "rounds_played": state.rounds_played,
+        "totals": [{"name": t.name, "total": t.total} for t in state.totals],
+        "running": [list(r) for r in state.running],
+        "leaders": list(state.leaders),
+        "winner": state.winner,
+        "tie": state.tie,
+        "next_round": state.next_round,
+        "next_opening_minimum": state.next_opening_minimum,
+        "next_opening_minimums": None if state.next_opening_minimums is None
+        else [{"name": m.name, "minimum": m.total} for m in state.next_opening_minimums],
+        "next_contract": None if state.next_contract is None else state.next_contract.as_dict(),
+        "end_reason": state.end_reason,
+        "regular_end_round": state.regular_end_round,
+        "tiebreaker_rounds": state.tiebreaker_rounds,
+    }
+
+
+def _recompute(session: Session, game: Game) -> engine.GameState:
+    rounds = session.scalars(select(Round).where(Round.game_id == game.id).order_by(Round.number)).all()
+    state = engine.game_state(rules_of(game), side_names(game), [[b["total"] for b in r.teams] for r in rounds])
+    game.state = state_mapping(state)
+    game.status = state.status
+    game.rounds_played = state.rounds_played
+    game.updated_at = _now()
+    return state
+
+
+def current_state(game: Game) -> engine.GameState:
+    """The state from the stored rounds (for callers holding a game with its rounds loaded)."""
+    return engine.game_state(rules_of(game), side_names(game), [[b["total"] for b in r.teams] for r in game.rounds])
+
+
+# --------------------------------------------------------------------------------------------
+# Games
+
+
+def _check_sides(teams: Sequence[Mapping[str, Any]], rules: engine.RuleSet) -> None:
+    problems: list[FieldProblem] = []
+    seen: dict[str, int] = {}
+    players: dict[str, tuple[int, int]] = {}
+    if not rules.teams_min <= len(teams) <= rules.teams_max:
+        problems.append(FieldProblem(("teams",), "team_count", f"{len(teams)} sides; these rules allow "
+                                     f"{rules.teams_min} to {rules.teams_max} (teams_min, teams_max)"))
+    for i, team in enumerate(teams):
+        name = team["name"]
+        if name in seen:
+            problems.append(FieldProblem(("teams", i, "name"), "duplicate_side",
+                                         f"side {name!r} is already side {seen[name]}"))
+        seen.setdefault(name, i)
+        count = len(team["players"])
+        if not rules.players_per_team_min <= count <= rules.players_per_team_max:
+            problems.append(FieldProblem(("teams", i, "players"), "team_count",
+                                         f"{name} has {count} players; these rules allow "
+                                         f"{rules.players_per_team_min} to {rules.players_per_team_max} "
+                                         "(players_per_team_min, players_per_team_max)"))
+        for j, player in enumerate(team["players"]):
+            key = player.casefold()
+            if key in players:
+                problems.append(FieldProblem(("teams", i, "players", j), "duplicate_player",
+                                             f"player {player!r} already plays in this game"))
+            players.setdefault(key, (i, j))
+    if problems:
+        raise InvalidRequestError(problems)
+
+
+def create_game(db: Database, actor: Actor, body: Mapping[str, Any],
+                finalize: Callable[[Session, Game], None] | None = None) -> Game:
+    """Store a new game: the preset resolved with the house rules, and its sides checked against them.
+
+    Raises engine errors (unknown preset, bad house rules) and :class:`InvalidRequestError`.
+    """
+    resolved = engine.resolve_rules(body["preset"], body.get("rules") or {})
+    teams = [{"name": t["name"], "players": list(t["players"])} for t in body["teams"]]
+    _check_sides(teams, resolved.rules)
+    state = engine.game_state(resolved.rules, [t["name"] for t in teams], [])
+
+    def run(session: Session) -> Game:
+        now = _now()
+        game = Game(
+            owner_id=actor.key_id, name=body["name"], preset=resolved.preset.id,
+            house_rules=dict(body.get("rules") or {}), rules_overridden=list(resolved.overridden),
+            rules_snapshot=resolved.rules.to_mapping(), teams=teams, status=state.status,
+            rounds_played=0, state=state_mapping(state), created_at=now, updated_at=now,
+        )
+        game.players = [GamePlayer(side=i, name=p, name_key=p.casefold())
+                        for i, t in enumerate(teams) for p in t["players"]]
+        session.add(game)
+        session.flush()
+        game.rounds = []
+        if finalize is not None:
+            finalize(session, game)
+        return game
+
+    return _write(db, run)
+
+
+def list_games(db: Database, actor: Actor, *, status: str | None = None, player: str | None = None,
+               preset: str | None = None, offset: int = 0, limit: int = 20) -> tuple[list[Game], int]:
+    """One page of the actor's games, newest first, and how many match in all."""
+    stmt = _owned(select(Game), actor)
+    if status is not None:
+        stmt = stmt.where(Game.status == status)
+    if preset is not None:
+        stmt = stmt.where(Game.preset == preset)
+    if player is not None:
+        stmt = stmt.where(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.name_key == player.casefold())))
+
+    def run(session: Session) -> tuple[list[Game], int]:
+        count = session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery())) or 0
+        page = session.scalars(stmt.order_by(Game.created_at.desc(), Game.id.desc()).offset(offset).limit(limit))
+        return list(page.all()), count
+
+    return _read(db, run)
+
+
+def get_game(db: Database, actor: Actor, game_id: int) -> Game:
+    """A game with its rounds."""
+    return _read(db, lambda session: _game(session, actor, game_id, rounds=True))
+
+
+def delete_game(db: Database, actor: Actor, game_id: int, check: Callable[[Game], None] | None = None) -> None:
+    """Delete a game, its rounds and their revisions. ``check`` (If-Match) runs on the locked game."""
+
+    def run(session: Session) -> None:
+        game = _game(session, actor, game_id, lock=True)
+        if check is not None:
+            check(game)
+        session.delete(game)
+
+    _write(db, run)
+
+
+# --------------------------------------------------------------------------------------------
+# Rounds
+
+
+def _match_sides(game: Game, teams: Sequence[Mapping[str, Any]]) -> list[int]:
+    """For each team of a round body, the index of its game side (every side exactly once)."""
+    names = side_names(game)
+    index = {name: i for i, name in enumerate(names)}
+    problems: list[FieldProblem] = []
+    seen: dict[str, int] = {}
+    order: list[int] = []
+    for i, team in enumerate(teams):
+        name = team["name"]
+        if name not in index:
+            problems.append(FieldProblem(("teams", i, "name"), "unknown_side",
+                                         f"{name!r} is not a side of this game ({', '.join(map(repr, names))})"))
+        elif name in seen:
+            problems.append(FieldProblem(("teams", i, "name"), "duplicate_side",
+                                         f"side {name!r} is already teams[{seen[name]}]"))
+        else:
+            seen[name] = i
+            order.append(index[name])
+    missing = [n for n in names if n not in seen]
+    if missing:
+        problems.append(FieldProblem(("teams",), "missing_side",
+                                     f"every side of the game appears once; missing: {', '.join(map(repr, missing))}"))
+    if problems:
+        raise InvalidRequestError(problems)
+    return order
+
+
+def _score(game: Game, body: Mapping[str, Any], number: int) -> list[dict[str, Any]]:
+    """The engine's Breakdowns of a round body, in the game's side order (engine errors raise)."""
+    order = _match_sides(game, body["teams"])
+    score = engine.score_round(engine.round_from_mapping({**body, "round": number}), rules_of(game))
+    breakdowns: list[dict[str, Any]] = [{}] * len(order)
+    for side, b in zip(order, score.teams, strict=True):
+        breakdowns[side] = {
+            "name": b.name, "total": b.total,
+            "lines": [{"code": ln.code, "label": ln.label, "count": ln.count, "points_each": ln.points_each,
+                       "points": ln.points} for ln in b.lines],
+        }
+    return breakdowns
+
+
+def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, Any], request: Mapping[str, Any],
+                 finalize: Callable[[Session, Game, Round], None] | None = None) -> tuple[Game, Round]:
+    """Score and store the next round. ``request`` is the body as sent (stored with its number).
+
+    Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`RoundNumberError`,
+    :class:`RoundLimitError`, :class:`InvalidRequestError` and engine errors (rules broken).
+    """
+
+    def run(session: Session) -> tuple[Game, Round]:
+        game = _game(session, actor, game_id, lock=True)
+        state = game.state
+        if state["status"] == "finished":
+            raise GameFinishedError(state["end_reason"] or "the game is over")
+        number = int(game.rounds_played) + 1
+        given = body.get("round")
+        if given is not None and given != number:
+            raise RoundNumberError(number, int(given))
+        if number > MAX_ROUNDS_PER_GAME:
+            raise RoundLimitError(f"a game holds at most {MAX_ROUNDS_PER_GAME} rounds")
+        teams = _score(game, body, number)
+        now = _now()
+        rnd = Round(game_id=game.id, number=number, revision=1, request={**request, "round": number},
+                    teams=teams, author=actor.name, created_at=now, updated_at=now)
+        session.add(rnd)
+        session.flush()
+        _recompute(session, game)
+        session.flush()
+        if finalize is not None:
+            finalize(session, game, rnd)
+        return game, rnd
+
+    return _write(db, run)
+
+
+def get_round(db: Database, actor: Actor, game_id: int, number: int) -> tuple[Game, Round]:
+    def run(session: Session) -> tuple[Game, Round]:
+        game = _game(session, actor, game_id)
+        rnd = session.scalars(select(Round).where(Round.game_id == game.id, Round.number == number)
+                              .options(selectinload(Round.revisions))).first()
+        if rnd is None:
+            raise RoundNotFoundError(game_id, number)
+        return game, rnd
+
+    return _read(db, run)
+
+
+def correct_round(db: Database, actor: Actor, game_id: int, number: int, body: Mapping[str, Any],
+                  request: Mapping[str, Any], check: Callable[[Round], None] | None = None) -> tuple[Game, Round]:
+    """Re-score round ``number`` from a new body; the current version becomes a revision.
+
+    ``check`` (If-Match) runs on the round once the game is locked. Later running totals and the
+    game's status are recomputed.
+    """
+
+    def run(session: Session) -> tuple[Game, Round]:
+        game = _game(session, actor, game_id, lock=True)
+        rnd = session.scalars(select(Round).where(Round.game_id == game.id, Round.number == number)).first()
+        if rnd is None:
+            raise RoundNotFoundError(game_id, number)
+        if check is not None:
+            check(rnd)
+        teams = _score(game, body, number)
+        now = _now()
+        session.add(RoundRevision(round_id=rnd.id, revision=rnd.revision, request=rnd.request, teams=rnd.teams,
+                                  author=rnd.author, created_at=rnd.updated_at, replaced_at=now,
+                                  replaced_by=actor.name))
+        rnd.revision += 1
+        rnd.request = {**request, "round": number}
+        rnd.teams = teams
+        rnd.author = actor.name
+        rnd.updated_at = now
+        session.flush()
+        _recompute(session, game)
+        session.flush()
+        return game, rnd
+
+    return _write(db, run)
+
+
+def round_revisions(db: Database, actor: Actor, game_id: int, number: int) -> tuple[Round, list[RoundRevision]]:
+    def run(session: Session) -> tuple[Round, list[RoundRevision]]:
+        game = _game(session, actor, game_id)
+        rnd = session.scalars(select(Round).where(Round.game_id == game.id, Round.number == number)).first()
+        if rnd is None:
+            raise RoundNotFoundError(game_id, number)
+        revisions = session.scalars(select(RoundRevision).where(RoundRevision.round_id == rnd.id)
+                                    .order_by(RoundRevision.revision)).all()
+        return rnd, list(revisions)
+
+    return _read(db, run)
