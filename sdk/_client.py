@@ -284,9 +284,9 @@ class Client:
     def create_game(
         self,
         *,
+        name: str,
         preset: str,
         teams: Sequence[GameTeamInput],
-        name: str = "",
         rules: Mapping[str, object] | None = None,
         idempotency_key: str | None = None,
     ) -> Game:

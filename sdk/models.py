@@ -844,6 +844,10 @@ def _empty_mapping() -> Mapping[str, object]:
     return MappingProxyType({})
 
 
+def _empty_int_mapping() -> Mapping[str, int]:
+    return MappingProxyType({})
+
+
 @dataclass(frozen=True, slots=True)
 class TeamTotal:
     """A side's running total."""
@@ -880,6 +884,11 @@ class GameTeam:
 
     def __str__(self) -> str:
         return f"{self.name} ({', '.join(self.players)})" if self.players else self.name
+
+
+def _side_minimum(data: object, what: str) -> TeamTotal:
+    obj = _mapping(data, what)
+    return TeamTotal(name=_str(obj, "name", what), total=_int(obj, "minimum", what))
 
 
 def _totals_text(totals: Sequence[TeamTotal]) -> str:
@@ -1027,6 +1036,8 @@ class Game:
     rounds_played: int = 0
     next_round: int | None = None
     next_opening_minimum: int | None = None
+    next_opening_minimums: Mapping[str, int] = field(default_factory=_empty_int_mapping)
+    """Side name → its opening minimum next round (they differ only under score thresholds)."""
     next_contract: Books | None = None
     leaders: tuple[str, ...] = ()
     winner: str | None = None
@@ -1054,6 +1065,16 @@ class Game:
             rounds_played=_opt_int(obj, "rounds_played", what) or 0,
             next_round=_opt_int(obj, "next_round", what),
             next_opening_minimum=_opt_int(obj, "next_opening_minimum", what),
+            next_opening_minimums=MappingProxyType(
+                {
+                    m.name: m.total
+                    for m in (
+                        _list(obj, "next_opening_minimums", what, _side_minimum)
+                        if obj.get("next_opening_minimums") is not None
+                        else ()
+                    )
+                }
+            ),
             next_contract=_opt_books(obj, "next_contract", what),
             leaders=_str_list(obj, "leaders", what, None),
             winner=_opt_str(obj, "winner", what),

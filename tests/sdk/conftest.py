@@ -1,4 +1,5 @@
-"""Fixtures for the SDK tests: a mocked HTTP layer (``responses``) and a recorded ``time.sleep``."""
+"""Fixtures for the SDK tests: a mocked HTTP layer (``responses``), a recorded ``time.sleep``, and a
+live server process for the end-to-end tests."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 import responses
+from sdk_live_server import LiveServer, start_server
 from sdk_testutil import BASE
 
 from sdk import Client
@@ -43,3 +45,19 @@ def once() -> Iterator[Client]:
     """A client that never retries, so each response is seen exactly once."""
     with Client(BASE, max_retries=0) as c:
         yield c
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """gunicorn (2 workers) on a free port with a migrated SQLite file in a temp folder."""
+    server = start_server(tmp_path_factory.mktemp("live-server"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def games_served(live_server: LiveServer) -> bool:
+    """Whether the server's OpenAPI document has the games API (docs/games-api.md) yet."""
+    return live_server.serves("/v1/games")

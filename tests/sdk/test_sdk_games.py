@@ -56,6 +56,7 @@ GAME_JSON = {
     "rounds_played": 1,
     "next_round": 2,
     "next_opening_minimum": 90,
+    "next_opening_minimums": [{"name": "Us", "minimum": 90}, {"name": "Them", "minimum": 90}],
     "next_contract": {"clean_books": 2, "dirty_books": 2, "wild_books": 1},
     "totals": [{"name": "Us", "total": 3740}, {"name": "Them", "total": 1075}],
     "leaders": ["Us"],
@@ -117,6 +118,7 @@ def test_create_game_sends_body_and_an_idempotency_key(rsps: responses.RequestsM
     assert game.teams == (GameTeam("Us", ("Ann", "Bo")), GameTeam("Them", ("Cy", "Di")))
     assert game.totals == (TeamTotal("Us", 3740), TeamTotal("Them", 1075))
     assert game.next_contract == Books(2, 2, 1) and game.next_round == 2 and game.version == 3
+    assert game.next_opening_minimums == {"Us": 90, "Them": 90}
     assert game.house_rules == {"clean_book_bonus": 400} and game.rules_overridden == ("clean_book_bonus",)
     assert game.updated_at == datetime(2026, 11, 29, 12, 5, tzinfo=UTC)
     (r1,) = game.rounds
@@ -134,7 +136,7 @@ def test_create_game_retry_reuses_the_key(
 ) -> None:
     rsps.post(GAMES, body=requests.ConnectionError("reset"))
     rsps.post(GAMES, json=GAME_JSON, status=201)
-    client.create_game(preset="pagat", teams=[], idempotency_key="my-key")
+    client.create_game(name="g", preset="pagat", teams=[], idempotency_key="my-key")
     keys = {call.request.headers["Idempotency-Key"] for call in rsps.calls}
     assert keys == {'"my-key"'} and len(sleeps) == 1
 

@@ -1,0 +1,123 @@
+"""A real server process for end-to-end tests: gunicorn on a free port, SQLite in a temp folder.
+
+Used by the ``live_server`` session fixture (conftest.py). The database is migrated first with
+``alembic upgrade head``; the server is stopped when the session ends.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import requests
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 30.0
+
+
+def _tool(name: str) -> str:
+    beside = Path(sys.executable).parent / name
+    if beside.exists():
+        return str(beside)
+    found = shutil.which(name)
+    if found is None:
+        raise RuntimeError(f"{name} not found beside {sys.executable} nor on PATH")
+    return found
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class LiveServer:
+    url: str
+    database_url: str
+    log_path: Path
+    process: subprocess.Popen[bytes]
+    api_key: str | None = None
+    """A key made with ``flask keys create`` before the server started (game writes need one once
+    any exists); ``None`` when the server has no keys command."""
+    other_key: str | None = None
+    """A second key: its games are invisible to ``api_key``."""
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def openapi_paths(self) -> set[str]:
+        spec = requests.get(f"{self.url}/openapi.json", timeout=10).json()
+        return set(spec.get("paths", {}))
+
+    def serves(self, path: str) -> bool:
+        return path in self.openapi_paths()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+
+
+def _create_key(env: dict[str, str], name: str) -> str | None:
+    """``flask --app api:create_app keys create NAME``: the key it prints, or ``None``."""
+    done = subprocess.run(
+        [_tool("flask"), "--app", "api:create_app", "keys", "create", name],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    lines = done.stdout.split()
+    return lines[-1] if done.returncode == 0 and lines else None
+
+
+def start_server(folder: Path, *, extra_env: dict[str, str] | None = None) -> LiveServer:
+    database_url = f"sqlite:///{folder / 'handfoot.sqlite3'}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")}
+    env.update({"DATABASE_URL": database_url, "PYTHONUNBUFFERED": "1"})
+    env.update(extra_env or {})
+    migrated = subprocess.run(
+        [_tool("alembic"), "upgrade", "head"], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True
+    )
+    if migrated.returncode != 0:
+        raise RuntimeError(f"alembic upgrade head failed:\n{migrated.stdout}\n{migrated.stderr}")
+    api_key = _create_key(env, "e2e")
+    other_key = _create_key(env, "e2e-other") if api_key else None
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    log_path = folder / "gunicorn.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [_tool("gunicorn"), "-w", "2", "-b", f"127.0.0.1:{port}", "--graceful-timeout", "5", "--no-control-socket",
+             "api:create_app()"],
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    server = LiveServer(url, database_url, log_path, process, api_key, other_key)
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with {process.returncode}:\n{server.log()}")
+        try:
+            if requests.get(f"{url}/health", timeout=2).status_code == 200:
+                return server
+        except requests.RequestException:
+            pass
+        if time.monotonic() > deadline:
+            server.stop()
+            raise RuntimeError(f"gunicorn did not answer /health within {START_TIMEOUT:.0f} s:\n{server.log()}")
+        time.sleep(0.1)
