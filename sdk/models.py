@@ -918,7 +918,7 @@ class Round:
 
     number: int
     revision: int
-    request: Mapping[str, object]
+    request: Mapping[str, object] = field(repr=False)
     teams: tuple[Breakdown, ...]
     totals_after: tuple[TeamTotal, ...] = ()
     created_at: datetime | None = None
@@ -1029,8 +1029,8 @@ class Game:
     status: str
     teams: tuple[GameTeam, ...]
     totals: tuple[TeamTotal, ...]
-    rounds: tuple[Round, ...] = ()
-    rules: Mapping[str, object] = field(default_factory=_empty_mapping)
+    rounds: tuple[Round, ...] = field(default=(), repr=False)
+    rules: Mapping[str, object] = field(default_factory=_empty_mapping, repr=False)
     rules_overridden: tuple[str, ...] = ()
     house_rules: Mapping[str, object] = field(default_factory=_empty_mapping)
     rounds_played: int = 0
@@ -1153,7 +1153,7 @@ class Revision:
 
     revision: int
     current: bool
-    request: Mapping[str, object]
+    request: Mapping[str, object] = field(repr=False)
     teams: tuple[Breakdown, ...]
     created_at: datetime | None = None
     replaced_at: datetime | None = None

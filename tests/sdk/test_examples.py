@@ -1,0 +1,71 @@
+"""The examples/ scripts and notebook run against the live test server (and offline)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from sdk_live_server import PROJECT_ROOT, LiveServer
+
+EXAMPLES = PROJECT_ROOT / "examples"
+
+
+def run_example(name: str, live_server: LiveServer | None = None, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")}
+    if live_server is not None:
+        env["HANDFOOT_URL"] = live_server.url
+    return subprocess.run(
+        [sys.executable, str(EXAMPLES / name), *args],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_score_round_example(live_server: LiveServer) -> None:
+    done = run_example("score_round.py", live_server)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith("Team 1: 3740\nTeam 2: 1075")
+    assert "Wild books" in done.stdout
+
+
+def test_meld_bot_example(live_server: LiveServer) -> None:
+    done = run_example("meld_bot.py", live_server, "--turns", "8", "--seed", "7")
+    assert done.returncode == 0, done.stderr
+    assert "would break the rules (too_many_wilds)" in done.stdout  # the server refused a greedy meld
+    assert "opening met" in done.stdout and "melds checked" in done.stdout
+
+
+def test_offline_score_example() -> None:
+    done = run_example("offline_score.py")  # no server at all
+    assert done.returncode == 0, done.stderr
+    totals = [line.split()[-1] for line in done.stdout.splitlines() if line.strip().startswith("Total")]
+    assert totals == ["3740", "1075"]
+
+
+def test_replay_game_notebook(live_server: LiveServer, games_served: bool) -> None:
+    if not games_served:
+        pytest.skip("the server does not serve the games API yet (no /v1/games in its /openapi.json)")
+    nbformat = pytest.importorskip("nbformat", reason="nbformat/nbclient are dev extras: pip install -e '.[dev]'")
+    nbclient = pytest.importorskip("nbclient", reason="nbformat/nbclient are dev extras: pip install -e '.[dev]'")
+    notebook = nbformat.read(EXAMPLES / "replay_game.ipynb", as_version=4)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")}
+    env["HANDFOOT_URL"] = live_server.url
+    if live_server.api_key:
+        env["HANDFOOT_API_KEY"] = live_server.api_key
+    client = nbclient.NotebookClient(
+        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(EXAMPLES)}}
+    )
+    client.execute(env=env)  # raises CellExecutionError, with the cell and traceback, on any failure
+    outputs = "\n".join(
+        str(out.get("text", "")) + str(out.get("data", {}).get("text/plain", ""))
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for out in cell.outputs
+    )
+    assert "round 1: Team 1 3740, Team 2 1075" in outputs
+    assert "round,Team 1,Team 1 total,Team 2,Team 2 total" in outputs
