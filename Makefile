@@ -16,7 +16,7 @@ WORKERS ?= 2
 PYTEST_ARGS ?=
 
 .PHONY: help install run serve test lint typecheck pytest openapi openapi-check migrate \
-        migrations-check revision clean
+        migrations-check revision clean bench bench-profile
 
 help:
 	@echo "make run      install, migrate the database, serve on http://$(HOST):$(PORT) (docs: /docs)"
@@ -24,6 +24,8 @@ help:
 	@echo "make openapi  regenerate openapi/openapi.json"
 	@echo "make migrate  alembic upgrade head (DATABASE_URL, default var/handfoot.sqlite3)"
 	@echo "make revision m='message'   autogenerate a migration (review it by hand)"
+	@echo "make bench    benchmarks against our own floors (~15 min; BENCH_ARGS='--runs 1 --duration 3')"
+	@echo "make bench-profile   profile POST /v1/rounds/score in process (pyinstrument)"
 
 # Re-install only when pyproject.toml changes (the stamp is newer otherwise).
 $(STAMP): pyproject.toml
@@ -37,7 +39,7 @@ install: $(STAMP)
 run: install migrate
 	@$(PY) -c "from api.config import describe_database; print(describe_database())"
 	@echo "serving on http://$(HOST):$(PORT)  (docs: http://$(HOST):$(PORT)/docs)"
-	$(VENV)/bin/gunicorn -w $(WORKERS) -b $(HOST):$(PORT) 'api:create_app()'
+	$(VENV)/bin/gunicorn -c gunicorn.conf.py -w $(WORKERS) -b $(HOST):$(PORT) 'api:create_app()'
 
 serve: run
 
@@ -79,6 +81,23 @@ migrations-check: install
 revision: install
 	@test -n "$(m)" || { echo "usage: make revision m='what changes'" >&2; exit 2; }
 	$(VENV)/bin/alembic revision --autogenerate -m "$(m)"
+
+# Benchmarks (not part of `make test`): the table is printed and written to bench/results/latest.json.
+# wrk comes from Debian's packages; the profiler from the `bench` extra.
+BENCH_STAMP := $(VENV)/.installed-bench
+BENCH_ARGS ?=
+
+$(BENCH_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	@touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; } || \
+	  { echo "make bench needs wrk: apt-get install -y wrk" >&2; exit 1; }
+	$(PY) -m bench.run $(BENCH_ARGS)
+
+bench-profile: $(BENCH_STAMP)
+	$(PY) -m bench.profile
 
 clean:
 	rm -rf .pytest_cache .mypy_cache .ruff_cache build dist

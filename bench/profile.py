@@ -1,0 +1,105 @@
+"""Where the time of ``POST /v1/rounds/score`` goes: the benchmark's round, in process, through the
+WSGI app (Flask test client, so no socket or gunicorn in the picture).
+
+    python -m bench.profile [--requests 2000] [--cprofile]
+
+Prints pyinstrument's call tree (or cProfile's top functions by own time) and writes it to
+``bench/results/profile-score.txt``. Also prints the time per request of each layer, measured
+separately: the whole request, the engine alone, marshmallow's load alone, the answer's dump alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import tempfile
+import timeit
+
+from bench import rounds
+from bench.server import ROOT
+
+
+def layers(app: object, body: bytes, data: dict[str, object]) -> dict[str, float]:
+    """Microseconds per call of each layer of the score endpoint."""
+    from api.resources.rounds.schemas import RoundScoreRequestSchema, RoundScoreSchema
+    from engine import score_round_request
+
+    client = app.test_client()  # type: ignore[attr-defined]
+    load_schema, dump_schema = RoundScoreRequestSchema(), RoundScoreSchema()
+    loaded = load_schema.load(data)
+    score = score_round_request(loaded)
+    answer = {"preset": "pagat", "round": 1, "rules_overridden": [], "teams": score.teams}
+    dumped = dump_schema.dump(answer)
+
+    def post() -> None:
+        client.post("/v1/rounds/score", data=body, content_type="application/json")
+
+    def bare() -> None:
+        client.post("/bench/bare", data=body, content_type="application/json")
+
+    cases = {
+        "whole request (test client)": post,
+        "bare route (test client)": bare,
+        "json.loads of the body": lambda: json.loads(body),
+        "schema load (marshmallow)": lambda: load_schema.load(data),
+        "engine score_round_request": lambda: score_round_request(loaded),
+        "schema dump (marshmallow)": lambda: dump_schema.dump(answer),
+        "json.dumps of the dumped answer": lambda: json.dumps(dumped),
+    }
+    out = {}
+    for name, fn in cases.items():
+        timer = timeit.Timer(fn)
+        number, took = timer.autorange()
+        number = max(1, int(number * 0.5 / max(took, 1e-9)))
+        out[name] = min(timer.repeat(repeat=5, number=number)) / number * 1e6
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--cprofile", action="store_true", help="cProfile's top functions instead of pyinstrument")
+    args = parser.parse_args()
+    from bench.app import create_bench_app
+
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_bench_app({"DATABASE_URL": f"sqlite:///{tmp}/p.sqlite3"})
+        client = app.test_client()
+        data = rounds.score_body()
+        body = json.dumps(data).encode()
+        assert client.post("/v1/rounds/score", data=body, content_type="application/json").status_code == 200
+        lines = ["Time per call, µs (best of 5):"]
+        lines += [f"  {us:9.1f}  {name}" for name, us in layers(app, body, data).items()]
+        lines.append("")
+
+        def loop() -> None:
+            for _ in range(args.requests):
+                client.post("/v1/rounds/score", data=body, content_type="application/json")
+
+        if args.cprofile:
+            prof = cProfile.Profile()
+            prof.runcall(loop)
+            buf = io.StringIO()
+            pstats.Stats(prof, stream=buf).sort_stats("tottime").print_stats(30)
+            lines.append(buf.getvalue())
+        else:
+            from pyinstrument import Profiler
+
+            profiler = Profiler(interval=0.0005)
+            profiler.start()
+            loop()
+            profiler.stop()
+            lines.append(profiler.output_text(unicode=True, color=False, show_all=False))
+    text = "\n".join(lines)
+    print(text)
+    out = ROOT / "bench" / "results" / "profile-score.txt"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
