@@ -49,7 +49,7 @@ lint: install
 	$(VENV)/bin/ruff check .
 
 typecheck: install
-	$(VENV)/bin/mypy --strict engine sdk
+	$(VENV)/bin/mypy --strict engine sdk examples
 
 # pytest exits 5 when it collected no tests: that is a failure too, said out loud.
 pytest: install
