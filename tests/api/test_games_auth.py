@@ -88,3 +88,15 @@ def test_adopt_anonymous_games(app: Flask, client: FlaskClient, db_backend: str)
     result = app.test_cli_runner().invoke(args=["keys", "create", "family", "--adopt-anonymous"])
     token = result.stdout.strip().splitlines()[-1]
     assert client.get(f"/v1/games/{game_id}", headers=bearer(token)).status_code == 200
+
+
+def test_database_down_is_503_with_retry_after() -> None:
+    from api import create_app
+
+    app = create_app({"TESTING": True, "DATABASE_URL": "postgresql+psycopg://nobody@127.0.0.1:1/none"})
+    client = app.test_client()
+    for method, path in [("get", "/v1/games"), ("post", "/v1/games"), ("get", "/v1/games/1")]:
+        response = getattr(client, method)(path, **({"json": {}} if method == "post" else {}))
+        assert response.status_code == 503, (method, path)
+        assert response.headers["Retry-After"] and response.content_type == "application/problem+json"
+        assert response.get_json()["type"] == "https://handfoot.dev/problems/service-unavailable"
