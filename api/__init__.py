@@ -11,6 +11,7 @@ from api import db
 from api.config import load_config
 from api.docs import make_docs_blueprint
 from api.extensions import Api
+from api.keeper import bp as keeper_blueprint
 from api.resources import register_blueprints
 
 __all__ = ["create_app"]
@@ -31,6 +32,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     app.before_request(_reject_large_bodies)
     app.register_blueprint(make_docs_blueprint())
+    app.register_blueprint(keeper_blueprint)  # the score keeper page at / (api/keeper.py)
 
     api = Api(app)
     register_blueprints(api)
