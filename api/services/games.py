@@ -104,6 +104,9 @@ GAME_PROBLEM_CODES = {
     "unknown_side": "A round names a side the game does not have.",
     "missing_side": "A round leaves out a side of the game (every side appears exactly once).",
     "team_count": "The number of sides or players per side is outside what the rule set allows.",
+    "game_finished": "The game is over (409 game-finished; `end_reason` says why).",
+    "round_number": "The `round` sent is not the game's next round (409 round-number).",
+    "round_limit": "The game already has the most rounds a game may have (409 conflict).",
 }
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from api.extensions import SCHEMA_ERROR_CODES
+from api.problems import problem_types
+from api.services.games import GAME_PROBLEM_CODES
 from engine import PRESETS, PROBLEM_CODES
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
@@ -16,7 +18,7 @@ def test_readme_opens_with_the_two_commands() -> None:
 
 
 def test_every_problem_code_is_in_the_readme() -> None:
-    missing = [code for code in [*PROBLEM_CODES, *SCHEMA_ERROR_CODES] if f"| `{code}` |" not in README]
+    missing = [code for code in [*PROBLEM_CODES, *SCHEMA_ERROR_CODES, *GAME_PROBLEM_CODES, *problem_types] if f"| `{code}` |" not in README]
     assert not missing
 
 
