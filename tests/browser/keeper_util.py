@@ -1,0 +1,102 @@
+"""Helpers of the keeper's browser tests: a live server in a thread, the request log, screenshots.
+
+``HANDFOOT_SCREENSHOTS=docs/screenshots`` makes the tests save screenshots of the main screens
+there (desktop 1280 px and phone 390 px wide).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from api import create_app
+from api.db import get_db
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOT_DIR = os.environ.get("HANDFOOT_SCREENSHOTS") or None
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def games_api_served() -> bool:
+    """Whether this app serves /v1/games (its own OpenAPI spec says so)."""
+    app = create_app({"DATABASE_URL": "sqlite://"})
+    spec = app.extensions["handfoot.api"].spec.to_dict()
+    return "/v1/games" in spec.get("paths", {})
+
+
+GAMES_SERVED = games_api_served()
+needs_games = pytest.mark.skipif(
+    not GAMES_SERVED, reason="the games API (/v1/games, docs/games-api.md) is not served by this app yet"
+)
+
+
+class QuietHandler(WSGIRequestHandler):
+    def log_request(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
+class LiveServer:
+    """The app on 127.0.0.1:<free port>, in a thread."""
+
+    def __init__(self, db_url: str, **config: Any) -> None:
+        self.app = create_app({"TESTING": True, "DATABASE_URL": db_url, **config})
+        self.server = make_server("127.0.0.1", 0, self.app, threaded=True, request_handler=QuietHandler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.thread.join(timeout=10)
+        get_db(self.app).dispose()
+
+
+class Requests:
+    """Every URL the page asked for, to check nothing left 127.0.0.1."""
+
+    def __init__(self) -> None:
+        self.urls: list[str] = []
+
+    def external(self) -> list[str]:
+        out = []
+        for url in self.urls:
+            parts = urlsplit(url)
+            if parts.scheme in ("data", "blob", "about"):
+                continue
+            if parts.hostname != "127.0.0.1":
+                out.append(url)
+        return out
+
+
+def screenshot(page: Any, name: str, *, full_page: bool = True) -> None:
+    """Save ``<name>-desktop.png`` and ``<name>-phone.png`` when HANDFOOT_SCREENSHOTS is set."""
+    if not SCREENSHOT_DIR:
+        return
+    out = Path(SCREENSHOT_DIR)
+    out.mkdir(parents=True, exist_ok=True)
+    original = page.viewport_size
+    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(out / f"{name}-{label}.png"), full_page=full_page)
+    page.set_viewport_size(original)
