@@ -97,6 +97,8 @@ def screenshot(page: Any, name: str, *, full_page: bool = True) -> None:
     original = page.viewport_size
     for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
+        if not full_page:
+            page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(150)
         page.screenshot(path=str(out / f"{name}-{label}.png"), full_page=full_page)
     page.set_viewport_size(original)
