@@ -7,8 +7,8 @@ canonical (``10H``, ``QS``, ``JK``). Hearts and diamonds are red. Wild cards are
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import Enum
 
 from engine.errors import CardError, Path, Problem
@@ -53,34 +53,50 @@ NATURAL_RANKS: tuple[Rank, ...] = (
 )
 
 
+#: Position of each rank in ``Rank`` (0 = ace ... 13 = joker): hot paths index tuples by it.
+RANK_INDEX: dict[Rank, int] = {rank: i for i, rank in enumerate(Rank)}
+_SUIT_INDEX: dict[Suit | None, int] = {suit: i for i, suit in enumerate(Suit)} | {None: len(Suit)}
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One card. ``suit`` is ``None`` for a joker."""
+    """One card. ``suit`` is ``None`` for a joker.
+
+    Equality and hashing are by ``rank`` and ``suit`` only. Everything else is derived once, when the
+    card is made, and kept as a plain attribute: scoring reads these hundreds of times per round,
+    and an attribute is cheaper than a property or hashing an enum (docs/performance.md).
+    """
 
     rank: Rank
     suit: Suit | None
+    #: The canonical string, e.g. ``10H``, ``QS``, ``JK``.
+    code: str = field(init=False, repr=False, compare=False)
+    #: 2s and jokers are wild (DESIGN §2; every seed).
+    is_wild: bool = field(init=False, repr=False, compare=False)
+    is_red: bool = field(init=False, repr=False, compare=False)
+    is_red_three: bool = field(init=False, repr=False, compare=False)
+    is_black_three: bool = field(init=False, repr=False, compare=False)
+    #: ``RANK_INDEX[rank]``.
+    rank_index: int = field(init=False, repr=False, compare=False)
+    #: A small integer per distinct card (rank and suit): 0 ... 69.
+    key: int = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def code(self) -> str:
-        """The canonical string, e.g. ``10H``, ``QS``, ``JK``."""
-        return self.rank.value + (self.suit.value if self.suit else "")
+    def __post_init__(self) -> None:
+        rank, suit = self.rank, self.suit
+        red = suit is not None and suit.is_red
+        setattr_ = object.__setattr__
+        setattr_(self, "code", rank.value + (suit.value if suit else ""))
+        setattr_(self, "is_wild", rank is Rank.TWO or rank is Rank.JOKER)
+        setattr_(self, "is_red", red)
+        setattr_(self, "is_red_three", rank is Rank.THREE and red)
+        setattr_(self, "is_black_three", rank is Rank.THREE and not red)
+        setattr_(self, "rank_index", RANK_INDEX[rank])
+        setattr_(self, "key", RANK_INDEX[rank] * 5 + _SUIT_INDEX[suit])
+        setattr_(self, "_hash", hash((rank, suit)))  # what the dataclass would compute, once
 
-    @property
-    def is_wild(self) -> bool:
-        """2s and jokers are wild (DESIGN §2; every seed)."""
-        return self.rank is Rank.TWO or self.rank is Rank.JOKER
-
-    @property
-    def is_red(self) -> bool:
-        return self.suit is not None and self.suit.is_red
-
-    @property
-    def is_red_three(self) -> bool:
-        return self.rank is Rank.THREE and self.is_red
-
-    @property
-    def is_black_three(self) -> bool:
-        return self.rank is Rank.THREE and not self.is_red
+    def __hash__(self) -> int:
+        return self._hash
 
     def __str__(self) -> str:
         return self.code
@@ -103,6 +119,8 @@ def _build_table() -> dict[str, Card]:
 
 
 _CARDS: dict[str, Card] = _build_table()
+#: Every accepted card string (canonical and aliases, upper case) → its Card. Read only.
+CARD_TABLE: Mapping[str, Card] = _CARDS
 
 #: Every distinct card of one deck: 52 ranked cards and 2 jokers (DESIGN §2; seed 000 "jokers included").
 DECK: tuple[Card, ...] = tuple(
@@ -125,6 +143,11 @@ def parse_card(text: object) -> Card:
 
 def parse_cards(items: Sequence[object], path: Path = ()) -> tuple[Card, ...]:
     """Parse a list of card strings; every unknown card is reported at ``path + (index,)``."""
+    try:
+        # Fast path: every item is a card string exactly as in the table (canonical or an alias).
+        return tuple(map(_CARDS.__getitem__, items))  # type: ignore[arg-type]
+    except (KeyError, TypeError):
+        pass
     cards: list[Card] = []
     problems: list[Problem] = []
     get = _CARDS.get

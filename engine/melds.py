@@ -7,7 +7,7 @@ a.k.a. pile or canasta) at ``book_size`` cards, else *open*. Its kind: ``clean``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -39,6 +39,16 @@ def card_points_table(rules: RuleSet) -> dict[Rank, int]:
     return table
 
 
+@lru_cache(maxsize=256)
+def rank_points(rules: RuleSet) -> tuple[int, ...]:
+    """``card_points_table(rules)`` as a tuple indexed by ``Card.rank_index``.
+
+    Hashing a RuleSet (the cache key) costs microseconds, so callers that score many melds look
+    this up once and pass it down (see :func:`analyse_table`)."""
+    table = card_points_table(rules)
+    return tuple(table[rank] for rank in Rank)
+
+
 def card_points(card: Card, rules: RuleSet) -> int:
     """Points of one card (a black three: ``black_three_points``)."""
     return card_points_table(rules)[card.rank]
@@ -46,8 +56,8 @@ def card_points(card: Card, rules: RuleSet) -> int:
 
 def cards_points(cards: Sequence[Card], rules: RuleSet) -> int:
     """Sum of the points of ``cards``."""
-    table = card_points_table(rules)
-    return sum(table[c.rank] for c in cards)
+    points = rank_points(rules)
+    return sum([points[c.rank_index] for c in cards])
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,24 +88,46 @@ def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = 
     ``min_naturals_dirty_book``, ``max_wilds_per_book``); each rule's source is in the preset's
     provenance.
     """
-    whole = [*onto, *cards]
+    return meld_check(cards, rules, onto, rank_points(rules))
+
+
+def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card],
+               points_by_rank: tuple[int, ...]) -> MeldCheck:
+    """:func:`validate_meld` with the rules' ``rank_points`` already looked up (one pass over the cards)."""
+    whole = [*onto, *cards] if onto else cards
     problems: list[Problem] = []
-    naturals = [c for c in whole if not c.is_wild]
-    wilds = len(whole) - len(naturals)
     size = len(whole)
-    ranks = {c.rank for c in naturals}
+    n = 0
+    points = 0
+    first: Rank | None = None
+    mixed = threes = False
+    for c in whole:
+        points += points_by_rank[c.rank_index]
+        if c.is_wild:
+            continue
+        n += 1
+        rank = c.rank
+        if first is None:
+            first = rank
+        elif rank is not first:
+            mixed = True
+        if rank is Rank.THREE:
+            threes = True
+    wilds = size - n
     # threes: red threes are laid out, black threes only melded under black_three_books
-    for group, name in ((onto, "onto"), (cards, "cards")):
-        for i, card in enumerate(group):
-            if card.is_red_three:
-                problems.append(Problem("rank_not_meldable", f"{card.code}: red threes are never melded "
-                                        "(they are laid out or held)", (name, i)))
-            elif card.is_black_three and not rules.black_three_books:
-                problems.append(Problem("rank_not_meldable", f"{card.code}: black threes cannot be "
-                                        "melded under these rules (black_three_books is false)", (name, i)))
-    if len(ranks) > 1:
+    if threes:
+        for group, name in ((onto, "onto"), (cards, "cards")):
+            for i, card in enumerate(group):
+                if card.is_red_three:
+                    problems.append(Problem("rank_not_meldable", f"{card.code}: red threes are never melded "
+                                            "(they are laid out or held)", (name, i)))
+                elif card.is_black_three and not rules.black_three_books:
+                    problems.append(Problem("rank_not_meldable", f"{card.code}: black threes cannot be "
+                                            "melded under these rules (black_three_books is false)", (name, i)))
+    if mixed:
+        ranks = {c.rank.value for c in whole if not c.is_wild}
         problems.append(Problem("mixed_ranks", "a meld is cards of one rank (plus wild cards); this one "
-                                f"has {', '.join(sorted(r.value for r in ranks))}", ("cards",)))
+                                f"has {', '.join(sorted(ranks))}", ("cards",)))
     if size < rules.meld_min:
         problems.append(Problem("meld_too_small", f"a meld needs at least {rules.meld_min} cards "
                                 f"(meld_min); this one has {size}", ("cards",)))
@@ -106,23 +138,19 @@ def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = 
     elif rules.book_max_size is not None and size > rules.book_max_size:
         problems.append(Problem("meld_too_large", f"a meld holds at most {rules.book_max_size} cards "
                                 f"(book_max_size); this one has {size}", ("cards",)))
-    n = len(naturals)
     complete = size >= rules.book_size
-    if wilds and not naturals:
+    if wilds and not n:
         kind: BookKind | None = BookKind.WILD
         if not rules.all_wild_melds:
             problems.append(Problem("all_wild_not_allowed", "these rules have no all-wild melds "
                                     "(all_wild_melds is false)", ("cards",)))
     elif wilds:
         kind = BookKind.DIRTY
-        if Rank.THREE in ranks:
+        if threes:
             problems.append(Problem("too_many_wilds", "a meld of black threes holds natural cards only",
                                     ("cards",)))
-        ratio = {"twice": ("naturals >= 2 x wilds", n >= 2 * wilds),
-                 "more": ("more naturals than wilds", n > wilds),
-                 "equal": ("no more wilds than naturals", n >= wilds),
-                 "none": ("", True)}[rules.wild_ratio]
-        if not ratio[1]:
+        ratio = _RATIOS[rules.wild_ratio]
+        if not ratio[1](n, wilds):
             problems.append(Problem("too_many_wilds", f"{n} natural and {wilds} wild cards break the "
                                     f"rule {ratio[0]} (wild_ratio {rules.wild_ratio})", ("cards",)))
         if n < rules.min_naturals_with_wilds:
@@ -137,13 +165,21 @@ def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = 
             problems.append(Problem("wild_limit_in_book", f"at most {rules.max_wilds_per_book} wild "
                                     f"cards in a meld (max_wilds_per_book); this one has {wilds}",
                                     ("cards",)))
-    elif naturals:
+    elif n:
         kind = BookKind.CLEAN
     else:
         kind = None
-    if len(ranks) > 1:
+    if mixed:
         kind = None
-    rank = next(iter(ranks)).value if len(ranks) == 1 else None
-    return MeldCheck(valid=not problems, kind=kind, rank=rank, complete=complete, size=size,
-                     naturals=n, wilds=wilds, points=cards_points(whole, rules),
-                     problems=tuple(problems))
+    rank_text = first.value if first is not None and not mixed else None
+    return MeldCheck(valid=not problems, kind=kind, rank=rank_text, complete=complete, size=size,
+                     naturals=n, wilds=wilds, points=points, problems=tuple(problems))
+
+
+#: wild_ratio → (the rule in words, whether ``naturals`` and ``wilds`` keep it).
+_RATIOS: dict[str, tuple[str, Callable[[int, int], bool]]] = {
+    "twice": ("naturals >= 2 x wilds", lambda n, w: n >= 2 * w),
+    "more": ("more naturals than wilds", lambda n, w: n > w),
+    "equal": ("no more wilds than naturals", lambda n, w: n >= w),
+    "none": ("", lambda n, w: True),
+}

@@ -412,5 +412,7 @@ def resolve_rules(preset_id: str, overrides: Mapping[str, Any] | None = None) ->
     (paths under ``("rules", key)``).
     """
     preset = find_preset(preset_id)
-    rules = apply_overrides(preset.rules, overrides or {})
+    if not overrides:  # the common case: the preset as it is (comparing ~60 fields costs µs)
+        return ResolvedRules(preset, preset.rules, ())
+    rules = apply_overrides(preset.rules, overrides)
     return ResolvedRules(preset, rules, tuple(rules.differs_from(preset.rules)))

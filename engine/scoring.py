@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from math import gcd
 from typing import Any
 
-from engine.cards import Card, parse_cards
+from engine.cards import CARD_TABLE, Card, Rank, parse_cards
 from engine.checks import PlayerState, books_as_contract, going_out_problems
 from engine.errors import CardError, HandFootError, Path, Problem, RoundError
-from engine.melds import BookKind, card_points_table
+from engine.melds import BookKind, card_points_table, rank_points
 from engine.rules import RuleSet
 from engine.table import analyse_table
 
@@ -120,14 +121,16 @@ LINE_LABELS: dict[str, str] = {
 
 # -- building input from plain data ------------------------------------------------------------
 
+_card_of = CARD_TABLE.__getitem__
+
 def _problem(code: str, detail: str, path: Path) -> HandFootError:
     return RoundError([Problem(code, detail, path)])
 
 
-def _list(value: Any, path: Path) -> list[Any]:
+def _list(value: Any, path: Path) -> Sequence[Any]:
     if not isinstance(value, (list, tuple)):
         raise _problem("invalid_input", "expected a list", path)
-    return list(value)
+    return value  # only read
 
 
 def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
@@ -166,8 +169,10 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
             tally = Tally(**values, has_melded=raw.get("has_melded"))
             teams.append(TeamRound(name=name, went_out=went_out, tally=tally))
             continue
-        melds = tuple(cards(m, (*at, "melds", j))
-                      for j, m in enumerate(_list(team.get("melds", []), (*at, "melds"))))
+        raw_melds = _list(team.get("melds", []), (*at, "melds"))
+        melds = _known_melds(raw_melds)
+        if melds is None:  # something to report: parse meld by meld, naming each position
+            melds = tuple(cards(m, (*at, "melds", j)) for j, m in enumerate(raw_melds))
         players = []
         for p, player in enumerate(_list(team.get("players", []), (*at, "players"))):
             if not isinstance(player, Mapping):
@@ -186,6 +191,17 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
     if card_problems:
         raise CardError(card_problems)
     return RoundInput(round=round_number, teams=tuple(teams))
+
+
+def _known_melds(raw: Sequence[Any]) -> tuple[tuple[Card, ...], ...] | None:
+    """Every meld parsed at once when each is a list of known card strings; else ``None``."""
+    for meld in raw:
+        if type(meld) is not list:
+            return None
+    try:
+        return tuple([tuple(map(_card_of, meld)) for meld in raw])
+    except (KeyError, TypeError):
+        return None
 
 
 # -- scoring ------------------------------------------------------------------------------------
@@ -210,12 +226,13 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
                                 f"{teams[out[0]].name} already went out: one side ends the round",
                                 ("teams", i, "went_out")))
     tallies: list[Tally] = []
+    points_by_rank = rank_points(rules)  # once per round: hashing a RuleSet is not free
     for i, team in enumerate(teams):
         if team.tally is not None:
             tally = team.tally
             problems.extend(_tally_problems(tally, team.went_out, rules, round_input.round, ("teams", i)))
         else:
-            tally, team_problems = _tally_from_cards(team, rules, round_input.round, ("teams", i))
+            tally, team_problems = _tally_from_cards(team, rules, round_input.round, ("teams", i), points_by_rank)
             problems.extend(team_problems)
         tallies.append(tally)
     problems.extend(_copies_problems(teams, tallies, rules))
@@ -257,7 +274,17 @@ def breakdown(name: str, went_out: bool, tally: Tally, rules: RuleSet, round_num
 
 
 def _card_gcd(rules: RuleSet) -> int:
-    return gcd(*card_points_table(rules).values()) or 1
+    return _card_steps(rules)[0]
+
+
+@lru_cache(maxsize=256)
+def _card_steps(rules: RuleSet) -> tuple[int, int, int]:
+    """(gcd of every card value, cheapest natural, cheapest wild) under ``rules``."""
+    values = card_points_table(rules)
+    step = gcd(*values.values()) or 1
+    cheapest = min(v for r, v in values.items() if r.value not in ("3", "JK", "2"))
+    cheapest_wild = min(values[r] for r in values if r.value in ("JK", "2"))
+    return step, cheapest, cheapest_wild
 
 
 def _tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: int,
@@ -278,14 +305,11 @@ def _tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: 
     if tally.burn_points and rules.after_book != "burn":
         problems.append(Problem("burn_not_allowed", "these rules have no burn pile (after_book is "
                                 f"{rules.after_book})", (*at, "tally", "burn_points")))
-    step = _card_gcd(rules)
+    step, cheapest, cheapest_wild = _card_steps(rules)
     for key in ("table_points", "points_left", "burn_points"):
         if getattr(tally, key) % step:
             problems.append(Problem("invalid_tally", f"{key} {getattr(tally, key)} is not a sum of card "
                                     f"values (every card is a multiple of {step} points)", (*at, "tally", key)))
-    values = card_points_table(rules)
-    cheapest = min(v for r, v in values.items() if r.value not in ("3", "JK", "2"))
-    cheapest_wild = min(values[r] for r in values if r.value in ("JK", "2"))
     floor = ((tally.clean_books + tally.dirty_books) * rules.book_size * min(cheapest, cheapest_wild)
              + tally.wild_books * rules.book_size * cheapest_wild)
     if tally.table_points < floor:
@@ -298,14 +322,14 @@ def _tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: 
     return problems
 
 
-def _tally_from_cards(team: TeamRound, rules: RuleSet, round_number: int,
-                      at: Path) -> tuple[Tally, list[Problem]]:
+def _tally_from_cards(team: TeamRound, rules: RuleSet, round_number: int, at: Path,
+                      points_by_rank: tuple[int, ...]) -> tuple[Tally, list[Problem]]:
     problems: list[Problem] = []
     if not rules.players_per_team_min <= len(team.players) <= rules.players_per_team_max:
         problems.append(Problem("team_count", f"{team.name} has {len(team.players)} players; these "
                                 f"rules allow {rules.players_per_team_min} to {rules.players_per_team_max} "
                                 "(players_per_team_min, players_per_team_max)", (*at, "players")))
-    table = analyse_table(team.melds, rules, (*at, "melds"))
+    table = analyse_table(team.melds, rules, (*at, "melds"), points_by_rank)
     problems.extend(table.problems)
     for k, card in enumerate(team.red_threes):
         if not card.is_red_three:
@@ -315,7 +339,6 @@ def _tally_from_cards(team: TeamRound, rules: RuleSet, round_number: int,
         problems.append(Problem("red_three_not_laid_out", "these rules never lay red threes out on the "
                                 "table (red_threes_laid_out is false): a red three held counts as caught",
                                 (*at, "red_threes")))
-    values = card_points_table(rules)
     if team.burn and rules.after_book != "burn":
         problems.append(Problem("burn_not_allowed", "these rules have no burn pile (after_book is "
                                 f"{rules.after_book}): meld the cards instead", (*at, "burn")))
@@ -331,11 +354,12 @@ def _tally_from_cards(team: TeamRound, rules: RuleSet, round_number: int,
     caught = 0
     left = 0
     for player in team.players:
-        for card in (*player.hand, *(player.foot or ())):
-            if card.is_red_three:
-                caught += 1
-            else:
-                left += values[card.rank]
+        for cards in (player.hand, player.foot or ()):
+            for card in cards:
+                if card.is_red_three:
+                    caught += 1
+                else:
+                    left += points_by_rank[card.rank_index]
     if team.went_out:
         books = books_as_contract(table.books)
         problems.extend(going_out_problems(books, team.players, rules, round_number, at))
@@ -346,9 +370,12 @@ def _tally_from_cards(team: TeamRound, rules: RuleSet, round_number: int,
         clean_books=table.books[BookKind.CLEAN], dirty_books=table.books[BookKind.DIRTY],
         wild_books=table.books[BookKind.WILD], red_threes_on_table=len(team.red_threes),
         red_threes_caught=caught, table_points=table.points,
-        points_left=left, burn_points=sum(values[c.rank] for c in team.burn),
+        points_left=left, burn_points=sum([points_by_rank[c.rank_index] for c in team.burn]),
         perfect_cuts=team.perfect_cuts, has_melded=bool(team.melds))
     return tally, problems
+
+
+_JOKER_KEY = Card(Rank.JOKER, None).key
 
 
 def _copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules: RuleSet) -> list[Problem]:
@@ -356,6 +383,32 @@ def _copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules
     players = sum(len(t.players) for t in teams if t.tally is None)
     players += sum(rules.players_per_team_max for t in teams if t.tally is not None)
     decks = rules.decks_for(players)
+    problems: list[Problem] = []
+    # Count every card by its small integer key first (C speed); only when some card is over the
+    # limit walk the round again to name each extra copy's position.
+    keys: list[int] = []
+    for team in teams:
+        if team.tally is not None:
+            continue
+        for meld in team.melds:
+            keys += [c.key for c in meld]
+        keys += [c.key for c in team.red_threes]
+        keys += [c.key for c in team.burn]
+        for player in team.players:
+            keys += [c.key for c in player.hand]
+            keys += [c.key for c in player.foot or ()]
+    counts = Counter(keys)
+    if any(n > (2 * decks if key == _JOKER_KEY else decks) for key, n in counts.items()):
+        problems.extend(_copies_positions(teams, decks))
+    red_threes = sum(t.red_threes_on_table + t.red_threes_caught for t in tallies)
+    if red_threes > 2 * decks:
+        problems.append(Problem("too_many_copies", f"{red_threes} red threes in the round, but "
+                                f"{decks} decks hold {2 * decks}", ("teams",)))
+    return problems
+
+
+def _copies_positions(teams: Sequence[TeamRound], decks: int) -> list[Problem]:
+    """``too_many_copies`` at the position of each first copy past the limit, in round order."""
     problems: list[Problem] = []
     seen: Counter[Card] = Counter()
     for i, team in enumerate(teams):
@@ -373,8 +426,4 @@ def _copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules
                 if seen[card] == limit + 1:
                     problems.append(Problem("too_many_copies", f"{card.code} appears more than {limit} "
                                             f"times, but {decks} decks hold {limit}", ("teams", *path, k)))
-    red_threes = sum(t.red_threes_on_table + t.red_threes_caught for t in tallies)
-    if red_threes > 2 * decks:
-        problems.append(Problem("too_many_copies", f"{red_threes} red threes in the round, but "
-                                f"{decks} decks hold {2 * decks}", ("teams",)))
     return problems
