@@ -55,13 +55,48 @@ def Bool(**kw: Any) -> fields.Boolean:  # noqa: N802
     return StrictBoolean(**kw)
 
 
+#: Longest card string accepted (``10♠`` is 3 characters; room for spaces and aliases).
+MAX_CARD_LENGTH = 8
+
+
+def _card_strings_ok(value: Any) -> bool:
+    """A list of strings, none longer than a card may be: what :class:`CardList` accepts at once."""
+    return type(value) is list and all(type(v) is str and len(v) <= MAX_CARD_LENGTH for v in value)
+
+
+class CardList(fields.List):
+    """A list of card strings, checked in one pass.
+
+    Documented (and, on a bad item, answered) exactly as ``List(String(validate=Length(max=8)))``:
+    when every item is a short string the list is taken as it is, without deserializing item by
+    item; otherwise the inner field runs on every item, so each error names its position. The
+    engine's parser then reads every card string once (docs/performance.md).
+    """
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if _card_strings_ok(value):
+            return list(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class MeldList(fields.List):
+    """A list of card lists (melds), checked in one pass; errors as the nested lists would give."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if type(value) is list and all(
+            _card_strings_ok(meld) and len(meld) <= MAX_CARDS_PER_LIST for meld in value
+        ):
+            return [list(meld) for meld in value]
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 def Cards(description: str, **kw: Any) -> fields.List:  # noqa: N802
     """A list of card strings (rank then suit: ``10H``, ``QS``, ``JK``; aliases ``T``, ``♠`` ...).
 
     Card strings are parsed once, by the engine, which names each unknown card's position.
     """
-    return fields.List(
-        fields.String(validate=validate.Length(max=8)),
+    return CardList(
+        fields.String(validate=validate.Length(max=MAX_CARD_LENGTH)),
         validate=validate.Length(max=MAX_CARDS_PER_LIST),
         metadata={"description": description, "example": ["KS", "KH", "2C"]},
         **kw,
@@ -69,8 +104,11 @@ def Cards(description: str, **kw: Any) -> fields.List:  # noqa: N802
 
 
 def Melds(description: str, **kw: Any) -> fields.List:  # noqa: N802
-    return fields.List(
-        fields.List(fields.String(validate=validate.Length(max=8)), validate=validate.Length(max=MAX_CARDS_PER_LIST)),
+    return MeldList(
+        CardList(
+            fields.String(validate=validate.Length(max=MAX_CARD_LENGTH)),
+            validate=validate.Length(max=MAX_CARDS_PER_LIST),
+        ),
         validate=validate.Length(max=MAX_MELDS_PER_TEAM),
         metadata={"description": description, "example": [["KS", "KH", "KD"], ["9S", "9H", "2C"]]},
         **kw,
@@ -132,8 +170,18 @@ RulesSchema: type[Schema] = Schema.from_dict(
 )
 
 
+class RulesField(fields.Nested):
+    """House rules: a ``Nested(RulesSchema)``; an empty object (most requests) loads as ``{}``
+    without walking the schema's fields, exactly what ``RulesSchema().load({})`` returns."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if type(value) is dict and not value:
+            return {}
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 def Rules(**kw: Any) -> fields.Nested:  # noqa: N802
-    return fields.Nested(
+    return RulesField(
         RulesSchema,
         load_default=dict,
         metadata={
