@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 import flask
 import flask_smorest
 from apispec import BasePlugin
-from flask_smorest.utils import prepare_response
+from flask_smorest.utils import prepare_response, resolve_schema_instance
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
@@ -214,6 +214,16 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     ``X-Pagination`` stays (it is documented by flask-smorest); ``Link`` carries absolute URLs
     with ``rel`` ``first``, ``prev``, ``next`` and ``last``, keeping the other query arguments.
     """
+
+    def arguments(self, schema: Any, *args: Any, **kwargs: Any) -> Any:
+        """flask-smorest's ``arguments`` with one schema instance per route, made here, once.
+
+        Given a schema class, webargs builds a new instance on every request, and with it every
+        nested schema (teams, players, the ~60 house rules): about a third of the time of
+        ``POST /v1/rounds/score`` went there (docs/performance.md). Schemas keep no per-request
+        state (marshmallow 4 has no ``context``), so one instance serves every request.
+        """
+        return super().arguments(resolve_schema_instance(schema), *args, **kwargs)
 
     def _set_pagination_metadata(self, page_params: Any, result: Any, headers: Any) -> tuple[Any, Any]:
         result, headers = super()._set_pagination_metadata(page_params, result, headers)
