@@ -86,5 +86,7 @@ def page(context: Any, live_server: LiveServer) -> Iterator[Any]:
     p = context.pages[0] if context.pages else context.new_page()
     errors: list[str] = []
     p.on("pageerror", lambda exc: errors.append(str(exc)))
+    # A Content-Security-Policy refusal is only a console message: count it as an error too.
+    p.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
     yield p
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    assert not errors, f"JavaScript or CSP errors on the page: {errors}"
