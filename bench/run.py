@@ -309,6 +309,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("keep load bounded: --duration <= 60 and --runs <= 10")
     report = Report()
     started = time.time()
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="handfoot-bench-") as tmp:
         work = Path(tmp)
         if "engine" in only:
@@ -327,9 +328,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "settings": {"runs": args.runs, "duration_s": args.duration, "concurrency": conc, "sections": only,
                      "gunicorn": "gunicorn.conf.py"},
         "seconds": round(time.time() - started, 1),
+        "loadavg_1_5_15": {"before": [round(x, 2) for x in load_before],
+                           "after": [round(x, 2) for x in os.getloadavg()]},
         "notes": report.notes,
         "rows": [r.summary() for r in report.rows],
     }
+    report.notes.append(f"load average (1, 5, 15 min) before {out['loadavg_1_5_15']['before']}, after "
+                        f"{out['loadavg_1_5_15']['after']} on {os.cpu_count()} CPUs: other work on the machine "
+                        "shifts absolute figures; ratios are taken within each run")
+    out["notes"] = report.notes
     text = table(report)
     print(text)
     for note in report.notes:
