@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask, abort, request
 
-from api import db
+from api import db, security
 from api.config import load_config
 from api.docs import make_docs_blueprint
 from api.extensions import Api
@@ -31,6 +31,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     app.before_request(_reject_large_bodies)
+    security.init_app(app)  # CORS (off by default), rate limiting on /v1 (HANDFOOT_RATE_LIMIT)
     app.register_blueprint(make_docs_blueprint())
     app.register_blueprint(keeper_blueprint)  # the score keeper page at / (api/keeper.py)
 

@@ -83,6 +83,25 @@ def find_key(db: Database, token: str) -> ApiKey | None:
     return key
 
 
+def bearer_token() -> str | None:
+    """The token of ``Authorization: Bearer <token>`` in the current request, else ``None``."""
+    scheme, _, token = flask.request.headers.get("Authorization", "").strip().partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
+_NOT_LOOKED_UP = object()
+
+
+def cached_find_key(token: str) -> ApiKey | None:
+    """:func:`find_key` once per request (the rate limiter and authentication both need it)."""
+    cache: dict[str, ApiKey | None] = flask.g.setdefault("handfoot_keys", {})
+    found = cache.get(token, _NOT_LOOKED_UP)
+    if found is _NOT_LOOKED_UP:
+        found = cache[token] = find_key(get_db(), token)
+    return found  # type: ignore[return-value]
+
+
 def _unauthorized(detail: str) -> None:
     abort_problem(
         401,
@@ -109,7 +128,7 @@ def authenticate() -> Actor:
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         _unauthorized("The Authorization header must be 'Bearer <key>'.")
-    key = find_key(db, token)
+    key = cached_find_key(token)
     if key is None:
         _unauthorized("The API key is unknown or revoked.")
     assert key is not None

@@ -5,6 +5,14 @@
   ``postgresql+psycopg://`` (psycopg 3).
 - ``HANDFOOT_MAX_BODY_BYTES``: the largest request body accepted, in bytes; a bigger one gets a
   413. Default 1048576 (1 MiB).
+- ``HANDFOOT_SQLITE_BUSY_TIMEOUT``: seconds a SQLite writer waits for the lock before the request
+  gets a 503 (default 15).
+- ``HANDFOOT_RATE_LIMIT``: requests allowed per API key (else per client address) on ``/v1``, in
+  Flask-Limiter's notation (``"600/minute"``, ``"20/second;600/minute"``); unset or ``off``: no
+  limit. ``HANDFOOT_RATE_LIMIT_STORAGE``: where the counters live (default ``memory://``, per
+  process; ``redis://...`` to share them). See ``api/security.py``.
+- ``HANDFOOT_CORS_ORIGINS``: comma-separated origins allowed to call ``/v1`` from a browser, or
+  ``*``; unset: CORS off.
 
 ``create_app(config)`` takes a mapping that overrides any of these (tests pass ``DATABASE_URL``).
 """
@@ -89,4 +97,9 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "MAX_CONTENT_LENGTH": _int_from_env(env, "HANDFOOT_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES),
         # Database (the engine is created lazily, on first use; see api/db.py).
         "DATABASE_URL": database_url_from_env(env),
+        "SQLITE_BUSY_TIMEOUT": float(env.get("HANDFOOT_SQLITE_BUSY_TIMEOUT") or 15),
+        # Rate limiting and CORS (api/security.py).
+        "RATE_LIMIT": env.get("HANDFOOT_RATE_LIMIT", ""),
+        "RATE_LIMIT_STORAGE": env.get("HANDFOOT_RATE_LIMIT_STORAGE") or "memory://",
+        "CORS_ORIGINS": env.get("HANDFOOT_CORS_ORIGINS", ""),
     }

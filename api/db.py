@@ -17,6 +17,7 @@ instead of failing with "database is locked" when a read lock cannot be upgraded
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +25,7 @@ from typing import Any
 
 import flask
 from sqlalchemy import Engine, MetaData, create_engine, event, make_url, text
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
 from api.config import normalize_database_url
@@ -83,7 +85,10 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         database = sa_url.database or ""
         in_memory = database in ("", ":memory:") or database.startswith("file::memory:")
         if not in_memory:
-            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            except OSError:
+                pass  # connecting fails with sqlite3's OperationalError: a 503, not a crash here
         connect_args.setdefault("timeout", 15)
         connect_args.setdefault("check_same_thread", False)
         engine = create_engine(sa_url, connect_args=connect_args, **kwargs)
@@ -100,8 +105,9 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
 class Database:
     """The app's database: holds the URL; builds engine and sessionmaker on first use."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, sqlite_timeout: float = 15) -> None:
         self.url = normalize_database_url(url)
+        self.sqlite_timeout = sqlite_timeout
         self._engine: Engine | None = None
         self._sessionmaker: sessionmaker[Session] | None = None
         self._write_sessionmaker: sessionmaker[Session] | None = None
@@ -109,7 +115,8 @@ class Database:
     @property
     def engine(self) -> Engine:
         if self._engine is None:
-            self._engine = make_engine(self.url)
+            kwargs = {"connect_args": {"timeout": self.sqlite_timeout}} if self.is_sqlite else {}
+            self._engine = make_engine(self.url, **kwargs)
         return self._engine
 
     @property
@@ -143,6 +150,24 @@ class Database:
         with self.engine.connect() as connection:
             connection.execute(text("SELECT 1"))
 
+    def probe_write_lock(self, timeout: float = 1.0) -> None:
+        """SQLite: take the write lock and let it go at once (``BEGIN IMMEDIATE; ROLLBACK``),
+        waiting at most ``timeout`` seconds; raises ``sqlalchemy.exc.OperationalError`` ("database is
+        locked") when another connection holds it longer. A no-op on other backends."""
+        if not self.is_sqlite:
+            return
+        with self.engine.connect() as connection:
+            raw = connection.connection.dbapi_connection
+            assert raw is not None
+            try:
+                raw.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
+                raw.execute("BEGIN IMMEDIATE")
+                raw.execute("ROLLBACK")
+            except sqlite3.OperationalError as err:
+                raise OperationalError("BEGIN IMMEDIATE", None, err) from err
+            finally:
+                raw.execute(f"PRAGMA busy_timeout={int(self.sqlite_timeout * 1000)}")
+
     def dispose(self) -> None:
         """Close the pool (tests; gunicorn ``post_fork`` with ``--preload``)."""
         if self._engine is not None:
@@ -154,7 +179,7 @@ EXTENSION_KEY = "handfoot.db"
 
 def init_app(app: flask.Flask) -> Database:
     """Attach a :class:`Database` for ``app.config["DATABASE_URL"]``; no connection is made."""
-    database = Database(app.config["DATABASE_URL"])
+    database = Database(app.config["DATABASE_URL"], sqlite_timeout=app.config.get("SQLITE_BUSY_TIMEOUT", 15))
     app.extensions[EXTENSION_KEY] = database
     return database
 

@@ -124,6 +124,8 @@ class ErrorResponsesPlugin(BasePlugin):  # type: ignore[misc]
                 wanted += ["400", "413"]
             if "{" in (path or "") or "<" in (path or ""):
                 wanted.append("404")
+            if (path or "").startswith("/v1/"):
+                wanted.append("429")  # when the server has a rate limit (HANDFOOT_RATE_LIMIT)
             if (path or "").startswith("/v1/games"):
                 wanted += ["503"]
             for status in wanted:
@@ -188,6 +190,9 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
         elif status == 413:
             limit = flask.current_app.config.get("MAX_CONTENT_LENGTH")
             detail = f"The request body is larger than the limit of {limit} bytes."
+        elif status == 429:
+            detail = (f"Too many requests for this API key or address (limit: {error.description}); "
+                      "retry after the Retry-After header's seconds.")
         elif status >= 500:
             detail = "The server hit an unexpected error. It has been logged."
         if isinstance(data.get("message"), str):

@@ -24,6 +24,7 @@ from api.extensions import Blueprint
 from api.idempotency import HEADER_DOC, IdempotencyLostError, current_claim, idempotent
 from api.models import Game, Round, RoundRevision
 from api.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, json_pointer, make_problem, problem_response
+from api.security import no_store_for_keys
 from api.services import games as svc
 
 from . import examples as ex
@@ -52,11 +53,20 @@ blp = Blueprint(
 
 # `flask --app api:create_app keys create|list|revoke`
 blp.record_once(lambda state: state.app.cli.add_command(auth.keys_cli))
+# `Cache-Control: no-store` on answers to requests made with a key (api/security.py).
+blp.after_request(no_store_for_keys)
 
 #: Seconds a client should wait after a 503 (database unreachable or locked too long).
 RETRY_AFTER_SECONDS = 2
 
 CSV_TYPE = "text/csv"
+
+#: Path converters: ids are 1 to 2**31 - 1 (an SQL INTEGER on every backend) and round numbers 1 to
+#: MAX_ROUNDS_PER_GAME, so an id out of range is a 404 that never reaches the database, and the
+#: OpenAPI document states the range.
+MAX_ID = 2**31 - 1
+GAME_ID = f"int(min=1, max={MAX_ID})"
+ROUND_NUMBER = f"int(min=1, max={svc.MAX_ROUNDS_PER_GAME})"
 
 LOCATION_HEADER = {"Location": {"description": "The new resource's URL.", "schema": {"type": "string"}}}
 RETRY_AFTER_HEADER = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}}
@@ -253,7 +263,7 @@ class GameCollection(MethodView):
         return game_doc(game), {"Location": flask.url_for("Games.GameItem", game_id=game.id)}
 
 
-@blp.route("/<int:game_id>")
+@blp.route(f"/<{GAME_ID}:game_id>")
 class GameItem(MethodView):
     @_auth_docs
     @blp.etag
@@ -286,7 +296,7 @@ class GameItem(MethodView):
         svc.delete_game(get_db(), _actor(), game_id, check)
 
 
-@blp.route("/<int:game_id>/rounds")
+@blp.route(f"/<{GAME_ID}:game_id>/rounds")
 class RoundCollection(MethodView):
     @idempotent
     @_auth_docs
@@ -319,7 +329,7 @@ class RoundCollection(MethodView):
         return round_doc(game, rnd), {"Location": _round_location(game_id, rnd.number)}
 
 
-@blp.route("/<int:game_id>/rounds/<int:number>")
+@blp.route(f"/<{GAME_ID}:game_id>/rounds/<{ROUND_NUMBER}:number>")
 class RoundItem(MethodView):
     @_auth_docs
     @blp.etag
@@ -356,7 +366,7 @@ class RoundItem(MethodView):
         return round_doc(game, rnd)
 
 
-@blp.route("/<int:game_id>/rounds/<int:number>/revisions")
+@blp.route(f"/<{GAME_ID}:game_id>/rounds/<{ROUND_NUMBER}:number>/revisions")
 class RoundRevisions(MethodView):
     @_auth_docs
     @blp.response(200, RevisionSchema(many=True), example=ex.REVISIONS_RESPONSE)
@@ -397,7 +407,7 @@ def scoresheet_csv(sheet: Mapping[str, Any]) -> str:
     return out.getvalue()
 
 
-@blp.route("/<int:game_id>/scoresheet")
+@blp.route(f"/<{GAME_ID}:game_id>/scoresheet")
 class Scoresheet(MethodView):
     @_auth_docs
     @blp.response(200, ScoresheetSchema, example=ex.SCORESHEET_RESPONSE)
