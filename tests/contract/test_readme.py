@@ -18,7 +18,11 @@ def test_readme_opens_with_the_two_commands() -> None:
 
 
 def test_every_problem_code_is_in_the_readme() -> None:
-    missing = [code for code in [*PROBLEM_CODES, *SCHEMA_ERROR_CODES, *GAME_PROBLEM_CODES, *problem_types] if f"| `{code}` |" not in README]
+    missing = [
+        code
+        for code in [*PROBLEM_CODES, *SCHEMA_ERROR_CODES, *GAME_PROBLEM_CODES, *problem_types]
+        if f"| `{code}` |" not in README
+    ]
     assert not missing
 
 
