@@ -19,6 +19,8 @@ import flask
 import flask_smorest
 from apispec import BasePlugin
 from flask_smorest.utils import prepare_response, resolve_schema_instance
+from webargs import core
+from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
@@ -109,8 +111,8 @@ def flatten_messages(messages: Any) -> list[dict[str, str]]:
 class ErrorResponsesPlugin(BasePlugin):  # type: ignore[misc]
     """Lists in every operation the errors any request to it can get (all problem+json).
 
-    400 malformed JSON and 413 body too large on operations with a body; 404 on paths with
-    parameters (an unknown id) and on every route for an unknown path; 405 for a wrong method;
+    400 malformed JSON, 413 body too large and 415 a body that is not JSON on operations with a
+    body; 404 on paths with parameters (an unknown id) and on every route for an unknown path; 405 for a wrong method;
     429 and 503 where the server throttles or its database is down; 500 as the last resort.
     Responses a view documents itself are kept.
     """
@@ -121,7 +123,7 @@ class ErrorResponsesPlugin(BasePlugin):  # type: ignore[misc]
             responses = operation.setdefault("responses", {})
             wanted = ["405", "500"]
             if method in ("post", "put", "patch"):
-                wanted += ["400", "413"]
+                wanted += ["400", "413", "415"]
             if "{" in (path or "") or "<" in (path or ""):
                 wanted.append("404")
             if (path or "").startswith("/v1/"):
@@ -213,8 +215,38 @@ def _count_phrase(n: int) -> str:
     return "1 problem in the request." if n == 1 else f"{n} problems in the request."
 
 
+class JSONBodyParser(FlaskParser):  # type: ignore[misc]
+    """webargs' Flask parser, hardened at the point where a body becomes JSON.
+
+    - A body that ``json.loads`` cannot turn into a value for any reason is a 400 malformed-json:
+      besides syntax errors (which webargs handles), nesting past the interpreter's recursion limit
+      (``RecursionError``) and integers longer than Python's 4,300-digit conversion limit
+      (``ValueError``), which would otherwise escape as a 500.
+    - A non-empty body whose Content-Type is not JSON (``application/json`` or ``*+json``) is a 415
+      unsupported-media-type, instead of being ignored and reported as missing members.
+    """
+
+    def _raw_load_json(self, req: flask.Request) -> Any:
+        if not is_json_request(req):
+            if req.content_length or req.get_data(cache=True):
+                problems.abort_problem(
+                    415, "Unsupported media type",
+                    f"The body must be JSON (Content-Type: application/json), not {req.mimetype or 'untyped'}.",
+                    errors=[{"parameter": "Content-Type", "code": "invalid_value",
+                             "detail": "expected application/json"}])
+            return core.missing
+        try:
+            return core.parse_json(req.get_data(cache=True))
+        except json.JSONDecodeError:
+            raise
+        except (RecursionError, ValueError) as err:
+            raise json.JSONDecodeError(f"not decodable as JSON ({type(err).__name__})", "<body>", 0) from None
+
+
 class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     """flask-smorest ``Blueprint`` adding an RFC 8288 ``Link`` header to paginated responses.
+
+    Bodies are read by :class:`JSONBodyParser`.
 
     ``X-Pagination`` stays (it is documented by flask-smorest); ``Link`` carries absolute URLs
     with ``rel`` ``first``, ``prev``, ``next`` and ``last``, keeping the other query arguments.
@@ -229,6 +261,8 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
         state (marshmallow 4 has no ``context``), so one instance serves every request.
         """
         return super().arguments(resolve_schema_instance(schema), *args, **kwargs)
+
+    ARGUMENTS_PARSER = JSONBodyParser()
 
     def _set_pagination_metadata(self, page_params: Any, result: Any, headers: Any) -> tuple[Any, Any]:
         result, headers = super()._set_pagination_metadata(page_params, result, headers)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
+from api.names import Name
 from api.resources.rounds.schemas import BreakdownSchema, TeamSchema
-from api.schemas import MAX_NAME_LENGTH, MAX_PLAYERS_PER_TEAM, MAX_TEAMS, Int, Name, PresetId, Rules, Schema
+from api.schemas import MAX_NAME_LENGTH, MAX_PLAYERS_PER_TEAM, MAX_TEAMS, Int, PresetId, Rules, Schema
 from api.services.games import GAME_PROBLEM_CODES, MAX_ROUNDS_PER_GAME
 from engine import GAME_STATUSES
 

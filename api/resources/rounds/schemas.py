@@ -6,6 +6,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from api.names import Name
 from api.schemas import (
     MAX_PLAYERS_PER_TEAM,
     MAX_TEAMS,
@@ -13,7 +14,6 @@ from api.schemas import (
     Cards,
     Int,
     Melds,
-    Name,
     PresetId,
     Problems,
     Rules,

@@ -1,0 +1,39 @@
+"""Names (games, sides, players): any Unicode text of 1 to ``MAX_NAME_LENGTH`` characters, stored
+and returned exactly as sent (no normalisation, no trimming), except characters that no name needs
+and that break storage or display: control characters (Unicode category Cc: NUL, tabs, newlines,
+escape, DEL, C1 controls) and lone UTF-16 surrogates (Cs, which JSON's ``\\ud800`` escapes can
+produce but UTF-8 cannot store). Those are a 422 ``invalid_value`` naming the position.
+
+(``api.schemas.Name`` has only the length; the resources use :func:`Name` from here.)
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from marshmallow import ValidationError, fields, validate
+
+from api.schemas import MAX_NAME_LENGTH
+
+#: The same rule as a JSON Schema pattern (documented in the OpenAPI document). Surrogates cannot
+#: be written in a pattern; the validator refuses them too.
+NAME_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
+
+
+def check_name_characters(value: str) -> None:
+    """Raise ``ValidationError`` on a control character or a lone surrogate in ``value``."""
+    for i, ch in enumerate(value):
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Cs"):
+            what = "a lone surrogate" if category == "Cs" else "a control character"
+            raise ValidationError(f"character {i} is {what} (U+{ord(ch):04X}); names may hold any other Unicode text")
+
+
+def Name(description: str, **kw: Any) -> fields.String:  # noqa: N802 - a field factory
+    return fields.String(
+        validate=[validate.Length(min=1, max=MAX_NAME_LENGTH), check_name_characters],
+        metadata={"description": f"{description} Any Unicode text except control characters, stored as sent.",
+                  "pattern": NAME_PATTERN},
+        **kw,
+    )
