@@ -46,7 +46,19 @@ MAX_KEY_LENGTH = 255
 DEFAULT_TTL_SECONDS = 24 * 60 * 60
 TTL_ENV = "HANDFOOT_IDEMPOTENCY_TTL_SECONDS"
 #: An in-flight key older than this belongs to a request that died; a new request takes it over.
+#: ``HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS`` sets it (keep it above the slowest request: gunicorn's
+#: ``timeout``); after a crash, a retry with the same key gets 409 in-flight until then.
 IN_FLIGHT_TAKEOVER_SECONDS = 120
+TAKEOVER_ENV = "HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS"
+
+
+def takeover_seconds() -> float:
+    configured = flask.current_app.config.get(TAKEOVER_ENV) or os.environ.get(TAKEOVER_ENV)
+    try:
+        value = float(configured) if configured else IN_FLIGHT_TAKEOVER_SECONDS
+    except ValueError:
+        value = IN_FLIGHT_TAKEOVER_SECONDS
+    return value if value > 0 else IN_FLIGHT_TAKEOVER_SECONDS
 #: Response headers stored with the body and sent again on a replay.
 STORED_HEADERS = ("Location", "ETag")
 
@@ -183,7 +195,7 @@ def _claim(db: Database, scope: str, key: str, print_: str) -> Claim | flask.Res
                                  "detail": "the key belongs to another request"}])
                 if row.status is not None:
                     return _replay(row)
-                if now - _aware(row.created_at) < timedelta(seconds=IN_FLIGHT_TAKEOVER_SECONDS):
+                if now - _aware(row.created_at) < timedelta(seconds=takeover_seconds()):
                     abort_problem(
                         409, "Request in flight",
                         "The first request with this Idempotency-Key is still running; retry shortly.",
