@@ -14,14 +14,18 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 PYTEST_ARGS ?=
+# make run: requests per API key (else per address) on /v1; HANDFOOT_RATE_LIMIT in the environment wins.
+RATE_LIMIT ?= 600/minute
+FUZZ_EXAMPLES ?= 300
 
 .PHONY: help install run serve test lint typecheck pytest openapi openapi-check migrate \
-        migrations-check revision clean bench bench-profile
+        migrations-check revision clean bench bench-profile fuzz
 
 help:
 	@echo "make run      install, migrate the database, serve on http://$(HOST):$(PORT) (docs: /docs)"
 	@echo "make test     install, then ruff, mypy --strict, pytest, OpenAPI freshness, alembic check"
 	@echo "make openapi  regenerate openapi/openapi.json"
+	@echo "make fuzz     schemathesis on every operation, FUZZ_EXAMPLES (300) each; make test runs 12 each"
 	@echo "make migrate  alembic upgrade head (DATABASE_URL, default var/handfoot.sqlite3)"
 	@echo "make revision m='message'   autogenerate a migration (review it by hand)"
 	@echo "make bench    benchmarks against our own floors (~15 min; BENCH_ARGS='--runs 1 --duration 3')"
@@ -39,6 +43,7 @@ install: $(STAMP)
 run: install migrate
 	@$(PY) -c "from api.config import describe_database; print(describe_database())"
 	@echo "serving on http://$(HOST):$(PORT)  (docs: http://$(HOST):$(PORT)/docs)"
+	HANDFOOT_RATE_LIMIT="$${HANDFOOT_RATE_LIMIT-$(RATE_LIMIT)}" \
 	$(VENV)/bin/gunicorn -c gunicorn.conf.py -w $(WORKERS) -b $(HOST):$(PORT) 'api:create_app()'
 
 serve: run
@@ -56,6 +61,10 @@ pytest: install
 	@rc=0; $(PY) -m pytest $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no tests ran (exit 5)" >&2; fi; \
 	exit $$rc
+
+# The long schemathesis run (tests/fuzz; also on PostgreSQL when TEST_DATABASE_URL is set).
+fuzz: install
+	HANDFOOT_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest tests/fuzz -p no:logging $(PYTEST_ARGS)
 
 openapi: install
 	$(VENV)/bin/flask --app 'api:create_app' openapi write openapi/openapi.json
