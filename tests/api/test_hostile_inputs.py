@@ -133,6 +133,8 @@ HOSTILE: list[Hostile] = [
     Hostile("page_size 101 (limit 100)", "GET", GAMES + "?page_size=101", 422, "validation-error"),
     Hostile("page 0", "GET", GAMES + "?page=0", 422, "validation-error"),
     Hostile("page not a number", "GET", GAMES + "?page=abc", 422, "validation-error"),
+    Hostile("page past 64 bits of offset (limit 1,000,000)", "GET", GAMES + "?page=92233720368547760", 422,
+            "validation-error"),
     Hostile("51st round of a game (limit 50): round number 51", "POST", APPEND, 422, "validation-error",
             json={"round": 51, "teams": SEED_ROUND_1}, code="invalid_value"),
     # --- the rules

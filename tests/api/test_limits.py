@@ -64,6 +64,7 @@ def test_limits_are_in_the_spec(client: FlaskClient) -> None:
     assert schemas["GameCreate"]["properties"]["teams"]["maxItems"] == 12
     params = {p["name"]: p for p in spec["paths"]["/v1/games"]["get"]["parameters"]}
     assert params["page_size"]["schema"]["maximum"] == MAX_PAGE_SIZE
+    assert params["page"]["schema"]["maximum"] == 1_000_000
     item = {p["name"]: p for p in spec["paths"]["/v1/games/{game_id}/rounds/{number}"]["parameters"]}
     assert item["game_id"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}
     assert item["number"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 50}
