@@ -225,7 +225,7 @@ def _request_cell(h: Hostile) -> str:
 def markdown_table() -> str:
     lines = ["| # | hostile input | request | status | problem type (`errors[].code`) |", "|---|---|---|---|---|"]
     for i, h in enumerate(HOSTILE, 1):
-        problem = f"`{h.problem}`" if h.problem else "(none: an empty list)"
+        problem = f"`{h.problem}`" if h.problem else "(not a problem: the value is only a filter)"
         if h.code:
             problem += f" (`{h.code}`)"
         lines.append(f"| {i} | {h.kind} | {_request_cell(h)} | {h.status} | {problem} |")
