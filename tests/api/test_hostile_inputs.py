@@ -234,10 +234,11 @@ def markdown_table() -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_security_md_table_is_current() -> None:
-    text = SECURITY_MD.read_text(encoding="utf-8")
+@pytest.mark.parametrize("document", [SECURITY_MD, ROOT / "README.md"], ids=["SECURITY.md", "README.md"])
+def test_hostile_input_tables_are_current(document: Path) -> None:
+    text = document.read_text(encoding="utf-8")
     block = f"{BEGIN}\n{markdown_table()}{END}"
     if os.environ.get("UPDATE_HOSTILE_TABLE"):
         text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
-        SECURITY_MD.write_text(text, encoding="utf-8")
-    assert block in text, "SECURITY.md's hostile-input table is stale: UPDATE_HOSTILE_TABLE=1 pytest " + __file__
+        document.write_text(text, encoding="utf-8")
+    assert block in text, f"{document.name}'s hostile-input table is stale: UPDATE_HOSTILE_TABLE=1 pytest {__file__}"
