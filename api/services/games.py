@@ -27,6 +27,7 @@ import engine
 from api.auth import Actor
 from api.db import Database
 from api.models import Game, GamePlayer, Round, RoundRevision
+from api.schemas import breakdown_data
 
 #: Hard limits (documented in the schemas).
 MAX_ROUNDS_PER_GAME = 50
@@ -361,11 +362,7 @@ def _score(game: Game, body: Mapping[str, Any], number: int) -> list[dict[str, A
     score = engine.score_round(engine.round_from_mapping({**body, "round": number}), rules_of(game))
     breakdowns: list[dict[str, Any]] = [{}] * len(order)
     for side, b in zip(order, score.teams, strict=True):
-        breakdowns[side] = {
-            "name": b.name, "total": b.total,
-            "lines": [{"code": ln.code, "label": ln.label, "count": ln.count, "points_each": ln.points_each,
-                       "points": ln.points} for ln in b.lines],
-        }
+        breakdowns[side] = breakdown_data(b)
     return breakdowns
 
 

@@ -61,6 +61,29 @@ def test_cards_and_tally_forms_answer_identically(client: FlaskClient) -> None:
     assert cards == tally
 
 
+@pytest.mark.parametrize(
+    ("form", "rules"),
+    [("cards", {}), ("tally", {}), ("cards", {"clean_book_bonus": 400}), ("cards", {"after_book": "burn"})],
+)
+def test_answer_is_the_documented_schema_dump(client: FlaskClient, form: str, rules: dict[str, Any]) -> None:
+    """The score answer is built without marshmallow; it must be byte for byte what dumping it through
+    RoundScoreSchema (the documented response) and jsonify gave."""
+    from flask import jsonify
+
+    from api.resources.rounds.schemas import RoundScoreSchema
+    from engine import resolve_rules, round_from_mapping, score_round
+
+    body = {**worked(form), "rules": rules}
+    response = client.post("/v1/rounds/score", json=body)
+    assert response.status_code == 200, response.json
+    resolved = resolve_rules(body["preset"], rules)
+    score = score_round(round_from_mapping(body), resolved.rules)
+    expected = RoundScoreSchema().dump({"preset": resolved.preset.id, "round": score.round,
+                                        "rules_overridden": list(resolved.overridden), "teams": score.teams})
+    with client.application.app_context():
+        assert response.data == jsonify(expected).get_data()
+
+
 def bad(client: FlaskClient, body: Any, status: int, pointer: str, code: str, **kw: Any) -> dict[str, Any]:
     response = (
         client.post("/v1/rounds/score", json=body, **kw) if body is not None else client.post("/v1/rounds/score", **kw)

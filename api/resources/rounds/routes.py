@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Response, jsonify
 from flask.views import MethodView
 
 from api.extensions import Blueprint
+from api.schemas import breakdown_data
 from engine import compare_round_request, round_from_mapping, rules_of, score_round
 
 from .examples import COMPARE_REQUEST, COMPARE_RESPONSE, WORKED_ROUND_REQUEST, WORKED_ROUND_RESPONSE
@@ -24,7 +26,7 @@ blp = Blueprint(
 class RoundScore(MethodView):
     @blp.arguments(RoundScoreRequestSchema, example=WORKED_ROUND_REQUEST)
     @blp.response(200, RoundScoreSchema, example=WORKED_ROUND_RESPONSE)
-    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+    def post(self, body: dict[str, Any]) -> Response:
         """Score a round
 
         Every side's Breakdown from the cards on the table and in hands and feet, or from the
@@ -35,12 +37,14 @@ class RoundScore(MethodView):
         """
         resolved = rules_of(body)
         score = score_round(round_from_mapping(body), resolved.rules)
-        return {
+        # A ready response: flask-smorest returns it as it is, without dumping it through
+        # RoundScoreSchema (which documents it; breakdown_data gives the same members in the same order).
+        return jsonify({
             "preset": resolved.preset.id,
             "round": score.round,
             "rules_overridden": list(resolved.overridden),
-            "teams": score.teams,
-        }
+            "teams": [breakdown_data(b) for b in score.teams],
+        })
 
 
 @blp.route("/compare")
