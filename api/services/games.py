@@ -210,14 +210,52 @@ def state_mapping(state: engine.GameState) -> dict[str, Any]:
     }
 
 
-def _recompute(session: Session, game: Game) -> engine.GameState:
-    rounds = session.scalars(select(Round).where(Round.game_id == game.id).order_by(Round.number)).all()
-    state = engine.game_state(rules_of(game), side_names(game), [[b["total"] for b in r.teams] for r in rounds])
+def _recompute(session: Session, game: Game, rules: engine.RuleSet | None = None) -> engine.GameState:
+    """The game's state from every stored round's totals (after a correction: any round may have changed)."""
+    totals = session.execute(select(Round.teams).where(Round.game_id == game.id).order_by(Round.number)).scalars()
+    state = engine.game_state(rules or rules_of(game), side_names(game), [[b["total"] for b in t] for t in totals])
+    _set_state(game, state)
+    return state
+
+
+def _set_state(game: Game, state: engine.GameState) -> None:
     game.state = state_mapping(state)
     game.status = state.status
     game.rounds_played = state.rounds_played
     game.updated_at = _now()
-    return state
+
+
+def _stored_round_totals(game: Game) -> list[list[int]] | None:
+    """Each stored round's totals, from the running totals kept in ``games.state`` (the differences
+    of consecutive rows), or ``None`` when the stored state does not hold one row per round played."""
+    running = game.state.get("running")
+    sides = len(game.teams)
+    if not isinstance(running, list) or len(running) != game.rounds_played:
+        return None
+    totals: list[list[int]] = []
+    previous = [0] * sides
+    for row in running:
+        if not isinstance(row, list) or len(row) != sides:
+            return None
+        totals.append([a - b for a, b in zip(row, previous, strict=True)])
+        previous = row
+    return totals
+
+
+def _append_state(session: Session, game: Game, rules: engine.RuleSet, teams: Sequence[Mapping[str, Any]]) -> None:
+    """The game's state after appending a round whose Breakdowns are ``teams``.
+
+    Appending changes no earlier round, so the earlier rounds' totals are read from the running
+    totals the game row already holds, not from every round's row (that re-read was a third of an
+    append, growing with the game: docs/performance.md). Same engine call, same result as
+    :func:`_recompute`, which it falls back to if the stored state does not match the rounds played.
+    """
+    earlier = _stored_round_totals(game)
+    if earlier is None:
+        session.flush()  # the new round too
+        _recompute(session, game, rules)
+        return
+    _set_state(game, engine.game_state(rules, side_names(game), [*earlier, [b["total"] for b in teams]]))
 
 
 def current_state(game: Game) -> engine.GameState:
@@ -356,10 +394,10 @@ def _match_sides(game: Game, teams: Sequence[Mapping[str, Any]]) -> list[int]:
     return order
 
 
-def _score(game: Game, body: Mapping[str, Any], number: int) -> list[dict[str, Any]]:
+def _score(game: Game, body: Mapping[str, Any], number: int, rules: engine.RuleSet) -> list[dict[str, Any]]:
     """The engine's Breakdowns of a round body, in the game's side order (engine errors raise)."""
     order = _match_sides(game, body["teams"])
-    score = engine.score_round(engine.round_from_mapping({**body, "round": number}), rules_of(game))
+    score = engine.score_round(engine.round_from_mapping({**body, "round": number}), rules)
     breakdowns: list[dict[str, Any]] = [{}] * len(order)
     for side, b in zip(order, score.teams, strict=True):
         breakdowns[side] = breakdown_data(b)
@@ -385,13 +423,13 @@ def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, An
             raise RoundNumberError(number, int(given))
         if number > MAX_ROUNDS_PER_GAME:
             raise RoundLimitError(f"a game holds at most {MAX_ROUNDS_PER_GAME} rounds")
-        teams = _score(game, body, number)
+        rules = rules_of(game)
+        teams = _score(game, body, number, rules)
         now = _now()
         rnd = Round(game_id=game.id, number=number, revision=1, request={**request, "round": number},
                     teams=teams, author=actor.name, created_at=now, updated_at=now)
         session.add(rnd)
-        session.flush()
-        _recompute(session, game)
+        _append_state(session, game, rules, teams)
         session.flush()
         if finalize is not None:
             finalize(session, game, rnd)
@@ -427,7 +465,8 @@ def correct_round(db: Database, actor: Actor, game_id: int, number: int, body: M
             raise RoundNotFoundError(game_id, number)
         if check is not None:
             check(rnd)
-        teams = _score(game, body, number)
+        rules = rules_of(game)
+        teams = _score(game, body, number, rules)
         now = _now()
         session.add(RoundRevision(round_id=rnd.id, revision=rnd.revision, request=rnd.request, teams=rnd.teams,
                                   author=rnd.author, created_at=rnd.updated_at, replaced_at=now,
@@ -438,7 +477,7 @@ def correct_round(db: Database, actor: Actor, game_id: int, number: int, body: M
         rnd.author = actor.name
         rnd.updated_at = now
         session.flush()
-        _recompute(session, game)
+        _recompute(session, game, rules)
         session.flush()
         return game, rnd
 

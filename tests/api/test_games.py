@@ -11,7 +11,10 @@ import json
 import os
 from pathlib import Path
 
+from typing import Any
+
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from games_util import SEED_ROUND_1, TEAMS, append, create_game, out_round, tally
 
@@ -277,6 +280,53 @@ def test_a_correction_can_change_the_outcome(client: FlaskClient, db_backend: st
     assert response.status_code == 200
     game = client.get(f"/v1/games/{game_id}").get_json()
     assert game["status"] == "tiebreaker" and game["next_round"] == 5 and game["winner"] is None
+
+
+def _stored_and_recomputed(app: Flask, game_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The game's stored state, and the state recomputed from every stored round."""
+    from api.auth import Actor
+    from api.db import get_db
+    from api.services import games as svc
+
+    with app.app_context():
+        game = svc.get_game(get_db(), Actor(key_id=None, name=None), game_id)
+        return game.state, svc.state_mapping(svc.current_state(game))
+
+
+@pytest.mark.parametrize("preset", ["pagat", "online-11-13"])
+def test_appended_state_equals_a_full_recompute(app: Flask, client: FlaskClient, db_backend: str,
+                                                preset: str) -> None:
+    """Appends compute the new state from the running totals on the game row, not from every round;
+    after every append (through ties, a tiebreaker, the end, and after a correction) it must be what
+    recomputing from all the rounds gives."""
+    game_id = create_game(client, preset)["id"]
+    for k, teams in enumerate(SEED_GAME[:2] + TIE_ROUNDS + [out_round("Team 2", "Team 1")] * 2):
+        response = client.post(f"/v1/games/{game_id}/rounds", json={"teams": teams})
+        assert response.status_code in (201, 409), response.get_json()
+        stored, recomputed = _stored_and_recomputed(app, game_id)
+        assert stored == recomputed, k
+        if k == 1:
+            etag = client.get(f"/v1/games/{game_id}/rounds/1").headers["ETag"]
+            assert client.put(f"/v1/games/{game_id}/rounds/1", json={"teams": out_round("Team 2", "Team 1")},
+                              headers={"If-Match": etag}).status_code == 200
+            stored, recomputed = _stored_and_recomputed(app, game_id)
+            assert stored == recomputed
+
+
+def test_append_recomputes_when_the_stored_state_does_not_match(app: Flask, client: FlaskClient,
+                                                                 db_backend: str) -> None:
+    from sqlalchemy import update
+
+    from api.db import get_db
+    from api.models import Game
+
+    game_id = play_seed_game(client)
+    with app.app_context(), get_db().write_session() as session:  # a state without its running totals
+        session.execute(update(Game).where(Game.id == game_id).values(state={"status": "in_progress"}))
+    rnd = append(client, game_id, out_round("Team 1", "Team 2"))
+    assert [t["total"] for t in rnd["totals_after"]] == [10480 + 3700, 9245 + 650]
+    stored, recomputed = _stored_and_recomputed(app, game_id)
+    assert stored == recomputed and stored["running"][:4] == SEED_RUNNING
 
 
 def test_correction_refuses_bad_bodies(client: FlaskClient, db_backend: str) -> None:
