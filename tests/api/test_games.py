@@ -10,7 +10,6 @@ import io
 import json
 import os
 from pathlib import Path
-
 from typing import Any
 
 import pytest
