@@ -23,7 +23,7 @@ from flask_smorest import pagination as smorest_pagination
 from flask_smorest.utils import prepare_response, resolve_schema_instance
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, PreconditionFailed, PreconditionRequired
 from werkzeug.wrappers import Response
 
 from api import problems
@@ -31,6 +31,7 @@ from api.problems import (
     PROBLEM_CONTENT_TYPE,
     ProblemHTTPException,
     ProblemSchema,
+    abort_problem,
     json_pointer,
     make_problem,
     problem_response,
@@ -288,6 +289,31 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
         return super().arguments(resolve_schema_instance(schema), *args, **kwargs)
 
     ARGUMENTS_PARSER = JSONBodyParser()
+
+    def _check_precondition(self) -> None:
+        """428 without If-Match on PUT/PATCH/DELETE, naming the header and what to send."""
+        try:
+            super()._check_precondition()
+        except PreconditionRequired:
+            abort_problem(428, "Precondition Required", "This change needs an If-Match header.", errors=[{
+                "parameter": "If-Match", "code": "required",
+                "detail": "send If-Match with the resource's current ETag (the ETag header of a GET of it), "
+                "so that a change made meanwhile by someone else is not overwritten"}])
+
+    def check_etag(self, etag_data: Any, etag_schema: Any = None) -> None:
+        """412 on a stale If-Match, naming the header, the ETag sent and the current one."""
+        try:
+            super().check_etag(etag_data, etag_schema)
+        except PreconditionFailed:
+            if etag_schema is not None:
+                etag_data = resolve_schema_instance(etag_schema).dump(etag_data)
+            current = f'"{self._generate_etag(etag_data)}"'
+            sent = flask.request.headers.get("If-Match", "")
+            abort_problem(412, "Precondition Failed", "The resource changed since its ETag was read.", errors=[{
+                "parameter": "If-Match", "code": "etag_mismatch",
+                "detail": f"If-Match {sent} does not match the current ETag {current}: someone changed it "
+                "since you read it; read it again (GET), re-apply your change, and send its new ETag"}],
+                headers={"ETag": current})
 
     def _set_pagination_metadata(self, page_params: Any, result: Any, headers: Any) -> tuple[Any, Any]:
         result, headers = super()._set_pagination_metadata(page_params, result, headers)
