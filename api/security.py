@@ -65,7 +65,7 @@ def init_app(app: flask.Flask) -> None:
              allow_headers=CORS_ALLOW_HEADERS, expose_headers=CORS_EXPOSE_HEADERS, max_age=600)
 
     # Registered before the limiter's own after_request, so it runs after it (Flask runs them in
-    # reverse): no Retry-After on a successful answer.
+    # reverse): Retry-After only where waiting helps.
     app.after_request(_retry_after_only_when_refused)
     limit = (app.config.get("RATE_LIMIT") or "").strip()
     enabled = bool(limit) and limit.lower() not in ("off", "none", "0")
@@ -81,10 +81,25 @@ def init_app(app: flask.Flask) -> None:
         enabled=enabled,
     )
     app.extensions[EXTENSION_KEY] = limiter
+    # Registered after the limiter's own after_request, so it runs before it: remember the
+    # Retry-After the app itself set (a 503, a 409 in flight) before the limiter writes its own.
+    app.after_request(_remember_own_retry_after)
+
+
+def _remember_own_retry_after(response: flask.Response) -> flask.Response:
+    flask.g.own_retry_after = response.headers.get("Retry-After")
+    return response
 
 
 def _retry_after_only_when_refused(response: flask.Response) -> flask.Response:
-    if response.status_code < 400:  # the limiter writes it on every answer once a limit is set
+    """The limiter writes Retry-After on every answer once a limit is set: keep it on its 429 only,
+    put back the app's own value where the app set one, and drop it everywhere else."""
+    if response.status_code == 429:
+        return response
+    own = flask.g.get("own_retry_after")
+    if own is not None:
+        response.headers["Retry-After"] = own
+    else:
         response.headers.pop("Retry-After", None)
     return response
 
