@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
@@ -269,7 +270,14 @@ def main(
     try:
         with Client(args.url, api_key=args.api_key, timeout=(3.05, args.timeout)) as client:
             code: int = args.run(client, args, out, inp)
+            out.flush()
             return code
+    except BrokenPipeError:
+        # The reader went away (``handfoot games --json | head``): stop quietly, as other tools do.
+        # Python's own flush at exit would fail again, so point stdout at /dev/null first.
+        if out is sys.stdout:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except UsageError as exc:
         err.write(f"handfoot: {exc}\n")
         return EXIT_USAGE

@@ -221,6 +221,17 @@ def test_cli_console_script_reads_stdin(live_server: LiveServer) -> None:
     assert bad.returncode == 1 and "404 Preset not found" in bad.stderr and "[unknown_preset]" in bad.stderr
 
 
+def test_cli_output_cut_short_by_a_closed_pipe(live_server: LiveServer) -> None:
+    script = Path(sys.executable).parent / "handfoot"
+    if not script.exists():
+        pytest.skip("the handfoot console script is not installed in this environment (pip install -e .)")
+    env = {"PATH": f"{script.parent}:/usr/bin:/bin", "HANDFOOT_URL": live_server.url}
+    for command in ("presets --json", "preset pagat --json"):
+        done = subprocess.run(f"{script} {command} | head -c 20", shell=True, capture_output=True, text=True, env=env)
+        assert len(done.stdout) == 20
+        assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
 def test_cli_exit_codes(live_server: LiveServer, round_file: Path) -> None:
     err = io.StringIO()
     invalid = json.dumps({"preset": "pagat", "teams": [{"name": "A", "melds": [["XX"]]}]})
