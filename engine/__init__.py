@@ -52,6 +52,7 @@ from engine.scoring import (
     Tally,
     TeamRound,
     breakdown,
+    name_key,
     round_from_mapping,
     score_round,
 )
@@ -62,7 +63,7 @@ __all__ = [
     "MeldCheck", "OpeningCheck", "PRESETS", "PROBLEM_CODES", "PlayerState", "Preset", "Problem",
     "Provenance", "RULE_FIELDS", "Rank", "ResolvedRules", "RoundError", "RoundInput", "RoundScore",
     "RuleField", "RuleSet", "RulesError", "Suit", "Tally", "TeamRound", "Threshold",
-    "UnknownPresetError", "apply_overrides", "breakdown", "card_points", "cards_points",
+    "UnknownPresetError", "apply_overrides", "breakdown", "card_points", "cards_points", "name_key",
     "check_discard_pile", "check_discard_pile_request", "check_going_out", "check_going_out_request",
     "check_opening", "check_opening_request", "compare_round_request", "find_preset", "parse_card",
     "parse_cards", "resolve_rules", "round_from_mapping", "rules_from_mapping", "rules_of",

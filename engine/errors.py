@@ -107,6 +107,8 @@ PROBLEM_CODES: dict[str, str] = {
     "foot_not_picked_up": "A player of the side has not picked up the foot, which going out requires.",
     "cards_left_when_out": "The side that went out still holds more cards than going out allows.",
     "two_sides_out": "More than one side is marked as having gone out.",
+    "duplicate_side": "Two sides of a round (or of a game) have the same name (compared ignoring case and Unicode "
+    "composition).",
     # discard pile
     "pile_empty": "The discard pile is empty.",
     "pile_blocked": "The top card of the discard pile blocks taking it (a black three, a wild, ...).",

@@ -10,6 +10,7 @@ breakdowns for the same round.
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -204,6 +205,15 @@ def _known_melds(raw: Sequence[Any]) -> tuple[tuple[Card, ...], ...] | None:
         return None
 
 
+def name_key(name: str) -> str:
+    """The form in which two side or player names are compared: Unicode NFC, case-folded.
+
+    ``"Zoë"`` (NFC), ``"Zoe\u0308"`` (NFD) and ``"ZOË"`` are one name; names are still stored and
+    shown exactly as sent.
+    """
+    return unicodedata.normalize("NFC", name).casefold()
+
+
 # -- scoring ------------------------------------------------------------------------------------
 
 def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
@@ -213,13 +223,21 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
     ``two_sides_out``, ``contract_not_met``, ``foot_not_picked_up``, ``cards_left_when_out``, any meld
     problem, ``duplicate_open_meld``, ``second_book_of_rank``, ``not_a_red_three``,
     ``red_three_not_laid_out``, ``burn_not_allowed``, ``burn_needs_closed_book``, ``wild_burned``,
-    ``too_many_copies``, ``negative_tally``, ``invalid_tally``, ``all_wild_not_allowed``.
+    ``too_many_copies``, ``negative_tally``, ``invalid_tally``, ``all_wild_not_allowed``,
+    ``duplicate_side``.
     """
     problems: list[Problem] = []
     teams = round_input.teams
     if not rules.teams_min <= len(teams) <= rules.teams_max:
         problems.append(Problem("team_count", f"{len(teams)} sides; these rules allow "
                                 f"{rules.teams_min} to {rules.teams_max} (teams_min, teams_max)", ("teams",)))
+    seen: dict[str, int] = {}
+    for i, team in enumerate(teams):
+        first = seen.setdefault(name_key(team.name), i)
+        if first != i:
+            problems.append(Problem("duplicate_side", f"side {team.name!r} has the name of side {first} "
+                                    f"({teams[first].name!r}); names that differ only by case or Unicode "
+                                    "composition are the same", ("teams", i, "name")))
     out = [i for i, t in enumerate(teams) if t.went_out]
     for i in out[1:]:
         problems.append(Problem("two_sides_out", f"{teams[i].name} is marked out, but "

@@ -100,8 +100,7 @@ class StoreUnavailableError(GameServiceError):
 
 #: Codes of :class:`FieldProblem` (stable; in the schemas' descriptions).
 GAME_PROBLEM_CODES = {
-    "duplicate_side": "Two sides of a game (or of a round) have the same name.",
-    "duplicate_player": "A player name appears twice in a game.",
+    "duplicate_player": "A player name appears twice in a game (compared ignoring case and Unicode composition).",
     "unknown_side": "A round names a side the game does not have.",
     "missing_side": "A round leaves out a side of the game (every side appears exactly once).",
     "team_count": "The number of sides or players per side is outside what the rule set allows.",
@@ -276,10 +275,12 @@ def _check_sides(teams: Sequence[Mapping[str, Any]], rules: engine.RuleSet) -> N
                                      f"{rules.teams_min} to {rules.teams_max} (teams_min, teams_max)"))
     for i, team in enumerate(teams):
         name = team["name"]
-        if name in seen:
+        side_key = engine.name_key(name)
+        if side_key in seen:
             problems.append(FieldProblem(("teams", i, "name"), "duplicate_side",
-                                         f"side {name!r} is already side {seen[name]}"))
-        seen.setdefault(name, i)
+                                         f"side {name!r} is already side {seen[side_key]} (names are compared "
+                                         "ignoring case and Unicode composition)"))
+        seen.setdefault(side_key, i)
         count = len(team["players"])
         if not rules.players_per_team_min <= count <= rules.players_per_team_max:
             problems.append(FieldProblem(("teams", i, "players"), "team_count",
@@ -287,7 +288,7 @@ def _check_sides(teams: Sequence[Mapping[str, Any]], rules: engine.RuleSet) -> N
                                          f"{rules.players_per_team_min} to {rules.players_per_team_max} "
                                          "(players_per_team_min, players_per_team_max)"))
         for j, player in enumerate(team["players"]):
-            key = player.casefold()
+            key = engine.name_key(player)
             if key in players:
                 problems.append(FieldProblem(("teams", i, "players", j), "duplicate_player",
                                              f"player {player!r} already plays in this game"))
@@ -315,7 +316,7 @@ def create_game(db: Database, actor: Actor, body: Mapping[str, Any],
             rules_snapshot=resolved.rules.to_mapping(), teams=teams, status=state.status,
             rounds_played=0, state=state_mapping(state), created_at=now, updated_at=now,
         )
-        game.players = [GamePlayer(side=i, name=p, name_key=p.casefold())
+        game.players = [GamePlayer(side=i, name=p, name_key=engine.name_key(p))
                         for i, t in enumerate(teams) for p in t["players"]]
         session.add(game)
         session.flush()
@@ -336,7 +337,7 @@ def list_games(db: Database, actor: Actor, *, status: str | None = None, player:
     if preset is not None:
         stmt = stmt.where(Game.preset == preset)
     if player is not None:
-        stmt = stmt.where(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.name_key == player.casefold())))
+        stmt = stmt.where(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.name_key == engine.name_key(player))))
 
     def run(session: Session) -> tuple[list[Game], int]:
         count = session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery())) or 0
