@@ -18,7 +18,7 @@ from functools import lru_cache
 from math import gcd
 from typing import Any
 
-from engine.cards import CARD_TABLE, Card, Rank, parse_cards
+from engine.cards import CARD_TABLE, DECK, Card, Rank, parse_cards
 from engine.checks import PlayerState, books_as_contract, going_out_problems
 from engine.errors import CardError, HandFootError, Path, Problem, RoundError
 from engine.melds import BookKind, card_points_table, rank_points
@@ -244,11 +244,13 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
                                 f"{teams[out[0]].name} already went out: one side ends the round",
                                 ("teams", i, "went_out")))
     tallies: list[Tally] = []
+    most_decks = rules.decks_for(len(teams) * rules.players_per_team_max)  # a tally names no players
     points_by_rank = rank_points(rules)  # once per round: hashing a RuleSet is not free
     for i, team in enumerate(teams):
         if team.tally is not None:
             tally = team.tally
-            problems.extend(_tally_problems(tally, team.went_out, rules, round_input.round, ("teams", i)))
+            problems.extend(_tally_problems(tally, team.went_out, rules, round_input.round, ("teams", i),
+                                            most_decks))
         else:
             tally, team_problems = _tally_from_cards(team, rules, round_input.round, ("teams", i), points_by_rank)
             problems.extend(team_problems)
@@ -306,7 +308,7 @@ def _card_steps(rules: RuleSet) -> tuple[int, int, int]:
 
 
 def _tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: int,
-                    at: Path) -> list[Problem]:
+                    at: Path, decks: int) -> list[Problem]:
     problems: list[Problem] = []
     for key in TALLY_COUNTS:
         if getattr(tally, key) < 0:
@@ -333,10 +335,36 @@ def _tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: 
     if tally.table_points < floor:
         problems.append(Problem("invalid_tally", f"table_points {tally.table_points} is less than the "
                                 f"cards of the books alone can be worth ({floor})", (*at, "tally", "table_points")))
+    problems.extend(_ceiling_problems(tally, rules, decks, at))
     if went_out:
         books = books_as_contract({BookKind.CLEAN: tally.clean_books, BookKind.DIRTY: tally.dirty_books,
                                    BookKind.WILD: tally.wild_books})
         problems.extend(going_out_problems(books, None, rules, round_number, at))
+    return problems
+
+
+def _ceiling_problems(tally: Tally, rules: RuleSet, decks: int, at: Path) -> list[Problem]:
+    """More than ``decks`` decks can hold: books (by cards, and wild cards for wild books), and card
+    points on the table (with the burn pile) or left in hands and feet (docs/rules-decisions.md D10)."""
+    problems: list[Problem] = []
+    where = f"{decks} decks (the most for {rules.players_per_team_max} players a side)"
+    cards = decks * len(DECK)
+    books = tally.clean_books + tally.dirty_books + tally.wild_books
+    if books * rules.book_size > cards:
+        problems.append(Problem("invalid_tally", f"{books} books need {books * rules.book_size} cards; {where} "
+                                f"hold {cards}", (*at, "tally", "clean_books")))
+    wilds = decks * sum(1 for c in DECK if c.is_wild)
+    if tally.wild_books * rules.book_size > wilds:
+        problems.append(Problem("invalid_tally", f"{tally.wild_books} wild books need "
+                                f"{tally.wild_books * rules.book_size} wild cards; {where} hold {wilds}",
+                                (*at, "tally", "wild_books")))
+    values = card_points_table(rules)
+    most = decks * sum(values[c.rank] for c in DECK if not c.is_red_three)
+    for key, points in (("table_points", tally.table_points + tally.burn_points),
+                        ("points_left", tally.points_left)):
+        if points > most:
+            problems.append(Problem("invalid_tally", f"{key} {points} is more than every card of {where} is "
+                                    f"worth ({most})", (*at, "tally", key)))
     return problems
 
 

@@ -20,14 +20,17 @@ from api.schemas import (
     Schema,
 )
 
+#: No tally value comes near this; it keeps numbers far from 64 bits (the engine's own ceilings, by
+#: the decks in play, are tighter: invalid_tally).
+MAX_TALLY = 10_000_000
 _COUNT = {"minimum": 0}
 
 
 def _count(description: str, required: bool = True) -> Any:
-    # No Range validator here: the engine answers a negative count with its own code
+    # No lower bound in the validator: the engine answers a negative count with its own code
     # (negative_tally, naming the field); the spec still documents the minimum.
     kw: dict[str, Any] = {"required": True} if required else {"load_default": 0}
-    return Int(metadata={"description": description, **_COUNT}, **kw)
+    return Int(validate=validate.Range(max=MAX_TALLY), metadata={"description": description, **_COUNT}, **kw)
 
 
 class TallySchema(Schema):
