@@ -221,19 +221,26 @@ def _release(db: Database, claim: Claim) -> None:
         log.warning("could not release Idempotency-Key %s", claim.row_id, exc_info=True)
 
 
-def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
+def idempotent(view: Callable[..., Any] | None = None, *,
+               before: Callable[..., None] | None = None) -> Any:
     """Decorate a POST view (outermost): honour ``Idempotency-Key`` as described above.
 
     The view (its service) must call ``current_claim().complete(session, ...)`` inside its write
     transaction when the request succeeds; a request that does not complete its claim releases it.
     Needs ``flask.g.actor`` (set by the blueprint's authentication) for the key's scope.
+    ``before(**view_kwargs)`` runs first, even for a replay: it raises when the request's target
+    is gone (e.g. a deleted game: a replay must not answer 201 for it).
     """
+    if view is None:
+        return functools.partial(idempotent, before=before)
 
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         raw = flask.request.headers.get(HEADER)
         if raw is None:
             return view(*args, **kwargs)
+        if before is not None:
+            before(**kwargs)
         key = parse_key(raw)
         db = get_db()
         request = flask.request

@@ -347,6 +347,11 @@ def list_games(db: Database, actor: Actor, *, status: str | None = None, player:
     return _read(db, run)
 
 
+def require_game(db: Database, actor: Actor, game_id: int) -> None:
+    """Raise :class:`GameNotFoundError` unless ``actor`` can see game ``game_id``."""
+    _read(db, lambda session: _game(session, actor, game_id))
+
+
 def get_game(db: Database, actor: Actor, game_id: int) -> Game:
     """A game with its rounds."""
     return _read(db, lambda session: _game(session, actor, game_id, rounds=True))

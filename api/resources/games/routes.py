@@ -299,9 +299,13 @@ class GameItem(MethodView):
         svc.delete_game(get_db(), _actor(), game_id, check)
 
 
+def _visible_game(game_id: int) -> None:
+    svc.require_game(get_db(), _actor(), game_id)
+
+
 @blp.route(f"/<{GAME_ID}:game_id>/rounds")
 class RoundCollection(MethodView):
-    @idempotent
+    @idempotent(before=_visible_game)
     @_auth_docs
     @blp.etag
     @blp.arguments(RoundCreateSchema, example=ex.ROUND_REQUEST)
