@@ -92,7 +92,8 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         # Swagger UI at /docs, its JS/CSS served by us from the flask-swagger-ui package (offline).
         "OPENAPI_SWAGGER_UI_PATH": "/docs",
         "OPENAPI_SWAGGER_UI_URL": SWAGGER_UI_STATIC_URL,
-        "OPENAPI_SWAGGER_UI_CONFIG": {"deepLinking": True},
+        # validatorUrl null: the page never asks an outside validator about our document.
+        "OPENAPI_SWAGGER_UI_CONFIG": {"deepLinking": True, "validatorUrl": None},
         # Request limits: werkzeug raises 413 past this size.
         "MAX_CONTENT_LENGTH": _int_from_env(env, "HANDFOOT_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES),
         # Database (the engine is created lazily, on first use; see api/db.py).
