@@ -55,6 +55,7 @@ from engine.scoring import (
     name_key,
     round_from_mapping,
     score_round,
+    sides_problems,
 )
 
 __all__ = [
@@ -67,6 +68,6 @@ __all__ = [
     "check_discard_pile", "check_discard_pile_request", "check_going_out", "check_going_out_request",
     "check_opening", "check_opening_request", "compare_round_request", "find_preset", "parse_card",
     "parse_cards", "resolve_rules", "round_from_mapping", "rules_from_mapping", "rules_of",
-    "score_round", "score_round_request", "validate_meld", "validate_meld_request",
+    "score_round", "score_round_request", "sides_problems", "validate_meld", "validate_meld_request",
     "GAME_STATUSES", "GameState", "GameStatus", "SideTotal", "game_state",
 ]

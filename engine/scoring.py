@@ -214,6 +214,30 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
 
+def sides_problems(rules: RuleSet, names: Sequence[str], players: Sequence[int | None]) -> list[Problem]:
+    """The sides of a round or a game against the rules: how many sides (``teams_min``..``teams_max``),
+    how many players on each (``players_per_team_min``..``max``; ``None`` where a side gives no
+    players, e.g. a tally), and no two sides with one name (:func:`name_key`). Codes ``team_count``
+    and ``duplicate_side``; paths ``("teams",)``, ``("teams", i, "players")``, ``("teams", i, "name")``.
+    """
+    problems: list[Problem] = []
+    if not rules.teams_min <= len(names) <= rules.teams_max:
+        problems.append(Problem("team_count", f"{len(names)} sides; these rules allow "
+                                f"{rules.teams_min} to {rules.teams_max} (teams_min, teams_max)", ("teams",)))
+    seen: dict[str, int] = {}
+    for i, (name, count) in enumerate(zip(names, players, strict=True)):
+        first = seen.setdefault(name_key(name), i)
+        if first != i:
+            problems.append(Problem("duplicate_side", f"side {name!r} has the name of side {first} "
+                                    f"({names[first]!r}); names that differ only by case or Unicode "
+                                    "composition are the same", ("teams", i, "name")))
+        if count is not None and not rules.players_per_team_min <= count <= rules.players_per_team_max:
+            problems.append(Problem("team_count", f"{name} has {count} players; these rules allow "
+                                    f"{rules.players_per_team_min} to {rules.players_per_team_max} "
+                                    "(players_per_team_min, players_per_team_max)", ("teams", i, "players")))
+    return problems
+
+
 # -- scoring ------------------------------------------------------------------------------------
 
 def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
@@ -226,18 +250,9 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
     ``too_many_copies``, ``negative_tally``, ``invalid_tally``, ``all_wild_not_allowed``,
     ``duplicate_side``.
     """
-    problems: list[Problem] = []
     teams = round_input.teams
-    if not rules.teams_min <= len(teams) <= rules.teams_max:
-        problems.append(Problem("team_count", f"{len(teams)} sides; these rules allow "
-                                f"{rules.teams_min} to {rules.teams_max} (teams_min, teams_max)", ("teams",)))
-    seen: dict[str, int] = {}
-    for i, team in enumerate(teams):
-        first = seen.setdefault(name_key(team.name), i)
-        if first != i:
-            problems.append(Problem("duplicate_side", f"side {team.name!r} has the name of side {first} "
-                                    f"({teams[first].name!r}); names that differ only by case or Unicode "
-                                    "composition are the same", ("teams", i, "name")))
+    problems = sides_problems(rules, [t.name for t in teams],
+                              [None if t.tally is not None else len(t.players) for t in teams])
     out = [i for i, t in enumerate(teams) if t.went_out]
     for i in out[1:]:
         problems.append(Problem("two_sides_out", f"{teams[i].name} is marked out, but "
@@ -371,10 +386,6 @@ def _ceiling_problems(tally: Tally, rules: RuleSet, decks: int, at: Path) -> lis
 def _tally_from_cards(team: TeamRound, rules: RuleSet, round_number: int, at: Path,
                       points_by_rank: tuple[int, ...]) -> tuple[Tally, list[Problem]]:
     problems: list[Problem] = []
-    if not rules.players_per_team_min <= len(team.players) <= rules.players_per_team_max:
-        problems.append(Problem("team_count", f"{team.name} has {len(team.players)} players; these "
-                                f"rules allow {rules.players_per_team_min} to {rules.players_per_team_max} "
-                                "(players_per_team_min, players_per_team_max)", (*at, "players")))
     table = analyse_table(team.melds, rules, (*at, "melds"), points_by_rank)
     problems.extend(table.problems)
     for k, card in enumerate(team.red_threes):

@@ -267,32 +267,17 @@ def current_state(game: Game) -> engine.GameState:
 
 
 def _check_sides(teams: Sequence[Mapping[str, Any]], rules: engine.RuleSet) -> None:
-    problems: list[FieldProblem] = []
-    seen: dict[str, int] = {}
-    players: dict[str, tuple[int, int]] = {}
-    if not rules.teams_min <= len(teams) <= rules.teams_max:
-        problems.append(FieldProblem(("teams",), "team_count", f"{len(teams)} sides; these rules allow "
-                                     f"{rules.teams_min} to {rules.teams_max} (teams_min, teams_max)"))
+    """Sides and players against the rules (the engine's), and no player twice in one game."""
+    problems = [FieldProblem(p.path, p.code, p.detail) for p in engine.sides_problems(
+        rules, [t["name"] for t in teams], [len(t["players"]) for t in teams])]
+    players: set[str] = set()
     for i, team in enumerate(teams):
-        name = team["name"]
-        side_key = engine.name_key(name)
-        if side_key in seen:
-            problems.append(FieldProblem(("teams", i, "name"), "duplicate_side",
-                                         f"side {name!r} is already side {seen[side_key]} (names are compared "
-                                         "ignoring case and Unicode composition)"))
-        seen.setdefault(side_key, i)
-        count = len(team["players"])
-        if not rules.players_per_team_min <= count <= rules.players_per_team_max:
-            problems.append(FieldProblem(("teams", i, "players"), "team_count",
-                                         f"{name} has {count} players; these rules allow "
-                                         f"{rules.players_per_team_min} to {rules.players_per_team_max} "
-                                         "(players_per_team_min, players_per_team_max)"))
         for j, player in enumerate(team["players"]):
             key = engine.name_key(player)
             if key in players:
                 problems.append(FieldProblem(("teams", i, "players", j), "duplicate_player",
                                              f"player {player!r} already plays in this game"))
-            players.setdefault(key, (i, j))
+            players.add(key)
     if problems:
         raise InvalidRequestError(problems)
 
