@@ -24,6 +24,9 @@ _BLANK = "\\s\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u180e\\u200b-\\u200f\\u2028-
 NAME_PATTERN = f"^{_NAME_CHAR}*[^{_BLANK}]{_NAME_CHAR}*$"
 
 
+_BLANK_NAME = "a name needs at least one visible character (not only spaces or invisible ones)"
+
+
 def _invisible(ch: str) -> bool:
     return ch.isspace() or unicodedata.category(ch) in ("Cf", "Zs", "Zl", "Zp")
 
@@ -31,13 +34,31 @@ def _invisible(ch: str) -> bool:
 def check_name_characters(value: str) -> None:
     """Raise ``ValidationError`` on a control character or a lone surrogate in ``value``, or when
     ``value`` shows nothing (only spaces and invisible format characters such as U+200B)."""
+    if value.isascii() and value.isprintable():
+        # U+0020..U+007E only: no control character, no surrogate; the one invisible one is the space.
+        if value and not value.strip(" "):
+            raise ValidationError(_BLANK_NAME)
+        return
     if value and all(_invisible(ch) for ch in value):
-        raise ValidationError("a name needs at least one visible character (not only spaces or invisible ones)")
+        raise ValidationError(_BLANK_NAME)
     for i, ch in enumerate(value):
         category = unicodedata.category(ch)
         if category in ("Cc", "Cs"):
             what = "a lone surrogate" if category == "Cs" else "a control character"
             raise ValidationError(f"character {i} is {what} (U+{ord(ch):04X}); names may hold any other Unicode text")
+
+
+def name_ok(value: object) -> bool:
+    """Whether :func:`Name` loads ``value`` as it is: a string of 1 to ``MAX_NAME_LENGTH`` characters
+    that :func:`check_name_characters` accepts (the one-pass side lists use this; see
+    ``api.resources.rounds.schemas``)."""
+    if type(value) is not str or not 1 <= len(value) <= MAX_NAME_LENGTH:
+        return False
+    try:
+        check_name_characters(value)
+    except ValidationError:
+        return False
+    return True
 
 
 def Name(description: str, **kw: Any) -> fields.String:  # noqa: N802 - a field factory

@@ -7,6 +7,7 @@ the one place a rule is defined. The engine checks the values again (ranges, con
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 import marshmallow as ma
@@ -75,9 +76,31 @@ def Bool(**kw: Any) -> fields.Boolean:  # noqa: N802
 MAX_CARD_LENGTH = 8
 
 
-def _card_strings_ok(value: Any) -> bool:
-    """A list of strings, none longer than a card may be: what :class:`CardList` accepts at once."""
-    return type(value) is list and all(type(v) is str and len(v) <= MAX_CARD_LENGTH for v in value)
+_STR_ONLY = frozenset({str})
+_LIST_ONLY = frozenset({list})
+
+
+def _short_strings(items: list[Any]) -> bool:
+    """Every item a string no longer than a card may be; passes of built-ins (``map``, ``set``,
+    ``max``) rather than a Python loop per card: this runs on every card of every request."""
+    return not items or (set(map(type, items)) <= _STR_ONLY and max(map(len, items)) <= MAX_CARD_LENGTH)
+
+
+def card_strings_ok(value: Any) -> bool:
+    """Whether ``value`` is a list of at most ``MAX_CARDS_PER_LIST`` short strings: what
+    :class:`CardList` takes at once (anything else goes through the item field, for its errors)."""
+    return type(value) is list and len(value) <= MAX_CARDS_PER_LIST and _short_strings(value)
+
+
+def meld_lists_ok(value: Any) -> bool:
+    """Whether ``value`` is a list of at most ``MAX_MELDS_PER_TEAM`` melds, each a list that
+    :func:`card_strings_ok` accepts: what :class:`MeldList` takes at once."""
+    return (
+        type(value) is list
+        and len(value) <= MAX_MELDS_PER_TEAM
+        and (not value or (set(map(type, value)) <= _LIST_ONLY and max(map(len, value)) <= MAX_CARDS_PER_LIST
+                           and _short_strings(list(chain.from_iterable(value)))))
+    )
 
 
 class CardList(fields.List):
@@ -90,7 +113,7 @@ class CardList(fields.List):
     """
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        if _card_strings_ok(value):
+        if card_strings_ok(value):
             return list(value)
         return super()._deserialize(value, attr, data, **kwargs)
 
@@ -99,11 +122,7 @@ class MeldList(fields.List):
     """A list of card lists (melds), checked in one pass; errors as the nested lists would give."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        if (
-            type(value) is list
-            and all(type(meld) is list and len(meld) <= MAX_CARDS_PER_LIST for meld in value)
-            and all(type(card) is str and len(card) <= MAX_CARD_LENGTH for meld in value for card in meld)
-        ):
+        if meld_lists_ok(value):
             return [list(meld) for meld in value]
         return super()._deserialize(value, attr, data, **kwargs)
 

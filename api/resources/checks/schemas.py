@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from api.resources.rounds.schemas import PlayerSchema
+from api.resources.rounds.schemas import PlayerSchema, SideList, plain_player
 from api.schemas import MAX_PLAYERS_PER_TEAM, Bool, Cards, Int, Melds, PresetId, Problems, Rules, Schema
 from engine import BookKind
 
@@ -60,8 +60,9 @@ class OpeningCheckSchema(Schema):
 class GoingOutCheckRequestSchema(CheckBaseSchema):
     round = Int(load_default=1, validate=validate.Range(1, 50), metadata={"description": "Round number (1 = first)."})
     melds = Melds("Every meld of the side on the table.", required=True)
-    players = fields.List(
-        fields.Nested(PlayerSchema),
+    players = SideList(
+        PlayerSchema,
+        plain_player,
         load_default=list,
         validate=validate.Length(max=MAX_PLAYERS_PER_TEAM),
         metadata={"description": "The side's players; `foot` only for a foot never picked up."},

@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from api.names import Name
-from api.resources.rounds.schemas import BreakdownSchema, TeamSchema
+from api.resources.rounds.schemas import BreakdownSchema, SideList, TeamSchema, plain_team
 from api.schemas import MAX_NAME_LENGTH, MAX_PLAYERS_PER_TEAM, MAX_TEAMS, Int, PresetId, Rules, Schema
 from api.services.games import GAME_PROBLEM_CODES, MAX_ROUNDS_PER_GAME
 from engine import GAME_STATUSES
@@ -62,8 +62,9 @@ class RoundCreateSchema(Schema):
         metadata={"description": "The round's number; when given it must be the game's next round "
                   f"(409 `round-number` otherwise). A game holds at most {MAX_ROUNDS_PER_GAME} rounds."},
     )
-    teams = fields.List(
-        fields.Nested(TeamSchema),
+    teams = SideList(
+        TeamSchema,
+        plain_team,
         required=True,
         validate=validate.Length(min=1, max=MAX_TEAMS),
         metadata={"description": "Every side of the game exactly once, matched by name, in cards form or tally "
@@ -72,8 +73,9 @@ class RoundCreateSchema(Schema):
 
 
 class RoundUpdateSchema(Schema):
-    teams = fields.List(
-        fields.Nested(TeamSchema),
+    teams = SideList(
+        TeamSchema,
+        plain_team,
         required=True,
         validate=validate.Length(min=1, max=MAX_TEAMS),
         metadata={"description": "The corrected round: every side of the game exactly once, matched by name "

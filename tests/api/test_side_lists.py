@@ -1,0 +1,179 @@
+"""The one-pass side lists (``SideList``, ``plain_team``, ``plain_player``) load exactly what
+marshmallow's own ``List(Nested(...))`` loads, and refuse exactly what it refuses, with the same errors.
+
+Every request schema that takes sides or players is compared with a reference copy of itself whose
+side and player lists are the plain ``fields.List(fields.Nested(...))`` (no one-pass path), on
+bodies that hypothesis builds from valid sides and every kind of broken member: wrong types,
+unknown members, names that are blank, invisible, too long or hold control characters, long card
+strings, too many cards or melds, tallies, out-of-range perfect cuts, booleans for integers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from marshmallow import ValidationError, fields, validate
+
+from api.resources.checks.schemas import GoingOutCheckRequestSchema
+from api.resources.games.schemas import RoundCreateSchema, RoundUpdateSchema
+from api.resources.rounds.schemas import (
+    PlayerSchema,
+    RoundCompareRequestSchema,
+    RoundScoreRequestSchema,
+    SideList,
+    TeamSchema,
+    plain_player,
+    plain_team,
+)
+from api.schemas import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, Schema
+
+
+def _reference(schema: type[Schema]) -> type[Schema]:
+    """``schema`` with each SideList replaced by the ``List(Nested(...))`` it stands for."""
+    replaced: dict[str, Any] = {}
+    for name, field in schema._declared_fields.items():
+        if isinstance(field, SideList):
+            nested = field.inner
+            assert isinstance(nested, fields.Nested)
+            inner_schema = nested.nested
+            if inner_schema is TeamSchema:
+                inner_schema = _REF_TEAM
+            replaced[name] = fields.List(
+                fields.Nested(inner_schema), validate=field.validators, required=field.required,
+                load_default=field.load_default, metadata=field.metadata,
+            )
+    return type(f"Reference{schema.__name__}", (schema,), replaced)
+
+
+class _RefTeam(TeamSchema):
+    players = fields.List(fields.Nested(PlayerSchema), validate=validate.Length(max=MAX_PLAYERS_PER_TEAM),
+                          load_default=list)
+
+
+_REF_TEAM = _RefTeam
+
+#: Card strings the schema takes (the engine judges them later) and ones it refuses (longer than 8).
+GOOD_CARDS = st.sampled_from(["KS", "10H", "TD", "4♣", "JK", "2C", "3H", "kd", " QS ", "1X", "", "JKJKJKJK"])
+CARDS = st.one_of(GOOD_CARDS, st.just("XXXXXXXXX"))
+BAD = st.one_of(st.none(), st.integers(-3, 3), st.booleans(), st.floats(allow_nan=False), st.just({}), st.just("x"))
+NAMES = st.one_of(
+    st.sampled_from(["North", "Ana", "Zoë", "李", " ", "\u200b", "", "a\x00b", "tab\tname", "x" * 100, "x" * 101,
+                     "\ud800", "  spaced  ", "\u00a0"]),
+    st.text(max_size=6),
+    BAD,
+)
+
+
+def _card_list(max_size: int = 6) -> st.SearchStrategy[Any]:
+    return st.one_of(st.lists(CARDS, max_size=max_size), st.lists(CARDS, min_size=199, max_size=202), BAD,
+                     st.lists(BAD, min_size=1, max_size=2))
+
+
+def _optional(members: dict[str, st.SearchStrategy[Any]]) -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries({}, optional=members)
+
+
+GOOD_PLAYER = st.fixed_dictionaries({"name": st.sampled_from(["P", "Zoë", "x" * 100])},
+                                    optional={"hand": st.lists(GOOD_CARDS, max_size=4),
+                                              "foot": st.one_of(st.none(), st.lists(GOOD_CARDS, max_size=3))})
+PLAYER_EDGES: dict[str, st.SearchStrategy[Any]] = {
+    "name": NAMES, "hand": _card_list(), "foot": st.one_of(st.none(), _card_list()), "bogus": BAD,
+}
+
+
+@st.composite
+def _one_off(draw: st.DrawFn, valid: st.SearchStrategy[dict[str, Any]],
+             edges: dict[str, st.SearchStrategy[Any]]) -> dict[str, Any]:
+    """A valid item with one member set to a value at or past its edge (or an unknown member)."""
+    item = dict(draw(valid))
+    key = draw(st.sampled_from(sorted(edges)))
+    item[key] = draw(edges[key])
+    return item
+
+
+PLAYER = st.one_of(GOOD_PLAYER, _one_off(GOOD_PLAYER, PLAYER_EDGES),
+                   _optional({"name": NAMES, "hand": _card_list(), "foot": _card_list(), "bogus": BAD}), BAD)
+TALLY = st.fixed_dictionaries({"clean_books": st.integers(0, 3), "dirty_books": st.integers(0, 3),
+                               "wild_books": st.just(0), "red_threes_on_table": st.just(0),
+                               "red_threes_caught": st.just(0), "table_points": st.integers(0, 500),
+                               "points_left": st.integers(-5, 50)})
+MELDS = st.one_of(st.lists(st.lists(CARDS, max_size=8), max_size=4),
+                  st.lists(st.lists(CARDS), min_size=61, max_size=61),
+                  st.lists(st.lists(GOOD_CARDS, min_size=201, max_size=201), max_size=1),
+                  st.lists(st.one_of(BAD, _card_list()), max_size=3), BAD)
+GOOD_TEAM = st.fixed_dictionaries(
+    {"name": st.sampled_from(["A", "B", "Nord-Süd"]), "melds": st.lists(st.lists(GOOD_CARDS, max_size=7), max_size=3),
+     "players": st.lists(GOOD_PLAYER, max_size=2)},
+    optional={"went_out": st.booleans(), "red_threes": st.lists(GOOD_CARDS, max_size=2),
+              "burn": st.lists(GOOD_CARDS, max_size=2), "perfect_cuts": st.integers(0, 20), "tally": st.none()},
+)
+TEAM_EDGES: dict[str, st.SearchStrategy[Any]] = {
+    "name": NAMES, "went_out": st.one_of(st.booleans(), BAD), "melds": MELDS, "red_threes": _card_list(),
+    "burn": _card_list(),
+    "players": st.one_of(st.lists(PLAYER, max_size=3), st.lists(GOOD_PLAYER, min_size=9, max_size=9), BAD),
+    "perfect_cuts": st.one_of(st.sampled_from([0, 20, 21, -1, True, 2.0]), BAD), "tally": st.one_of(TALLY, BAD),
+    "bogus": BAD,
+}
+TEAM = st.one_of(GOOD_TEAM, _one_off(GOOD_TEAM, TEAM_EDGES), _one_off(GOOD_TEAM, TEAM_EDGES),
+                 _optional(TEAM_EDGES), BAD)
+TEAMS = st.one_of(st.lists(TEAM, max_size=4), st.lists(TEAM, min_size=MAX_TEAMS + 1, max_size=MAX_TEAMS + 1), BAD)
+
+
+def _load(schema: Schema, body: dict[str, Any]) -> tuple[str, Any]:
+    try:
+        return "ok", schema.load(body)
+    except ValidationError as err:
+        return "error", err.messages
+
+
+SCHEMAS = [RoundScoreRequestSchema, RoundCompareRequestSchema, RoundCreateSchema, RoundUpdateSchema,
+           GoingOutCheckRequestSchema]
+
+
+@pytest.mark.parametrize("schema", SCHEMAS, ids=lambda s: s.__name__)
+def test_reference_copies_have_no_side_list(schema: type[Schema]) -> None:
+    ref = _reference(schema)()
+    assert not any(isinstance(f, SideList) for f in ref.fields.values())
+    assert any(isinstance(f, SideList) for f in schema().fields.values())
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(teams=TEAMS)
+def test_sides_load_as_marshmallow_loads_them(teams: Any) -> None:
+    for schema in (RoundScoreRequestSchema, RoundUpdateSchema):
+        body = {"preset": "pagat", "teams": teams} if schema is RoundScoreRequestSchema else {"teams": teams}
+        assert _load(schema(), body) == _load(_reference(schema)(), body)
+
+
+@settings(max_examples=300, deadline=None)
+@given(players=st.one_of(st.lists(PLAYER, max_size=3), BAD))
+def test_players_load_as_marshmallow_loads_them(players: Any) -> None:
+    body = {"preset": "pagat", "melds": [["KS", "KH", "KD"]], "players": players}
+    schema = GoingOutCheckRequestSchema
+    assert _load(schema(), body) == _load(_reference(schema)(), body)
+
+
+@settings(max_examples=300, deadline=None)
+@given(item=TEAM)
+def test_plain_team_is_the_schema_load_or_declines(item: Any) -> None:
+    fast = plain_team(item)
+    if fast is not None:
+        assert _load(_REF_TEAM(), item) == ("ok", fast)
+
+
+@settings(max_examples=300, deadline=None)
+@given(item=PLAYER)
+def test_plain_player_is_the_schema_load_or_declines(item: Any) -> None:
+    fast = plain_player(item)
+    if fast is not None:
+        assert _load(PlayerSchema(), item) == ("ok", fast)
+
+
+def test_the_benchmark_round_takes_the_one_pass_path() -> None:
+    """Not behaviour, speed: every side of an ordinary round is taken without falling back."""
+    from bench.rounds import score_body
+
+    assert all(plain_team(team) is not None for team in score_body()["teams"])
