@@ -11,8 +11,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+from operator import attrgetter
 
-from engine.cards import Card, Rank
+from engine.cards import NATURAL_RANKS, RANK_BITS, RANK_COUNT_MAX, RANK_INDEX, RANK_SHIFT, Card, Rank, Suit
 from engine.errors import Problem
 from engine.rules import RuleSet
 
@@ -47,6 +48,56 @@ def rank_points(rules: RuleSet) -> tuple[int, ...]:
     this up once and pass it down (see :func:`analyse_table`)."""
     table = card_points_table(rules)
     return tuple(table[rank] for rank in Rank)
+
+
+#: ``card.counts`` (a C-level callable for ``map``; see ``engine.cards`` for the packed counters).
+counts_of = attrgetter("counts")
+
+_RANKS = tuple(Rank)
+_TWO, _THREE, _JOKER = RANK_INDEX[Rank.TWO], RANK_INDEX[Rank.THREE], RANK_INDEX[Rank.JOKER]
+_FIELD = (1 << RANK_BITS) - 1
+#: The fields of a composition (``packed >> RANK_SHIFT``) that count natural cards: all but 2s and jokers.
+_NATURAL_FIELDS = ((1 << RANK_BITS * len(Rank)) - 1) & ~(_FIELD << RANK_BITS * _TWO) & ~(_FIELD << RANK_BITS * _JOKER)
+
+
+def _scan_counts(whole: Sequence[Card], points_by_rank: tuple[int, ...]
+                 ) -> tuple[int, int, Rank | None, bool, bool] | None:
+    """(naturals, points, their rank, mixed ranks (False), any three) of a meld of at most
+    ``RANK_COUNT_MAX`` cards whose naturals are of one rank (else ``None``), from the sum of its
+    cards' packed counts: one pass in C instead of a Python loop over the cards."""
+    comp = sum(map(counts_of, whole)) >> RANK_SHIFT
+    twos = comp >> RANK_BITS * _TWO & _FIELD
+    jokers = comp >> RANK_BITS * _JOKER  # the top field
+    points = twos * points_by_rank[_TWO] + jokers * points_by_rank[_JOKER]
+    naturals = comp & _NATURAL_FIELDS
+    if not naturals:
+        return 0, points, None, False, False
+    top = (naturals.bit_length() - 1) // RANK_BITS  # the highest natural rank present ...
+    n = naturals >> RANK_BITS * top
+    if n != len(whole) - twos - jokers:  # ... is not every natural card
+        return None
+    return n, points + n * points_by_rank[top], _RANKS[top], False, top == _THREE
+
+
+def _scan_cards(whole: Sequence[Card], points_by_rank: tuple[int, ...]) -> tuple[int, int, Rank | None, bool, bool]:
+    """:func:`_scan_counts` card by card, for any meld."""
+    n = 0
+    points = 0
+    first: Rank | None = None
+    mixed = threes = False
+    for c in whole:
+        points += points_by_rank[c.rank_index]
+        if c.is_wild:
+            continue
+        n += 1
+        rank = c.rank
+        if first is None:
+            first = rank
+        elif rank is not first:
+            mixed = True
+        if rank is Rank.THREE:
+            threes = True
+    return n, points, first, mixed, threes
 
 
 def card_points(card: Card, rules: RuleSet) -> int:
@@ -97,22 +148,8 @@ def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card],
     whole = [*onto, *cards] if onto else cards
     problems: list[Problem] = []
     size = len(whole)
-    n = 0
-    points = 0
-    first: Rank | None = None
-    mixed = threes = False
-    for c in whole:
-        points += points_by_rank[c.rank_index]
-        if c.is_wild:
-            continue
-        n += 1
-        rank = c.rank
-        if first is None:
-            first = rank
-        elif rank is not first:
-            mixed = True
-        if rank is Rank.THREE:
-            threes = True
+    scan = _scan_counts(whole, points_by_rank) if size <= RANK_COUNT_MAX else None
+    n, points, first, mixed, threes = scan or _scan_cards(whole, points_by_rank)
     wilds = size - n
     # threes: red threes are laid out, black threes only melded under black_three_books
     if threes:
@@ -174,6 +211,66 @@ def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card],
     rank_text = first.value if first is not None and not mixed else None
     return MeldCheck(valid=not problems, kind=kind, rank=rank_text, complete=complete, size=size,
                      naturals=n, wilds=wilds, points=points, problems=tuple(problems))
+
+
+#: Bits per book count in ``MeldTable.info``; the fields are clean, dirty, wild (``BookKind`` order).
+BOOK_BITS = 16
+#: The book counts of a sum of ``MeldTable.info`` values: ``total & BOOK_FIELDS``.
+BOOK_FIELDS = (1 << 3 * BOOK_BITS) - 1
+#: Where the card points start in ``MeldTable.info``: ``total >> POINTS_SHIFT`` (signed, unbounded).
+POINTS_SHIFT = 3 * BOOK_BITS
+_BOOK_ONE = {kind: 1 << BOOK_BITS * i for i, kind in enumerate(BookKind)}
+
+
+@dataclass(frozen=True, slots=True)
+class MeldTable:
+    """Every meld that may lie on a table under one RuleSet, by its composition.
+
+    A composition is ``sum(card.counts for card in meld) >> RANK_SHIFT``: how many cards of each rank
+    (see ``engine.cards``). The table holds every composition of at most ``max_size`` cards that
+    :func:`meld_check` finds valid, except melds of threes (their suits matter):
+
+    ``info``: composition → ``points << POINTS_SHIFT`` plus one in its kind's ``BOOK_BITS`` field when
+    complete, so that one C-level ``sum`` over a side's melds gives its books by kind and its card
+    points; ``rank``: composition → ``RANK_INDEX`` of its naturals, ``-1`` for a wild meld.
+    ``one_open``, ``burn``: the rules between melds (``one_open_meld_per_rank``, ``after_book`` burn).
+    """
+
+    max_size: int
+    info: dict[int, int]
+    rank: dict[int, int]
+    one_open: bool
+    burn: bool
+
+
+@lru_cache(maxsize=64)
+def meld_table(rules: RuleSet) -> MeldTable:
+    """The :class:`MeldTable` of ``rules``, built by asking :func:`meld_check` about one meld of
+    fours and 2s per (naturals, wilds) count, so it cannot disagree with it: validity, kind and
+    completeness depend only on those counts for any natural rank but three, and on no suit.
+    At most ``RANK_COUNT_MAX`` (15) cards a meld: a few thousand entries at most."""
+    max_size = min(RANK_COUNT_MAX, rules.book_max_size or RANK_COUNT_MAX)
+    points = rank_points(rules)
+    natural, wild = Card(Rank.FOUR, Suit.SPADES), Card(Rank.TWO, Suit.SPADES)
+    ranks = [RANK_INDEX[rank] for rank in NATURAL_RANKS]
+    info: dict[int, int] = {}
+    rank_of: dict[int, int] = {}
+    for size in range(1, max_size + 1):
+        for wilds in range(size + 1):
+            n = size - wilds
+            check = meld_check([natural] * n + [wild] * wilds, rules, (), points)
+            if not check.valid:
+                continue
+            book = _BOOK_ONE[check.kind] if check.complete and check.kind is not None else 0
+            for twos in range(wilds + 1):
+                jokers = wilds - twos
+                wild_comp = twos << RANK_BITS * _TWO | jokers << RANK_BITS * _JOKER
+                wild_points = twos * points[_TWO] + jokers * points[_JOKER]
+                for r in ranks if n else [-1]:
+                    comp = wild_comp | n << RANK_BITS * r if n else wild_comp
+                    info[comp] = ((wild_points + n * points[r] if n else wild_points) << POINTS_SHIFT) + book
+                    rank_of[comp] = r
+    return MeldTable(max_size, info, rank_of, rules.one_open_meld_per_rank, rules.after_book == "burn")
 
 
 #: wild_ratio → (the rule in words, whether ``naturals`` and ``wilds`` keep it).

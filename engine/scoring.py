@@ -10,20 +10,33 @@ breakdowns for the same round.
 
 from __future__ import annotations
 
+import sys
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from functools import lru_cache
+from functools import lru_cache, partial
+from itertools import chain
 from math import gcd
+from operator import attrgetter
 from typing import Any
 
-from engine.cards import CARD_TABLE, DECK, Card, Rank, parse_cards
+from engine.cards import (
+    CARD_COUNT_MAX,
+    CARD_FIELDS,
+    CARD_TABLE,
+    DECK,
+    RANK_INDEX,
+    RANK_SHIFT,
+    Card,
+    Rank,
+    parse_cards,
+)
 from engine.checks import PlayerState, books_as_contract, going_out_problems
 from engine.errors import CardError, HandFootError, Path, Problem, RoundError
-from engine.melds import BookKind, card_points_table, rank_points
+from engine.melds import BookKind, MeldTable, card_points_table, counts_of, meld_table, rank_points
 from engine.rules import RuleSet
-from engine.table import analyse_table
+from engine.table import analyse_table, quick_table
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,16 +274,21 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
     tallies: list[Tally] = []
     most_decks = rules.decks_for(len(teams) * rules.players_per_team_max)  # a tally names no players
     points_by_rank = rank_points(rules)  # once per round: hashing a RuleSet is not free
+    table = meld_table(rules)
+    packed = count = 0  # every card of the round (cards form), for the copies check
     for i, team in enumerate(teams):
         if team.tally is not None:
             tally = team.tally
             problems.extend(_tally_problems(tally, team.went_out, rules, round_input.round, ("teams", i),
                                             most_decks))
         else:
-            tally, team_problems = _tally_from_cards(team, rules, round_input.round, ("teams", i), points_by_rank)
+            tally, team_problems, team_packed, team_count = _tally_from_cards(
+                team, rules, round_input.round, ("teams", i), points_by_rank, table)
             problems.extend(team_problems)
+            packed += team_packed
+            count += team_count
         tallies.append(tally)
-    problems.extend(_copies_problems(teams, tallies, rules))
+    problems.extend(_copies_problems(teams, tallies, rules, packed, count))
     if problems:
         raise RoundError(problems)
     return RoundScore(round=round_input.round, teams=tuple(
@@ -384,10 +402,19 @@ def _ceiling_problems(tally: Tally, rules: RuleSet, decks: int, at: Path) -> lis
 
 
 def _tally_from_cards(team: TeamRound, rules: RuleSet, round_number: int, at: Path,
-                      points_by_rank: tuple[int, ...]) -> tuple[Tally, list[Problem]]:
+                      points_by_rank: tuple[int, ...], table: MeldTable) -> tuple[Tally, list[Problem], int, int]:
+    """The side's tally, the rules it breaks, and the packed counts (``Card.counts`` summed) and
+    number of all its cards, for the copies check of the round."""
     problems: list[Problem] = []
-    table = analyse_table(team.melds, rules, (*at, "melds"), points_by_rank)
-    problems.extend(table.problems)
+    melds = team.melds
+    sums = list(map(sum, map(partial(map, counts_of), melds)))
+    quick = quick_table(melds, sums, table, closed=bool(team.burn))
+    if quick is not None:
+        books, table_points, closed = quick
+    else:
+        analysed = analyse_table(melds, rules, (*at, "melds"), points_by_rank)
+        problems.extend(analysed.problems)
+        books, table_points, closed = analysed.books, analysed.points, analysed.closed_ranks()
     for k, card in enumerate(team.red_threes):
         if not card.is_red_three:
             problems.append(Problem("not_a_red_three", f"{card.code} is not a red three (3H or 3D)",
@@ -400,7 +427,6 @@ def _tally_from_cards(team: TeamRound, rules: RuleSet, round_number: int, at: Pa
         problems.append(Problem("burn_not_allowed", "these rules have no burn pile (after_book is "
                                 f"{rules.after_book}): meld the cards instead", (*at, "burn")))
     else:
-        closed = table.closed_ranks()
         for k, card in enumerate(team.burn):
             if card.is_wild:
                 problems.append(Problem("wild_burned", f"{card.code}: wild cards cannot be burned "
@@ -408,60 +434,66 @@ def _tally_from_cards(team: TeamRound, rules: RuleSet, round_number: int, at: Pa
             elif card.rank.value not in closed:
                 problems.append(Problem("burn_needs_closed_book", f"{card.code}: the {card.rank.value}s "
                                         "have no completed book on this side's table", (*at, "burn", k)))
-    caught = 0
-    left = 0
-    for player in team.players:
-        for cards in (player.hand, player.foot or ()):
-            for card in cards:
-                if card.is_red_three:
-                    caught += 1
-                else:
-                    left += points_by_rank[card.rank_index]
+    players = team.players
+    held = list(chain.from_iterable([p.hand for p in players] + [p.foot for p in players if p.foot]))
+    caught = sum(map(_is_red_three, held))
+    left = sum(map(points_by_rank.__getitem__, map(_rank_index, held))) - caught * points_by_rank[_THREE]
     if team.went_out:
-        books = books_as_contract(table.books)
-        problems.extend(going_out_problems(books, team.players, rules, round_number, at))
-        if team.players and not any(not p.hand and p.foot is None for p in team.players):
+        problems.extend(going_out_problems(books_as_contract(books), players, rules, round_number, at))
+        if players and not any(not p.hand and p.foot is None for p in players):
             problems.append(Problem("cards_left_when_out", f"{team.name} went out, but no player of "
                                     "the side has played out both hand and foot", (*at, "players")))
     tally = Tally(
-        clean_books=table.books[BookKind.CLEAN], dirty_books=table.books[BookKind.DIRTY],
-        wild_books=table.books[BookKind.WILD], red_threes_on_table=len(team.red_threes),
-        red_threes_caught=caught, table_points=table.points,
-        points_left=left, burn_points=sum([points_by_rank[c.rank_index] for c in team.burn]),
-        perfect_cuts=team.perfect_cuts, has_melded=bool(team.melds))
-    return tally, problems
+        clean_books=books[BookKind.CLEAN], dirty_books=books[BookKind.DIRTY],
+        wild_books=books[BookKind.WILD], red_threes_on_table=len(team.red_threes),
+        red_threes_caught=caught, table_points=table_points,
+        points_left=left, burn_points=sum(map(points_by_rank.__getitem__, map(_rank_index, team.burn))),
+        perfect_cuts=team.perfect_cuts, has_melded=bool(melds))
+    packed = (sum(sums) + sum(map(counts_of, held)) + sum(map(counts_of, team.red_threes))
+              + sum(map(counts_of, team.burn)))
+    count = sum(map(len, melds)) + len(held) + len(team.red_threes) + len(team.burn)
+    return tally, problems, packed, count
 
 
 _JOKER_KEY = Card(Rank.JOKER, None).key
+_THREE = RANK_INDEX[Rank.THREE]
+_rank_index = attrgetter("rank_index")
+_is_red_three = attrgetter("is_red_three")
 
 
-def _copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules: RuleSet) -> list[Problem]:
-    """More copies of a card than the decks hold (cards form), or more red threes (any form)."""
+def _copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules: RuleSet,
+                     packed: int, count: int) -> list[Problem]:
+    """More copies of a card than the decks hold (cards form), or more red threes (any form).
+
+    ``packed``, ``count``: the packed counts (``Card.counts`` summed) and the number of every card of
+    the round, from :func:`_tally_from_cards`."""
     players = sum(len(t.players) for t in teams if t.tally is None)
     players += sum(rules.players_per_team_max for t in teams if t.tally is not None)
     decks = rules.decks_for(players)
     problems: list[Problem] = []
-    # Count every card by its small integer key first (C speed); only when some card is over the
-    # limit walk the round again to name each extra copy's position.
-    keys: list[int] = []
-    for team in teams:
-        if team.tally is not None:
-            continue
-        for meld in team.melds:
-            keys += [c.key for c in meld]
-        keys += [c.key for c in team.red_threes]
-        keys += [c.key for c in team.burn]
-        for player in team.players:
-            keys += [c.key for c in player.hand]
-            keys += [c.key for c in player.foot or ()]
-    counts = Counter(keys)
-    if any(n > (2 * decks if key == _JOKER_KEY else decks) for key, n in counts.items()):
+    # The card fields of ``packed`` count every distinct card at once (exact below 2**16 cards); only
+    # when some card is over the limit walk the round again to name each extra copy's position.
+    if count <= CARD_COUNT_MAX:
+        copies = memoryview((packed & CARD_FIELDS).to_bytes(RANK_SHIFT // 8, sys.byteorder)).cast("H")
+        over = max(copies[:_JOKER_KEY], default=0) > decks or copies[_JOKER_KEY] > 2 * decks
+    else:
+        keys = [c.key for team in teams if team.tally is None for cards in _card_groups(team) for c in cards]
+        over = any(n > (2 * decks if key == _JOKER_KEY else decks) for key, n in Counter(keys).items())
+    if over:
         problems.extend(_copies_positions(teams, decks))
     red_threes = sum(t.red_threes_on_table + t.red_threes_caught for t in tallies)
     if red_threes > 2 * decks:
         problems.append(Problem("too_many_copies", f"{red_threes} red threes in the round, but "
                                 f"{decks} decks hold {2 * decks}", ("teams",)))
     return problems
+
+
+def _card_groups(team: TeamRound) -> list[Sequence[Card]]:
+    """Every list of cards of a side (cards form)."""
+    groups: list[Sequence[Card]] = [*team.melds, team.red_threes, team.burn]
+    for player in team.players:
+        groups += [player.hand, player.foot or ()]
+    return groups
 
 
 def _copies_positions(teams: Sequence[TeamRound], decks: int) -> list[Problem]:
