@@ -68,9 +68,14 @@ def create_key(db: Database, name: str, *, adopt_anonymous: bool = False) -> tup
     return key, token
 
 
+#: Is any key active? Asked on every games request: a Core statement on a pooled connection (an ORM
+#: session around it cost twice as much, ~150 against ~70 µs).
+_ANY_ACTIVE_KEY = select(ApiKey.id).where(ApiKey.revoked_at.is_(None)).limit(1)
+
+
 def any_active_key(db: Database) -> bool:
-    with db.session() as session:
-        return session.scalar(select(ApiKey.id).where(ApiKey.revoked_at.is_(None)).limit(1)) is not None
+    with db.engine.connect() as connection:
+        return connection.execute(_ANY_ACTIVE_KEY).first() is not None
 
 
 def find_key(db: Database, token: str) -> ApiKey | None:

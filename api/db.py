@@ -108,6 +108,7 @@ class Database:
     def __init__(self, url: str, *, sqlite_timeout: float = 15) -> None:
         self.url = normalize_database_url(url)
         self.sqlite_timeout = sqlite_timeout
+        self._is_sqlite = make_url(self.url).get_backend_name() == "sqlite"
         self._engine: Engine | None = None
         self._sessionmaker: sessionmaker[Session] | None = None
         self._write_sessionmaker: sessionmaker[Session] | None = None
@@ -127,7 +128,7 @@ class Database:
 
     @property
     def is_sqlite(self) -> bool:
-        return make_url(self.url).get_backend_name() == "sqlite"
+        return self._is_sqlite
 
     @contextmanager
     def write_session(self) -> Iterator[Session]:
