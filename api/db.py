@@ -108,7 +108,7 @@ class Database:
     def __init__(self, url: str, *, sqlite_timeout: float = 15) -> None:
         self.url = normalize_database_url(url)
         self.sqlite_timeout = sqlite_timeout
-        self._is_sqlite = make_url(self.url).get_backend_name() == "sqlite"
+        self._is_sqlite: bool | None = None
         self._engine: Engine | None = None
         self._sessionmaker: sessionmaker[Session] | None = None
         self._write_sessionmaker: sessionmaker[Session] | None = None
@@ -128,6 +128,8 @@ class Database:
 
     @property
     def is_sqlite(self) -> bool:
+        if self._is_sqlite is None:  # parsed on first use, like the engine (a bad URL fails there)
+            self._is_sqlite = make_url(self.url).get_backend_name() == "sqlite"
         return self._is_sqlite
 
     @contextmanager
