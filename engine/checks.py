@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from engine.cards import Card, Rank
 from engine.errors import Problem
+from engine.frozen import fast_init
 from engine.melds import BookKind, cards_points
 from engine.rules import Contract, RuleSet
 from engine.table import analyse_table
@@ -56,6 +57,7 @@ def check_opening(melds: Sequence[Sequence[Card]], rules: RuleSet, round_number:
     return OpeningCheck(points=points, minimum=minimum, met=not problems, problems=tuple(problems))
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerState:
     """A player at the end of play: ``hand`` cards, and ``foot`` cards when the foot was never picked

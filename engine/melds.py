@@ -15,6 +15,7 @@ from operator import attrgetter
 
 from engine.cards import NATURAL_RANKS, RANK_BITS, RANK_COUNT_MAX, RANK_INDEX, RANK_SHIFT, Card, Rank, Suit
 from engine.errors import Problem
+from engine.frozen import fast_init
 from engine.rules import RuleSet
 
 
@@ -111,6 +112,7 @@ def cards_points(cards: Sequence[Card], rules: RuleSet) -> int:
     return sum([points[c.rank_index] for c in cards])
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MeldCheck:
     """The answer about one meld: ``valid``; ``kind`` (None when no kind applies, e.g. mixed ranks);
@@ -213,12 +215,21 @@ def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card],
                      naturals=n, wilds=wilds, points=points, problems=tuple(problems))
 
 
-#: Bits per book count in ``MeldTable.info``; the fields are clean, dirty, wild (``BookKind`` order).
-BOOK_BITS = 16
-#: The book counts of a sum of ``MeldTable.info`` values: ``total & BOOK_FIELDS``.
+# ``MeldTable.info`` of a meld, low to high: three 8-bit book counts (clean, dirty, wild: one in its
+# kind's field when complete), an 8-bit card count, a 4-bit field per rank (one in the field of its
+# naturals' rank), then its card points (signed, unbounded). Summed over at most ``INFO_MELDS_MAX``
+# melds no field overflows, so one C-level ``sum`` gives a side's books by kind, its melded cards,
+# whether two melds share a rank, and its card points.
+INFO_MELDS_MAX = 15
+BOOK_BITS = 8
+BOOK_MASK = (1 << BOOK_BITS) - 1
 BOOK_FIELDS = (1 << 3 * BOOK_BITS) - 1
-#: Where the card points start in ``MeldTable.info``: ``total >> POINTS_SHIFT`` (signed, unbounded).
-POINTS_SHIFT = 3 * BOOK_BITS
+SIZE_SHIFT = 3 * BOOK_BITS
+SIZE_MASK = 0xFF
+PRESENCE_SHIFT = SIZE_SHIFT + 8
+#: In a sum of infos: some rank has two melds (a rank field above one).
+PRESENCE_TWICE = sum(0b1110 << PRESENCE_SHIFT + RANK_BITS * r for r in range(len(Rank)))
+POINTS_SHIFT = PRESENCE_SHIFT + RANK_BITS * len(Rank)
 _BOOK_ONE = {kind: 1 << BOOK_BITS * i for i, kind in enumerate(BookKind)}
 
 
@@ -228,11 +239,10 @@ class MeldTable:
 
     A composition is ``sum(card.counts for card in meld) >> RANK_SHIFT``: how many cards of each rank
     (see ``engine.cards``). The table holds every composition of at most ``max_size`` cards that
-    :func:`meld_check` finds valid, except melds of threes (their suits matter):
+    :func:`meld_check` finds valid, except melds of threes (their suits matter).
 
-    ``info``: composition → ``points << POINTS_SHIFT`` plus one in its kind's ``BOOK_BITS`` field when
-    complete, so that one C-level ``sum`` over a side's melds gives its books by kind and its card
-    points; ``rank``: composition → ``RANK_INDEX`` of its naturals, ``-1`` for a wild meld.
+    ``info``: composition → the meld's packed info (books, size, rank, points: see ``INFO_MELDS_MAX``);
+    ``rank``: composition → ``RANK_INDEX`` of its naturals, ``-1`` for a wild meld.
     ``one_open``, ``burn``: the rules between melds (``one_open_meld_per_rank``, ``after_book`` burn).
     """
 
@@ -264,12 +274,17 @@ def meld_table(rules: RuleSet) -> MeldTable:
             book = _BOOK_ONE[check.kind] if check.complete and check.kind is not None else 0
             for twos in range(wilds + 1):
                 jokers = wilds - twos
-                wild_comp = twos << RANK_BITS * _TWO | jokers << RANK_BITS * _JOKER
-                wild_points = twos * points[_TWO] + jokers * points[_JOKER]
-                for r in ranks if n else [-1]:
-                    comp = wild_comp | n << RANK_BITS * r if n else wild_comp
-                    info[comp] = ((wild_points + n * points[r] if n else wild_points) << POINTS_SHIFT) + book
-                    rank_of[comp] = r
+                comp = twos << RANK_BITS * _TWO | jokers << RANK_BITS * _JOKER
+                meld_points = twos * points[_TWO] + jokers * points[_JOKER]
+                if not n:
+                    info[comp] = (meld_points << POINTS_SHIFT) + (size << SIZE_SHIFT) + book
+                    rank_of[comp] = -1
+                    continue
+                for r in ranks:
+                    info[comp | n << RANK_BITS * r] = (((meld_points + n * points[r]) << POINTS_SHIFT)
+                                                       + (1 << PRESENCE_SHIFT + RANK_BITS * r)
+                                                       + (size << SIZE_SHIFT) + book)
+                    rank_of[comp | n << RANK_BITS * r] = r
     return MeldTable(max_size, info, rank_of, rules.one_open_meld_per_rank, rules.after_book == "burn")
 
 

@@ -34,11 +34,13 @@ from engine.cards import (
 )
 from engine.checks import PlayerState, books_as_contract, going_out_problems
 from engine.errors import CardError, HandFootError, Path, Problem, RoundError
+from engine.frozen import fast_init
 from engine.melds import BookKind, MeldTable, card_points_table, counts_of, meld_table, rank_points
-from engine.rules import RuleSet
+from engine.rules import Contract, RuleSet
 from engine.table import analyse_table, quick_table
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Tally:
     """A side's round as counted at the table. Counts are cards or books; ``*_points`` are points.
@@ -63,6 +65,7 @@ class Tally:
 TALLY_COUNTS = tuple(f.name for f in fields(Tally) if f.name != "has_melded")
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TeamRound:
     """One side's round. Cards form: ``melds`` (everything on the table), ``red_threes`` (laid out),
@@ -79,6 +82,7 @@ class TeamRound:
     perfect_cuts: int = 0
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundInput:
     """A finished round: its number (1 = first) and every side."""
@@ -87,6 +91,7 @@ class RoundInput:
     teams: tuple[TeamRound, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Line:
     """One line of a breakdown: ``code`` (stable), ``label``, ``count`` and ``points_each`` where they
@@ -99,6 +104,7 @@ class Line:
     points: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Breakdown:
     """A side's round score: ``name``, ``total`` (points) and the ``lines`` that sum to it."""
@@ -111,6 +117,7 @@ class Breakdown:
         return next((line for line in self.lines if line.code == code), None)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundScore:
     """Every side's breakdown, in the order given."""
@@ -167,6 +174,10 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
             return ()
 
     for i, team in enumerate(_list(data.get("teams"), ("teams",))):
+        plain = _plain_team(i, team) if type(team) is dict else None
+        if plain is not None:
+            teams.append(plain)
+            continue
         at: Path = ("teams", i)
         if not isinstance(team, Mapping):
             raise _problem("invalid_input", "expected an object", at)
@@ -205,6 +216,42 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
     if card_problems:
         raise CardError(card_problems)
     return RoundInput(round=round_number, teams=tuple(teams))
+
+
+_EMPTY: list[Any] = []  # a default that is a list; never changed
+_ONLY_LISTS = frozenset([list])
+
+
+def _plain_team(i: int, team: dict[str, Any]) -> TeamRound | None:
+    """Side ``i`` when it has the plain JSON shape (lists of known card strings, no tally), parsed
+    with C-level passes; ``None`` for anything else, which :func:`round_from_mapping` then parses
+    with every check and problem path. It reads the same members with the same defaults."""
+    get = team.get
+    raw_melds, raw_players = get("melds", _EMPTY), get("players", _EMPTY)
+    red_threes, burn = get("red_threes", _EMPTY), get("burn", _EMPTY)
+    if (get("tally") is not None or type(raw_melds) is not list or type(raw_players) is not list
+            or type(red_threes) is not list or type(burn) is not list
+            or not _ONLY_LISTS.issuperset(map(type, raw_melds))):
+        return None
+    players = []
+    try:
+        melds = tuple([tuple(map(_card_of, meld)) for meld in raw_melds])
+        for p, player in enumerate(raw_players):
+            if type(player) is not dict:
+                return None
+            hand, foot = player.get("hand", _EMPTY), player.get("foot")
+            if type(hand) is not list or (foot is not None and type(foot) is not list):
+                return None
+            players.append(PlayerState(name=str(player.get("name", f"Player {p + 1}")),
+                                       hand=tuple(map(_card_of, hand)),
+                                       foot=None if foot is None else tuple(map(_card_of, foot))))
+        red_cards, burn_cards = tuple(map(_card_of, red_threes)), tuple(map(_card_of, burn))
+    except (KeyError, TypeError):  # an unknown card, or not a string
+        return None
+    perfect = get("perfect_cuts", 0)
+    return TeamRound(name=str(get("name", f"Team {i + 1}")), went_out=bool(get("went_out", False)),
+                     melds=melds, red_threes=red_cards, burn=burn_cards, players=tuple(players),
+                     perfect_cuts=perfect if isinstance(perfect, int) else 0)
 
 
 def _known_melds(raw: Sequence[Any]) -> tuple[tuple[Card, ...], ...] | None:
@@ -298,32 +345,42 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
 
 def breakdown(name: str, went_out: bool, tally: Tally, rules: RuleSet, round_number: int) -> Breakdown:
     """The lines of one side's score from its tally (no checks: see :func:`score_round`)."""
-    melded = tally.has_melded
-    if melded is None:
-        melded = bool(tally.table_points or tally.clean_books or tally.dirty_books or tally.wild_books)
-    red_each = rules.red_three_table_points if melded else rules.red_three_table_points_unmelded
+    t = tally
+    return _breakdown(name, went_out, t.clean_books, t.dirty_books, t.wild_books, t.red_threes_on_table,
+                      t.red_threes_caught, t.table_points, t.points_left, t.burn_points, t.perfect_cuts,
+                      t.has_melded, rules, round_number)
+
+
+def _breakdown(name: str, went_out: bool, clean: int, dirty: int, wild: int, red_on_table: int, caught: int,
+               table_points: int, left: int, burn_points: int, perfect_cuts: int, has_melded: bool | None,
+               rules: RuleSet, round_number: int) -> Breakdown:
+    """:func:`breakdown` from the tally's values (a scored round need not build its Tally)."""
+    if has_melded is None:
+        has_melded = bool(table_points or clean or dirty or wild)
+    red_each = rules.red_three_table_points if has_melded else rules.red_three_table_points_unmelded
     bonus = rules.going_out_bonus_for(round_number)
-
-    def line(code: str, count: int | None, each: int | None, points: int) -> Line:
-        return Line(code, LINE_LABELS[code], count, each, points)
-
+    clean_each, dirty_each, wild_each = rules.clean_book_bonus, rules.dirty_book_bonus, rules.wild_book_bonus
+    caught_each = rules.red_three_caught_points
+    labels = LINE_LABELS
     lines = [
-        line("clean_books", tally.clean_books, rules.clean_book_bonus, tally.clean_books * rules.clean_book_bonus),
-        line("dirty_books", tally.dirty_books, rules.dirty_book_bonus, tally.dirty_books * rules.dirty_book_bonus),
-        line("wild_books", tally.wild_books, rules.wild_book_bonus, tally.wild_books * rules.wild_book_bonus),
-        line("going_out", int(went_out), bonus, bonus if went_out else 0),
-        line("red_threes_on_table", tally.red_threes_on_table, red_each, tally.red_threes_on_table * red_each),
-        line("red_threes_caught", tally.red_threes_caught, rules.red_three_caught_points,
-             tally.red_threes_caught * rules.red_three_caught_points),
+        Line("clean_books", labels["clean_books"], clean, clean_each, clean * clean_each),
+        Line("dirty_books", labels["dirty_books"], dirty, dirty_each, dirty * dirty_each),
+        Line("wild_books", labels["wild_books"], wild, wild_each, wild * wild_each),
+        Line("going_out", labels["going_out"], int(went_out), bonus, bonus if went_out else 0),
+        Line("red_threes_on_table", labels["red_threes_on_table"], red_on_table, red_each, red_on_table * red_each),
+        Line("red_threes_caught", labels["red_threes_caught"], caught, caught_each, caught * caught_each),
     ]
     if rules.perfect_cut_bonus:
-        lines.append(line("perfect_cut", tally.perfect_cuts, rules.perfect_cut_bonus,
-                          tally.perfect_cuts * rules.perfect_cut_bonus))
-    lines.append(line("table_points", None, None, tally.table_points))
+        lines.append(Line("perfect_cut", labels["perfect_cut"], perfect_cuts, rules.perfect_cut_bonus,
+                          perfect_cuts * rules.perfect_cut_bonus))
+    lines.append(Line("table_points", labels["table_points"], None, None, table_points))
     if rules.after_book == "burn":
-        lines.append(line("burn", None, None, tally.burn_points))
-    lines.append(line("points_left", None, None, -tally.points_left))
-    return Breakdown(name=name, total=sum(ln.points for ln in lines), lines=tuple(lines))
+        lines.append(Line("burn", labels["burn"], None, None, burn_points))
+    lines.append(Line("points_left", labels["points_left"], None, None, -left))
+    return Breakdown(name, sum(map(_points_of, lines)), tuple(lines))
+
+
+_points_of = attrgetter("points")
 
 
 def _card_gcd(rules: RuleSet) -> int:
@@ -408,13 +465,15 @@ def _tally_from_cards(team: TeamRound, rules: RuleSet, round_number: int, at: Pa
     problems: list[Problem] = []
     melds = team.melds
     sums = list(map(sum, map(partial(map, counts_of), melds)))
-    quick = quick_table(melds, sums, table, closed=bool(team.burn))
+    melded = sum(map(len, melds))
+    quick = quick_table(melds, sums, melded, table, closed=bool(team.burn))
     if quick is not None:
-        books, table_points, closed = quick
+        clean, dirty, wild, table_points, closed = quick
     else:
         analysed = analyse_table(melds, rules, (*at, "melds"), points_by_rank)
         problems.extend(analysed.problems)
-        books, table_points, closed = analysed.books, analysed.points, analysed.closed_ranks()
+        clean, dirty, wild = (analysed.books[kind] for kind in BookKind)
+        table_points, closed = analysed.points, analysed.closed_ranks()
     for k, card in enumerate(team.red_threes):
         if not card.is_red_three:
             problems.append(Problem("not_a_red_three", f"{card.code} is not a red three (3H or 3D)",
@@ -439,19 +498,18 @@ def _tally_from_cards(team: TeamRound, rules: RuleSet, round_number: int, at: Pa
     caught = sum(map(_is_red_three, held))
     left = sum(map(points_by_rank.__getitem__, map(_rank_index, held))) - caught * points_by_rank[_THREE]
     if team.went_out:
-        problems.extend(going_out_problems(books_as_contract(books), players, rules, round_number, at))
+        problems.extend(going_out_problems(Contract(clean, dirty, wild), players, rules, round_number, at))
         if players and not any(not p.hand and p.foot is None for p in players):
             problems.append(Problem("cards_left_when_out", f"{team.name} went out, but no player of "
                                     "the side has played out both hand and foot", (*at, "players")))
     tally = Tally(
-        clean_books=books[BookKind.CLEAN], dirty_books=books[BookKind.DIRTY],
-        wild_books=books[BookKind.WILD], red_threes_on_table=len(team.red_threes),
+        clean_books=clean, dirty_books=dirty, wild_books=wild, red_threes_on_table=len(team.red_threes),
         red_threes_caught=caught, table_points=table_points,
         points_left=left, burn_points=sum(map(points_by_rank.__getitem__, map(_rank_index, team.burn))),
         perfect_cuts=team.perfect_cuts, has_melded=bool(melds))
     packed = (sum(sums) + sum(map(counts_of, held)) + sum(map(counts_of, team.red_threes))
               + sum(map(counts_of, team.burn)))
-    count = sum(map(len, melds)) + len(held) + len(team.red_threes) + len(team.burn)
+    count = melded + len(held) + len(team.red_threes) + len(team.burn)
     return tally, problems, packed, count
 
 

@@ -7,12 +7,17 @@ from dataclasses import dataclass
 from itertools import repeat
 from operator import rshift
 
-from engine.cards import RANK_SHIFT, Card, Rank
+from engine.cards import CARD_COUNT_MAX, RANK_SHIFT, Card, Rank
 from engine.errors import Path, Problem
 from engine.melds import (
     BOOK_BITS,
     BOOK_FIELDS,
+    BOOK_MASK,
+    INFO_MELDS_MAX,
     POINTS_SHIFT,
+    PRESENCE_TWICE,
+    SIZE_MASK,
+    SIZE_SHIFT,
     BookKind,
     MeldCheck,
     MeldTable,
@@ -100,48 +105,45 @@ def _second(rank: str, j: int, book: int, path: Path) -> Problem:
 
 
 _RANK_TEXT = tuple(rank.value for rank in Rank)
-_BOOK_MASK = (1 << BOOK_BITS) - 1
 
 
-def quick_table(melds: Sequence[Sequence[Card]], sums: Sequence[int], table: MeldTable,
-                closed: bool = False) -> tuple[dict[BookKind, int], int, set[str]] | None:
-    """``(books, points, closed ranks)`` as :func:`analyse_table` gives them, for a side whose every
-    meld is valid and breaks no rule between melds; ``None`` for any other (then ask
-    :func:`analyse_table`, which names every problem). ``closed`` ranks (canonical text) are only
-    worked out when asked for; else the set is empty.
+def quick_table(melds: Sequence[Sequence[Card]], sums: Sequence[int], cards: int, table: MeldTable,
+                closed: bool = False) -> tuple[int, int, int, int, set[str]] | None:
+    """``(clean books, dirty books, wild books, points, closed ranks)`` as :func:`analyse_table`
+    gives them, for a side whose every meld is valid and breaks no rule between melds; ``None`` for
+    any other (then ask :func:`analyse_table`, which names every problem). ``closed`` ranks
+    (canonical text) are only worked out when asked for; else the set is empty.
 
-    ``sums``: ``sum(card.counts for card in meld)`` of each meld; ``table``: ``meld_table(rules)``.
-    Each meld is looked up by its composition in ``table`` (C-level ``map``), so a valid side costs
-    no Python code per meld unless two melds share a rank.
+    ``sums``: ``sum(card.counts for card in meld)`` of each meld; ``cards``: the number of melded
+    cards; ``table``: ``meld_table(rules)``. Each meld is looked up by its composition (C-level
+    ``map``) and the infos summed, so a valid side costs no Python code per meld unless two of its
+    melds share a rank.
     """
-    if not melds:
-        return {BookKind.CLEAN: 0, BookKind.DIRTY: 0, BookKind.WILD: 0}, 0, set()
-    if max(map(len, melds)) > table.max_size or len(melds) > _BOOK_MASK:
-        return None  # not in the table, or more books than a field counts
+    if len(melds) > INFO_MELDS_MAX or cards > CARD_COUNT_MAX:
+        return None  # more than the info fields count exactly
     comps = list(map(rshift, sums, repeat(RANK_SHIFT, len(sums))))
     try:
         total = sum(map(table.info.__getitem__, comps))
     except KeyError:  # a meld that is not valid (or of threes)
         return None
-    ranks = list(map(table.rank.__getitem__, comps))
-    wild_melds = ranks.count(-1)
-    if len(set(ranks)) != len(ranks) - max(wild_melds - 1, 0) and not _between_melds_ok(ranks, comps, table):
+    if total >> SIZE_SHIFT & SIZE_MASK != cards:
+        return None  # a meld too large for its rank fields (it can alias a smaller one)
+    if total & PRESENCE_TWICE and not _between_melds_ok(comps, table):
         return None
-    books = total & BOOK_FIELDS
-    by_kind = {BookKind.CLEAN: books & _BOOK_MASK, BookKind.DIRTY: books >> BOOK_BITS & _BOOK_MASK,
-               BookKind.WILD: books >> 2 * BOOK_BITS}
-    closed_ranks = {_RANK_TEXT[r] for r, c in zip(ranks, comps, strict=True)
-                    if r >= 0 and table.info[c] & BOOK_FIELDS} if closed else set()
-    return by_kind, total >> POINTS_SHIFT, closed_ranks
+    closed_ranks = {_RANK_TEXT[table.rank[c]] for c in comps
+                    if table.info[c] & BOOK_FIELDS and table.rank[c] >= 0} if closed else set()
+    return (total & BOOK_MASK, total >> BOOK_BITS & BOOK_MASK, total >> 2 * BOOK_BITS & BOOK_MASK,
+            total >> POINTS_SHIFT, closed_ranks)
 
 
-def _between_melds_ok(ranks: Sequence[int], comps: Sequence[int], table: MeldTable) -> bool:
+def _between_melds_ok(comps: Sequence[int], table: MeldTable) -> bool:
     """No ``duplicate_open_meld`` nor ``second_book_of_rank`` (see :func:`analyse_table`) among
-    valid melds of these ranks (``-1``: a wild meld) and compositions."""
+    valid melds of these compositions."""
     open_seen: set[int] = set()
     seen: set[int] = set()
     complete_seen: set[int] = set()
-    for r, comp in zip(ranks, comps, strict=True):
+    for comp in comps:
+        r = table.rank[comp]
         if r < 0:
             continue
         complete = bool(table.info[comp] & BOOK_FIELDS)
