@@ -2,7 +2,9 @@
 
 Every write is one transaction (:func:`_write`): on SQLite it begins with ``BEGIN IMMEDIATE`` (the
 write lock first, so writers queue), on PostgreSQL it locks the game row (``SELECT ... FOR UPDATE``)
-before it computes the next round number. A unique-violation race (two appends computing the same
+before it computes the next round number. An append, the hot path, scores its round before that
+lock and stores it only if the game row's version has not moved since it was read (else it takes
+the lock and does it all again): see :func:`append_round`. A unique-violation race (two appends computing the same
 round number) or a PostgreSQL serialization failure or deadlock retries the whole transaction a
 few times, then gives up with :class:`WriteConflictError` (409). A database that is unreachable or
 locked too long raises :class:`StoreUnavailableError` (503). No HTTP here: the routes map these
@@ -11,6 +13,8 @@ errors to problems.
 
 from __future__ import annotations
 
+import functools
+import json
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -18,7 +22,21 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Row,
+    Select,
+    Table,
+    Text,
+    Update,
+    bindparam,
+    cast,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.exc import StaleDataError
@@ -224,12 +242,15 @@ def _set_state(game: Game, state: engine.GameState) -> None:
     game.updated_at = _now()
 
 
-def _stored_round_totals(game: Game) -> list[list[int]] | None:
+def _stored_round_totals(state: Mapping[str, Any], sides: int, rounds_played: int) -> list[list[int]] | None:
     """Each stored round's totals, from the running totals kept in ``games.state`` (the differences
-    of consecutive rows), or ``None`` when the stored state does not hold one row per round played."""
-    running = game.state.get("running")
-    sides = len(game.teams)
-    if not isinstance(running, list) or len(running) != game.rounds_played:
+    of consecutive rows), or ``None`` when the stored state does not hold one row per round played.
+
+    Appending changes no earlier round, so an append reads the earlier rounds' totals from here, not
+    from every round's row (that re-read was a third of an append, growing with the game:
+    docs/performance.md); same engine call, same result as :func:`_recompute`."""
+    running = state.get("running")
+    if not isinstance(running, list) or len(running) != rounds_played:
         return None
     totals: list[list[int]] = []
     previous = [0] * sides
@@ -239,22 +260,6 @@ def _stored_round_totals(game: Game) -> list[list[int]] | None:
         totals.append([a - b for a, b in zip(row, previous, strict=True)])
         previous = row
     return totals
-
-
-def _append_state(session: Session, game: Game, rules: engine.RuleSet, teams: Sequence[Mapping[str, Any]]) -> None:
-    """The game's state after appending a round whose Breakdowns are ``teams``.
-
-    Appending changes no earlier round, so the earlier rounds' totals are read from the running
-    totals the game row already holds, not from every round's row (that re-read was a third of an
-    append, growing with the game: docs/performance.md). Same engine call, same result as
-    :func:`_recompute`, which it falls back to if the stored state does not match the rounds played.
-    """
-    earlier = _stored_round_totals(game)
-    if earlier is None:
-        session.flush()  # the new round too
-        _recompute(session, game, rules)
-        return
-    _set_state(game, engine.game_state(rules, side_names(game), [*earlier, [b["total"] for b in teams]]))
 
 
 def current_state(game: Game) -> engine.GameState:
@@ -358,9 +363,8 @@ def delete_game(db: Database, actor: Actor, game_id: int, check: Callable[[Game]
 # Rounds
 
 
-def _match_sides(game: Game, teams: Sequence[Mapping[str, Any]]) -> list[int]:
+def _match_sides(names: Sequence[str], teams: Sequence[Mapping[str, Any]]) -> list[int]:
     """For each team of a round body, the index of its game side (every side exactly once)."""
-    names = side_names(game)
     index = {name: i for i, name in enumerate(names)}
     problems: list[FieldProblem] = []
     seen: dict[str, int] = {}
@@ -385,9 +389,11 @@ def _match_sides(game: Game, teams: Sequence[Mapping[str, Any]]) -> list[int]:
     return order
 
 
-def _score(game: Game, body: Mapping[str, Any], number: int, rules: engine.RuleSet) -> list[dict[str, Any]]:
-    """The engine's Breakdowns of a round body, in the game's side order (engine errors raise)."""
-    order = _match_sides(game, body["teams"])
+def _score(names: Sequence[str], body: Mapping[str, Any], number: int,
+           rules: engine.RuleSet) -> list[dict[str, Any]]:
+    """The engine's Breakdowns of a round body, in the order of the game's sides ``names`` (engine
+    errors raise)."""
+    order = _match_sides(names, body["teams"])
     score = engine.score_round(engine.round_from_mapping({**body, "round": number}), rules)
     breakdowns: list[dict[str, Any]] = [{}] * len(order)
     for side, b in zip(order, score.teams, strict=True):
@@ -395,33 +401,182 @@ def _score(game: Game, body: Mapping[str, Any], number: int, rules: engine.RuleS
     return breakdowns
 
 
+@dataclass(frozen=True, slots=True)
+class AppendedGame:
+    """The game as an append left it: what the answer needs, without reading the row back."""
+
+    id: int
+    sides: list[str]
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class AppendedRound:
+    """The round an append stored (the members of a ``Round`` that its answer shows)."""
+
+    number: int
+    revision: int
+    request: dict[str, Any]
+    teams: list[dict[str, Any]]
+    author: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+GAMES: Table = Game.__table__  # type: ignore[assignment]
+ROUNDS: Table = Round.__table__  # type: ignore[assignment]
+
+# An append's statements, built once (building them was ~100 µs of an append) and run with
+# parameters; one of each for games without an owner (anonymous) and with one.
+
+
+def _owner_is(anonymous: bool) -> ColumnElement[bool]:
+    return GAMES.c.owner_id.is_(None) if anonymous else GAMES.c.owner_id == bindparam("owner")
+
+
+@functools.cache
+def _game_row_stmt(anonymous: bool, lock: bool) -> Select[Any]:
+    """What an append reads of the game row: not its name, house rules or timestamps, and the rules
+    snapshot as its JSON text (the key of :func:`_rules_from_json`)."""
+    stmt = (select(GAMES.c.id, GAMES.c.teams, cast(GAMES.c.rules_snapshot, Text).label("rules_json"), GAMES.c.state,
+                   GAMES.c.rounds_played, GAMES.c.version)
+            .where(GAMES.c.id == bindparam("game_id"), _owner_is(anonymous)))
+    return stmt.with_for_update() if lock else stmt
+
+
+@functools.cache
+def _state_update_stmt(anonymous: bool) -> Update:
+    """The game's new state, if the row is still at the version the round was scored against."""
+    return (update(GAMES)
+            .where(GAMES.c.id == bindparam("game_id"), GAMES.c.version == bindparam("old_version"),
+                   _owner_is(anonymous))
+            .values(state=bindparam("new_state"), status=bindparam("new_status"),
+                    rounds_played=bindparam("new_rounds_played"), updated_at=bindparam("new_updated_at"),
+                    version=bindparam("new_version")))
+
+
+_ROUND_TOTALS = select(ROUNDS.c.teams).where(ROUNDS.c.game_id == bindparam("game_id")).order_by(ROUNDS.c.number)
+_INSERT_ROUND = insert(ROUNDS)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_from_json(snapshot: str) -> engine.RuleSet:
+    """A game's RuleSet from its snapshot's JSON text. A snapshot never changes once stored, and
+    RuleSets are frozen: parsing it on every append (~40 µs) is done once per snapshot instead."""
+    return engine.rules_from_mapping(json.loads(snapshot))
+
+
+def _params(actor: Actor, **params: Any) -> dict[str, Any]:
+    return params if actor.key_id is None else {**params, "owner": actor.key_id}
+
+
+def _game_row(connection: Connection, actor: Actor, game_id: int, *, lock: bool) -> Row[Any] | None:
+    stmt = _game_row_stmt(actor.key_id is None, lock)
+    return connection.execute(stmt, _params(actor, game_id=game_id)).first()
+
+
+@dataclass(frozen=True, slots=True)
+class _Append:
+    """A round scored against the game row at ``version``, and the game's state after it."""
+
+    game_id: int
+    version: int
+    number: int
+    sides: list[str]
+    teams: list[dict[str, Any]]
+    state: dict[str, Any]
+
+
+def _prepare_append(row: Row[Any], body: Mapping[str, Any], connection: Connection | None) -> _Append:
+    """Check the round against the game ``row`` and score it. The database is read only when the
+    row's state lacks the running totals, on ``connection`` (``None``: raise :class:`LookupError`).
+    Raises the errors :func:`append_round` lists, in its order."""
+    state = row.state
+    if state["status"] == "finished":
+        raise GameFinishedError(state["end_reason"] or "the game is over")
+    number = int(row.rounds_played) + 1
+    given = body.get("round")
+    if given is not None and given != number:
+        raise RoundNumberError(number, int(given))
+    if number > MAX_ROUNDS_PER_GAME:
+        raise RoundLimitError(f"a game holds at most {MAX_ROUNDS_PER_GAME} rounds")
+    rules = _rules_from_json(row.rules_json)
+    sides = [str(team["name"]) for team in row.teams]
+    teams = _score(sides, body, number, rules)
+    totals = _stored_round_totals(state, len(sides), int(row.rounds_played))
+    if totals is None:
+        if connection is None:
+            raise LookupError("the game's stored state lacks its running totals")
+        stored = connection.execute(_ROUND_TOTALS, {"game_id": row.id}).scalars()
+        totals = [[b["total"] for b in breakdowns] for breakdowns in stored]
+    after = engine.game_state(rules, sides, [*totals, [b["total"] for b in teams]])
+    return _Append(row.id, row.version, number, sides, teams, state_mapping(after))
+
+
+def _planned_append(connection: Connection, actor: Actor, game_id: int, body: Mapping[str, Any]) -> _Append | None:
+    """The round scored against the game row as read now, without a lock; ``None`` when anything is
+    off (no such game, finished, a round that breaks the rules...): the locked path checks again
+    and raises."""
+    row = _game_row(connection, actor, game_id, lock=False)
+    if row is None:
+        return None
+    try:
+        return _prepare_append(row, body, None)
+    except (GameServiceError, engine.HandFootError, LookupError):
+        return None
+
+
+def _store_state(connection: Connection, actor: Actor, append: _Append, now: datetime) -> bool:
+    """Write the game's state after the round, if the row is still at ``append.version`` (and
+    still the actor's); ``False`` otherwise."""
+    state = append.state
+    result = connection.execute(_state_update_stmt(actor.key_id is None), _params(
+        actor, game_id=append.game_id, old_version=append.version, new_state=state, new_status=state["status"],
+        new_rounds_played=state["rounds_played"], new_updated_at=now, new_version=append.version + 1))
+    return result.rowcount == 1
+
+
 def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, Any], request: Mapping[str, Any],
-                 finalize: Callable[[Session, Game, Round], None] | None = None) -> tuple[Game, Round]:
+                 finalize: Callable[[Session, AppendedGame, AppendedRound], None] | None = None,
+                 ) -> tuple[AppendedGame, AppendedRound]:
     """Score and store the next round. ``request`` is the body as sent (stored with its number).
+
+    The round is scored against the game row as read without a lock, then stored by two Core
+    statements (no ORM unit of work): an UPDATE of the game row *where its version is still the one
+    read* (every change moves it), then the round's INSERT. Scoring thus never holds a lock:
+    on SQLite it runs before the transaction (whose ``BEGIN IMMEDIATE`` takes the whole database's
+    write lock, and writers waiting for it sleep), on PostgreSQL before the row is locked. When the
+    version moved (a concurrent write), or anything was off, the row is read again ``FOR UPDATE``
+    and checked and scored under the lock, as every append once was.
 
     Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`RoundNumberError`,
     :class:`RoundLimitError`, :class:`InvalidRequestError` and engine errors (rules broken).
     """
+    planned = None
+    if db.is_sqlite:
+        try:
+            with db.read_engine.connect() as connection:
+                planned = _planned_append(connection, actor, game_id, body)
+        except (OperationalError, InterfaceError) as err:
+            raise StoreUnavailableError(str(err.orig)) from err
 
-    def run(session: Session) -> tuple[Game, Round]:
-        game = _game(session, actor, game_id, lock=True)
-        state = game.state
-        if state["status"] == "finished":
-            raise GameFinishedError(state["end_reason"] or "the game is over")
-        number = int(game.rounds_played) + 1
-        given = body.get("round")
-        if given is not None and given != number:
-            raise RoundNumberError(number, int(given))
-        if number > MAX_ROUNDS_PER_GAME:
-            raise RoundLimitError(f"a game holds at most {MAX_ROUNDS_PER_GAME} rounds")
-        rules = rules_of(game)
-        teams = _score(game, body, number, rules)
+    def run(session: Session) -> tuple[AppendedGame, AppendedRound]:
+        connection = session.connection()
         now = _now()
-        rnd = Round(game_id=game.id, number=number, revision=1, request={**request, "round": number},
-                    teams=teams, author=actor.name, created_at=now, updated_at=now)
-        session.add(rnd)
-        _append_state(session, game, rules, teams)
-        session.flush()
+        append = planned if db.is_sqlite else _planned_append(connection, actor, game_id, body)
+        if append is None or not _store_state(connection, actor, append, now):
+            row = _game_row(connection, actor, game_id, lock=True)
+            if row is None:
+                raise GameNotFoundError(game_id)
+            append = _prepare_append(row, body, connection)
+            if not _store_state(connection, actor, append, now):
+                raise StaleDataError("the game row changed under its lock")
+        rnd = AppendedRound(number=append.number, revision=1, request={**request, "round": append.number},
+                            teams=append.teams, author=actor.name, created_at=now, updated_at=now)
+        connection.execute(_INSERT_ROUND, {"game_id": append.game_id, "number": rnd.number,
+                                           "revision": rnd.revision, "request": rnd.request, "teams": rnd.teams,
+                                           "author": rnd.author, "created_at": now, "updated_at": now})
+        game = AppendedGame(append.game_id, append.sides, append.state)
         if finalize is not None:
             finalize(session, game, rnd)
         return game, rnd
@@ -457,7 +612,7 @@ def correct_round(db: Database, actor: Actor, game_id: int, number: int, body: M
         if check is not None:
             check(rnd)
         rules = rules_of(game)
-        teams = _score(game, body, number, rules)
+        teams = _score(side_names(game), body, number, rules)
         now = _now()
         session.add(RoundRevision(round_id=rnd.id, revision=rnd.revision, request=rnd.request, teams=rnd.teams,
                                   author=rnd.author, created_at=rnd.updated_at, replaced_at=now,
