@@ -187,7 +187,7 @@ def round_answer(game: svc.AppendedGame, rnd: svc.AppendedRound) -> dict[str, An
 
     Dumping the appended round through a new ``RoundSchema`` (four Breakdowns of ~8 lines, every
     value read one field at a time) was ~240 µs of an append; RoundSchema still documents the
-    answer, and tests/api/test_append_answer.py checks this against its dump."""
+    answer, and tests/api/test_append_storage.py checks this against its dump."""
     doc = _round_members(game.sides, game.state["running"], rnd)
     doc["request"] = dict(rnd.request)
     doc["created_at"] = _iso(rnd.created_at)
