@@ -60,28 +60,29 @@ _SUIT_INDEX: dict[Suit | None, int] = {suit: i for i, suit in enumerate(Suit)} |
 # -- packed counts --------------------------------------------------------------------------------
 # ``Card.counts`` is a card as a row of counters packed in one int, so that the counters of many cards
 # are summed in C (``sum(map(attrgetter("counts"), cards))``) rather than by a Python loop per card:
-#   low:  70 fields of 16 bits, field k = copies of the distinct card whose ``Card.key`` is k
-#         (``CARD_FIELDS``; summed over a round: the copies check; over a hand: its points)
-#   high: 14 fields of 4 bits from ``RANK_SHIFT``, field r = cards of rank r (``RANK_INDEX``)
-#         (``packed >> RANK_SHIFT`` of one meld is its composition: see ``melds.meld_table``)
-# A field is exact while the cards summed are fewer than 2**16 (card fields) or 16 (rank fields, so
-# only for melds of at most 15 cards); callers count cards first. A rank field that overflows only
-# carries into the rank fields above it, never into the card fields.
+#   low:  14 fields of 4 bits, field r = cards of rank r (``RANK_INDEX``): ``packed & RANK_FIELDS``
+#         of one meld is its composition (see ``melds.meld_table``)
+#   then 16 spare bits, so that rank fields that overflow never carry into
+#   high: 70 fields of 16 bits from ``CARD_SHIFT``, field k = copies of the distinct card whose
+#         ``Card.key`` is k (summed over a round: the copies check)
+# A field is exact while the cards summed are fewer than 16 (rank fields, so only for melds of at
+# most 15 cards) or 2**16 (card fields); callers count cards first. Rank fields low keep the ints of
+# low cards short, which makes their sums cheaper.
 
+#: Bits per rank field of ``Card.counts``.
+RANK_BITS = 4
+#: Cards that a rank field counts exactly (at most).
+RANK_COUNT_MAX = (1 << RANK_BITS) - 1
+#: The rank fields of a packed sum: ``packed & RANK_FIELDS``.
+RANK_FIELDS = (1 << RANK_BITS * len(Rank)) - 1
 #: Bits per card field of ``Card.counts``.
 CARD_BITS = 16
 #: Cards that a card field counts exactly (at most).
 CARD_COUNT_MAX = (1 << CARD_BITS) - 1
 #: Distinct card keys (``Card.key``): 14 ranks by 4 suits and none.
 CARD_KEYS = len(Rank) * (len(Suit) + 1)
-#: The card fields of a packed sum: ``packed & CARD_FIELDS``.
-CARD_FIELDS = (1 << CARD_BITS * CARD_KEYS) - 1
-#: Where the rank fields start: ``packed >> RANK_SHIFT``.
-RANK_SHIFT = CARD_BITS * CARD_KEYS
-#: Bits per rank field.
-RANK_BITS = 4
-#: Cards that a rank field counts exactly (at most).
-RANK_COUNT_MAX = (1 << RANK_BITS) - 1
+#: Where the card fields start: ``packed >> CARD_SHIFT``.
+CARD_SHIFT = RANK_BITS * len(Rank) + CARD_BITS
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +107,7 @@ class Card:
     rank_index: int = field(init=False, repr=False, compare=False)
     #: A small integer per distinct card (rank and suit): 0 ... 69.
     key: int = field(init=False, repr=False, compare=False)
-    #: This card as packed counters: one in its own card field, one in its rank field (``RANK_SHIFT``).
+    #: This card as packed counters: one in its rank field, one in its own card field (see above).
     counts: int = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
 
@@ -122,7 +123,7 @@ class Card:
         setattr_(self, "rank_index", RANK_INDEX[rank])
         key = RANK_INDEX[rank] * (len(Suit) + 1) + _SUIT_INDEX[suit]
         setattr_(self, "key", key)
-        setattr_(self, "counts", 1 << CARD_BITS * key | 1 << RANK_SHIFT + RANK_BITS * RANK_INDEX[rank])
+        setattr_(self, "counts", 1 << RANK_BITS * RANK_INDEX[rank] | 1 << CARD_SHIFT + CARD_BITS * key)
         setattr_(self, "_hash", hash((rank, suit)))  # what the dataclass would compute, once
 
     def __hash__(self) -> int:

@@ -13,7 +13,7 @@ from enum import Enum
 from functools import lru_cache
 from operator import attrgetter
 
-from engine.cards import NATURAL_RANKS, RANK_BITS, RANK_COUNT_MAX, RANK_INDEX, RANK_SHIFT, Card, Rank, Suit
+from engine.cards import NATURAL_RANKS, RANK_BITS, RANK_COUNT_MAX, RANK_FIELDS, RANK_INDEX, Card, Rank, Suit
 from engine.errors import Problem
 from engine.frozen import fast_init
 from engine.rules import RuleSet
@@ -57,8 +57,8 @@ counts_of = attrgetter("counts")
 _RANKS = tuple(Rank)
 _TWO, _THREE, _JOKER = RANK_INDEX[Rank.TWO], RANK_INDEX[Rank.THREE], RANK_INDEX[Rank.JOKER]
 _FIELD = (1 << RANK_BITS) - 1
-#: The fields of a composition (``packed >> RANK_SHIFT``) that count natural cards: all but 2s and jokers.
-_NATURAL_FIELDS = ((1 << RANK_BITS * len(Rank)) - 1) & ~(_FIELD << RANK_BITS * _TWO) & ~(_FIELD << RANK_BITS * _JOKER)
+#: The fields of a composition (``packed & RANK_FIELDS``) that count natural cards: all but 2s and jokers.
+_NATURAL_FIELDS = RANK_FIELDS & ~(_FIELD << RANK_BITS * _TWO) & ~(_FIELD << RANK_BITS * _JOKER)
 
 
 def _scan_counts(whole: Sequence[Card], points_by_rank: tuple[int, ...]
@@ -66,7 +66,7 @@ def _scan_counts(whole: Sequence[Card], points_by_rank: tuple[int, ...]
     """(naturals, points, their rank, mixed ranks (False), any three) of a meld of at most
     ``RANK_COUNT_MAX`` cards whose naturals are of one rank (else ``None``), from the sum of its
     cards' packed counts: one pass in C instead of a Python loop over the cards."""
-    comp = sum(map(counts_of, whole)) >> RANK_SHIFT
+    comp = sum(map(counts_of, whole)) & RANK_FIELDS
     twos = comp >> RANK_BITS * _TWO & _FIELD
     jokers = comp >> RANK_BITS * _JOKER  # the top field
     points = twos * points_by_rank[_TWO] + jokers * points_by_rank[_JOKER]
@@ -237,7 +237,7 @@ _BOOK_ONE = {kind: 1 << BOOK_BITS * i for i, kind in enumerate(BookKind)}
 class MeldTable:
     """Every meld that may lie on a table under one RuleSet, by its composition.
 
-    A composition is ``sum(card.counts for card in meld) >> RANK_SHIFT``: how many cards of each rank
+    A composition is ``sum(card.counts for card in meld) & RANK_FIELDS``: how many cards of each rank
     (see ``engine.cards``). The table holds every composition of at most ``max_size`` cards that
     :func:`meld_check` finds valid, except melds of threes (their suits matter).
 

@@ -26,6 +26,7 @@ from engine.checks import (
 )
 from engine.errors import CardError, HandFootError, Path, Problem
 from engine.melds import MeldCheck, validate_meld
+from engine.plain import score_plain
 from engine.presets import ResolvedRules, find_preset, resolve_rules
 from engine.scoring import Breakdown, RoundScore, round_from_mapping, score_round
 
@@ -111,7 +112,8 @@ def check_discard_pile_request(body: Mapping[str, Any]) -> DiscardPileCheck:
 def score_round_request(body: Mapping[str, Any]) -> RoundScore:
     """``POST /v1/rounds/score``: ``{preset, rules?, round, teams}`` → every side's Breakdown."""
     rules = rules_of(body).rules
-    return score_round(round_from_mapping(body), rules)
+    score = score_plain(body, rules)  # a plain legal round, without building its RoundInput
+    return score if score is not None else score_round(round_from_mapping(body), rules)
 
 
 @dataclass(frozen=True, slots=True)

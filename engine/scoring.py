@@ -22,12 +22,13 @@ from operator import attrgetter
 from typing import Any
 
 from engine.cards import (
+    CARD_BITS,
     CARD_COUNT_MAX,
-    CARD_FIELDS,
+    CARD_KEYS,
+    CARD_SHIFT,
     CARD_TABLE,
     DECK,
     RANK_INDEX,
-    RANK_SHIFT,
     Card,
     Rank,
     parse_cards,
@@ -346,15 +347,16 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
 def breakdown(name: str, went_out: bool, tally: Tally, rules: RuleSet, round_number: int) -> Breakdown:
     """The lines of one side's score from its tally (no checks: see :func:`score_round`)."""
     t = tally
-    return _breakdown(name, went_out, t.clean_books, t.dirty_books, t.wild_books, t.red_threes_on_table,
+    return breakdown_values(name, went_out, t.clean_books, t.dirty_books, t.wild_books, t.red_threes_on_table,
                       t.red_threes_caught, t.table_points, t.points_left, t.burn_points, t.perfect_cuts,
                       t.has_melded, rules, round_number)
 
 
-def _breakdown(name: str, went_out: bool, clean: int, dirty: int, wild: int, red_on_table: int, caught: int,
+def breakdown_values(name: str, went_out: bool, clean: int, dirty: int, wild: int, red_on_table: int, caught: int,
                table_points: int, left: int, burn_points: int, perfect_cuts: int, has_melded: bool | None,
                rules: RuleSet, round_number: int) -> Breakdown:
-    """:func:`breakdown` from the tally's values (a scored round need not build its Tally)."""
+    """:func:`breakdown` from the tally's values, in the order of the Tally's fields (a round scored
+    from its body builds no Tally: see ``engine.plain``)."""
     if has_melded is None:
         has_melded = bool(table_points or clean or dirty or wild)
     red_each = rules.red_three_table_points if has_melded else rules.red_three_table_points_unmelded
@@ -466,7 +468,7 @@ def _tally_from_cards(team: TeamRound, rules: RuleSet, round_number: int, at: Pa
     melds = team.melds
     sums = list(map(sum, map(partial(map, counts_of), melds)))
     melded = sum(map(len, melds))
-    quick = quick_table(melds, sums, melded, table, closed=bool(team.burn))
+    quick = quick_table(sums, melded, table, closed=bool(team.burn))
     if quick is not None:
         clean, dirty, wild, table_points, closed = quick
     else:
@@ -532,8 +534,7 @@ def _copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules
     # The card fields of ``packed`` count every distinct card at once (exact below 2**16 cards); only
     # when some card is over the limit walk the round again to name each extra copy's position.
     if count <= CARD_COUNT_MAX:
-        copies = memoryview((packed & CARD_FIELDS).to_bytes(RANK_SHIFT // 8, sys.byteorder)).cast("H")
-        over = max(copies[:_JOKER_KEY], default=0) > decks or copies[_JOKER_KEY] > 2 * decks
+        over = copies_over(packed, decks)
     else:
         keys = [c.key for team in teams if team.tally is None for cards in _card_groups(team) for c in cards]
         over = any(n > (2 * decks if key == _JOKER_KEY else decks) for key, n in Counter(keys).items())
@@ -544,6 +545,13 @@ def _copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules
         problems.append(Problem("too_many_copies", f"{red_threes} red threes in the round, but "
                                 f"{decks} decks hold {2 * decks}", ("teams",)))
     return problems
+
+
+def copies_over(packed: int, decks: int) -> bool:
+    """Some card has more copies than ``decks`` decks hold (two jokers a deck), by the card fields of
+    ``packed`` (``Card.counts`` summed over at most ``CARD_COUNT_MAX`` cards)."""
+    copies = memoryview((packed >> CARD_SHIFT).to_bytes(CARD_KEYS * CARD_BITS // 8, sys.byteorder)).cast("H")
+    return max(copies[:_JOKER_KEY], default=0) > decks or copies[_JOKER_KEY] > 2 * decks
 
 
 def _card_groups(team: TeamRound) -> list[Sequence[Card]]:

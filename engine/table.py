@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from operator import rshift
+from operator import and_
 
-from engine.cards import CARD_COUNT_MAX, RANK_SHIFT, Card, Rank
+from engine.cards import CARD_COUNT_MAX, RANK_FIELDS, Card, Rank
 from engine.errors import Path, Problem
 from engine.melds import (
     BOOK_BITS,
@@ -107,7 +107,7 @@ def _second(rank: str, j: int, book: int, path: Path) -> Problem:
 _RANK_TEXT = tuple(rank.value for rank in Rank)
 
 
-def quick_table(melds: Sequence[Sequence[Card]], sums: Sequence[int], cards: int, table: MeldTable,
+def quick_table(sums: Sequence[int], cards: int, table: MeldTable,
                 closed: bool = False) -> tuple[int, int, int, int, set[str]] | None:
     """``(clean books, dirty books, wild books, points, closed ranks)`` as :func:`analyse_table`
     gives them, for a side whose every meld is valid and breaks no rule between melds; ``None`` for
@@ -119,9 +119,9 @@ def quick_table(melds: Sequence[Sequence[Card]], sums: Sequence[int], cards: int
     ``map``) and the infos summed, so a valid side costs no Python code per meld unless two of its
     melds share a rank.
     """
-    if len(melds) > INFO_MELDS_MAX or cards > CARD_COUNT_MAX:
+    if len(sums) > INFO_MELDS_MAX or cards > CARD_COUNT_MAX:
         return None  # more than the info fields count exactly
-    comps = list(map(rshift, sums, repeat(RANK_SHIFT, len(sums))))
+    comps = list(map(and_, sums, repeat(RANK_FIELDS, len(sums))))
     try:
         total = sum(map(table.info.__getitem__, comps))
     except KeyError:  # a meld that is not valid (or of threes)

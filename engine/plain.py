@@ -1,0 +1,152 @@
+"""Scoring a round straight from its request body, when the body is plain and the round is legal.
+
+:func:`score_plain` gives what ``score_round(round_from_mapping(data), rules)`` gives, without
+building the :class:`~engine.scoring.RoundInput` (a Card tuple per list, a TeamRound per side, a
+PlayerState per player) or any check object: it sums each list's packed card counts straight from
+the card strings (``engine.cards``), looks every meld up in ``meld_table(rules)`` and builds the
+breakdowns. Whatever it is not sure of (another shape, an unknown card, a tally, any rule broken)
+makes it answer ``None``, and the caller takes that precise path, which names every problem. So the
+two can differ only in time; tests/engine/test_fast_paths.py holds them to the same answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache, partial
+from itertools import chain
+from typing import Any
+
+from engine.cards import CARD_BITS, CARD_COUNT_MAX, CARD_SHIFT, CARD_TABLE, RANK_INDEX, Card, Rank, Suit
+from engine.melds import MeldTable, meld_table, rank_points
+from engine.rules import RuleSet
+from engine.scoring import Breakdown, RoundScore, breakdown_values, copies_over, sides_problems
+from engine.table import quick_table
+
+#: Every accepted card string → ``Card.counts`` of its card.
+_COUNTS: dict[str, int] = {text: card.counts for text, card in CARD_TABLE.items()}
+_counts_of = _COUNTS.__getitem__
+_card_of = CARD_TABLE.__getitem__
+#: Every card string of a red three.
+_RED_THREES = frozenset(text for text, card in CARD_TABLE.items() if card.is_red_three)
+_RED_SHIFTS = tuple(CARD_SHIFT + CARD_BITS * Card(Rank.THREE, suit).key for suit in (Suit.HEARTS, Suit.DIAMONDS))
+_CARD_MASK = (1 << CARD_BITS) - 1
+_EMPTY: list[Any] = []  # a default that is a list; never changed
+#: A side's name, went_out and tally values, as :func:`~engine.scoring.breakdown_values` takes them.
+_Side = tuple[str, bool, int, int, int, int, int, int, int, int, int, bool]
+_ONLY_LISTS = frozenset([list])
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """What :func:`score_plain` needs of one RuleSet: its ``meld_table``, the points of every card
+    string (``points``; a red three at black_three_points, taken off again for red threes caught),
+    the points of a three (``three``)."""
+
+    melds: MeldTable
+    points: dict[str, int]
+    three: int
+
+
+@lru_cache(maxsize=64)
+def _tables(rules: RuleSet) -> _Tables:
+    by_rank = rank_points(rules)
+    points = {text: by_rank[card.rank_index] for text, card in CARD_TABLE.items()}
+    return _Tables(meld_table(rules), points, by_rank[RANK_INDEX[Rank.THREE]])
+
+
+def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
+    """``score_round(round_from_mapping(data), rules)`` when ``data`` is a plain legal round, else ``None``.
+
+    Plain: ``round`` an int from 1; ``teams`` a list of dicts in the cards form (no ``tally``) whose
+    ``melds`` are lists of lists, ``red_threes``, ``burn``, ``players`` and each ``hand`` lists,
+    each ``foot`` a list or null, of card strings as ``CARD_TABLE`` spells them; names strings,
+    ``went_out`` a bool. Legal: no problem that :func:`~engine.scoring.score_round` would raise.
+    """
+    round_number = data.get("round", 1)
+    raw_teams = data.get("teams")
+    if type(round_number) is not int or round_number < 1 or type(raw_teams) is not list:
+        return None
+    tables = _tables(rules)
+    names: list[str] = []
+    players: list[int] = []
+    sides: list[_Side] = []
+    packed = count = out = red_threes = 0
+    for i, team in enumerate(raw_teams):
+        if type(team) is not dict:
+            return None
+        get = team.get
+        name, went_out = get("name"), get("went_out", False)
+        raw_melds, raw_players = get("melds", _EMPTY), get("players", _EMPTY)
+        red, burn = get("red_threes", _EMPTY), get("burn", _EMPTY)
+        if type(name) is not str:
+            if "name" in team:
+                return None
+            name = f"Team {i + 1}"
+        if (type(went_out) is not bool or get("tally") is not None or type(raw_melds) is not list
+                or type(raw_players) is not list or type(red) is not list or type(burn) is not list
+                or not _ONLY_LISTS.issuperset(map(type, raw_melds))):
+            return None
+        held: list[list[Any]] = []
+        feet_down = played_out = False
+        for player in raw_players:
+            if type(player) is not dict:
+                return None
+            hand, foot = player.get("hand", _EMPTY), player.get("foot")
+            if type(hand) is not list or type(player.get("name", "")) is not str:
+                return None
+            held.append(hand)
+            if foot is None:
+                played_out = played_out or not hand
+            elif type(foot) is list:
+                held.append(foot)
+                feet_down = True
+            else:
+                return None
+        try:
+            if not _RED_THREES.issuperset(red):
+                return None
+            sums = list(map(sum, map(partial(map, _counts_of), raw_melds)))
+            held_cards = list(chain.from_iterable(held))
+            held_points = sum(map(tables.points.__getitem__, held_cards))
+            # every card of the side: melds, then hands, feet, red threes and burn pile
+            team_packed = sum(map(_counts_of, chain(held_cards, red, burn)), sum(sums))
+            burned = list(map(_card_of, burn))
+        except (KeyError, TypeError):  # an unknown card, or not a string
+            return None
+        melded = sum(map(len, raw_melds))
+        team_count = melded + len(held_cards) + len(red) + len(burn)
+        if team_count > CARD_COUNT_MAX or (red and not rules.red_threes_laid_out):
+            return None
+        quick = quick_table(sums, melded, tables.melds, closed=bool(burn))
+        if quick is None:
+            return None
+        clean, dirty, wild, table_points, closed = quick
+        burn_points = 0
+        if burn:
+            if not tables.melds.burn or any(c.is_wild or c.rank.value not in closed for c in burned):
+                return None
+            burn_points = sum(map(tables.points.__getitem__, burn))
+        # red threes of the side less those laid out (its melds and burn pile hold none by now)
+        caught = (team_packed >> _RED_SHIFTS[0] & _CARD_MASK) + (team_packed >> _RED_SHIFTS[1] & _CARD_MASK) - len(red)
+        if went_out:
+            out += 1
+            needed = rules.contract_for(round_number)  # no contract_not_met (see going_out_problems)
+            if (clean < needed.clean_books or dirty < needed.dirty_books or wild < needed.wild_books
+                    or (feet_down and rules.going_out_needs_feet) or (raw_players and not played_out)):
+                return None
+        perfect = get("perfect_cuts", 0)
+        sides.append((name, went_out, clean, dirty, wild, len(red), caught, table_points,
+                      held_points - caught * tables.three, burn_points,
+                      perfect if isinstance(perfect, int) else 0, bool(raw_melds)))
+        names.append(name)
+        players.append(len(raw_players))
+        packed += team_packed
+        count += team_count
+        red_threes += len(red) + caught
+    decks = rules.decks_for(sum(players))
+    if (out > 1 or count > CARD_COUNT_MAX or copies_over(packed, decks) or red_threes > 2 * decks
+            or sides_problems(rules, names, players)):
+        return None
+    teams: list[Breakdown] = [breakdown_values(*side, rules, round_number) for side in sides]
+    return RoundScore(round_number, tuple(teams))
