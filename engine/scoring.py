@@ -362,27 +362,29 @@ def breakdown_values(name: str, went_out: bool, clean: int, dirty: int, wild: in
     red_each = rules.red_three_table_points if has_melded else rules.red_three_table_points_unmelded
     bonus = rules.going_out_bonus_for(round_number)
     clean_each, dirty_each, wild_each = rules.clean_book_bonus, rules.dirty_book_bonus, rules.wild_book_bonus
-    caught_each = rules.red_three_caught_points
+    caught_each, perfect_each = rules.red_three_caught_points, rules.perfect_cut_bonus
+    out_points = bonus if went_out else 0
+    total = (clean * clean_each + dirty * dirty_each + wild * wild_each + out_points + red_on_table * red_each
+             + caught * caught_each + table_points - left)
     labels = LINE_LABELS
     lines = [
         Line("clean_books", labels["clean_books"], clean, clean_each, clean * clean_each),
         Line("dirty_books", labels["dirty_books"], dirty, dirty_each, dirty * dirty_each),
         Line("wild_books", labels["wild_books"], wild, wild_each, wild * wild_each),
-        Line("going_out", labels["going_out"], int(went_out), bonus, bonus if went_out else 0),
+        Line("going_out", labels["going_out"], int(went_out), bonus, out_points),
         Line("red_threes_on_table", labels["red_threes_on_table"], red_on_table, red_each, red_on_table * red_each),
         Line("red_threes_caught", labels["red_threes_caught"], caught, caught_each, caught * caught_each),
     ]
-    if rules.perfect_cut_bonus:
-        lines.append(Line("perfect_cut", labels["perfect_cut"], perfect_cuts, rules.perfect_cut_bonus,
-                          perfect_cuts * rules.perfect_cut_bonus))
+    if perfect_each:
+        lines.append(Line("perfect_cut", labels["perfect_cut"], perfect_cuts, perfect_each,
+                          perfect_cuts * perfect_each))
+        total += perfect_cuts * perfect_each
     lines.append(Line("table_points", labels["table_points"], None, None, table_points))
     if rules.after_book == "burn":
         lines.append(Line("burn", labels["burn"], None, None, burn_points))
+        total += burn_points
     lines.append(Line("points_left", labels["points_left"], None, None, -left))
-    return Breakdown(name, sum(map(_points_of, lines)), tuple(lines))
-
-
-_points_of = attrgetter("points")
+    return Breakdown(name, total, tuple(lines))
 
 
 def _card_gcd(rules: RuleSet) -> int:
