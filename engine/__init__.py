@@ -38,6 +38,7 @@ from engine.operations import (
     check_opening_request,
     compare_round_request,
     rules_of,
+    score_round_body,
     score_round_request,
     validate_meld_request,
 )
@@ -68,6 +69,7 @@ __all__ = [
     "check_discard_pile", "check_discard_pile_request", "check_going_out", "check_going_out_request",
     "check_opening", "check_opening_request", "compare_round_request", "find_preset", "parse_card",
     "parse_cards", "resolve_rules", "round_from_mapping", "rules_from_mapping", "rules_of",
-    "score_round", "score_round_request", "sides_problems", "validate_meld", "validate_meld_request",
+    "score_round", "score_round_body", "score_round_request", "sides_problems", "validate_meld",
+    "validate_meld_request",
     "GAME_STATUSES", "GameState", "GameStatus", "SideTotal", "game_state",
 ]

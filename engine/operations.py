@@ -28,6 +28,7 @@ from engine.errors import CardError, HandFootError, Path, Problem
 from engine.melds import MeldCheck, validate_meld
 from engine.plain import score_plain
 from engine.presets import ResolvedRules, find_preset, resolve_rules
+from engine.rules import RuleSet
 from engine.scoring import Breakdown, RoundScore, round_from_mapping, score_round
 
 
@@ -111,8 +112,17 @@ def check_discard_pile_request(body: Mapping[str, Any]) -> DiscardPileCheck:
 
 def score_round_request(body: Mapping[str, Any]) -> RoundScore:
     """``POST /v1/rounds/score``: ``{preset, rules?, round, teams}`` → every side's Breakdown."""
-    rules = rules_of(body).rules
-    score = score_plain(body, rules)  # a plain legal round, without building its RoundInput
+    return score_round_body(body, rules_of(body).rules)
+
+
+def score_round_body(body: Mapping[str, Any], rules: RuleSet) -> RoundScore:
+    """Every side's Breakdown of the round ``body`` (``{round?, teams}``) under ``rules`` (resolved).
+
+    What ``score_round(round_from_mapping(body), rules)`` gives, and raises the same errors. A plain
+    legal round (the common case) is scored straight from its body by :func:`engine.plain.score_plain`,
+    which declines anything it is not sure of; the precise path then answers and names every problem
+    (docs/performance.md)."""
+    score = score_plain(body, rules)
     return score if score is not None else score_round(round_from_mapping(body), rules)
 
 

@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from api.extensions import Blueprint
 from api.schemas import breakdown_data
-from engine import compare_round_request, round_from_mapping, rules_of, score_round
+from engine import compare_round_request, rules_of, score_round_body
 
 from .examples import COMPARE_REQUEST, COMPARE_RESPONSE, WORKED_ROUND_REQUEST, WORKED_ROUND_RESPONSE
 from .schemas import RoundCompareRequestSchema, RoundComparisonSchema, RoundScoreRequestSchema, RoundScoreSchema
@@ -36,7 +36,7 @@ class RoundScore(MethodView):
         The example is seed 000's worked round (Pagat): Team 1 3,740, Team 2 1,075.
         """
         resolved = rules_of(body)
-        score = score_round(round_from_mapping(body), resolved.rules)
+        score = score_round_body(body, resolved.rules)
         # A ready response: flask-smorest returns it as it is, without dumping it through
         # RoundScoreSchema (which documents it; breakdown_data gives the same members in the same order).
         return jsonify({
