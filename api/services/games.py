@@ -394,7 +394,7 @@ def _score(names: Sequence[str], body: Mapping[str, Any], number: int,
     """The engine's Breakdowns of a round body, in the order of the game's sides ``names`` (engine
     errors raise)."""
     order = _match_sides(names, body["teams"])
-    score = engine.score_round(engine.round_from_mapping({**body, "round": number}), rules)
+    score = engine.score_round_body({**body, "round": number}, rules)
     breakdowns: list[dict[str, Any]] = [{}] * len(order)
     for side, b in zip(order, score.teams, strict=True):
         breakdowns[side] = breakdown_data(b)
