@@ -1,7 +1,8 @@
 """HTTP load from a separate process: wrk (Debian's package), driven by a generated Lua script.
 
 Every run is bounded: ``-d`` seconds, ``--timeout`` per request, 127.0.0.1 only. The Lua script
-sends a fixed POST body (or rotates over several paths), counts answers by status class and
+sends a fixed POST body (or walks a list of paths, each entry taken once, by one thread, until the
+list wraps), counts answers by status class and
 "database is locked" bodies per thread, and prints one JSON line in ``done``.
 """
 
@@ -38,14 +39,15 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
+local stride = tonumber(os.getenv("BENCH_THREADS") or "1")
 function init(args)
   n2, n4, n5, locked = 0, 0, 0, 0
-  i = (tid - 1) * 7
+  i = tid - 2  -- thread t takes entries t, t + stride, t + 2 * stride ... of the paths list
 end
 
 if paths then
   function request()
-    i = i + 1
+    i = i + stride
     return wrk.format(nil, paths[(i % #paths) + 1])
   end
 end
@@ -104,7 +106,10 @@ def wrk_path() -> str:
 
 def run_wrk(url: str, body: bytes, workdir: Path, connections: int, seconds: float,
             paths: list[str] | None = None, track: bool = False) -> LoadResult:
-    """POST ``body`` to ``url`` (or to each of ``paths`` in turn) for ``seconds`` over ``connections``."""
+    """POST ``body`` to ``url`` (or to each of ``paths`` in turn) for ``seconds`` over ``connections``.
+
+    ``paths`` are taken in order, each entry once across wrk's threads, and from the start again only
+    if the window outlasts the list (see :func:`bench.storage.append_paths`)."""
     if not url.startswith("http://127.0.0.1:"):
         raise ValueError("load goes to 127.0.0.1 only")
     workdir.mkdir(parents=True, exist_ok=True)
@@ -114,9 +119,9 @@ def run_wrk(url: str, body: bytes, workdir: Path, connections: int, seconds: flo
     body_file.write_bytes(body)
     paths_file = workdir / "paths.txt"
     paths_file.write_text("\n".join(paths or []) + "\n")
-    env = {"BENCH_BODY": str(body_file), "BENCH_PATHS": str(paths_file) if paths else "",
-           "BENCH_TRACK": "1" if track else "0", "PATH": "/usr/bin:/bin"}
     threads = max(1, min(2, connections))
+    env = {"BENCH_BODY": str(body_file), "BENCH_PATHS": str(paths_file) if paths else "",
+           "BENCH_TRACK": "1" if track else "0", "BENCH_THREADS": str(threads), "PATH": "/usr/bin:/bin"}
     args = [wrk_path(), "-t", str(threads), "-c", str(connections), "-d", f"{seconds:g}s",
             "--timeout", "5s", "--latency", "-s", str(script), url]
     proc = subprocess.run(args, capture_output=True, text=True, env=env, timeout=seconds + 60)

@@ -180,11 +180,13 @@ def bench_storage(report: Report, runs: int, duration: float, concurrency: Seque
                 for r in range(runs):
                     for c in concurrency:
                         if served:
-                            progress(f"storage {db_name}: run {r + 1}/{runs} c={c} creating {storage.GAMES} games")
-                            ids = storage.create_games(server)
-                            progress(f"storage {db_name}: run {r + 1}/{runs} c={c} appends ({duration:g} s)")
+                            n_games = storage.games_needed(duration)
+                            progress(f"storage {db_name}: run {r + 1}/{runs} c={c} creating {n_games} games")
+                            ids = storage.create_games(server, n_games)
+                            progress(f"storage {db_name}: run {r + 1}/{runs} c={c} appends ({duration:g} s, "
+                                     f"{storage.GAMES} games at a time)")
                             res = run_wrk(server.base + "/", append_bytes, work / "wrk", c, duration,
-                                          paths=[f"/v1/games/{i}/rounds" for i in ids], track=True)
+                                          paths=storage.append_paths(ids), track=True)
                             results.setdefault(("append", c), []).append(res)
                         progress(f"storage {db_name}: run {r + 1}/{runs} c={c} insert floor ({duration:g} s)")
                         res = run_wrk(server.base + f"/bench/insert?bytes={size}", floor_body, work / "wrk", c,
@@ -206,8 +208,11 @@ def bench_storage(report: Report, runs: int, duration: float, concurrency: Seque
                     _target(bad, "0", lambda v: v == 0)
                     bad.met = all(v == 0 for v in bad.values) and locked_log == 0
                     if name == "append":
-                        report.add("storage", f"{db_name} append 4xx", "count",
-                                   [float(x.non_2xx - x.status_5xx) for x in res], concurrency=c)
+                        # a 4xx is an append refused (a full game): timing it as an append would flatter
+                        four = report.add("storage", f"{db_name} append 4xx", "count",
+                                          [float(x.non_2xx - x.status_5xx) for x in res], concurrency=c)
+                        _target(four, "0", lambda v: v == 0)
+                        four.met = all(v == 0 for v in four.values)
                 if ("append", c) in results:
                     row = report.add("storage", f"{db_name} append / insert_floor req/s", "ratio",
                                      [a.rps / b.rps for a, b in zip(results[("append", c)],
