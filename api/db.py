@@ -19,7 +19,10 @@ instead of failing with "database is locked" when a read lock cannot be upgraded
 
 from __future__ import annotations
 
+import fcntl
+import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -122,6 +125,7 @@ class Database:
         self._read_engine: Engine | None = None
         self._sessionmaker: sessionmaker[Session] | None = None
         self._write_sessionmaker: sessionmaker[Session] | None = None
+        self._queue: str | None = None
 
     @property
     def engine(self) -> Engine:
@@ -161,8 +165,49 @@ class Database:
         if self._write_sessionmaker is None:
             bind = self.engine.execution_options(**{SQLITE_IMMEDIATE: True})
             self._write_sessionmaker = sessionmaker(bind, expire_on_commit=False)
-        with self._write_sessionmaker.begin() as session:
+        with self._writers_queue(), self._write_sessionmaker.begin() as session:
             yield session
+
+    @contextmanager
+    def _writers_queue(self) -> Iterator[None]:
+        """SQLite on a file: wait for this database's writers' turn on an OS lock (``flock`` on
+        ``<file>-writers.lock``) before ``BEGIN IMMEDIATE``, so writers in every process and thread
+        of this app queue in the kernel and start as soon as the previous one commits.
+
+        SQLite's own busy handler sleeps 1, 2, 5, 10... ms between tries while a write transaction
+        takes a few hundred µs, so two workers that collide lost milliseconds (docs/performance.md).
+        SQLite's lock stays the guard: anything else writing (the ``flask keys`` CLI, alembic)
+        simply does not queue here. A writer waits at most the busy timeout in the queue, then
+        raises what SQLite raises when its own wait runs out (``OperationalError`` "database is
+        locked": a 503 from the routes). A process that dies holding its turn releases it with its
+        file."""
+        path = self._queue_path()
+        if path is None:
+            yield
+            return
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)  # one open file per turn: threads queue too
+        try:
+            start = time.monotonic()
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    waited = time.monotonic() - start
+                    if waited >= self.sqlite_timeout:  # what SQLite says when its busy timeout runs out
+                        raise OperationalError("BEGIN IMMEDIATE", None,
+                                               sqlite3.OperationalError("database is locked")) from None
+                    time.sleep(0.0001 if waited < 0.02 else 0.001)  # a turn is ~0.3 ms; then back off
+            yield
+        finally:
+            os.close(fd)  # releases the flock
+
+    def _queue_path(self) -> str | None:
+        if self._queue is None:
+            database = make_url(self.url).database or "" if self.is_sqlite else ""
+            in_memory = database in ("", ":memory:") or database.startswith("file:")
+            self._queue = "" if in_memory else str(Path(database).expanduser()) + "-writers.lock"
+        return self._queue or None
 
     @contextmanager
     def session(self) -> Iterator[Session]:

@@ -4,8 +4,13 @@ stack trace. The SDK side (it retries 503) is in tests/sdk/test_sdk_db_faults.py
 
 from __future__ import annotations
 
+import fcntl
+import os
 import sqlite3
+import threading
+import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -75,12 +80,8 @@ def test_health_reports_an_unreachable_database(unreachable_app: Flask) -> None:
 # --- locked (SQLite) ------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def lock(db_url: str) -> Iterator[Callable[[], None]]:
-    """``lock()`` takes SQLite's write lock from another connection (as another process would)
-    and keeps it until the test ends."""
-    path = make_url(db_url).database
-    assert path
+@contextmanager
+def _sqlite_write_lock(path: str) -> Iterator[Callable[[], None]]:
     holder = sqlite3.connect(path, isolation_level=None)
 
     def take() -> None:
@@ -90,6 +91,28 @@ def lock(db_url: str) -> Iterator[Callable[[], None]]:
     if holder.in_transaction:
         holder.execute("ROLLBACK")
     holder.close()
+
+
+@contextmanager
+def _writers_turn(path: str) -> Iterator[Callable[[], None]]:
+    fd = os.open(path + "-writers.lock", os.O_RDWR | os.O_CREAT, 0o644)
+
+    def take() -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+    yield take
+    os.close(fd)
+
+
+@pytest.fixture(params=["sqlite-lock", "writers-queue"])
+def lock(request: pytest.FixtureRequest, db_url: str) -> Iterator[Callable[[], None]]:
+    """``lock()`` blocks writers until the test ends: SQLite's write lock taken from another
+    connection (as another process would), or the turn of the app's writers' queue held (as another
+    worker in the middle of a write would; ``Database._writers_queue``)."""
+    path = make_url(db_url).database
+    assert path
+    with (_sqlite_write_lock if request.param == "sqlite-lock" else _writers_turn)(path) as take:
+        yield take
 
 
 @pytest.fixture
@@ -110,11 +133,33 @@ def test_locked_database_is_503_on_every_write(locked_client: FlaskClient, lock:
     assert locked_client.get(f"/v1/games/{game_id}").get_json() == before
 
 
-def test_health_reports_a_locked_database(locked_client: FlaskClient, lock: Callable[[], None]) -> None:
+def test_health_reports_a_locked_database(locked_client: FlaskClient, db_url: str) -> None:
     assert locked_client.get("/health").status_code == 200
-    lock()
-    body = assert_503(locked_client.get("/health"))
-    assert body["database"] == "locked"
+    path = make_url(db_url).database
+    assert path
+    with _sqlite_write_lock(path) as lock:
+        lock()
+        body = assert_503(locked_client.get("/health"))
+        assert body["database"] == "locked"
+
+
+def test_a_writer_waits_its_turn_in_the_queue_then_writes(make_app: Callable[..., Flask], db_url: str) -> None:
+    """A write that finds another writer's turn taken waits for it (not SQLite's 1, 2, 5 ms sleeps)
+    and goes ahead as soon as it is released."""
+    client = make_app(SQLITE_BUSY_TIMEOUT=5).test_client()
+    game_id = create_game(client)["id"]
+    path = make_url(db_url).database
+    assert path
+    answers: list[int] = []
+    with _writers_turn(path) as take:
+        take()
+        writer = threading.Thread(target=lambda: answers.append(
+            client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}).status_code))
+        writer.start()
+        time.sleep(0.3)
+        assert writer.is_alive() and not answers  # waiting for its turn
+    writer.join(5)
+    assert answers == [201]
 
 
 def test_writes_work_again_once_the_lock_is_released(locked_client: FlaskClient, db_url: str) -> None:
