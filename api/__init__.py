@@ -11,6 +11,7 @@ from api import db, security
 from api.config import load_config
 from api.docs import make_docs_blueprint
 from api.extensions import Api
+from api.jsonio import JSONProvider
 from api.keeper import bp as keeper_blueprint
 from api.resources import register_blueprints
 
@@ -24,10 +25,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``flask openapi write`` works with no database, and each gunicorn worker gets its own pool.
     """
     app = Flask(__name__)
+    app.json = JSONProvider(app)  # orjson, members in insertion order (api/jsonio.py)
     app.config.update(load_config())
     if config:
         app.config.update(config)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
 
     db.init_app(app)
     app.before_request(_reject_large_bodies)

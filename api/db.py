@@ -33,6 +33,7 @@ from sqlalchemy import Engine, MetaData, create_engine, event, make_url, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
+from api import jsonio
 from api.config import normalize_database_url
 
 #: Stable constraint names, so migrations are reviewable and IntegrityErrors can be mapped by name
@@ -103,7 +104,7 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
                 pass  # connecting fails with sqlite3's OperationalError: a 503, not a crash here
         connect_args.setdefault("timeout", 15)
         connect_args.setdefault("check_same_thread", False)
-        engine = create_engine(sa_url, connect_args=connect_args, **kwargs)
+        engine = create_engine(sa_url, connect_args=connect_args, **_json_io(kwargs))
         event.listen(engine, "connect", _set_sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
@@ -111,7 +112,12 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         if "connect_timeout" not in sa_url.query:
             connect_args.setdefault("connect_timeout", 10)
         kwargs.setdefault("pool_pre_ping", True)
-    return create_engine(sa_url, connect_args=connect_args, **kwargs)
+    return create_engine(sa_url, connect_args=connect_args, **_json_io(kwargs))
+
+
+def _json_io(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """JSON columns written by orjson (api/jsonio.py), unless the caller chose otherwise."""
+    return {"json_serializer": jsonio.dumps, **kwargs}
 
 
 class Database:
