@@ -262,11 +262,21 @@ class JSONBodyParser(FlaskParser):  # type: ignore[misc]
                              "detail": "expected application/json"}])
             return core.missing
         try:
-            return core.parse_json(req.get_data(cache=True))
+            parsed = core.parse_json(req.get_data(cache=True))
+            flask.g.handfoot_body = parsed  # the body as sent, for the routes that store it: body_as_sent()
+            return parsed
         except json.JSONDecodeError:
             raise
         except (RecursionError, ValueError) as err:
             raise json.JSONDecodeError(f"not decodable as JSON ({type(err).__name__})", "<body>", 0) from None
+
+
+def body_as_sent() -> Any:
+    """The request's JSON body as parsed once by :class:`JSONBodyParser` (the schemas copy what they
+    load and never change it), else parsed now by Flask."""
+    if "handfoot_body" in flask.g:
+        return flask.g.handfoot_body
+    return flask.request.get_json()
 
 
 class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import add
 from typing import Literal
 
 from engine.rules import Contract, RuleSet
@@ -87,10 +88,11 @@ def regular_end(rules: RuleSet, running: Sequence[Sequence[int]]) -> tuple[int, 
     The first round ``k`` (1-based) that is the last of ``rules.rounds``, or after which a side has
     ``rules.target_score`` or more points.
     """
+    target, rounds = rules.target_score, rules.rounds  # read once: a game may run to 50 rounds
     for k, totals in enumerate(running, start=1):
-        if rules.target_score is not None and totals and max(totals) >= rules.target_score:
+        if target is not None and totals and max(totals) >= target:
             return k, "reached"
-        if rules.rounds is not None and k >= rules.rounds:
+        if rounds is not None and k >= rounds:
             return k, "rounds"
     return None
 
@@ -107,11 +109,12 @@ def game_state(rules: RuleSet, team_names: Sequence[str], round_totals: Sequence
     if len(set(names)) != len(names):
         raise ValueError("side names must be unique")
     running: list[tuple[int, ...]] = []
-    current = tuple(0 for _ in names)
+    current = (0,) * len(names)
+    sides = len(names)
     for k, scores in enumerate(round_totals, start=1):
-        if len(scores) != len(names):
-            raise ValueError(f"round {k} has {len(scores)} scores for {len(names)} sides")
-        current = tuple(a + int(b) for a, b in zip(current, scores, strict=True))
+        if len(scores) != sides:
+            raise ValueError(f"round {k} has {len(scores)} scores for {sides} sides")
+        current = tuple(map(add, current, map(int, scores)))  # built-ins: this runs per round per append
         running.append(current)
     played = len(running)
     totals = tuple(SideTotal(n, t) for n, t in zip(names, current, strict=True))

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from operator import sub
 from typing import Any, TypeVar
 
 from sqlalchemy import (
@@ -257,7 +258,7 @@ def _stored_round_totals(state: Mapping[str, Any], sides: int, rounds_played: in
     for row in running:
         if not isinstance(row, list) or len(row) != sides:
             return None
-        totals.append([a - b for a, b in zip(row, previous, strict=True)])
+        totals.append(list(map(sub, row, previous)))  # same length: checked above
         previous = row
     return totals
 

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from api import auth
 from api.db import get_db
-from api.extensions import Blueprint
+from api.extensions import Blueprint, body_as_sent
 from api.idempotency import HEADER_DOC, IdempotencyLostError, current_claim, idempotent
 from api.models import Game, Round, RoundRevision
 from api.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, json_pointer, make_problem, problem_response
@@ -225,13 +225,13 @@ def round_etag(game_id: int, rnd: Round | svc.AppendedRound) -> dict[str, int]:
     return {"game": game_id, "round": rnd.number, "revision": rnd.revision}
 
 
-def _complete_claim(session: Session, status: int, body: Callable[[], Mapping[str, Any]], location: str,
-                    etag: Any) -> None:
-    """Store the answer with the request's Idempotency-Key claim, if it has one (``body`` is only
-    dumped then: most appends carry no key, and the dump was ~10% of an append)."""
+def _complete_claim(session: Session, status: int, body: Callable[[], Mapping[str, Any]],
+                    location: Callable[[], str], etag: Any) -> None:
+    """Store the answer with the request's Idempotency-Key claim, if it has one (``body`` and
+    ``location`` are only made then: most appends carry no key, and the dump was ~10% of an append)."""
     claim = current_claim()
     if claim is not None:
-        headers = {"Location": location, "ETag": f'"{Blueprint._generate_etag(etag)}"'}
+        headers = {"Location": location(), "ETag": f'"{Blueprint._generate_etag(etag)}"'}
         claim.complete(session, status, headers, flask.json.loads(flask.json.dumps(body())))
 
 
@@ -282,7 +282,7 @@ class GameCollection(MethodView):
 
         def finalize(session: Session, game: Game) -> None:
             _complete_claim(session, 201, lambda: GameSchema().dump(game_doc(game)),
-                            flask.url_for("Games.GameItem", game_id=game.id), game_etag(game))
+                            lambda: flask.url_for("Games.GameItem", game_id=game.id), game_etag(game))
 
         game = svc.create_game(get_db(), _actor(), body, finalize)
         blp.set_etag(game_etag(game))
@@ -351,9 +351,9 @@ class RoundCollection(MethodView):
 
         def finalize(session: Session, game: svc.AppendedGame, rnd: svc.AppendedRound) -> None:
             _complete_claim(session, 201, lambda: round_answer(game, rnd),
-                            _round_location(game_id_, rnd.number), round_etag(game_id_, rnd))
+                            lambda: _round_location(game_id_, rnd.number), round_etag(game_id_, rnd))
 
-        raw = flask.request.get_json()
+        raw = body_as_sent()
         game, rnd = svc.append_round(get_db(), _actor(), game_id, body, raw, finalize)
         blp.set_etag(round_etag(game_id, rnd))
         # A ready response: flask-smorest returns it as it is, without dumping it through RoundSchema
@@ -394,7 +394,7 @@ class RoundItem(MethodView):
         def check(rnd: Round) -> None:
             blp.check_etag(round_etag(game_id, rnd))
 
-        raw = flask.request.get_json()
+        raw = body_as_sent()
         game, rnd = svc.correct_round(get_db(), _actor(), game_id, number, body, raw, check)
         blp.set_etag(round_etag(game_id, rnd))
         return round_doc(game, rnd)
