@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import flask
-from sqlalchemy import Engine, MetaData, create_engine, event, make_url, text
+from sqlalchemy import Connection, Engine, MetaData, create_engine, event, make_url, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
@@ -132,6 +132,7 @@ class Database:
         self._sessionmaker: sessionmaker[Session] | None = None
         self._write_sessionmaker: sessionmaker[Session] | None = None
         self._queue: str | None = None
+        self._write_engine: Engine | None = None
 
     @property
     def engine(self) -> Engine:
@@ -173,6 +174,15 @@ class Database:
             self._write_sessionmaker = sessionmaker(bind, expire_on_commit=False)
         with self._writers_queue(), self._write_sessionmaker.begin() as session:
             yield session
+
+    @contextmanager
+    def write_connection(self) -> Iterator[Connection]:
+        """:meth:`write_session` without the ORM: a Core connection in a write transaction,
+        committed on success, rolled back on error (for writes made of Core statements: an append)."""
+        if self._write_engine is None:
+            self._write_engine = self.engine.execution_options(**{SQLITE_IMMEDIATE: True})
+        with self._writers_queue(), self._write_engine.begin() as connection:
+            yield connection
 
     @contextmanager
     def _writers_queue(self) -> Iterator[None]:

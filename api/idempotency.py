@@ -31,7 +31,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import flask
-from sqlalchemy import delete, select, update
+from sqlalchemy import Connection, delete, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
@@ -142,8 +142,8 @@ class Claim:
     token: str
     completed: bool = field(default=False)
 
-    def complete(self, session: Session, status: int, headers: Mapping[str, str], body: Any) -> None:
-        """Store the response, in the caller's (write) transaction."""
+    def complete(self, session: Session | Connection, status: int, headers: Mapping[str, str], body: Any) -> None:
+        """Store the response, in the caller's (write) transaction (an ORM session or a Core connection)."""
         result = session.execute(
             update(IdempotencyKey)
             .where(IdempotencyKey.id == self.row_id, IdempotencyKey.token == self.token,

@@ -18,6 +18,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from operator import sub
@@ -54,6 +55,7 @@ MAX_ROUNDS_PER_GAME = 50
 WRITE_ATTEMPTS = 5
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 
 # --------------------------------------------------------------------------------------------
@@ -150,10 +152,19 @@ def _retryable(err: DBAPIError) -> bool:
 
 def _write(db: Database, fn: Callable[[Session], T]) -> T:
     """Run ``fn`` in one write transaction, retrying lost races (see the module docstring)."""
+    return _retrying(db.write_session, fn)
+
+
+def _write_core(db: Database, fn: Callable[[Connection], T]) -> T:
+    """:func:`_write` on a Core connection (no ORM session), for writes made of Core statements."""
+    return _retrying(db.write_connection, fn)
+
+
+def _retrying(begin: Callable[[], AbstractContextManager[S]], fn: Callable[[S], T]) -> T:
     for attempt in range(WRITE_ATTEMPTS):
         try:
-            with db.write_session() as session:
-                return fn(session)
+            with begin() as transaction:
+                return fn(transaction)
         except StaleDataError:
             pass  # the game's version moved under us: run again
         except DBAPIError as err:
@@ -538,7 +549,7 @@ def _store_state(connection: Connection, actor: Actor, append: _Append, now: dat
 
 
 def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, Any], request: Mapping[str, Any],
-                 finalize: Callable[[Session, AppendedGame, AppendedRound], None] | None = None,
+                 finalize: Callable[[Connection, AppendedGame, AppendedRound], None] | None = None,
                  ) -> tuple[AppendedGame, AppendedRound]:
     """Score and store the next round. ``request`` is the body as sent (stored with its number).
 
@@ -561,8 +572,7 @@ def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, An
         except (OperationalError, InterfaceError) as err:
             raise StoreUnavailableError(str(err.orig)) from err
 
-    def run(session: Session) -> tuple[AppendedGame, AppendedRound]:
-        connection = session.connection()
+    def run(connection: Connection) -> tuple[AppendedGame, AppendedRound]:
         now = _now()
         append = planned if db.is_sqlite else _planned_append(connection, actor, game_id, body)
         if append is None or not _store_state(connection, actor, append, now):
@@ -579,10 +589,10 @@ def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, An
                                            "author": rnd.author, "created_at": now, "updated_at": now})
         game = AppendedGame(append.game_id, append.sides, append.state)
         if finalize is not None:
-            finalize(session, game, rnd)
+            finalize(connection, game, rnd)
         return game, rnd
 
-    return _write(db, run)
+    return _write_core(db, run)
 
 
 def get_round(db: Database, actor: Actor, game_id: int, number: int) -> tuple[Game, Round]:

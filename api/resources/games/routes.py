@@ -15,6 +15,7 @@ from typing import Any
 
 import flask
 from flask.views import MethodView
+from sqlalchemy import Connection
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -225,7 +226,7 @@ def round_etag(game_id: int, rnd: Round | svc.AppendedRound) -> dict[str, int]:
     return {"game": game_id, "round": rnd.number, "revision": rnd.revision}
 
 
-def _complete_claim(session: Session, status: int, body: Callable[[], Mapping[str, Any]],
+def _complete_claim(session: Session | Connection, status: int, body: Callable[[], Mapping[str, Any]],
                     location: Callable[[], str], etag: Any) -> None:
     """Store the answer with the request's Idempotency-Key claim, if it has one (``body`` and
     ``location`` are only made then: most appends carry no key, and the dump was ~10% of an append)."""
@@ -349,8 +350,8 @@ class RoundCollection(MethodView):
         """
         game_id_ = game_id
 
-        def finalize(session: Session, game: svc.AppendedGame, rnd: svc.AppendedRound) -> None:
-            _complete_claim(session, 201, lambda: round_answer(game, rnd),
+        def finalize(connection: Connection, game: svc.AppendedGame, rnd: svc.AppendedRound) -> None:
+            _complete_claim(connection, 201, lambda: round_answer(game, rnd),
                             lambda: _round_location(game_id_, rnd.number), round_etag(game_id_, rnd))
 
         raw = body_as_sent()
