@@ -185,18 +185,21 @@ class Database:
             yield connection
 
     @contextmanager
-    def _writers_queue(self) -> Iterator[None]:
-        """SQLite on a file: wait for this database's writers' turn on an OS lock (``flock`` on
-        ``<file>-writers.lock``) before ``BEGIN IMMEDIATE``, so writers in every process and thread
-        of this app queue in the kernel and start as soon as the previous one commits.
+    def _writers_queue(self, timeout: float | None = None) -> Iterator[None]:
+        """SQLite on a file: take this database's writers' turn, an OS lock (``flock`` on
+        ``<file>-writers.lock``), before ``BEGIN IMMEDIATE``, so the app's writers in every process
+        and thread take turns and the next one starts within ~0.1 ms of the previous commit.
 
         SQLite's own busy handler sleeps 1, 2, 5, 10... ms between tries while a write transaction
-        takes a few hundred µs, so two workers that collide lost milliseconds (docs/performance.md).
-        SQLite's lock stays the guard: anything else writing (the ``flask keys`` CLI, alembic)
-        simply does not queue here. A writer waits at most the busy timeout in the queue, then
-        raises what SQLite raises when its own wait runs out (``OperationalError`` "database is
-        locked": a 503 from the routes). A process that dies holding its turn releases it with its
-        file."""
+        takes a few hundred µs, so two workers that collided lost milliseconds (docs/performance.md).
+        A waiting writer tries again every 0.1 ms for 20 ms, then every 1 ms: turns are not handed out
+        in order of arrival, as SQLite's are not either. SQLite's lock stays the guard: anything
+        else writing (the ``flask keys`` CLI, alembic) does not take turns here, and a writer that
+        has its turn can still wait for SQLite's lock up to the busy timeout. A writer waits at most
+        ``timeout`` (default: the busy timeout) for its turn, then raises what SQLite raises when its
+        own wait runs out (``OperationalError`` "database is locked": a 503 from the routes). A
+        process that dies holding its turn releases it with its file."""
+        limit = self.sqlite_timeout if timeout is None else timeout
         path = self._queue_path()
         if path is None:
             yield
@@ -210,7 +213,7 @@ class Database:
                     break
                 except BlockingIOError:
                     waited = time.monotonic() - start
-                    if waited >= self.sqlite_timeout:  # what SQLite says when its busy timeout runs out
+                    if waited >= limit:  # what SQLite says when its busy timeout runs out
                         raise OperationalError("BEGIN IMMEDIATE", None,
                                                sqlite3.OperationalError("database is locked")) from None
                     time.sleep(0.0001 if waited < 0.02 else 0.001)  # a turn is ~0.3 ms; then back off
@@ -237,12 +240,13 @@ class Database:
             connection.execute(text("SELECT 1"))
 
     def probe_write_lock(self, timeout: float = 1.0) -> None:
-        """SQLite: take the write lock and let it go at once (``BEGIN IMMEDIATE; ROLLBACK``),
-        waiting at most ``timeout`` seconds; raises ``sqlalchemy.exc.OperationalError`` ("database is
-        locked") when another connection holds it longer. A no-op on other backends."""
+        """SQLite: take the writers' turn and the write lock and let them go at once (``BEGIN
+        IMMEDIATE; ROLLBACK``), waiting at most ``timeout`` seconds for each; raises
+        ``sqlalchemy.exc.OperationalError`` ("database is locked") when either is held longer: what
+        every write would meet. A no-op on other backends."""
         if not self.is_sqlite:
             return
-        with self.engine.connect() as connection:
+        with self._writers_queue(timeout), self.engine.connect() as connection:
             raw = connection.connection.dbapi_connection
             assert raw is not None
             try:
