@@ -35,6 +35,7 @@ from sqlalchemy import Connection, delete, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from api import jsonio
 from api.db import Database, get_db
 from api.models import IdempotencyKey
 from api.problems import abort_problem
@@ -148,7 +149,7 @@ class Claim:
             update(IdempotencyKey)
             .where(IdempotencyKey.id == self.row_id, IdempotencyKey.token == self.token,
                    IdempotencyKey.status.is_(None))
-            .values(status=status, response_headers=dict(headers), response_body=json.dumps(body))
+            .values(status=status, response_headers=dict(headers), response_body=jsonio.dumps(body))
         )
         if result.rowcount != 1:  # type: ignore[attr-defined]
             raise IdempotencyLostError()

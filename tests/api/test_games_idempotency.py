@@ -32,6 +32,7 @@ def test_same_key_same_body_stores_one_round(app: Flask, client: FlaskClient, db
     assert again.status_code == 201
     assert again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json() == first.get_json()
+    assert again.data.strip() == first.data.strip()  # the first answer again, byte for byte
     assert again.headers["Location"] == first.headers["Location"] and again.headers["ETag"] == first.headers["ETag"]
     assert rounds_stored(app, game_id) == 1
     # unquoted is the same key
@@ -109,6 +110,7 @@ def test_create_game_is_idempotent(app: Flask, client: FlaskClient, db_backend: 
     again = client.post("/v1/games", json=body, headers={"Idempotency-Key": "g1"})
     assert first.status_code == again.status_code == 201
     assert again.get_json() == first.get_json() and again.headers["Idempotent-Replayed"] == "true"
+    assert again.data.strip() == first.data.strip()
     assert len(client.get("/v1/games").get_json()) == 1
 
 
