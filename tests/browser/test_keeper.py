@@ -462,6 +462,23 @@ def test_tie_stands_or_goes_to_a_tiebreaker_round(page: Any, live_server: LiveSe
 
 
 @needs_games
+def test_every_status_has_its_filter(page: Any, live_server: LiveServer) -> None:
+    """A game in a tiebreaker is found under its own filter (it showed only under "All games")."""
+    level = _tied_game(live_server, "online-11-13")
+    teams = [{"name": "Us", "players": ["Ann", "Bo"]}, {"name": "Them", "players": ["Cy", "Di"]}]
+    ongoing = requests.post(f"{live_server.url}/v1/games", json={"name": "Tonight", "preset": "pagat", "teams": teams},
+                            timeout=10).json()
+    page.goto(f"{live_server.url}/")
+    page.wait_for_selector(".game-card")
+    for label, game_id in (("Tiebreaker", level), ("In progress", ongoing["id"])):
+        page.get_by_label(label, exact=True).check()
+        expect(page.locator(".game-card")).to_have_count(1)
+        expect(page.locator(".game-card")).to_have_attribute("data-game-id", str(game_id))
+    page.get_by_label("All games").check()
+    expect(page.locator(".game-card")).to_have_count(2)
+
+
+@needs_games
 def test_api_key_when_the_server_has_keys(page: Any, live_server: LiveServer) -> None:
     from api.auth import create_key
     from api.db import get_db

@@ -153,6 +153,7 @@ async function showGames(query) {
     [
       ["", "All games"],
       ["in_progress", "In progress"],
+      ["tiebreaker", "Tiebreaker"],
       ["finished", "Finished"],
     ].map(([value, label]) => {
       const input = h("input", { type: "radio", name: "status", value, checked: value === status, id: nextId("status") });
