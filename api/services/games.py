@@ -241,8 +241,7 @@ def state_mapping(state: engine.GameState) -> dict[str, Any]:
 
 def _recompute(session: Session, game: Game, rules: engine.RuleSet | None = None) -> engine.GameState:
     """The game's state from every stored round's totals (after a correction: any round may have changed)."""
-    totals = session.execute(select(Round.teams).where(Round.game_id == game.id).order_by(Round.number)).scalars()
-    state = engine.game_state(rules or rules_of(game), side_names(game), [[b["total"] for b in t] for t in totals])
+    state = engine.game_state(rules or rules_of(game), side_names(game), _round_totals(session, game.id))
     _set_state(game, state)
     return state
 
@@ -471,6 +470,12 @@ _ROUND_TOTALS = select(ROUNDS.c.teams).where(ROUNDS.c.game_id == bindparam("game
 _INSERT_ROUND = insert(ROUNDS)
 
 
+def _round_totals(executor: Session | Connection, game_id: int) -> list[list[int]]:
+    """Each stored round's totals, in round order, in the order of the game's sides."""
+    stored = executor.execute(_ROUND_TOTALS, {"game_id": game_id}).scalars()
+    return [[b["total"] for b in breakdowns] for breakdowns in stored]
+
+
 @functools.lru_cache(maxsize=64)
 def _rules_from_json(snapshot: str) -> engine.RuleSet:
     """A game's RuleSet from its snapshot's JSON text. A snapshot never changes once stored, and
@@ -519,8 +524,7 @@ def _prepare_append(row: Row[Any], body: Mapping[str, Any], connection: Connecti
     if totals is None:
         if connection is None:
             raise LookupError("the game's stored state lacks its running totals")
-        stored = connection.execute(_ROUND_TOTALS, {"game_id": row.id}).scalars()
-        totals = [[b["total"] for b in breakdowns] for breakdowns in stored]
+        totals = _round_totals(connection, row.id)
     after = engine.game_state(rules, sides, [*totals, [b["total"] for b in teams]])
     return _Append(row.id, row.version, number, sides, teams, state_mapping(after))
 
