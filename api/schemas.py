@@ -7,7 +7,7 @@ the one place a rule is defined. The engine checks the values again (ranges, con
 
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any
 
 import marshmallow as ma
@@ -15,7 +15,7 @@ from marshmallow import fields, validate
 from marshmallow.utils import get_value
 
 from api.problems import json_pointer
-from engine import RULE_FIELDS, Breakdown, RuleField
+from engine import RULE_FIELDS, Breakdown, Line, RuleField
 
 #: Limits on request sizes (also documented in the README): more than any real table needs.
 MAX_CARDS_PER_LIST = 200
@@ -262,9 +262,5 @@ def breakdown_data(breakdown: Breakdown) -> dict[str, Any]:
     return {
         "name": breakdown.name,
         "total": breakdown.total,
-        "lines": [
-            {"code": ln.code, "label": ln.label, "count": ln.count, "points_each": ln.points_each,
-             "points": ln.points}
-            for ln in breakdown.lines
-        ],
+        "lines": list(map(dict, map(zip, repeat(Line._fields), breakdown.lines))),
     }

@@ -11,26 +11,30 @@ two can differ only in time; tests/engine/test_fast_paths.py holds them to the s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from itertools import chain
 from typing import Any
 
-from engine.cards import CARD_BITS, CARD_COUNT_MAX, CARD_SHIFT, CARD_TABLE, RANK_INDEX, Card, Rank, Suit
+from engine.cards import CARD_COUNT_MAX, CARD_TABLE, RANK_FIELDS, RANK_INDEX, Card, Rank
 from engine.melds import MeldTable, meld_table, rank_points
 from engine.rules import RuleSet
-from engine.scoring import Breakdown, RoundScore, breakdown_values, copies_over, sides_problems
+from engine.scoring import Breakdown, RoundScore, breakdown_values, sides_problems
 from engine.table import quick_table
 
-#: Every accepted card string → ``Card.counts`` of its card.
-_COUNTS: dict[str, int] = {text: card.counts for text, card in CARD_TABLE.items()}
-_counts_of = _COUNTS.__getitem__
+#: Every accepted card string → the rank fields of its ``Card.counts`` (a small int, summed fast: the
+#: card fields above them made every sum a ~1,200-bit one).
+_RANKS: dict[str, int] = {text: card.counts & RANK_FIELDS for text, card in CARD_TABLE.items()}
+_ranks_of = _RANKS.__getitem__
 _card_of = CARD_TABLE.__getitem__
 #: Every card string of a red three.
 _RED_THREES = frozenset(text for text, card in CARD_TABLE.items() if card.is_red_three)
-_RED_SHIFTS = tuple(CARD_SHIFT + CARD_BITS * Card(Rank.THREE, suit).key for suit in (Suit.HEARTS, Suit.DIAMONDS))
-_CARD_MASK = (1 << CARD_BITS) - 1
+#: The canonical strings of every card but the joker; and every accepted string → its canonical one.
+_CANONICAL = frozenset(card.code for card in CARD_TABLE.values() if card.rank is not Rank.JOKER)
+_canonical_of = {text: card.code for text, card in CARD_TABLE.items()}.__getitem__
+_JOKER = Card(Rank.JOKER, None).code
 _EMPTY: list[Any] = []  # a default that is a list; never changed
 #: A side's name, went_out and tally values, as :func:`~engine.scoring.breakdown_values` takes them.
 _Side = tuple[str, bool, int, int, int, int, int, int, int, int, int, bool]
@@ -68,6 +72,16 @@ def _tables_of(rules: RuleSet) -> _Tables:
     return _Tables(meld_table(rules), points, by_rank[RANK_INDEX[Rank.THREE]])
 
 
+def _copies_over(cards: Iterable[str], decks: int) -> bool:
+    """Some card among ``cards`` (accepted strings) has more copies than ``decks`` decks hold (two
+    jokers a deck): ``copies_over`` of their packed counts, by a ``Counter`` of the strings (C)."""
+    copies = Counter(cards)
+    jokers = copies.pop(_JOKER, 0)
+    if not _CANONICAL.issuperset(copies):  # an alias: count by canonical string
+        copies = Counter(map(_canonical_of, copies.elements()))
+    return jokers > 2 * decks or max(copies.values(), default=0) > decks
+
+
 def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
     """``score_round(round_from_mapping(data), rules)`` when ``data`` is a plain legal round, else ``None``.
 
@@ -84,7 +98,8 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
     names: list[str] = []
     players: list[int] = []
     sides: list[_Side] = []
-    packed = count = out = red_threes = 0
+    count = out = red_threes = 0
+    every: list[list[Any]] = []  # every list of cards of the round
     for i, team in enumerate(raw_teams):
         if type(team) is not dict:
             return None
@@ -119,14 +134,14 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
         try:
             if not _RED_THREES.issuperset(red):
                 return None
-            sums = list(map(sum, map(partial(map, _counts_of), raw_melds)))
+            sums = list(map(sum, map(partial(map, _ranks_of), raw_melds)))
             held_cards = list(chain.from_iterable(held))
             held_points = sum(map(tables.points.__getitem__, held_cards))
-            # every card of the side: melds, then hands, feet, red threes and burn pile
-            team_packed = sum(map(_counts_of, chain(held_cards, red, burn)), sum(sums))
             burned = list(map(_card_of, burn))
         except (KeyError, TypeError):  # an unknown card, or not a string
             return None
+        every += raw_melds
+        every += (held_cards, red, burn)
         melded = sum(map(len, raw_melds))
         team_count = melded + len(held_cards) + len(red) + len(burn)
         if team_count > CARD_COUNT_MAX or (red and not rules.red_threes_laid_out):
@@ -140,8 +155,8 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
             if not tables.melds.burn or any(c.is_wild or c.rank.value not in closed for c in burned):
                 return None
             burn_points = sum(map(tables.points.__getitem__, burn))
-        # red threes of the side less those laid out (its melds and burn pile hold none by now)
-        caught = (team_packed >> _RED_SHIFTS[0] & _CARD_MASK) + (team_packed >> _RED_SHIFTS[1] & _CARD_MASK) - len(red)
+        # red threes in hands and feet (its melds and burn pile hold none by now)
+        caught = sum(map(_RED_THREES.__contains__, held_cards))
         if went_out:
             out += 1
             needed = rules.contract_for(round_number)  # no contract_not_met (see going_out_problems)
@@ -154,11 +169,11 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
                       perfect if isinstance(perfect, int) else 0, bool(raw_melds)))
         names.append(name)
         players.append(len(raw_players))
-        packed += team_packed
         count += team_count
         red_threes += len(red) + caught
     decks = rules.decks_for(sum(players))
-    if (out > 1 or count > CARD_COUNT_MAX or copies_over(packed, decks) or red_threes > 2 * decks
+    if (out > 1 or count > CARD_COUNT_MAX or red_threes > 2 * decks
+            or _copies_over(chain.from_iterable(every), decks)
             or sides_problems(rules, names, players)):
         return None
     teams: list[Breakdown] = [breakdown_values(*side, rules, round_number) for side in sides]

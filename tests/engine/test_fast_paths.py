@@ -17,6 +17,7 @@ import pytest
 
 from engine import (
     PRESETS,
+    Breakdown,
     Card,
     HandFootError,
     Line,
@@ -193,10 +194,44 @@ def test_packed_counts_cover_every_card() -> None:
 
 
 def test_fast_init_keeps_the_dataclass() -> None:
-    line = Line("going_out", "Going out", None, None, 100)
-    assert line == Line(code="going_out", label="Going out", count=None, points_each=None, points=100)
-    assert repr(line) == "Line(code='going_out', label='Going out', count=None, points_each=None, points=100)"
+    team = Breakdown("North", 100, ())
+    assert team == Breakdown(name="North", total=100, lines=())
+    assert repr(team) == "Breakdown(name='North', total=100, lines=())"
     with pytest.raises(AttributeError):
-        line.points = 5  # type: ignore[misc]
+        team.total = 5  # type: ignore[misc]
     with pytest.raises(TypeError):
         fast_init(type("NotADataclass", (), {}))
+
+
+def test_lines_built_fast_are_lines() -> None:
+    """Breakdown lines are built with ``tuple.__new__``: still Lines, with every field by name."""
+    line = score_round_request({"preset": "pagat", "teams": [
+        {"name": "A", "melds": [["KS", "KH", "KD"]], "players": [{"hand": ["4S"]}, {"hand": ["5S"]}]},
+        {"name": "B", "melds": [], "players": [{"hand": []}, {"hand": ["6S"]}]}]}).teams[0].lines[0]
+    assert type(line) is Line
+    assert line == Line(code="clean_books", label="Clean books", count=0, points_each=500, points=0)
+    assert (line.code, line.count, line.points_each, line.points) == ("clean_books", 0, 500, 0)
+    assert repr(line) == "Line(code='clean_books', label='Clean books', count=0, points_each=500, points=0)"
+    with pytest.raises(AttributeError):
+        line.points = 5  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("spellings", [["10S"], ["10S", "TS", "10♠", "T♤"], ["JK"]])
+def test_score_plain_counts_copies_across_spellings(spellings: list[str]) -> None:
+    """A card's copies are counted across its spellings: at the decks' limit the round scores (fast
+    and precise alike), one over it the fast path declines and the precise one names the card."""
+    rules = apply_overrides(PRESETS["pagat"].rules, {"decks_extra": 0})
+    decks = rules.decks_for(4)
+    limit = decks * (2 if spellings == ["JK"] else 1)
+    for copies in (limit, limit + 1):
+        held = [spellings[k % len(spellings)] for k in range(copies)]
+        players = [{"name": "x", "hand": held[::2]}, {"name": "y", "hand": held[1::2]}]
+        body = {"teams": [{"name": "A", "players": players},
+                          {"name": "B", "players": [{"name": "z", "hand": ["4S"]}, {"name": "w", "hand": []}]}]}
+        precise = _precise(body, rules)
+        fast = score_plain(body, rules)
+        if copies == limit:
+            assert fast is not None and fast == precise
+        else:
+            assert fast is None
+            assert isinstance(precise, tuple) and [p.code for p in precise[1]] == ["too_many_copies"]
