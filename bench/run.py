@@ -84,7 +84,7 @@ def bench_engine(report: Report, runs: int) -> None:
         f"round: {summary['teams']} teams of 2 (pagat), {summary['cards']} cards, "
         f"{summary['melds_per_team'][0]} melds per team (5 books, 5 open), totals {summary['totals']}, "
         f"body {summary['body_bytes']} bytes")
-    samples = {name: engine_bench.per_call_us(fn, max(runs, 5)) for name, fn in engine_bench.cases().items()}
+    samples = engine_bench.per_call_us(engine_bench.cases(), max(runs, 5))
     for name, vals in samples.items():
         report.add("engine", name, "µs/call", vals)
     for name, floor in engine_bench.RATIOS.items():
