@@ -74,7 +74,7 @@ _ANY_ACTIVE_KEY = select(ApiKey.id).where(ApiKey.revoked_at.is_(None)).limit(1)
 
 
 def any_active_key(db: Database) -> bool:
-    with db.read_engine.connect() as connection:
+    with db.reader() as connection:
         return connection.execute(_ANY_ACTIVE_KEY).first() is not None
 
 

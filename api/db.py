@@ -153,6 +153,53 @@ class Database:
                 **({SQLITE_AUTOCOMMIT: True} if self.is_sqlite else {"isolation_level": "AUTOCOMMIT"}))
         return self._read_engine
 
+    @contextmanager
+    def reader(self) -> Iterator[Connection]:
+        """A :attr:`read_engine` connection shared by the reads of one request (an app context):
+        checked out on first use, returned when the context ends (:meth:`release_reader`). On
+        PostgreSQL each checkout is a ping (``pool_pre_ping``), so the API-key check and an append's
+        read of its game share one. Outside an app context (the CLI, scripts), a connection of its
+        own. A statement that fails drops the shared connection (it is returned to the pool), so the
+        next read gets a fresh one. A write (:meth:`write_session`, :meth:`write_connection`) returns
+        it first: a request that held it while waiting for the writers' turn or the pool could
+        deadlock with requests holding the turn and waiting for the pool."""
+        if not flask.has_app_context():
+            with self.read_engine.connect() as connection:
+                yield connection
+            return
+        key = self._reader_key
+        connection = flask.g.get(key)
+        if connection is None:
+            connection = self.read_engine.connect()
+            setattr(flask.g, key, connection)
+        in_use = f"{key}_in_use"
+        setattr(flask.g, in_use, flask.g.get(in_use, 0) + 1)
+        try:
+            yield connection
+        except BaseException:
+            self.release_reader()
+            raise
+        finally:
+            setattr(flask.g, in_use, flask.g.get(in_use, 1) - 1)
+
+    def release_reader(self, _exc: BaseException | None = None) -> None:
+        """Return the request's :meth:`reader` connection to the pool, if it took one."""
+        if not flask.has_app_context():
+            return
+        connection = flask.g.pop(self._reader_key, None)
+        if connection is not None:
+            connection.close()
+
+    def _release_idle_reader(self) -> None:
+        """:meth:`release_reader` before a write, unless the write runs inside a ``reader()`` block
+        (which still uses it)."""
+        if flask.has_app_context() and not flask.g.get(f"{self._reader_key}_in_use", 0):
+            self.release_reader()
+
+    @property
+    def _reader_key(self) -> str:
+        return f"handfoot_reader_{id(self)}"
+
     @property
     def sessionmaker(self) -> sessionmaker[Session]:
         if self._sessionmaker is None:
@@ -172,6 +219,7 @@ class Database:
         if self._write_sessionmaker is None:
             bind = self.engine.execution_options(**{SQLITE_IMMEDIATE: True})
             self._write_sessionmaker = sessionmaker(bind, expire_on_commit=False)
+        self._release_idle_reader()
         with self._writers_queue(), self._write_sessionmaker.begin() as session:
             yield session
 
@@ -181,6 +229,7 @@ class Database:
         committed on success, rolled back on error (for writes made of Core statements: an append)."""
         if self._write_engine is None:
             self._write_engine = self.engine.execution_options(**{SQLITE_IMMEDIATE: True})
+        self._release_idle_reader()
         with self._writers_queue(), self._write_engine.begin() as connection:
             yield connection
 
@@ -271,6 +320,7 @@ def init_app(app: flask.Flask) -> Database:
     """Attach a :class:`Database` for ``app.config["DATABASE_URL"]``; no connection is made."""
     database = Database(app.config["DATABASE_URL"], sqlite_timeout=app.config.get("SQLITE_BUSY_TIMEOUT", 15))
     app.extensions[EXTENSION_KEY] = database
+    app.teardown_appcontext(database.release_reader)
     return database
 
 

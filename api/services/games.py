@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 from sqlalchemy import (
     ColumnElement,
     Connection,
+    Insert,
     Row,
     Select,
     Table,
@@ -466,6 +467,22 @@ def _state_update_stmt(anonymous: bool) -> Update:
                     version=bindparam("new_version")))
 
 
+#: The columns of a round's INSERT, in order.
+_ROUND_COLUMNS = ("game_id", "number", "revision", "request", "teams", "author", "created_at", "updated_at")
+
+
+@functools.cache
+def _append_at_once_stmt(anonymous: bool) -> Insert:
+    """PostgreSQL: :func:`_state_update_stmt` and the round's INSERT as one statement (the UPDATE a
+    data-modifying CTE whose RETURNING feeds the INSERT), atomic on its own: an append with no
+    transaction around it (autocommit) is one round trip, not BEGIN, UPDATE, INSERT and COMMIT.
+    Inserts no row, and returns none, when the UPDATE matched none (the version moved, or the game
+    is gone)."""
+    moved = _state_update_stmt(anonymous).returning(GAMES.c.id).cte("moved")
+    values = [bindparam(f"round_{name}", type_=ROUNDS.c[name].type) for name in _ROUND_COLUMNS[1:]]
+    return insert(ROUNDS).from_select(list(_ROUND_COLUMNS), select(moved.c.id, *values)).returning(ROUNDS.c.id)
+
+
 _ROUND_TOTALS = select(ROUNDS.c.teams).where(ROUNDS.c.game_id == bindparam("game_id")).order_by(ROUNDS.c.number)
 _INSERT_ROUND = insert(ROUNDS)
 
@@ -552,6 +569,34 @@ def _store_state(connection: Connection, actor: Actor, append: _Append, now: dat
     return result.rowcount == 1
 
 
+def _new_round(actor: Actor, append: _Append, request: Mapping[str, Any], now: datetime) -> AppendedRound:
+    return AppendedRound(number=append.number, revision=1, request={**request, "round": append.number},
+                         teams=append.teams, author=actor.name, created_at=now, updated_at=now)
+
+
+def _append_at_once(connection: Connection, actor: Actor, append: _Append,
+                    request: Mapping[str, Any]) -> tuple[AppendedGame, AppendedRound] | None:
+    """PostgreSQL, on a connection in autocommit: store ``append`` by :func:`_append_at_once_stmt`;
+    ``None`` when it stored nothing (the game row moved since it was read, or a lost race): the
+    caller then takes the transaction's path, which checks again under the row's lock."""
+    now = _now()
+    rnd = _new_round(actor, append, request, now)
+    state = append.state
+    try:
+        result = connection.execute(_append_at_once_stmt(actor.key_id is None), _params(
+            actor, game_id=append.game_id, old_version=append.version, new_state=state, new_status=state["status"],
+            new_rounds_played=state["rounds_played"], new_updated_at=now, new_version=append.version + 1,
+            round_number=rnd.number, round_revision=rnd.revision, round_request=rnd.request,
+            round_teams=rnd.teams, round_author=rnd.author, round_created_at=now, round_updated_at=now))
+    except DBAPIError as err:
+        if _retryable(err):
+            return None
+        raise
+    if result.first() is None:  # RETURNING: a row is stored exactly when one comes back
+        return None
+    return AppendedGame(append.game_id, append.sides, state), rnd
+
+
 def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, Any], request: Mapping[str, Any],
                  finalize: Callable[[Connection, AppendedGame, AppendedRound], None] | None = None,
                  ) -> tuple[AppendedGame, AppendedRound]:
@@ -565,14 +610,24 @@ def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, An
     version moved (a concurrent write), or anything was off, the row is read again ``FOR UPDATE``
     and checked and scored under the lock, as every append once was.
 
+    The game row is read on the request's shared connection (:meth:`Database.reader`, which the
+    API-key check used). On PostgreSQL, when there is nothing to ``finalize`` (no Idempotency-Key),
+    the UPDATE and the INSERT are one statement on that connection in autocommit
+    (:func:`_append_at_once_stmt`): an append is then a ping, the key check, the read and that
+    statement, the round trips of the insert floor (a ping, BEGIN, INSERT, COMMIT).
+
     Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`RoundNumberError`,
     :class:`RoundLimitError`, :class:`InvalidRequestError` and engine errors (rules broken).
     """
     planned = None
-    if db.is_sqlite:
+    if db.is_sqlite or finalize is None:
         try:
-            with db.read_engine.connect() as connection:
+            with db.reader() as connection:
                 planned = _planned_append(connection, actor, game_id, body)
+                if planned is not None and not db.is_sqlite and finalize is None:
+                    stored = _append_at_once(connection, actor, planned, request)
+                    if stored is not None:
+                        return stored
         except (OperationalError, InterfaceError) as err:
             raise StoreUnavailableError(str(err.orig)) from err
 
@@ -586,8 +641,7 @@ def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, An
             append = _prepare_append(row, body, connection)
             if not _store_state(connection, actor, append, now):
                 raise StaleDataError("the game row changed under its lock")
-        rnd = AppendedRound(number=append.number, revision=1, request={**request, "round": append.number},
-                            teams=append.teams, author=actor.name, created_at=now, updated_at=now)
+        rnd = _new_round(actor, append, request, now)
         connection.execute(_INSERT_ROUND, {"game_id": append.game_id, "number": rnd.number,
                                            "revision": rnd.revision, "request": rnd.request, "teams": rnd.teams,
                                            "author": rnd.author, "created_at": now, "updated_at": now})

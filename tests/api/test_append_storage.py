@@ -172,11 +172,50 @@ def test_a_replayed_append_answers_the_first_answer(client: FlaskClient, db_back
 
 def test_only_the_update_and_the_insert_run_under_the_write_lock(app: Flask, client: FlaskClient,
                                                                 db_backend: str) -> None:
-    """The round is scored before the lock: on SQLite the write transaction (``BEGIN IMMEDIATE``)
-    holds the UPDATE of the game and the INSERT of the round, nothing else; on PostgreSQL no row is
-    read ``FOR UPDATE``."""
+    """The round is scored before the lock. On SQLite the write transaction (``BEGIN IMMEDIATE``)
+    holds the UPDATE of the game and the INSERT of the round, nothing else. On PostgreSQL an append
+    without an Idempotency-Key is the round trips of the insert floor: one checkout (one ping)
+    shared by the API-key check and the read of the game, then the UPDATE and the INSERT as one
+    statement, all in autocommit (no BEGIN, no COMMIT); no row is read ``FOR UPDATE``."""
     game_id = create_game(client)["id"]
     append(client, game_id, SEED_ROUND_1)
+    statements: list[str] = []
+    autocommit: list[bool] = []
+    checkouts: list[int] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        statements.append(" ".join(statement.split()))
+        autocommit.append(bool(conn.connection.dbapi_connection.autocommit) if db_backend != "sqlite" else True)
+
+    def checkout(*args: Any) -> None:
+        checkouts.append(1)
+
+    engine = get_db(app).engine
+    event.listen(engine, "before_cursor_execute", record)
+    event.listen(engine.pool, "checkout", checkout)
+    try:
+        append(client, game_id, [tally("Team 1", clean=1, table=100), tally("Team 2", clean=1, table=90)])
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+        event.remove(engine.pool, "checkout", checkout)
+    assert not any("FOR UPDATE" in s for s in statements), statements
+    if db_backend == "sqlite":
+        locked = statements[statements.index("BEGIN IMMEDIATE") + 1:]
+        assert [s.split()[0] for s in locked] == ["UPDATE", "INSERT"], statements
+        assert len(checkouts) == 2  # the reads' connection, the write's
+    else:
+        assert [" ".join(s.split()[:4]) for s in statements] == [
+            "SELECT api_keys.id FROM api_keys", "SELECT games.id, games.teams, CAST(games.rules_snapshot",
+            "WITH moved AS (UPDATE", ], statements
+        assert "INSERT INTO rounds" in statements[-1], statements
+        assert all(autocommit) and len(checkouts) == 1, (autocommit, checkouts)
+
+
+def test_an_append_with_an_idempotency_key_stores_its_answer_in_the_rounds_transaction(
+        app: Flask, client: FlaskClient, db_backend: str) -> None:
+    """With a key the answer is stored with the round, in one transaction: not the one-statement
+    path, on any backend."""
+    game_id = create_game(client)["id"]
     statements: list[str] = []
 
     def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
@@ -185,15 +224,18 @@ def test_only_the_update_and_the_insert_run_under_the_write_lock(app: Flask, cli
     engine = get_db(app).engine
     event.listen(engine, "before_cursor_execute", record)
     try:
-        append(client, game_id, [tally("Team 1", clean=1, table=100), tally("Team 2", clean=1, table=90)])
+        response = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
+                               headers={"Idempotency-Key": "one-transaction"})
     finally:
         event.remove(engine, "before_cursor_execute", record)
-    assert not any("FOR UPDATE" in s for s in statements), statements
-    if db_backend == "sqlite":
-        locked = statements[statements.index("BEGIN IMMEDIATE") + 1:]
-        assert [s.split()[0] for s in locked] == ["UPDATE", "INSERT"], statements
-    else:
-        assert [s.split()[0] for s in statements[-2:]] == ["UPDATE", "INSERT"], statements
+    assert response.status_code == 201, response.get_json()
+    assert not any(s.startswith("WITH moved") for s in statements), statements
+    assert [s.split()[0] for s in statements if s.split()[0] in ("UPDATE", "INSERT")][-3:] == [
+        "UPDATE", "INSERT", "UPDATE"], statements  # the game, the round, the key's stored answer
+    again = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
+                        headers={"Idempotency-Key": "one-transaction"})
+    assert again.status_code == 201 and again.data.strip() == response.data.strip()
+    assert client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1
 
 
 def test_the_stored_round_is_the_request_as_sent(app: Flask, client: FlaskClient, db_backend: str) -> None:

@@ -355,7 +355,8 @@ class RoundCollection(MethodView):
                             lambda: _round_location(game_id_, rnd.number), round_etag(game_id_, rnd))
 
         raw = body_as_sent()
-        game, rnd = svc.append_round(get_db(), _actor(), game_id, body, raw, finalize)
+        game, rnd = svc.append_round(get_db(), _actor(), game_id, body, raw,
+                                     finalize if current_claim() is not None else None)
         blp.set_etag(round_etag(game_id, rnd))
         # A ready response: flask-smorest returns it as it is, without dumping it through RoundSchema
         # (which documents it; round_answer gives the same data).
