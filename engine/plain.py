@@ -146,7 +146,7 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
         team_count = melded + len(held_cards) + len(red) + len(burn)
         if team_count > CARD_COUNT_MAX or (red and not rules.red_threes_laid_out):
             return None
-        quick = quick_table(sums, melded, tables.melds, closed=bool(burn))
+        quick = quick_table(sums, melded, tables.melds, closed=bool(burn), compositions=True)
         if quick is None:
             return None
         clean, dirty, wild, table_points, closed = quick

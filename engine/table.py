@@ -107,8 +107,8 @@ def _second(rank: str, j: int, book: int, path: Path) -> Problem:
 _RANK_TEXT = tuple(rank.value for rank in Rank)
 
 
-def quick_table(sums: Sequence[int], cards: int, table: MeldTable,
-                closed: bool = False) -> tuple[int, int, int, int, set[str]] | None:
+def quick_table(sums: Sequence[int], cards: int, table: MeldTable, closed: bool = False,
+                *, compositions: bool = False) -> tuple[int, int, int, int, set[str]] | None:
     """``(clean books, dirty books, wild books, points, closed ranks)`` as :func:`analyse_table`
     gives them, for a side whose every meld is valid and breaks no rule between melds; ``None`` for
     any other (then ask :func:`analyse_table`, which names every problem). ``closed`` ranks
@@ -117,11 +117,12 @@ def quick_table(sums: Sequence[int], cards: int, table: MeldTable,
     ``sums``: ``sum(card.counts for card in meld)`` of each meld; ``cards``: the number of melded
     cards; ``table``: ``meld_table(rules)``. Each meld is looked up by its composition (C-level
     ``map``) and the infos summed, so a valid side costs no Python code per meld unless two of its
-    melds share a rank.
+    melds share a rank. ``compositions``: the ``sums`` are sums of rank fields only (already
+    compositions, or above ``RANK_FIELDS`` where a field overflowed: no such meld is in the table).
     """
     if len(sums) > INFO_MELDS_MAX or cards > CARD_COUNT_MAX:
         return None  # more than the info fields count exactly
-    comps = list(map(and_, sums, repeat(RANK_FIELDS, len(sums))))
+    comps = sums if compositions else list(map(and_, sums, repeat(RANK_FIELDS, len(sums))))
     try:
         total = sum(map(table.info.__getitem__, comps))
     except KeyError:  # a meld that is not valid (or of threes)
