@@ -2,10 +2,11 @@
 
 A frozen dataclass cannot assign its fields (its ``__setattr__`` raises), so the ``__init__`` that
 ``dataclass`` writes calls ``object.__setattr__(self, name, value)`` for each field: a lookup of the
-name on the class and a generic call each time, about 0.45 µs for a five-field ``Line``. Scoring one
-round builds dozens of these (a breakdown line per rule, a tally and a breakdown per side, a player
-per hand), so :func:`fast_init` gives such a class an ``__init__`` that sets each slot through its
-own descriptor instead (about 0.26 µs for ``Line``). Nothing else changes: same parameters, defaults,
+name on the class and a generic call each time, about 0.45 µs for a five-field class. Scoring one
+round builds dozens of these (a tally and a breakdown per side, a player per hand), so
+:func:`fast_init` gives such a class an ``__init__`` that sets each slot through its own descriptor
+instead (about 0.26 µs for five fields). Breakdown lines, 32 a round, are named tuples instead
+(``engine.scoring.Line``), cheaper still. Nothing else changes: same parameters, defaults,
 fields, ``repr``, equality, hashing and immutability.
 """
 
