@@ -35,7 +35,6 @@ from sqlalchemy import Connection, delete, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from api import jsonio
 from api.db import Database, get_db
 from api.models import IdempotencyKey
 from api.problems import abort_problem
@@ -144,12 +143,15 @@ class Claim:
     completed: bool = field(default=False)
 
     def complete(self, session: Session | Connection, status: int, headers: Mapping[str, str], body: Any) -> None:
-        """Store the response, in the caller's (write) transaction (an ORM session or a Core connection)."""
+        """Store the response, in the caller's (write) transaction (an ORM session or a Core connection).
+        The body is stored as the app sends it (``app.json.response``: its encoder, its trailing
+        newline), so a replay is the first answer byte for byte."""
+        sent = flask.current_app.json.response(body).get_data(as_text=True)
         result = session.execute(
             update(IdempotencyKey)
             .where(IdempotencyKey.id == self.row_id, IdempotencyKey.token == self.token,
                    IdempotencyKey.status.is_(None))
-            .values(status=status, response_headers=dict(headers), response_body=jsonio.dumps(body))
+            .values(status=status, response_headers=dict(headers), response_body=sent)
         )
         if result.rowcount != 1:  # type: ignore[attr-defined]
             raise IdempotencyLostError()

@@ -233,7 +233,7 @@ def _complete_claim(session: Session | Connection, status: int, body: Callable[[
     claim = current_claim()
     if claim is not None:
         headers = {"Location": location(), "ETag": f'"{Blueprint._generate_etag(etag)}"'}
-        claim.complete(session, status, headers, flask.json.loads(flask.json.dumps(body())))
+        claim.complete(session, status, headers, body())
 
 
 def _round_location(game_id: int, number: int) -> str:
