@@ -38,7 +38,10 @@ def check(url: str) -> None:
 def _run(url: str, fn: Any, *args: Any) -> None:
     engine = make_engine(url, poolclass=pool.NullPool)
     try:
-        with engine.begin() as connection:
+        # Not engine.begin(): migrations/env.py turns SQLite's foreign keys off before its own
+        # transaction, and that PRAGMA does nothing inside one.
+        with engine.connect() as connection:
             fn(alembic_config(connection=connection), *args)
+            connection.commit()
     finally:
         engine.dispose()

@@ -53,6 +53,10 @@ class Game(Base):
     """
 
     __tablename__ = "games"
+    #: SQLite reuses the largest rowid once its row is deleted; a game's id names it in every URL, its
+    #: ETag and its Idempotency-Keys, so a deleted game's id is never given again (PostgreSQL's
+    #: sequences never reuse one).
+    __table_args__ = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("api_keys.id", ondelete="RESTRICT"), index=True)

@@ -5,6 +5,7 @@ default SQLite file ``var/handfoot.sqlite3`` (its directory is created if needed
 ``render_as_batch=True`` lets autogenerate write ALTERs that SQLite can run.
 """
 
+from contextlib import contextmanager
 from logging.config import fileConfig
 
 from alembic import context
@@ -61,8 +62,29 @@ def _run(connection):  # type: ignore[no-untyped-def]
         target_metadata=target_metadata,
         render_as_batch=True,
     )
-    with context.begin_transaction():
-        context.run_migrations()
+    with _sqlite_foreign_keys_off(connection):
+        with context.begin_transaction():
+            context.run_migrations()
+
+
+@contextmanager
+def _sqlite_foreign_keys_off(connection):  # type: ignore[no-untyped-def]
+    """SQLite: foreign keys off while migrating, checked before they are on again (SQLite's own
+    procedure for changing a table's schema). A batch migration rebuilds a table by dropping the
+    old one, and with foreign keys on dropping ``games`` deletes every round (ON DELETE CASCADE).
+    The PRAGMA is a no-op inside a transaction, so it goes to the driver's connection before any."""
+    if connection.dialect.name != "sqlite":
+        yield
+        return
+    raw = connection.connection.dbapi_connection
+    raw.execute("PRAGMA foreign_keys=OFF")
+    try:
+        yield
+        broken = raw.execute("PRAGMA foreign_key_check").fetchall()
+        if broken:
+            raise RuntimeError(f"foreign keys broken by the migration: {broken[:5]}")
+    finally:
+        raw.execute("PRAGMA foreign_keys=ON")
 
 
 if context.is_offline_mode():

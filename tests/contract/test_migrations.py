@@ -6,10 +6,11 @@ Runs on a temp SQLite file, and on PostgreSQL too when TEST_DATABASE_URL is set.
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import inspect
+from flask import Flask
+from sqlalchemy import inspect, text
 
-from api import migrate
-from api.db import Base, make_engine
+from api import create_app, migrate
+from api.db import Base, get_db, make_engine
 
 
 @pytest.mark.db
@@ -34,3 +35,53 @@ def test_downgrade_base_and_upgrade_again(empty_db_url: str, db_backend: str) ->
     finally:
         engine.dispose()
     migrate.upgrade(empty_db_url)
+
+
+@pytest.mark.db
+def test_games_ids_never_reused_migration_keeps_every_row(empty_db_url: str, db_backend: str) -> None:
+    """5b1e0c9d7a42 rebuilds ``games`` on SQLite (AUTOINCREMENT) with foreign keys off: every game,
+    player and round is still there after it and after its downgrade, and a deleted game's id is
+    not given again after it."""
+    teams = [{"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}]
+    zero = dict.fromkeys(["dirty_books", "wild_books", "red_threes_on_table", "red_threes_caught",
+                          "points_left"], 0)
+    round_1 = [{"name": "Team 1", "tally": {**zero, "clean_books": 1, "table_points": 100}},
+               {"name": "Team 2", "tally": {**zero, "clean_books": 1, "table_points": 90}}]
+
+    def make_test_app(url: str) -> Flask:
+        return create_app({"TESTING": True, "DATABASE_URL": url})
+
+    def counts(url: str) -> tuple[int, int, int]:
+        engine = make_engine(url)
+        try:
+            with engine.connect() as connection:
+                return tuple(connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one()
+                             for table in ("games", "game_players", "rounds"))  # type: ignore[return-value]
+        finally:
+            engine.dispose()
+
+    migrate.upgrade(empty_db_url, "176606ed4944")
+    app = make_test_app(empty_db_url)
+    client = app.test_client()
+    ids = []
+    for name in ("A", "B", "C"):
+        game_id = client.post("/v1/games", json={"name": name, "preset": "pagat", "teams": teams}).get_json()["id"]
+        assert client.post(f"/v1/games/{game_id}/rounds", json={"teams": round_1}).status_code == 201
+        ids.append(game_id)
+    get_db(app).dispose()
+    before = counts(empty_db_url)
+    assert before == (3, 4 * 3, 3)
+
+    migrate.upgrade(empty_db_url)
+    migrate.check(empty_db_url)
+    assert counts(empty_db_url) == before
+    app = make_test_app(empty_db_url)
+    client = app.test_client()
+    assert [client.get(f"/v1/games/{i}").get_json()["rounds_played"] for i in ids] == [1, 1, 1]
+    assert client.delete(f"/v1/games/{ids[-1]}").status_code == 204
+    new_id = client.post("/v1/games", json={"name": "D", "preset": "pagat", "teams": teams}).get_json()["id"]
+    assert new_id > ids[-1]
+    get_db(app).dispose()
+
+    migrate.downgrade(empty_db_url, "176606ed4944")
+    assert counts(empty_db_url) == (3, 4 * 3, 2)
