@@ -85,3 +85,41 @@ def test_games_ids_never_reused_migration_keeps_every_row(empty_db_url: str, db_
 
     migrate.downgrade(empty_db_url, "176606ed4944")
     assert counts(empty_db_url) == (3, 4 * 3, 2)
+
+
+@pytest.mark.db
+def test_games_ids_never_reused_migration_forgets_keys_of_another_game(empty_db_url: str, db_backend: str) -> None:
+    """Before 5b1e0c9d7a42 a new SQLite game could take a deleted game's id; an Idempotency-Key
+    stored for the deleted game would then replay its answer for the new one. The migration deletes
+    such keys, and only those: a key whose answer is the game still there replays as before."""
+    teams = [{"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}]
+    zero = dict.fromkeys(["dirty_books", "wild_books", "red_threes_on_table", "red_threes_caught",
+                          "points_left"], 0)
+    round_1 = {"teams": [{"name": "Team 1", "tally": {**zero, "clean_books": 1, "table_points": 100}},
+                         {"name": "Team 2", "tally": {**zero, "clean_books": 1, "table_points": 90}}]}
+    kept_body = {"name": "kept", "preset": "pagat", "teams": teams}
+    migrate.upgrade(empty_db_url, "176606ed4944")
+    app = create_app({"TESTING": True, "DATABASE_URL": empty_db_url})
+    client = app.test_client()
+    kept = client.post("/v1/games", json=kept_body, headers={"Idempotency-Key": '"create-kept"'})
+    assert kept.status_code == 201
+    gone = client.post("/v1/games", json={"name": "gone", "preset": "pagat", "teams": teams}).get_json()["id"]
+    headers = {"Idempotency-Key": '"append-to-gone"'}
+    assert client.post(f"/v1/games/{gone}/rounds", json=round_1, headers=headers).status_code == 201
+    assert client.post(f"/v1/games/{gone}/rounds", json=round_1, headers=headers).headers.get(
+        "Idempotent-Replayed") == "true"
+    assert client.delete(f"/v1/games/{gone}").status_code == 204
+    taker = client.post("/v1/games", json={"name": "taker", "preset": "pagat", "teams": teams}).get_json()["id"]
+    assert taker == gone or db_backend != "sqlite"  # the old SQLite schema gave the id again
+    get_db(app).dispose()
+
+    migrate.upgrade(empty_db_url)
+    app = create_app({"TESTING": True, "DATABASE_URL": empty_db_url})
+    client = app.test_client()
+    again = client.post(f"/v1/games/{gone}/rounds", json=round_1, headers=headers)
+    assert again.headers.get("Idempotent-Replayed") is None
+    if taker == gone:  # the key is forgotten: the request is a new append to the game now at that path
+        assert again.status_code == 201 and again.get_json()["number"] == 1
+    replay = client.post("/v1/games", json=kept_body, headers={"Idempotency-Key": '"create-kept"'})
+    assert replay.headers.get("Idempotent-Replayed") == "true" and replay.data == kept.data
+    get_db(app).dispose()
