@@ -12,6 +12,16 @@ from sqlalchemy import inspect, text
 from api import create_app, migrate
 from api.db import Base, get_db, make_engine
 
+#: A game's sides and a first round (tallies), for the migration tests that fill a database.
+TEAMS = [{"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}]
+_ZERO = dict.fromkeys(["dirty_books", "wild_books", "red_threes_on_table", "red_threes_caught", "points_left"], 0)
+ROUND_1 = {"teams": [{"name": "Team 1", "tally": {**_ZERO, "clean_books": 1, "table_points": 100}},
+                     {"name": "Team 2", "tally": {**_ZERO, "clean_books": 1, "table_points": 90}}]}
+
+
+def _app(url: str) -> Flask:
+    return create_app({"TESTING": True, "DATABASE_URL": url})
+
 
 @pytest.mark.db
 def test_upgrade_head_then_check_is_clean(empty_db_url: str, db_backend: str) -> None:
@@ -42,14 +52,7 @@ def test_games_ids_never_reused_migration_keeps_every_row(empty_db_url: str, db_
     """5b1e0c9d7a42 rebuilds ``games`` on SQLite (AUTOINCREMENT) with foreign keys off: every game,
     player and round is still there after it and after its downgrade, and a deleted game's id is
     not given again after it."""
-    teams = [{"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}]
-    zero = dict.fromkeys(["dirty_books", "wild_books", "red_threes_on_table", "red_threes_caught",
-                          "points_left"], 0)
-    round_1 = [{"name": "Team 1", "tally": {**zero, "clean_books": 1, "table_points": 100}},
-               {"name": "Team 2", "tally": {**zero, "clean_books": 1, "table_points": 90}}]
-
-    def make_test_app(url: str) -> Flask:
-        return create_app({"TESTING": True, "DATABASE_URL": url})
+    teams, round_1 = TEAMS, ROUND_1["teams"]
 
     def counts(url: str) -> tuple[int, int, int]:
         engine = make_engine(url)
@@ -61,7 +64,7 @@ def test_games_ids_never_reused_migration_keeps_every_row(empty_db_url: str, db_
             engine.dispose()
 
     migrate.upgrade(empty_db_url, "176606ed4944")
-    app = make_test_app(empty_db_url)
+    app = _app(empty_db_url)
     client = app.test_client()
     ids = []
     for name in ("A", "B", "C"):
@@ -75,7 +78,7 @@ def test_games_ids_never_reused_migration_keeps_every_row(empty_db_url: str, db_
     migrate.upgrade(empty_db_url)
     migrate.check(empty_db_url)
     assert counts(empty_db_url) == before
-    app = make_test_app(empty_db_url)
+    app = _app(empty_db_url)
     client = app.test_client()
     assert [client.get(f"/v1/games/{i}").get_json()["rounds_played"] for i in ids] == [1, 1, 1]
     assert client.delete(f"/v1/games/{ids[-1]}").status_code == 204
@@ -92,14 +95,10 @@ def test_games_ids_never_reused_migration_forgets_keys_of_another_game(empty_db_
     """Before 5b1e0c9d7a42 a new SQLite game could take a deleted game's id; an Idempotency-Key
     stored for the deleted game would then replay its answer for the new one. The migration deletes
     such keys, and only those: a key whose answer is the game still there replays as before."""
-    teams = [{"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}]
-    zero = dict.fromkeys(["dirty_books", "wild_books", "red_threes_on_table", "red_threes_caught",
-                          "points_left"], 0)
-    round_1 = {"teams": [{"name": "Team 1", "tally": {**zero, "clean_books": 1, "table_points": 100}},
-                         {"name": "Team 2", "tally": {**zero, "clean_books": 1, "table_points": 90}}]}
+    teams, round_1 = TEAMS, ROUND_1
     kept_body = {"name": "kept", "preset": "pagat", "teams": teams}
     migrate.upgrade(empty_db_url, "176606ed4944")
-    app = create_app({"TESTING": True, "DATABASE_URL": empty_db_url})
+    app = _app(empty_db_url)
     client = app.test_client()
     kept = client.post("/v1/games", json=kept_body, headers={"Idempotency-Key": '"create-kept"'})
     assert kept.status_code == 201
@@ -114,7 +113,7 @@ def test_games_ids_never_reused_migration_forgets_keys_of_another_game(empty_db_
     get_db(app).dispose()
 
     migrate.upgrade(empty_db_url)
-    app = create_app({"TESTING": True, "DATABASE_URL": empty_db_url})
+    app = _app(empty_db_url)
     client = app.test_client()
     again = client.post(f"/v1/games/{gone}/rounds", json=round_1, headers=headers)
     assert again.headers.get("Idempotent-Replayed") is None
