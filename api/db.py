@@ -130,7 +130,6 @@ class Database:
         self._engine: Engine | None = None
         self._read_engine: Engine | None = None
         self._sessionmaker: sessionmaker[Session] | None = None
-        self._write_sessionmaker: sessionmaker[Session] | None = None
         self._queue: str | None = None
         self._write_engine: Engine | None = None
 
@@ -160,9 +159,8 @@ class Database:
         PostgreSQL each checkout is a ping (``pool_pre_ping``), so the API-key check and an append's
         read of its game share one. Outside an app context (the CLI, scripts), a connection of its
         own. A statement that fails drops the shared connection (it is returned to the pool), so the
-        next read gets a fresh one. A write (:meth:`write_session`, :meth:`write_connection`) returns
-        it first: a request that held it while waiting for the writers' turn or the pool could
-        deadlock with requests holding the turn and waiting for the pool."""
+        next read gets a fresh one. A write (:meth:`write_session`, :meth:`write_connection`) ends the
+        request's hold on it: on SQLite the write runs on it, on PostgreSQL it is returned first."""
         if not flask.has_app_context():
             with self.read_engine.connect() as connection:
                 yield connection
@@ -196,6 +194,16 @@ class Database:
         if flask.has_app_context() and not flask.g.get(f"{self._reader_key}_in_use", 0):
             self.release_reader()
 
+    def _take_idle_reader(self) -> Connection | None:
+        """SQLite: the request's idle :meth:`reader` connection, taken from the request for a write
+        (one pool checkout per append, not two); ``None`` when there is none, or on PostgreSQL (where
+        it is returned to the pool: its connection is in autocommit)."""
+        if not self.is_sqlite or not flask.has_app_context() or flask.g.get(f"{self._reader_key}_in_use", 0):
+            self._release_idle_reader()
+            return None
+        connection: Connection | None = flask.g.pop(self._reader_key, None)
+        return connection
+
     @property
     def _reader_key(self) -> str:
         return f"handfoot_reader_{id(self)}"
@@ -215,22 +223,33 @@ class Database:
     @contextmanager
     def write_session(self) -> Iterator[Session]:
         """Like :meth:`session`, for a transaction that writes: on SQLite it begins with
-        ``BEGIN IMMEDIATE`` (the write lock is taken first, so writers queue on the busy timeout)."""
-        if self._write_sessionmaker is None:
-            bind = self.engine.execution_options(**{SQLITE_IMMEDIATE: True})
-            self._write_sessionmaker = sessionmaker(bind, expire_on_commit=False)
-        self._release_idle_reader()
-        with self._writers_queue(), self._write_sessionmaker.begin() as session:
+        ``BEGIN IMMEDIATE`` (the write lock is taken first, so writers queue on the busy timeout).
+        Flushed, then committed on success; rolled back on error (:meth:`write_connection`)."""
+        with self.write_connection() as connection, Session(connection, expire_on_commit=False) as session:
             yield session
+            session.flush()  # the connection's transaction commits; the session joined it, never ends it
 
     @contextmanager
     def write_connection(self) -> Iterator[Connection]:
         """:meth:`write_session` without the ORM: a Core connection in a write transaction,
-        committed on success, rolled back on error (for writes made of Core statements: an append)."""
+        committed on success, rolled back on error (for writes made of Core statements: an append).
+
+        The connection is in hand before the writers' turn is taken (:meth:`_writers_queue`), and
+        returned to the pool after the turn is given back: whoever holds the turn never waits for
+        the pool (threads holding connections while they wait for the turn would otherwise starve
+        it), and holds it only from ``BEGIN IMMEDIATE`` to ``COMMIT``. On SQLite the request's idle
+        :meth:`reader` connection is the one used (one pool checkout per append, not two); on
+        PostgreSQL the reader, in autocommit, is returned first."""
         if self._write_engine is None:
             self._write_engine = self.engine.execution_options(**{SQLITE_IMMEDIATE: True})
-        self._release_idle_reader()
-        with self._writers_queue(), self._write_engine.begin() as connection:
+        connection = self._take_idle_reader()
+        if connection is None:
+            connection = self._write_engine.connect()
+        else:  # its reads left SQLAlchemy's (autobegun, never BEGUN) transaction open: end it, then
+            # make it begin with BEGIN IMMEDIATE (execution_options changes a Connection in place)
+            connection.rollback()
+            connection.execution_options(**{SQLITE_AUTOCOMMIT: False, SQLITE_IMMEDIATE: True})
+        with connection, self._writers_queue(), connection.begin():
             yield connection
 
     @contextmanager
@@ -295,7 +314,7 @@ class Database:
         every write would meet. A no-op on other backends."""
         if not self.is_sqlite:
             return
-        with self._writers_queue(timeout), self.engine.connect() as connection:
+        with self.engine.connect() as connection, self._writers_queue(timeout):
             raw = connection.connection.dbapi_connection
             assert raw is not None
             try:

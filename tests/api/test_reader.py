@@ -3,14 +3,17 @@ at the end of it, dropped after a failed statement, and a connection of its own 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from games_util import SEED_ROUND_1, append, create_game, tally
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 
-from api.db import get_db
+from api.db import Database, get_db
 
 pytestmark = pytest.mark.db
 
@@ -50,10 +53,11 @@ def test_outside_a_request_each_read_has_its_own_connection(app: Flask, db_backe
         assert two is not one
 
 
-def test_a_write_returns_the_idle_reader_first(app: Flask, db_backend: str) -> None:
-    """A request must not hold its reader while it waits for the writers' turn or the pool (threads
-    holding readers and waiting for the turn would starve the one holding the turn); a write inside
-    a ``reader()`` block leaves the connection in use alone."""
+def test_a_write_takes_or_returns_the_idle_reader(app: Flask, db_backend: str) -> None:
+    """A write ends the request's hold on its idle reader: on SQLite it writes on that connection,
+    on PostgreSQL (the reader is in autocommit) it returns it and takes another; either way the
+    connection is closed after the write. A write inside a ``reader()`` block leaves the connection
+    in use alone."""
     db = get_db(app)
     with app.app_context():
         with db.reader() as reader:
@@ -64,3 +68,45 @@ def test_a_write_returns_the_idle_reader_first(app: Flask, db_backend: str) -> N
             session.execute(text("SELECT 1"))
         assert reader.closed
         assert db.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("kind", ["connection", "session"])
+def test_the_writers_turn_is_held_from_begin_to_commit_only(app: Flask, db_backend: str, kind: str,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whoever holds the writers' turn never waits for the pool: the write's connection is in hand
+    before the turn is taken and goes back to the pool after the turn is given back (threads holding
+    connections while waiting for the turn would otherwise starve the one holding it)."""
+    db = get_db(app)
+    events: list[str] = []
+    original = Database._writers_queue
+
+    @contextmanager
+    def turn(self: Database, timeout: float | None = None) -> Iterator[None]:
+        with original(self, timeout):
+            events.append("turn")
+            yield
+            events.append("turn back")
+
+    monkeypatch.setattr(Database, "_writers_queue", turn)
+    listeners = [(db.engine.pool, "checkout", lambda *a: events.append("checkout")),
+                 (db.engine.pool, "checkin", lambda *a: events.append("checkin")),
+                 (db.engine, "commit", lambda *a: events.append("commit"))]
+    for target, name, fn in listeners:
+        event.listen(target, name, fn)
+    try:
+        with app.app_context():
+            with db.reader() as reader:
+                reader.execute(text("SELECT 1"))
+            if kind == "connection":
+                with db.write_connection() as writer:
+                    writer.execute(text("UPDATE games SET version = version WHERE id = 0"))
+            else:
+                with db.write_session() as session:
+                    session.execute(text("UPDATE games SET version = version WHERE id = 0"))
+    finally:
+        for target, name, fn in listeners:
+            event.remove(target, name, fn)
+    held = events[events.index("turn"):events.index("turn back") + 1]
+    assert held == ["turn", "commit", "turn back"], events
+    assert events[-1] == "checkin" and events.count("checkout") == events.count("checkin"), events
+    assert events.count("checkout") == (1 if db_backend == "sqlite" else 2), events  # SQLite: the reader writes
