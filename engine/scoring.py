@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache, partial
-from itertools import chain, repeat
+from itertools import chain
 from math import gcd
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
@@ -376,25 +376,28 @@ def breakdown_values(name: str, went_out: bool, clean: int, dirty: int, wild: in
     clean_each, dirty_each, wild_each = rules.clean_book_bonus, rules.dirty_book_bonus, rules.wild_book_bonus
     caught_each, perfect_each = rules.red_three_caught_points, rules.perfect_cut_bonus
     out_points = bonus if went_out else 0
-    total = (clean * clean_each + dirty * dirty_each + wild * wild_each + out_points + red_on_table * red_each
-             + caught * caught_each + table_points - left)
-    rows: list[tuple[str, str, int | None, int | None, int]] = [
-        ("clean_books", _LABEL_CLEAN, clean, clean_each, clean * clean_each),
-        ("dirty_books", _LABEL_DIRTY, dirty, dirty_each, dirty * dirty_each),
-        ("wild_books", _LABEL_WILD, wild, wild_each, wild * wild_each),
-        ("going_out", _LABEL_OUT, int(went_out), bonus, out_points),
-        ("red_threes_on_table", _LABEL_RED_TABLE, red_on_table, red_each, red_on_table * red_each),
-        ("red_threes_caught", _LABEL_RED_CAUGHT, caught, caught_each, caught * caught_each),
+    clean_points, dirty_points, wild_points = clean * clean_each, dirty * dirty_each, wild * wild_each
+    red_points, caught_points = red_on_table * red_each, caught * caught_each
+    total = (clean_points + dirty_points + wild_points + out_points + red_points + caught_points
+             + table_points - left)
+    new = _new_line
+    lines = [
+        new(Line, ("clean_books", _LABEL_CLEAN, clean, clean_each, clean_points)),
+        new(Line, ("dirty_books", _LABEL_DIRTY, dirty, dirty_each, dirty_points)),
+        new(Line, ("wild_books", _LABEL_WILD, wild, wild_each, wild_points)),
+        new(Line, ("going_out", _LABEL_OUT, int(went_out), bonus, out_points)),
+        new(Line, ("red_threes_on_table", _LABEL_RED_TABLE, red_on_table, red_each, red_points)),
+        new(Line, ("red_threes_caught", _LABEL_RED_CAUGHT, caught, caught_each, caught_points)),
     ]
     if perfect_each:
-        rows.append(("perfect_cut", _LABEL_PERFECT, perfect_cuts, perfect_each, perfect_cuts * perfect_each))
-        total += perfect_cuts * perfect_each
-    rows.append(("table_points", _LABEL_TABLE, None, None, table_points))
+        perfect_points = perfect_cuts * perfect_each
+        lines.append(new(Line, ("perfect_cut", _LABEL_PERFECT, perfect_cuts, perfect_each, perfect_points)))
+        total += perfect_points
+    lines.append(new(Line, ("table_points", _LABEL_TABLE, None, None, table_points)))
     if rules.after_book == "burn":
-        rows.append(("burn", _LABEL_BURN, None, None, burn_points))
+        lines.append(new(Line, ("burn", _LABEL_BURN, None, None, burn_points)))
         total += burn_points
-    rows.append(("points_left", _LABEL_LEFT, None, None, -left))
-    lines = map(_new_line, repeat(Line, len(rows)), rows)
+    lines.append(new(Line, ("points_left", _LABEL_LEFT, None, None, -left)))
     return Breakdown(name, total, tuple(lines))
 
 

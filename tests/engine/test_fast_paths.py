@@ -235,3 +235,22 @@ def test_score_plain_counts_copies_across_spellings(spellings: list[str]) -> Non
         else:
             assert fast is None
             assert isinstance(precise, tuple) and [p.code for p in precise[1]] == ["too_many_copies"]
+
+
+def test_score_plain_counts_red_threes_caught_apart_from_points() -> None:
+    """Red threes caught in hands and feet, in every spelling, are counted apart from the points of
+    the cards held with them (one sum gives both), fast and precise alike."""
+    rules = PRESETS["pagat"].rules
+    red = sorted(text for text, card in CARD_TABLE.items() if card.is_red_three)
+    decks = rules.decks_for(4)
+    for caught in range(2 * decks + 1):
+        held = [red[k % len(red)] for k in range(caught)] + ["KS", "4H", "JK", "2C"][: caught % 5]
+        players = [{"name": "x", "hand": held[::2]}, {"name": "y", "hand": [], "foot": held[1::2]}]
+        body = {"teams": [{"name": "A", "players": players},
+                          {"name": "B", "players": [{"name": "z", "hand": ["4S"]}, {"name": "w", "hand": []}]}]}
+        fast = score_plain(body, rules)
+        assert fast is not None and fast == _precise(body, rules), held
+        lines = {line.code: line for line in fast.teams[0].lines}
+        assert lines["red_threes_caught"].count == caught
+        left = sum(rank_points(rules)[CARD_TABLE[c].rank_index] for c in held if c not in red)
+        assert lines["points_left"].points == -left
