@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from itertools import chain
 from typing import Any
 
@@ -134,7 +134,7 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
         try:
             if not _RED_THREES.issuperset(red):
                 return None
-            sums = list(map(sum, map(partial(map, _ranks_of), raw_melds)))
+            sums = [sum(map(_ranks_of, meld)) for meld in raw_melds]  # faster than map(partial(...))
             held_cards = list(chain.from_iterable(held))
             held_points = sum(map(tables.points.__getitem__, held_cards))
             burned = list(map(_card_of, burn))
