@@ -1,7 +1,13 @@
-"""Engine timings, in process: time per call (timeit), against a floor that only sums card values."""
+"""Engine timings, in process: time per call (timeit), against a floor that only sums card values.
+
+``python -m bench.engine_bench`` times every case once (:func:`per_call_us`, one run) and prints
+the microseconds per call as JSON: ``make bench`` runs it in one process per run, each with its own
+``PYTHONHASHSEED`` (see ``bench.run.bench_engine``).
+"""
 
 from __future__ import annotations
 
+import json
 import timeit
 from collections.abc import Callable
 from typing import Any
@@ -75,3 +81,12 @@ def cases() -> dict[str, Callable[[], object]]:
 
 #: Each engine case and the floor it is compared with.
 RATIOS = {"score_cards": "floor_score", "score_tallies": "floor_score", "validate_meld": "floor_meld"}
+
+
+def main() -> int:
+    print(json.dumps({name: values[0] for name, values in per_call_us(cases(), 1).items()}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
