@@ -10,10 +10,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from games_util import SEED_ROUND_1, append, create_game, tally
-from sqlalchemy import event, text
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy import event, select, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from api.db import Database, get_db
+from api.models import ApiKey
 
 pytestmark = pytest.mark.db
 
@@ -110,3 +111,23 @@ def test_the_writers_turn_is_held_from_begin_to_commit_only(app: Flask, db_backe
     assert held == ["turn", "commit", "turn back"], events
     assert events[-1] == "checkin" and events.count("checkout") == events.count("checkin"), events
     assert events.count("checkout") == (1 if db_backend == "sqlite" else 2), events  # SQLite: the reader writes
+
+
+@pytest.mark.parametrize("flush_in_body", [True, False])
+def test_a_failed_write_session_rolls_back_and_returns_its_connection(app: Flask, db_backend: str,
+                                                                      flush_in_body: bool) -> None:
+    """The database's error reaches the caller whether the session flushes inside the block or at
+    its end; nothing of the transaction is kept, and the connection goes back to the pool."""
+    db = get_db(app)
+    with app.app_context():
+        with db.write_session() as session:
+            session.add(ApiKey(name="first", key_hash="same"))
+        with pytest.raises(IntegrityError), db.write_session() as session:
+            session.add(ApiKey(name="kept?", key_hash="other"))
+            session.add(ApiKey(name="second", key_hash="same"))
+            if flush_in_body:
+                session.flush()
+        with db.reader() as reader:
+            names = reader.execute(select(ApiKey.name).order_by(ApiKey.id)).scalars().all()
+    assert names == ["first"]
+    assert db.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
