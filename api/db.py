@@ -298,7 +298,12 @@ class Database:
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """A session in a transaction: committed on success, rolled back on error, then closed."""
+        """A session in a transaction: committed on success, rolled back on error, then closed.
+
+        It returns the request's idle :meth:`reader` first, as writes do: a request holds one pooled
+        connection at a time, so requests beyond the pool's size wait for a connection instead of
+        each holding one and waiting for a second (tests/api/test_connections.py)."""
+        self._release_idle_reader()
         with self.sessionmaker.begin() as session:
             yield session
 

@@ -17,6 +17,7 @@ import flask
 from flask.views import MethodView
 from sqlalchemy import Connection
 from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
 from api import auth
@@ -144,6 +145,7 @@ def _idempotency_lost(error: IdempotencyLostError) -> flask.Response:
 
 @blp.errorhandler(OperationalError)
 @blp.errorhandler(InterfaceError)
+@blp.errorhandler(PoolTimeoutError)  # every pooled connection stayed in use for the pool's timeout
 def _database_down(error: Exception) -> flask.Response:
     problem = make_problem(503, "Database unavailable", "The database is unreachable or busy; retry later.")
     return problem_response(problem, {"Retry-After": str(RETRY_AFTER_SECONDS)})
