@@ -210,8 +210,12 @@ class Database:
 
     @property
     def sessionmaker(self) -> sessionmaker[Session]:
+        """Sessions for :meth:`session`: on PostgreSQL in ``REPEATABLE READ``, so every statement of
+        a read sees the snapshot its first one saw (a game's row and its rounds agree), as a SQLite
+        read transaction in WAL mode does; ``READ COMMITTED`` gave each statement its own."""
         if self._sessionmaker is None:
-            self._sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
+            bind = self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="REPEATABLE READ")
+            self._sessionmaker = sessionmaker(bind, expire_on_commit=False)
         return self._sessionmaker
 
     @property
@@ -298,7 +302,9 @@ class Database:
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """A session in a transaction: committed on success, rolled back on error, then closed.
+        """A session in a transaction (one snapshot for all its reads: :attr:`sessionmaker`),
+        committed on success, rolled back on error, then closed; for reads (writes take
+        :meth:`write_session`).
 
         It returns the request's idle :meth:`reader` first, as writes do: a request holds one pooled
         connection at a time, so requests beyond the pool's size wait for a connection instead of
