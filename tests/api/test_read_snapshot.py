@@ -27,7 +27,8 @@ from api.services import games as svc
 pytestmark = pytest.mark.db
 
 READS = sorted(op for op in GAME_OPERATIONS if op[0] == "get")
-CORRECTED = [tally("Team 1", out=True, clean=2, dirty=2, wild=1, table=700), tally("Team 2", clean=1, table=150, left=20)]
+CORRECTED = [tally("Team 1", out=True, clean=2, dirty=2, wild=1, table=700),
+             tally("Team 2", clean=1, table=150, left=20)]
 
 
 @pytest.mark.parametrize("op", READS, ids=lambda op: f"GET {op[1]}")
