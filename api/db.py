@@ -188,17 +188,21 @@ class Database:
         if connection is not None:
             connection.close()
 
+    def _reader_idle(self) -> bool:
+        """In a request, and not inside a ``reader()`` block (which still uses the connection)."""
+        return flask.has_app_context() and not flask.g.get(f"{self._reader_key}_in_use", 0)
+
     def _release_idle_reader(self) -> None:
-        """:meth:`release_reader` before a write, unless the write runs inside a ``reader()`` block
-        (which still uses it)."""
-        if flask.has_app_context() and not flask.g.get(f"{self._reader_key}_in_use", 0):
+        """:meth:`release_reader` before another connection is taken (a write, a read session),
+        unless a ``reader()`` block still uses it."""
+        if self._reader_idle():
             self.release_reader()
 
     def _take_idle_reader(self) -> Connection | None:
         """SQLite: the request's idle :meth:`reader` connection, taken from the request for a write
         (one pool checkout per append, not two); ``None`` when there is none, or on PostgreSQL (where
         it is returned to the pool: its connection is in autocommit)."""
-        if not self.is_sqlite or not flask.has_app_context() or flask.g.get(f"{self._reader_key}_in_use", 0):
+        if not self.is_sqlite or not self._reader_idle():
             self._release_idle_reader()
             return None
         connection: Connection | None = flask.g.pop(self._reader_key, None)
