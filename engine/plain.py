@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import reduce
 from itertools import chain
+from operator import iadd
 from typing import Any
 
 from engine.cards import CARD_COUNT_MAX, CARD_TABLE, RANK_FIELDS, RANK_INDEX, Card, Rank
 from engine.melds import MeldTable, meld_table, rank_points
-from engine.rules import RuleSet
+from engine.rules import RuleSet, per_rules
 from engine.scoring import Breakdown, RoundScore, breakdown_values, sides_problems
 from engine.table import quick_table
 
@@ -36,8 +37,6 @@ _CANONICAL = frozenset(card.code for card in CARD_TABLE.values() if card.rank is
 _canonical_of = {text: card.code for text, card in CARD_TABLE.items()}.__getitem__
 _JOKER = Card(Rank.JOKER, None).code
 _EMPTY: list[Any] = []  # a default that is a list; never changed
-#: A side's name, went_out and tally values, as :func:`~engine.scoring.breakdown_values` takes them.
-_Side = tuple[str, bool, int, int, int, int, int, int, int, int, int, bool]
 _ONLY_LISTS = frozenset([list])
 
 
@@ -52,21 +51,9 @@ class _Tables:
     three: int
 
 
+@per_rules
 def _tables(rules: RuleSet) -> _Tables:
-    """The :class:`_Tables` of ``rules``. The last RuleSet object is kept and checked by identity
-    first: a preset's rules are one object, and hashing a RuleSet (the lru_cache key) costs 0.6 µs."""
-    global _last
-    last = _last  # one read: another thread may replace it, never change it
-    if last is None or last[0] is not rules:
-        last = _last = (rules, _tables_of(rules))
-    return last[1]
-
-
-_last: tuple[RuleSet, _Tables] | None = None
-
-
-@lru_cache(maxsize=64)
-def _tables_of(rules: RuleSet) -> _Tables:
+    """The :class:`_Tables` of ``rules``."""
     by_rank = rank_points(rules)
     points = {text: by_rank[card.rank_index] for text, card in CARD_TABLE.items()}
     return _Tables(meld_table(rules), points, by_rank[RANK_INDEX[Rank.THREE]])
@@ -97,9 +84,9 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
     tables = _tables(rules)
     names: list[str] = []
     players: list[int] = []
-    sides: list[_Side] = []
-    count = out = red_threes = 0
-    every: list[list[Any]] = []  # every list of cards of the round
+    teams: list[Breakdown] = []
+    out = red_threes = 0
+    every: list[Any] = []  # every card of the round
     for i, team in enumerate(raw_teams):
         if type(team) is not dict:
             return None
@@ -120,12 +107,14 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
         for player in raw_players:
             if type(player) is not dict:
                 return None
-            hand, foot = player.get("hand", _EMPTY), player.get("foot")
-            if type(hand) is not list or type(player.get("name", "")) is not str:
+            pget = player.get
+            hand, foot = pget("hand", _EMPTY), pget("foot")
+            if type(hand) is not list or type(pget("name", "")) is not str:
                 return None
             held.append(hand)
             if foot is None:
-                played_out = played_out or not hand
+                if not hand:
+                    played_out = True
             elif type(foot) is list:
                 held.append(foot)
                 feet_down = True
@@ -137,14 +126,15 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
             sums = [sum(map(_ranks_of, meld)) for meld in raw_melds]  # faster than map(partial(...))
             held_cards = list(chain.from_iterable(held))
             held_points = sum(map(tables.points.__getitem__, held_cards))
-            burned = list(map(_card_of, burn))
         except (KeyError, TypeError):  # an unknown card, or not a string
             return None
-        every += raw_melds
-        every += (held_cards, red, burn)
-        melded = sum(map(len, raw_melds))
-        team_count = melded + len(held_cards) + len(red) + len(burn)
-        if team_count > CARD_COUNT_MAX or (red and not rules.red_threes_laid_out):
+        start = len(every)
+        reduce(iadd, raw_melds, every)  # list.extend in C: cheaper than chain for many short lists
+        melded = len(every) - start
+        every += held_cards
+        every += red
+        every += burn
+        if len(every) > CARD_COUNT_MAX or (red and not rules.red_threes_laid_out):
             return None
         quick = quick_table(sums, melded, tables.melds, closed=bool(burn), compositions=True)
         if quick is None:
@@ -152,11 +142,15 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
         clean, dirty, wild, table_points, closed = quick
         burn_points = 0
         if burn:
+            try:
+                burned = list(map(_card_of, burn))
+            except (KeyError, TypeError):
+                return None
             if not tables.melds.burn or any(c.is_wild or c.rank.value not in closed for c in burned):
                 return None
             burn_points = sum(map(tables.points.__getitem__, burn))
         # red threes in hands and feet (its melds and burn pile hold none by now)
-        caught = sum(map(_RED_THREES.__contains__, held_cards))
+        caught = 0 if _RED_THREES.isdisjoint(held_cards) else sum(map(_RED_THREES.__contains__, held_cards))
         if went_out:
             out += 1
             needed = rules.contract_for(round_number)  # no contract_not_met (see going_out_problems)
@@ -164,17 +158,15 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
                     or (feet_down and rules.going_out_needs_feet) or (raw_players and not played_out)):
                 return None
         perfect = get("perfect_cuts", 0)
-        sides.append((name, went_out, clean, dirty, wild, len(red), caught, table_points,
-                      held_points - caught * tables.three, burn_points,
-                      perfect if isinstance(perfect, int) else 0, bool(raw_melds)))
+        teams.append(breakdown_values(name, went_out, clean, dirty, wild, len(red), caught, table_points,
+                                      held_points - caught * tables.three, burn_points,
+                                      perfect if isinstance(perfect, int) else 0, bool(raw_melds), rules,
+                                      round_number))
         names.append(name)
         players.append(len(raw_players))
-        count += team_count
         red_threes += len(red) + caught
     decks = rules.decks_for(sum(players))
-    if (out > 1 or count > CARD_COUNT_MAX or red_threes > 2 * decks
-            or _copies_over(chain.from_iterable(every), decks)
+    if (out > 1 or red_threes > 2 * decks or _copies_over(every, decks)
             or sides_problems(rules, names, players)):
         return None
-    teams: list[Breakdown] = [breakdown_values(*side, rules, round_number) for side in sides]
     return RoundScore(round_number, tuple(teams))

@@ -37,7 +37,7 @@ from engine.checks import PlayerState, books_as_contract, going_out_problems
 from engine.errors import CardError, HandFootError, Path, Problem, RoundError
 from engine.frozen import fast_init
 from engine.melds import BookKind, MeldTable, card_points_table, counts_of, meld_table, rank_points
-from engine.rules import Contract, RuleSet
+from engine.rules import Contract, RuleSet, per_rules
 from engine.table import analyse_table, quick_table
 
 
@@ -365,40 +365,104 @@ def breakdown(name: str, went_out: bool, tally: Tally, rules: RuleSet, round_num
 
 
 def breakdown_values(name: str, went_out: bool, clean: int, dirty: int, wild: int, red_on_table: int, caught: int,
-               table_points: int, left: int, burn_points: int, perfect_cuts: int, has_melded: bool | None,
-               rules: RuleSet, round_number: int) -> Breakdown:
+                     table_points: int, left: int, burn_points: int, perfect_cuts: int, has_melded: bool | None,
+                     rules: RuleSet, round_number: int) -> Breakdown:
     """:func:`breakdown` from the tally's values, in the order of the Tally's fields (a round scored
-    from its body builds no Tally: see ``engine.plain``)."""
+    from its body builds no Tally: see ``engine.plain``).
+
+    The lines of counts (books, going out, red threes, perfect cuts) come made from the rules'
+    :class:`_CountLines` while each count is below ``_KEPT``; only the lines of points are built."""
     if has_melded is None:
         has_melded = bool(table_points or clean or dirty or wild)
-    red_each = rules.red_three_table_points if has_melded else rules.red_three_table_points_unmelded
-    bonus = rules.going_out_bonus_for(round_number)
-    clean_each, dirty_each, wild_each = rules.clean_book_bonus, rules.dirty_book_bonus, rules.wild_book_bonus
-    caught_each, perfect_each = rules.red_three_caught_points, rules.perfect_cut_bonus
-    out_points = bonus if went_out else 0
-    clean_points, dirty_points, wild_points = clean * clean_each, dirty * dirty_each, wild * wild_each
-    red_points, caught_points = red_on_table * red_each, caught * caught_each
-    total = (clean_points + dirty_points + wild_points + out_points + red_points + caught_points
-             + table_points - left)
+    kept = _count_lines(rules)
+    try:
+        lines = [kept.clean[clean], kept.dirty[dirty], kept.wild[wild],
+                 kept.going_out.get(round_number, kept.going_out_later)[went_out],
+                 (kept.red if has_melded else kept.red_unmelded)[red_on_table], kept.caught[caught]]
+        if kept.perfect:
+            lines.append(kept.perfect[perfect_cuts])
+    except (KeyError, IndexError):  # a count of _KEPT or more, or below 0: make its lines
+        lines = _made_count_lines(went_out, clean, dirty, wild, red_on_table, caught, perfect_cuts,
+                                  has_melded, rules, round_number)
+    total = sum(map(_points_of, lines)) + table_points - left
     new = _new_line
-    lines = [
-        new(Line, ("clean_books", _LABEL_CLEAN, clean, clean_each, clean_points)),
-        new(Line, ("dirty_books", _LABEL_DIRTY, dirty, dirty_each, dirty_points)),
-        new(Line, ("wild_books", _LABEL_WILD, wild, wild_each, wild_points)),
-        new(Line, ("going_out", _LABEL_OUT, int(went_out), bonus, out_points)),
-        new(Line, ("red_threes_on_table", _LABEL_RED_TABLE, red_on_table, red_each, red_points)),
-        new(Line, ("red_threes_caught", _LABEL_RED_CAUGHT, caught, caught_each, caught_points)),
-    ]
-    if perfect_each:
-        perfect_points = perfect_cuts * perfect_each
-        lines.append(new(Line, ("perfect_cut", _LABEL_PERFECT, perfect_cuts, perfect_each, perfect_points)))
-        total += perfect_points
     lines.append(new(Line, ("table_points", _LABEL_TABLE, None, None, table_points)))
-    if rules.after_book == "burn":
+    if kept.burn:
         lines.append(new(Line, ("burn", _LABEL_BURN, None, None, burn_points)))
         total += burn_points
     lines.append(new(Line, ("points_left", _LABEL_LEFT, None, None, -left)))
     return Breakdown(name, total, tuple(lines))
+
+
+_points_of = itemgetter(4)
+#: Counts whose lines :class:`_CountLines` keeps made (0 ... _KEPT - 1): a round's books, red threes
+#: and perfect cuts are fewer, save in a very large game.
+_KEPT = 32
+
+
+@dataclass(frozen=True, slots=True)
+class _CountLines:
+    """A RuleSet's breakdown lines of counts, made once (lines are immutable, so breakdowns share
+    them): ``{count: Line}`` for every count below ``_KEPT`` of each line of a count, ``red`` for a
+    side that has melded and ``red_unmelded`` for one that has not, ``perfect`` empty when the rules
+    give no perfect-cut bonus; ``going_out`` ``{round: (line when not out, line when out)}`` for the
+    rounds of ``going_out_bonus_by_round``, ``going_out_later`` for every other round; ``burn``:
+    the breakdown has a burn line (``after_book`` is ``burn``)."""
+
+    clean: dict[int, Line]
+    dirty: dict[int, Line]
+    wild: dict[int, Line]
+    red: dict[int, Line]
+    red_unmelded: dict[int, Line]
+    caught: dict[int, Line]
+    perfect: dict[int, Line]
+    going_out: dict[int, tuple[Line, Line]]
+    going_out_later: tuple[Line, Line]
+    burn: bool
+
+
+@per_rules
+def _count_lines(rules: RuleSet) -> _CountLines:
+    """The :class:`_CountLines` of ``rules``."""
+    def kept(code: str, label: str, each: int) -> dict[int, Line]:
+        return {n: _count_line(code, label, n, each) for n in range(_KEPT)}
+
+    def out(bonus: int) -> tuple[Line, Line]:
+        return _count_line("going_out", _LABEL_OUT, 0, bonus), _count_line("going_out", _LABEL_OUT, 1, bonus)
+
+    by_round = rules.going_out_bonus_by_round
+    return _CountLines(
+        kept("clean_books", _LABEL_CLEAN, rules.clean_book_bonus),
+        kept("dirty_books", _LABEL_DIRTY, rules.dirty_book_bonus),
+        kept("wild_books", _LABEL_WILD, rules.wild_book_bonus),
+        kept("red_threes_on_table", _LABEL_RED_TABLE, rules.red_three_table_points),
+        kept("red_threes_on_table", _LABEL_RED_TABLE, rules.red_three_table_points_unmelded),
+        kept("red_threes_caught", _LABEL_RED_CAUGHT, rules.red_three_caught_points),
+        kept("perfect_cut", _LABEL_PERFECT, rules.perfect_cut_bonus) if rules.perfect_cut_bonus else {},
+        {r: out(bonus) for r, bonus in enumerate(by_round, start=1)},
+        out(rules.going_out_bonus),
+        rules.after_book == "burn")
+
+
+def _count_line(code: str, label: str, count: int, each: int) -> Line:
+    return _new_line(Line, (code, label, count, each, count * each))
+
+
+def _made_count_lines(went_out: bool, clean: int, dirty: int, wild: int, red_on_table: int, caught: int,
+                      perfect_cuts: int, has_melded: bool, rules: RuleSet, round_number: int) -> list[Line]:
+    """The lines of counts that :func:`breakdown_values` takes from :class:`_CountLines`, made."""
+    lines = [
+        _count_line("clean_books", _LABEL_CLEAN, clean, rules.clean_book_bonus),
+        _count_line("dirty_books", _LABEL_DIRTY, dirty, rules.dirty_book_bonus),
+        _count_line("wild_books", _LABEL_WILD, wild, rules.wild_book_bonus),
+        _count_line("going_out", _LABEL_OUT, int(went_out), rules.going_out_bonus_for(round_number)),
+        _count_line("red_threes_on_table", _LABEL_RED_TABLE, red_on_table, rules.red_three_table_points
+                    if has_melded else rules.red_three_table_points_unmelded),
+        _count_line("red_threes_caught", _LABEL_RED_CAUGHT, caught, rules.red_three_caught_points),
+    ]
+    if rules.perfect_cut_bonus:
+        lines.append(_count_line("perfect_cut", _LABEL_PERFECT, perfect_cuts, rules.perfect_cut_bonus))
+    return lines
 
 
 def _card_gcd(rules: RuleSet) -> int:

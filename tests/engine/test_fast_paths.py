@@ -35,6 +35,7 @@ from engine.cards import CARD_BITS, CARD_SHIFT, CARD_TABLE, DECK, RANK_BITS, RAN
 from engine.frozen import fast_init
 from engine.melds import counts_of, meld_check, meld_table, rank_points
 from engine.plain import score_plain
+from engine.scoring import breakdown_values
 from engine.table import analyse_table, quick_table
 
 NATURALS = ["A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -254,3 +255,45 @@ def test_score_plain_counts_red_threes_caught_apart_from_points() -> None:
         assert lines["red_threes_caught"].count == caught
         left = sum(rank_points(rules)[CARD_TABLE[c].rank_index] for c in held if c not in red)
         assert lines["points_left"].points == -left
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_breakdown_lines_kept_per_rules_are_the_lines_made(preset: str) -> None:
+    """``breakdown_values`` takes the lines of counts made once per RuleSet while a count is small;
+    at every count, past that range and below zero too, under a preset and house rules with a
+    going-out bonus by round, a perfect-cut bonus and a burn line, the lines are what ``Line`` makes
+    of the rules' values, and they sum to the total."""
+    plain_rules = PRESETS[preset].rules
+    house = apply_overrides(plain_rules, {"perfect_cut_bonus": 25, "after_book": "burn",
+                                          "going_out_bonus_by_round": [100, 200, 300],
+                                          "red_three_table_points_unmelded": -75})
+    rng = random.Random(preset)
+    for rules in (plain_rules, house):
+        for _ in range(300):
+            counts = [rng.choice([-1, 0, 1, 2, 5, 31, 32, 33, 90]) for _ in range(6)]
+            clean, dirty, wild, red, caught, perfect = counts
+            went_out, has_melded = rng.random() < 0.5, rng.choice([True, False, None])
+            round_number = rng.choice([1, 2, 3, 4, 9])
+            table_points, left, burn_points = rng.randrange(-50, 900), rng.randrange(0, 300), rng.randrange(0, 90)
+            got = breakdown_values("Side", went_out, clean, dirty, wild, red, caught, table_points, left,
+                                   burn_points, perfect, has_melded, rules, round_number)
+            melded = bool(table_points or clean or dirty or wild) if has_melded is None else has_melded
+            red_each = rules.red_three_table_points if melded else rules.red_three_table_points_unmelded
+            bonus = rules.going_out_bonus_for(round_number)
+            want = [Line("clean_books", "Clean books", clean, rules.clean_book_bonus, clean * rules.clean_book_bonus),
+                    Line("dirty_books", "Dirty books", dirty, rules.dirty_book_bonus, dirty * rules.dirty_book_bonus),
+                    Line("wild_books", "Wild books", wild, rules.wild_book_bonus, wild * rules.wild_book_bonus),
+                    Line("going_out", "Going out", int(went_out), bonus, bonus if went_out else 0),
+                    Line("red_threes_on_table", "Red threes on the table", red, red_each, red * red_each),
+                    Line("red_threes_caught", "Red threes caught in hand or foot", caught,
+                         rules.red_three_caught_points, caught * rules.red_three_caught_points)]
+            if rules.perfect_cut_bonus:
+                want.append(Line("perfect_cut", "Perfect cuts", perfect, rules.perfect_cut_bonus,
+                                 perfect * rules.perfect_cut_bonus))
+            want.append(Line("table_points", "Cards on the table", None, None, table_points))
+            if rules.after_book == "burn":
+                want.append(Line("burn", "Burn pile", None, None, burn_points))
+            want.append(Line("points_left", "Cards left in hands and feet", None, None, -left))
+            assert got.lines == tuple(want)
+            assert all(type(line) is Line for line in got.lines)
+            assert got.total == sum(line.points for line in want)
