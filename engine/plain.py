@@ -15,7 +15,6 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import reduce
-from itertools import chain
 from operator import iadd
 from typing import Any
 
@@ -82,10 +81,11 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
     if type(round_number) is not int or round_number < 1 or type(raw_teams) is not list:
         return None
     tables = _tables(rules)
+    points_of, melds_table = tables.points.__getitem__, tables.melds
     names: list[str] = []
     players: list[int] = []
     teams: list[Breakdown] = []
-    out = red_threes = 0
+    out = 0
     every: list[Any] = []  # every card of the round
     for i, team in enumerate(raw_teams):
         if type(team) is not dict:
@@ -102,7 +102,7 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
                 or type(raw_players) is not list or type(red) is not list or type(burn) is not list
                 or not _ONLY_LISTS.issuperset(map(type, raw_melds))):
             return None
-        held: list[list[Any]] = []
+        held_cards: list[Any] = []  # the cards of the side's hands and feet
         feet_down = played_out = False
         for player in raw_players:
             if type(player) is not dict:
@@ -111,12 +111,12 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
             hand, foot = pget("hand", _EMPTY), pget("foot")
             if type(hand) is not list or type(pget("name", "")) is not str:
                 return None
-            held.append(hand)
+            held_cards += hand
             if foot is None:
                 if not hand:
                     played_out = True
             elif type(foot) is list:
-                held.append(foot)
+                held_cards += foot
                 feet_down = True
             else:
                 return None
@@ -124,8 +124,7 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
             if not _RED_THREES.issuperset(red):
                 return None
             sums = [sum(map(_ranks_of, meld)) for meld in raw_melds]  # faster than map(partial(...))
-            held_cards = list(chain.from_iterable(held))
-            held_points = sum(map(tables.points.__getitem__, held_cards))
+            held_points = sum(map(points_of, held_cards))
         except (KeyError, TypeError):  # an unknown card, or not a string
             return None
         start = len(every)
@@ -134,9 +133,9 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
         every += held_cards
         every += red
         every += burn
-        if len(every) > CARD_COUNT_MAX or (red and not rules.red_threes_laid_out):
+        if red and not rules.red_threes_laid_out:
             return None
-        quick = quick_table(sums, melded, tables.melds, closed=bool(burn), compositions=True)
+        quick = quick_table(sums, melded, melds_table, bool(burn), compositions=True)
         if quick is None:
             return None
         clean, dirty, wild, table_points, closed = quick
@@ -146,9 +145,9 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
                 burned = list(map(_card_of, burn))
             except (KeyError, TypeError):
                 return None
-            if not tables.melds.burn or any(c.is_wild or c.rank.value not in closed for c in burned):
+            if not melds_table.burn or any(c.is_wild or c.rank.value not in closed for c in burned):
                 return None
-            burn_points = sum(map(tables.points.__getitem__, burn))
+            burn_points = sum(map(points_of, burn))
         # red threes in hands and feet (its melds and burn pile hold none by now)
         caught = 0 if _RED_THREES.isdisjoint(held_cards) else sum(map(_RED_THREES.__contains__, held_cards))
         if went_out:
@@ -164,9 +163,9 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
                                       round_number))
         names.append(name)
         players.append(len(raw_players))
-        red_threes += len(red) + caught
     decks = rules.decks_for(sum(players))
-    if (out > 1 or red_threes > 2 * decks or _copies_over(every, decks)
+    # no side's red threes over 2 * decks either: 3H and 3D within decks copies each (the copies check)
+    if (out > 1 or len(every) > CARD_COUNT_MAX or _copies_over(every, decks)
             or sides_problems(rules, names, players)):
         return None
     return RoundScore(round_number, tuple(teams))
