@@ -376,25 +376,27 @@ def breakdown_values(name: str, went_out: bool, clean: int, dirty: int, wild: in
         has_melded = bool(table_points or clean or dirty or wild)
     kept = _count_lines(rules)
     try:
-        lines = [kept.clean[clean], kept.dirty[dirty], kept.wild[wild],
-                 kept.going_out.get(round_number, kept.going_out_later)[went_out],
-                 (kept.red if has_melded else kept.red_unmelded)[red_on_table], kept.caught[caught]]
+        counted: tuple[Line, ...] = (
+            kept.clean[clean], kept.dirty[dirty], kept.wild[wild],
+            kept.going_out.get(round_number, kept.going_out_later)[went_out],
+            (kept.red if has_melded else kept.red_unmelded)[red_on_table], kept.caught[caught])
         if kept.perfect:
-            lines.append(kept.perfect[perfect_cuts])
+            counted += (kept.perfect[perfect_cuts],)
     except (KeyError, IndexError):  # a count of _KEPT or more, or below 0: make its lines
-        lines = _made_count_lines(went_out, clean, dirty, wild, red_on_table, caught, perfect_cuts,
-                                  has_melded, rules, round_number)
-    total = sum(map(_points_of, lines)) + table_points - left
+        counted = _made_count_lines(went_out, clean, dirty, wild, red_on_table, caught, perfect_cuts,
+                                    has_melded, rules, round_number)
+    total = table_points - left
+    for line in counted:  # cheaper than sum(map(itemgetter(4), ...)) for these few
+        total += line[4]
     new = _new_line
-    lines.append(new(Line, ("table_points", _LABEL_TABLE, None, None, table_points)))
+    table = new(Line, ("table_points", _LABEL_TABLE, None, None, table_points))
+    held = new(Line, ("points_left", _LABEL_LEFT, None, None, -left))
     if kept.burn:
-        lines.append(new(Line, ("burn", _LABEL_BURN, None, None, burn_points)))
-        total += burn_points
-    lines.append(new(Line, ("points_left", _LABEL_LEFT, None, None, -left)))
-    return Breakdown(name, total, tuple(lines))
+        return Breakdown(name, total + burn_points,
+                         counted + (table, new(Line, ("burn", _LABEL_BURN, None, None, burn_points)), held))
+    return Breakdown(name, total, counted + (table, held))
 
 
-_points_of = itemgetter(4)
 #: Counts whose lines :class:`_CountLines` keeps made (0 ... _KEPT - 1): a round's books, red threes
 #: and perfect cuts are fewer, save in a very large game.
 _KEPT = 32
@@ -449,7 +451,7 @@ def _count_line(code: str, label: str, count: int, each: int) -> Line:
 
 
 def _made_count_lines(went_out: bool, clean: int, dirty: int, wild: int, red_on_table: int, caught: int,
-                      perfect_cuts: int, has_melded: bool, rules: RuleSet, round_number: int) -> list[Line]:
+                      perfect_cuts: int, has_melded: bool, rules: RuleSet, round_number: int) -> tuple[Line, ...]:
     """The lines of counts that :func:`breakdown_values` takes from :class:`_CountLines`, made."""
     lines = [
         _count_line("clean_books", _LABEL_CLEAN, clean, rules.clean_book_bonus),
@@ -462,7 +464,7 @@ def _made_count_lines(went_out: bool, clean: int, dirty: int, wild: int, red_on_
     ]
     if rules.perfect_cut_bonus:
         lines.append(_count_line("perfect_cut", _LABEL_PERFECT, perfect_cuts, rules.perfect_cut_bonus))
-    return lines
+    return tuple(lines)
 
 
 def _card_gcd(rules: RuleSet) -> int:
