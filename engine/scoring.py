@@ -282,9 +282,9 @@ def name_key(name: str) -> str:
     """The form in which two side or player names are compared: Unicode NFC, case-folded.
 
     ``"Zoë"`` (NFC), ``"Zoe\u0308"`` (NFD) and ``"ZOË"`` are one name; names are still stored and
-    shown exactly as sent.
+    shown exactly as sent. An ASCII name is its own NFC form, so it is only case-folded.
     """
-    return unicodedata.normalize("NFC", name).casefold()
+    return name.casefold() if name.isascii() else unicodedata.normalize("NFC", name).casefold()
 
 
 def sides_problems(rules: RuleSet, names: Sequence[str], players: Sequence[int | None]) -> list[Problem]:
