@@ -73,8 +73,9 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
 
     Plain: ``round`` an int from 1; ``teams`` a list of dicts in the cards form (no ``tally``) whose
     ``melds`` are lists of lists, ``red_threes``, ``burn``, ``players`` and each ``hand`` lists,
-    each ``foot`` a list or null, of card strings as ``CARD_TABLE`` spells them; names strings,
-    ``went_out`` a bool. Legal: no problem that :func:`~engine.scoring.score_round` would raise.
+    each ``foot`` a list or null, of card strings as ``CARD_TABLE`` spells them; side names strings
+    (players' names are not read: no score depends on them), ``went_out`` a bool. Legal: no problem
+    that :func:`~engine.scoring.score_round` would raise.
     """
     round_number = data.get("round", 1)
     raw_teams = data.get("teams")
@@ -107,9 +108,8 @@ def score_plain(data: Mapping[str, Any], rules: RuleSet) -> RoundScore | None:
         for player in raw_players:
             if type(player) is not dict:
                 return None
-            pget = player.get
-            hand, foot = pget("hand", _EMPTY), pget("foot")
-            if type(hand) is not list or type(pget("name", "")) is not str:
+            hand, foot = player.get("hand", _EMPTY), player.get("foot")
+            if type(hand) is not list:  # a player's name is not read: the precise path takes str() of any
                 return None
             held_cards += hand
             if foot is None:

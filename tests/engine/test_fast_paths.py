@@ -150,6 +150,18 @@ def test_score_plain_declines_what_it_cannot_be_sure_of() -> None:
     assert score_plain({"round": True, "teams": [team, other]}, rules) is None
 
 
+def test_score_plain_reads_no_player_name() -> None:
+    """A player's name plays no part in a score, and the precise path takes ``str()`` of any: a name
+    of another type, or none, scores the same on both paths."""
+    rules = PRESETS["pagat"].rules
+    for name in (7, None, ["x"], {"a": 1}, "Zoë"):
+        players = [{"name": name, "hand": ["4S"]}, {"hand": ["5S"], "foot": ["6S"]}]
+        body = {"teams": [{"name": "A", "melds": [["KS", "KH", "KD"]], "players": players},
+                          {"name": "B", "players": [{"hand": []}, {"hand": ["QS"]}]}]}
+        fast = score_plain(body, rules)
+        assert fast is not None and fast == _precise(body, rules), name
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_meld_table_is_meld_check(preset: str) -> None:
     preset_rules = PRESETS[preset].rules
