@@ -34,7 +34,7 @@ from engine.scoring import Breakdown, RoundScore, round_from_mapping, score_roun
 
 def rules_of(body: Mapping[str, Any]) -> ResolvedRules:
     """The preset named by ``body["preset"]`` with ``body["rules"]`` overrides applied."""
-    return resolve_rules(body.get("preset", ""), body.get("rules") or {})
+    return resolve_rules(body.get("preset", ""), body.get("rules"))
 
 
 class _Cards:
@@ -158,7 +158,7 @@ def compare_round_request(body: Mapping[str, Any]) -> tuple[Comparison, ...]:
     out = []
     for i, preset_id in enumerate(body.get("presets") or ()):
         find_preset(preset_id, ("presets", i))
-        resolved = resolve_rules(preset_id, body.get("rules") or {})
+        resolved = resolve_rules(preset_id, body.get("rules"))
         try:
             out.append(Comparison(preset_id, score_round(round_input, resolved.rules), None))
         except HandFootError as err:

@@ -6,7 +6,9 @@ PlayerState per player) or any check object: it sums each list's packed card cou
 the card strings (``engine.cards``), looks every meld up in ``meld_table(rules)`` and builds the
 breakdowns. Whatever it is not sure of (another shape, an unknown card, a tally, any rule broken)
 makes it answer ``None``, and the caller takes that precise path, which names every problem. So the
-two can differ only in time; tests/engine/test_fast_paths.py holds them to the same answers.
+two can differ only in time; tests/engine/test_fast_paths.py holds them to the same answers. One
+reach beyond JSON: players' names are not read here, so a Python object whose ``str()`` raises,
+given as a player's name, is scored here where the precise path would raise from it.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any, Literal
 
-from engine.errors import Problem, UnknownPresetError
+from engine.errors import Problem, RulesError, UnknownPresetError
 from engine.rules import Contract, RuleSet, apply_overrides
 
 ProvenanceKind = Literal["seed", "filled", "reported", "option", "derived", "default", "decision"]
@@ -408,14 +408,18 @@ class ResolvedRules:
 def resolve_rules(preset_id: str, overrides: Mapping[str, Any] | None = None) -> ResolvedRules:
     """The RuleSet of ``preset_id`` with ``overrides`` (house rules) applied and validated.
 
-    Raises :class:`UnknownPresetError` (path ``("preset",)``) or :class:`~engine.errors.RulesError`
-    (paths under ``("rules", key)``).
+    ``overrides``: an object of rule names and values, or ``None`` for none. Raises
+    :class:`UnknownPresetError` (path ``("preset",)``) or :class:`~engine.errors.RulesError` (paths
+    under ``("rules", key)``; ``invalid_input`` at ``("rules",)`` when ``overrides`` is not an object).
     """
-    if not overrides:  # the common case: the preset as it is, made once (comparing ~60 fields costs µs)
+    if overrides is None or (type(overrides) is dict and not overrides):  # the common case: made once
         resolved = _AS_PUBLISHED.get(preset_id) if type(preset_id) is str else None
         if resolved is not None:
             return resolved
     preset = find_preset(preset_id)
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise RulesError([Problem("invalid_input", "house rules are an object of rule names and values, or "
+                                  f"null for none; not {type(overrides).__name__}", ("rules",))])
     rules = apply_overrides(preset.rules, overrides or {})
     return ResolvedRules(preset, rules, tuple(rules.differs_from(preset.rules)))
 

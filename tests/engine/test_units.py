@@ -79,6 +79,35 @@ def test_resolved_rules_say_what_differs() -> None:
     assert resolved.rules.max_wilds_per_book == 3
 
 
+_TWO_SIDES = [{"name": "A", "players": [{"hand": ["4S"]}, {"hand": []}]},
+              {"name": "B", "players": [{"hand": ["5S"]}, {"hand": ["6S"]}]}]
+#: Every engine operation on a request body that takes house ``rules``, with a body it accepts.
+_REQUESTS = {
+    "score_round_request": {"preset": "pagat", "teams": _TWO_SIDES},
+    "compare_round_request": {"presets": ["pagat", "bga"], "teams": _TWO_SIDES},
+    "validate_meld_request": {"preset": "pagat", "cards": ["9D", "9S", "9C"]},
+    "check_opening_request": {"preset": "pagat", "round": 1, "melds": [["KS", "KH", "KD"]]},
+    "check_going_out_request": {"preset": "pagat", "round": 1, "melds": [], "hand": [], "foot_picked_up": True},
+    "check_discard_pile_request": {"preset": "pagat", "top": "KS", "hand": ["KH", "KD"]},
+}
+
+
+@pytest.mark.parametrize("operation", sorted(_REQUESTS))
+@pytest.mark.parametrize("rules", ["x", "", [1], [], 5, 0, True, False, ("a", 1)])
+def test_house_rules_that_are_not_an_object_are_a_rules_error(operation: str, rules: object) -> None:
+    """``rules`` is an object of house rules or null (none): anything else is a RulesError at
+    ``("rules",)``, never an AttributeError, and never read as "no house rules"."""
+    import engine
+
+    call = getattr(engine, operation)
+    call(_REQUESTS[operation])  # the body itself is accepted
+    call({**_REQUESTS[operation], "rules": None})
+    call({**_REQUESTS[operation], "rules": {}})
+    with pytest.raises(RulesError) as caught:
+        call({**_REQUESTS[operation], "rules": rules})
+    assert [(p.code, p.path) for p in caught.value.problems] == [("invalid_input", ("rules",))]
+
+
 def test_snapshot_round_trip() -> None:
     for preset in PRESETS.values():
         assert rules_from_mapping(preset.rules.to_mapping()) == preset.rules
