@@ -266,17 +266,16 @@ class Database:
         ``<file>-writers.lock``), before ``BEGIN IMMEDIATE``, so the app's writers in every process
         and thread take turns and the next one starts within ~0.1 ms of the previous commit.
 
-        SQLite's own busy handler sleeps 1, 2, 5, 10... ms between tries while a write transaction
-        takes a few hundred µs, so two workers that collided lost milliseconds (docs/performance.md).
-        A waiting writer first tries again at once, yielding the CPU between tries (``os.sched_yield``),
-        for 0.5 ms: a turn lasts ~0.2-0.3 ms, and on a shared virtual machine a ``time.sleep(0.0001)``
-        lasted 0.18 ms, so a sleeping writer woke well after the turn was free. Then it tries every
-        0.1 ms until 20 ms, then every 1 ms. Turns are not handed out in order of arrival, as SQLite's
-        are not either. SQLite's lock stays the guard: anything
-        else writing (the ``flask keys`` CLI, alembic) does not take turns here, and a writer that
-        has its turn can still wait for SQLite's lock up to the busy timeout. A writer waits at most
-        ``timeout`` (default: the busy timeout) for its turn, then raises what SQLite raises when its
-        own wait runs out (``OperationalError`` "database is locked": a 503 from the routes). A
+        SQLite's own busy handler sleeps 1, 2, 5, 10... ms between tries while a write transaction takes a
+        few hundred µs, so two workers that collided lost milliseconds (docs/performance.md). A waiting
+        writer first tries again at once, yielding the CPU between tries (``os.sched_yield``), for 0.5 ms: a
+        turn lasts ~0.2-0.3 ms, and on a shared virtual machine a ``time.sleep(0.0001)`` lasted 0.18 ms, so
+        a sleeping writer woke well after the turn was free. Then it tries every 0.1 ms until 20 ms, then
+        every 1 ms. Turns are not handed out in order of arrival, as SQLite's are not either. SQLite's lock
+        stays the guard: anything else writing (the ``flask keys`` CLI, alembic) does not take turns here,
+        and a writer that has its turn can still wait for SQLite's lock up to the busy timeout. A writer
+        waits at most ``timeout`` (default: the busy timeout) for its turn, then raises what SQLite raises
+        when its own wait runs out (``OperationalError`` "database is locked": a 503 from the routes). A
         process that dies holding its turn releases it with its file."""
         limit = self.sqlite_timeout if timeout is None else timeout
         path = self._queue_path()

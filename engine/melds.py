@@ -225,8 +225,10 @@ BOOK_BITS = 8
 BOOK_MASK = (1 << BOOK_BITS) - 1
 BOOK_FIELDS = (1 << 3 * BOOK_BITS) - 1
 SIZE_SHIFT = 3 * BOOK_BITS
-SIZE_MASK = 0xFF
 PRESENCE_SHIFT = SIZE_SHIFT + 8
+#: The book counts and the card count of a sum of infos: ``sum & LOW_FIELDS`` is a small int, and
+#: its card count is ``low >> SIZE_SHIFT`` (the size field is the highest of them).
+LOW_FIELDS = (1 << PRESENCE_SHIFT) - 1
 #: In a sum of infos: some rank has two melds (a rank field above one).
 PRESENCE_TWICE = sum(0b1110 << PRESENCE_SHIFT + RANK_BITS * r for r in range(len(Rank)))
 POINTS_SHIFT = PRESENCE_SHIFT + RANK_BITS * len(Rank)

@@ -14,8 +14,8 @@ from engine.melds import (
     BOOK_FIELDS,
     BOOK_MASK,
     INFO_MELDS_MAX,
+    LOW_FIELDS,
     POINTS_SHIFT,
-    PRESENCE_SHIFT,
     PRESENCE_TWICE,
     SIZE_SHIFT,
     BookKind,
@@ -127,20 +127,15 @@ def quick_table(sums: Sequence[int], cards: int, table: MeldTable, closed: bool 
         total = sum(map(table.info.__getitem__, comps))
     except KeyError:  # a meld that is not valid (or of threes)
         return None
-    low = total & _LOW_FIELDS  # the book counts and the size: a small int, cheap to take apart
+    low = total & LOW_FIELDS  # the book counts and the size: a small int, cheap to take apart
     if low >> SIZE_SHIFT != cards:
         return None  # a meld too large for its rank fields (it can alias a smaller one)
     if total & PRESENCE_TWICE and not _between_melds_ok(comps, table):
         return None
     closed_ranks = {_RANK_TEXT[table.rank[c]] for c in comps
                     if table.info[c] & BOOK_FIELDS and table.rank[c] >= 0} if closed else set()
-    return (low & BOOK_MASK, low >> BOOK_BITS & BOOK_MASK, low >> _WILD_SHIFT & BOOK_MASK,
+    return (low & BOOK_MASK, low >> BOOK_BITS & BOOK_MASK, low >> 2 * BOOK_BITS & BOOK_MASK,
             total >> POINTS_SHIFT, closed_ranks)
-
-
-#: The low fields of a sum of infos (book counts, size), below the rank presence fields.
-_LOW_FIELDS = (1 << PRESENCE_SHIFT) - 1
-_WILD_SHIFT = 2 * BOOK_BITS
 
 
 def _between_melds_ok(comps: Sequence[int], table: MeldTable) -> bool:
