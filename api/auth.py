@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -68,14 +69,14 @@ def create_key(db: Database, name: str, *, adopt_anonymous: bool = False) -> tup
     return key, token
 
 
-#: Is any key active? Asked on every games request: a Core statement on a pooled connection (an ORM
+#: Is any key active? Asked on every anonymous games request: a Core statement on a pooled connection (an ORM
 #: session around it cost twice as much, ~150 against ~70 µs), in autocommit on PostgreSQL.
-_ANY_ACTIVE_KEY = select(ApiKey.id).where(ApiKey.revoked_at.is_(None)).limit(1)
+ANY_ACTIVE_KEY = select(ApiKey.id).where(ApiKey.revoked_at.is_(None)).limit(1)
 
 
 def any_active_key(db: Database) -> bool:
     with db.reader() as connection:
-        return connection.execute(_ANY_ACTIVE_KEY).first() is not None
+        return connection.execute(ANY_ACTIVE_KEY).first() is not None
 
 
 def find_key(db: Database, token: str) -> ApiKey | None:
@@ -117,16 +118,18 @@ def _unauthorized(detail: str) -> None:
     )
 
 
-def authenticate() -> Actor:
+def authenticate(any_key: Callable[[], bool] | None = None) -> Actor:
     """The request's :class:`Actor`, or a 401 problem (``WWW-Authenticate: Bearer``).
 
-    A key that is sent must be valid even when the store is open, so a misconfigured client finds
-    out at once.
+    A request without a key is anonymous when no key is active: asked by ``any_key`` when given (a
+    route whose first read can answer it in the same statement, e.g. an anonymous round append),
+    else by :func:`any_active_key`. A key that is sent must be valid even when the store is open, so
+    a misconfigured client finds out at once.
     """
     db = get_db()
     header = flask.request.headers.get("Authorization", "")
     if not header.strip():
-        if any_active_key(db):
+        if any_key() if any_key is not None else any_active_key(db):
             _unauthorized("This server has API keys: send Authorization: Bearer <key>.")
         return ANONYMOUS
     scheme, _, token = header.strip().partition(" ")

@@ -31,6 +31,7 @@ from bench.memory import post_many, rss_kib
 from bench.server import ROOT, gunicorn, request
 
 SECTIONS = ("engine", "api", "storage", "memory")
+DATABASES = ("sqlite", "postgresql")
 
 
 def progress(msg: str) -> None:
@@ -167,13 +168,16 @@ def bench_api(report: Report, runs: int, duration: float, concurrency: Sequence[
 
 # -- storage ----------------------------------------------------------------------------------------
 
-def bench_storage(report: Report, runs: int, duration: float, concurrency: Sequence[int], work: Path) -> None:
+def bench_storage(report: Report, runs: int, duration: float, concurrency: Sequence[int], work: Path,
+                  only: Sequence[str] = DATABASES) -> None:
     append = rounds.append_body()
     append_bytes = json.dumps(append).encode()
     score_answer_len = len(json.dumps(rounds.score_body()))  # replaced by the real answer below
     databases: list[tuple[str, Callable[[], Any]]] = [("sqlite", lambda: _sqlite_url(work)),
                                                       ("postgresql", storage.postgres_database)]
     for db_name, make in databases:
+        if db_name not in only:
+            continue
         try:
             ctx = make()
             url = ctx.__enter__()
@@ -320,6 +324,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs per figure (median, min, max)")
     parser.add_argument("--duration", type=float, default=10.0, help="seconds per load window")
     parser.add_argument("--concurrency", default="1,8,32", help="API connections (storage uses those >= 8)")
+    parser.add_argument("--databases", default=",".join(DATABASES),
+                        help="storage: comma-separated, of " + ", ".join(DATABASES))
     parser.add_argument("--memory-rounds", type=int, default=10_000)
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "latest.json"))
     args = parser.parse_args(argv)
@@ -327,6 +333,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = set(only) - set(SECTIONS)
     if unknown:
         parser.error(f"unknown section(s): {', '.join(sorted(unknown))}")
+    databases = [d.strip() for d in args.databases.split(",") if d.strip()]
+    if set(databases) - set(DATABASES):
+        parser.error(f"unknown database(s): {', '.join(sorted(set(databases) - set(DATABASES)))}")
     conc = [int(c) for c in args.concurrency.split(",")]
     if args.duration > 60 or args.runs > 10:
         parser.error("keep load bounded: --duration <= 60 and --runs <= 10")
@@ -340,7 +349,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "api" in only:
             bench_api(report, args.runs, args.duration, conc, work)
         if "storage" in only:
-            bench_storage(report, args.runs, args.duration, [c for c in conc if c >= 8] or conc, work)
+            bench_storage(report, args.runs, args.duration, [c for c in conc if c >= 8] or conc, work,
+                          databases)
         if "memory" in only:
             bench_memory(report, args.runs, work, warm=args.memory_rounds // 10, total=args.memory_rounds)
     out = {
@@ -349,7 +359,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                                              "api", "engine", "bench") else ""),
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
         "settings": {"runs": args.runs, "duration_s": args.duration, "concurrency": conc, "sections": only,
-                     "gunicorn": "gunicorn.conf.py"},
+                     "databases": databases, "gunicorn": "gunicorn.conf.py"},
         "seconds": round(time.time() - started, 1),
         "loadavg_1_5_15": {"before": [round(x, 2) for x in load_before],
                            "after": [round(x, 2) for x in os.getloadavg()]},

@@ -45,7 +45,7 @@ from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
 import engine
-from api.auth import Actor
+from api.auth import ANONYMOUS, ANY_ACTIVE_KEY, Actor
 from api.db import Database
 from api.models import Game, GamePlayer, Round, RoundRevision
 from api.schemas import breakdown_data
@@ -457,6 +457,13 @@ def _game_row_stmt(anonymous: bool, lock: bool) -> Select[Any]:
 
 
 @functools.cache
+def _anonymous_append_stmt() -> Select[Any]:
+    """:func:`_game_row_stmt` of an anonymous append, and whether any API key is active
+    (``any_key``): the request's key check and its read of the game in one statement."""
+    return _game_row_stmt(True, False).add_columns(ANY_ACTIVE_KEY.exists().label("any_key"))
+
+
+@functools.cache
 def _state_update_stmt(anonymous: bool) -> Update:
     """The game's new state, if the row is still at the version the round was scored against."""
     return (update(GAMES)
@@ -546,11 +553,38 @@ def _prepare_append(row: Row[Any], body: Mapping[str, Any], connection: Connecti
     return _Append(row.id, row.version, number, sides, teams, state_mapping(after))
 
 
-def _planned_append(connection: Connection, actor: Actor, game_id: int, body: Mapping[str, Any]) -> _Append | None:
-    """The round scored against the game row as read now, without a lock; ``None`` when anything is
-    off (no such game, finished, a round that breaks the rules...): the locked path checks again
-    and raises."""
-    row = _game_row(connection, actor, game_id, lock=False)
+@dataclass(frozen=True, slots=True)
+class AppendRead:
+    """An anonymous append's first read (:func:`read_anonymous_append`): the game row, unlocked."""
+
+    game_id: int
+    row: Row[Any] | None
+
+    @property
+    def any_key(self) -> bool | None:
+        """Whether any API key is active; ``None`` (not known) when no game row came back."""
+        return None if self.row is None else bool(self.row.any_key)
+
+
+def read_anonymous_append(db: Database, game_id: int) -> AppendRead:
+    """For an anonymous ``POST /v1/games/{id}/rounds``: the API-key check and the append's unlocked
+    read of the game row as one statement on the request's :meth:`Database.reader` (on PostgreSQL
+    one round trip instead of two). Pass the result to :func:`append_round` (``read``) once the
+    request is known to be anonymous (``any_key`` false). When no game row comes back, ``any_key``
+    is ``None``: ask :func:`api.auth.any_active_key`. Raises what a read raises."""
+    with db.reader() as connection:
+        return AppendRead(game_id, connection.execute(_anonymous_append_stmt(), {"game_id": game_id}).first())
+
+
+def _planned_append(connection: Connection, actor: Actor, game_id: int, body: Mapping[str, Any],
+                    read: AppendRead | None = None) -> _Append | None:
+    """The round scored against the game row as read now (or as ``read`` read it, for an anonymous
+    actor), without a lock; ``None`` when anything is off (no such game, finished, a round that
+    breaks the rules...): the locked path checks again and raises."""
+    if read is not None and actor == ANONYMOUS and read.game_id == game_id:
+        row = read.row
+    else:
+        row = _game_row(connection, actor, game_id, lock=False)
     if row is None:
         return None
     try:
@@ -599,8 +633,10 @@ def _append_at_once(connection: Connection, actor: Actor, append: _Append,
 
 def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, Any], request: Mapping[str, Any],
                  finalize: Callable[[Connection, AppendedGame, AppendedRound], None] | None = None,
-                 ) -> tuple[AppendedGame, AppendedRound]:
+                 read: AppendRead | None = None) -> tuple[AppendedGame, AppendedRound]:
     """Score and store the next round. ``request`` is the body as sent (stored with its number).
+    ``read``: the request's :func:`read_anonymous_append`, if it made one (the game row is then not
+    read again).
 
     The round is scored against the game row as read without a lock, then stored by two Core
     statements (no ORM unit of work): an UPDATE of the game row *where its version is still the one
@@ -623,7 +659,7 @@ def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, An
     if db.is_sqlite or finalize is None:
         try:
             with db.reader() as connection:
-                planned = _planned_append(connection, actor, game_id, body)
+                planned = _planned_append(connection, actor, game_id, body, read)
                 if planned is not None and not db.is_sqlite and finalize is None:
                     stored = _append_at_once(connection, actor, planned, request)
                     if stored is not None:

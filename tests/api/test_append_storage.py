@@ -173,10 +173,11 @@ def test_a_replayed_append_answers_the_first_answer(client: FlaskClient, db_back
 def test_only_the_update_and_the_insert_run_under_the_write_lock(app: Flask, client: FlaskClient,
                                                                 db_backend: str) -> None:
     """The round is scored before the lock. On SQLite the write transaction (``BEGIN IMMEDIATE``)
-    holds the UPDATE of the game and the INSERT of the round, nothing else. On PostgreSQL an append
-    without an Idempotency-Key is the round trips of the insert floor: one checkout (one ping)
-    shared by the API-key check and the read of the game, then the UPDATE and the INSERT as one
-    statement, all in autocommit (no BEGIN, no COMMIT); no row is read ``FOR UPDATE``."""
+    holds the UPDATE of the game and the INSERT of the round, nothing else. Before it, an anonymous
+    append reads once: the API-key check and the read of the game are one statement. On PostgreSQL
+    an append without an Idempotency-Key is then one checkout (one ping), that read, and the UPDATE
+    and the INSERT as one statement, all in autocommit (no BEGIN, no COMMIT); no row is read
+    ``FOR UPDATE``."""
     game_id = create_game(client)["id"]
     append(client, game_id, SEED_ROUND_1)
     statements: list[str] = []
@@ -199,14 +200,15 @@ def test_only_the_update_and_the_insert_run_under_the_write_lock(app: Flask, cli
         event.remove(engine, "before_cursor_execute", record)
         event.remove(engine.pool, "checkout", checkout)
     assert not any("FOR UPDATE" in s for s in statements), statements
+    read = statements[0]
+    assert read.startswith("SELECT games.id, games.teams, CAST(games.rules_snapshot"), statements
+    assert "EXISTS (SELECT api_keys.id FROM api_keys WHERE api_keys.revoked_at IS NULL" in read, statements
     if db_backend == "sqlite":
-        locked = statements[statements.index("BEGIN IMMEDIATE") + 1:]
-        assert [s.split()[0] for s in locked] == ["UPDATE", "INSERT"], statements
+        assert statements[1:] == ["BEGIN IMMEDIATE", *statements[2:]], statements
+        assert [s.split()[0] for s in statements[2:]] == ["UPDATE", "INSERT"], statements
         assert len(checkouts) == 1  # the reads' connection, then the write's
     else:
-        assert [" ".join(s.split()[:4]) for s in statements] == [
-            "SELECT api_keys.id FROM api_keys", "SELECT games.id, games.teams, CAST(games.rules_snapshot",
-            "WITH moved AS (UPDATE", ], statements
+        assert [" ".join(s.split()[:4]) for s in statements[1:]] == ["WITH moved AS (UPDATE"], statements
         assert "INSERT INTO rounds" in statements[-1], statements
         assert all(autocommit) and len(checkouts) == 1, (autocommit, checkouts)
 

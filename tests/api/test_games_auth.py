@@ -95,7 +95,8 @@ def test_database_down_is_503_with_retry_after() -> None:
 
     app = create_app({"TESTING": True, "DATABASE_URL": "postgresql+psycopg://nobody@127.0.0.1:1/none"})
     client = app.test_client()
-    for method, path in [("get", "/v1/games"), ("post", "/v1/games"), ("get", "/v1/games/1")]:
+    for method, path in [("get", "/v1/games"), ("post", "/v1/games"), ("get", "/v1/games/1"),
+                         ("post", "/v1/games/1/rounds")]:
         response = getattr(client, method)(path, **({"json": {}} if method == "post" else {}))
         assert response.status_code == 503, (method, path)
         assert response.headers["Retry-After"] and response.content_type == "application/problem+json"
