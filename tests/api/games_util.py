@@ -1,10 +1,16 @@
-"""Helpers for the games tests: tally bodies and a game factory."""
+"""Helpers for the games tests: tally bodies, a game factory, and the SQL a request runs."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event
+
+from api.db import get_db
 
 TEAMS = [{"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}]
 
@@ -49,3 +55,19 @@ def append(client: FlaskClient, game_id: int, teams: list[dict[str, Any]], heade
     assert response.status_code == expect, response.get_json()
     body: dict[str, Any] = response.get_json()
     return body
+
+
+@contextmanager
+def recorded_statements(app: Flask) -> Iterator[list[str]]:
+    """The SQL statements ``app``'s engine runs inside the block, in order, whitespace collapsed."""
+    statements: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        statements.append(" ".join(statement.split()))
+
+    engine = get_db(app).engine
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", record)

@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from games_util import SEED_ROUND_1, create_game
-from sqlalchemy import event
+from games_util import SEED_ROUND_1, create_game, recorded_statements
 
 from api.auth import create_key
 from api.db import get_db
@@ -79,18 +78,9 @@ def test_an_appends_first_read_is_not_used_for_a_keyed_request(app: Flask, clien
     """A request with a key reads the game as its key sees it (the combined read is anonymous only)."""
     _, token = create_key(get_db(app), "kitchen")
     game_id = create_game(client, headers={"Authorization": f"Bearer {token}"})["id"]
-    statements: list[str] = []
-
-    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        statements.append(" ".join(statement.split()))
-
-    engine = get_db(app).engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
+    with recorded_statements(app) as statements:
         response = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
                                headers={"Authorization": f"Bearer {token}"})
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
     assert response.status_code == 201, response.get_json()
     assert not any("EXISTS" in s for s in statements), statements
     revisions = client.get(f"/v1/games/{game_id}/rounds/1/revisions", headers={"Authorization": f"Bearer {token}"})

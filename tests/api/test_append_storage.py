@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from flask import Flask, jsonify
 from flask.testing import FlaskClient
-from games_util import SEED_ROUND_1, TEAMS, append, create_game, out_round, tally
+from games_util import SEED_ROUND_1, TEAMS, append, create_game, out_round, recorded_statements, tally
 from sqlalchemy import event, select, update
 
 from api.auth import ANONYMOUS, Actor, create_key
@@ -218,18 +218,9 @@ def test_an_append_with_an_idempotency_key_stores_its_answer_in_the_rounds_trans
     """With a key the answer is stored with the round, in one transaction: not the one-statement
     path, on any backend."""
     game_id = create_game(client)["id"]
-    statements: list[str] = []
-
-    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        statements.append(" ".join(statement.split()))
-
-    engine = get_db(app).engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
+    with recorded_statements(app) as statements:
         response = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
                                headers={"Idempotency-Key": "one-transaction"})
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
     assert response.status_code == 201, response.get_json()
     assert not any(s.startswith("WITH moved") for s in statements), statements
     assert [s.split()[0] for s in statements if s.split()[0] in ("UPDATE", "INSERT")][-3:] == [
