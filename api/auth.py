@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -69,8 +68,9 @@ def create_key(db: Database, name: str, *, adopt_anonymous: bool = False) -> tup
     return key, token
 
 
-#: Is any key active? Asked on every anonymous games request: a Core statement on a pooled connection (an ORM
-#: session around it cost twice as much, ~150 against ~70 µs), in autocommit on PostgreSQL.
+#: Is any key active? Asked on every anonymous games request: a Core statement on a pooled connection
+#: (an ORM session around it cost twice as much, ~150 against ~70 µs), in autocommit on PostgreSQL; an
+#: anonymous append asks it in its read of the game (``api.services.games.read_anonymous_append``).
 ANY_ACTIVE_KEY = select(ApiKey.id).where(ApiKey.revoked_at.is_(None)).limit(1)
 
 
@@ -118,18 +118,18 @@ def _unauthorized(detail: str) -> None:
     )
 
 
-def authenticate(any_key: Callable[[], bool] | None = None) -> Actor:
+def authenticate(any_key: bool | None = None) -> Actor:
     """The request's :class:`Actor`, or a 401 problem (``WWW-Authenticate: Bearer``).
 
-    A request without a key is anonymous when no key is active: asked by ``any_key`` when given (a
-    route whose first read can answer it in the same statement, e.g. an anonymous round append),
-    else by :func:`any_active_key`. A key that is sent must be valid even when the store is open, so
+    A request without a key is anonymous when no key is active. ``any_key``: whether one is, when the
+    caller has read it already (an anonymous round append reads it with its game); ``None``: asked
+    here (:func:`any_active_key`). A key that is sent must be valid even when the store is open, so
     a misconfigured client finds out at once.
     """
     db = get_db()
     header = flask.request.headers.get("Authorization", "")
     if not header.strip():
-        if any_key() if any_key is not None else any_active_key(db):
+        if any_active_key(db) if any_key is None else any_key:
             _unauthorized("This server has API keys: send Authorization: Bearer <key>.")
         return ANONYMOUS
     scheme, _, token = header.strip().partition(" ")

@@ -103,11 +103,10 @@ def _authenticate() -> None:
     any_key = None
     if (request.endpoint == APPEND_ENDPOINT and request.method == "POST" and request.view_args
             and not request.headers.get("Authorization", "").strip()):
-        # An anonymous append: its key check and its read of the game are one statement.
+        # An anonymous append: its key check and its read of the game are one statement (the check
+        # runs alone when no game row came back).
         read = flask.g.append_read = svc.read_anonymous_append(get_db(), request.view_args["game_id"])
-
-        def any_key() -> bool:
-            return auth.any_active_key(get_db()) if read.any_key is None else read.any_key
+        any_key = read.any_key
     flask.g.actor = auth.authenticate(any_key)
 
 
