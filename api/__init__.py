@@ -7,13 +7,13 @@ from typing import Any
 
 from flask import Flask, abort, request
 
-from api import db, security
-from api.config import load_config
-from api.docs import make_docs_blueprint
-from api.extensions import Api
-from api.jsonio import JSONProvider
-from api.keeper import bp as keeper_blueprint
-from api.resources import register_blueprints
+from handfoot.server import db, security
+from handfoot.server.config import load_config
+from handfoot.server.docs import make_docs_blueprint
+from handfoot.server.extensions import Api
+from handfoot.server.jsonio import JSONProvider
+from handfoot.server.keeper import bp as keeper_blueprint
+from handfoot.server.resources import register_blueprints
 
 __all__ = ["create_app"]
 
@@ -21,7 +21,7 @@ __all__ = ["create_app"]
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: config from the environment, overridden by ``config``.
 
-    Touches no database: the engine is created on first use (``api.db.get_db().engine``), so
+    Touches no database: the engine is created on first use (``handfoot.server.db.get_db().engine``), so
     ``flask openapi write`` works with no database, and each gunicorn worker gets its own pool.
     """
     app = Flask(__name__)

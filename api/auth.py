@@ -24,9 +24,9 @@ import flask
 from flask.cli import AppGroup
 from sqlalchemy import select, update
 
-from api.db import Database, get_db
-from api.models import ApiKey, Game
-from api.problems import abort_problem
+from handfoot.server.db import Database, get_db
+from handfoot.server.models import ApiKey, Game
+from handfoot.server.problems import abort_problem
 
 KEY_PREFIX = "hf_"
 
@@ -70,7 +70,7 @@ def create_key(db: Database, name: str, *, adopt_anonymous: bool = False) -> tup
 
 #: Is any key active? Asked on every anonymous games request: a Core statement on a pooled connection
 #: (an ORM session around it cost twice as much, ~150 against ~70 µs), in autocommit on PostgreSQL; an
-#: anonymous append asks it in its read of the game (``api.services.games.read_anonymous_append``).
+#: anonymous append asks it in its read of the game (``handfoot.server.services.games.read_anonymous_append``).
 ANY_ACTIVE_KEY = select(ApiKey.id).where(ApiKey.revoked_at.is_(None)).limit(1)
 
 

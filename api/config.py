@@ -1,8 +1,8 @@
 """Application configuration, read from the environment.
 
-- ``DATABASE_URL``: the SQLAlchemy URL. Default: the SQLite file ``var/handfoot.sqlite3`` under
-  the project root (absolute path). ``postgresql://`` and ``postgres://`` are rewritten to
-  ``postgresql+psycopg://`` (psycopg 3).
+- ``DATABASE_URL``: the SQLAlchemy URL. Default: the SQLite file ``var/handfoot.sqlite3`` in a
+  checkout, or ``handfoot.sqlite3`` in the user's data directory when installed (absolute path).
+  ``postgresql://`` and ``postgres://`` are rewritten to ``postgresql+psycopg://`` (psycopg 3).
 - ``HANDFOOT_MAX_BODY_BYTES``: the largest request body accepted, in bytes; a bigger one gets a
   413. Default 1048576 (1 MiB).
 - ``HANDFOOT_SQLITE_BUSY_TIMEOUT``: seconds a SQLite writer waits for the lock before the request
@@ -24,11 +24,29 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-#: The repository root (the directory holding ``api/``).
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
-#: The SQLite file used when ``DATABASE_URL`` is not set.
-DEFAULT_SQLITE_PATH = PROJECT_ROOT / "var" / "handfoot.sqlite3"
+def _checkout_root() -> Path | None:
+    """The repository root when the server runs from a checkout (``api/`` beside ``pyproject.toml``
+    and ``migrations/``), else ``None`` (installed from the wheel, as ``handfoot/server``)."""
+    root = Path(__file__).resolve().parent.parent
+    return root if (root / "pyproject.toml").is_file() and (root / "migrations").is_dir() else None
+
+
+#: The repository root in a checkout; ``None`` when installed.
+CHECKOUT_ROOT = _checkout_root()
+
+
+def _default_sqlite_path() -> Path:
+    if CHECKOUT_ROOT is not None:
+        return CHECKOUT_ROOT / "var" / "handfoot.sqlite3"
+    from platformdirs import user_data_path  # the user's data directory, by the platform's rules
+
+    return user_data_path("handfoot") / "handfoot.sqlite3"
+
+
+#: The SQLite file used when ``DATABASE_URL`` is not set: ``var/handfoot.sqlite3`` in a checkout,
+#: else ``handfoot.sqlite3`` in the user's data directory (``~/.local/share/handfoot`` on Linux).
+DEFAULT_SQLITE_PATH = _default_sqlite_path()
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 

@@ -33,8 +33,8 @@ from sqlalchemy import Connection, Engine, MetaData, create_engine, event, make_
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
-from api import jsonio
-from api.config import normalize_database_url
+from handfoot.server import jsonio
+from handfoot.server.config import normalize_database_url
 
 #: Stable constraint names, so migrations are reviewable and IntegrityErrors can be mapped by name
 #: (STYLE P3).

@@ -11,7 +11,7 @@ from pathlib import Path
 import flask
 import flask_swagger_ui
 
-from api.config import SWAGGER_UI_STATIC_URL
+from handfoot.server.config import SWAGGER_UI_STATIC_URL
 
 #: Swagger UI 5 (reads OpenAPI 3.1), as shipped by flask-swagger-ui.
 SWAGGER_UI_DIST = Path(flask_swagger_ui.__file__).resolve().parent / "dist"

@@ -26,8 +26,8 @@ from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import HTTPException, PreconditionFailed, PreconditionRequired
 from werkzeug.wrappers import Response
 
-from api import problems
-from api.problems import (
+from handfoot.server import problems
+from handfoot.server.problems import (
     PROBLEM_CONTENT_TYPE,
     ProblemHTTPException,
     ProblemSchema,
@@ -38,7 +38,7 @@ from api.problems import (
 )
 
 #: The codes of schema (422) and JSON (400) errors in ``errors[].code``. Stable: clients may
-#: switch on them. Rule problems use the engine's codes (``engine.errors.PROBLEM_CODES``).
+#: switch on them. Rule problems use the engine's codes (``handfoot.engine.errors.PROBLEM_CODES``).
 SCHEMA_ERROR_CODES: dict[str, str] = {
     "malformed_json": "The body is not valid JSON, or not UTF-8 (400).",
     "required": "A required member or parameter is missing.",

@@ -35,9 +35,9 @@ from sqlalchemy import Connection, delete, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from api.db import Database, get_db
-from api.models import IdempotencyKey
-from api.problems import abort_problem
+from handfoot.server.db import Database, get_db
+from handfoot.server.models import IdempotencyKey
+from handfoot.server.problems import abort_problem
 
 log = logging.getLogger(__name__)
 

@@ -1,20 +1,32 @@
-"""Run alembic from Python (tests, tools): the same migrations as ``alembic upgrade head``."""
+"""Run alembic from Python (``handfoot-server migrate``, tests): the same migrations as
+``alembic upgrade head``, found inside the package (``handfoot.server.migrations``), so they run
+from an installed wheel as well as from a checkout."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import pool
 
-from api.config import PROJECT_ROOT
-from api.db import make_engine
+from handfoot.server import migrations
+from handfoot.server.db import make_engine
+
+#: The migration scripts' folder: ``migrations/`` in a checkout, ``handfoot/server/migrations``
+#: when installed.
+SCRIPT_LOCATION = str(Path(migrations.__file__).parent)
 
 
 def alembic_config(**attributes: Any) -> Config:
-    """The project's alembic ``Config`` (alembic.ini + ``[tool.alembic]``), logging left alone."""
-    config = Config(str(PROJECT_ROOT / "alembic.ini"), toml_file=str(PROJECT_ROOT / "pyproject.toml"))
+    """An alembic ``Config`` for running the shipped migrations (no ini file; logging left alone).
+
+    Making revisions is a checkout's work: ``alembic revision`` reads ``alembic.ini`` and
+    ``[tool.alembic]`` in ``pyproject.toml`` (``make revision``).
+    """
+    config = Config()
+    config.set_main_option("script_location", SCRIPT_LOCATION)
     config.attributes["configure_logger"] = False
     config.attributes.update(attributes)
     return config

@@ -24,7 +24,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from api.db import Base
+from handfoot.server.db import Base
 
 
 def _utcnow() -> datetime:
@@ -47,7 +47,7 @@ class ApiKey(Base):
 class Game(Base):
     """A stored game: its sides, a snapshot of its resolved rules, and (denormalised) its state.
 
-    ``state`` is the engine's :class:`engine.GameState` as plain data, recomputed from the rounds on
+    ``state`` is the engine's :class:`handfoot.engine.GameState` as plain data, recomputed from the rounds on
     every change; ``status`` and ``rounds_played`` copy it for filtering. ``version`` increments on
     every change (appends and corrections included): the game's ETag.
     """

@@ -5,7 +5,7 @@ escape, DEL, C1 controls) and lone UTF-16 surrogates (Cs, which JSON's ``\\ud800
 produce but UTF-8 cannot store). Those are a 422 ``invalid_value`` naming the position. A name must
 also show something: one made only of spaces and invisible format characters is refused.
 
-(``api.schemas.Name`` has only the length; the resources use :func:`Name` from here.)
+(``handfoot.server.schemas.Name`` has only the length; the resources use :func:`Name` from here.)
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from api.schemas import MAX_NAME_LENGTH
+from handfoot.server.schemas import MAX_NAME_LENGTH
 
 #: The same rule as a JSON Schema pattern (documented in the OpenAPI document). Surrogates cannot
 #: be written in a pattern; the validator refuses them too.
@@ -51,7 +51,7 @@ def check_name_characters(value: str) -> None:
 def name_ok(value: object) -> bool:
     """Whether :func:`Name` loads ``value`` as it is: a string of 1 to ``MAX_NAME_LENGTH`` characters
     that :func:`check_name_characters` accepts (the one-pass side lists use this; see
-    ``api.resources.rounds.schemas``)."""
+    ``handfoot.server.resources.rounds.schemas``)."""
     if type(value) is not str or not 1 <= len(value) <= MAX_NAME_LENGTH:
         return False
     try:

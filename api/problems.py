@@ -11,8 +11,8 @@ into the request body; ``""`` is the whole body) or a ``parameter`` (a query, he
 parameter's name), a stable ``code`` and a ``detail``.
 
 Views and services raise problems with :func:`abort_problem`; engine errors
-(:class:`engine.errors.HandFootError`) raised anywhere in a view become a 422 through
-:func:`handle_engine_error`, registered by ``api.extensions.Api``.
+(:class:`handfoot.engine.errors.HandFootError`) raised anywhere in a view become a 422 through
+:func:`handle_engine_error`, registered by ``handfoot.server.extensions.Api``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import flask
 import marshmallow as ma
 from werkzeug.exceptions import HTTPException
 
-from engine.errors import (
+from handfoot.engine.errors import (
     CardError,
     HandFootError,
     InvalidMeldError,
@@ -268,5 +268,5 @@ def handle_engine_error(error: HandFootError) -> flask.Response:
 
 
 def register_error_handlers(app: flask.Flask) -> None:
-    """Register the engine-error handler (HTTP errors are handled by ``api.extensions.Api``)."""
+    """Register the engine-error handler (HTTP errors are handled by ``handfoot.server.extensions.Api``)."""
     app.register_error_handler(HandFootError, handle_engine_error)

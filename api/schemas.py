@@ -1,6 +1,6 @@
 """Schema pieces shared by the resources: strict scalars, card lists, house rules, problem items.
 
-The house-rules schema is generated from the engine's rule catalogue (``engine.RULE_FIELDS``), so
+The house-rules schema is generated from the engine's rule catalogue (``handfoot.engine.RULE_FIELDS``), so
 the OpenAPI document lists every rule with its type, range and description, and the engine stays
 the one place a rule is defined. The engine checks the values again (ranges, consistency).
 """
@@ -14,8 +14,8 @@ import marshmallow as ma
 from marshmallow import fields, validate
 from marshmallow.utils import get_value
 
-from api.problems import json_pointer
-from engine import RULE_FIELDS, Breakdown, Line, RuleField
+from handfoot.engine import RULE_FIELDS, Breakdown, Line, RuleField
+from handfoot.server.problems import json_pointer
 
 #: Limits on request sizes (also documented in the README): more than any real table needs.
 MAX_CARDS_PER_LIST = 200

@@ -40,7 +40,7 @@ def parse_origins(raw: str | None) -> list[str]:
 
 def rate_limit_key() -> str:
     """The bucket of this request: ``key:<id>`` for an active API key, else ``addr:<address>``."""
-    from api.auth import bearer_token, cached_find_key
+    from handfoot.server.auth import bearer_token, cached_find_key
 
     token = bearer_token()
     if token:

@@ -8,7 +8,7 @@ Floors (``/bench/...``), served by the same gunicorn with the same settings as t
 - ``POST /bench/insert?bytes=N``: one row of ``N`` bytes inserted with SQLAlchemy Core into a
   bench-only table (created on first use) of the app's database, in one transaction.
 
-Serve it with ``gunicorn -c gunicorn.conf.py 'bench.app:create_bench_app()'``.
+Serve it with ``gunicorn -c python:handfoot.server.gunicorn_conf 'bench.app:create_bench_app()'``.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from typing import Any
 from flask import Flask, Response, request
 from sqlalchemy import Column, Integer, MetaData, Table, Text, insert
 
-from api import create_app
-from api.db import get_db
+from handfoot.server import create_app
+from handfoot.server.db import get_db
 
 BENCH_METADATA = MetaData()
 BENCH_ROWS = Table(

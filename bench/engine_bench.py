@@ -67,7 +67,7 @@ def per_call_us(fns: dict[str, Callable[[], object]], runs: int, bursts: int = 4
 
 
 def cases() -> dict[str, Callable[[], object]]:
-    from engine import score_round_request, validate_meld_request
+    from handfoot.engine import score_round_request, validate_meld_request
 
     cards, tallies, meld = score_body(), tally_body(), validate_body()
     return {

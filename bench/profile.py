@@ -24,8 +24,8 @@ from bench.server import ROOT
 
 def layers(app: object, body: bytes, data: dict[str, object]) -> dict[str, float]:
     """Microseconds per call of each layer of the score endpoint."""
-    from api.resources.rounds.schemas import RoundScoreRequestSchema, RoundScoreSchema
-    from engine import score_round_request
+    from handfoot.engine import score_round_request
+    from handfoot.server.resources.rounds.schemas import RoundScoreRequestSchema, RoundScoreSchema
 
     client = app.test_client()  # type: ignore[attr-defined]
     load_schema, dump_schema = RoundScoreRequestSchema(), RoundScoreSchema()

@@ -78,7 +78,7 @@ def all_cards(body: dict[str, Any]) -> list[str]:
 
 def tally_body() -> dict[str, Any]:
     """The same round in tally form, the counts taken from the engine's own card-form breakdown."""
-    from engine import score_round_request
+    from handfoot.engine import score_round_request
 
     score = score_round_request(score_body())
     teams = []
@@ -114,7 +114,7 @@ def append_body() -> dict[str, Any]:
 
 def check() -> dict[str, Any]:
     """Score both forms through the engine; raise unless they are legal and agree. A summary."""
-    from engine import score_round_request, validate_meld_request
+    from handfoot.engine import score_round_request, validate_meld_request
 
     cards = score_round_request(score_body())
     tallies = score_round_request(tally_body())

@@ -265,7 +265,7 @@ def bench_memory(report: Report, runs: int, work: Path, warm: int = 1_000, total
     at_warm, at_total, peak, growth = [], [], [], []
     for r in range(runs):
         env = {"DATABASE_URL": f"sqlite:///{work}/memory.sqlite3"}
-        with gunicorn(work / "gunicorn-memory.log", env=env, workers=1, app="api:create_app()",
+        with gunicorn(work / "gunicorn-memory.log", env=env, workers=1, app="handfoot.server:create_app()",
                       ready_path="/openapi.json") as server:
             (pid,) = server.workers()
             deadline = time.monotonic() + budget_s
@@ -359,7 +359,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                                              "api", "engine", "bench") else ""),
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
         "settings": {"runs": args.runs, "duration_s": args.duration, "concurrency": conc, "sections": only,
-                     "databases": databases, "gunicorn": "gunicorn.conf.py"},
+                     "databases": databases, "gunicorn": "api/gunicorn_conf.py"},
         "seconds": round(time.time() - started, 1),
         "loadavg_1_5_15": {"before": [round(x, 2) for x in load_before],
                            "after": [round(x, 2) for x in os.getloadavg()]},

@@ -1,4 +1,4 @@
-"""Start and stop gunicorn with the project's gunicorn.conf.py, on a free port of 127.0.0.1."""
+"""Start and stop gunicorn with the project's gunicorn settings (api/gunicorn_conf.py), on a free port of 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -68,9 +68,9 @@ def request(host: str, port: int, method: str, path: str, body: bytes | None = N
 def gunicorn(log: Path, env: dict[str, str] | None = None, workers: int | None = None,
              app: str = BENCH_APP, ready_path: str = "/bench/bare",
              startup_timeout: float = 30.0) -> Iterator[Server]:
-    """gunicorn -c gunicorn.conf.py APP on 127.0.0.1:<free port>; stopped (SIGTERM) on exit."""
+    """gunicorn -c python:handfoot.server.gunicorn_conf APP on 127.0.0.1:<free port>; stopped (SIGTERM) on exit."""
     port = free_port()
-    args = [str(GUNICORN), "-c", str(ROOT / "gunicorn.conf.py"), "-b", f"127.0.0.1:{port}"]
+    args = [str(GUNICORN), "-c", "python:handfoot.server.gunicorn_conf", "-b", f"127.0.0.1:{port}"]
     if workers is not None:
         args += ["-w", str(workers)]
     args.append(app)

@@ -84,15 +84,15 @@ def postgres_database() -> Iterator[str]:
 
 
 def migrate(url: str) -> None:
-    from api.migrate import upgrade
+    from handfoot.server.migrate import upgrade
 
     upgrade(url)
 
 
 def create_bench_table(url: str) -> None:
     """The insert floor's table, made before the load (two workers racing to create it would fail)."""
-    from api.db import make_engine
     from bench.app import BENCH_METADATA
+    from handfoot.server.db import make_engine
 
     engine = make_engine(url)
     try:

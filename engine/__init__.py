@@ -3,14 +3,14 @@
 Cards and rule sets, meld validation, opening and going-out checks, the discard pile, and round
 scoring with a line-by-line breakdown. Use it offline::
 
-    from engine import score_round_request
+    from handfoot.engine import score_round_request
     score = score_round_request({"preset": "pagat", "round": 1, "teams": [...]})
     for team in score.teams:
         print(team.name, team.total, [(line.code, line.points) for line in team.lines])
 """
 
-from engine.cards import DECK, Card, Rank, Suit, parse_card, parse_cards
-from engine.checks import (
+from handfoot.engine.cards import DECK, Card, Rank, Suit, parse_card, parse_cards
+from handfoot.engine.checks import (
     DiscardPileCheck,
     GoingOutCheck,
     OpeningCheck,
@@ -19,7 +19,7 @@ from engine.checks import (
     check_going_out,
     check_opening,
 )
-from engine.errors import (
+from handfoot.engine.errors import (
     PROBLEM_CODES,
     CardError,
     HandFootError,
@@ -29,9 +29,9 @@ from engine.errors import (
     RulesError,
     UnknownPresetError,
 )
-from engine.games import GAME_STATUSES, GameState, GameStatus, SideTotal, game_state
-from engine.melds import BookKind, MeldCheck, card_points, cards_points, validate_meld
-from engine.operations import (
+from handfoot.engine.games import GAME_STATUSES, GameState, GameStatus, SideTotal, game_state
+from handfoot.engine.melds import BookKind, MeldCheck, card_points, cards_points, validate_meld
+from handfoot.engine.operations import (
     Comparison,
     check_discard_pile_request,
     check_going_out_request,
@@ -42,9 +42,17 @@ from engine.operations import (
     score_round_request,
     validate_meld_request,
 )
-from engine.presets import PRESETS, Preset, Provenance, ResolvedRules, find_preset, resolve_rules
-from engine.rules import RULE_FIELDS, Contract, RuleField, RuleSet, Threshold, apply_overrides, rules_from_mapping
-from engine.scoring import (
+from handfoot.engine.presets import PRESETS, Preset, Provenance, ResolvedRules, find_preset, resolve_rules
+from handfoot.engine.rules import (
+    RULE_FIELDS,
+    Contract,
+    RuleField,
+    RuleSet,
+    Threshold,
+    apply_overrides,
+    rules_from_mapping,
+)
+from handfoot.engine.scoring import (
     LINE_LABELS,
     Breakdown,
     Line,

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from engine.errors import CardError, Path, Problem
+from handfoot.engine.errors import CardError, Path, Problem
 
 
 class Rank(Enum):

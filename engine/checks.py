@@ -6,12 +6,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.cards import Card, Rank
-from engine.errors import Problem
-from engine.frozen import fast_init
-from engine.melds import BookKind, cards_points
-from engine.rules import Contract, RuleSet
-from engine.table import analyse_table
+from handfoot.engine.cards import Card, Rank
+from handfoot.engine.errors import Problem
+from handfoot.engine.frozen import fast_init
+from handfoot.engine.melds import BookKind, cards_points
+from handfoot.engine.rules import Contract, RuleSet
+from handfoot.engine.table import analyse_table
 
 
 @dataclass(frozen=True, slots=True)

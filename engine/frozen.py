@@ -6,7 +6,7 @@ name on the class and a generic call each time, about 0.45 µs for a five-field 
 round builds dozens of these (a tally and a breakdown per side, a player per hand), so
 :func:`fast_init` gives such a class an ``__init__`` that sets each slot through its own descriptor
 instead (about 0.26 µs for five fields). Breakdown lines, 32 a round, are named tuples instead
-(``engine.scoring.Line``), cheaper still. Nothing else changes: same parameters, defaults,
+(``handfoot.engine.scoring.Line``), cheaper still. Nothing else changes: same parameters, defaults,
 fields, ``repr``, equality, hashing and immutability.
 """
 

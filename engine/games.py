@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from operator import add
 from typing import Literal
 
-from engine.rules import Contract, RuleSet
+from handfoot.engine.rules import Contract, RuleSet
 
 GameStatus = Literal["in_progress", "tiebreaker", "finished"]
 

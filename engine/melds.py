@@ -13,10 +13,10 @@ from enum import Enum
 from functools import lru_cache
 from operator import attrgetter
 
-from engine.cards import NATURAL_RANKS, RANK_BITS, RANK_COUNT_MAX, RANK_FIELDS, RANK_INDEX, Card, Rank, Suit
-from engine.errors import Problem
-from engine.frozen import fast_init
-from engine.rules import RuleSet
+from handfoot.engine.cards import NATURAL_RANKS, RANK_BITS, RANK_COUNT_MAX, RANK_FIELDS, RANK_INDEX, Card, Rank, Suit
+from handfoot.engine.errors import Problem
+from handfoot.engine.frozen import fast_init
+from handfoot.engine.rules import RuleSet
 
 
 class BookKind(Enum):
@@ -51,7 +51,7 @@ def rank_points(rules: RuleSet) -> tuple[int, ...]:
     return tuple(table[rank] for rank in Rank)
 
 
-#: ``card.counts`` (a C-level callable for ``map``; see ``engine.cards`` for the packed counters).
+#: ``card.counts`` (a C-level callable for ``map``; see ``handfoot.engine.cards`` for the packed counters).
 counts_of = attrgetter("counts")
 
 _RANKS = tuple(Rank)
@@ -240,7 +240,7 @@ class MeldTable:
     """Every meld that may lie on a table under one RuleSet, by its composition.
 
     A composition is ``sum(card.counts for card in meld) & RANK_FIELDS``: how many cards of each rank
-    (see ``engine.cards``). The table holds every composition of at most ``max_size`` cards that
+    (see ``handfoot.engine.cards``). The table holds every composition of at most ``max_size`` cards that
     :func:`meld_check` finds valid, except melds of threes (their suits matter).
 
     ``info``: composition → the meld's packed info (books, size, rank, points: see ``INFO_MELDS_MAX``);

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import Card, parse_cards
-from engine.checks import (
+from handfoot.engine.cards import Card, parse_cards
+from handfoot.engine.checks import (
     DiscardPileCheck,
     GoingOutCheck,
     OpeningCheck,
@@ -24,12 +24,12 @@ from engine.checks import (
     check_going_out,
     check_opening,
 )
-from engine.errors import CardError, HandFootError, Path, Problem
-from engine.melds import MeldCheck, validate_meld
-from engine.plain import score_plain
-from engine.presets import ResolvedRules, find_preset, resolve_rules
-from engine.rules import RuleSet
-from engine.scoring import Breakdown, RoundScore, round_from_mapping, score_round
+from handfoot.engine.errors import CardError, HandFootError, Path, Problem
+from handfoot.engine.melds import MeldCheck, validate_meld
+from handfoot.engine.plain import score_plain
+from handfoot.engine.presets import ResolvedRules, find_preset, resolve_rules
+from handfoot.engine.rules import RuleSet
+from handfoot.engine.scoring import Breakdown, RoundScore, round_from_mapping, score_round
 
 
 def rules_of(body: Mapping[str, Any]) -> ResolvedRules:
@@ -119,7 +119,7 @@ def score_round_body(body: Mapping[str, Any], rules: RuleSet) -> RoundScore:
     """Every side's Breakdown of the round ``body`` (``{round?, teams}``) under ``rules`` (resolved).
 
     What ``score_round(round_from_mapping(body), rules)`` gives, and raises the same errors. A plain
-    legal round (the common case) is scored straight from its body by :func:`engine.plain.score_plain`,
+    legal round (the common case) is scored straight from its body by :func:`handfoot.engine.plain.score_plain`,
     which declines anything it is not sure of; the precise path then answers and names every problem
     (docs/performance.md)."""
     score = score_plain(body, rules)

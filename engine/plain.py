@@ -3,7 +3,7 @@
 :func:`score_plain` gives what ``score_round(round_from_mapping(data), rules)`` gives, without
 building the :class:`~engine.scoring.RoundInput` (a Card tuple per list, a TeamRound per side, a
 PlayerState per player) or any check object: it sums each list's packed card counts straight from
-the card strings (``engine.cards``), looks every meld up in ``meld_table(rules)`` and builds the
+the card strings (``handfoot.engine.cards``), looks every meld up in ``meld_table(rules)`` and builds the
 breakdowns. Whatever it is not sure of (another shape, an unknown card, a tally, any rule broken)
 makes it answer ``None``, and the caller takes that precise path, which names every problem. So the
 two can differ only in time; tests/engine/test_fast_paths.py holds them to the same answers. One
@@ -20,11 +20,11 @@ from functools import reduce
 from operator import iadd
 from typing import Any
 
-from engine.cards import CARD_COUNT_MAX, CARD_TABLE, RANK_FIELDS, RANK_INDEX, Card, Rank
-from engine.melds import MeldTable, meld_table, rank_points
-from engine.rules import RuleSet, per_rules
-from engine.scoring import Breakdown, RoundScore, breakdown_values, sides_problems
-from engine.table import quick_table
+from handfoot.engine.cards import CARD_COUNT_MAX, CARD_TABLE, RANK_FIELDS, RANK_INDEX, Card, Rank
+from handfoot.engine.melds import MeldTable, meld_table, rank_points
+from handfoot.engine.rules import RuleSet, per_rules
+from handfoot.engine.scoring import Breakdown, RoundScore, breakdown_values, sides_problems
+from handfoot.engine.table import quick_table
 
 #: Every accepted card string → the rank fields of its ``Card.counts`` (a small int, summed fast: the
 #: card fields above them made every sum a ~1,200-bit one).

@@ -17,8 +17,8 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any, Literal
 
-from engine.errors import Problem, RulesError, UnknownPresetError
-from engine.rules import Contract, RuleSet, apply_overrides
+from handfoot.engine.errors import Problem, RulesError, UnknownPresetError
+from handfoot.engine.rules import Contract, RuleSet, apply_overrides
 
 ProvenanceKind = Literal["seed", "filled", "reported", "option", "derived", "default", "decision"]
 

@@ -2,7 +2,7 @@
 
 Every number the rules need is a field; there are no hidden defaults. Values are points unless a
 field says otherwise. Presets (named RuleSets with a provenance per value) live in
-:mod:`engine.presets`; :func:`apply_overrides` builds house rules on top of any of them.
+:mod:`handfoot.engine.presets`; :func:`apply_overrides` builds house rules on top of any of them.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Any, Literal, TypeVar
 
-from engine.errors import Problem, RulesError
+from handfoot.engine.errors import Problem, RulesError
 
 WildRatio = Literal["twice", "more", "equal", "none"]
 AfterBook = Literal["new_meld", "burn"]

@@ -21,7 +21,7 @@ from math import gcd
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
-from engine.cards import (
+from handfoot.engine.cards import (
     CARD_BITS,
     CARD_COUNT_MAX,
     CARD_KEYS,
@@ -33,12 +33,12 @@ from engine.cards import (
     Rank,
     parse_cards,
 )
-from engine.checks import PlayerState, books_as_contract, going_out_problems
-from engine.errors import CardError, HandFootError, Path, Problem, RoundError
-from engine.frozen import fast_init
-from engine.melds import BookKind, MeldTable, card_points_table, counts_of, meld_table, rank_points
-from engine.rules import Contract, RuleSet, per_rules
-from engine.table import analyse_table, quick_table
+from handfoot.engine.checks import PlayerState, books_as_contract, going_out_problems
+from handfoot.engine.errors import CardError, HandFootError, Path, Problem, RoundError
+from handfoot.engine.frozen import fast_init
+from handfoot.engine.melds import BookKind, MeldTable, card_points_table, counts_of, meld_table, rank_points
+from handfoot.engine.rules import Contract, RuleSet, per_rules
+from handfoot.engine.table import analyse_table, quick_table
 
 
 @fast_init
@@ -368,7 +368,7 @@ def breakdown_values(name: str, went_out: bool, clean: int, dirty: int, wild: in
                      table_points: int, left: int, burn_points: int, perfect_cuts: int, has_melded: bool | None,
                      rules: RuleSet, round_number: int) -> Breakdown:
     """:func:`breakdown` from the tally's values, in the order of the Tally's fields (a round scored
-    from its body builds no Tally: see ``engine.plain``).
+    from its body builds no Tally: see ``handfoot.engine.plain``).
 
     The lines of counts (books, going out, red threes, perfect cuts) come made from the rules'
     :class:`_CountLines` while each count is below ``_KEPT``; only the lines of points are built."""

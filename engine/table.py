@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from itertools import repeat
 from operator import and_
 
-from engine.cards import CARD_COUNT_MAX, RANK_FIELDS, Card, Rank
-from engine.errors import Path, Problem
-from engine.melds import (
+from handfoot.engine.cards import CARD_COUNT_MAX, RANK_FIELDS, Card, Rank
+from handfoot.engine.errors import Path, Problem
+from handfoot.engine.melds import (
     BOOK_BITS,
     BOOK_FIELDS,
     BOOK_MASK,
@@ -24,7 +24,7 @@ from engine.melds import (
     meld_check,
     rank_points,
 )
-from engine.rules import RuleSet
+from handfoot.engine.rules import RuleSet
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,9 +2,9 @@
 
     python examples/offline_score.py
 
-``engine.score_round_request`` takes the very body ``POST /v1/rounds/score`` takes and returns
+``handfoot.engine.score_round_request`` takes the very body ``POST /v1/rounds/score`` takes and returns
 the engine's ``RoundScore`` (a ``Breakdown`` per team). A round that breaks the rules raises
-``engine.HandFootError`` with a stable ``code``.
+``handfoot.engine.HandFootError`` with a stable ``code``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-import engine
+from handfoot import engine
 
 ROUND_FILE = Path(__file__).with_name("worked_round.json")
 

@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from sdk import Client, HandFootError, TeamInput
+from handfoot import Client, HandFootError, TeamInput
 
 ROUND_FILE = Path(__file__).with_name("worked_round.json")
 

@@ -1,4 +1,4 @@
-"""Alembic environment: target ``api.db.Base.metadata``; URL from ``DATABASE_URL``.
+"""Alembic environment: target ``handfoot.server.db.Base.metadata``; URL from ``DATABASE_URL``.
 
 The URL comes from, in order: ``-x url=...`` on the command line, ``DATABASE_URL``, then the
 default SQLite file ``var/handfoot.sqlite3`` (its directory is created if needed).
@@ -10,9 +10,9 @@ from logging.config import fileConfig
 
 from alembic import context
 
-import api.models  # noqa: F401  (registers the tables on Base.metadata)
-from api.config import database_url_from_env, normalize_database_url
-from api.db import Base, make_engine
+import handfoot.server.models  # noqa: F401  (registers the tables on Base.metadata)
+from handfoot.server.config import database_url_from_env, normalize_database_url
+from handfoot.server.db import Base, make_engine
 
 config = context.config
 

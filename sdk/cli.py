@@ -46,7 +46,7 @@ exit codes:
 server administration (on the server host, not through this command):
   alembic upgrade head                           create or migrate the database (DATABASE_URL)
   flask --app api:create_app keys create NAME    create an API key for game writes
-  gunicorn -w 2 -b 127.0.0.1:8000 'api:create_app()'   run the server
+  gunicorn -w 2 -b 127.0.0.1:8000 'handfoot.server:create_app()'   run the server
 """
 
 

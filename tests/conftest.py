@@ -22,9 +22,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import make_url, text
 
-from api import create_app, migrate
-from api.config import normalize_database_url
-from api.db import get_db, make_engine
+from handfoot.server import create_app, migrate
+from handfoot.server.config import normalize_database_url
+from handfoot.server.db import get_db, make_engine
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None
 BACKENDS = ("sqlite", "postgresql")

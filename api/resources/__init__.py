@@ -1,6 +1,6 @@
 """API resources: one blueprint per resource, registered in the order listed here.
 
-Each module in :data:`BLUEPRINT_MODULES` exposes ``blp`` (an ``api.extensions.Blueprint``) and
+Each module in :data:`BLUEPRINT_MODULES` exposes ``blp`` (an ``handfoot.server.extensions.Blueprint``) and
 optionally ``register_spec(api)``, called after its blueprint is registered.
 The order fixes the order of paths and tags in the OpenAPI document.
 """
@@ -11,11 +11,11 @@ import importlib
 from typing import Any
 
 BLUEPRINT_MODULES: list[str] = [
-    "api.resources.health.routes",
-    "api.resources.presets.routes",
-    "api.resources.rounds.routes",
-    "api.resources.checks.routes",
-    "api.resources.games.routes",
+    "handfoot.server.resources.health.routes",
+    "handfoot.server.resources.presets.routes",
+    "handfoot.server.resources.rounds.routes",
+    "handfoot.server.resources.checks.routes",
+    "handfoot.server.resources.games.routes",
 ]
 
 

@@ -44,11 +44,11 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, Operation
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
-import engine
-from api.auth import ANONYMOUS, ANY_ACTIVE_KEY, Actor
-from api.db import Database
-from api.models import Game, GamePlayer, Round, RoundRevision
-from api.schemas import breakdown_data
+from handfoot import engine
+from handfoot.server.auth import ANONYMOUS, ANY_ACTIVE_KEY, Actor
+from handfoot.server.db import Database
+from handfoot.server.models import Game, GamePlayer, Round, RoundRevision
+from handfoot.server.schemas import breakdown_data
 
 #: Hard limits (documented in the schemas).
 MAX_ROUNDS_PER_GAME = 50
@@ -571,7 +571,7 @@ def read_anonymous_append(db: Database, game_id: int) -> AppendRead:
     read of the game row as one statement on the request's :meth:`Database.reader` (on PostgreSQL
     one round trip instead of two). Pass the result to :func:`append_round` (``read``) once the
     request is known to be anonymous (``any_key`` false). When no game row comes back, ``any_key``
-    is ``None``: ask :func:`api.auth.any_active_key`. Raises what a read raises."""
+    is ``None``: ask :func:`handfoot.server.auth.any_active_key`. Raises what a read raises."""
     with db.reader() as connection:
         return AppendRead(game_id, connection.execute(_anonymous_append_stmt(), {"game_id": game_id}).first())
 

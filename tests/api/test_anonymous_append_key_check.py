@@ -1,5 +1,5 @@
 """An anonymous round append asks "is any API key active?" in the same statement as its read of the
-game (``api.services.games.read_anonymous_append``). Its answers must be those of the key check
+game (``handfoot.server.services.games.read_anonymous_append``). Its answers must be those of the key check
 made alone, before anything else, as on every other games route: for every state of the keys
 (none, one active, only revoked ones), every target (an anonymous game, a key's game, no game) and
 a valid or an invalid body. Runs on SQLite and PostgreSQL.
@@ -14,8 +14,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from games_util import SEED_ROUND_1, create_game, recorded_statements
 
-from api.auth import create_key
-from api.db import get_db
+from handfoot.server.auth import create_key
+from handfoot.server.db import get_db
 
 pytestmark = pytest.mark.db
 

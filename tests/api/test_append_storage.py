@@ -21,13 +21,13 @@ from flask.testing import FlaskClient
 from games_util import SEED_ROUND_1, TEAMS, append, create_game, out_round, recorded_statements, tally
 from sqlalchemy import event, select, update
 
-from api.auth import ANONYMOUS, Actor, create_key
-from api.db import get_db
-from api.models import Game, Round
-from api.resources.games import routes
-from api.resources.games.schemas import RoundSchema
-from api.services import games as svc
 from bench import rounds as bench_rounds
+from handfoot.server.auth import ANONYMOUS, Actor, create_key
+from handfoot.server.db import get_db
+from handfoot.server.models import Game, Round
+from handfoot.server.resources.games import routes
+from handfoot.server.resources.games.schemas import RoundSchema
+from handfoot.server.services import games as svc
 
 pytestmark = pytest.mark.db
 

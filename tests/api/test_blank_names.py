@@ -9,7 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 from test_problems import assert_problem
 
-from api.names import NAME_PATTERN
+from handfoot.server.names import NAME_PATTERN
 
 BLANK = ["   ", "\u200b", " \u00a0 ", "\u2060\ufeff", "\u3000"]
 TEAMS = [{"name": "Us", "players": ["Ann", "Bo"]}, {"name": "Them", "players": ["Cy", "Di"]}]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from api.schemas import Cards, Melds, Schema
+from handfoot.server.schemas import Cards, Melds, Schema
 
 ROUND: dict[str, Any] = {
     "preset": "pagat",

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from api.config import PROJECT_ROOT, describe_database, load_config
+from handfoot.server.config import CHECKOUT_ROOT, describe_database, load_config
 
 
 def test_defaults() -> None:
     config = load_config({})
-    assert config["DATABASE_URL"] == f"sqlite:///{PROJECT_ROOT / 'var' / 'handfoot.sqlite3'}"
+    assert config["DATABASE_URL"] == f"sqlite:///{CHECKOUT_ROOT / 'var' / 'handfoot.sqlite3'}"
     assert Path(config["DATABASE_URL"].removeprefix("sqlite:///")).is_absolute()
     assert config["MAX_CONTENT_LENGTH"] == 1024 * 1024
     assert (config["API_TITLE"], config["API_VERSION"], config["OPENAPI_VERSION"]) == (

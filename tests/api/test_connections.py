@@ -24,8 +24,8 @@ from sqlalchemy import event
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from werkzeug.serving import make_server
 
-from api.auth import create_key
-from api.db import get_db
+from handfoot.server.auth import create_key
+from handfoot.server.db import get_db
 
 pytestmark = pytest.mark.db
 

@@ -20,9 +20,9 @@ from games_routes import GAME_OPERATIONS, WRITES, call
 from games_util import SEED_ROUND_1, append, create_game
 from sqlalchemy import make_url, text
 
-from api import create_app
-from api.db import get_db
-from api.services import games as svc
+from handfoot.server import create_app
+from handfoot.server.db import get_db
+from handfoot.server.services import games as svc
 
 OPERATIONS = sorted(GAME_OPERATIONS)
 IDS = [f"{m.upper()} {p}" for m, p in OPERATIONS]

@@ -6,9 +6,9 @@ import pytest
 from flask import Flask
 from sqlalchemy import select, text
 
-from api import create_app
-from api.db import get_db
-from api.models import ApiKey
+from handfoot.server import create_app
+from handfoot.server.db import get_db
+from handfoot.server.models import ApiKey
 
 
 def test_create_app_touches_no_database() -> None:

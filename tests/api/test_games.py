@@ -283,9 +283,9 @@ def test_a_correction_can_change_the_outcome(client: FlaskClient, db_backend: st
 
 def _stored_and_recomputed(app: Flask, game_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """The game's stored state, and the state recomputed from every stored round."""
-    from api.auth import Actor
-    from api.db import get_db
-    from api.services import games as svc
+    from handfoot.server.auth import Actor
+    from handfoot.server.db import get_db
+    from handfoot.server.services import games as svc
 
     with app.app_context():
         game = svc.get_game(get_db(), Actor(key_id=None, name=None), game_id)
@@ -316,8 +316,8 @@ def test_append_recomputes_when_the_stored_state_does_not_match(app: Flask, clie
                                                                  db_backend: str) -> None:
     from sqlalchemy import update
 
-    from api.db import get_db
-    from api.models import Game
+    from handfoot.server.db import get_db
+    from handfoot.server.models import Game
 
     game_id = play_seed_game(client)
     with app.app_context(), get_db().write_session() as session:  # a state without its running totals

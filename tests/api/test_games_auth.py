@@ -10,9 +10,9 @@ from flask.testing import FlaskClient
 from games_util import SEED_ROUND_1, append, create_game
 from sqlalchemy import select
 
-from api.auth import create_key
-from api.db import get_db
-from api.models import ApiKey
+from handfoot.server.auth import create_key
+from handfoot.server.db import get_db
+from handfoot.server.models import ApiKey
 
 pytestmark = pytest.mark.db
 
@@ -91,7 +91,7 @@ def test_adopt_anonymous_games(app: Flask, client: FlaskClient, db_backend: str)
 
 
 def test_database_down_is_503_with_retry_after() -> None:
-    from api import create_app
+    from handfoot.server import create_app
 
     app = create_app({"TESTING": True, "DATABASE_URL": "postgresql+psycopg://nobody@127.0.0.1:1/none"})
     client = app.test_client()

@@ -22,8 +22,8 @@ from games_util import TEAMS, tally
 from sqlalchemy import select
 from werkzeug.serving import make_server
 
-from api.db import get_db
-from api.models import Game, Round, RoundRevision
+from handfoot.server.db import get_db
+from handfoot.server.models import Game, Round, RoundRevision
 
 pytestmark = pytest.mark.db
 

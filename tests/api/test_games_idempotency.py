@@ -10,8 +10,8 @@ from flask.testing import FlaskClient
 from games_util import SEED_ROUND_1, TEAMS, create_game, out_round
 from sqlalchemy import select
 
-from api.db import get_db
-from api.models import IdempotencyKey, Round
+from handfoot.server.db import get_db
+from handfoot.server.models import IdempotencyKey, Round
 
 pytestmark = pytest.mark.db
 
@@ -60,7 +60,7 @@ def test_same_key_other_body_is_422(app: Flask, client: FlaskClient, db_backend:
 
 def test_key_in_flight_is_409(app: Flask, client: FlaskClient, db_backend: str) -> None:
     game_id = create_game(client)["id"]
-    from api.idempotency import fingerprint
+    from handfoot.server.idempotency import fingerprint
 
     body = b'{"teams": []}'
     now = datetime.now(UTC)
@@ -78,7 +78,7 @@ def test_key_in_flight_is_409(app: Flask, client: FlaskClient, db_backend: str) 
 
 def test_abandoned_in_flight_key_is_taken_over(app: Flask, client: FlaskClient, db_backend: str) -> None:
     game_id = create_game(client)["id"]
-    from api.idempotency import fingerprint
+    from handfoot.server.idempotency import fingerprint
 
     raw = client.application.json.dumps({"teams": SEED_ROUND_1}).encode()
     old = datetime.now(UTC) - timedelta(hours=1)

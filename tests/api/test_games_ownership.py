@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 from games_routes import GAME_OPERATIONS, call, spec_game_operations
 from games_util import SEED_ROUND_1, append, create_game
 
-from api.auth import create_key
-from api.db import get_db
+from handfoot.server.auth import create_key
+from handfoot.server.db import get_db
 
 pytestmark = pytest.mark.db
 

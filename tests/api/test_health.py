@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from api import create_app
+from handfoot.server import create_app
 
 
 @pytest.mark.db

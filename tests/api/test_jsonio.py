@@ -13,7 +13,7 @@ from flask.json.provider import DefaultJSONProvider
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api import jsonio
+from handfoot.server import jsonio
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)

@@ -6,8 +6,8 @@ import pytest
 from flask.testing import FlaskClient
 from games_util import SEED_ROUND_1, TEAMS, append, create_game
 
-from api.resources.games.schemas import MAX_PAGE_SIZE
-from api.schemas import MAX_NAME_LENGTH, MAX_PLAYERS_PER_TEAM
+from handfoot.server.resources.games.schemas import MAX_PAGE_SIZE
+from handfoot.server.schemas import MAX_NAME_LENGTH, MAX_PLAYERS_PER_TEAM
 
 UNICODE = "Zoë 🂡 北"
 

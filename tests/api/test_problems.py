@@ -11,14 +11,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask.views import MethodView
 
-from api.extensions import SCHEMA_ERROR_CODES, Blueprint, flatten_messages
-from api.problems import (
+from handfoot.engine.errors import PROBLEM_CODES, InvalidMeldError, Problem, RoundError
+from handfoot.server.extensions import SCHEMA_ERROR_CODES, Blueprint, flatten_messages
+from handfoot.server.problems import (
     PROBLEM_TYPE_BASE,
     abort_problem,
     json_pointer,
     problem_types,
 )
-from engine.errors import PROBLEM_CODES, InvalidMeldError, Problem, RoundError
 
 PROBLEM_MEMBERS = {"type", "title", "status", "detail", "instance", "errors"}
 

@@ -20,9 +20,9 @@ from games_routes import GAME_OPERATIONS, call
 from games_util import SEED_ROUND_1, append, create_game, tally
 from sqlalchemy import event
 
-from api.auth import ANONYMOUS
-from api.db import get_db
-from api.services import games as svc
+from handfoot.server.auth import ANONYMOUS
+from handfoot.server.db import get_db
+from handfoot.server.services import games as svc
 
 pytestmark = pytest.mark.db
 

@@ -13,8 +13,8 @@ from games_util import SEED_ROUND_1, append, create_game, tally
 from sqlalchemy import event, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from api.db import Database, get_db
-from api.models import ApiKey
+from handfoot.server.db import Database, get_db
+from handfoot.server.models import ApiKey
 
 pytestmark = pytest.mark.db
 

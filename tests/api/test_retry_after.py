@@ -38,7 +38,7 @@ def test_429_carries_the_window(app: Flask) -> None:
 
 def test_503_keeps_its_own_retry_after(make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app(**RATE)
-    from api.db import Database
+    from handfoot.server.db import Database
 
     def down(self: Database) -> None:
         raise OperationalError("SELECT 1", {}, Exception("down"))
@@ -46,6 +46,6 @@ def test_503_keeps_its_own_retry_after(make_app: Callable[..., Flask], monkeypat
     monkeypatch.setattr(Database, "ping", down)
     response = app.test_client().get("/health")
     assert response.status_code == 503
-    from api.resources.health.routes import RETRY_AFTER_SECONDS
+    from handfoot.server.resources.health.routes import RETRY_AFTER_SECONDS
 
     assert response.headers["Retry-After"] == str(RETRY_AFTER_SECONDS)

@@ -11,8 +11,8 @@ import pytest
 from flask.testing import FlaskClient
 from test_problems import assert_problem
 
-from api import create_app
-from engine import PRESETS, PROBLEM_CODES
+from handfoot.engine import PRESETS, PROBLEM_CODES
+from handfoot.server import create_app
 
 CASES = Path(__file__).resolve().parents[2].parent / "shared" / "cases"
 
@@ -70,8 +70,8 @@ def test_answer_is_the_documented_schema_dump(client: FlaskClient, form: str, ru
     RoundScoreSchema (the documented response) and jsonify gave."""
     from flask import jsonify
 
-    from api.resources.rounds.schemas import RoundScoreSchema
-    from engine import resolve_rules, round_from_mapping, score_round
+    from handfoot.engine import resolve_rules, round_from_mapping, score_round
+    from handfoot.server.resources.rounds.schemas import RoundScoreSchema
 
     body = {**worked(form), "rules": rules}
     response = client.post("/v1/rounds/score", json=body)

@@ -14,11 +14,11 @@ from flask.testing import FlaskClient
 from games_util import create_game
 from sqlalchemy import select
 
-from api import auth
-from api.auth import create_key
-from api.db import get_db
-from api.models import ApiKey
-from api.security import parse_origins
+from handfoot.server import auth
+from handfoot.server.auth import create_key
+from handfoot.server.db import get_db
+from handfoot.server.models import ApiKey
+from handfoot.server.security import parse_origins
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -151,7 +151,7 @@ def test_made_up_keys_share_the_address_allowance(make_app: Callable[..., Flask]
 
 
 def test_rate_limit_from_the_environment(monkeypatch: pytest.MonkeyPatch, db_url: str) -> None:
-    from api import create_app
+    from handfoot.server import create_app
 
     monkeypatch.setenv("HANDFOOT_RATE_LIMIT", "3/minute")
     monkeypatch.setenv("HANDFOOT_RATE_LIMIT_STORAGE", "memory://")

@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError, fields, validate
 
-from api.resources.checks.schemas import GoingOutCheckRequestSchema
-from api.resources.games.schemas import RoundCreateSchema, RoundUpdateSchema
-from api.resources.rounds.schemas import (
+from handfoot.server.resources.checks.schemas import GoingOutCheckRequestSchema
+from handfoot.server.resources.games.schemas import RoundCreateSchema, RoundUpdateSchema
+from handfoot.server.resources.rounds.schemas import (
     PlayerSchema,
     RoundCompareRequestSchema,
     RoundScoreRequestSchema,
@@ -28,7 +28,7 @@ from api.resources.rounds.schemas import (
     plain_player,
     plain_team,
 )
-from api.schemas import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, Schema
+from handfoot.server.schemas import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, Schema
 
 
 def _reference(schema: type[Schema]) -> type[Schema]:

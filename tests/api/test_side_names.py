@@ -7,7 +7,7 @@ import pytest
 from flask.testing import FlaskClient
 from test_problems import assert_problem
 
-import engine
+from handfoot import engine
 
 TALLY = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "red_threes_on_table": 0, "red_threes_caught": 0,
          "table_points": 0, "points_left": 0}

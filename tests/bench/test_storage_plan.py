@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from api.services.games import MAX_ROUNDS_PER_GAME
 from bench import storage
+from handfoot.server.services.games import MAX_ROUNDS_PER_GAME
 
 
 @pytest.mark.parametrize("seconds", [1, 3, 10])

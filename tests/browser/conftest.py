@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from keeper_util import CHROMIUM, CHROMIUM_ARGS, DESKTOP, LiveServer, Requests
 
-from api import migrate
+from handfoot.server import migrate
 
 try:
     from playwright.sync_api import sync_playwright

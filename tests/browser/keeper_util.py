@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from api import create_app
-from api.db import get_db
+from handfoot.server import create_app
+from handfoot.server.db import get_db
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_ARGS = [

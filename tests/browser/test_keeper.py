@@ -480,8 +480,8 @@ def test_every_status_has_its_filter(page: Any, live_server: LiveServer) -> None
 
 @needs_games
 def test_api_key_when_the_server_has_keys(page: Any, live_server: LiveServer) -> None:
-    from api.auth import create_key
-    from api.db import get_db
+    from handfoot.server.auth import create_key
+    from handfoot.server.db import get_db
 
     _, token = create_key(get_db(live_server.app), "table")
     page.goto(f"{live_server.url}/")

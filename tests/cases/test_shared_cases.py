@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-import engine
-from api import create_app
+from handfoot import engine
+from handfoot.server import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES_DIR = Path(os.environ.get("HANDFOOT_CASES_DIR", ROOT.parent / "shared" / "cases"))

@@ -1,4 +1,5 @@
-"""Layering: engine/ imports only the stdlib; sdk/ only the stdlib and requests, never api/."""
+"""Layering: handfoot.engine (engine/) imports only the stdlib; the client (sdk/) only the stdlib,
+requests and the engine, never the server (api/)."""
 
 from __future__ import annotations
 
@@ -9,54 +10,55 @@ from pathlib import Path
 
 import pytest
 
-from api.config import PROJECT_ROOT
-
+ROOT = Path(__file__).resolve().parents[2]
 STDLIB = frozenset(sys.stdlib_module_names)
 
 
-def imported_roots(path: Path, package: str) -> Iterator[tuple[int, str]]:
-    """(line, top-level module) of each import in ``path``; relative imports count as ``package``."""
+def imported_modules(path: Path, package: str) -> Iterator[tuple[int, str]]:
+    """(line, imported module) of each import in ``path``; relative imports count as ``package``."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                yield node.lineno, alias.name.split(".")[0]
+                yield node.lineno, alias.name
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 yield node.lineno, package
             elif node.module:
-                yield node.lineno, node.module.split(".")[0]
+                yield node.lineno, node.module
 
 
-def python_files(package: str) -> list[Path]:
-    return sorted((PROJECT_ROOT / package).rglob("*.py"))
+def allowed(module: str, roots: frozenset[str], package: str) -> bool:
+    """Whether ``module`` is under a root in ``roots`` or inside ``package``, and not the server."""
+    if module == "handfoot.server" or module.startswith("handfoot.server."):
+        return False
+    return module.split(".")[0] in roots or module == package or module.startswith(package + ".")
 
 
 @pytest.mark.parametrize(
-    ("package", "allowed"),
+    ("folder", "package", "roots"),
     [
-        ("engine", STDLIB | {"engine"}),
-        ("sdk", STDLIB | {"sdk", "requests"}),
+        ("engine", "handfoot.engine", STDLIB),
+        # the client may use the engine (offline scoring) and httpx (the async client, an extra)
+        ("sdk", "handfoot", STDLIB | {"requests", "httpx"}),
     ],
 )
-def test_import_boundary(package: str, allowed: frozenset[str]) -> None:
-    files = python_files(package)
-    assert files, f"no Python files under {package}/"
+def test_import_boundary(folder: str, package: str, roots: frozenset[str]) -> None:
+    files = sorted((ROOT / folder).rglob("*.py"))
+    assert files, f"no Python files under {folder}/"
     bad = [
-        f"{path.relative_to(PROJECT_ROOT)}:{line}: {root}"
+        f"{path.relative_to(ROOT)}:{line}: {module}"
         for path in files
-        for line, root in imported_roots(path, package)
-        if root not in allowed
+        for line, module in imported_modules(path, package)
+        if not allowed(module, roots, package)
     ]
-    assert not bad, f"{package}/ imports outside its boundary:\n" + "\n".join(bad)
+    assert not bad, f"{folder}/ imports outside its boundary:\n" + "\n".join(bad)
 
 
 def test_boundary_checker_catches_violations(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text("import json\nfrom flask import Flask\nfrom . import x\nimport api.db\n")
-    assert [root for _, root in imported_roots(bad, "engine")] == [
-        "json",
-        "flask",
-        "engine",
-        "api",
-    ]
+    bad.write_text("import json\nfrom flask import Flask\nfrom . import x\nimport handfoot.server.db\n")
+    found = [module for _, module in imported_modules(bad, "handfoot.engine")]
+    assert found == ["json", "flask", "handfoot.engine", "handfoot.server.db"]
+    assert [allowed(m, STDLIB, "handfoot.engine") for m in found] == [True, False, True, False]
+    assert not allowed("handfoot.server.db", STDLIB, "handfoot")

@@ -9,8 +9,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import inspect, text
 
-from api import create_app, migrate
-from api.db import Base, get_db, make_engine
+from handfoot.server import create_app, migrate
+from handfoot.server.db import Base, get_db, make_engine
 
 #: A game's sides and a first round (tallies), for the migration tests that fill a database.
 TEAMS = [{"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}]

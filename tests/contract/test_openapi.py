@@ -14,14 +14,13 @@ from typing import Any
 import pytest
 from openapi_spec_validator import validate
 
-from api import create_app
-from api.config import PROJECT_ROOT
+from handfoot.server import create_app
 
-SPEC_FILE = PROJECT_ROOT / "openapi" / "openapi.json"
+SPEC_FILE = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
 def generate_spec_text(tmp_path: Path) -> str:
-    """What ``flask --app 'api:create_app' openapi write`` writes (the ``make openapi`` command)."""
+    """What ``flask --app 'handfoot.server:create_app' openapi write`` writes (the ``make openapi`` command)."""
     out = tmp_path / "openapi.json"
     app = create_app({"DATABASE_URL": "sqlite:///" + str(tmp_path / "unused.sqlite3")})
     result = app.test_cli_runner().invoke(args=["openapi", "write", str(out)])

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from api.extensions import SCHEMA_ERROR_CODES
-from api.problems import problem_types
-from api.services.games import GAME_PROBLEM_CODES
-from engine import PRESETS, PROBLEM_CODES
+from handfoot.engine import PRESETS, PROBLEM_CODES
+from handfoot.server.extensions import SCHEMA_ERROR_CODES
+from handfoot.server.problems import problem_types
+from handfoot.server.services.games import GAME_PROBLEM_CODES
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 

@@ -1,6 +1,6 @@
 """Crash safety: SIGKILL the whole server (master and workers) while clients append rounds.
 
-gunicorn serves the app with the project's settings (``gunicorn.conf.py``) on a free port; client
+gunicorn serves the app with the project's settings (``api/gunicorn_conf.py``) on a free port; client
 threads append rounds to several games, each with its own Idempotency-Key. Mid-way the server's
 process group gets SIGKILL. The server is started again, and every request that never got an
 answer is sent again with its key (after a crash a key's claim stays "in flight" until
@@ -66,10 +66,8 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        args = [str(GUNICORN)]
-        if (ROOT / "gunicorn.conf.py").exists():
-            args += ["-c", str(ROOT / "gunicorn.conf.py")]
-        args += ["-w", "2", "-b", f"127.0.0.1:{self.port}", "api:create_app()"]
+        args = [str(GUNICORN), "-c", "python:handfoot.server.gunicorn_conf", "-w", "2",
+                "-b", f"127.0.0.1:{self.port}", "handfoot.server:create_app()"]
         env = {**os.environ, "DATABASE_URL": self.db_url, "HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS": "1",
                "HANDFOOT_SQLITE_BUSY_TIMEOUT": "15"}
         env.pop("HANDFOOT_RATE_LIMIT", None)

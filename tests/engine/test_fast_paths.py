@@ -1,6 +1,6 @@
 """The fast paths of round scoring give exactly what the precise path gives.
 
-``engine.plain.score_plain`` (a round straight from its body), ``table.quick_table`` (a side's melds
+``handfoot.engine.plain.score_plain`` (a round straight from its body), ``table.quick_table`` (a side's melds
 by their compositions) and ``melds.meld_table`` are held to ``round_from_mapping`` + ``score_round``,
 ``analyse_table`` and ``meld_check`` on random rounds, legal and not, under every preset and a few
 house rules.
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from engine import (
+from handfoot.engine import (
     PRESETS,
     Breakdown,
     Card,
@@ -31,12 +31,12 @@ from engine import (
     score_round_request,
     validate_meld,
 )
-from engine.cards import CARD_BITS, CARD_SHIFT, CARD_TABLE, DECK, RANK_BITS, RANK_FIELDS, RANK_INDEX
-from engine.frozen import fast_init
-from engine.melds import counts_of, meld_check, meld_table, rank_points
-from engine.plain import score_plain
-from engine.scoring import breakdown_values
-from engine.table import analyse_table, quick_table
+from handfoot.engine.cards import CARD_BITS, CARD_SHIFT, CARD_TABLE, DECK, RANK_BITS, RANK_FIELDS, RANK_INDEX
+from handfoot.engine.frozen import fast_init
+from handfoot.engine.melds import counts_of, meld_check, meld_table, rank_points
+from handfoot.engine.plain import score_plain
+from handfoot.engine.scoring import breakdown_values
+from handfoot.engine.table import analyse_table, quick_table
 
 NATURALS = ["A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 WILDS = ["JK", "2S", "2H", "2D", "2C"]

@@ -1,4 +1,4 @@
-"""engine.games.game_state: running totals, leaders and the end of a game (docs/games-api.md)."""
+"""handfoot.engine.games.game_state: running totals, leaders and the end of a game (docs/games-api.md)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import Contract, find_preset, game_state
+from handfoot.engine import Contract, find_preset, game_state
 
 PAGAT = find_preset("pagat").rules
 ONLINE = find_preset("online-11-13").rules

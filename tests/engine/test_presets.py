@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine import PRESETS, Contract
+from handfoot.engine import PRESETS, Contract
 
 P = "P"
 R = "R"
@@ -322,7 +322,7 @@ def test_preset_row(row: str, preset: str, code: str, values: dict[str, Any]) ->
 def test_every_preset_labels_every_value() -> None:
     from dataclasses import fields
 
-    from engine import RuleSet
+    from handfoot.engine import RuleSet
 
     names = {f.name for f in fields(RuleSet)}
     for preset in PRESETS.values():

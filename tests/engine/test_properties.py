@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine import (
+from handfoot.engine import (
     PRESETS,
     Card,
     HandFootError,
@@ -22,7 +22,7 @@ from engine import (
     score_round_request,
     validate_meld,
 )
-from engine.cards import NATURAL_RANKS
+from handfoot.engine.cards import NATURAL_RANKS
 
 SUITS = list(Suit)
 WILD = st.sampled_from([Card(Rank.JOKER, None)] + [Card(Rank.TWO, s) for s in SUITS])
@@ -127,7 +127,7 @@ def test_moving_a_card_from_an_open_meld_to_a_hand_costs_twice_its_value(body: d
     meld = team["melds"][j]
     k = data.draw(st.integers(0, len(meld) - 1))
     rest = meld[:k] + meld[k + 1 :]
-    from engine import parse_cards
+    from handfoot.engine import parse_cards
 
     assume(validate_meld(parse_cards(rest), rules).valid)
     moved = {

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import melds, natural_cards
 
-from api import create_app
-from engine import PRESETS, HandFootError, card_points, parse_cards, score_round_request, validate_meld
+from handfoot.engine import PRESETS, HandFootError, card_points, parse_cards, score_round_request, validate_meld
+from handfoot.server import create_app
 
 PRESET_IDS = sorted(PRESETS)
 PER_PRESET = settings(max_examples=40, deadline=None,

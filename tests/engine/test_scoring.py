@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from engine import HandFootError, score_round_request
+from handfoot.engine import HandFootError, score_round_request
 
 K7 = ["KS", "KH", "KD", "KC", "KS", "KH", "KD"]
 Q7 = ["QS", "QH", "QD", "QC", "QS", "QH", "QD"]
@@ -248,7 +248,7 @@ def test_hand_computed_round(preset: str) -> None:
 
 
 def test_every_preset_has_a_hand_computed_round() -> None:
-    from engine import PRESETS
+    from handfoot.engine import PRESETS
 
     assert set(ROUNDS) == set(PRESETS)
 

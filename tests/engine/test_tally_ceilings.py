@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from engine import PRESETS, RoundError, score_round_request
+from handfoot.engine import PRESETS, RoundError, score_round_request
 
 ZERO = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "red_threes_on_table": 0, "red_threes_caught": 0,
         "table_points": 0, "points_left": 0}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import (
+from handfoot.engine import (
     PRESETS,
     CardError,
     Contract,
@@ -18,7 +18,7 @@ from engine import (
     rules_from_mapping,
     validate_meld,
 )
-from engine.cards import DECK
+from handfoot.engine.cards import DECK
 
 PAGAT = PRESETS["pagat"].rules
 WAGES = PRESETS["wages"].rules
@@ -97,7 +97,7 @@ _REQUESTS = {
 def test_house_rules_that_are_not_an_object_are_a_rules_error(operation: str, rules: object) -> None:
     """``rules`` is an object of house rules or null (none): anything else is a RulesError at
     ``("rules",)``, never an AttributeError, and never read as "no house rules"."""
-    import engine
+    from handfoot import engine
 
     call = getattr(engine, operation)
     call(_REQUESTS[operation])  # the body itself is accepted

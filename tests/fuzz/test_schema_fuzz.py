@@ -33,9 +33,9 @@ from schemathesis.specs.openapi.checks import (
 )
 from sqlalchemy import make_url, text
 
-from api import create_app, migrate
-from api.config import normalize_database_url
-from api.db import get_db, make_engine
+from handfoot.server import create_app, migrate
+from handfoot.server.config import normalize_database_url
+from handfoot.server.db import get_db, make_engine
 
 EXAMPLES = int(os.environ.get("HANDFOOT_FUZZ_EXAMPLES", "12"))
 SEED = int(os.environ.get("HANDFOOT_FUZZ_SEED", "20261129"))

@@ -73,7 +73,7 @@ class LiveServer:
 def _create_key(env: dict[str, str], name: str) -> str | None:
     """``flask --app api:create_app keys create NAME``: the key it prints, or ``None``."""
     done = subprocess.run(
-        [_tool("flask"), "--app", "api:create_app", "keys", "create", name],
+        [_tool("flask"), "--app", "handfoot.server:create_app", "keys", "create", name],
         cwd=PROJECT_ROOT,
         env=env,
         capture_output=True,
@@ -101,7 +101,7 @@ def start_server(folder: Path, *, extra_env: dict[str, str] | None = None) -> Li
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             [_tool("gunicorn"), "-w", "2", "-b", f"127.0.0.1:{port}", "--graceful-timeout", "5", "--no-control-socket",
-             "api:create_app()"],
+             "handfoot.server:create_app()"],
             cwd=PROJECT_ROOT,
             env=env,
             stdout=log,

@@ -23,8 +23,8 @@ import requests
 from requests.adapters import HTTPAdapter
 from sdk_live_server import PROJECT_ROOT, LiveServer, free_port
 
-import sdk
-from sdk import (
+import handfoot
+from handfoot import (
     APIConnectionError,
     APITimeoutError,
     AuthenticationError,
@@ -38,7 +38,7 @@ from sdk import (
     TeamInput,
     UnprocessableEntityError,
 )
-from sdk.cli import main as cli_main
+from handfoot.cli import main as cli_main
 
 CASES = PROJECT_ROOT.parent / "shared" / "cases"  # shared/ sits beside the clone
 WORKED_ROUND: dict[str, Any] = json.loads((CASES / "s0-worked-round-cards.json").read_text(encoding="utf-8"))[
@@ -58,7 +58,7 @@ def hf(live_server: LiveServer) -> Iterator[Client]:
 
 def test_health(hf: Client) -> None:
     health = hf.health()
-    assert health.ok and health == sdk.Health("ok", "ok")
+    assert health.ok and health == handfoot.Health("ok", "ok")
 
 
 def test_presets_and_preset(hf: Client) -> None:
@@ -67,7 +67,7 @@ def test_presets_and_preset(hf: Client) -> None:
     assert "pagat" in ids and "bicycle" in ids and len(ids) == len(set(ids))
     pagat = hf.preset("pagat")
     assert pagat.name == "Pagat" and pagat.rules["book_size"] == 7
-    assert pagat.provenance["book_size"].kind in sdk.PROVENANCE_KINDS + ("decision", "default")
+    assert pagat.provenance["book_size"].kind in handfoot.PROVENANCE_KINDS + ("decision", "default")
     assert [f.name for f in pagat.fields] == list(pagat.rules)
     assert "book_size" in str(pagat) and "<table>" in pagat._repr_html_()
     # a preset's rules can be sent back as house rules unchanged
@@ -120,7 +120,7 @@ def test_check_opening(hf: Client) -> None:
 
 def test_check_going_out(hf: Client) -> None:
     check = hf.check_going_out(preset="pagat", melds=[["KS", "KH", "KD"]], players=[{"name": "N", "hand": []}])
-    assert not check.met and check.contract == sdk.Books(2, 2, 1) and check.missing == sdk.Books(2, 2, 1)
+    assert not check.met and check.contract == handfoot.Books(2, 2, 1) and check.missing == handfoot.Books(2, 2, 1)
 
 
 def test_check_discard_pile(hf: Client) -> None:
@@ -253,7 +253,7 @@ def games(live_server: LiveServer, games_served: bool) -> Iterator[Client]:
         yield client
 
 
-def new_game(client: Client, name: str = "Friday", players: tuple[str, str] = ("East", "West")) -> sdk.Game:
+def new_game(client: Client, name: str = "Friday", players: tuple[str, str] = ("East", "West")) -> handfoot.Game:
     return client.create_game(
         name=name,
         preset="pagat",

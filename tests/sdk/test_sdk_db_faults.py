@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import make_url
 from werkzeug.serving import make_server
 
-import sdk._transport
-from api.db import get_db
-from sdk import Client
+import handfoot._transport
+from handfoot import Client
+from handfoot.server.db import get_db
 from tests.conftest import make_test_app
 
 TEAMS = [{"name": "Us", "players": ["Ann", "Bo"]}, {"name": "Them", "players": ["Cy", "Di"]}]
@@ -50,7 +50,7 @@ def test_sdk_retries_a_locked_database_and_stores_the_round_once(live: tuple[str
         if holder.in_transaction:
             holder.execute("ROLLBACK")
 
-    monkeypatch.setattr(sdk._transport.time, "sleep", sleep)
+    monkeypatch.setattr(handfoot._transport.time, "sleep", sleep)
     with Client(base, max_retries=3) as hf:
         game = hf.create_game(name="Locked", preset="pagat", teams=TEAMS)
         holder.execute("BEGIN IMMEDIATE")

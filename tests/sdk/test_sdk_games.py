@@ -13,7 +13,7 @@ from responses import matchers
 from sdk_testutil import BASE, PROBLEM_JSON, problem
 from test_sdk_client import SCORE_JSON
 
-from sdk import (
+from handfoot import (
     Books,
     Client,
     ConflictError,

@@ -12,7 +12,7 @@ import requests
 import responses
 from sdk_testutil import BASE, PROBLEM_JSON, problem
 
-from sdk import (
+from handfoot import (
     APIConnectionError,
     APITimeoutError,
     Client,
@@ -22,7 +22,7 @@ from sdk import (
     ServerError,
     UnprocessableEntityError,
 )
-from sdk._transport import backoff_delay
+from handfoot._transport import backoff_delay
 
 PRESETS = f"{BASE}/v1/presets"
 SCORE = f"{BASE}/v1/rounds/score"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import (
+from handfoot.engine import (
     check_discard_pile_request,
     check_going_out_request,
     check_opening_request,

@@ -6,13 +6,13 @@ from typing import Any
 
 from flask.views import MethodView
 
-from api.extensions import Blueprint
-from engine import (
+from handfoot.engine import (
     check_discard_pile_request,
     check_going_out_request,
     check_opening_request,
     validate_meld_request,
 )
+from handfoot.server.extensions import Blueprint
 
 from . import examples
 from .schemas import (

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from api.resources.rounds.schemas import PlayerSchema, SideList, plain_player
-from api.schemas import MAX_PLAYERS_PER_TEAM, Bool, Cards, Int, Melds, PresetId, Problems, Rules, Schema
-from engine import BookKind
+from handfoot.engine import BookKind
+from handfoot.server.resources.rounds.schemas import PlayerSchema, SideList, plain_player
+from handfoot.server.schemas import MAX_PLAYERS_PER_TEAM, Bool, Cards, Int, Melds, PresetId, Problems, Rules, Schema
 
 
 class CheckBaseSchema(Schema):

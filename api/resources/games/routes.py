@@ -1,7 +1,7 @@
 """``/v1/games``: stored games, their rounds (appended, corrected, audited) and score sheets.
 
 The HTTP contract is docs/games-api.md. Views are thin: they authenticate (``g.actor``), call
-``api.services.games`` and shape its rows into documents; the service errors map to problems in
+``handfoot.server.services.games`` and shape its rows into documents; the service errors map to problems in
 :func:`_service_error`.
 """
 
@@ -20,14 +20,14 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
-from api import auth
-from api.db import get_db
-from api.extensions import Blueprint, body_as_sent
-from api.idempotency import HEADER_DOC, IdempotencyLostError, current_claim, idempotent
-from api.models import Game, Round, RoundRevision
-from api.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, json_pointer, make_problem, problem_response
-from api.security import no_store_for_keys
-from api.services import games as svc
+from handfoot.server import auth
+from handfoot.server.db import get_db
+from handfoot.server.extensions import Blueprint, body_as_sent
+from handfoot.server.idempotency import HEADER_DOC, IdempotencyLostError, current_claim, idempotent
+from handfoot.server.models import Game, Round, RoundRevision
+from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, json_pointer, make_problem, problem_response
+from handfoot.server.security import no_store_for_keys
+from handfoot.server.services import games as svc
 
 from . import examples as ex
 from .schemas import (

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from api.names import Name
-from api.resources.rounds.schemas import BreakdownSchema, SideList, TeamSchema, plain_team
-from api.schemas import MAX_NAME_LENGTH, MAX_PLAYERS_PER_TEAM, MAX_TEAMS, Int, PresetId, Rules, Schema
-from api.services.games import GAME_PROBLEM_CODES, MAX_ROUNDS_PER_GAME
-from engine import GAME_STATUSES
+from handfoot.engine import GAME_STATUSES
+from handfoot.server.names import Name
+from handfoot.server.resources.rounds.schemas import BreakdownSchema, SideList, TeamSchema, plain_team
+from handfoot.server.schemas import MAX_NAME_LENGTH, MAX_PLAYERS_PER_TEAM, MAX_TEAMS, Int, PresetId, Rules, Schema
+from handfoot.server.services.games import GAME_PROBLEM_CODES, MAX_ROUNDS_PER_GAME
 
 MAX_PAGE_SIZE = 100
 DEFAULT_PAGE_SIZE = 20

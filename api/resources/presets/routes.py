@@ -6,9 +6,9 @@ from typing import Any
 
 from flask.views import MethodView
 
-from api.extensions import Blueprint
-from api.problems import abort_problem
-from engine import PRESETS, RULE_FIELDS, Preset, find_preset
+from handfoot.engine import PRESETS, RULE_FIELDS, Preset, find_preset
+from handfoot.server.extensions import Blueprint
+from handfoot.server.problems import abort_problem
 
 from .schemas import PresetSchema, PresetSummarySchema
 

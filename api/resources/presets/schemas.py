@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields
 
-from api.schemas import Schema
+from handfoot.server.schemas import Schema
 
 
 class PresetSummarySchema(Schema):

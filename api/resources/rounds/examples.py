@@ -44,7 +44,7 @@ WORKED_ROUND_REQUEST: dict[str, Any] = {
 
 
 def _response() -> dict[str, Any]:
-    from engine import score_round_request
+    from handfoot.engine import score_round_request
 
     from .schemas import RoundScoreSchema
 
@@ -91,7 +91,7 @@ COMPARE_REQUEST: dict[str, Any] = {
 
 
 def _compare() -> dict[str, Any]:
-    from engine import compare_round_request
+    from handfoot.engine import compare_round_request
 
     from .schemas import RoundComparisonSchema
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from api.names import Name, name_ok
-from api.schemas import (
+from handfoot.server.names import Name, name_ok
+from handfoot.server.schemas import (
     MAX_PLAYERS_PER_TEAM,
     MAX_TEAMS,
     Bool,

@@ -1,7 +1,7 @@
-"""gunicorn's production settings for handfoot: ``gunicorn -c gunicorn.conf.py 'api:create_app()'``.
+"""gunicorn's production settings for handfoot: ``gunicorn -c python:handfoot.server.gunicorn_conf``.
 
-``make run`` and the API benchmark (``make bench``) both load this file, so what is measured is
-what is served. Command-line flags override it (``make run`` passes ``-b`` and ``-w``).
+``handfoot-server serve`` (and so ``make run``) and the API benchmark (``make bench``) load this
+module, so what is measured is what is served. Command-line flags override it (``make run`` passes ``-b`` and ``-w``).
 
 - ``workers``: ``WEB_CONCURRENCY`` (gunicorn's own variable), default 2; sync workers: scoring is
   CPU-bound pure Python, so one process per core serves it best, and a slow client cannot hold a
@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-wsgi_app = "api:create_app()"
+wsgi_app = "handfoot.server:create_app()"
 bind = [os.environ.get("HANDFOOT_BIND", "127.0.0.1:8000")]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "sync"
