@@ -18,7 +18,7 @@ PYTEST_ARGS ?=
 RATE_LIMIT ?= 600/minute
 FUZZ_EXAMPLES ?= 300
 
-.PHONY: help install run serve test lint typecheck pytest openapi openapi-check migrate \
+.PHONY: help install run serve test lint typecheck pytest openapi openapi-check migrate dist dist-check \
         migrations-check revision clean bench bench-profile fuzz
 
 help:
@@ -28,14 +28,16 @@ help:
 	@echo "make fuzz     schemathesis on every operation, FUZZ_EXAMPLES (300) each; make test runs 12 each"
 	@echo "make migrate  alembic upgrade head (DATABASE_URL, default var/handfoot.sqlite3)"
 	@echo "make revision m='message'   autogenerate a migration (review it by hand)"
+	@echo "make dist     build both wheels into dist/ (handfoot, handfoot-server); make dist-check installs them"
 	@echo "make bench    benchmarks against our own floors (~15 min; BENCH_ARGS='--runs 1 --duration 3')"
 	@echo "make bench-profile   profile POST /v1/rounds/score in process (pyinstrument)"
 
-# Re-install only when pyproject.toml changes (the stamp is newer otherwise).
-$(STAMP): pyproject.toml
+# Re-install only when a pyproject.toml changes (the stamp is newer otherwise). Two distributions,
+# both editable: handfoot (the client and the engine, ./) and handfoot-server (./api).
+$(STAMP): pyproject.toml api/pyproject.toml
 	@test -x $(PY) || $(PYTHON3) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e ./api -e '.[dev]'
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -52,16 +54,16 @@ test: install lint typecheck pytest openapi-check migrations-check
 lint: install
 	$(VENV)/bin/ruff check .
 
-# mypy reads the source tree under the names it installs as: build/typecheck/handfoot links to
-# sdk/'s files, with engine/ as handfoot/engine and api/ as handfoot/server (the editable install's
-# import hook is invisible to mypy). Checked: the client, the engine and the examples.
+# mypy reads the source tree under the names it installs as: build/typecheck/handfoot/ (a namespace
+# package, as installed) links client -> sdk/, engine -> engine/ and server -> api/ (the editable
+# install's import hook is invisible to mypy). Checked: the client, the engine and the examples.
 TYPECHECK := build/typecheck
 typecheck: install
 	@rm -rf $(TYPECHECK) && mkdir -p $(TYPECHECK)/handfoot
-	@for f in sdk/*; do ln -s "$$PWD/$$f" $(TYPECHECK)/handfoot/; done
-	@ln -s "$$PWD/engine" $(TYPECHECK)/handfoot/engine && ln -s "$$PWD/api" $(TYPECHECK)/handfoot/server
-	MYPYPATH=$(TYPECHECK) $(VENV)/bin/mypy --strict \
-	  $$(find -L $(TYPECHECK)/handfoot -name '*.py' -not -path '*/server/*' | sort) examples
+	@ln -s "$$PWD/sdk" $(TYPECHECK)/handfoot/client && ln -s "$$PWD/engine" $(TYPECHECK)/handfoot/engine
+	@ln -s "$$PWD/api" $(TYPECHECK)/handfoot/server
+	MYPYPATH=$(TYPECHECK) $(VENV)/bin/mypy --strict -p handfoot.client -p handfoot.engine
+	MYPYPATH=$(TYPECHECK) $(VENV)/bin/mypy --strict examples
 
 # pytest exits 5 when it collected no tests: that is a failure too, said out loud.
 pytest: install
@@ -104,7 +106,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 BENCH_ARGS ?=
 
 $(BENCH_STAMP): pyproject.toml $(STAMP)
-	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	$(PY) -m pip install --quiet -e ./api -e '.[dev,bench]'
 	@touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)
@@ -115,5 +117,14 @@ bench: $(BENCH_STAMP)
 bench-profile: $(BENCH_STAMP)
 	$(PY) -m bench.profile
 
+# The two wheels (and the client's sdist) in dist/: handfoot and handfoot-server.
+dist: install
+	rm -rf dist && $(PY) -m build --outdir dist . && $(PY) -m build --wheel --outdir dist api
+	$(VENV)/bin/check-wheel-contents --ignore W004 dist/*.whl  # W004: the migrations' dated file names
+
+# Both wheels installed in fresh venvs outside the checkout (.ci/run runs it after make test).
+dist-check: install
+	.ci/dist-check $(PY)
+
 clean:
-	rm -rf .pytest_cache .mypy_cache .ruff_cache build dist
+	rm -rf .pytest_cache .mypy_cache .ruff_cache build dist api/build

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask, abort, request
 
 from handfoot.server import db, security
-from handfoot.server.config import load_config
+from handfoot.server.config import DEFAULT_SQLITE_PATH, load_config
 from handfoot.server.docs import make_docs_blueprint
 from handfoot.server.extensions import Api
 from handfoot.server.jsonio import JSONProvider
@@ -24,7 +24,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     Touches no database: the engine is created on first use (``handfoot.server.db.get_db().engine``), so
     ``flask openapi write`` works with no database, and each gunicorn worker gets its own pool.
     """
-    app = Flask(__name__)
+    # The instance folder is named, not found: Flask's search for it does not follow a namespace
+    # package (handfoot) laid out by an editable install. Nothing is written there.
+    app = Flask(__name__, instance_path=str(DEFAULT_SQLITE_PATH.parent))
     app.json = JSONProvider(app)  # orjson, members in insertion order (api/jsonio.py)
     app.config.update(load_config())
     if config:

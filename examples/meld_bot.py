@@ -17,7 +17,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Iterator
 
-from handfoot import Client, HandFootError, MeldCheck
+from handfoot.client import Client, HandFootError, MeldCheck
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = ["S", "H", "D", "C"]

@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from handfoot import Client, HandFootError, TeamInput
+from handfoot.client import Client, HandFootError, TeamInput
 
 ROUND_FILE = Path(__file__).with_name("worked_round.json")
 

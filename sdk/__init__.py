@@ -1,6 +1,6 @@
 """Typed Python client for the handfoot HTTP API (Hand and Foot rules, scoring and games).
 
->>> from handfoot import Client
+>>> from handfoot.client import Client
 >>> with Client("http://127.0.0.1:8000") as hf:          # doctest: +SKIP
 ...     print(hf.score_round(preset="pagat", teams=[...]))
 

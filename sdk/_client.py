@@ -60,7 +60,7 @@ class Client:
     ``base_url`` defaults to ``$HANDFOOT_URL``, then ``http://127.0.0.1:8000``; ``api_key`` to
     ``$HANDFOOT_API_KEY`` (sent as ``Authorization: Bearer <key>``). ``timeout`` is passed to
     requests (a number, or ``(connect, read)``). ``max_retries`` bounds the retries of a request
-    that is safe to repeat (see ``handfoot._transport``). A ``session`` passed in is used as is and left
+    that is safe to repeat (see ``handfoot.client._transport``). A ``session`` passed in is used as is and left
     open by ``close()``; otherwise the client creates one and closes it. Use as a context manager::
 
         with Client() as hf:

@@ -7,6 +7,13 @@ each PostgreSQL test gets its own schema, dropped afterwards. The test ids say w
 ``test_x[sqlite]``, ``test_x[postgresql]``. ``db_backend`` is the name of the backend in use.
 
 Tables are created by running the alembic migrations (``alembic upgrade head``), as in production.
+
+Worked cases: the project's own copy is ``tests/cases/worked`` (:data:`WORKED_CASES`), so a clone
+with nothing beside it tests itself; ``tests/cases/test_case_copy.py`` keeps it equal to
+``../shared/cases`` wherever that folder exists.
+
+Skips are loud on CI: with ``CI=true`` a skipped test fails (a missing PostgreSQL, Chromium or
+package is a red run naming what is missing, never a quiet green one).
 """
 
 from __future__ import annotations
@@ -28,6 +35,36 @@ from handfoot.server.db import get_db, make_engine
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None
 BACKENDS = ("sqlite", "postgresql")
+ON_CI = os.environ.get("CI", "").lower() == "true"
+
+#: The project's copy of the worked cases (one ``*.json`` a case; see tests/cases/worked/README.md).
+WORKED_CASES = Path(__file__).resolve().parent / "cases" / "worked"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Under ``CI=true`` a skip is a failure that names what was missing."""
+    outcome = yield
+    report = outcome.get_result()
+    if ON_CI and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI=true, which allows no skip: {reason}"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under ``CI=true`` PostgreSQL must be configured and reachable: say so once, before any test."""
+    if not ON_CI:
+        return
+    if TEST_DATABASE_URL is None:
+        pytest.exit("CI=true but TEST_DATABASE_URL is not set: PostgreSQL would not be tested", returncode=1)
+    try:
+        engine = make_engine(normalize_database_url(TEST_DATABASE_URL))
+        with engine.connect():
+            pass
+        engine.dispose()
+    except Exception as error:  # any driver or network error means the same thing here
+        pytest.exit(f"CI=true but PostgreSQL at TEST_DATABASE_URL is not reachable: {error}", returncode=1)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -8,14 +8,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from games_util import SEED_ROUND_1, TEAMS, append, create_game, out_round, tally
+
+from tests.conftest import WORKED_CASES
 
 pytestmark = pytest.mark.db
 
@@ -137,11 +137,7 @@ def test_round_answer(client: FlaskClient, db_backend: str) -> None:
 
 
 def test_cards_form_round(client: FlaskClient, db_backend: str) -> None:
-    cases = Path(os.environ.get("HANDFOOT_CASES_DIR", Path(__file__).resolve().parents[3] / "shared" / "cases"))
-    case = cases / "s0-worked-round-cards.json"
-    if not case.exists():
-        pytest.skip(f"no {case}")
-    request = json.loads(case.read_text())["request"]
+    request = json.loads((WORKED_CASES / "s0-worked-round-cards.json").read_text())["request"]
     game_id = create_game(client)["id"]
     rnd = append(client, game_id, request["teams"])
     assert [b["total"] for b in rnd["teams"]] == [3740, 1075]

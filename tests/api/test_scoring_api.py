@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,8 +12,7 @@ from test_problems import assert_problem
 
 from handfoot.engine import PRESETS, PROBLEM_CODES
 from handfoot.server import create_app
-
-CASES = Path(__file__).resolve().parents[2].parent / "shared" / "cases"
+from tests.conftest import WORKED_CASES
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +22,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> FlaskClient:
 
 
 def worked(form: str) -> dict[str, Any]:
-    request: dict[str, Any] = json.loads((CASES / f"s0-worked-round-{form}.json").read_text())["request"]
+    request: dict[str, Any] = json.loads((WORKED_CASES / f"s0-worked-round-{form}.json").read_text())["request"]
     return request
 
 

@@ -1,4 +1,4 @@
-"""Every operation of openapi/openapi.json has a typed SDK method (``handfoot.OPERATIONS``).
+"""Every operation of openapi/openapi.json has a typed SDK method (``handfoot.client.OPERATIONS``).
 
 The table also maps operations the document does not list yet (the games API of
 docs/games-api.md): this test checks the document's operations, so it keeps passing when those
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-import handfoot
-from handfoot._operations import normalise_path
+import handfoot.client
+from handfoot.client._operations import normalise_path
 
 SPEC_FILE = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
@@ -30,7 +30,7 @@ def spec_operations() -> list[tuple[str, str]]:
     )
 
 
-MAPPED = {(method, normalise_path(path)): name for (method, path), name in handfoot.OPERATIONS.items()}
+MAPPED = {(method, normalise_path(path)): name for (method, path), name in handfoot.client.OPERATIONS.items()}
 
 
 def test_spec_has_operations() -> None:
@@ -41,14 +41,14 @@ def test_spec_has_operations() -> None:
 def test_every_spec_operation_has_an_sdk_method(method: str, path: str) -> None:
     name = MAPPED.get((method, normalise_path(path)))
     assert name is not None, (
-        f"{method} {path} has no SDK method: add one to handfoot.Client and map it in sdk/_operations.py"
+        f"{method} {path} has no SDK method: add one to handfoot.client.Client and map it in sdk/_operations.py"
     )
 
 
-@pytest.mark.parametrize("name", sorted(set(handfoot.OPERATIONS.values())))
+@pytest.mark.parametrize("name", sorted(set(handfoot.client.OPERATIONS.values())))
 def test_each_mapped_method_exists_and_is_typed(name: str) -> None:
-    method = getattr(handfoot.Client, name, None)
-    assert callable(method), f"handfoot.Client.{name} is mapped in handfoot.OPERATIONS but does not exist"
+    method = getattr(handfoot.client.Client, name, None)
+    assert callable(method), f"handfoot.client.Client.{name} is mapped in handfoot.client.OPERATIONS but does not exist"
     signature = inspect.signature(method)
     assert signature.return_annotation is not inspect.Signature.empty, f"Client.{name} has no return type"
     for param in list(signature.parameters.values())[1:]:
@@ -56,7 +56,7 @@ def test_each_mapped_method_exists_and_is_typed(name: str) -> None:
 
 
 def test_mapping_keys_are_well_formed() -> None:
-    for method, path in handfoot.OPERATIONS:
+    for method, path in handfoot.client.OPERATIONS:
         assert method in {m.upper() for m in HTTP_METHODS}
         assert path.startswith("/")
 

@@ -11,7 +11,7 @@ import responses
 from sdk_live_server import LiveServer, start_server
 from sdk_testutil import BASE
 
-from handfoot import Client
+from handfoot.client import Client
 
 
 @pytest.fixture(autouse=True)

@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 import requests
 from requests.adapters import HTTPAdapter
-from sdk_live_server import PROJECT_ROOT, LiveServer, free_port
+from sdk_live_server import LiveServer, free_port
 
-import handfoot
-from handfoot import (
+import handfoot.client
+from handfoot.client import (
     APIConnectionError,
     APITimeoutError,
     AuthenticationError,
@@ -38,10 +38,10 @@ from handfoot import (
     TeamInput,
     UnprocessableEntityError,
 )
-from handfoot.cli import main as cli_main
+from handfoot.client.cli import main as cli_main
+from tests.conftest import WORKED_CASES
 
-CASES = PROJECT_ROOT.parent / "shared" / "cases"  # shared/ sits beside the clone
-WORKED_ROUND: dict[str, Any] = json.loads((CASES / "s0-worked-round-cards.json").read_text(encoding="utf-8"))[
+WORKED_ROUND: dict[str, Any] = json.loads((WORKED_CASES / "s0-worked-round-cards.json").read_text(encoding="utf-8"))[
     "request"
 ]
 WORKED_TEAMS: list[TeamInput] = WORKED_ROUND["teams"]
@@ -58,7 +58,7 @@ def hf(live_server: LiveServer) -> Iterator[Client]:
 
 def test_health(hf: Client) -> None:
     health = hf.health()
-    assert health.ok and health == handfoot.Health("ok", "ok")
+    assert health.ok and health == handfoot.client.Health("ok", "ok")
 
 
 def test_presets_and_preset(hf: Client) -> None:
@@ -67,7 +67,7 @@ def test_presets_and_preset(hf: Client) -> None:
     assert "pagat" in ids and "bicycle" in ids and len(ids) == len(set(ids))
     pagat = hf.preset("pagat")
     assert pagat.name == "Pagat" and pagat.rules["book_size"] == 7
-    assert pagat.provenance["book_size"].kind in handfoot.PROVENANCE_KINDS + ("decision", "default")
+    assert pagat.provenance["book_size"].kind in handfoot.client.PROVENANCE_KINDS + ("decision", "default")
     assert [f.name for f in pagat.fields] == list(pagat.rules)
     assert "book_size" in str(pagat) and "<table>" in pagat._repr_html_()
     # a preset's rules can be sent back as house rules unchanged
@@ -120,7 +120,8 @@ def test_check_opening(hf: Client) -> None:
 
 def test_check_going_out(hf: Client) -> None:
     check = hf.check_going_out(preset="pagat", melds=[["KS", "KH", "KD"]], players=[{"name": "N", "hand": []}])
-    assert not check.met and check.contract == handfoot.Books(2, 2, 1) and check.missing == handfoot.Books(2, 2, 1)
+    books = handfoot.client.Books(2, 2, 1)
+    assert not check.met and check.contract == books and check.missing == books
 
 
 def test_check_discard_pile(hf: Client) -> None:
@@ -253,7 +254,7 @@ def games(live_server: LiveServer, games_served: bool) -> Iterator[Client]:
         yield client
 
 
-def new_game(client: Client, name: str = "Friday", players: tuple[str, str] = ("East", "West")) -> handfoot.Game:
+def new_game(client: Client, name: str = "Friday", players: tuple[str, str] = ("East", "West")) -> handfoot.client.Game:
     return client.create_game(
         name=name,
         preset="pagat",

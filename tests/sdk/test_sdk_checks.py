@@ -10,7 +10,7 @@ from responses import matchers
 from sdk_testutil import BASE, PROBLEM_JSON, problem
 from test_sdk_client import SCORE_JSON
 
-from handfoot import (
+from handfoot.client import (
     Books,
     Client,
     DiscardPileCheck,

@@ -13,7 +13,7 @@ from sdk_testutil import BASE, PROBLEM_JSON, problem
 from test_sdk_client import SCORE_JSON
 from test_sdk_games import GAME_JSON, SUMMARY_JSON
 
-from handfoot.cli import EXIT_OK, EXIT_PROBLEM, EXIT_UNAVAILABLE, EXIT_USAGE, main
+from handfoot.client.cli import EXIT_OK, EXIT_PROBLEM, EXIT_UNAVAILABLE, EXIT_USAGE, main
 
 ROUND = {"preset": "pagat", "round": 1, "teams": [{"name": "Team 1"}, {"name": "Team 2"}]}
 

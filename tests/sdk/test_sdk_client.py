@@ -10,8 +10,8 @@ import responses
 from responses import matchers
 from sdk_testutil import BASE
 
-import handfoot
-from handfoot import Client, PresetSummary, RoundScore, TeamInput
+import handfoot.client
+from handfoot.client import Client, PresetSummary, RoundScore, TeamInput
 
 PRESET_JSON = {
     "id": "pagat",
@@ -82,7 +82,7 @@ def test_env_fallbacks(rsps: responses.RequestsMock, monkeypatch: pytest.MonkeyP
         assert c.presets() == []
     headers = rsps.calls[0].request.headers
     assert headers["Authorization"] == "Bearer k-env"
-    assert headers["User-Agent"] == f"handfoot-sdk/{handfoot.__version__}"
+    assert headers["User-Agent"] == f"handfoot-sdk/{handfoot.client.__version__}"
     assert "application/problem+json" in headers["Accept"]
 
 
@@ -145,7 +145,7 @@ def test_preset(rsps: responses.RequestsMock, client: Client) -> None:
     assert (p.id, p.name) == ("pagat", "Pagat")
     assert p.rules["book_size"] == 7
     assert p.rules["opening_minimums"] == (50, 90, 120, 150)
-    assert p.provenance["opening_minimums"] == handfoot.Provenance(
+    assert p.provenance["opening_minimums"] == handfoot.client.Provenance(
         "filled", "bicycle", "pagat is silent"
     )
     with pytest.raises(TypeError):
@@ -213,13 +213,13 @@ def test_bad_success_body_raises_response_validation_error(
 ) -> None:
     rsps.get(f"{BASE}/v1/presets", body="<html>oops</html>", content_type="text/html")
     rsps.get(f"{BASE}/v1/presets/pagat", json={"id": "pagat"})
-    with pytest.raises(handfoot.APIResponseValidationError, match="not JSON"):
+    with pytest.raises(handfoot.client.APIResponseValidationError, match="not JSON"):
         client.presets()
-    with pytest.raises(handfoot.APIResponseValidationError, match="missing member 'rules'"):
+    with pytest.raises(handfoot.client.APIResponseValidationError, match="missing member 'rules'"):
         client.preset("pagat")
 
 
 def test_public_names() -> None:
-    assert set(handfoot.__all__) <= set(dir(handfoot))
+    assert set(handfoot.client.__all__) <= set(dir(handfoot.client))
     for name in ("Client", "HandFootError", "Page", "TeamInput", "ProblemDetails"):
-        assert name in handfoot.__all__
+        assert name in handfoot.client.__all__

@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import make_url
 from werkzeug.serving import make_server
 
-import handfoot._transport
-from handfoot import Client
+import handfoot.client._transport
+from handfoot.client import Client
 from handfoot.server.db import get_db
 from tests.conftest import make_test_app
 
@@ -50,7 +50,7 @@ def test_sdk_retries_a_locked_database_and_stores_the_round_once(live: tuple[str
         if holder.in_transaction:
             holder.execute("ROLLBACK")
 
-    monkeypatch.setattr(handfoot._transport.time, "sleep", sleep)
+    monkeypatch.setattr(handfoot.client._transport.time, "sleep", sleep)
     with Client(base, max_retries=3) as hf:
         game = hf.create_game(name="Locked", preset="pagat", teams=TEAMS)
         holder.execute("BEGIN IMMEDIATE")

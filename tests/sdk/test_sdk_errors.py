@@ -6,8 +6,8 @@ import pytest
 import responses
 from sdk_testutil import BASE, PROBLEM_JSON, problem
 
-import handfoot
-from handfoot import (
+import handfoot.client
+from handfoot.client import (
     APIStatusError,
     AuthenticationError,
     BadRequestError,
@@ -52,7 +52,7 @@ def test_status_maps_to_exception(
         once.preset("x")
     err = info.value
     assert type(err) is exc_type
-    assert isinstance(err, handfoot.HandFootError)
+    assert isinstance(err, handfoot.client.HandFootError)
     assert err.status == status
     assert err.response is not None and err.response.status_code == status
     assert err.problem.type == "https://handfoot.example/problems/something"
@@ -93,7 +93,7 @@ def test_validation_error_exposes_problems(rsps: responses.RequestsMock, client:
         ProblemItem("too-large", "at most 100", parameter="page_size"),
     ]
     assert err.problem.extra == {"code": "contract-not-met"}
-    assert handfoot.ValidationError is UnprocessableEntityError
+    assert handfoot.client.ValidationError is UnprocessableEntityError
     text = str(err)
     assert text.splitlines() == [
         "422 Round breaks the rules: Team 1 went out without its contract.",

@@ -17,8 +17,8 @@ from flask import Flask
 from sqlalchemy import make_url
 from werkzeug.serving import make_server
 
-import handfoot._transport
-from handfoot import Client, RateLimitError, ServerError
+import handfoot.client._transport
+from handfoot.client import Client, RateLimitError, ServerError
 from handfoot.server.db import get_db
 from tests.conftest import make_test_app
 
@@ -48,7 +48,7 @@ def test_server_error_after_the_retries(serve: Callable[..., str], db_url: str,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     base = serve(SQLITE_BUSY_TIMEOUT=0.2)
     waits: list[float] = []
-    monkeypatch.setattr(handfoot._transport.time, "sleep", waits.append)
+    monkeypatch.setattr(handfoot.client._transport.time, "sleep", waits.append)
     holder = sqlite3.connect(make_url(db_url).database, isolation_level=None)
     with Client(base, max_retries=2) as hf:
         game = hf.create_game(name="Locked for good", preset="pagat", teams=TEAMS)
@@ -67,7 +67,7 @@ def test_server_error_after_the_retries(serve: Callable[..., str], db_url: str,
 
 def test_rate_limit_error_carries_retry_after(serve: Callable[..., str], monkeypatch: pytest.MonkeyPatch) -> None:
     base = serve(RATE_LIMIT="3/minute")
-    monkeypatch.setattr(handfoot._transport.time, "sleep", lambda s: None)
+    monkeypatch.setattr(handfoot.client._transport.time, "sleep", lambda s: None)
     with Client(base, max_retries=0) as hf:
         for _ in range(3):
             hf.presets()

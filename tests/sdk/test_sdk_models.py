@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 from test_sdk_client import PRESET_JSON, SCORE_JSON
 
-from handfoot import APIResponseValidationError, Breakdown, Line, Preset, PresetSummary, RoundScore
+from handfoot.client import APIResponseValidationError, Breakdown, Line, Preset, PresetSummary, RoundScore
 
 
 def test_round_score_parses() -> None:

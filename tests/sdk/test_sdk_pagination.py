@@ -10,7 +10,7 @@ import responses
 from responses import matchers
 from sdk_testutil import BASE
 
-from handfoot import APIResponseValidationError, Client, Page
+from handfoot.client import APIResponseValidationError, Client, Page
 
 GAMES = f"{BASE}/v1/games"
 

@@ -12,7 +12,7 @@ import requests
 import responses
 from sdk_testutil import BASE, PROBLEM_JSON, problem
 
-from handfoot import (
+from handfoot.client import (
     APIConnectionError,
     APITimeoutError,
     Client,
@@ -22,7 +22,7 @@ from handfoot import (
     ServerError,
     UnprocessableEntityError,
 )
-from handfoot._transport import backoff_delay
+from handfoot.client._transport import backoff_delay
 
 PRESETS = f"{BASE}/v1/presets"
 SCORE = f"{BASE}/v1/rounds/score"

@@ -1,13 +1,12 @@
-"""Every worked case in ``../shared/cases/*.json``, run through the HTTP API and through the engine.
+"""Every worked case (``tests/cases/worked/*.json``), run through the HTTP API and through the engine.
 
 Cases are discovered at collection time, so a case added to the folder is tested the day it lands.
-The folder is ``../shared/cases`` beside the project root, or ``$HANDFOOT_CASES_DIR``.
+The folder is the project's copy of ``../shared/cases`` (``test_case_copy.py`` keeps them equal).
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Mapping
 from enum import Enum
 from pathlib import Path
@@ -18,10 +17,9 @@ from flask.testing import FlaskClient
 
 from handfoot import engine
 from handfoot.server import create_app
+from tests.conftest import WORKED_CASES
 
-ROOT = Path(__file__).resolve().parents[2]
-CASES_DIR = Path(os.environ.get("HANDFOOT_CASES_DIR", ROOT.parent / "shared" / "cases"))
-CASE_FILES = sorted(CASES_DIR.glob("*.json"))
+CASE_FILES = sorted(WORKED_CASES.glob("*.json"))
 
 # The engine operation behind each endpoint of DESIGN §4.
 ENGINE_OPERATIONS: dict[str, Callable[[Mapping[str, Any]], Any]] = {
@@ -39,7 +37,7 @@ def load(path: Path) -> dict[str, Any]:
 
 
 def test_cases_folder_is_found() -> None:
-    assert CASE_FILES, f"no cases found in {CASES_DIR}"
+    assert CASE_FILES, f"no cases found in {WORKED_CASES}"
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,185 @@
+"""API keys: created and revoked on the command line, checked on every game request.
+
+A key is ``hf_`` + 43 URL-safe characters (256 bits from :mod:`secrets`). It is printed once by
+``flask --app api:create_app keys create NAME``; the database keeps only its SHA-256 (a key this
+random needs no salt or slow hash: nobody can guess one to test against the hash). A request's key
+is found by its hash and compared with :func:`hmac.compare_digest`.
+
+When no key exists (or every key is revoked) the store is open: requests without a key act as
+"anonymous" and see the games made without a key. Once a key exists, every game route needs
+``Authorization: Bearer <key>`` (401 otherwise) and a key sees only its own games (another key's
+game is a 404). ``keys create NAME --adopt-anonymous`` hands the anonymous games to the new key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import click
+import flask
+from flask.cli import AppGroup
+from sqlalchemy import select, update
+
+from handfoot.server.db import Database, get_db
+from handfoot.server.models import ApiKey, Game
+from handfoot.server.problems import abort_problem
+
+KEY_PREFIX = "hf_"
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who makes a request: an API key (``key_id``, ``name``) or anonymous (both ``None``)."""
+
+    key_id: int | None = None
+    name: str | None = None
+
+    @property
+    def scope(self) -> str:
+        """The idempotency-key scope: ``key:<id>`` or ``anonymous``."""
+        return f"key:{self.key_id}" if self.key_id is not None else "anonymous"
+
+
+ANONYMOUS = Actor()
+
+
+def hash_key(token: str) -> str:
+    """The stored form of a key: SHA-256, hex."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    return KEY_PREFIX + secrets.token_urlsafe(32)
+
+
+def create_key(db: Database, name: str, *, adopt_anonymous: bool = False) -> tuple[ApiKey, str]:
+    """Store a new key named ``name``; returns the row and the key (shown once, never stored)."""
+    token = new_token()
+    with db.write_session() as session:
+        key = ApiKey(name=name, key_hash=hash_key(token))
+        session.add(key)
+        session.flush()
+        if adopt_anonymous:
+            session.execute(update(Game).where(Game.owner_id.is_(None)).values(owner_id=key.id))
+    return key, token
+
+
+#: Is any key active? Asked on every anonymous games request: a Core statement on a pooled connection
+#: (an ORM session around it cost twice as much, ~150 against ~70 µs), in autocommit on PostgreSQL; an
+#: anonymous append asks it in its read of the game (``handfoot.server.services.games.read_anonymous_append``).
+ANY_ACTIVE_KEY = select(ApiKey.id).where(ApiKey.revoked_at.is_(None)).limit(1)
+
+
+def any_active_key(db: Database) -> bool:
+    with db.reader() as connection:
+        return connection.execute(ANY_ACTIVE_KEY).first() is not None
+
+
+def find_key(db: Database, token: str) -> ApiKey | None:
+    """The active key whose hash matches ``token``, compared in constant time."""
+    digest = hash_key(token)
+    with db.session() as session:
+        key = session.scalars(select(ApiKey).where(ApiKey.key_hash == digest)).first()
+    if key is None or key.revoked_at is not None or not hmac.compare_digest(key.key_hash, digest):
+        return None
+    return key
+
+
+def bearer_token() -> str | None:
+    """The token of ``Authorization: Bearer <token>`` in the current request, else ``None``."""
+    scheme, _, token = flask.request.headers.get("Authorization", "").strip().partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
+_NOT_LOOKED_UP = object()
+
+
+def cached_find_key(token: str) -> ApiKey | None:
+    """:func:`find_key` once per request (the rate limiter and authentication both need it)."""
+    cache: dict[str, ApiKey | None] = flask.g.setdefault("handfoot_keys", {})
+    found = cache.get(token, _NOT_LOOKED_UP)
+    if found is _NOT_LOOKED_UP:
+        found = cache[token] = find_key(get_db(), token)
+    return found  # type: ignore[return-value]
+
+
+def _unauthorized(detail: str) -> None:
+    abort_problem(
+        401,
+        "API key required",
+        detail,
+        errors=[{"parameter": "Authorization", "code": "unauthorized", "detail": detail}],
+        headers={"WWW-Authenticate": 'Bearer realm="handfoot"'},
+    )
+
+
+def authenticate(any_key: bool | None = None) -> Actor:
+    """The request's :class:`Actor`, or a 401 problem (``WWW-Authenticate: Bearer``).
+
+    A request without a key is anonymous when no key is active. ``any_key``: whether one is, when the
+    caller has read it already (an anonymous round append reads it with its game); ``None``: asked
+    here (:func:`any_active_key`). A key that is sent must be valid even when the store is open, so
+    a misconfigured client finds out at once.
+    """
+    db = get_db()
+    header = flask.request.headers.get("Authorization", "")
+    if not header.strip():
+        if any_active_key(db) if any_key is None else any_key:
+            _unauthorized("This server has API keys: send Authorization: Bearer <key>.")
+        return ANONYMOUS
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        _unauthorized("The Authorization header must be 'Bearer <key>'.")
+    key = cached_find_key(token)
+    if key is None:
+        _unauthorized("The API key is unknown or revoked.")
+    assert key is not None
+    return Actor(key.id, key.name)
+
+
+# --------------------------------------------------------------------------------------------
+# flask keys ...
+
+keys_cli = AppGroup("keys", help="Manage API keys (game writes need one once any exists).")
+
+
+@keys_cli.command("create")
+@click.argument("name")
+@click.option("--adopt-anonymous", is_flag=True, help="Give the games made without a key to this key.")
+def create_command(name: str, adopt_anonymous: bool) -> None:
+    """Create a key named NAME and print it (once: only its hash is stored)."""
+    name = name.strip()
+    if not 1 <= len(name) <= 100:
+        raise click.BadParameter("NAME must be 1 to 100 characters", param_hint="NAME")
+    key, token = create_key(get_db(), name, adopt_anonymous=adopt_anonymous)
+    click.echo(f"created key {key.id} ({key.name}); it is shown only now:", err=True)
+    click.echo(token)
+
+
+@keys_cli.command("list")
+def list_command() -> None:
+    """List keys: id, name, created, revoked (never the keys themselves)."""
+    with get_db().session() as session:
+        keys = session.scalars(select(ApiKey).order_by(ApiKey.id)).all()
+    for key in keys:
+        revoked = f"revoked {key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "active"
+        click.echo(f"{key.id}\t{key.name}\tcreated {key.created_at:%Y-%m-%d %H:%M}\t{revoked}")
+
+
+@keys_cli.command("revoke")
+@click.argument("key_id", type=int)
+def revoke_command(key_id: int) -> None:
+    """Revoke key KEY_ID (see `keys list`): it stops working; its games stay."""
+    with get_db().write_session() as session:
+        key = session.get(ApiKey, key_id)
+        if key is None:
+            raise click.ClickException(f"no key {key_id}")
+        if key.revoked_at is None:
+            key.revoked_at = datetime.now(UTC)
+    click.echo(f"revoked key {key_id}")

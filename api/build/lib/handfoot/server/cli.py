@@ -1,0 +1,58 @@
+"""``handfoot-server``: the server's command, for a checkout and for an installed wheel alike.
+
+    handfoot-server migrate            alembic upgrade head on DATABASE_URL (default: the SQLite file)
+    handfoot-server serve [-b ADDR]    migrate, then serve under gunicorn with the production settings
+    handfoot-server keys create NAME   API keys (also: keys list, keys revoke)
+    handfoot-server openapi write F    the OpenAPI document (flask-smorest's command)
+
+It is Flask's own command group over ``create_app`` (``flask --app handfoot.server:create_app``
+works the same), with ``migrate`` and ``serve`` added.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+from flask.cli import FlaskGroup
+
+from handfoot.server import create_app
+from handfoot.server.config import database_url_from_env, describe_database
+
+
+@click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=False)
+def main() -> None:
+    """Serve and manage the handfoot API (DATABASE_URL picks the database)."""
+
+
+@main.command("migrate")
+def migrate_command() -> None:
+    """Bring the database to the newest schema (alembic upgrade head)."""
+    from handfoot.server import migrate
+
+    click.echo(describe_database(), err=True)
+    migrate.upgrade(database_url_from_env())
+    click.echo("database at head", err=True)
+
+
+@main.command("serve", context_settings={"ignore_unknown_options": True})
+@click.option("-b", "--bind", default="127.0.0.1:8000", show_default=True, help="Address to listen on.")
+@click.option("-w", "--workers", type=int, default=None, help="Worker processes (default WEB_CONCURRENCY or 2).")
+@click.option("--no-migrate", is_flag=True, help="Do not migrate before serving.")
+@click.argument("gunicorn_args", nargs=-1, type=click.UNPROCESSED)
+def serve_command(bind: str, workers: int | None, no_migrate: bool, gunicorn_args: tuple[str, ...]) -> None:
+    """Migrate, then serve under gunicorn (api/gunicorn_conf.py); extra arguments go to gunicorn."""
+    if not no_migrate:
+        migrate_command.callback()  # type: ignore[misc]
+    args = ["gunicorn", "-c", "python:handfoot.server.gunicorn_conf", "-b", bind]
+    if workers is not None:
+        args += ["-w", str(workers)]
+    args += [*gunicorn_args, "handfoot.server:create_app()"]
+    click.echo(f"serving on http://{bind}  (docs: http://{bind}/docs)", err=True)
+    sys.stdout.flush()
+    os.execvp(sys.executable, [sys.executable, "-m", "gunicorn", *args[1:]])
+
+
+if __name__ == "__main__":
+    main()

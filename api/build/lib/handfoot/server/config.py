@@ -1,0 +1,124 @@
+"""Application configuration, read from the environment.
+
+- ``DATABASE_URL``: the SQLAlchemy URL. Default: the SQLite file ``var/handfoot.sqlite3`` in a
+  checkout, or ``handfoot.sqlite3`` in the user's data directory when installed (absolute path).
+  ``postgresql://`` and ``postgres://`` are rewritten to ``postgresql+psycopg://`` (psycopg 3).
+- ``HANDFOOT_MAX_BODY_BYTES``: the largest request body accepted, in bytes; a bigger one gets a
+  413. Default 1048576 (1 MiB).
+- ``HANDFOOT_SQLITE_BUSY_TIMEOUT``: seconds a SQLite writer waits for the lock before the request
+  gets a 503 (default 15).
+- ``HANDFOOT_RATE_LIMIT``: requests allowed per API key (else per client address) on ``/v1``, in
+  Flask-Limiter's notation (``"600/minute"``, ``"20/second;600/minute"``); unset or ``off``: no
+  limit. ``HANDFOOT_RATE_LIMIT_STORAGE``: where the counters live (default ``memory://``, per
+  process; ``redis://...`` to share them). See ``api/security.py``.
+- ``HANDFOOT_CORS_ORIGINS``: comma-separated origins allowed to call ``/v1`` from a browser, or
+  ``*``; unset: CORS off.
+
+``create_app(config)`` takes a mapping that overrides any of these (tests pass ``DATABASE_URL``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+
+def _checkout_root() -> Path | None:
+    """The repository root when the server runs from a checkout (``api/`` beside ``pyproject.toml``
+    and ``migrations/``), else ``None`` (installed from the wheel, as ``handfoot/server``)."""
+    root = Path(__file__).resolve().parent.parent
+    return root if (root / "pyproject.toml").is_file() and (root / "migrations").is_dir() else None
+
+
+#: The repository root in a checkout; ``None`` when installed.
+CHECKOUT_ROOT = _checkout_root()
+
+
+def _default_sqlite_path() -> Path:
+    if CHECKOUT_ROOT is not None:
+        return CHECKOUT_ROOT / "var" / "handfoot.sqlite3"
+    from platformdirs import user_data_path  # the user's data directory, by the platform's rules
+
+    return user_data_path("handfoot") / "handfoot.sqlite3"
+
+
+#: The SQLite file used when ``DATABASE_URL`` is not set: ``var/handfoot.sqlite3`` in a checkout,
+#: else ``handfoot.sqlite3`` in the user's data directory (``~/.local/share/handfoot`` on Linux).
+DEFAULT_SQLITE_PATH = _default_sqlite_path()
+
+DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+
+#: Where Swagger UI's static files are served from (see ``api/docs.py``).
+SWAGGER_UI_STATIC_URL = "/docs/static/"
+
+
+def default_database_url() -> str:
+    """The SQLAlchemy URL of the default SQLite file (absolute path)."""
+    return f"sqlite:///{DEFAULT_SQLITE_PATH}"
+
+
+def normalize_database_url(url: str) -> str:
+    """Pick the psycopg 3 driver for bare PostgreSQL URLs; leave the rest alone."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def database_url_from_env(environ: Mapping[str, str] | None = None) -> str:
+    """``DATABASE_URL`` from the environment, or the default SQLite file."""
+    env = os.environ if environ is None else environ
+    return normalize_database_url(env.get("DATABASE_URL") or default_database_url())
+
+
+def describe_database(url: str | None = None) -> str:
+    """One line naming the database: the SQLite file's path, or the URL without its password."""
+    from sqlalchemy import make_url
+
+    sa_url = make_url(url or database_url_from_env())
+    if sa_url.get_backend_name() == "sqlite":
+        return f"SQLite database file: {sa_url.database}"
+    return f"database: {sa_url.render_as_string(hide_password=True)}"
+
+
+def _int_from_env(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be an integer number of bytes, got {raw!r}") from None
+    if value <= 0:
+        raise ValueError(f"{name} must be positive, got {value}")
+    return value
+
+
+def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The app configuration: fixed API settings plus what the environment sets."""
+    env = os.environ if environ is None else environ
+    return {
+        # flask-smorest / OpenAPI. API_VERSION is the *contract* version, not the package version,
+        # so a release does not dirty the committed openapi/openapi.json.
+        "API_TITLE": "handfoot",
+        "API_VERSION": "1.0.0",
+        "OPENAPI_VERSION": "3.1.0",
+        "OPENAPI_URL_PREFIX": "/",
+        "OPENAPI_JSON_PATH": "openapi.json",
+        # Swagger UI at /docs, its JS/CSS served by us from the flask-swagger-ui package (offline).
+        "OPENAPI_SWAGGER_UI_PATH": "/docs",
+        "OPENAPI_SWAGGER_UI_URL": SWAGGER_UI_STATIC_URL,
+        # validatorUrl null: the page never asks an outside validator about our document.
+        "OPENAPI_SWAGGER_UI_CONFIG": {"deepLinking": True, "validatorUrl": None},
+        # Request limits: werkzeug raises 413 past this size.
+        "MAX_CONTENT_LENGTH": _int_from_env(env, "HANDFOOT_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES),
+        # Database (the engine is created lazily, on first use; see api/db.py).
+        "DATABASE_URL": database_url_from_env(env),
+        "SQLITE_BUSY_TIMEOUT": float(env.get("HANDFOOT_SQLITE_BUSY_TIMEOUT") or 15),
+        # Rate limiting and CORS (api/security.py).
+        "RATE_LIMIT": env.get("HANDFOOT_RATE_LIMIT", ""),
+        "RATE_LIMIT_STORAGE": env.get("HANDFOOT_RATE_LIMIT_STORAGE") or "memory://",
+        "CORS_ORIGINS": env.get("HANDFOOT_CORS_ORIGINS", ""),
+    }

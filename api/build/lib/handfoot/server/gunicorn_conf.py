@@ -1,0 +1,48 @@
+"""gunicorn's production settings for handfoot: ``gunicorn -c python:handfoot.server.gunicorn_conf``.
+
+``handfoot-server serve`` (and so ``make run``) and the API benchmark (``make bench``) load this
+module, so what is measured is what is served. Command-line flags override it (``make run`` passes ``-b`` and ``-w``).
+
+- ``workers``: ``WEB_CONCURRENCY`` (gunicorn's own variable), default 2; sync workers: scoring is
+  CPU-bound pure Python, so one process per core serves it best, and a slow client cannot hold a
+  thread (put a buffering proxy in front on a public network).
+- ``preload_app``: the app is built once in the master and forked, so workers start fast and share
+  its memory. ``create_app()`` opens no database connection (``api/db.py`` creates the engine
+  lazily, per worker); ``post_fork`` drops any pool a hook might have opened in the master anyway,
+  without closing the parent's sockets (SQLAlchemy ``Engine.dispose(close=False)``).
+- ``control_socket_disable``: gunicorn 24+ opens a control socket at one fixed path per user
+  (``~/.gunicorn/gunicorn.ctl``); two servers on one machine (a benchmark next to ``make run``)
+  would fight over it, and nothing here uses it.
+- ``max_requests`` stays 0 (workers are never recycled): the memory benchmark shows a worker's RSS
+  flat from 1,000 to 10,000 scored rounds (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+wsgi_app = "handfoot.server:create_app()"
+bind = [os.environ.get("HANDFOOT_BIND", "127.0.0.1:8000")]
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = "sync"
+preload_app = True
+timeout = 30
+graceful_timeout = 30
+backlog = 2048
+# Heartbeat files on tmpfs: a worker is never stalled by a slow disk (gunicorn FAQ, "Blocking os.fchmod").
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+control_socket_disable = True
+errorlog = "-"
+loglevel = os.environ.get("HANDFOOT_LOG_LEVEL", "info")
+accesslog = os.environ.get("HANDFOOT_ACCESS_LOG") or None
+
+
+def post_fork(server: Any, worker: Any) -> None:
+    """Each worker builds its own database pool: drop any the master holds, keeping its sockets."""
+    app = getattr(server.app, "callable", None)
+    extensions = getattr(app, "extensions", {}) or {}
+    database = extensions.get("handfoot.db")
+    engine = getattr(database, "_engine", None)
+    if engine is not None:
+        engine.dispose(close=False)

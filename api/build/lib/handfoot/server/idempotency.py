@@ -1,0 +1,263 @@
+"""``Idempotency-Key`` on POSTs (draft-ietf-httpapi-idempotency-key-header; docs/games-api.md).
+
+The value is a structured-field String (``"8e03..."``; unquoted accepted), 1 to 255 printable ASCII
+characters. Keys are stored per API key (or per anonymous store) with a fingerprint of the request
+(SHA-256 of method, path and the body's canonical JSON) and, once the request succeeded, its
+response (status, ``Location``, ``ETag``, body):
+
+- a new key: the request runs; a 2xx response is stored **in the same transaction** as the write
+  (:meth:`Claim.complete`), so a round can never be stored without its key, nor twice;
+- the same key and body again: the stored response, with ``Idempotent-Replayed: true``;
+- the same key with another method, path or body: 422 ``idempotency-key-reused``;
+- the same key while its first request is still running: 409 ``idempotency-in-flight`` (retry it);
+- a request that fails (4xx, 5xx) releases its key: sent again, it runs again.
+
+Keys are kept ``HANDFOOT_IDEMPOTENCY_TTL_SECONDS`` (default 86400: 24 hours) after first use, then
+purged. A key left in flight by a request that died is taken over after
+:data:`IN_FLIGHT_TAKEOVER_SECONDS`; the dead request, if it ever resumed, could not complete it.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import os
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import flask
+from sqlalchemy import Connection, delete, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.orm import Session
+
+from handfoot.server.db import Database, get_db
+from handfoot.server.models import IdempotencyKey
+from handfoot.server.problems import abort_problem
+
+log = logging.getLogger(__name__)
+
+HEADER = "Idempotency-Key"
+MAX_KEY_LENGTH = 255
+DEFAULT_TTL_SECONDS = 24 * 60 * 60
+TTL_ENV = "HANDFOOT_IDEMPOTENCY_TTL_SECONDS"
+#: An in-flight key older than this belongs to a request that died; a new request takes it over.
+#: ``HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS`` sets it (keep it above the slowest request: gunicorn's
+#: ``timeout``); after a crash, a retry with the same key gets 409 in-flight until then.
+IN_FLIGHT_TAKEOVER_SECONDS = 120
+TAKEOVER_ENV = "HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS"
+
+
+def takeover_seconds() -> float:
+    configured = flask.current_app.config.get(TAKEOVER_ENV) or os.environ.get(TAKEOVER_ENV)
+    try:
+        value = float(configured) if configured else IN_FLIGHT_TAKEOVER_SECONDS
+    except ValueError:
+        value = IN_FLIGHT_TAKEOVER_SECONDS
+    return value if value > 0 else IN_FLIGHT_TAKEOVER_SECONDS
+#: Response headers stored with the body and sent again on a replay.
+STORED_HEADERS = ("Location", "ETag")
+
+HEADER_DOC = {
+    "name": HEADER,
+    "in": "header",
+    "required": False,
+    "description": "A unique value per logical request (a structured-field string, e.g. "
+    '`"8e03978e-40d5-43e8-bc93-6894a57f9324"`; unquoted accepted; at most 255 characters). '
+    "Sent again with the same body, the first response comes back (with `Idempotent-Replayed: "
+    "true`) and nothing is stored twice; with another body it is a 422 (idempotency-key-reused); "
+    "while the first request runs, a 409 (idempotency-in-flight). Successful responses are kept "
+    "24 hours (HANDFOOT_IDEMPOTENCY_TTL_SECONDS); a failed request releases its key.",
+    "schema": {"type": "string", "maxLength": MAX_KEY_LENGTH},
+}
+
+
+def ttl_seconds() -> int:
+    configured = flask.current_app.config.get(TTL_ENV) or os.environ.get(TTL_ENV)
+    try:
+        value = int(configured) if configured else DEFAULT_TTL_SECONDS
+    except ValueError:
+        value = DEFAULT_TTL_SECONDS
+    return value if value > 0 else DEFAULT_TTL_SECONDS
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _invalid(detail: str) -> None:
+    abort_problem(422, "Invalid Idempotency-Key", detail, type_slug="validation-error",
+                  errors=[{"parameter": HEADER, "code": "invalid_value", "detail": detail}])
+
+
+def parse_key(raw: str) -> str:
+    """The key from the header value: a structured-field String, or a bare token (422 otherwise)."""
+    value = raw.strip()
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        inner, out, escaped = value[1:-1], [], False
+        for char in inner:
+            if escaped:
+                if char not in '"\\':
+                    _invalid('Idempotency-Key: only \\" and \\\\ may be escaped in a quoted string.')
+                out.append(char)
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                _invalid("Idempotency-Key: an unescaped quote inside the quoted string.")
+            else:
+                out.append(char)
+        if escaped:
+            _invalid("Idempotency-Key: the quoted string ends in a lone backslash.")
+        value = "".join(out)
+    if not 1 <= len(value) <= MAX_KEY_LENGTH:
+        _invalid(f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} characters.")
+    if any(not " " <= c <= "~" for c in value):
+        _invalid("Idempotency-Key must be printable ASCII.")
+    return value
+
+
+def fingerprint(method: str, path: str, body: bytes) -> str:
+    """SHA-256 of method, path and the body (as canonical JSON when it parses, else raw bytes)."""
+    try:
+        canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).encode()
+    except ValueError:
+        canonical = body
+    return hashlib.sha256(method.encode() + b"\n" + path.encode() + b"\n" + canonical).hexdigest()
+
+
+class IdempotencyLostError(Exception):
+    """The claimed key was taken over by another request: this one must not commit."""
+
+
+@dataclass
+class Claim:
+    """A key this request holds in flight."""
+
+    row_id: int
+    token: str
+    completed: bool = field(default=False)
+
+    def complete(self, session: Session | Connection, status: int, headers: Mapping[str, str], body: Any) -> None:
+        """Store the response, in the caller's (write) transaction (an ORM session or a Core connection).
+        The body is stored as the app sends it (``app.json.response``: its encoder, its trailing
+        newline), so a replay is the first answer byte for byte."""
+        sent = flask.current_app.json.response(body).get_data(as_text=True)
+        result = session.execute(
+            update(IdempotencyKey)
+            .where(IdempotencyKey.id == self.row_id, IdempotencyKey.token == self.token,
+                   IdempotencyKey.status.is_(None))
+            .values(status=status, response_headers=dict(headers), response_body=sent)
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise IdempotencyLostError()
+        self.completed = True
+
+
+def current_claim() -> Claim | None:
+    """The key the current request holds, if it sent one."""
+    claim: Claim | None = flask.g.get("idempotency_claim")
+    return claim
+
+
+def _replay(row: IdempotencyKey) -> flask.Response:
+    response = flask.current_app.response_class(row.response_body, status=row.status, mimetype="application/json")
+    for name, value in (row.response_headers or {}).items():
+        response.headers[name] = value
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+def _claim(db: Database, scope: str, key: str, print_: str) -> Claim | flask.Response:
+    now = datetime.now(UTC)
+    for _attempt in range(3):
+        try:
+            with db.write_session() as session:
+                session.execute(delete(IdempotencyKey).where(IdempotencyKey.expires_at < now))
+                row = session.scalars(
+                    select(IdempotencyKey).where(IdempotencyKey.scope == scope, IdempotencyKey.key == key)
+                    .with_for_update()
+                ).first()
+                if row is None:
+                    token = secrets.token_hex(16)
+                    row = IdempotencyKey(scope=scope, key=key, fingerprint=print_, token=token, created_at=now,
+                                         expires_at=now + timedelta(seconds=ttl_seconds()))
+                    session.add(row)
+                    session.flush()
+                    return Claim(row.id, token)
+                if row.fingerprint != print_:
+                    abort_problem(
+                        422, "Idempotency-Key reused",
+                        "This Idempotency-Key was used for a different request (method, path or body); "
+                        "use a new key for a new request.", type_slug="idempotency-key-reused",
+                        errors=[{"parameter": HEADER, "code": "idempotency_key_reused",
+                                 "detail": "the key belongs to another request"}])
+                if row.status is not None:
+                    return _replay(row)
+                if now - _aware(row.created_at) < timedelta(seconds=takeover_seconds()):
+                    abort_problem(
+                        409, "Request in flight",
+                        "The first request with this Idempotency-Key is still running; retry shortly.",
+                        type_slug="idempotency-in-flight", retry_after=1,
+                        errors=[{"parameter": HEADER, "code": "idempotency_in_flight",
+                                 "detail": "a request with this key is running"}])
+                row.token = secrets.token_hex(16)
+                row.created_at = now
+                return Claim(row.id, row.token)
+        except IntegrityError:
+            continue  # another request inserted the same key first: read it again
+    abort_problem(409, "Request in flight", "Another request with this Idempotency-Key is running.",
+                  type_slug="idempotency-in-flight", retry_after=1)
+
+
+def _release(db: Database, claim: Claim) -> None:
+    try:
+        with db.write_session() as session:
+            session.execute(delete(IdempotencyKey).where(
+                IdempotencyKey.id == claim.row_id, IdempotencyKey.token == claim.token,
+                IdempotencyKey.status.is_(None)))
+    except SQLAlchemyError:  # the database is down: the key is taken over after the timeout
+        log.warning("could not release Idempotency-Key %s", claim.row_id, exc_info=True)
+
+
+def idempotent(view: Callable[..., Any] | None = None, *,
+               before: Callable[..., None] | None = None) -> Any:
+    """Decorate a POST view (outermost): honour ``Idempotency-Key`` as described above.
+
+    The view (its service) must call ``current_claim().complete(session, ...)`` inside its write
+    transaction when the request succeeds; a request that does not complete its claim releases it.
+    Needs ``flask.g.actor`` (set by the blueprint's authentication) for the key's scope.
+    ``before(**view_kwargs)`` runs first, even for a replay: it raises when the request's target
+    is gone (e.g. a deleted game: a replay must not answer 201 for it).
+    """
+    if view is None:
+        return functools.partial(idempotent, before=before)
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        raw = flask.request.headers.get(HEADER)
+        if raw is None:
+            return view(*args, **kwargs)
+        if before is not None:
+            before(**kwargs)
+        key = parse_key(raw)
+        db = get_db()
+        request = flask.request
+        outcome = _claim(db, flask.g.actor.scope, key, fingerprint(request.method, request.path, request.get_data()))
+        if isinstance(outcome, flask.Response):
+            return outcome
+        flask.g.idempotency_claim = outcome
+        try:
+            response = view(*args, **kwargs)
+        except BaseException:
+            _release(db, outcome)
+            raise
+        if not outcome.completed:
+            _release(db, outcome)
+        return response
+
+    return wrapper

@@ -1,0 +1,173 @@
+"""Database models: API keys, games, their rounds, the earlier revisions of corrected rounds, and
+idempotency keys.
+
+JSON columns use ``sqlalchemy.JSON`` (TEXT on SQLite, ``json`` on PostgreSQL); they hold plain
+builtins only (the request as sent, the engine's Breakdowns, the RuleSet snapshot). Every write
+goes through ``api/services/games.py``, one transaction per request.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from handfoot.server.db import Base
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class ApiKey(Base):
+    """An API key allowed to write games. Only a hash of the key is stored, never the key."""
+
+    __tablename__ = "api_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    key_hash: Mapped[str] = mapped_column(String(128), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow, server_default=func.now())
+    #: Set by ``flask keys revoke``: the key no longer authenticates; its games stay.
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class Game(Base):
+    """A stored game: its sides, a snapshot of its resolved rules, and (denormalised) its state.
+
+    ``state`` is the engine's :class:`handfoot.engine.GameState` as plain data, recomputed from the rounds on
+    every change; ``status`` and ``rounds_played`` copy it for filtering. ``version`` increments on
+    every change (appends and corrections included): the game's ETag.
+    """
+
+    __tablename__ = "games"
+    #: SQLite reuses the largest rowid once its row is deleted; a game's id names it in every URL, its
+    #: ETag and its Idempotency-Keys, so a deleted game's id is never given again (PostgreSQL's
+    #: sequences never reuse one).
+    __table_args__ = {"sqlite_autoincrement": True}
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("api_keys.id", ondelete="RESTRICT"), index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    preset: Mapped[str] = mapped_column(String(40), index=True)
+    house_rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rules_overridden: Mapped[list[str]] = mapped_column(JSON)
+    rules_snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
+    teams: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(20), index=True)
+    rounds_played: Mapped[int] = mapped_column(Integer, default=0)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow, index=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="game",
+        order_by="Round.number",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+    players: Mapped[list[GamePlayer]] = relationship(
+        cascade="all, delete-orphan", passive_deletes=True, order_by="GamePlayer.id"
+    )
+
+    __mapper_args__ = {"version_id_col": version}
+
+
+class GamePlayer(Base):
+    """One player of a game's side: lets ``GET /v1/games?player=`` filter with an index."""
+
+    __tablename__ = "game_players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    side: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(100))
+    #: ``name.casefold()``: the filter matches player names without regard to case.
+    name_key: Mapped[str] = mapped_column(String(100), index=True)
+
+
+class Round(Base):
+    """A round of a game as it stands now: the request as sent and the engine's Breakdowns.
+
+    ``teams`` holds one Breakdown per side in the game's side order. ``revision`` starts at 1 and
+    increments on each correction (the round's ETag); earlier revisions are :class:`RoundRevision`.
+    """
+
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("game_id", "number", name="uq_rounds_game_id_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    revision: Mapped[int] = mapped_column(Integer, default=1)
+    request: Mapped[dict[str, Any]] = mapped_column(JSON)
+    teams: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    author: Mapped[str | None] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+    revisions: Mapped[list[RoundRevision]] = relationship(
+        back_populates="round",
+        order_by="RoundRevision.revision",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+
+class RoundRevision(Base):
+    """An earlier version of a corrected round: what it was, who wrote it, when, and when replaced."""
+
+    __tablename__ = "round_revisions"
+    __table_args__ = (UniqueConstraint("round_id", "revision", name="uq_round_revisions_round_id_revision"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"))
+    revision: Mapped[int] = mapped_column(Integer)
+    request: Mapped[dict[str, Any]] = mapped_column(JSON)
+    teams: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    author: Mapped[str | None] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    replaced_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+    #: The key name that made the correction which replaced this revision.
+    replaced_by: Mapped[str | None] = mapped_column(String(100))
+
+    round: Mapped[Round] = relationship(back_populates="revisions")
+
+
+class IdempotencyKey(Base):
+    """An ``Idempotency-Key`` seen on a POST: in flight (``status`` null) or its stored response.
+
+    ``scope`` is ``key:<api key id>`` or ``anonymous`` (keys are per API key). ``token`` names the
+    request holding an in-flight key, so only that request can complete it.
+    """
+
+    __tablename__ = "idempotency_keys"
+    __table_args__ = (
+        UniqueConstraint("scope", "key", name="uq_idempotency_keys_scope_key"),
+        Index("ix_idempotency_keys_expires_at", "expires_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    scope: Mapped[str] = mapped_column(String(40))
+    key: Mapped[str] = mapped_column(String(255))
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    token: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int | None] = mapped_column(Integer)
+    response_headers: Mapped[dict[str, str] | None] = mapped_column(JSON)
+    response_body: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,272 @@
+"""RFC 9457 problem details: the problem types, the document shape, and errors → HTTP.
+
+Every error response of the API is ``application/problem+json``::
+
+    {"type": "https://handfoot.dev/problems/validation-error", "title": "Request does not match
+     the schema", "status": 422, "detail": "...", "instance": "/v1/rounds/score",
+     "errors": [{"pointer": "/teams/0/melds/1/2", "code": "invalid_type", "detail": "..."}]}
+
+``errors`` is always present (possibly empty). Each item has a ``pointer`` (RFC 6901 JSON Pointer
+into the request body; ``""`` is the whole body) or a ``parameter`` (a query, header or path
+parameter's name), a stable ``code`` and a ``detail``.
+
+Views and services raise problems with :func:`abort_problem`; engine errors
+(:class:`handfoot.engine.errors.HandFootError`) raised anywhere in a view become a 422 through
+:func:`handle_engine_error`, registered by ``handfoot.server.extensions.Api``.
+"""
+
+from __future__ import annotations
+
+import http
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NoReturn
+
+import flask
+import marshmallow as ma
+from werkzeug.exceptions import HTTPException
+
+from handfoot.engine.errors import (
+    CardError,
+    HandFootError,
+    InvalidMeldError,
+    RoundError,
+    RulesError,
+    UnknownPresetError,
+)
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+PROBLEM_TYPE_BASE = "https://handfoot.dev/problems/"
+
+#: Every problem type the API sends: slug (the last segment of ``type``) → what it means.
+#: The ``type`` URI is ``PROBLEM_TYPE_BASE + slug``. Adding one is an API change: list it in
+#: README.md ("Problem codes") too.
+problem_types: dict[str, str] = {
+    # HTTP-level problems
+    "malformed-json": "400: the request body is not valid JSON (or not UTF-8).",
+    "bad-request": "400: the request is malformed in another way (e.g. a missing required header).",
+    "unauthorized": "401: the request needs an API key (Authorization: Bearer ...).",
+    "forbidden": "403: the API key may not do this.",
+    "not-found": "404: no such route, or no such resource (e.g. an unknown game id).",
+    "method-not-allowed": "405: the route exists but not for this method; see the Allow header.",
+    "not-acceptable": "406: the server cannot produce a representation the Accept header allows.",
+    "conflict": "409: the request conflicts with the current state (e.g. a duplicate).",
+    "body-too-large": "413: the request body is larger than HANDFOOT_MAX_BODY_BYTES.",
+    "unsupported-media-type": "415: the request body's Content-Type is not supported.",
+    "precondition-failed": "412: If-Match does not match the resource's current ETag.",
+    "precondition-required": "428: this write needs an If-Match header with the resource's ETag.",
+    "validation-error": "422: the body or parameters do not match the schema; see `errors`.",
+    "too-many-requests": "429: too many requests; retry after the Retry-After header's seconds.",
+    "internal-error": "500: an unexpected server error (logged; never caused by valid input).",
+    "service-unavailable": "503: a dependency (the database) is unreachable; see Retry-After.",
+    # Games (docs/games-api.md)
+    "game-finished": "409: the game is over (its `end_reason` says why); no round can be appended.",
+    "round-number": "409: the round number sent is not the game's next round (`next_round`).",
+    "idempotency-key-reused": "422: this Idempotency-Key was used for a different request (method, path or body).",
+    "idempotency-in-flight": "409: the first request with this Idempotency-Key is still running; retry shortly.",
+    # Engine (rules) problems, all 422; `errors[].code` is one of engine.errors.PROBLEM_CODES.
+    "rules-broken": "422: the input breaks the rules of the game.",
+    "invalid-card": "422: a string is not a card.",
+    "unknown-preset": "422: no preset has this id.",
+    "invalid-rules": "422: house-rule overrides are unknown, out of range or inconsistent.",
+    "invalid-meld": "422: a meld breaks the rule set.",
+    "invalid-round": "422: a round sent to be scored breaks the rules (going out, contract, card counts...).",
+}
+
+#: The problem type used for a status when the raiser names none.
+DEFAULT_TYPE_SLUGS: dict[int, str] = {
+    400: "bad-request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    406: "not-acceptable",
+    409: "conflict",
+    412: "precondition-failed",
+    413: "body-too-large",
+    415: "unsupported-media-type",
+    422: "validation-error",
+    428: "precondition-required",
+    429: "too-many-requests",
+    500: "internal-error",
+    503: "service-unavailable",
+}
+
+#: Engine error classes → HTTP status. Anything else derived from HandFootError is a 422 too.
+ENGINE_ERROR_STATUS: dict[type[HandFootError], int] = {
+    HandFootError: 422,
+    CardError: 422,
+    UnknownPresetError: 422,
+    RulesError: 422,
+    InvalidMeldError: 422,
+    RoundError: 422,
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Document shape (for the OpenAPI spec; the handlers build plain dicts of the same shape)
+
+
+class ProblemErrorSchema(ma.Schema):
+    """One item of a problem's ``errors``: where, which rule (``code``), and why."""
+
+    pointer = ma.fields.String(
+        metadata={
+            "description": "JSON Pointer (RFC 6901) into the request body, e.g. "
+            '"/teams/0/melds/1/2"; "" is the whole body.'
+        }
+    )
+    parameter = ma.fields.String(metadata={"description": "Name of the query, header or path parameter at fault."})
+    code = ma.fields.String(required=True, metadata={"description": "Stable machine-readable code (see README)."})
+    detail = ma.fields.String(required=True, metadata={"description": "The problem in words."})
+
+
+class ProblemSchema(ma.Schema):
+    """RFC 9457 problem details, with an ``errors`` extension listing every problem found."""
+
+    class Meta:
+        # RFC 9457 §3.2: problem types may add extension members; clients ignore unknown ones.
+        unknown = ma.INCLUDE
+
+    type = ma.fields.String(
+        required=True,
+        metadata={"description": "URI of the problem type (https://handfoot.dev/problems/...)."},
+    )
+    title = ma.fields.String(required=True, metadata={"description": "Summary of the type."})
+    status = ma.fields.Integer(required=True, metadata={"description": "The HTTP status code."})
+    detail = ma.fields.String(metadata={"description": "This occurrence in words."})
+    instance = ma.fields.String(metadata={"description": "The request path."})
+    errors = ma.fields.List(
+        ma.fields.Nested(ProblemErrorSchema),
+        required=True,
+        metadata={"description": "Every problem found, each at a pointer or parameter."},
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers
+
+
+def type_uri(slug: str | None) -> str:
+    """The ``type`` URI for ``slug`` (``about:blank`` for ``None``)."""
+    return "about:blank" if slug is None else PROBLEM_TYPE_BASE + slug
+
+
+#: The problem ``type`` of each engine error class.
+ENGINE_ERROR_SLUGS: dict[type[HandFootError], str] = {
+    CardError: "invalid-card",
+    UnknownPresetError: "unknown-preset",
+    RulesError: "invalid-rules",
+    InvalidMeldError: "invalid-meld",
+    RoundError: "invalid-round",
+}
+
+
+def json_pointer(path: Iterable[str | int]) -> str:
+    """RFC 6901 JSON Pointer: ``("teams", 0, "melds")`` → ``"/teams/0/melds"``; ``()`` → ``""``."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
+
+
+def status_title(status: int) -> str:
+    try:
+        return http.HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"
+
+
+def make_problem(
+    status: int,
+    title: str | None = None,
+    detail: str | None = None,
+    *,
+    errors: Sequence[Mapping[str, Any]] = (),
+    type_slug: str | None = None,
+    instance: str | None = None,
+    **extensions: Any,
+) -> dict[str, Any]:
+    """Build a problem document (a dict). ``instance`` defaults to the request path."""
+    if type_slug is None:
+        type_slug = DEFAULT_TYPE_SLUGS.get(status)
+    if instance is None and flask.has_request_context():
+        instance = flask.request.path
+    problem: dict[str, Any] = {
+        "type": type_uri(type_slug),
+        "title": title or status_title(status),
+        "status": status,
+    }
+    if detail is not None:
+        problem["detail"] = detail
+    if instance is not None:
+        problem["instance"] = instance
+    problem["errors"] = [dict(item) for item in errors]
+    problem.update(extensions)
+    return problem
+
+
+def problem_response(problem: Mapping[str, Any], headers: Mapping[str, str] | None = None) -> flask.Response:
+    """A ``Response`` carrying ``problem`` as ``application/problem+json``."""
+    response = flask.current_app.response_class(
+        flask.json.dumps(problem), status=int(problem["status"]), mimetype=PROBLEM_CONTENT_TYPE
+    )
+    for name, value in (headers or {}).items():
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
+
+
+class ProblemHTTPException(HTTPException):
+    """Carries a ready problem document to the Api's HTTP error handler."""
+
+    def __init__(self, status: int, problem: dict[str, Any], headers: Mapping[str, str] | None = None) -> None:
+        super().__init__(description=problem.get("detail"))
+        self.code = status
+        self.problem = problem
+        self.extra_headers = dict(headers or {})
+
+
+def abort_problem(
+    status: int,
+    title: str | None = None,
+    detail: str | None = None,
+    *,
+    errors: Sequence[Mapping[str, Any]] = (),
+    type_slug: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    retry_after: int | None = None,
+    **extensions: Any,
+) -> NoReturn:
+    """Stop the request with a problem+json response.
+
+    ``errors`` items are ``{"pointer": ..., "code": ..., "detail": ...}`` (or ``parameter``
+    instead of ``pointer``); build pointers with :func:`json_pointer`. ``type_slug`` defaults by
+    status (404 ``not-found``, 409 ``conflict``, 412 ``precondition-failed``, 428
+    ``precondition-required``, 503 ``service-unavailable``, ...); document new slugs in
+    :data:`problem_types`. ``retry_after`` (seconds) sets ``Retry-After`` (503, 429).
+    Extra keyword arguments become extension members of the problem.
+    """
+    all_headers = dict(headers or {})
+    if retry_after is not None:
+        all_headers["Retry-After"] = str(int(retry_after))
+    problem = make_problem(status, title, detail, errors=errors, type_slug=type_slug, **extensions)
+    raise ProblemHTTPException(status, problem, all_headers)
+
+
+def engine_problem(error: HandFootError) -> dict[str, Any]:
+    """The problem document of an engine error."""
+    status = ENGINE_ERROR_STATUS.get(type(error), 422)
+    return make_problem(
+        status,
+        type(error).title,
+        "; ".join(p.detail for p in error.problems),
+        errors=[{"pointer": json_pointer(p.path), "code": p.code, "detail": p.detail} for p in error.problems],
+        type_slug=ENGINE_ERROR_SLUGS.get(type(error), "rules-broken"),
+    )
+
+
+def handle_engine_error(error: HandFootError) -> flask.Response:
+    """Flask error handler: an engine error raised in a view → 422 problem+json."""
+    return problem_response(engine_problem(error))
+
+
+def register_error_handlers(app: flask.Flask) -> None:
+    """Register the engine-error handler (HTTP errors are handled by ``handfoot.server.extensions.Api``)."""
+    app.register_error_handler(HandFootError, handle_engine_error)

@@ -1,0 +1,102 @@
+"""Schemas of the check operations: melds, openings, going out, the discard pile."""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from handfoot.engine import BookKind
+from handfoot.server.resources.rounds.schemas import PlayerSchema, SideList, plain_player
+from handfoot.server.schemas import MAX_PLAYERS_PER_TEAM, Bool, Cards, Int, Melds, PresetId, Problems, Rules, Schema
+
+
+class CheckBaseSchema(Schema):
+    preset = PresetId(required=True)
+    rules = Rules()
+
+
+class MeldValidateRequestSchema(CheckBaseSchema):
+    cards = Cards("The meld's cards, or the cards added `onto` a meld on the table.", required=True)
+    onto = Cards("A meld already on the table that `cards` are added to (optional).", load_default=list)
+
+
+class MeldCheckSchema(Schema):
+    valid = fields.Boolean(metadata={"description": "The meld (with `onto`, the meld after adding) breaks no rule."})
+    kind = fields.Enum(
+        BookKind,
+        by_value=True,
+        allow_none=True,
+        metadata={
+            "description": "clean (no wilds), dirty (naturals and wilds) or "
+            "wild (wild cards only); null when the ranks are mixed."
+        },
+    )
+    rank = fields.String(allow_none=True, metadata={"description": "The natural cards' rank; null for a wild meld."})
+    complete = fields.Boolean(metadata={"description": "The meld is a book (book_size cards or more)."})
+    size = fields.Integer(metadata={"description": "Cards in the meld."})
+    naturals = fields.Integer(metadata={"description": "Natural cards."})
+    wilds = fields.Integer(metadata={"description": "Wild cards (2s and jokers)."})
+    points = fields.Integer(metadata={"description": "Card points of the whole meld."})
+    problems = Problems()
+
+
+class OpeningCheckRequestSchema(CheckBaseSchema):
+    round = Int(load_default=1, validate=validate.Range(1, 50), metadata={"description": "Round number (1 = first)."})
+    melds = Melds("The side's opening melds.", required=True)
+    from_pile = Cards("The melded cards that came from a taken discard pile, its top card first.", load_default=list)
+    score = Int(
+        allow_none=True,
+        load_default=None,
+        metadata={"description": "The side's cumulative score (points), for rules that set the minimum by score."},
+    )
+
+
+class OpeningCheckSchema(Schema):
+    points = fields.Integer(metadata={"description": "Card points counted toward the minimum."})
+    minimum = fields.Integer(metadata={"description": "The round's opening minimum (points)."})
+    met = fields.Boolean(metadata={"description": "The opening is legal and reaches the minimum."})
+    problems = Problems()
+
+
+class GoingOutCheckRequestSchema(CheckBaseSchema):
+    round = Int(load_default=1, validate=validate.Range(1, 50), metadata={"description": "Round number (1 = first)."})
+    melds = Melds("Every meld of the side on the table.", required=True)
+    players = SideList(
+        PlayerSchema,
+        plain_player,
+        load_default=list,
+        validate=validate.Length(max=MAX_PLAYERS_PER_TEAM),
+        metadata={"description": "The side's players; `foot` only for a foot never picked up."},
+    )
+
+
+class BooksSchema(Schema):
+    clean_books = fields.Integer(metadata={"description": "Clean books."})
+    dirty_books = fields.Integer(metadata={"description": "Dirty books."})
+    wild_books = fields.Integer(metadata={"description": "Wild books."})
+
+
+class GoingOutCheckSchema(Schema):
+    met = fields.Boolean(metadata={"description": "The side may go out."})
+    books = fields.Nested(BooksSchema, metadata={"description": "Completed books on the table, by kind."})
+    missing = fields.Nested(BooksSchema, metadata={"description": "Books still missing for the contract, by kind."})
+    contract = fields.Nested(BooksSchema, metadata={"description": "The contract of this round."})
+    problems = Problems()
+
+
+class DiscardPileCheckRequestSchema(CheckBaseSchema):
+    hand = Cards("The cards in the hand of the player who wants the pile.", required=True)
+    pile = Cards("The discard pile, top card first.", required=True)
+    melds = Melds("The side's melds on the table.", load_default=list)
+    taken_before = Bool(
+        load_default=False,
+        metadata={"description": "The pile has been taken before this round (seed 003's broken pile)."},
+    )
+    frozen = Bool(load_default=False, metadata={"description": "A wild card was discarded onto the pile (seed 003)."})
+
+
+class DiscardPileCheckSchema(Schema):
+    allowed = fields.Boolean(metadata={"description": "The player may take the pile."})
+    cards = fields.Integer(
+        metadata={"description": "Cards that would be taken (the top pile_take_count, all if fewer)."}
+    )
+    problems = Problems()

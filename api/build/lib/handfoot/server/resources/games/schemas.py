@@ -1,0 +1,202 @@
+"""Schemas of the games resource (docs/games-api.md): games, rounds, revisions, score sheets."""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from handfoot.engine import GAME_STATUSES
+from handfoot.server.names import Name
+from handfoot.server.resources.rounds.schemas import BreakdownSchema, SideList, TeamSchema, plain_team
+from handfoot.server.schemas import MAX_NAME_LENGTH, MAX_PLAYERS_PER_TEAM, MAX_TEAMS, Int, PresetId, Rules, Schema
+from handfoot.server.services.games import GAME_PROBLEM_CODES, MAX_ROUNDS_PER_GAME
+
+MAX_PAGE_SIZE = 100
+DEFAULT_PAGE_SIZE = 20
+
+_CODES = "; ".join(f"`{code}`: {text}" for code, text in GAME_PROBLEM_CODES.items())
+
+
+def _ts(description: str) -> fields.DateTime:
+    return fields.AwareDateTime(default_timezone=None, metadata={"description": description})
+
+
+# -- requests ---------------------------------------------------------------------------------
+
+
+class GameTeamSchema(Schema):
+    name = Name(f"Side name (unique in the game; at most {MAX_NAME_LENGTH} characters).", required=True)
+    players = fields.List(
+        Name(f"Player name (at most {MAX_NAME_LENGTH} characters)."),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_PLAYERS_PER_TEAM),
+        metadata={"description": "The side's players, by name (unique in the game, ignoring case); a player "
+                  "playing alone is a side of one. Counted against the rules' players_per_team_min/max."},
+    )
+
+
+class GameCreateSchema(Schema):
+    name = Name(f"The game's name (at most {MAX_NAME_LENGTH} characters).", required=True)
+    preset = PresetId(required=True)
+    rules = Rules()
+    teams = fields.List(
+        fields.Nested(GameTeamSchema),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_TEAMS),
+        metadata={"description": "The sides, in the order score sheets show them; checked against the rules' "
+                  f"teams_min/teams_max (422 `team_count`). Problem codes: {_CODES}"},
+    )
+
+
+class GameQueryArgsSchema(Schema):
+    status = fields.String(
+        validate=validate.OneOf(GAME_STATUSES),
+        metadata={"description": "Only games with this status: in_progress, tiebreaker or finished."},
+    )
+    player = Name("Only games where a side has a player of this name (ignoring case).")
+    preset = PresetId()
+
+
+class RoundCreateSchema(Schema):
+    round = Int(
+        validate=validate.Range(1, MAX_ROUNDS_PER_GAME),
+        metadata={"description": "The round's number; when given it must be the game's next round "
+                  f"(409 `round-number` otherwise). A game holds at most {MAX_ROUNDS_PER_GAME} rounds."},
+    )
+    teams = SideList(
+        TeamSchema,
+        plain_team,
+        required=True,
+        validate=validate.Length(min=1, max=MAX_TEAMS),
+        metadata={"description": "Every side of the game exactly once, matched by name, in cards form or tally "
+                  f"form (as POST /v1/rounds/score). Problem codes: {_CODES}"},
+    )
+
+
+class RoundUpdateSchema(Schema):
+    teams = SideList(
+        TeamSchema,
+        plain_team,
+        required=True,
+        validate=validate.Length(min=1, max=MAX_TEAMS),
+        metadata={"description": "The corrected round: every side of the game exactly once, matched by name "
+                  "(as POST /v1/rounds/score)."},
+    )
+
+
+# -- answers ----------------------------------------------------------------------------------
+
+
+class SideTotalSchema(Schema):
+    name = fields.String(metadata={"description": "Side name."})
+    total = fields.Integer(metadata={"description": "The side's total (points)."})
+
+
+class SideMinimumSchema(Schema):
+    name = fields.String(metadata={"description": "Side name."})
+    minimum = fields.Integer(metadata={"description": "The side's opening minimum next round (points)."})
+
+
+class ContractOutSchema(Schema):
+    clean_books = fields.Integer(metadata={"description": "Clean books needed to go out."})
+    dirty_books = fields.Integer(metadata={"description": "Dirty books needed to go out."})
+    wild_books = fields.Integer(metadata={"description": "Wild books needed to go out."})
+
+
+class GameTeamOutSchema(Schema):
+    name = fields.String(metadata={"description": "Side name."})
+    players = fields.List(fields.String(), metadata={"description": "The side's players."})
+
+
+class RoundSchema(Schema):
+    number = fields.Integer(metadata={"description": "Round number (1 = first)."})
+    revision = fields.Integer(metadata={"description": "1, plus one per correction; the round's ETag follows it."})
+    request = fields.Dict(metadata={"description": "The body as sent (cards or tallies), with its round number."})
+    teams = fields.List(
+        fields.Nested(BreakdownSchema),
+        metadata={"description": "A Breakdown per side, in the game's side order (as POST /v1/rounds/score)."},
+    )
+    totals_after = fields.List(
+        fields.Nested(SideTotalSchema), metadata={"description": "Running totals after this round."}
+    )
+    created_at = _ts("When the round was first stored.")
+    updated_at = _ts("When the current revision was stored.")
+
+
+class _GameStateFields(Schema):
+    id = fields.Integer(metadata={"description": "Game id."})
+    name = fields.String(metadata={"description": "The game's name."})
+    preset = fields.String(metadata={"description": "The preset the game's rules start from."})
+    status = fields.String(metadata={"description": "in_progress, tiebreaker (level after the end: one more "
+                                     "round), or finished."})
+    teams = fields.List(fields.Nested(GameTeamOutSchema), metadata={"description": "The sides and their players."})
+    totals = fields.List(fields.Nested(SideTotalSchema), metadata={"description": "Every side's total so far."})
+    leaders = fields.List(fields.String(), metadata={"description": "Every side with the top total (two or more "
+                                                     "when level; empty before the first round)."})
+    winner = fields.String(allow_none=True, metadata={"description": "The winning side once finished without a "
+                                                      "tie; null otherwise."})
+    tie = fields.Boolean(metadata={"description": "Finished level, and the rules let the tie stand."})
+    rounds_played = fields.Integer(metadata={"description": "Rounds stored."})
+    created_at = _ts("When the game was created.")
+    updated_at = _ts("When the game last changed (a round appended or corrected).")
+
+
+class GameSummarySchema(_GameStateFields):
+    """A game in a list: its state without rules or rounds."""
+
+
+class GameSchema(_GameStateFields):
+    rules = fields.Dict(metadata={"description": "The full resolved RuleSet snapshot (as GET /v1/presets/{id} "
+                                  "`rules`): the game keeps it even if the preset changes later."})
+    rules_overridden = fields.List(fields.String(), metadata={"description": "Rule names whose values differ "
+                                                              "from the preset's (house rules)."})
+    house_rules = fields.Dict(metadata={"description": "The house-rule overrides as sent."})
+    next_round = fields.Integer(allow_none=True, metadata={"description": "The round to play next; null when "
+                                                           "finished."})
+    next_opening_minimum = fields.Integer(
+        allow_none=True,
+        metadata={"description": "The next round's opening minimum (points; the tiebreaker's minimum in a "
+                  "tiebreaker); null when finished. The lowest of next_opening_minimums."},
+    )
+    next_opening_minimums = fields.List(
+        fields.Nested(SideMinimumSchema), allow_none=True,
+        metadata={"description": "The next opening minimum per side (they differ only under opening_thresholds); "
+                  "null when finished."},
+    )
+    next_contract = fields.Nested(
+        ContractOutSchema, allow_none=True,
+        metadata={"description": "The books needed to go out next round; null when finished."},
+    )
+    end_reason = fields.String(allow_none=True, metadata={"description": "Why the game ended, e.g. \"4 rounds "
+                                                          "played\", \"Us reached 10000\", \"4 rounds played; tie "
+                                                          "stands\"; null until finished."})
+    rounds = fields.List(fields.Nested(RoundSchema), metadata={"description": "Every round, in order."})
+    version = fields.Integer(metadata={"description": "Increments on every change; the game's ETag follows it."})
+
+
+class RevisionSchema(Schema):
+    revision = fields.Integer(metadata={"description": "Revision number (1 = as first stored)."})
+    current = fields.Boolean(metadata={"description": "Whether this is the round as it stands now."})
+    request = fields.Dict(metadata={"description": "The body of this revision, as sent."})
+    teams = fields.List(fields.Nested(BreakdownSchema), metadata={"description": "Its Breakdowns."})
+    created_at = _ts("When this revision was stored.")
+    replaced_at = _ts("When a correction replaced it; null for the current one.")
+    author = fields.String(allow_none=True, metadata={"description": "The name of the API key that wrote it; null "
+                                                      "without keys."})
+
+
+class ScoresheetRowSchema(Schema):
+    round = fields.Integer(metadata={"description": "Round number."})
+    scores = fields.List(fields.Integer(), metadata={"description": "Each side's score in the round (side order)."})
+    totals = fields.List(fields.Integer(), metadata={"description": "Each side's running total after it."})
+
+
+class ScoresheetSchema(Schema):
+    game_id = fields.Integer(metadata={"description": "Game id."})
+    name = fields.String(metadata={"description": "The game's name."})
+    teams = fields.List(fields.String(), metadata={"description": "Side names: the columns."})
+    rows = fields.List(fields.Nested(ScoresheetRowSchema), metadata={"description": "One row per round."})
+    totals = fields.List(fields.Integer(), metadata={"description": "Each side's total."})
+    status = fields.String(metadata={"description": "in_progress, tiebreaker or finished."})
+    leaders = fields.List(fields.String(), metadata={"description": "Every side with the top total."})
+    winner = fields.String(allow_none=True, metadata={"description": "The winner once finished without a tie."})
+    tie = fields.Boolean(metadata={"description": "Finished level, and the tie stands."})

@@ -1,0 +1,68 @@
+"""Schemas of the presets resource."""
+
+from __future__ import annotations
+
+from marshmallow import fields
+
+from handfoot.server.schemas import Schema
+
+
+class PresetSummarySchema(Schema):
+    id = fields.String(
+        metadata={"description": "Stable preset id, used as `preset` in every request.", "example": "pagat"}
+    )
+    name = fields.String(metadata={"description": "Display name.", "example": "Pagat"})
+    source = fields.String(
+        metadata={"description": "The rule text it comes from (seed 000-004).", "example": "seed 000"}
+    )
+    summary = fields.String(metadata={"description": "One line on what makes it different."})
+
+
+class ProvenanceSchema(Schema):
+    kind = fields.String(
+        metadata={
+            "description": "seed (the source states it), option (the source's default for a configurable value), "
+            "filled (the source is silent; copied from the preset named in `source`), reported (secondary public "
+            "summaries, not a seed), derived (follows from stated values), decision (our reading, recorded in "
+            "docs/rules-decisions.md), default (a rule dimension beyond the seeds, off unless set).",
+            "enum": ["seed", "option", "filled", "reported", "derived", "decision", "default"],
+        }
+    )
+    source = fields.String(
+        metadata={"description": "`seed 000`..`seed 004`, a preset id for filled values, or the decision's reference."}
+    )
+    note = fields.String(metadata={"description": "The source's words, or why."})
+
+
+class RuleFieldSchema(Schema):
+    name = fields.String(metadata={"description": "The rule's name, as used in `rules` overrides."})
+    group = fields.String(
+        metadata={
+            "description": "sides, deal, game, card_values, melds, bonuses, red_threes, "
+            "opening, going_out or discard_pile."
+        }
+    )
+    description = fields.String(metadata={"description": "What the value means, with its unit."})
+    value = fields.Raw(metadata={"description": "The preset's value (points unless the description says otherwise)."})
+    provenance = fields.Nested(ProvenanceSchema, metadata={"description": "Where the value comes from."})
+
+
+class PresetSchema(PresetSummarySchema):
+    rules = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(),
+        metadata={"description": "The full RuleSet: every value by rule name (the shape `rules` overrides take)."},
+    )
+    provenance = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(ProvenanceSchema),
+        metadata={"description": "Where each value comes from, by rule name."},
+    )
+    fields_ = fields.List(
+        fields.Nested(RuleFieldSchema),
+        data_key="fields",
+        attribute="fields",
+        metadata={
+            "description": "Every rule in order, with its group, description, value and provenance (for display)."
+        },
+    )

@@ -1,0 +1,101 @@
+"""OpenAPI examples: seed 000's worked round (Pagat), as cards."""
+
+from typing import Any
+
+WORKED_ROUND_REQUEST: dict[str, Any] = {
+    "preset": "pagat",
+    "round": 1,
+    "teams": [
+        {
+            "name": "Team 1",
+            "went_out": True,
+            "melds": [
+                ["2C", "2D", "2H", "2S", "2C", "2D", "2H"],
+                ["KS", "KH", "KD", "KC", "KS", "KH", "KD"],
+                ["5S", "5H", "5D", "5C", "5S", "5H", "5D"],
+                ["AS", "AH", "AD", "AC", "AS", "2S", "2C"],
+                ["6S", "6H", "6D", "6C", "6S", "2D", "2H"],
+                ["4S", "4H", "4D"],
+            ],
+            "red_threes": ["3H"],
+            "players": [{"name": "North", "hand": []}, {"name": "South", "hand": ["8S", "8H", "5C"]}],
+        },
+        {
+            "name": "Team 2",
+            "went_out": False,
+            "melds": [
+                ["4C", "4S", "4H", "4D", "4C", "4S", "4H"],
+                ["KS", "KH", "KD", "KC", "KC", "2S", "2D"],
+                ["JS", "JH", "JD", "JC", "JS", "2H", "2C"],
+                ["5S", "5H", "5D", "5C", "5C", "2S"],
+            ],
+            "red_threes": [],
+            "players": [
+                {"name": "East", "hand": ["AS", "JK"]},
+                {
+                    "name": "West",
+                    "hand": ["8C", "8H", "10H"],
+                    "foot": ["3D", "4S", "4H", "4D", "JC", "QD", "6S", "6C", "7H", "7C", "8D", "9H", "10S"],
+                },
+            ],
+        },
+    ],
+}
+
+
+def _response() -> dict[str, Any]:
+    from handfoot.engine import score_round_request
+
+    from .schemas import RoundScoreSchema
+
+    score = score_round_request(WORKED_ROUND_REQUEST)
+    return dict(RoundScoreSchema().dump({"preset": "pagat", "round": 1, "rules_overridden": [], "teams": score.teams}))
+
+
+#: Computed by the engine from the request, so the documented answer can never drift from the code.
+WORKED_ROUND_RESPONSE: dict[str, Any] = _response()
+
+
+COMPARE_REQUEST: dict[str, Any] = {
+    "presets": ["pagat", "bga", "bicycle"],
+    "round": 1,
+    "teams": [
+        {
+            "name": "Team 1",
+            "went_out": True,
+            "tally": {
+                "clean_books": 2,
+                "dirty_books": 2,
+                "wild_books": 1,
+                "red_threes_on_table": 1,
+                "red_threes_caught": 0,
+                "table_points": 465,
+                "points_left": 25,
+            },
+        },
+        {
+            "name": "Team 2",
+            "went_out": False,
+            "tally": {
+                "clean_books": 1,
+                "dirty_books": 2,
+                "wild_books": 0,
+                "red_threes_on_table": 0,
+                "red_threes_caught": 1,
+                "table_points": 260,
+                "points_left": 185,
+            },
+        },
+    ],
+}
+
+
+def _compare() -> dict[str, Any]:
+    from handfoot.engine import compare_round_request
+
+    from .schemas import RoundComparisonSchema
+
+    return dict(RoundComparisonSchema().dump({"round": 1, "results": compare_round_request(COMPARE_REQUEST)}))
+
+
+COMPARE_RESPONSE: dict[str, Any] = _compare()

@@ -1,0 +1,266 @@
+"""Schema pieces shared by the resources: strict scalars, card lists, house rules, problem items.
+
+The house-rules schema is generated from the engine's rule catalogue (``handfoot.engine.RULE_FIELDS``), so
+the OpenAPI document lists every rule with its type, range and description, and the engine stays
+the one place a rule is defined. The engine checks the values again (ranges, consistency).
+"""
+
+from __future__ import annotations
+
+from itertools import chain, repeat
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+from marshmallow.utils import get_value
+
+from handfoot.engine import RULE_FIELDS, Breakdown, Line, RuleField
+from handfoot.server.problems import json_pointer
+
+#: Limits on request sizes (also documented in the README): more than any real table needs.
+MAX_CARDS_PER_LIST = 200
+MAX_MELDS_PER_TEAM = 60
+MAX_TEAMS = 12
+MAX_PLAYERS_PER_TEAM = 8
+MAX_NAME_LENGTH = 100
+
+
+class Schema(ma.Schema):
+    """Base schema: unknown members are refused by name (422 ``unknown_field``)."""
+
+    class Meta:
+        unknown = ma.RAISE
+
+    def get_attribute(self, obj: Any, attr: str, default: Any) -> Any:
+        """``marshmallow.utils.get_value``, inlined for plain names (same results).
+
+        Dumping a scored round reads ~180 values (a Breakdown's lines are engine dataclasses), and
+        two helper calls per value were a fifth of the dump (docs/performance.md). Dotted names
+        go through marshmallow's own helper."""
+        if "." in attr:
+            return get_value(obj, attr, default)
+        if not hasattr(obj, "__getitem__"):
+            return getattr(obj, attr, default)
+        try:
+            return obj[attr]
+        except (KeyError, IndexError, TypeError, AttributeError):
+            return getattr(obj, attr, default)
+
+
+def Int(**kw: Any) -> fields.Integer:  # noqa: N802 - a field factory, read like a class
+    """An integer that refuses strings, floats and booleans."""
+    return StrictInteger(strict=True, **kw)
+
+
+class StrictInteger(fields.Integer):
+    def _validated(self, value: Any) -> Any:
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        return super()._validated(value)
+
+
+class StrictBoolean(fields.Boolean):
+    """``true`` or ``false`` only (no ``"yes"``, ``1``, ``"true"``)."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+def Bool(**kw: Any) -> fields.Boolean:  # noqa: N802
+    return StrictBoolean(**kw)
+
+
+#: Longest card string accepted (``10♠`` is 3 characters; room for spaces and aliases).
+MAX_CARD_LENGTH = 8
+
+
+_STR_ONLY = frozenset({str})
+_LIST_ONLY = frozenset({list})
+
+
+def _short_strings(items: list[Any]) -> bool:
+    """Every item a string no longer than a card may be; passes of built-ins (``map``, ``set``,
+    ``max``) rather than a Python loop per card: this runs on every card of every request."""
+    return not items or (set(map(type, items)) <= _STR_ONLY and max(map(len, items)) <= MAX_CARD_LENGTH)
+
+
+def card_strings_ok(value: Any) -> bool:
+    """Whether ``value`` is a list of at most ``MAX_CARDS_PER_LIST`` short strings: what
+    :class:`CardList` takes at once (anything else goes through the item field, for its errors)."""
+    return type(value) is list and len(value) <= MAX_CARDS_PER_LIST and _short_strings(value)
+
+
+def meld_lists_ok(value: Any) -> bool:
+    """Whether ``value`` is a list of at most ``MAX_MELDS_PER_TEAM`` melds, each a list that
+    :func:`card_strings_ok` accepts: what :class:`MeldList` takes at once."""
+    return (
+        type(value) is list
+        and len(value) <= MAX_MELDS_PER_TEAM
+        and (not value or (set(map(type, value)) <= _LIST_ONLY and max(map(len, value)) <= MAX_CARDS_PER_LIST
+                           and _short_strings(list(chain.from_iterable(value)))))
+    )
+
+
+class CardList(fields.List):
+    """A list of card strings, checked in one pass.
+
+    Documented (and, on a bad item, answered) exactly as ``List(String(validate=Length(max=8)))``:
+    when every item is a short string the list is taken as it is, without deserializing item by
+    item; otherwise the inner field runs on every item, so each error names its position. The
+    engine's parser then reads every card string once (docs/performance.md).
+    """
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if card_strings_ok(value):
+            return list(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class MeldList(fields.List):
+    """A list of card lists (melds), checked in one pass; errors as the nested lists would give."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if meld_lists_ok(value):
+            return [list(meld) for meld in value]
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def Cards(description: str, **kw: Any) -> fields.List:  # noqa: N802
+    """A list of card strings (rank then suit: ``10H``, ``QS``, ``JK``; aliases ``T``, ``♠`` ...).
+
+    Card strings are parsed once, by the engine, which names each unknown card's position.
+    """
+    return CardList(
+        fields.String(validate=validate.Length(max=MAX_CARD_LENGTH)),
+        validate=validate.Length(max=MAX_CARDS_PER_LIST),
+        metadata={"description": description, "example": ["KS", "KH", "2C"]},
+        **kw,
+    )
+
+
+def Melds(description: str, **kw: Any) -> fields.List:  # noqa: N802
+    return MeldList(
+        CardList(
+            fields.String(validate=validate.Length(max=MAX_CARD_LENGTH)),
+            validate=validate.Length(max=MAX_CARDS_PER_LIST),
+        ),
+        validate=validate.Length(max=MAX_MELDS_PER_TEAM),
+        metadata={"description": description, "example": [["KS", "KH", "KD"], ["9S", "9H", "2C"]]},
+        **kw,
+    )
+
+
+def PresetId(**kw: Any) -> fields.String:  # noqa: N802
+    return fields.String(
+        validate=validate.Length(min=1, max=40),
+        metadata={"description": "A preset id (GET /v1/presets), e.g. `pagat`.", "example": "pagat"},
+        **kw,
+    )
+
+
+def Name(description: str, **kw: Any) -> fields.String:  # noqa: N802
+    return fields.String(
+        validate=validate.Length(min=1, max=MAX_NAME_LENGTH), metadata={"description": description}, **kw
+    )
+
+
+class ContractSchema(Schema):
+    clean_books = Int(validate=validate.Range(0, 40), load_default=0, metadata={"description": "Clean books."})
+    dirty_books = Int(validate=validate.Range(0, 40), load_default=0, metadata={"description": "Dirty books."})
+    wild_books = Int(validate=validate.Range(0, 40), load_default=0, metadata={"description": "Wild books."})
+
+
+class ThresholdSchema(Schema):
+    score = Int(required=True, metadata={"description": "From this cumulative score (points) on..."})
+    minimum = Int(
+        required=True,
+        validate=validate.Range(0, 100_000),
+        metadata={"description": "...the opening minimum is this (points)."},
+    )
+
+
+def _rule_field(spec: RuleField) -> fields.Field:
+    meta = {"description": spec.description}
+    rng = validate.Range(spec.minimum, spec.maximum)
+    if spec.kind == "int":
+        return Int(allow_none=spec.nullable, validate=rng, metadata=meta)
+    if spec.kind == "bool":
+        return Bool(metadata=meta)
+    if spec.kind == "choice":
+        return fields.String(validate=validate.OneOf(spec.choices), metadata=meta)
+    if spec.kind == "int_list":
+        return fields.List(Int(validate=rng), validate=validate.Length(max=50), metadata=meta)
+    if spec.kind == "contract":
+        return fields.Nested(ContractSchema, metadata=meta)
+    if spec.kind == "contract_list":
+        return fields.List(fields.Nested(ContractSchema), validate=validate.Length(max=50), metadata=meta)
+    if spec.kind == "threshold_list":
+        return fields.List(fields.Nested(ThresholdSchema), validate=validate.Length(max=50), metadata=meta)
+    raise AssertionError(spec.kind)
+
+
+#: House-rule overrides: every member optional, each a RuleSet field of the engine.
+RulesSchema: type[Schema] = Schema.from_dict(
+    {name: _rule_field(spec) for name, spec in RULE_FIELDS.items()}, name="RulesSchema"
+)
+
+
+class RulesField(fields.Nested):
+    """House rules: a ``Nested(RulesSchema)``; an empty object (most requests) loads as ``{}``
+    without walking the schema's fields, exactly what ``RulesSchema().load({})`` returns."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if type(value) is dict and not value:
+            return {}
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def Rules(**kw: Any) -> fields.Nested:  # noqa: N802
+    return RulesField(
+        RulesSchema,
+        load_default=dict,
+        metadata={
+            "description": "House rules: overrides on top of the preset, by rule name (see GET /v1/presets/{id}). "
+            "Unknown names, out-of-range values and rules that contradict each other are refused (422)."
+        },
+        **kw,
+    )
+
+
+class ProblemItemSchema(Schema):
+    """One rule broken, in a check's answer: the same shape as an error's ``errors`` item."""
+
+    pointer = fields.String(metadata={"description": "JSON Pointer into the request body, e.g. `/melds/1/2`."})
+    code = fields.String(metadata={"description": "Stable problem code (README: Problem codes)."})
+    detail = fields.String(metadata={"description": "The rule broken, in words, with its rule name."})
+
+
+class EngineProblemSchema(ProblemItemSchema):
+    """Dumps an engine ``Problem`` (its ``path`` becomes a JSON Pointer)."""
+
+    pointer = fields.Function(
+        lambda p: json_pointer(p.path), metadata=ProblemItemSchema._declared_fields["pointer"].metadata
+    )
+
+
+def Problems() -> fields.List:  # noqa: N802
+    return fields.List(
+        fields.Nested(EngineProblemSchema),
+        metadata={"description": "Every rule broken (empty when none), each with a stable code."},
+    )
+
+
+def breakdown_data(breakdown: Breakdown) -> dict[str, Any]:
+    """An engine ``Breakdown`` as plain JSON data: what ``BreakdownSchema().dump`` gives, member for
+    member and in the same order (the engine's values are already ``int``/``str``/``None``).
+
+    Dumping a scored round with marshmallow read ~180 values one field at a time, about 15% of
+    ``POST /v1/rounds/score`` (docs/performance.md); the schema still documents the shape, and
+    tests/api/test_scoring_api.py checks this against it."""
+    return {
+        "name": breakdown.name,
+        "total": breakdown.total,
+        "lines": list(map(dict, map(zip, repeat(Line._fields), breakdown.lines))),
+    }
