@@ -14,6 +14,8 @@ import pytest
 import requests
 from keeper_util import LiveServer, Requests, needs_games, screenshot
 
+from handfoot.server.keeper import KEEPER_STATIC
+
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
 Tally = dict[str, int]
@@ -163,8 +165,15 @@ def test_page_and_static_files_are_served(live_server: LiveServer) -> None:
     assert response.headers["Content-Type"].startswith("text/html")
     assert "default-src 'self'" in response.headers["Content-Security-Policy"]
     assert '<script type="module" src="/keeper/app.js"></script>' in response.text
-    for name in ("app.js", "api.js", "dom.js", "chart.js", "keeper.css", "icon.svg"):
+    for name in ("keeper.css", "icon.svg"):
         assert requests.get(f"{live_server.url}/keeper/{name}", timeout=10).status_code == 200, name
+    # Every ES module, views/ too, with a JavaScript type: a browser refuses a module script served otherwise.
+    modules = sorted(p.relative_to(KEEPER_STATIC).as_posix() for p in KEEPER_STATIC.rglob("*.js"))
+    assert {"app.js", "api.js", "dom.js", "chart.js", "views/game.js", "views/round-entry.js"} <= set(modules)
+    for name in modules:
+        served = requests.get(f"{live_server.url}/keeper/{name}", timeout=10)
+        assert served.status_code == 200, name
+        assert served.headers["Content-Type"].startswith("text/javascript"), (name, served.headers["Content-Type"])
     # The page is not an API operation: it stays out of the OpenAPI document.
     paths = requests.get(live_server.url + "/openapi.json", timeout=10).json()["paths"]
     assert "/" not in paths
