@@ -245,7 +245,6 @@ function breakdownTable(breakdown, index) {
   );
 }
 
-
 /**
  * The form for the game's next round, or (`editing`: {number, etag, round}) for correcting a stored one.
  * `reload()` shows the game again (after storing, or on cancel); `correct(number, {keepNotice})` starts
