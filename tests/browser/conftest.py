@@ -2,7 +2,8 @@
 
 Chromium is Debian's ``chromium`` package (``.ci/run`` installs it), started through Playwright's
 ``executable_path``: Playwright never downloads a browser of its own. Without ``chromium`` on the
-PATH, or without the ``playwright`` package, every test here is skipped, not failed.
+PATH, or without the ``playwright`` package, every test here that starts a browser (through the
+``playwright`` fixture) is skipped, not failed; the tests that read the keeper's files do not need one.
 
 The app is served by werkzeug in a thread on 127.0.0.1 (a free port), on a temp SQLite database
 migrated with alembic, fresh for each test; each test gets its own Chromium with a fresh
@@ -39,7 +40,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if SKIP_REASON is None:
         return
     for item in items:
-        if HERE in Path(str(item.fspath)).resolve().parents:
+        needs_browser = "playwright" in getattr(item, "fixturenames", ())
+        if needs_browser and HERE in Path(str(item.fspath)).resolve().parents:
             item.add_marker(pytest.mark.skip(reason=SKIP_REASON))
 
 

@@ -14,6 +14,8 @@ import pytest
 import requests
 from keeper_util import LiveServer, Requests, needs_games, screenshot
 
+from handfoot.server.keeper import KEEPER_STATIC
+
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
 Tally = dict[str, int]
@@ -163,8 +165,20 @@ def test_page_and_static_files_are_served(live_server: LiveServer) -> None:
     assert response.headers["Content-Type"].startswith("text/html")
     assert "default-src 'self'" in response.headers["Content-Security-Policy"]
     assert '<script type="module" src="/keeper/app.js"></script>' in response.text
-    for name in ("app.js", "api.js", "dom.js", "chart.js", "keeper.css", "icon.svg"):
-        assert requests.get(f"{live_server.url}/keeper/{name}", timeout=10).status_code == 200, name
+    assert requests.get(f"{live_server.url}/keeper/icon.svg", timeout=10).status_code == 200
+    # Every ES module and stylesheet, views/ too, with its type: a browser refuses a module script, or a
+    # stylesheet of a standards-mode page, served as anything else.
+    served_as = {"*.js": "text/javascript", "*.css": "text/css"}
+    names = {
+        glob: sorted(p.relative_to(KEEPER_STATIC).as_posix() for p in KEEPER_STATIC.rglob(glob)) for glob in served_as
+    }
+    assert {"app.js", "api.js", "dom.js", "chart.js", "views/game.js", "views/round-entry.js"} <= set(names["*.js"])
+    assert {"keeper.css", "views/game.css"} <= set(names["*.css"])
+    for glob, content_type in served_as.items():
+        for name in names[glob]:
+            served = requests.get(f"{live_server.url}/keeper/{name}", timeout=10)
+            assert served.status_code == 200, name
+            assert served.headers["Content-Type"].startswith(content_type), (name, served.headers["Content-Type"])
     # The page is not an API operation: it stays out of the OpenAPI document.
     paths = requests.get(live_server.url + "/openapi.json", timeout=10).json()["paths"]
     assert "/" not in paths
