@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from handfoot.server import create_app
@@ -32,19 +31,6 @@ CHROMIUM_ARGS = [
 SCREENSHOT_DIR = os.environ.get("HANDFOOT_SCREENSHOTS") or None
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-
-
-def games_api_served() -> bool:
-    """Whether this app serves /v1/games (its own OpenAPI spec says so)."""
-    app = create_app({"DATABASE_URL": "sqlite://"})
-    spec = app.extensions["handfoot.api"].spec.to_dict()
-    return "/v1/games" in spec.get("paths", {})
-
-
-GAMES_SERVED = games_api_served()
-needs_games = pytest.mark.skipif(
-    not GAMES_SERVED, reason="the games API (/v1/games, docs/games-api.md) is not served by this app yet"
-)
 
 
 class QuietHandler(WSGIRequestHandler):

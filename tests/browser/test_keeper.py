@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import requests
-from keeper_util import LiveServer, Requests, needs_games, screenshot
+from keeper_util import LiveServer, Requests, screenshot
 
 from handfoot.server.keeper import KEEPER_STATIC
 
@@ -210,7 +210,6 @@ def test_new_game_shows_every_preset_value_and_labels_filled_ones(page: Any, liv
     screenshot(page, "new-game", full_page=False)
 
 
-@needs_games
 def test_seed_000_worked_round_as_tallies(page: Any, live_server: LiveServer) -> None:
     game_id = new_game(page, live_server)
     assert page.get_by_test_id("opening-minimum").inner_text() == "50"
@@ -258,7 +257,6 @@ def test_seed_000_worked_round_as_tallies(page: Any, live_server: LiveServer) ->
     assert [t["total"] for t in game["totals"]] == [3740, 1075]
 
 
-@needs_games
 def test_cards_pasted_score_the_same_as_the_tallies(page: Any, live_server: LiveServer) -> None:
     new_game(page, live_server)
     entry = team_entry(page, 0)
@@ -288,7 +286,6 @@ def test_cards_pasted_score_the_same_as_the_tallies(page: Any, live_server: Live
     assert entry.get_by_label("Cards left in Bo's hand").get_attribute("aria-invalid") == "true"
 
 
-@needs_games
 def test_four_rounds_running_totals_and_winner(page: Any, live_server: LiveServer) -> None:
     game_id = new_game(page, live_server, name="Four rounds")
     totals = [0, 0]
@@ -322,7 +319,6 @@ def test_four_rounds_running_totals_and_winner(page: Any, live_server: LiveServe
     assert game["status"] == "finished" and game["winner"] == "Team 2"
 
 
-@needs_games
 def test_out_without_contract_shows_the_rule_and_stores_nothing(page: Any, live_server: LiveServer) -> None:
     game_id = new_game(page, live_server)
     # Team 1 marked out with no wild book: Pagat's contract is 2 clean + 2 dirty + 1 wild.
@@ -362,7 +358,6 @@ def test_out_without_contract_shows_the_rule_and_stores_nothing(page: Any, live_
     assert game["rounds_played"] == 0 and game["rounds"] == []
 
 
-@needs_games
 def test_correct_round_2_changes_totals_and_keeps_history(page: Any, live_server: LiveServer) -> None:
     game_id = new_game(page, live_server)
     for number, (t1, out1, t2, out2, _, _) in enumerate(FOUR_ROUNDS[:2], start=1):
@@ -405,7 +400,6 @@ def test_correct_round_2_changes_totals_and_keeps_history(page: Any, live_server
     assert [r["revision"] for r in revs] == [1, 2]
 
 
-@needs_games
 def test_games_list_resume_and_finished(page: Any, live_server: LiveServer) -> None:
     base = live_server.url
     teams = [{"name": "Us", "players": ["Ann", "Bo"]}, {"name": "Them", "players": ["Cy", "Di"]}]
@@ -454,7 +448,6 @@ def _tied_game(server: LiveServer, preset: str) -> int:
     return int(game["id"])
 
 
-@needs_games
 def test_tie_stands_or_goes_to_a_tiebreaker_round(page: Any, live_server: LiveServer) -> None:
     # Pagat: a tie after the last round stands.
     page.goto(f"{live_server.url}/#/games/{_tied_game(live_server, 'pagat')}")
@@ -475,7 +468,6 @@ def test_tie_stands_or_goes_to_a_tiebreaker_round(page: Any, live_server: LiveSe
     expect(page.get_by_test_id("result")).to_have_text(re.compile(r"^Winner: A with "))
 
 
-@needs_games
 def test_every_status_has_its_filter(page: Any, live_server: LiveServer) -> None:
     """A game in a tiebreaker is found under its own filter (it showed only under "All games")."""
     level = _tied_game(live_server, "online-11-13")
@@ -492,7 +484,6 @@ def test_every_status_has_its_filter(page: Any, live_server: LiveServer) -> None
     expect(page.locator(".game-card")).to_have_count(2)
 
 
-@needs_games
 def test_api_key_when_the_server_has_keys(page: Any, live_server: LiveServer) -> None:
     from handfoot.server.auth import create_key
     from handfoot.server.db import get_db
@@ -519,7 +510,6 @@ def test_api_key_when_the_server_has_keys(page: Any, live_server: LiveServer) ->
     assert mine.status_code == 200 and mine.json()["name"] == "With a key"
 
 
-@needs_games
 def test_phone_layout_and_keyboard_only(page: Any, live_server: LiveServer) -> None:
     new_game(page, live_server)
     page.set_viewport_size({"width": 390, "height": 844})
@@ -553,7 +543,6 @@ def test_phone_layout_and_keyboard_only(page: Any, live_server: LiveServer) -> N
     assert total(page, "Team 1") == "3,740"
 
 
-@needs_games
 def test_page_loads_no_external_resource(page: Any, live_server: LiveServer, requests_seen: Requests) -> None:
     new_game(page, live_server)
     enter_tally(page, 0, SEED_T1, True)
