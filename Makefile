@@ -110,11 +110,11 @@ $(BENCH_STAMP): pyproject.toml $(STAMP)
 	@touch $(BENCH_STAMP)
 
 bench-check: $(BENCH_STAMP)
+	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; } || \
+	  { echo "make bench needs wrk: apt-get install -y wrk" >&2; exit 1; }
 	$(PY) -m pytest bench/tests -q
 
 bench: bench-check
-	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; } || \
-	  { echo "make bench needs wrk: apt-get install -y wrk" >&2; exit 1; }
 	$(PY) -m bench.run $(BENCH_ARGS)
 
 bench-profile: $(BENCH_STAMP)

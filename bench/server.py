@@ -37,7 +37,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@dataclass
+@dataclass(eq=False)  # one process is one server: compared and hashed by identity
 class Server:
     host: str
     port: int

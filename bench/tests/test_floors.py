@@ -125,3 +125,18 @@ def test_every_score_case_is_judged_against_its_floor_at_8_and_32() -> None:
     assert rows[("score_limited non-2xx", 8)].met is True
     assert rows[("score_limited non-2xx", 32)].met is False  # a 429 means the limit was reached
     assert "score_limited non-2xx c=32" in report.misses()
+
+
+def test_one_short_api_run_fills_every_row(tmp_path: Path) -> None:
+    """The API section end to end (wrk, three servers), one window of a second per case at c=8."""
+    report = Report()
+    run.bench_api(report, 1, 1.0, [8], tmp_path)
+    rows = {row.measure: row for row in report.rows}
+    for name in ("bare", "plain_score", "score", "score_limited", "plain_score_rules", "score_rules",
+                 "plain_validate", "validate"):
+        assert rows[f"{name} req/s"].values[0] > 0
+    for measure in ("score / plain_score req/s", "score_rules / plain_score_rules req/s",
+                    "score_limited / plain_score req/s"):
+        assert rows[measure].target == ">= 0.60" and rows[measure].met is not None
+    assert rows["score_limited non-2xx"].values == [0.0]
+    assert any("HANDFOOT_RATE_LIMIT=1000000000/minute" in note for note in report.notes)
