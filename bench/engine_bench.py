@@ -47,8 +47,8 @@ def per_call_us(fns: dict[str, Callable[[], object]], runs: int, bursts: int = 4
 
     Each run times every function in ``bursts`` bursts of about ``burst_s`` seconds, the functions
     taking turns burst by burst (so a case and its floor meet the same machine), and keeps each
-    function's fastest burst: timeit's advice, as slower bursts measure what else the machine did.
-    On a shared virtual machine, runs of one 0.4 s window each gave ratios from 4.7 to 9.2.
+    function's fastest burst: timeit's advice, as slower bursts measure what else the machine did
+    (one long window per case spread its ratio widely on a shared machine: docs/performance.md).
     """
     timers = {name: timeit.Timer(fn) for name, fn in fns.items()}
     numbers = {}
