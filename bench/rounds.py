@@ -91,14 +91,14 @@ def side_melds(melds: int) -> list[list[str]]:
 
 
 def side_body(melds: int) -> dict[str, Any]:
-    """``POST /v1/rounds/score`` where one side, in cards, has ``melds`` melds on the table and went
-    out; the other side is a tally (the same in every size), so what grows is that side's cards."""
+    """``POST /v1/rounds/score`` where one side has ``melds`` melds on the table and went out; the
+    other side, the same in every size, has one meld and a few cards left. Both are in cards: a
+    side in tally form cost more than the 8 melds' side and hid how the cards side's cost grows."""
     return {"preset": PRESET, "rules": {}, "round": 1, "teams": [
         {"name": "Side", "went_out": True, "melds": side_melds(melds), "red_threes": [], "burn": [],
          "players": [{"name": "a", "hand": []}, {"name": "b", "hand": []}]},
-        {"name": "Other", "went_out": False, "tally": {
-            "clean_books": 1, "dirty_books": 2, "wild_books": 0, "red_threes_on_table": 0,
-            "red_threes_caught": 1, "table_points": 260, "points_left": 185}},
+        {"name": "Other", "went_out": False, "melds": [["5H", "5D", "5C"]], "red_threes": [], "burn": [],
+         "players": [{"name": "c", "hand": ["8S", "3C"]}, {"name": "d", "hand": ["KH"], "foot": ["QS", "9D"]}]},
     ]}
 
 
@@ -174,7 +174,7 @@ def check() -> dict[str, Any]:
     with_rules = [t.total for t in score_round_request(score_rules_body()).teams]
     if with_rules == totals:
         raise AssertionError(f"the house rules {HOUSE_RULES} change no total: {totals}")
-    sides = {n: score_round_request(side_body(n)).teams[0].total for n in (8, 16)}
+    sides = {n: [t.total for t in score_round_request(side_body(n)).teams] for n in (8, 16)}
     body = score_body()
     return {
         "teams": len(body["teams"]),

@@ -73,8 +73,8 @@ def bench_engine(report: Report, runs: int) -> None:
 
 
 def bench_scaling(report: Report, samples: dict[str, list[float]]) -> None:
-    """A side of 16 melds against the same side of 8: twice the cards, so linear cost is 2x the time
-    and the same time per card."""
+    """A side of 16 melds against the same side of 8 (twice its cards; the other side the same):
+    linear cost is the same time per card of the round."""
     (small, small_melds), (big, big_melds) = sorted(engine_bench.SCALING.items(), key=lambda kv: kv[1])
     cards = {n: len(rounds.all_cards(rounds.side_body(n))) for n in (small_melds, big_melds)}
     per_card = {}
@@ -83,7 +83,7 @@ def bench_scaling(report: Report, samples: dict[str, list[float]]) -> None:
         report.add("engine", f"{name} per card", "µs/card", per_card[name], note=f"{cards[melds]} cards")
     report.add("engine", f"{big} / {small}", "x", ratios(samples[big], samples[small]),
                note=f"{cards[big_melds]} / {cards[small_melds]} cards: linear is "
-                    f"{cards[big_melds] / cards[small_melds]:g}x")
+                    f"{cards[big_melds] / cards[small_melds]:.2f}x")
     row = report.add("engine", f"{big} / {small} per card", "x", ratios(per_card[big], per_card[small]),
                      note="linear: 1.00; a cliff: well over")
     target(row, "<= 1.10", lambda v: v <= 1.10)

@@ -39,10 +39,12 @@ def test_one_process_times_every_case() -> None:
     assert set(engine_bench.RATIOS) | set(engine_bench.RATIOS.values()) | set(engine_bench.SCALING) <= set(timings)
 
 
-def test_a_side_of_16_melds_has_twice_the_cards_of_8() -> None:
-    small, big = (rounds.all_cards(rounds.side_body(n)) for n in (8, 16))
-    assert len(big) == 2 * len(small) > 0
-    assert len(rounds.side_melds(16)) == 16
+def test_a_side_of_16_melds_has_twice_the_cards_of_8_and_the_other_side_stays() -> None:
+    small, big = (sum(map(len, rounds.side_melds(n))) for n in (8, 16))
+    assert big == 2 * small > 0 and len(rounds.side_melds(16)) == 16
+    bodies = [rounds.side_body(n) for n in (8, 16)]
+    assert bodies[0]["teams"][1] == bodies[1]["teams"][1] and "tally" not in bodies[0]["teams"][1]
+    assert len(rounds.all_cards(bodies[1])) - len(rounds.all_cards(bodies[0])) == small
     with pytest.raises(ValueError):
         rounds.side_melds(24)  # more twos than 5 decks hold
 
@@ -54,11 +56,11 @@ def _scaling_rows(us_8: float, us_16: float) -> dict[str, Row]:
 
 
 def test_scaling_is_judged_per_card() -> None:
-    cards_8 = len(rounds.all_cards(rounds.side_body(8)))
-    linear = _scaling_rows(100.0, 200.0)
+    cards_8, cards_16 = (len(rounds.all_cards(rounds.side_body(n))) for n in (8, 16))
+    linear = _scaling_rows(100.0, 100.0 * cards_16 / cards_8)  # the same time per card
     assert linear["score_8_melds per card"].values == [100.0 / cards_8] * 2
-    assert linear["score_16_melds / score_8_melds"].values == [2.0, 2.0]
-    assert linear["score_16_melds / score_8_melds per card"].values == [1.0, 1.0]
+    assert linear["score_16_melds / score_8_melds"].values == pytest.approx([cards_16 / cards_8] * 2)
+    assert linear["score_16_melds / score_8_melds per card"].values == pytest.approx([1.0, 1.0])
     assert linear["score_16_melds / score_8_melds per card"].met is True
     cliff = _scaling_rows(85.0, 201.0)  # issue 17's fall off the fast path
     assert cliff["score_16_melds / score_8_melds per card"].met is False
