@@ -19,7 +19,7 @@ RATE_LIMIT ?= 600/minute
 FUZZ_EXAMPLES ?= 300
 
 .PHONY: help install run serve test lint typecheck pytest openapi openapi-check migrate dist dist-check \
-        migrations-check revision clean bench bench-profile fuzz
+        migrations-check revision clean bench bench-check bench-profile fuzz
 
 help:
 	@echo "make run      install, migrate the database, serve on http://$(HOST):$(PORT) (docs: /docs)"
@@ -29,7 +29,8 @@ help:
 	@echo "make migrate  alembic upgrade head (DATABASE_URL, default var/handfoot.sqlite3)"
 	@echo "make revision m='message'   autogenerate a migration (review it by hand)"
 	@echo "make dist     build both wheels into dist/ (handfoot, handfoot-server); make dist-check installs them"
-	@echo "make bench    benchmarks against our own floors (~15 min; BENCH_ARGS='--runs 1 --duration 3')"
+	@echo "make bench    benchmarks against floors measured in the same run (~20 min; BENCH_ARGS='--runs 1 --duration 3')"
+	@echo "make bench-check     the benchmark's own tests (bench/tests; make bench runs them first)"
 	@echo "make bench-profile   profile POST /v1/rounds/score in process (pyinstrument)"
 
 # Re-install only when a pyproject.toml changes (the stamp is newer otherwise). Two distributions,
@@ -101,7 +102,8 @@ revision: install
 	$(VENV)/bin/alembic revision --autogenerate -m "$(m)"
 
 # Benchmarks (not part of `make test`): the table is printed and written to bench/results/latest.json.
-# wrk comes from Debian's packages; the profiler from the `bench` extra.
+# wrk comes from Debian's packages; the profiler from the `bench` extra. The benchmark's own tests
+# (bench/tests: its plan of appends, its servers and floors) run first, in bench-check.
 BENCH_STAMP := $(VENV)/.installed-bench
 BENCH_ARGS ?=
 
@@ -109,9 +111,12 @@ $(BENCH_STAMP): pyproject.toml $(STAMP)
 	$(PY) -m pip install --quiet -e ./api -e '.[dev,bench]'
 	@touch $(BENCH_STAMP)
 
-bench: $(BENCH_STAMP)
+bench-check: $(BENCH_STAMP)
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; } || \
 	  { echo "make bench needs wrk: apt-get install -y wrk" >&2; exit 1; }
+	$(PY) -m pytest bench/tests -q
+
+bench: bench-check
 	$(PY) -m bench.run $(BENCH_ARGS)
 
 bench-profile: $(BENCH_STAMP)

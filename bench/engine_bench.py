@@ -12,7 +12,7 @@ import timeit
 from collections.abc import Callable
 from typing import Any
 
-from bench.rounds import PAGAT_VALUES, score_body, tally_body, validate_body
+from bench.rounds import PAGAT_VALUES, score_body, side_body, tally_body, validate_body
 
 
 def floor_score(body: dict[str, Any], values: dict[str, int] = PAGAT_VALUES) -> int:
@@ -47,8 +47,8 @@ def per_call_us(fns: dict[str, Callable[[], object]], runs: int, bursts: int = 4
 
     Each run times every function in ``bursts`` bursts of about ``burst_s`` seconds, the functions
     taking turns burst by burst (so a case and its floor meet the same machine), and keeps each
-    function's fastest burst: timeit's advice, as slower bursts measure what else the machine did.
-    On a shared virtual machine, runs of one 0.4 s window each gave ratios from 4.7 to 9.2.
+    function's fastest burst: timeit's advice, as slower bursts measure what else the machine did
+    (one long window per case spread its ratio widely on a shared machine: docs/performance.md).
     """
     timers = {name: timeit.Timer(fn) for name, fn in fns.items()}
     numbers = {}
@@ -70,10 +70,13 @@ def cases() -> dict[str, Callable[[], object]]:
     from handfoot.engine import score_round_request, validate_meld_request
 
     cards, tallies, meld = score_body(), tally_body(), validate_body()
+    side_8, side_16 = side_body(8), side_body(16)
     return {
         "score_cards": lambda: score_round_request(cards),
         "score_tallies": lambda: score_round_request(tallies),
         "validate_meld": lambda: validate_meld_request(meld),
+        "score_8_melds": lambda: score_round_request(side_8),
+        "score_16_melds": lambda: score_round_request(side_16),
         "floor_score": lambda: floor_score(cards),
         "floor_meld": lambda: floor_meld(meld),
     }
@@ -81,6 +84,9 @@ def cases() -> dict[str, Callable[[], object]]:
 
 #: Each engine case and the floor it is compared with.
 RATIOS = {"score_cards": "floor_score", "score_tallies": "floor_score", "validate_meld": "floor_meld"}
+#: The cases of one side with 8 and with 16 melds (twice the cards: linear cost is twice the time),
+#: by their melds.
+SCALING = {"score_8_melds": 8, "score_16_melds": 16}
 
 
 def main() -> int:

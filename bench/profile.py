@@ -22,12 +22,14 @@ from bench import rounds
 from bench.server import ROOT
 
 
-def layers(app: object, body: bytes, data: dict[str, object]) -> dict[str, float]:
-    """Microseconds per call of each layer of the score endpoint."""
+def layers(app: object, floor: object, body: bytes, data: dict[str, object]) -> dict[str, float]:
+    """Microseconds per call of each layer of the score endpoint; ``floor`` is the floor app
+    (bench/floor_app.py), for a bare route through Flask alone."""
     from handfoot.engine import score_round_request
     from handfoot.server.resources.rounds.schemas import RoundScoreRequestSchema, RoundScoreSchema
 
     client = app.test_client()  # type: ignore[attr-defined]
+    floor_client = floor.test_client()  # type: ignore[attr-defined]
     load_schema, dump_schema = RoundScoreRequestSchema(), RoundScoreSchema()
     loaded = load_schema.load(data)
     score = score_round_request(loaded)
@@ -38,11 +40,11 @@ def layers(app: object, body: bytes, data: dict[str, object]) -> dict[str, float
         client.post("/v1/rounds/score", data=body, content_type="application/json")
 
     def bare() -> None:
-        client.post("/bench/bare", data=body, content_type="application/json")
+        floor_client.post("/bench/bare", data=body, content_type="application/json")
 
     cases = {
         "whole request (test client)": post,
-        "bare route (test client)": bare,
+        "bare route of the floor app (test client)": bare,
         "json.loads of the body": lambda: json.loads(body),
         "schema load (marshmallow)": lambda: load_schema.load(data),
         "engine score_round_request": lambda: score_round_request(loaded),
@@ -63,16 +65,18 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--cprofile", action="store_true", help="cProfile's top functions instead of pyinstrument")
     args = parser.parse_args()
-    from bench.app import create_bench_app
+    from bench.floor_app import create_floor_app
+    from handfoot.server import create_app
 
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_bench_app({"DATABASE_URL": f"sqlite:///{tmp}/p.sqlite3"})
+        app = create_app({"DATABASE_URL": f"sqlite:///{tmp}/p.sqlite3"})
+        floor = create_floor_app()
         client = app.test_client()
         data = rounds.score_body()
         body = json.dumps(data).encode()
         assert client.post("/v1/rounds/score", data=body, content_type="application/json").status_code == 200
         lines = ["Time per call, µs (best of 5):"]
-        lines += [f"  {us:9.1f}  {name}" for name, us in layers(app, body, data).items()]
+        lines += [f"  {us:9.1f}  {name}" for name, us in layers(app, floor, body, data).items()]
         lines.append("")
 
         def loop() -> None:

@@ -5,6 +5,9 @@ melds of distinct ranks), a red three laid out, and cards left in hands (one foo
 Team 1 went out with its contract (2 clean + 2 dirty + 1 wild). Pagat with 8 players plays 9 decks,
 so no card appears more often than the decks hold. ``check()`` proves it scores without error, and
 that the tally form of the same round gives the same totals.
+
+Also: the same round with house rules (``score_rules_body``), and a round where one side has 8 or
+16 melds (``side_body``), for the cost of scoring against the number of cards.
 """
 
 from __future__ import annotations
@@ -53,6 +56,50 @@ def _team(t: int) -> dict[str, Any]:
 def score_body() -> dict[str, Any]:
     """``POST /v1/rounds/score``, cards form: 4 teams, 10 melds each."""
     return {"preset": PRESET, "rules": {}, "round": 1, "teams": [_team(t) for t in range(4)]}
+
+
+#: House rules of ``score_rules_body()``: a few overrides on Pagat that leave the round legal.
+HOUSE_RULES: dict[str, int] = {"clean_book_bonus": 450, "dirty_book_bonus": 250, "going_out_bonus": 150}
+
+
+def score_rules_body() -> dict[str, Any]:
+    """``score_body()`` with house rules in its ``rules`` object (``HOUSE_RULES``)."""
+    return {**score_body(), "rules": dict(HOUSE_RULES)}
+
+
+#: The melds of one unit of ``side_body()``: 2 clean, 2 dirty and 1 wild book, 3 open melds.
+UNIT_MELDS = 8
+
+
+def side_melds(melds: int) -> list[list[str]]:
+    """``melds`` melds (8 or 16) of one side, each unit of 8 the same (2 clean, 2 dirty and 1 wild
+    book of 7 cards, and 3 open melds of 3), so twice the melds is exactly twice the cards. The open
+    melds are of distinct ranks, as Pagat wants; an open meld may share a closed book's rank (Pagat
+    starts a new meld after a book). With 2 teams of 2 (5 decks), 16 melds is the most a side can
+    lay out this way: a third unit would need 6 twos of a suit."""
+    units, rest = divmod(melds, UNIT_MELDS)
+    if rest or not 1 <= units <= 2:
+        raise ValueError(f"melds must be 8 or 16, not {melds}")
+    out: list[list[str]] = []
+    for u in range(units):
+        ranks = NATURAL[4 * u % 8: 4 * u % 8 + 4]
+        out += [[r + s for s in "SHDCSHD"] for r in ranks[:2]]
+        out += [[r + s for s in "SHDCS"] + w for r, w in zip(ranks[2:], (["2S", "2H"], ["2D", "2C"]), strict=True)]
+        out.append(["JK", "2S", "2H", "JK", "2D", "2C", "JK"])
+    out += [[r + s for s in "DHS"] for r in NATURAL[len(NATURAL) - 3 * units:]]
+    return out
+
+
+def side_body(melds: int) -> dict[str, Any]:
+    """``POST /v1/rounds/score`` where one side has ``melds`` melds on the table and went out; the
+    other side, the same in every size, has one meld and a few cards left. Both are in cards: a
+    side in tally form cost more than the 8 melds' side and hid how the cards side's cost grows."""
+    return {"preset": PRESET, "rules": {}, "round": 1, "teams": [
+        {"name": "Side", "went_out": True, "melds": side_melds(melds), "red_threes": [], "burn": [],
+         "players": [{"name": "a", "hand": []}, {"name": "b", "hand": []}]},
+        {"name": "Other", "went_out": False, "melds": [["5H", "5D", "5C"]], "red_threes": [], "burn": [],
+         "players": [{"name": "c", "hand": ["8S", "3C"]}, {"name": "d", "hand": ["KH"], "foot": ["QS", "9D"]}]},
+    ]}
 
 
 def validate_body() -> dict[str, Any]:
@@ -124,9 +171,16 @@ def check() -> dict[str, Any]:
     meld = validate_meld_request(validate_body())
     if not meld.valid:
         raise AssertionError(f"the benchmark meld is not valid: {meld.problems}")
+    with_rules = [t.total for t in score_round_request(score_rules_body()).teams]
+    if with_rules == totals:
+        raise AssertionError(f"the house rules {HOUSE_RULES} change no total: {totals}")
+    sides = {n: [t.total for t in score_round_request(side_body(n)).teams] for n in (8, 16)}
     body = score_body()
     return {
         "teams": len(body["teams"]),
+        "totals_with_house_rules": with_rules,
+        "side_cards": {n: len(all_cards(side_body(n))) for n in sides},
+        "side_totals": sides,
         "cards": len(all_cards(body)),
         "melds_per_team": [len(t["melds"]) for t in body["teams"]],
         "totals": totals,

@@ -1,10 +1,12 @@
-"""``make bench``: engine, API, storage and memory benchmarks, each against a floor of our own stack.
+"""``make bench``: engine, API, storage and memory benchmarks, each against a floor measured in the
+same run. The API under test is the real app as ``make run`` serves it; its floors are a bare Flask
+app of their own in its own gunicorn process (bench/floor_app.py, bench/server.py).
 
-Prints one table (Markdown) and writes it as JSON (``bench/results/latest.json``). Each figure is
-the median of ``--runs`` runs with their min and max; a ratio is taken inside each run (the case and
-its floor measured back to back, on the same server) and then summarised the same way.
+Prints one table (Markdown, bench/report.py) and writes it as JSON (``bench/results/latest.json``).
+Each figure is the median of ``--runs`` runs with their min and max; a ratio is taken inside each
+run (the case and its floor measured back to back) and then summarised the same way.
 
-    python -m bench.run                       # everything: about 15 minutes on 2 cores
+    python -m bench.run                       # everything
     python -m bench.run --only engine,api --runs 1 --duration 3    # a quick look
 """
 
@@ -14,13 +16,12 @@ import argparse
 import json
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -28,58 +29,34 @@ from typing import Any
 from bench import engine_bench, rounds, storage
 from bench.load import LoadResult, run_wrk
 from bench.memory import post_many, rss_kib
-from bench.server import ROOT, gunicorn, request
+from bench.report import Report, ratios, table, target
+from bench.server import ROOT, Server, api_server, fetch, floor_server, request
 
 SECTIONS = ("engine", "api", "storage", "memory")
 DATABASES = ("sqlite", "postgresql")
+#: ``HANDFOOT_RATE_LIMIT`` of the API without its limiter (``make run`` with the limit switched off).
+NO_LIMIT = "off"
+#: ``HANDFOOT_RATE_LIMIT`` of ``score_limited``: ``make run``'s limiter (per key, else per address;
+#: counters in each worker's memory) with a limit no window reaches, so every request pays the
+#: limiter's work (its key, its counter, its headers) and none is refused.
+LIMIT_NEVER_REACHED = "1000000000/minute"
+#: Score endpoint cases against their plain-JSON floors: >= this share of the floor's req/s at c >= 8.
+SCORE_TARGET = 0.60
 
 
 def progress(msg: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
-@dataclass
-class Row:
-    section: str
-    measure: str
-    unit: str
-    values: list[float]
-    concurrency: int | None = None
-    target: str = ""
-    met: bool | None = None
-    note: str = ""
-
-    def summary(self) -> dict[str, Any]:
-        vals = [v for v in self.values if v is not None]
-        return {
-            "section": self.section, "measure": self.measure, "concurrency": self.concurrency,
-            "unit": self.unit, "median": statistics.median(vals) if vals else None,
-            "min": min(vals) if vals else None, "max": max(vals) if vals else None,
-            "runs": len(vals), "values": vals, "target": self.target, "met": self.met, "note": self.note,
-        }
-
-
-@dataclass
-class Report:
-    rows: list[Row] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def add(self, *a: Any, **kw: Any) -> Row:
-        row = Row(*a, **kw)
-        self.rows.append(row)
-        return row
-
-
-def _target(row: Row, text: str, ok: Callable[[float], bool]) -> None:
-    row.target = text
-    if row.values:
-        row.met = ok(statistics.median(row.values))
+def api_env(database_url: str, rate_limit: str = NO_LIMIT) -> dict[str, str]:
+    """The environment of :func:`bench.server.api_server`: its database and its rate limit."""
+    return {"DATABASE_URL": database_url, "HANDFOOT_RATE_LIMIT": rate_limit}
 
 
 # -- engine -----------------------------------------------------------------------------------------
 
 def bench_engine(report: Report, runs: int) -> None:
-    progress("engine: timing score (cards, tallies), validate meld and the floors")
+    progress("engine: timing score (cards, tallies, a side of 8 and of 16 melds), validate meld and the floors")
     summary = rounds.check()
     report.notes.append(
         f"round: {summary['teams']} teams of 2 (pagat), {summary['cards']} cards, "
@@ -89,19 +66,36 @@ def bench_engine(report: Report, runs: int) -> None:
     for name, vals in samples.items():
         report.add("engine", name, "µs/call", vals)
     for name, floor in engine_bench.RATIOS.items():
-        ratios = [a / b for a, b in zip(samples[name], samples[floor], strict=True)]
-        row = report.add("engine", f"{name} / {floor}", "x", ratios)
+        row = report.add("engine", f"{name} / {floor}", "x", ratios(samples[name], samples[floor]))
         if name == "score_cards":
-            _target(row, "<= 5x", lambda v: v <= 5)
+            target(row, "<= 10x", lambda v: v <= 10)
+    bench_scaling(report, samples)
+
+
+def bench_scaling(report: Report, samples: dict[str, list[float]]) -> None:
+    """A side of 16 melds against the same side of 8 (twice its cards; the other side the same):
+    linear cost is the same time per card of the round."""
+    (small, small_melds), (big, big_melds) = sorted(engine_bench.SCALING.items(), key=lambda kv: kv[1])
+    cards = {n: len(rounds.all_cards(rounds.side_body(n))) for n in (small_melds, big_melds)}
+    per_card = {}
+    for name, melds in ((small, small_melds), (big, big_melds)):
+        per_card[name] = [us / cards[melds] for us in samples[name]]
+        report.add("engine", f"{name} per card", "µs/card", per_card[name], note=f"{cards[melds]} cards")
+    report.add("engine", f"{big} / {small}", "x", ratios(samples[big], samples[small]),
+               note=f"{cards[big_melds]} / {cards[small_melds]} cards: linear is "
+                    f"{cards[big_melds] / cards[small_melds]:.2f}x")
+    row = report.add("engine", f"{big} / {small} per card", "x", ratios(per_card[big], per_card[small]),
+                     note="linear: 1.00; a cliff: well over")
+    target(row, "<= 1.10", lambda v: v <= 1.10)
 
 
 def engine_processes(runs: int) -> dict[str, list[float]]:
     """Each engine case's µs per call, one run per process, run ``k`` with ``PYTHONHASHSEED=k``.
 
-    String hashing is seeded per process, and the cases are dict lookups of card strings: the floor
-    alone measured 7.5-9.9 µs across seeds 0-5, the same code, so one process's ratio is one draw
-    (4.7-5.4x here). As pyperf does (worker processes, each with its own hash seed), every run is a
-    fresh process; the seeds are fixed, so a rerun draws the same ones."""
+    String hashing is seeded per process, and the cases are dict lookups of card strings: one
+    process's ratio is one draw (docs/performance.md). As pyperf does (worker processes, each with
+    its own hash seed), every run is a fresh process; the seeds are fixed, so a rerun draws the same
+    ones."""
     out: dict[str, list[float]] = {}
     for k in range(runs):
         progress(f"engine: run {k + 1}/{runs} (a process with PYTHONHASHSEED={k})")
@@ -115,29 +109,65 @@ def engine_processes(runs: int) -> dict[str, list[float]]:
 
 # -- API --------------------------------------------------------------------------------------------
 
+#: (case, its floor): each score case against the plain-JSON floor of its own body and answer size.
+API_RATIOS = (("score", "plain_score"), ("score_rules", "plain_score_rules"),
+              ("score_limited", "plain_score"), ("validate", "plain_validate"))
+#: What the limiter and the house rules cost: each against the plain score on the same API.
+API_COSTS = (("score_limited", "score"), ("score_rules", "score"))
+
+
+def _answer(server: Server, path: str, body: bytes) -> tuple[int, dict[str, str]]:
+    """The size and headers of the answer of ``server`` to ``body`` (which must be a 200)."""
+    got = fetch(server.host, server.port, "POST", path, body)
+    assert got.status == 200, (server.base, path, got.status, got.body[:300])
+    return len(got.body), got.headers
+
+
+def api_cases(floor: Server, api: Server, limited: Server) -> dict[str, tuple[Server, str, bytes]]:
+    """Every load window of a run, in the order measured: each case right after its floor. Checks
+    the servers first: ``api`` has no limiter, ``limited`` has one."""
+    score = json.dumps(rounds.score_body()).encode()
+    score_rules = json.dumps(rounds.score_rules_body()).encode()
+    meld = json.dumps(rounds.validate_body()).encode()
+    score_bytes, plain_headers = _answer(api, "/v1/rounds/score", score)
+    limited_bytes, limited_headers = _answer(limited, "/v1/rounds/score", score)
+    rules_bytes, _ = _answer(api, "/v1/rounds/score", score_rules)
+    meld_bytes, _ = _answer(api, "/v1/melds/validate", meld)
+    if "x-ratelimit-limit" in plain_headers or "x-ratelimit-limit" not in limited_headers:
+        raise AssertionError(f"the limiter is not where it should be: plain {plain_headers}, limited {limited_headers}")
+    assert limited_bytes == score_bytes, (limited_bytes, score_bytes)
+    return {
+        "bare": (floor, "/bench/bare", score),
+        "plain_score": (floor, f"/bench/plain?bytes={score_bytes}", score),
+        "score": (api, "/v1/rounds/score", score),
+        "score_limited": (limited, "/v1/rounds/score", score),
+        "plain_score_rules": (floor, f"/bench/plain?bytes={rules_bytes}", score_rules),
+        "score_rules": (api, "/v1/rounds/score", score_rules),
+        "plain_validate": (floor, f"/bench/plain?bytes={meld_bytes}", meld),
+        "validate": (api, "/v1/melds/validate", meld),
+    }
+
+
 def bench_api(report: Report, runs: int, duration: float, concurrency: Sequence[int], work: Path) -> None:
-    score_body = json.dumps(rounds.score_body()).encode()
-    meld_body = json.dumps(rounds.validate_body()).encode()
-    with gunicorn(work / "gunicorn-api.log", env={"DATABASE_URL": f"sqlite:///{work}/api.sqlite3"}) as server:
-        status, score_answer = request(server.host, server.port, "POST", "/v1/rounds/score", score_body)
-        assert status == 200, (status, score_answer[:300])
-        status, meld_answer = request(server.host, server.port, "POST", "/v1/melds/validate", meld_body)
-        assert status == 200, (status, meld_answer[:300])
-        report.notes.append(f"api: score answer {len(score_answer)} bytes, validate answer {len(meld_answer)} "
-                            f"bytes; workers {server.workers()}")
-        endpoints = {
-            "bare": ("/bench/bare", score_body),
-            "plain_score": (f"/bench/plain?bytes={len(score_answer)}", score_body),
-            "score": ("/v1/rounds/score", score_body),
-            "plain_validate": (f"/bench/plain?bytes={len(meld_answer)}", meld_body),
-            "validate": ("/v1/melds/validate", meld_body),
-        }
+    url = f"sqlite:///{work}/api.sqlite3"
+    storage.migrate(url)
+    with ExitStack() as stack:
+        floor = stack.enter_context(floor_server(work / "gunicorn-floor.log"))
+        api = stack.enter_context(api_server(work / "gunicorn-api.log", api_env(url)))
+        limited = stack.enter_context(api_server(work / "gunicorn-api-limited.log",
+                                                 api_env(url, LIMIT_NEVER_REACHED)))
+        cases = api_cases(floor, api, limited)
+        report.notes.append(
+            f"api: floors by bench.floor_app (workers {floor.workers()}); the API by `handfoot-server serve` "
+            f"(workers {api.workers()}, HANDFOOT_RATE_LIMIT={NO_LIMIT}; score_limited: workers "
+            f"{limited.workers()}, HANDFOOT_RATE_LIMIT={LIMIT_NEVER_REACHED}); house rules "
+            f"{rounds.HOUSE_RULES}; answers: " + ", ".join(f"{n} {p.split('bytes=')[1]} bytes"
+                                                          for n, (_, p, _) in cases.items() if "bytes=" in p))
         results: dict[tuple[str, int], list[LoadResult]] = {}
-        total = runs * len(concurrency) * len(endpoints)
-        done = 0
+        total, done = runs * len(concurrency) * len(cases), 0
         for r in range(runs):
             for c in concurrency:
-                for name, (path, body) in endpoints.items():
+                for name, (server, path, body) in cases.items():
                     done += 1
                     progress(f"api: run {r + 1}/{runs} c={c} {name} ({done}/{total}, {duration:g} s each)")
                     res = run_wrk(server.base + path, body, work / "wrk", c, duration)
@@ -145,34 +175,44 @@ def bench_api(report: Report, runs: int, duration: float, concurrency: Sequence[
                         report.notes.append(f"api: {name} c={c} run {r + 1}: {res.errors} socket errors, "
                                             f"{res.non_2xx} non-2xx")
                     results.setdefault((name, c), []).append(res)
-        log = server.log_text()
-    report.notes.append(f"api: gunicorn log has {log.count('Traceback')} tracebacks")
+        logs = {s: s.log_text() for s in (floor, api, limited)}
+    report.notes.append("api: gunicorn logs have " + ", ".join(
+        f"{s.log.name}: {text.count('Traceback')} tracebacks" for s, text in logs.items()))
+    _api_rows(report, results, concurrency, list(cases))
+
+
+def _api_rows(report: Report, results: dict[tuple[str, int], list[LoadResult]], concurrency: Sequence[int],
+              names: list[str]) -> None:
     for c in concurrency:
-        for name in endpoints:
+        for name in names:
             res = results[(name, c)]
             report.add("api", f"{name} req/s", "req/s", [x.rps for x in res], concurrency=c)
-            report.add("api", f"{name} p50", "ms", [x.p50_ms for x in res], concurrency=c)
-            report.add("api", f"{name} p99", "ms", [x.p99_ms for x in res], concurrency=c)
-        for name, plain in (("score", "plain_score"), ("validate", "plain_validate")):
-            mine, floor_plain, floor_bare = results[(name, c)], results[(plain, c)], results[("bare", c)]
-            row = report.add("api", f"{name} / {plain} req/s", "ratio",
-                             [a.rps / b.rps for a, b in zip(mine, floor_plain, strict=True)], concurrency=c)
-            if name == "score" and c >= 8:
-                _target(row, ">= 0.60", lambda v: v >= 0.60)
-            report.add("api", f"{name} / bare req/s", "ratio",
-                       [a.rps / b.rps for a, b in zip(mine, floor_bare, strict=True)], concurrency=c)
-            row = report.add("api", f"{name} p99 / p50", "ratio", [a.p99_ms / a.p50_ms for a in mine], concurrency=c)
-            if name == "score":
-                _target(row, "<= 4", lambda v: v <= 4)
+            if not name.startswith(("plain_", "bare")):
+                report.add("api", f"{name} p50", "ms", [x.p50_ms for x in res], concurrency=c)
+                report.add("api", f"{name} p99", "ms", [x.p99_ms for x in res], concurrency=c)
+        rps = {name: [x.rps for x in results[(name, c)]] for name in names}
+        for name, floor in API_RATIOS:
+            row = report.add("api", f"{name} / {floor} req/s", "ratio", ratios(rps[name], rps[floor]), concurrency=c)
+            if name.startswith("score") and c >= 8:
+                target(row, f">= {SCORE_TARGET:.2f}", lambda v: v >= SCORE_TARGET)
+        for name, base in API_COSTS:
+            report.add("api", f"{name} / {base} req/s", "ratio", ratios(rps[name], rps[base]), concurrency=c,
+                       note="what the limiter costs" if "limited" in name else "what the house rules cost")
+        report.add("api", "score / bare req/s", "ratio", ratios(rps["score"], rps["bare"]), concurrency=c)
+        refused = report.add("api", "score_limited non-2xx", "count",
+                             [float(x.non_2xx + x.errors) for x in results[("score_limited", c)]], concurrency=c,
+                             note="a 429 would mean the limit was reached")
+        target(refused, "0", lambda v: v == 0)
+        refused.met = all(v == 0 for v in refused.values)
+        row = report.add("api", "score p99 / p50", "ratio", [a.p99_ms / a.p50_ms for a in results[("score", c)]],
+                         concurrency=c)
+        target(row, "<= 4", lambda v: v <= 4)
 
 
 # -- storage ----------------------------------------------------------------------------------------
 
 def bench_storage(report: Report, runs: int, duration: float, concurrency: Sequence[int], work: Path,
                   only: Sequence[str] = DATABASES) -> None:
-    append = rounds.append_body()
-    append_bytes = json.dumps(append).encode()
-    score_answer_len = len(json.dumps(rounds.score_body()))  # replaced by the real answer below
     databases: list[tuple[str, Callable[[], Any]]] = [("sqlite", lambda: _sqlite_url(work)),
                                                       ("postgresql", storage.postgres_database)]
     for db_name, make in databases:
@@ -188,61 +228,62 @@ def bench_storage(report: Report, runs: int, duration: float, concurrency: Seque
             progress(f"storage {db_name}: migrating a fresh database")
             storage.migrate(url)
             storage.create_bench_table(url)
-            with gunicorn(work / f"gunicorn-{db_name}.log", env={"DATABASE_URL": url}) as server:
-                status, answer = request(server.host, server.port, "POST", "/v1/rounds/score",
-                                         json.dumps(rounds.score_body()).encode())
-                score_answer_len = len(answer) if status == 200 else score_answer_len
-                size = storage.row_bytes(append, answer)
-                floor_body = json.dumps({"game": 1, "pad": "x" * max(0, len(append_bytes) - 30)}).encode()
-                served = storage.games_served(server)
-                if not served:
-                    report.notes.append(f"storage {db_name}: the games API is not served by this build "
-                                        "(GET /v1/games is 404): appends not measured, only the insert floor")
-                results: dict[tuple[str, int], list[LoadResult]] = {}
-                for r in range(runs):
-                    for c in concurrency:
-                        if served:
-                            n_games = storage.games_needed(duration)
-                            progress(f"storage {db_name}: run {r + 1}/{runs} c={c} creating {n_games} games")
-                            ids = storage.create_games(server, n_games)
-                            progress(f"storage {db_name}: run {r + 1}/{runs} c={c} appends ({duration:g} s, "
-                                     f"{storage.GAMES} games at a time)")
-                            res = run_wrk(server.base + "/", append_bytes, work / "wrk", c, duration,
-                                          paths=storage.append_paths(ids), track=True)
-                            results.setdefault(("append", c), []).append(res)
-                        progress(f"storage {db_name}: run {r + 1}/{runs} c={c} insert floor ({duration:g} s)")
-                        res = run_wrk(server.base + f"/bench/insert?bytes={size}", floor_body, work / "wrk", c,
-                                      duration, track=True)
-                        results.setdefault(("insert_floor", c), []).append(res)
-                log = server.log_text()
-            locked_log = log.count("database is locked")
-            report.notes.append(f"storage {db_name}: row {size} bytes; gunicorn log: {log.count('Traceback')} "
-                                f"tracebacks, {locked_log} 'database is locked'")
-            for c in concurrency:
-                for name in ("append", "insert_floor"):
-                    res = results.get((name, c))
-                    if not res:
-                        continue
-                    report.add("storage", f"{db_name} {name} req/s", "req/s", [x.rps for x in res], concurrency=c)
-                    report.add("storage", f"{db_name} {name} p99", "ms", [x.p99_ms for x in res], concurrency=c)
-                    bad = report.add("storage", f"{db_name} {name} 5xx+locked+socket errors", "count",
-                                     [float(x.status_5xx + x.locked + x.errors) for x in res], concurrency=c)
-                    _target(bad, "0", lambda v: v == 0)
-                    bad.met = all(v == 0 for v in bad.values) and locked_log == 0
-                    if name == "append":
-                        # a 4xx is an append refused (a full game): timing it as an append would flatter
-                        four = report.add("storage", f"{db_name} append 4xx", "count",
-                                          [float(x.non_2xx - x.status_5xx) for x in res], concurrency=c)
-                        _target(four, "0", lambda v: v == 0)
-                        four.met = all(v == 0 for v in four.values)
-                if ("append", c) in results:
-                    row = report.add("storage", f"{db_name} append / insert_floor req/s", "ratio",
-                                     [a.rps / b.rps for a, b in zip(results[("append", c)],
-                                                                    results[("insert_floor", c)], strict=True)],
-                                     concurrency=c)
-                    _target(row, ">= 0.50", lambda v: v >= 0.50)
+            _storage_on(report, db_name, url, runs, duration, concurrency, work)
         finally:
             ctx.__exit__(None, None, None)
+
+
+def _storage_on(report: Report, db_name: str, url: str, runs: int, duration: float, concurrency: Sequence[int],
+                work: Path) -> None:
+    """Appends by the API against inserts by the floor app, both on ``url``, window after window."""
+    append = rounds.append_body()
+    append_bytes = json.dumps(append).encode()
+    floor_body = json.dumps({"game": 1, "pad": "x" * max(0, len(append_bytes) - 30)}).encode()
+    results: dict[tuple[str, int], list[LoadResult]] = {}
+    with ExitStack() as stack:
+        floor = stack.enter_context(floor_server(work / f"gunicorn-floor-{db_name}.log", {"DATABASE_URL": url}))
+        api = stack.enter_context(api_server(work / f"gunicorn-api-{db_name}.log", api_env(url)))
+        status, answer = request(api.host, api.port, "POST", "/v1/rounds/score",
+                                 json.dumps(rounds.score_body()).encode())
+        assert status == 200, (status, answer[:300])
+        size = storage.row_bytes(append, answer)
+        for r in range(runs):
+            for c in concurrency:
+                n_games = storage.games_needed(duration)
+                progress(f"storage {db_name}: run {r + 1}/{runs} c={c} creating {n_games} games")
+                ids = storage.create_games(api, n_games)
+                progress(f"storage {db_name}: run {r + 1}/{runs} c={c} appends ({duration:g} s, "
+                         f"{storage.GAMES} games at a time)")
+                res = run_wrk(api.base + "/", append_bytes, work / "wrk", c, duration,
+                              paths=storage.append_paths(ids), track=True)
+                results.setdefault(("append", c), []).append(res)
+                progress(f"storage {db_name}: run {r + 1}/{runs} c={c} insert floor ({duration:g} s)")
+                res = run_wrk(floor.base + f"/bench/insert?bytes={size}", floor_body, work / "wrk", c,
+                              duration, track=True)
+                results.setdefault(("insert_floor", c), []).append(res)
+        logs = {"append": api.log_text(), "insert_floor": floor.log_text()}
+    report.notes.append(f"storage {db_name}: row {size} bytes; gunicorn logs: " + ", ".join(
+        f"{name} {text.count('Traceback')} tracebacks, {text.count('database is locked')} 'database is locked'"
+        for name, text in logs.items()))
+    for c in concurrency:
+        for name in ("append", "insert_floor"):
+            res = results[(name, c)]
+            report.add("storage", f"{db_name} {name} req/s", "req/s", [x.rps for x in res], concurrency=c)
+            report.add("storage", f"{db_name} {name} p99", "ms", [x.p99_ms for x in res], concurrency=c)
+            bad = report.add("storage", f"{db_name} {name} 5xx+locked+socket errors", "count",
+                             [float(x.status_5xx + x.locked + x.errors) for x in res], concurrency=c)
+            target(bad, "0", lambda v: v == 0)
+            bad.met = all(v == 0 for v in bad.values) and "database is locked" not in logs[name]
+            if name == "append":
+                # a 4xx is an append refused (a full game): timing it as an append would flatter
+                four = report.add("storage", f"{db_name} append 4xx", "count",
+                                  [float(x.non_2xx - x.status_5xx) for x in res], concurrency=c)
+                target(four, "0", lambda v: v == 0)
+                four.met = all(v == 0 for v in four.values)
+        row = report.add("storage", f"{db_name} append / insert_floor req/s", "ratio",
+                         ratios([x.rps for x in results[("append", c)]],
+                                [x.rps for x in results[("insert_floor", c)]]), concurrency=c)
+        target(row, ">= 0.50", lambda v: v >= 0.50)
 
 
 class _sqlite_url:  # noqa: N801 - used like a context manager factory
@@ -264,9 +305,8 @@ def bench_memory(report: Report, runs: int, work: Path, warm: int = 1_000, total
     body = json.dumps(rounds.score_body()).encode()
     at_warm, at_total, peak, growth = [], [], [], []
     for r in range(runs):
-        env = {"DATABASE_URL": f"sqlite:///{work}/memory.sqlite3"}
-        with gunicorn(work / "gunicorn-memory.log", env=env, workers=1, app="handfoot.server:create_app()",
-                      ready_path="/openapi.json") as server:
+        env = api_env(f"sqlite:///{work}/memory.sqlite3")
+        with api_server(work / "gunicorn-memory.log", env, workers=1) as server:
             (pid,) = server.workers()
             deadline = time.monotonic() + budget_s
             progress(f"memory: run {r + 1}/{runs}: {warm} scored rounds (one worker)")
@@ -285,31 +325,10 @@ def bench_memory(report: Report, runs: int, work: Path, warm: int = 1_000, total
     report.add("memory", f"worker RSS after {total:,} rounds", "MiB", at_total)
     report.add("memory", f"worker peak RSS (VmHWM) after {total:,}", "MiB", peak)
     row = report.add("memory", f"RSS growth {warm:,} → {total:,}", "%", growth)
-    _target(row, "<= 5%", lambda v: v <= 5)
+    target(row, "<= 5%", lambda v: v <= 5)
 
 
 # -- output -----------------------------------------------------------------------------------------
-
-def _fmt(v: float | None) -> str:
-    if v is None:
-        return "-"
-    if abs(v) >= 100:
-        return f"{v:,.0f}"
-    if abs(v) >= 10:
-        return f"{v:.1f}"
-    return f"{v:.2f}"
-
-
-def table(report: Report) -> str:
-    lines = ["| section | measure | c | median | min | max | unit | target |",
-             "|---|---|---:|---:|---:|---:|---|---|"]
-    for row in report.rows:
-        s = row.summary()
-        target = row.target + ("" if row.met is None else (" ✓" if row.met else " ✗ MISS"))
-        lines.append(f"| {row.section} | {row.measure} | {row.concurrency or ''} | {_fmt(s['median'])} | "
-                     f"{_fmt(s['min'])} | {_fmt(s['max'])} | {row.unit} | {target} |")
-    return "\n".join(lines)
-
 
 def _git(*args: str) -> str:
     try:
@@ -359,7 +378,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                                              "api", "engine", "bench") else ""),
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
         "settings": {"runs": args.runs, "duration_s": args.duration, "concurrency": conc, "sections": only,
-                     "databases": databases, "gunicorn": "api/gunicorn_conf.py"},
+                     "databases": databases, "gunicorn": "python:handfoot.server.gunicorn_conf",
+                     "api": "handfoot-server serve (make run)", "floors": "bench.floor_app (a bare Flask app)",
+                     "score_limited": f"HANDFOOT_RATE_LIMIT={LIMIT_NEVER_REACHED}"},
         "seconds": round(time.time() - started, 1),
         "loadavg_1_5_15": {"before": [round(x, 2) for x in load_before],
                            "after": [round(x, 2) for x in os.getloadavg()]},
@@ -378,7 +399,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({**out, "table": text}, indent=2, ensure_ascii=False) + "\n")
     progress(f"wrote {path} ({out['seconds']:.0f} s)")
-    misses = [r.measure for r in report.rows if r.met is False]
+    misses = report.misses()
     if misses:
         progress(f"targets missed: {'; '.join(misses)}")
     return 0

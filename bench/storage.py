@@ -31,12 +31,6 @@ APPEND_RATE_CEILING = 4000
 PG_ADMIN_URL = os.environ.get("BENCH_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
-def games_served(server: Server) -> bool:
-    """Whether this build serves the games API (``POST /v1/games`` is routed)."""
-    status, _ = request(server.host, server.port, "GET", "/v1/games")
-    return status not in (404, 405)
-
-
 def games_needed(seconds: float) -> int:
     """Games to create for a window of ``seconds``: whole batches of ``GAMES``, enough for
     ``APPEND_RATE_CEILING`` appends a second at ``ROUNDS_PER_GAME`` rounds a game."""
@@ -90,8 +84,9 @@ def migrate(url: str) -> None:
 
 
 def create_bench_table(url: str) -> None:
-    """The insert floor's table, made before the load (two workers racing to create it would fail)."""
-    from bench.app import BENCH_METADATA
+    """The insert floor's table (bench/floor_app.py), made before the load (two workers racing to
+    create it would fail)."""
+    from bench.floor_app import BENCH_METADATA
     from handfoot.server.db import make_engine
 
     engine = make_engine(url)
