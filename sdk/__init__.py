@@ -4,7 +4,8 @@
 >>> with Client("http://127.0.0.1:8000") as hf:          # doctest: +SKIP
 ...     print(hf.score_round(preset="pagat", teams=[...]))
 
-Depends only on ``requests``; never imports the server (``api``) or the engine.
+Depends only on ``requests``; never imports the server (``handfoot.server``) or the engine.
+Results are ``handfoot.types`` (one module per resource), printed by ``handfoot.display``.
 """
 
 from ._client import Client
@@ -21,8 +22,6 @@ from ._errors import (
     PayloadTooLargeError,
     PreconditionFailedError,
     PreconditionRequiredError,
-    ProblemDetails,
-    ProblemItem,
     RateLimitError,
     ServerError,
     UnprocessableEntityError,
@@ -30,7 +29,9 @@ from ._errors import (
 )
 from ._operations import OPERATIONS
 from ._version import __version__
-from .models import (
+from .pagination import Page, iter_all
+from .params import Card, GameTeamInput, PlayerInput, TallyInput, TeamInput
+from .types import (
     PROVENANCE_KINDS,
     Books,
     Breakdown,
@@ -46,6 +47,8 @@ from .models import (
     OpeningCheck,
     Preset,
     PresetSummary,
+    ProblemDetails,
+    ProblemItem,
     Provenance,
     Revision,
     Round,
@@ -56,8 +59,6 @@ from .models import (
     ScoresheetRound,
     TeamTotal,
 )
-from .pagination import Page, iter_all
-from .params import Card, GameTeamInput, PlayerInput, TallyInput, TeamInput
 
 __all__ = [
     "OPERATIONS",

@@ -1,0 +1,25 @@
+"""``GET /health``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import display
+from .._loader import Result
+
+__all__ = ["Health"]
+
+
+@dataclass(frozen=True, slots=True)
+class Health(Result):
+    """``GET /health``: ``status`` and ``database`` are ``"ok"`` on a healthy server."""
+
+    status: str
+    database: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok" and self.database in ("ok", "")
+
+    __str__ = display.health_text
+    _repr_html_ = display.health_html
