@@ -48,7 +48,6 @@ __all__ = [
     "ServerError",
     "UnprocessableEntityError",
     "ValidationError",
-    "status_error_from_response",
 ]
 
 class HandFootError(Exception):

@@ -37,7 +37,7 @@ from typing import Any, Literal, NoReturn, Self, TypeVar, Union
 
 from ._errors import APIResponseValidationError
 
-__all__ = ["FrozenDict", "Result", "dump", "load", "wire"]
+__all__ = ["HTML", "TEXT", "FrozenDict", "Result", "Shown", "dump", "load", "load_list", "wire"]
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -325,8 +325,30 @@ def dump(value: object) -> Any:
     return value
 
 
-class Result:
-    """Base of the result dataclasses: ``from_json`` (the one loader) and ``to_dict``."""
+#: How each type prints (``str``) and renders in Jupyter (``_repr_html_``): filled by
+#: ``handfoot.display``, which ``import handfoot`` loads. A type missing here prints as its repr.
+TEXT: dict[type, Callable[[Any], str]] = {}
+HTML: dict[type, Callable[[Any], str]] = {}
+
+
+class Shown:
+    """``str()`` and ``_repr_html_()`` by the renderers ``handfoot.display`` registers."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        render = TEXT.get(type(self))
+        return repr(self) if render is None else render(self)
+
+    def _repr_html_(self) -> str | None:
+        """An HTML table for Jupyter, or ``None`` (Jupyter then shows the text)."""
+        render = HTML.get(type(self))
+        return None if render is None else render(self)
+
+
+class Result(Shown):
+    """Base of the result dataclasses: ``from_json`` (the one loader), ``to_dict``, and their
+    display (``handfoot.display``)."""
 
     __slots__ = ()
 

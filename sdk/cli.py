@@ -26,6 +26,7 @@ from ._loader import Result
 from ._transport import DEFAULT_BASE_URL
 from ._version import __version__
 from .display import score_plain, text_table
+from .types import GameSummary
 
 __all__ = ["EXIT_OK", "EXIT_PROBLEM", "EXIT_UNAVAILABLE", "EXIT_USAGE", "main"]
 
@@ -117,17 +118,21 @@ def _cmd_presets(client: Client, args: argparse.Namespace, out: TextIO, stdin: T
     return EXIT_OK
 
 
-def _cmd_preset(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    preset = client.preset(args.id)
+def _show(result: Result, args: argparse.Namespace, out: TextIO) -> int:
+    """One result: its JSON with ``--json``, else how it prints (``handfoot.display``)."""
     if args.json:
-        _print_json(preset, out)
+        _print_json(result, out)
     else:
-        out.write(f"{preset}\n")
+        out.write(f"{result}\n")
     return EXIT_OK
 
 
+def _cmd_preset(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    return _show(client.preset(args.id), args, out)
+
+
 def _cmd_games(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    games: Iterator[Any] = client.games(
+    games: Iterator[GameSummary] = client.games(
         status=args.status, player=args.player, preset=args.preset, page_size=min(args.limit or 100, 100)
     )
     if args.limit:
@@ -144,12 +149,7 @@ def _cmd_games(client: Client, args: argparse.Namespace, out: TextIO, stdin: Tex
 
 
 def _cmd_game(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    game = client.game(args.id)
-    if args.json:
-        _print_json(game, out)
-    else:
-        out.write(f"{game}\n")
-    return EXIT_OK
+    return _show(client.game(args.id), args, out)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,15 +2,17 @@
 and ``/v1/discard-pile/check``.
 
 A check answers a well-formed question even when the answer is no: each result is truthy when
-the answer is yes, and ``problems`` names every rule broken, each with a stable ``code``.
+the answer is yes, and ``problems`` names every rule broken, each with a stable ``code``
+(empty when the answer is yes). Points are card points.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from types import MappingProxyType
 from typing import Literal
 
-from .. import display
 from .._loader import Result
 from .problems import ProblemItem
 
@@ -20,44 +22,47 @@ __all__ = ["BookKind", "Books", "DiscardPileCheck", "GoingOutCheck", "MeldCheck"
 BookKind = Literal["clean", "dirty", "wild"]
 
 
-@dataclass(frozen=True, slots=True)
-class MeldCheck(Result):
-    """The answer of ``POST /v1/melds/validate``: is this meld (or this meld after adding cards
-    ``onto`` one on the table) legal? ``kind`` is ``None`` for mixed ranks; ``complete``: it is a
-    book; ``points``: its card points."""
+#: Field metadata of the member that says yes or no (``valid``, ``met``, ``allowed``).
+_ANSWER: Mapping[str, bool] = MappingProxyType({"handfoot.answer": True})
 
-    valid: bool
+
+@dataclass(frozen=True, slots=True)
+class _Check(Result):
+    """A check's answer: truthy when the answer is yes (its ``_ANSWER`` field is true)."""
+
+    def __bool__(self) -> bool:
+        return all(getattr(self, f.name) for f in fields(self) if f.metadata.get("handfoot.answer"))
+
+
+@dataclass(frozen=True, slots=True)
+class MeldCheck(_Check):
+    """The answer of ``POST /v1/melds/validate``: is this meld (or this meld after adding cards
+    ``onto`` one on the table) legal, and what is it?"""
+
+    valid: bool = field(metadata=_ANSWER)
     kind: BookKind | None
+    """``None`` when the cards are not all of one rank (wild cards aside)."""
     rank: str | None
     complete: bool
+    """The meld is a complete book (it has ``book_size`` cards)."""
     size: int
     naturals: int
     wilds: int
     points: int
+    """Card points of the whole meld."""
     problems: tuple[ProblemItem, ...] = ()
-
-    def __bool__(self) -> bool:
-        return self.valid
-
-    __str__ = display.meld_check_text
-    _repr_html_ = display.meld_check_html
 
 
 @dataclass(frozen=True, slots=True)
-class OpeningCheck(Result):
-    """The answer of ``POST /v1/openings/check``: the ``points`` counted against the round's
-    ``minimum``, whether the opening is legal and ``met``, and the ``problems``."""
+class OpeningCheck(_Check):
+    """The answer of ``POST /v1/openings/check``: do the opening melds count enough points?"""
 
     points: int
+    """Card points the opening melds count (those that count toward the minimum)."""
     minimum: int
-    met: bool
+    """The round's opening minimum, in points."""
+    met: bool = field(metadata=_ANSWER)
     problems: tuple[ProblemItem, ...] = ()
-
-    def __bool__(self) -> bool:
-        return self.met
-
-    __str__ = display.opening_check_text
-    _repr_html_ = display.opening_check_html
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,38 +77,24 @@ class Books(Result):
     def total(self) -> int:
         return self.clean_books + self.dirty_books + self.wild_books
 
-    __str__ = display.books_text
-
 
 @dataclass(frozen=True, slots=True)
-class GoingOutCheck(Result):
+class GoingOutCheck(_Check):
     """The answer of ``POST /v1/going-out/check``: may the side go out? ``books`` on the table,
     ``missing`` books for the ``contract``, and the ``problems``."""
 
-    met: bool
+    met: bool = field(metadata=_ANSWER)
     books: Books
     missing: Books = field(default_factory=Books)
     contract: Books | None = None
     problems: tuple[ProblemItem, ...] = ()
 
-    def __bool__(self) -> bool:
-        return self.met
-
-    __str__ = display.going_out_check_text
-    _repr_html_ = display.going_out_check_html
-
 
 @dataclass(frozen=True, slots=True)
-class DiscardPileCheck(Result):
-    """The answer of ``POST /v1/discard-pile/check``: may the player take the pile
-    (``allowed``), how many ``cards`` that takes, and the ``problems``."""
+class DiscardPileCheck(_Check):
+    """The answer of ``POST /v1/discard-pile/check``: may the player take the pile?"""
 
-    allowed: bool
+    allowed: bool = field(metadata=_ANSWER)
     cards: int
+    """How many cards taking the pile takes."""
     problems: tuple[ProblemItem, ...] = ()
-
-    def __bool__(self) -> bool:
-        return self.allowed
-
-    __str__ = display.discard_pile_check_text
-    _repr_html_ = display.discard_pile_check_html

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .. import display
 from .._loader import FrozenDict, Result, wire
 from .checks import Books
 from .rounds import Breakdown
@@ -27,8 +26,6 @@ class TeamTotal(Result):
     name: str
     total: int
 
-    __str__ = display.team_total_text
-
 
 @dataclass(frozen=True, slots=True)
 class GameTeam(Result):
@@ -36,8 +33,6 @@ class GameTeam(Result):
 
     name: str
     players: tuple[str, ...] = ()
-
-    __str__ = display.game_team_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +54,6 @@ class Round(Result):
     def totals(self) -> dict[str, int]:
         """Side name → this round's score."""
         return {team.name: team.total for team in self.teams}
-
-    __str__ = display.round_text
-    _repr_html_ = display.round_html
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -86,9 +78,6 @@ class GameSummary(Result):
     def finished(self) -> bool:
         return self.status == "finished"
 
-    __str__ = display.game_summary_text
-    _repr_html_ = display.game_summary_html
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Game(GameSummary):
@@ -112,9 +101,6 @@ class Game(GameSummary):
         """The stored round ``number`` (1-based), or ``None``."""
         return next((r for r in self.rounds if r.number == number), None)
 
-    __str__ = display.game_text
-    _repr_html_ = display.game_html
-
 
 @dataclass(frozen=True, slots=True)
 class Revision(Result):
@@ -127,9 +113,6 @@ class Revision(Result):
     created_at: datetime | None = None
     replaced_at: datetime | None = None
     author: str | None = None
-
-    __str__ = display.revision_text
-    _repr_html_ = display.revision_html
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +161,3 @@ class Scoresheet(Result):
     def running_totals(self) -> dict[str, list[int]]:
         """Side name → its running total after each round (for plotting)."""
         return {name: [r.totals[i] for r in self.rounds if i < len(r.totals)] for i, name in enumerate(self.teams)}
-
-    __str__ = display.scoresheet_text
-    _repr_html_ = display.scoresheet_html

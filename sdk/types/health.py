@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import display
 from .._loader import Result
 
 __all__ = ["Health"]
@@ -20,6 +19,3 @@ class Health(Result):
     @property
     def ok(self) -> bool:
         return self.status == "ok" and self.database in ("ok", "")
-
-    __str__ = display.health_text
-    _repr_html_ = display.health_html

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .. import display
 from .._loader import FrozenDict, Result
 
 __all__ = ["PROVENANCE_KINDS", "Preset", "PresetSummary", "Provenance", "ProvenanceKind", "RuleField"]
@@ -29,9 +28,6 @@ class PresetSummary(Result):
     source: str = ""
     summary: str = ""
 
-    __str__ = display.preset_summary_text
-    _repr_html_ = display.preset_summary_html
-
 
 @dataclass(frozen=True, slots=True)
 class Provenance(Result):
@@ -41,8 +37,6 @@ class Provenance(Result):
     kind: ProvenanceKind
     source: str = ""
     note: str = ""
-
-    __str__ = display.provenance_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +49,6 @@ class RuleField(Result):
     description: str = ""
     value: object = None
     provenance: Provenance | None = None
-
-    __str__ = display.rule_field_text
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -72,6 +64,3 @@ class Preset(PresetSummary):
     provenance: Mapping[str, Provenance] = field(default_factory=FrozenDict)
     fields: tuple[RuleField, ...] = ()
     """Every rule in order with its group and description (empty if the server sends none)."""
-
-    __str__ = display.preset_text
-    _repr_html_ = display.preset_html

@@ -11,8 +11,7 @@ from typing import Any
 
 import requests
 
-from .. import display
-from .._loader import FrozenDict, Result, wire
+from .._loader import FrozenDict, Result, Shown, wire
 
 __all__ = ["ProblemDetails", "ProblemItem"]
 
@@ -59,8 +58,6 @@ class ProblemItem(Result):
         if self.parameter is not None:
             return f"parameter {self.parameter}"
         return ""
-
-    __str__ = display.problem_item_text
 
 
 def _problem_item(data: object) -> ProblemItem:
@@ -117,7 +114,7 @@ def _parse_errors(value: object) -> tuple[ProblemItem, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class ProblemDetails:
+class ProblemDetails(Shown):
     """An RFC 9457 problem document. Unknown members are kept, read-only, in ``extra``.
 
     Read by hand, not by the generic loader: an error body may come from any server or proxy
@@ -195,6 +192,3 @@ class ProblemDetails:
         if len(detail) > _MAX_TEXT_DETAIL:
             detail = detail[: _MAX_TEXT_DETAIL - 1] + "…"
         return cls.from_status(status, detail or None)
-
-    __str__ = display.problem_text
-

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import display
 from .._loader import Result
 from .problems import ProblemItem
 
@@ -24,8 +23,6 @@ class Line(Result):
     points_each: int | None
     points: int
 
-    __str__ = display.line_text
-
 
 @dataclass(frozen=True, slots=True)
 class Breakdown(Result):
@@ -43,9 +40,6 @@ class Breakdown(Result):
         """Points of the line ``code``; 0 when absent (a line worth 0 may be omitted)."""
         line = self.line(code)
         return 0 if line is None else line.points
-
-    __str__ = display.breakdown_text
-    _repr_html_ = display.breakdown_html
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +61,6 @@ class RoundScore(Result):
         """Team name → round total."""
         return {team.name: team.total for team in self.teams}
 
-    __str__ = display.round_score_text
-    _repr_html_ = display.round_score_html
-
 
 @dataclass(frozen=True, slots=True)
 class Comparison(Result):
@@ -86,8 +77,6 @@ class Comparison(Result):
         """Team name → round total, or ``None`` when the round breaks this preset's rules."""
         return None if self.teams is None else {t.name: t.total for t in self.teams}
 
-    __str__ = display.comparison_text
-
 
 @dataclass(frozen=True, slots=True)
 class RoundComparison(Result):
@@ -99,6 +88,3 @@ class RoundComparison(Result):
     def result(self, preset: str) -> Comparison | None:
         """The answer for ``preset``, or ``None``."""
         return next((result for result in self.results if result.preset == preset), None)
-
-    __str__ = display.round_comparison_text
-    _repr_html_ = display.round_comparison_html
