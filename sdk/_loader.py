@@ -94,7 +94,18 @@ def wire(
 
 # --------------------------------------------------------------------------- reading
 
-Reader = Callable[[object, str], Any]
+#: Where a value sits, for error messages: the root's name, or (parent, member name or index).
+#: Built as tuples while reading and spelled out (``RoundScore.teams[0].lines``) only on error.
+Where = str | tuple["Where", str | int]
+Reader = Callable[[object, Where], Any]
+
+
+def _path(where: Where) -> str:
+    parts = []
+    while isinstance(where, tuple):
+        where, key = where
+        parts.append(f"[{key}]" if isinstance(key, int) else f".{key}")
+    return where + "".join(reversed(parts))
 
 
 def _kind(value: object) -> str:
@@ -112,12 +123,12 @@ def _kind(value: object) -> str:
     return "string" if isinstance(value, str) else type(value).__name__
 
 
-def _fail(where: str, expected: str, value: object) -> NoReturn:
-    raise APIResponseValidationError(f"{where}: expected {expected}, got {_kind(value)}")
+def _fail(where: Where, expected: str, value: object) -> NoReturn:
+    raise APIResponseValidationError(f"{_path(where)}: expected {expected}, got {_kind(value)}")
 
 
 def _scalar(kind: type | tuple[type, ...], expected: str) -> Reader:
-    def read(value: object, where: str) -> Any:
+    def read(value: object, where: Where) -> Any:
         # bool is an int in Python, never in JSON.
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
             _fail(where, expected, value)
@@ -134,31 +145,37 @@ _SCALARS: Mapping[object, Reader] = {
 }
 
 
-def freeze(value: object) -> object:
+#: The JSON values that are already plain (and immutable).
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _freeze(value: object) -> object:
     """A read-only copy of decoded JSON: objects become ``FrozenDict``, arrays tuples."""
+    if isinstance(value, _PLAIN):
+        return value
     if isinstance(value, Mapping):
-        return FrozenDict({str(k): freeze(v) for k, v in value.items()})
+        return FrozenDict({str(k): _freeze(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
-        return tuple(freeze(v) for v in value)
+        return tuple(_freeze(v) for v in value)
     return value
 
 
-def _read_datetime(value: object, where: str) -> datetime:
+def _read_datetime(value: object, where: Where) -> datetime:
     if not isinstance(value, str):
         _fail(where, "an ISO 8601 timestamp", value)
     try:
         return datetime.fromisoformat(value)
     except ValueError as exc:
-        raise APIResponseValidationError(f"{where}: not an ISO 8601 timestamp: {value!r}") from exc
+        raise APIResponseValidationError(f"{_path(where)}: not an ISO 8601 timestamp: {value!r}") from exc
 
 
-def _object(value: object, where: str) -> Mapping[str, object]:
-    if not isinstance(value, Mapping):
+def _object(value: object, where: Where) -> Mapping[str, object]:
+    if type(value) is not dict and not isinstance(value, Mapping):  # decoded JSON: a dict
         _fail(where, "a JSON object", value)
     return value
 
 
-def _array(value: object, where: str) -> list[object] | tuple[object, ...]:
+def _array(value: object, where: Where) -> list[object] | tuple[object, ...]:
     if not isinstance(value, list | tuple):
         _fail(where, "an array", value)
     return value
@@ -170,7 +187,7 @@ def _reader(hint: Any, keyed: tuple[str, str] | None = None) -> Reader:
     if hint in _SCALARS:
         return _SCALARS[hint]
     if hint is object or hint is Any:
-        return lambda value, where: freeze(value)
+        return lambda value, where: _freeze(value)
     if hint is datetime:
         return _read_datetime
     if origin in (Union, types.UnionType) and type(None) in args:
@@ -180,21 +197,21 @@ def _reader(hint: Any, keyed: tuple[str, str] | None = None) -> Reader:
     if origin is Literal:
         allowed = ", ".join(repr(a) for a in args)
 
-        def read_literal(value: object, where: str) -> Any:
+        def read_literal(value: object, where: Where) -> Any:
             if value not in args:
-                raise APIResponseValidationError(f"{where}: expected one of {allowed}, got {value!r}")
+                raise APIResponseValidationError(f"{_path(where)}: expected one of {allowed}, got {value!r}")
             return value
 
         return read_literal
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         read_item = _reader(args[0])
-        return lambda value, where: tuple(read_item(v, f"{where}[{i}]") for i, v in enumerate(_array(value, where)))
+        return lambda value, where: tuple(read_item(v, (where, i)) for i, v in enumerate(_array(value, where)))
     if origin is Mapping and keyed is not None:
         return _keyed_reader(keyed, _reader(args[1]))
     if origin is Mapping:
         read_value = _reader(args[1])
         return lambda value, where: FrozenDict(
-            {str(k): read_value(v, f"{where}.{k}") for k, v in _object(value, where).items()}
+            {str(k): read_value(v, (where, str(k))) for k, v in _object(value, where).items()}
         )
     if isinstance(hint, type) and issubclass(hint, Result):
         result_type: type[Result] = hint
@@ -206,115 +223,124 @@ def _keyed_reader(keyed: tuple[str, str], read_value: Reader) -> Reader:
     key, item = keyed
     read_key = _SCALARS[str]
 
-    def read(value: object, where: str) -> Any:
+    def read(value: object, where: Where) -> Any:
         out = {}
         for i, entry in enumerate(_array(value, where)):
-            obj = _object(entry, f"{where}[{i}]")
-            out[read_key(obj.get(key), f"{where}[{i}].{key}")] = read_value(obj.get(item), f"{where}[{i}].{item}")
+            obj = _object(entry, (where, i))
+            out[read_key(obj.get(key), ((where, i), key))] = read_value(obj.get(item), ((where, i), item))
         return FrozenDict(out)
 
     return read
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class _Field:
+class _Field(typing.NamedTuple):
+    """How one field is read: from JSON member ``member`` by ``read``."""
+
     name: str
     member: str
     read: Reader
     optional: bool
     default: Callable[[], object] | None
-    in_body: bool
 
 
-_PLANS: dict[type, tuple[_Field, ...]] = {}
+#: Per class: the fields read from the body, and the names of those given by the caller (``etag``).
+_PLANS: dict[type, tuple[tuple[_Field, ...], frozenset[str]]] = {}
 
 
 def _constant(value: object) -> Callable[[], object]:
     return lambda: value
 
 
-def _plan(cls: type) -> tuple[_Field, ...]:
-    """How to read each field of ``cls`` (worked out once per class, on its first load)."""
+def _plan(cls: type) -> tuple[tuple[_Field, ...], frozenset[str]]:
+    """How to read ``cls`` (worked out once per class, on its first load)."""
     plan = _PLANS.get(cls)
     if plan is None:
         plan = _PLANS[cls] = _make_plan(cls)
     return plan
 
 
-def _make_plan(cls: type) -> tuple[_Field, ...]:
+def _make_plan(cls: type) -> tuple[tuple[_Field, ...], frozenset[str]]:
     hints = typing.get_type_hints(cls)
-    plan = []
+    body, given = [], []
     for f in dataclasses.fields(cls):
-        meta = f.metadata
-        hint = hints[f.name]
+        if not f.metadata.get(_IN_BODY, True):
+            given.append(f.name)
+            continue
         default: Callable[[], object] | None = None
         if f.default is not dataclasses.MISSING:
             default = _constant(f.default)
         elif f.default_factory is not dataclasses.MISSING:
             default = f.default_factory
-        plan.append(
-            _Field(
-                name=f.name,
-                member=meta.get(_MEMBER) or f.name,
-                read=_reader(hint, meta.get(_KEYED)),
-                optional=type(None) in typing.get_args(hint),
-                default=default,
-                in_body=meta.get(_IN_BODY, True),
-            )
-        )
-    return tuple(plan)
+        hint = hints[f.name]
+        member = f.metadata.get(_MEMBER) or f.name
+        read = _reader(hint, f.metadata.get(_KEYED))
+        body.append(_Field(f.name, member, read, type(None) in typing.get_args(hint), default))
+    return tuple(body), frozenset(given)
 
 
-def load(cls: type[_R], data: object, where: str | None = None, **given: object) -> _R:
+def load(cls: type[_R], data: object, where: Where | None = None, **given: object) -> _R:
     """Read the decoded JSON ``data`` as the result dataclass ``cls``.
 
     ``where`` names the value in error messages (default: the class name). ``given`` supplies
     the fields that are not in the body (``etag=...``). Raises ``APIResponseValidationError``.
     """
-    where = where or cls.__name__
+    where = cls.__name__ if where is None else where
     obj = _object(data, where)
-    values: dict[str, object] = {}
+    fields, from_caller = _plan(cls)
+    values = {name: value for name, value in given.items() if name in from_caller}
     missing: list[str] = []
-    for f in _plan(cls):
-        if not f.in_body:
-            if f.name in given:
-                values[f.name] = given[f.name]
-            continue
-        value = obj.get(f.member)
-        if value is None and not (f.optional and f.member in obj):
-            if f.default is not None:
-                values[f.name] = f.default()
-                continue
-            if f.optional:
-                values[f.name] = None
-                continue
-            if f.member not in obj:
-                missing.append(f.member)
-                continue
-        values[f.name] = f.read(value, f"{where}.{f.member}")
+    for name, member, read, optional, default in fields:
+        value = obj.get(member)
+        if value is not None:
+            values[name] = read(value, (where, member))
+        elif optional and member in obj:  # an explicit null
+            values[name] = None
+        elif default is not None:
+            values[name] = default()
+        elif optional:
+            values[name] = None
+        elif member in obj:
+            read(value, (where, member))  # null for a value that may not be null: raises, saying so
+        else:
+            missing.append(member)
     if missing:
-        raise APIResponseValidationError("; ".join(f"{where}: missing member {m!r}" for m in missing))
+        raise APIResponseValidationError("; ".join(f"{_path(where)}: missing member {m!r}" for m in missing))
     return cls(**values)
 
 
 # --------------------------------------------------------------------------- writing
 
 
+_DUMP_PLANS: dict[type, tuple[tuple[str, str, bool, tuple[str, str] | None], ...]] = {}
+
+
+def _dump_plan(cls: type) -> tuple[tuple[str, str, bool, tuple[str, str] | None], ...]:
+    """``(field, member, omit_none, keyed)`` for each field of ``cls`` that is in the body."""
+    plan = _DUMP_PLANS.get(cls)
+    if plan is None:
+        plan = _DUMP_PLANS[cls] = tuple(
+            (f.name, f.metadata.get(_MEMBER) or f.name, bool(f.metadata.get(_OMIT_NONE)), f.metadata.get(_KEYED))
+            for f in dataclasses.fields(cls)
+            if f.metadata.get(_IN_BODY, True)
+        )
+    return plan
+
+
 def dump(value: object) -> Any:
     """The JSON form of a result (``to_dict()``): member names and shapes as the server sends
     them; timestamps as ISO 8601 strings; header values (``etag``) left out."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if isinstance(value, _PLAIN):
+        return value
+    if isinstance(value, Result):
         out: dict[str, object] = {}
-        for f in dataclasses.fields(value):
-            meta = f.metadata
-            item = getattr(value, f.name)
-            if not meta.get(_IN_BODY, True) or (item is None and meta.get(_OMIT_NONE)):
+        for name, member, omit_none, keyed in _dump_plan(type(value)):
+            item = getattr(value, name)
+            if item is None and omit_none:
                 continue
-            keyed = meta.get(_KEYED)
             if keyed is not None and item is not None:
-                out[meta.get(_MEMBER) or f.name] = [{keyed[0]: k, keyed[1]: dump(v)} for k, v in item.items()]
+                out[member] = [{keyed[0]: k, keyed[1]: dump(v)} for k, v in item.items()]
             else:
-                out[meta.get(_MEMBER) or f.name] = dump(item)
+                out[member] = dump(item)
         return out
     if isinstance(value, Mapping):
         return {str(k): dump(v) for k, v in value.items()}
@@ -365,4 +391,4 @@ class Result(Shown):
 
 def load_list(cls: type[_R], data: object, where: str) -> list[_R]:
     """A JSON array of ``cls`` results (``GET /v1/presets``, revisions)."""
-    return [load(cls, item, f"{where}[{i}]") for i, item in enumerate(_array(data, where))]
+    return [load(cls, item, (where, i)) for i, item in enumerate(_array(data, where))]
