@@ -43,10 +43,10 @@ exit codes:
   0 ok; 1 the server refused the request (4xx, problems on stderr); 2 usage;
   3 no answer or a server error (connection, timeout, 5xx).
 
-server administration (on the server host, not through this command):
-  alembic upgrade head                           create or migrate the database (DATABASE_URL)
-  flask --app api:create_app keys create NAME    create an API key for game writes
-  gunicorn -w 2 -b 127.0.0.1:8000 'handfoot.server:create_app()'   run the server
+server administration (on the server host, with the server extra installed):
+  handfoot-server migrate             create or migrate the database (DATABASE_URL)
+  handfoot-server keys create NAME    create an API key for game writes
+  handfoot-server serve               migrate, then serve on 127.0.0.1:8000
 """
 
 
