@@ -133,17 +133,17 @@ class Client:
         A server whose database is down answers 503: the call retries (honouring ``Retry-After``)
         and then raises ``ServerError``.
         """
-        return Health.from_json(_decode_json(self._request("GET", "/health")))
+        return Health.from_json(self._get("/health"))
 
     # ------------------------------------------------------------------ presets
 
     def presets(self) -> list[PresetSummary]:
         """``GET /v1/presets``: every preset's id, name, source and one-line summary."""
-        return load_list(PresetSummary, _decode_json(self._request("GET", "/v1/presets")), "presets")
+        return load_list(PresetSummary, self._get("/v1/presets"), "presets")
 
     def preset(self, preset_id: str) -> Preset:
         """``GET /v1/presets/{id}``: the full rule set with the provenance of each value."""
-        return Preset.from_json(_decode_json(self._request("GET", f"/v1/presets/{_seg(preset_id)}")))
+        return Preset.from_json(self._get(f"/v1/presets/{_seg(preset_id)}"))
 
     # ------------------------------------------------------------------ scoring
 
@@ -392,14 +392,14 @@ class Client:
     def revisions(self, game_id: int, number: int) -> list[Revision]:
         """``GET /v1/games/{id}/rounds/{n}/revisions``: the round's audit trail, oldest first."""
         path = f"{_round_path(game_id, number)}/revisions"
-        return load_list(Revision, _decode_json(self._request("GET", path)), "revisions")
+        return load_list(Revision, self._get(path), "revisions")
 
     def scoresheet(self, game_id: int) -> Scoresheet:
         """``GET /v1/games/{id}/scoresheet``: rounds × sides with running totals.
 
         ``sheet.rows()`` gives a list of dicts for ``pandas.DataFrame``.
         """
-        return Scoresheet.from_json(_decode_json(self._request("GET", f"/v1/games/{_seg(game_id)}/scoresheet")))
+        return Scoresheet.from_json(self._get(f"/v1/games/{_seg(game_id)}/scoresheet"))
 
     def scoresheet_csv(self, game_id: int) -> str:
         """``GET /v1/games/{id}/scoresheet`` as CSV (``round,Us,Us total,Them,Them total``)."""
@@ -412,10 +412,14 @@ class Client:
 
     # ------------------------------------------------------------------ internal helpers
     # A new endpoint method is a thin wrapper over one of these, loading its result type:
-    #   reads                      -> Type.from_json(_decode_json(self._request("GET", path)))
+    #   reads                      -> Type.from_json(self._get(path))
     #   pure computations (POST)   -> self._compute(Type, path, body)
     #   creating writes (appends)  -> self._transport.post_with_idempotency_key(path, json=body)
     #   paginated lists            -> self._get_page(path, parse=Type.from_json, params=...)
+
+    def _get(self, path: str) -> Any:
+        """GET ``path`` and decode its JSON body."""
+        return _decode_json(self._request("GET", path))
 
     def _compute(self, cls: type[R], path: str, body: Mapping[str, object]) -> R:
         """POST a question with no side effects on the server (so retried like a GET)."""
