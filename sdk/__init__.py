@@ -4,112 +4,30 @@
 >>> with Client("http://127.0.0.1:8000") as hf:          # doctest: +SKIP
 ...     print(hf.score_round(preset="pagat", teams=[...]))
 
-Depends only on ``requests``; never imports the server (``api``) or the engine.
+Depends only on ``requests``; never imports the server (``handfoot.server``) or the engine.
+Results are ``handfoot.client.types`` (one module per resource), printed by ``handfoot.client.display``.
 """
 
+from . import _errors, display, types  # noqa: F401  (display registers how each result prints)
 from ._client import Client
-from ._errors import (
-    APIConnectionError,
-    APIResponseValidationError,
-    APIStatusError,
-    APITimeoutError,
-    AuthenticationError,
-    BadRequestError,
-    ConflictError,
-    HandFootError,
-    NotFoundError,
-    PayloadTooLargeError,
-    PreconditionFailedError,
-    PreconditionRequiredError,
-    ProblemDetails,
-    ProblemItem,
-    RateLimitError,
-    ServerError,
-    UnprocessableEntityError,
-    ValidationError,
-)
+from ._errors import *  # noqa: F403  (every exception: handfoot.client._errors.__all__)
 from ._operations import OPERATIONS
 from ._version import __version__
-from .models import (
-    PROVENANCE_KINDS,
-    Books,
-    Breakdown,
-    Comparison,
-    DiscardPileCheck,
-    Game,
-    GameSummary,
-    GameTeam,
-    GoingOutCheck,
-    Health,
-    Line,
-    MeldCheck,
-    OpeningCheck,
-    Preset,
-    PresetSummary,
-    Provenance,
-    Revision,
-    Round,
-    RoundComparison,
-    RoundScore,
-    RuleField,
-    Scoresheet,
-    ScoresheetRound,
-    TeamTotal,
-)
 from .pagination import Page, iter_all
 from .params import Card, GameTeamInput, PlayerInput, TallyInput, TeamInput
+from .types import *  # noqa: F403  (every result type: handfoot.client.types.__all__)
 
 __all__ = [
     "OPERATIONS",
-    "PROVENANCE_KINDS",
-    "APIConnectionError",
-    "APIResponseValidationError",
-    "APIStatusError",
-    "APITimeoutError",
-    "AuthenticationError",
-    "BadRequestError",
-    "Books",
-    "Breakdown",
     "Card",
     "Client",
-    "Comparison",
-    "ConflictError",
-    "DiscardPileCheck",
-    "Game",
-    "GameSummary",
-    "GameTeam",
     "GameTeamInput",
-    "GoingOutCheck",
-    "HandFootError",
-    "Health",
-    "Line",
-    "MeldCheck",
-    "NotFoundError",
-    "OpeningCheck",
     "Page",
-    "PayloadTooLargeError",
     "PlayerInput",
-    "PreconditionFailedError",
-    "PreconditionRequiredError",
-    "Preset",
-    "PresetSummary",
-    "ProblemDetails",
-    "ProblemItem",
-    "Provenance",
-    "RateLimitError",
-    "Revision",
-    "Round",
-    "RoundComparison",
-    "RoundScore",
-    "RuleField",
-    "Scoresheet",
-    "ScoresheetRound",
-    "ServerError",
     "TallyInput",
     "TeamInput",
-    "TeamTotal",
-    "UnprocessableEntityError",
-    "ValidationError",
     "__version__",
     "iter_all",
+    *_errors.__all__,
+    *types.__all__,
 ]

@@ -14,6 +14,7 @@ import requests
 
 from ._errors import APIResponseValidationError, PreconditionFailedError
 from ._http import dumps_json
+from ._loader import Result, load_list
 from ._transport import (
     DEFAULT_BASE_URL,
     DEFAULT_MAX_RETRIES,
@@ -22,7 +23,9 @@ from ._transport import (
     Timeout,
     Transport,
 )
-from .models import (
+from .pagination import Page, fetch_page
+from .params import Card, GameTeamInput, PlayerInput, TeamInput
+from .types import (
     DiscardPileCheck,
     Game,
     GameSummary,
@@ -38,12 +41,12 @@ from .models import (
     RoundScore,
     Scoresheet,
 )
-from .pagination import Page, fetch_page
-from .params import Card, GameTeamInput, PlayerInput, TeamInput
 
 __all__ = ["Client"]
 
 T = TypeVar("T")
+R = TypeVar("R", bound=Result)
+RE = TypeVar("RE", Game, Round)  # the results that carry an ETag
 
 ENV_BASE_URL = "HANDFOOT_URL"
 ENV_API_KEY = "HANDFOOT_API_KEY"
@@ -83,6 +86,8 @@ class Client:
             max_retries=max_retries,
             session=session,
         )
+        # Send one request (retries, errors as exceptions): ``handfoot.client._transport.Transport.request``.
+        self._request = self._transport.request
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -128,21 +133,17 @@ class Client:
         A server whose database is down answers 503: the call retries (honouring ``Retry-After``)
         and then raises ``ServerError``.
         """
-        return Health.from_json(self._request_json("GET", "/health"))
+        return Health.from_json(self._get("/health"))
 
     # ------------------------------------------------------------------ presets
 
     def presets(self) -> list[PresetSummary]:
         """``GET /v1/presets``: every preset's id, name, source and one-line summary."""
-        data = self._request_json("GET", "/v1/presets")
-        if not isinstance(data, list):
-            raise APIResponseValidationError("GET /v1/presets: expected a JSON array")
-        return [PresetSummary.from_json(item, f"presets[{i}]") for i, item in enumerate(data)]
+        return load_list(PresetSummary, self._get("/v1/presets"), "presets")
 
     def preset(self, preset_id: str) -> Preset:
         """``GET /v1/presets/{id}``: the full rule set with the provenance of each value."""
-        data = self._request_json("GET", f"/v1/presets/{_seg(preset_id)}")
-        return Preset.from_json(data)
+        return Preset.from_json(self._get(f"/v1/presets/{_seg(preset_id)}"))
 
     # ------------------------------------------------------------------ scoring
 
@@ -160,11 +161,8 @@ class Client:
         raises ``UnprocessableEntityError`` whose ``problems`` name each rule broken. The call has
         no side effects on the server, so it is retried like a GET.
         """
-        body: dict[str, object] = {"preset": preset, "round": round, "teams": list(teams)}
-        if rules is not None:
-            body["rules"] = rules
-        data = self._request_json("POST", "/v1/rounds/score", json=body, idempotent=True)
-        return RoundScore.from_json(data)
+        body = _body(preset=preset, round=round, teams=list(teams), rules=rules)
+        return self._compute(RoundScore, "/v1/rounds/score", body)
 
     def compare_presets(
         self,
@@ -179,11 +177,8 @@ class Client:
         Each result holds a breakdown per team, or (``valid`` false) the rules the round breaks
         under that preset. House ``rules`` apply to every preset.
         """
-        body: dict[str, object] = {"presets": list(presets), "round": round, "teams": list(teams)}
-        if rules is not None:
-            body["rules"] = rules
-        data = self._request_json("POST", "/v1/rounds/compare", json=body, idempotent=True)
-        return RoundComparison.from_json(data)
+        body = _body(presets=list(presets), round=round, teams=list(teams), rules=rules)
+        return self._compute(RoundComparison, "/v1/rounds/compare", body)
 
     # ------------------------------------------------------------------ checks
     # A check answers 200 even when the answer is no: look at ``valid``/``met``/``allowed`` (or
@@ -201,13 +196,8 @@ class Client:
         """``POST /v1/melds/validate``: is this meld legal (``onto``: after adding ``cards`` to
         a meld already on the table)? Gives its kind, whether it is a book, its card points and
         every rule it breaks."""
-        body: dict[str, object] = {"preset": preset, "cards": list(cards)}
-        if onto is not None:
-            body["onto"] = list(onto)
-        if rules is not None:
-            body["rules"] = rules
-        data = self._request_json("POST", "/v1/melds/validate", json=body, idempotent=True)
-        return MeldCheck.from_json(data)
+        body = _body(preset=preset, cards=list(cards), onto=_cards(onto), rules=rules)
+        return self._compute(MeldCheck, "/v1/melds/validate", body)
 
     def check_opening(
         self,
@@ -224,15 +214,10 @@ class Client:
         ``from_pile``: the melded cards that came from a taken discard pile, its top card first.
         ``score``: the side's cumulative score, for rules that set the minimum by score.
         """
-        body: dict[str, object] = {"preset": preset, "round": round, "melds": _melds(melds)}
-        if from_pile is not None:
-            body["from_pile"] = list(from_pile)
-        if score is not None:
-            body["score"] = score
-        if rules is not None:
-            body["rules"] = rules
-        data = self._request_json("POST", "/v1/openings/check", json=body, idempotent=True)
-        return OpeningCheck.from_json(data)
+        body = _body(
+            preset=preset, round=round, melds=_melds(melds), from_pile=_cards(from_pile), score=score, rules=rules
+        )
+        return self._compute(OpeningCheck, "/v1/openings/check", body)
 
     def check_going_out(
         self,
@@ -245,13 +230,9 @@ class Client:
     ) -> GoingOutCheck:
         """``POST /v1/going-out/check``: may a side with these melds (and players' cards) go out
         in this round? Gives the books on the table and those missing for the contract."""
-        body: dict[str, object] = {"preset": preset, "round": round, "melds": _melds(melds)}
-        if players is not None:
-            body["players"] = list(players)
-        if rules is not None:
-            body["rules"] = rules
-        data = self._request_json("POST", "/v1/going-out/check", json=body, idempotent=True)
-        return GoingOutCheck.from_json(data)
+        players_list = None if players is None else list(players)
+        body = _body(preset=preset, round=round, melds=_melds(melds), players=players_list, rules=rules)
+        return self._compute(GoingOutCheck, "/v1/going-out/check", body)
 
     def check_discard_pile(
         self,
@@ -267,17 +248,16 @@ class Client:
         """``POST /v1/discard-pile/check``: may this hand take the discard pile (``pile``, top
         card first), given the side's ``melds``? ``taken_before``: the pile was taken earlier this
         round; ``frozen``: a wild card was discarded onto it."""
-        body: dict[str, object] = {"preset": preset, "hand": list(hand), "pile": list(pile)}
-        if melds is not None:
-            body["melds"] = _melds(melds)
-        if taken_before:
-            body["taken_before"] = True
-        if frozen:
-            body["frozen"] = True
-        if rules is not None:
-            body["rules"] = rules
-        data = self._request_json("POST", "/v1/discard-pile/check", json=body, idempotent=True)
-        return DiscardPileCheck.from_json(data)
+        body = _body(
+            preset=preset,
+            hand=list(hand),
+            pile=list(pile),
+            melds=None if melds is None else _melds(melds),
+            taken_before=taken_before or None,  # sent only when true
+            frozen=frozen or None,
+            rules=rules,
+        )
+        return self._compute(DiscardPileCheck, "/v1/discard-pile/check", body)
 
     # ------------------------------------------------------------------ games
 
@@ -296,11 +276,9 @@ class Client:
         Sent with an ``Idempotency-Key`` (generated unless given) so a retry never creates two
         games.
         """
-        body: dict[str, object] = {"name": name, "preset": preset, "teams": list(teams)}
-        if rules is not None:
-            body["rules"] = rules
-        data, response = self._post_idempotent("/v1/games", json=body, idempotency_key=idempotency_key)
-        return Game.from_json(data, etag=response.headers.get("ETag"))
+        body = _body(name=name, preset=preset, teams=list(teams), rules=rules)
+        response = self._transport.post_with_idempotency_key("/v1/games", json=body, idempotency_key=idempotency_key)
+        return _with_etag(Game, response)
 
     def games(
         self,
@@ -332,19 +310,14 @@ class Client:
         page_size: int | None = None,
     ) -> Page[GameSummary]:
         """``GET /v1/games``: one page of games; ``.next_page()`` / ``.iter_all()`` go on."""
-        params: dict[str, str | int | None] = {
-            "status": status,
-            "player": player,
-            "preset": preset,
-            "page": page,
-            "page_size": page_size,
+        params: QueryParams = {
+            "status": status, "player": player, "preset": preset, "page": page, "page_size": page_size
         }
         return self._get_page("/v1/games", parse=GameSummary.from_json, params=params)
 
     def game(self, game_id: int) -> Game:
         """``GET /v1/games/{id}``: a game with its rounds, running totals, status and outcome."""
-        response = self._request("GET", f"/v1/games/{_seg(game_id)}")
-        return Game.from_json(_decode_json(response), etag=response.headers.get("ETag"))
+        return _with_etag(Game, self._request("GET", f"/v1/games/{_seg(game_id)}"))
 
     def delete_game(self, game_id: int, *, if_match: str | None = None) -> None:
         """``DELETE /v1/games/{id}``. With ``if_match`` (a ``Game.etag``) the server refuses
@@ -369,18 +342,14 @@ class Client:
         ``ConflictError`` (problem type ``game-finished``); a round that breaks the rules,
         ``UnprocessableEntityError``.
         """
-        body: dict[str, object] = {"teams": list(teams)}
-        if round is not None:
-            body["round"] = round
-        data, response = self._post_idempotent(
-            f"/v1/games/{_seg(game_id)}/rounds", json=body, idempotency_key=idempotency_key
-        )
-        return Round.from_json(data, etag=response.headers.get("ETag"))
+        path = f"/v1/games/{_seg(game_id)}/rounds"
+        body = _body(teams=list(teams), round=round)
+        response = self._transport.post_with_idempotency_key(path, json=body, idempotency_key=idempotency_key)
+        return _with_etag(Round, response)
 
     def round(self, game_id: int, number: int) -> Round:
         """``GET /v1/games/{id}/rounds/{n}``: a stored round (with its ``etag``)."""
-        response = self._request("GET", _round_path(game_id, number))
-        return Round.from_json(_decode_json(response), etag=response.headers.get("ETag"))
+        return _with_etag(Round, self._request("GET", _round_path(game_id, number)))
 
     def correct_round(
         self,
@@ -418,25 +387,19 @@ class Client:
                 detail += f" (server: {exc.problem.detail})"
             problem = replace(exc.problem, detail=detail)
             raise PreconditionFailedError(exc.status, problem, exc.response) from exc
-        return Round.from_json(_decode_json(response), etag=response.headers.get("ETag"))
+        return _with_etag(Round, response)
 
     def revisions(self, game_id: int, number: int) -> list[Revision]:
         """``GET /v1/games/{id}/rounds/{n}/revisions``: the round's audit trail, oldest first."""
         path = f"{_round_path(game_id, number)}/revisions"
-        data = self._request_json("GET", path)
-        if isinstance(data, Mapping) and isinstance(data.get("items"), list):
-            data = data["items"]
-        if not isinstance(data, list):
-            raise APIResponseValidationError(f"GET {path}: expected a JSON array")
-        return [Revision.from_json(item, f"revisions[{i}]") for i, item in enumerate(data)]
+        return load_list(Revision, self._get(path), "revisions")
 
     def scoresheet(self, game_id: int) -> Scoresheet:
         """``GET /v1/games/{id}/scoresheet``: rounds × sides with running totals.
 
         ``sheet.rows()`` gives a list of dicts for ``pandas.DataFrame``.
         """
-        data = self._request_json("GET", f"/v1/games/{_seg(game_id)}/scoresheet")
-        return Scoresheet.from_json(data)
+        return Scoresheet.from_json(self._get(f"/v1/games/{_seg(game_id)}/scoresheet"))
 
     def scoresheet_csv(self, game_id: int) -> str:
         """``GET /v1/games/{id}/scoresheet`` as CSV (``round,Us,Us total,Them,Them total``)."""
@@ -448,79 +411,21 @@ class Client:
         return response.text
 
     # ------------------------------------------------------------------ internal helpers
-    # A new endpoint method is a thin wrapper over one of these:
-    #   reads and pure computations  -> self._request_json(method, path, ..., idempotent=True)
-    #   creating writes (appends)    -> self._post_idempotent(path, json=body)
-    #   paginated lists              -> self._get_page(path, parse=Model.from_json, params=...)
+    # A new endpoint method is a thin wrapper over one of these, loading its result type:
+    #   reads                      -> Type.from_json(self._get(path))
+    #   pure computations (POST)   -> self._compute(Type, path, body)
+    #   creating writes (appends)  -> self._transport.post_with_idempotency_key(path, json=body)
+    #   paginated lists            -> self._get_page(path, parse=Type.from_json, params=...)
 
-    def _request(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: QueryParams | None = None,
-        json: object = None,
-        headers: Mapping[str, str] | None = None,
-        idempotent: bool = False,
-        idempotency_key: str | None = None,
-    ) -> requests.Response:
-        return self._transport.request(
-            method,
-            path,
-            params=params,
-            json=json,
-            headers=headers,
-            idempotent=idempotent,
-            idempotency_key=idempotency_key,
-        )
+    def _get(self, path: str) -> Any:
+        """GET ``path`` and decode its JSON body."""
+        return _decode_json(self._request("GET", path))
 
-    def _request_json(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: QueryParams | None = None,
-        json: object = None,
-        headers: Mapping[str, str] | None = None,
-        idempotent: bool = False,
-        idempotency_key: str | None = None,
-    ) -> Any:
-        """Send a request and return its decoded JSON body (``None`` for an empty body)."""
-        response = self._request(
-            method,
-            path,
-            params=params,
-            json=json,
-            headers=headers,
-            idempotent=idempotent,
-            idempotency_key=idempotency_key,
-        )
-        return _decode_json(response)
+    def _compute(self, cls: type[R], path: str, body: Mapping[str, object]) -> R:
+        """POST a question with no side effects on the server (so retried like a GET)."""
+        return cls.from_json(_decode_json(self._request("POST", path, json=body, idempotent=True)))
 
-    def _post_idempotent(
-        self,
-        path: str,
-        *,
-        json: object,
-        idempotency_key: str | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> tuple[Any, requests.Response]:
-        """POST with an automatic ``Idempotency-Key`` (one uuid4 per call, reused on retries).
-
-        Returns the decoded body and the response (for ``ETag``/``Location`` headers).
-        """
-        response = self._transport.post_with_idempotency_key(
-            path, json=json, idempotency_key=idempotency_key, headers=headers
-        )
-        return _decode_json(response), response
-
-    def _get_page(
-        self,
-        path: str,
-        *,
-        parse: Callable[[object], T],
-        params: QueryParams | None = None,
-    ) -> Page[T]:
+    def _get_page(self, path: str, *, parse: Callable[[object], T], params: QueryParams | None = None) -> Page[T]:
         """GET one page of a paginated list; the page can fetch the rest (``iter_all()``)."""
         return fetch_page(self._transport, path, parse=parse, params=params)
 
@@ -548,6 +453,20 @@ def _round_path(game_id: int, number: int) -> str:
 
 def _melds(melds: Sequence[Sequence[Card]]) -> list[list[Card]]:
     return [list(meld) for meld in melds]
+
+
+def _cards(cards: Sequence[Card] | None) -> list[Card] | None:
+    return None if cards is None else list(cards)
+
+
+def _body(**members: object) -> dict[str, object]:
+    """A request body: the members given, those that are ``None`` left out (the server's default)."""
+    return {name: value for name, value in members.items() if value is not None}
+
+
+def _with_etag(cls: type[RE], response: requests.Response) -> RE:
+    """A result with the ``etag`` of the response's ``ETag`` header."""
+    return cls.from_json(_decode_json(response), etag=response.headers.get("ETag"))
 
 
 def _same_json(a: object, b: object) -> bool:

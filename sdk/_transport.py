@@ -26,14 +26,10 @@ from typing import TypeAlias
 import requests
 from requests.structures import CaseInsensitiveDict
 
-from ._errors import (
-    APIConnectionError,
-    APITimeoutError,
-    ProblemDetails,
-    status_error_from_response,
-)
+from ._errors import APIConnectionError, APITimeoutError, status_error_from_response
 from ._http import dumps_json, parse_retry_after, sf_string
 from ._version import __version__
+from .types.problems import ProblemDetails
 
 __all__ = [
     "DEFAULT_BASE_URL",

@@ -13,20 +13,20 @@ Exit codes: 0 ok, 1 the server refused the request (4xx; its problems go to stde
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from datetime import datetime
 from itertools import islice
 from typing import Any, TextIO
 
 from ._client import ENV_API_KEY, ENV_BASE_URL, Client
 from ._errors import APIConnectionError, APIResponseValidationError, APIStatusError, ServerError
+from ._loader import Result
 from ._transport import DEFAULT_BASE_URL
 from ._version import __version__
-from .models import Breakdown, RoundScore
+from .display import score_plain, text_table
+from .types import GameSummary
 
 __all__ = ["EXIT_OK", "EXIT_PROBLEM", "EXIT_UNAVAILABLE", "EXIT_USAGE", "main"]
 
@@ -43,10 +43,10 @@ exit codes:
   0 ok; 1 the server refused the request (4xx, problems on stderr); 2 usage;
   3 no answer or a server error (connection, timeout, 5xx).
 
-server administration (on the server host, not through this command):
-  alembic upgrade head                           create or migrate the database (DATABASE_URL)
-  flask --app api:create_app keys create NAME    create an API key for game writes
-  gunicorn -w 2 -b 127.0.0.1:8000 'handfoot.server:create_app()'   run the server
+server administration (on the server host, with the server extra installed):
+  handfoot-server migrate             create or migrate the database (DATABASE_URL)
+  handfoot-server keys create NAME    create an API key for game writes
+  handfoot-server serve               migrate, then serve on 127.0.0.1:8000
 """
 
 
@@ -54,53 +54,11 @@ class UsageError(Exception):
     """Bad input on our side (unreadable file, missing preset): exit code 2."""
 
 
-def _jsonable(value: object) -> object:
-    """Models → plain JSON values (dataclasses, read-only mappings, tuples, datetimes)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, datetime):
-        return value.isoformat()
-    return value
-
-
-def _print_json(value: object, out: TextIO) -> None:
-    json.dump(_jsonable(value), out, indent=2, ensure_ascii=False)
+def _print_json(value: Result | Sequence[Result], out: TextIO) -> None:
+    """The server's JSON for a result (or a list of results): ``to_dict()``."""
+    data = value.to_dict() if isinstance(value, Result) else [item.to_dict() for item in value]
+    json.dump(data, out, indent=2, ensure_ascii=False)
     out.write("\n")
-
-
-def _table(rows: Sequence[Sequence[str]], right: Sequence[bool]) -> str:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(right))]
-    lines = []
-    for row in rows:
-        cells = [c.rjust(w) if r else c.ljust(w) for c, w, r in zip(row, widths, right, strict=True)]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
-
-
-def _num(value: int | None) -> str:
-    return "" if value is None else str(value)
-
-
-def _breakdown_table(team: Breakdown) -> str:
-    rows: list[tuple[str, str, str, str]] = [("item", "count", "each", "points")]
-    rows.extend((line.label, _num(line.count), _num(line.points_each), str(line.points)) for line in team.lines)
-    rows.append(("Total", "", "", str(team.total)))
-    return _table(rows, (False, True, True, True))
-
-
-def render_score(score: RoundScore) -> str:
-    """A round's breakdowns as plain tables (integers without separators, easy to grep)."""
-    parts = [f"Round {score.round} ({score.preset})"]
-    if score.rules_overridden:
-        parts[0] += f", house rules: {', '.join(score.rules_overridden)}"
-    for team in score.teams:
-        parts.append(f"{team.name}\n{_breakdown_table(team)}")
-    parts.append("\n".join(f"{team.name}: {team.total}" for team in score.teams))
-    return "\n\n".join(parts) + "\n"
 
 
 def _read_body(path: str, stdin: TextIO) -> dict[str, Any]:
@@ -145,7 +103,7 @@ def _cmd_score(client: Client, args: argparse.Namespace, out: TextIO, stdin: Tex
     if args.json:
         _print_json(score, out)
     else:
-        out.write(render_score(score))
+        out.write(score_plain(score))
     return EXIT_OK
 
 
@@ -156,21 +114,25 @@ def _cmd_presets(client: Client, args: argparse.Namespace, out: TextIO, stdin: T
         return EXIT_OK
     rows = [("id", "name", "source", "summary")]
     rows.extend((p.id, p.name, p.source, p.summary) for p in presets)
-    out.write(_table(rows, (False, False, False, False)) + "\n")
+    out.write(text_table(rows, (False, False, False, False)) + "\n")
+    return EXIT_OK
+
+
+def _show(result: Result, args: argparse.Namespace, out: TextIO) -> int:
+    """One result: its JSON with ``--json``, else how it prints (``handfoot.client.display``)."""
+    if args.json:
+        _print_json(result, out)
+    else:
+        out.write(f"{result}\n")
     return EXIT_OK
 
 
 def _cmd_preset(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    preset = client.preset(args.id)
-    if args.json:
-        _print_json(preset, out)
-    else:
-        out.write(f"{preset}\n")
-    return EXIT_OK
+    return _show(client.preset(args.id), args, out)
 
 
 def _cmd_games(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    games: Iterator[Any] = client.games(
+    games: Iterator[GameSummary] = client.games(
         status=args.status, player=args.player, preset=args.preset, page_size=min(args.limit or 100, 100)
     )
     if args.limit:
@@ -182,17 +144,12 @@ def _cmd_games(client: Client, args: argparse.Namespace, out: TextIO, stdin: Tex
     for g in games:
         totals = ", ".join(f"{t.name} {t.total}" for t in g.totals)
         rows.append((str(g.id), g.name, g.preset, str(g.rounds_played), g.status, totals))
-    out.write(_table(rows, (True, False, False, True, False, False)) + "\n")
+    out.write(text_table(rows, (True, False, False, True, False, False)) + "\n")
     return EXIT_OK
 
 
 def _cmd_game(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    game = client.game(args.id)
-    if args.json:
-        _print_json(game, out)
-    else:
-        out.write(f"{game}\n")
-    return EXIT_OK
+    return _show(client.game(args.id), args, out)
 
 
 def build_parser() -> argparse.ArgumentParser:

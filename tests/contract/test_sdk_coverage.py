@@ -1,8 +1,8 @@
-"""Every operation of openapi/openapi.json has a typed SDK method (``handfoot.client.OPERATIONS``).
+"""The SDK against openapi/openapi.json: every operation has a typed method
+(``handfoot.client.OPERATIONS``), every result type's fields are its schema's members, and the SDK's
+enums (provenance kinds, meld kinds) are the document's.
 
-The table also maps operations the document does not list yet (the games API of
-docs/games-api.md): this test checks the document's operations, so it keeps passing when those
-land, and fails as soon as the API grows an operation the SDK does not cover.
+It fails as soon as the API grows an operation or a member the SDK does not cover.
 """
 
 from __future__ import annotations
@@ -10,21 +10,25 @@ from __future__ import annotations
 import inspect
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import handfoot.client
+from handfoot.client import types
+from handfoot.client._loader import Result, _dump_plan
 from handfoot.client._operations import normalise_path
 
 SPEC_FILE = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+SPEC: dict[str, Any] = json.loads(SPEC_FILE.read_text(encoding="utf-8"))
+SCHEMAS: dict[str, Any] = SPEC["components"]["schemas"]
 
 
 def spec_operations() -> list[tuple[str, str]]:
-    spec = json.loads(SPEC_FILE.read_text(encoding="utf-8"))
     return sorted(
         (method.upper(), path)
-        for path, item in spec["paths"].items()
+        for path, item in SPEC["paths"].items()
         for method in item
         if method in HTTP_METHODS
     )
@@ -74,3 +78,57 @@ def test_every_served_operation_has_an_sdk_method(tmp_path: Path) -> None:
         if method in HTTP_METHODS and (method.upper(), normalise_path(path)) not in MAPPED
     ]
     assert missing == [], f"operations without an SDK method (map them in sdk/_operations.py): {missing}"
+
+
+#: Each result type and the spec schema it reads.
+SCHEMA_OF: dict[type[Result], str] = {
+    types.Health: "Health",
+    types.PresetSummary: "PresetSummary",
+    types.Provenance: "Provenance",
+    types.RuleField: "RuleField",
+    types.Preset: "Preset",
+    types.Line: "Line",
+    types.Breakdown: "Breakdown",
+    types.RoundScore: "RoundScore",
+    types.Comparison: "Comparison",
+    types.RoundComparison: "RoundComparison",
+    types.MeldCheck: "MeldCheck",
+    types.OpeningCheck: "OpeningCheck",
+    types.Books: "Books",
+    types.GoingOutCheck: "GoingOutCheck",
+    types.DiscardPileCheck: "DiscardPileCheck",
+    types.ProblemItem: "ProblemError",
+    types.TeamTotal: "SideTotal",
+    types.GameTeam: "GameTeamOut",
+    types.GameSummary: "GameSummary",
+    types.Game: "Game",
+    types.Round: "Round",
+    types.Revision: "Revision",
+    types.ScoresheetRound: "ScoresheetRow",
+    types.Scoresheet: "Scoresheet",
+}
+RESULT_TYPES = sorted(SCHEMA_OF, key=lambda cls: cls.__name__)
+
+
+def members(cls: type[Result]) -> set[str]:
+    """The JSON members a result type reads and ``to_dict()`` writes (not ``etag``: a header)."""
+    return {member for _name, member, _omit_none, _keyed in _dump_plan(cls)}
+
+
+def test_every_result_type_is_checked() -> None:
+    declared = {getattr(types, name) for name in types.__all__}
+    results = {cls for cls in declared if isinstance(cls, type) and issubclass(cls, Result)}
+    assert results == set(SCHEMA_OF)
+
+
+@pytest.mark.parametrize("cls", RESULT_TYPES, ids=lambda cls: cls.__name__)
+def test_fields_are_the_schema_members(cls: type[Result]) -> None:
+    assert members(cls) == set(SCHEMAS[SCHEMA_OF[cls]]["properties"])
+
+
+def test_provenance_kinds_are_the_spec_enum() -> None:
+    assert list(handfoot.client.PROVENANCE_KINDS) == SCHEMAS["Provenance"]["properties"]["kind"]["enum"]
+
+
+def test_book_kinds_are_the_spec_enum() -> None:
+    assert [*types.checks.BookKind.__args__, None] == SCHEMAS["MeldCheck"]["properties"]["kind"]["enum"]

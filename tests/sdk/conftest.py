@@ -55,9 +55,3 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         yield server
     finally:
         server.stop()
-
-
-@pytest.fixture(scope="session")
-def games_served(live_server: LiveServer) -> bool:
-    """Whether the server's OpenAPI document has the games API (docs/games-api.md) yet."""
-    return live_server.serves("/v1/games")

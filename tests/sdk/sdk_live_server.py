@@ -44,21 +44,14 @@ class LiveServer:
     database_url: str
     log_path: Path
     process: subprocess.Popen[bytes]
-    api_key: str | None = None
+    api_key: str
     """A key made with ``flask keys create`` before the server started (game writes need one once
-    any exists); ``None`` when the server has no keys command."""
-    other_key: str | None = None
+    any exists)."""
+    other_key: str
     """A second key: its games are invisible to ``api_key``."""
 
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
-
-    def openapi_paths(self) -> set[str]:
-        spec = requests.get(f"{self.url}/openapi.json", timeout=10).json()
-        return set(spec.get("paths", {}))
-
-    def serves(self, path: str) -> bool:
-        return path in self.openapi_paths()
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -70,8 +63,8 @@ class LiveServer:
                 self.process.wait(timeout=5)
 
 
-def _create_key(env: dict[str, str], name: str) -> str | None:
-    """``flask --app api:create_app keys create NAME``: the key it prints, or ``None``."""
+def _create_key(env: dict[str, str], name: str) -> str:
+    """``flask --app handfoot.server:create_app keys create NAME``: the key it prints."""
     done = subprocess.run(
         [_tool("flask"), "--app", "handfoot.server:create_app", "keys", "create", name],
         cwd=PROJECT_ROOT,
@@ -79,8 +72,10 @@ def _create_key(env: dict[str, str], name: str) -> str | None:
         capture_output=True,
         text=True,
     )
-    lines = done.stdout.split()
-    return lines[-1] if done.returncode == 0 and lines else None
+    words = done.stdout.split()
+    if done.returncode != 0 or not words:
+        raise RuntimeError(f"keys create {name} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+    return words[-1]
 
 
 def start_server(folder: Path, *, extra_env: dict[str, str] | None = None) -> LiveServer:
@@ -94,7 +89,7 @@ def start_server(folder: Path, *, extra_env: dict[str, str] | None = None) -> Li
     if migrated.returncode != 0:
         raise RuntimeError(f"alembic upgrade head failed:\n{migrated.stdout}\n{migrated.stderr}")
     api_key = _create_key(env, "e2e")
-    other_key = _create_key(env, "e2e-other") if api_key else None
+    other_key = _create_key(env, "e2e-other")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log_path = folder / "gunicorn.log"

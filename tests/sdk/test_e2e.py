@@ -1,9 +1,7 @@
 """End to end: the SDK and the ``handfoot`` command against a real server process.
 
 The ``live_server`` fixture (conftest.py) runs gunicorn with two workers on a free port, on a
-SQLite file in a temp folder migrated with ``alembic upgrade head``. The games tests skip
-themselves while the server's OpenAPI document has no ``/v1/games`` (docs/games-api.md is being
-implemented) and turn on by themselves when it does.
+SQLite file in a temp folder migrated with ``alembic upgrade head``, with two API keys.
 """
 
 from __future__ import annotations
@@ -67,7 +65,7 @@ def test_presets_and_preset(hf: Client) -> None:
     assert "pagat" in ids and "bicycle" in ids and len(ids) == len(set(ids))
     pagat = hf.preset("pagat")
     assert pagat.name == "Pagat" and pagat.rules["book_size"] == 7
-    assert pagat.provenance["book_size"].kind in handfoot.client.PROVENANCE_KINDS + ("decision", "default")
+    assert pagat.provenance["book_size"].kind in handfoot.client.PROVENANCE_KINDS
     assert [f.name for f in pagat.fields] == list(pagat.rules)
     assert "book_size" in str(pagat) and "<table>" in pagat._repr_html_()
     # a preset's rules can be sent back as house rules unchanged
@@ -247,9 +245,7 @@ def test_cli_exit_codes(live_server: LiveServer, round_file: Path) -> None:
 
 
 @pytest.fixture
-def games(live_server: LiveServer, games_served: bool) -> Iterator[Client]:
-    if not games_served:
-        pytest.skip("the server does not serve the games API yet (no /v1/games in its /openapi.json)")
+def games(live_server: LiveServer) -> Iterator[Client]:
     with Client(live_server.url, api_key=live_server.api_key) as client:
         yield client
 
@@ -393,8 +389,6 @@ def test_pagination_walk_over_120_games(games: Client) -> None:
 
 
 def test_api_keys_guard_game_writes(live_server: LiveServer, games: Client) -> None:
-    if live_server.api_key is None or live_server.other_key is None:
-        pytest.skip("the server has no `flask keys create` command")
     game = new_game(games)
     with Client(live_server.url) as anonymous, pytest.raises(AuthenticationError) as info:
         anonymous.add_round(game.id, teams=tally(clean=1, left=0))

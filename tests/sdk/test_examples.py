@@ -47,16 +47,13 @@ def test_offline_score_example() -> None:
     assert totals == ["3740", "1075"]
 
 
-def test_replay_game_notebook(live_server: LiveServer, games_served: bool) -> None:
-    if not games_served:
-        pytest.skip("the server does not serve the games API yet (no /v1/games in its /openapi.json)")
+def test_replay_game_notebook(live_server: LiveServer) -> None:
     nbformat = pytest.importorskip("nbformat", reason="nbformat/nbclient are dev extras: pip install -e '.[dev]'")
     nbclient = pytest.importorskip("nbclient", reason="nbformat/nbclient are dev extras: pip install -e '.[dev]'")
     notebook = nbformat.read(EXAMPLES / "replay_game.ipynb", as_version=4)
     env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")}
     env["HANDFOOT_URL"] = live_server.url
-    if live_server.api_key:
-        env["HANDFOOT_API_KEY"] = live_server.api_key
+    env["HANDFOOT_API_KEY"] = live_server.api_key
     client = nbclient.NotebookClient(
         notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(EXAMPLES)}}
     )

@@ -78,8 +78,8 @@ def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == EXIT_USAGE
     assert main(["--help"]) == EXIT_OK
     help_text = capsys.readouterr().out
-    assert "flask --app api:create_app keys create NAME" in help_text
-    assert "alembic upgrade head" in help_text and "HANDFOOT_URL" in help_text
+    assert "handfoot-server keys create NAME" in help_text
+    assert "handfoot-server migrate" in help_text and "HANDFOOT_URL" in help_text
 
 
 def test_422_prints_problems_and_exits_1(rsps: responses.RequestsMock, round_file: Path) -> None:

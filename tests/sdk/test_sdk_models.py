@@ -1,13 +1,27 @@
-"""Models parse the server's shapes, and render as text and (escaped) HTML."""
+"""Result types read the server's shapes by the loader's rules, and render as text and (escaped) HTML."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import pickle
 
 import pytest
 from test_sdk_client import PRESET_JSON, SCORE_JSON
 
-from handfoot.client import APIResponseValidationError, Breakdown, Line, Preset, PresetSummary, RoundScore
+from handfoot.client import (
+    APIResponseValidationError,
+    Books,
+    Breakdown,
+    Game,
+    Line,
+    Preset,
+    PresetSummary,
+    Provenance,
+    RoundScore,
+    Scoresheet,
+)
+from handfoot.client._loader import FrozenDict
 
 
 def test_round_score_parses() -> None:
@@ -100,3 +114,53 @@ def test_html_and_text_escape_user_strings() -> None:
     preset = Preset.from_json({**PRESET_JSON, "name": evil, "rules": {"k": evil}})
     assert "<script>" not in preset._repr_html_()
     assert evil in str(team)  # plain text is not HTML-escaped
+
+
+# --------------------------------------------------------------------------- the loader's rules
+
+
+def test_a_value_outside_a_literal_is_refused() -> None:
+    with pytest.raises(APIResponseValidationError, match=r"Provenance.kind: expected one of 'seed', .*got 'guess'"):
+        Provenance.from_json({"kind": "guess", "source": "s", "note": ""})
+
+
+def test_every_missing_member_is_named() -> None:
+    with pytest.raises(APIResponseValidationError) as info:
+        Breakdown.from_json({"total": 1})
+    assert str(info.value) == "Breakdown: missing member 'name'; Breakdown: missing member 'lines'"
+
+
+def test_null_takes_the_default_of_a_field_that_is_not_optional() -> None:
+    books = Books.from_json({"clean_books": None, "dirty_books": 2})
+    assert books == Books(0, 2, 0)
+    with pytest.raises(APIResponseValidationError, match=r"Line.points: expected an integer, got null"):
+        Line.from_json({"code": "x", "label": "X", "points": None})
+
+
+def test_sides_keyed_by_name_read_as_a_mapping_and_written_back_as_the_array() -> None:
+    minimums = [{"name": "A", "minimum": 90}]
+    data = {"id": 1, "preset": "pagat", "status": "in_progress", "next_opening_minimums": minimums}
+    game = Game.from_json(data, etag='"v1"')
+    assert game.next_opening_minimums == {"A": 90} and game.etag == '"v1"'
+    assert game.to_dict()["next_opening_minimums"] == [{"name": "A", "minimum": 90}]
+    assert "etag" not in game.to_dict()
+    assert Game.from_json({**data, "next_opening_minimums": None}).next_opening_minimums is None
+    with pytest.raises(APIResponseValidationError, match=r"next_opening_minimums\[0\].minimum: expected an integer"):
+        Game.from_json({**data, "next_opening_minimums": [{"name": "A", "minimum": "90"}]})
+
+
+def test_a_member_with_another_name() -> None:
+    sheet = Scoresheet.from_json({"game_id": 1, "name": "x", "teams": ["A"], "rows": [{"round": 1, "scores": [5],
+                                                                                        "totals": [5]}]})
+    assert sheet.rounds[0].scores == (5,) and sheet.to_dict()["rows"] == [{"round": 1, "scores": [5], "totals": [5]}]
+
+
+def test_frozen_dict_is_a_read_only_dict_that_pickles() -> None:
+    rules = FrozenDict({"card_values": FrozenDict({"JK": 50}), "opening_minimums": (50, 90)})
+    assert rules == {"card_values": {"JK": 50}, "opening_minimums": (50, 90)} and isinstance(rules, dict)
+    for change in (lambda: rules.update(x=1), lambda: rules.pop("card_values"), rules.clear):
+        with pytest.raises(TypeError, match="read-only"):
+            change()
+    again = pickle.loads(pickle.dumps(rules))
+    assert again == rules and type(again) is FrozenDict and type(again["card_values"]) is FrozenDict
+    assert json.loads(json.dumps(rules)) == {"card_values": {"JK": 50}, "opening_minimums": [50, 90]}

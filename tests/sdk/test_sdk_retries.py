@@ -128,14 +128,14 @@ def test_409_conflict_on_keyed_post_is_not_retried(
 ) -> None:
     rsps.post(APPEND, status=409, json=problem(409, "Duplicate round"))
     with pytest.raises(ConflictError):
-        client._post_idempotent("/v1/games/1/rounds", json=ROUND)
+        client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
     assert len(rsps.calls) == 1
 
 
 def test_412_is_never_retried_even_with_key(rsps: responses.RequestsMock, client: Client) -> None:
     rsps.post(APPEND, status=412, json=problem(412, "Precondition Failed"))
     with pytest.raises(PreconditionFailedError):
-        client._post_idempotent("/v1/games/1/rounds", json=ROUND)
+        client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
     assert len(rsps.calls) == 1
 
 
@@ -146,15 +146,15 @@ def test_idempotency_key_generated_once_and_reused_across_retries(
     rsps.post(APPEND, body=requests.ConnectionError("reset"))
     rsps.post(APPEND, status=409, json=in_flight, content_type=PROBLEM_JSON)
     rsps.post(APPEND, status=201, json={"number": 1})
-    body, response = client._post_idempotent("/v1/games/1/rounds", json=ROUND)
-    assert body == {"number": 1} and response.status_code == 201
+    response = client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
+    assert response.json() == {"number": 1} and response.status_code == 201
     keys = [call.request.headers["Idempotency-Key"] for call in rsps.calls]
     assert len(keys) == 3 and len(set(keys)) == 1
     assert QUOTED_UUID4.match(keys[0])
     assert len(sleeps) == 2
 
     # A second logical call gets a new key.
-    client._post_idempotent("/v1/games/1/rounds", json=ROUND)
+    client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
     assert rsps.calls[-1].request.headers["Idempotency-Key"] != keys[0]
 
 
@@ -162,16 +162,16 @@ def test_explicit_idempotency_key_is_quoted_and_escaped(
     rsps: responses.RequestsMock, client: Client
 ) -> None:
     rsps.post(APPEND, status=201, json={})
-    client._post_idempotent("/v1/games/1/rounds", json=ROUND, idempotency_key='my "key"')
+    client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND, idempotency_key='my "key"')
     assert rsps.calls[0].request.headers["Idempotency-Key"] == '"my \\"key\\""'
     with pytest.raises(ValueError):
-        client._post_idempotent("/v1/games/1/rounds", json=ROUND, idempotency_key="é")
+        client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND, idempotency_key="é")
 
 
 def test_keyed_post_is_not_retried_on_500(rsps: responses.RequestsMock, client: Client) -> None:
     rsps.post(APPEND, status=500)
     with pytest.raises(ServerError):
-        client._post_idempotent("/v1/games/1/rounds", json=ROUND)
+        client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
     assert len(rsps.calls) == 1
 
 
@@ -190,7 +190,7 @@ def test_plain_post_is_never_retried(
 ) -> None:
     rsps.add(responses.POST, f"{BASE}/v1/games", **failure)
     with pytest.raises((ServerError, RateLimitError, APIConnectionError)):
-        client._request_json("POST", "/v1/games", json={"preset": "pagat"})
+        client._request("POST", "/v1/games", json={"preset": "pagat"})
     assert len(rsps.calls) == 1 and sleeps == []
     assert "Idempotency-Key" not in rsps.calls[0].request.headers
 

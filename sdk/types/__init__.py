@@ -1,0 +1,43 @@
+"""The result types: frozen dataclasses read by one loader (``handfoot.client._loader``), by resource.
+
+Each result pickles, deep-copies, works with ``dataclasses.asdict``, and gives back the JSON the
+server sent with ``to_dict()``. How they print is ``handfoot.client.display``.
+"""
+
+from .checks import BookKind, Books, DiscardPileCheck, GoingOutCheck, MeldCheck, OpeningCheck
+from .games import Game, GameSummary, GameTeam, Revision, Round, Scoresheet, ScoresheetRound, TeamTotal
+from .health import Health
+from .presets import PROVENANCE_KINDS, Preset, PresetSummary, Provenance, ProvenanceKind, RuleField
+from .problems import ProblemDetails, ProblemItem
+from .rounds import Breakdown, Comparison, Line, RoundComparison, RoundScore
+
+__all__ = [
+    "PROVENANCE_KINDS",
+    "BookKind",
+    "Books",
+    "Breakdown",
+    "Comparison",
+    "DiscardPileCheck",
+    "Game",
+    "GameSummary",
+    "GameTeam",
+    "GoingOutCheck",
+    "Health",
+    "Line",
+    "MeldCheck",
+    "OpeningCheck",
+    "Preset",
+    "PresetSummary",
+    "ProblemDetails",
+    "ProblemItem",
+    "Provenance",
+    "ProvenanceKind",
+    "Revision",
+    "Round",
+    "RoundComparison",
+    "RoundScore",
+    "RuleField",
+    "Scoresheet",
+    "ScoresheetRound",
+    "TeamTotal",
+]

@@ -1,0 +1,66 @@
+"""Presets: ``GET /v1/presets`` (``PresetSummary``) and ``GET /v1/presets/{id}`` (``Preset``)."""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .._loader import FrozenDict, Result
+
+__all__ = ["PROVENANCE_KINDS", "Preset", "PresetSummary", "Provenance", "ProvenanceKind", "RuleField"]
+
+#: Where a preset's value comes from: the enum of ``Provenance.kind`` in openapi/openapi.json
+#: (tests/sdk/test_sdk_types.py compares the two). ``seed``: stated by the source; ``filled``:
+#: taken from another preset where the source is silent; the rest as ``note`` explains.
+ProvenanceKind = Literal["seed", "option", "filled", "reported", "derived", "decision", "default"]
+PROVENANCE_KINDS: tuple[ProvenanceKind, ...] = typing.get_args(ProvenanceKind)
+
+
+@dataclass(frozen=True, slots=True)
+class PresetSummary(Result):
+    """One entry of ``GET /v1/presets``: a preset's stable ``id``, display ``name``, ``source``
+    and one-line ``summary``."""
+
+    id: str
+    name: str
+    source: str = ""
+    summary: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance(Result):
+    """Where a preset's value comes from: ``kind`` (one of ``PROVENANCE_KINDS``), the ``source``
+    that states it (or the preset it was filled from) and a ``note``."""
+
+    kind: ProvenanceKind
+    source: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleField(Result):
+    """One rule of a preset, for display: its ``name`` (as used in ``rules`` overrides), ``group``,
+    ``description`` (with its unit), ``value`` and ``provenance``."""
+
+    name: str
+    group: str = ""
+    description: str = ""
+    value: object = None
+    provenance: Provenance | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Preset(PresetSummary):
+    """A full preset (``GET /v1/presets/{id}``): its rules and the provenance of each value.
+
+    ``rules`` is read-only (nested objects are read-only dicts, arrays are tuples); it can be
+    passed back as ``rules=`` to a scoring call, or copied with ``dict(preset.rules)`` to build
+    house rules.
+    """
+
+    rules: Mapping[str, object]
+    provenance: Mapping[str, Provenance] = field(default_factory=FrozenDict)
+    fields: tuple[RuleField, ...] = ()
+    """Every rule in order with its group and description (empty if the server sends none)."""
