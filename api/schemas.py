@@ -23,6 +23,8 @@ MAX_MELDS_PER_TEAM = 60
 MAX_TEAMS = 12
 MAX_PLAYERS_PER_TEAM = 8
 MAX_NAME_LENGTH = 100
+#: Rounds a stored game holds at most (and the highest round number a round body may give).
+MAX_ROUNDS_PER_GAME = 50
 
 
 class Schema(ma.Schema):

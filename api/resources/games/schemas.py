@@ -5,15 +5,26 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from handfoot.engine import GAME_STATUSES
+from handfoot.server.codes import describe
 from handfoot.server.names import Name
 from handfoot.server.resources.rounds.schemas import BreakdownSchema, SideList, TeamSchema, plain_team
-from handfoot.server.schemas import MAX_NAME_LENGTH, MAX_PLAYERS_PER_TEAM, MAX_TEAMS, Int, PresetId, Rules, Schema
-from handfoot.server.services.games import GAME_PROBLEM_CODES, MAX_ROUNDS_PER_GAME
+from handfoot.server.schemas import (
+    MAX_NAME_LENGTH,
+    MAX_PLAYERS_PER_TEAM,
+    MAX_ROUNDS_PER_GAME,
+    MAX_TEAMS,
+    Int,
+    PresetId,
+    Rules,
+    Schema,
+)
 
 MAX_PAGE_SIZE = 100
 DEFAULT_PAGE_SIZE = 20
 
-_CODES = "; ".join(f"`{code}`: {text}" for code, text in GAME_PROBLEM_CODES.items())
+#: The codes a game's sides and rounds may be refused with (``handfoot.server.codes``).
+_CODES = describe("duplicate_player", "unknown_side", "missing_side", "team_count", "game_finished", "round_number",
+                  "round_limit")
 
 
 def _ts(description: str) -> fields.DateTime:

@@ -10,6 +10,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from handfoot.server.names import Name, name_ok
 from handfoot.server.schemas import (
     MAX_PLAYERS_PER_TEAM,
+    MAX_ROUNDS_PER_GAME,
     MAX_TEAMS,
     Bool,
     Cards,
@@ -180,7 +181,7 @@ class RoundBodyMixin(Schema):
     rules = Rules()
     round = Int(
         load_default=1,
-        validate=validate.Range(1, 50),
+        validate=validate.Range(1, MAX_ROUNDS_PER_GAME),
         metadata={"description": "Round number (1 = first): sets the contract and bonuses by round."},
     )
     teams = SideList(
