@@ -53,13 +53,21 @@ IN_FLIGHT_TAKEOVER_SECONDS = 120
 TAKEOVER_ENV = "HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS"
 
 
-def takeover_seconds() -> float:
-    configured = flask.current_app.config.get(TAKEOVER_ENV) or os.environ.get(TAKEOVER_ENV)
+def _setting(name: str, default: float) -> float:
+    """A positive number of seconds from the app's config or the environment; ``default`` when
+    unset, not a number, or not positive."""
+    configured = flask.current_app.config.get(name) or os.environ.get(name)
     try:
-        value = float(configured) if configured else IN_FLIGHT_TAKEOVER_SECONDS
+        value = float(configured) if configured else default
     except ValueError:
-        value = IN_FLIGHT_TAKEOVER_SECONDS
-    return value if value > 0 else IN_FLIGHT_TAKEOVER_SECONDS
+        value = default
+    return value if value > 0 else default
+
+
+def takeover_seconds() -> float:
+    return _setting(TAKEOVER_ENV, IN_FLIGHT_TAKEOVER_SECONDS)
+
+
 #: Response headers stored with the body and sent again on a replay.
 STORED_HEADERS = ("Location", "ETag")
 
@@ -77,13 +85,8 @@ HEADER_DOC = {
 }
 
 
-def ttl_seconds() -> int:
-    configured = flask.current_app.config.get(TTL_ENV) or os.environ.get(TTL_ENV)
-    try:
-        value = int(configured) if configured else DEFAULT_TTL_SECONDS
-    except ValueError:
-        value = DEFAULT_TTL_SECONDS
-    return value if value > 0 else DEFAULT_TTL_SECONDS
+def ttl_seconds() -> float:
+    return _setting(TTL_ENV, DEFAULT_TTL_SECONDS)
 
 
 def _aware(value: datetime) -> datetime:

@@ -154,6 +154,11 @@ def Melds(description: str, **kw: Any) -> fields.List:  # noqa: N802
     )
 
 
+def RoundNumber(description: str = "Round number (1 = first).", **kw: Any) -> fields.Integer:  # noqa: N802
+    """A round number: 1 to ``MAX_ROUNDS_PER_GAME``."""
+    return Int(validate=validate.Range(1, MAX_ROUNDS_PER_GAME), metadata={"description": description}, **kw)
+
+
 def PresetId(**kw: Any) -> fields.String:  # noqa: N802
     return fields.String(
         validate=validate.Length(min=1, max=40),
