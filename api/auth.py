@@ -74,7 +74,7 @@ ANY_ACTIVE_KEY = select(ApiKey.id).where(ApiKey.revoked_at.is_(None)).limit(1)
 
 def any_active_key(db: Database) -> bool:
     with db.session() as session:
-        return session.execute(ANY_ACTIVE_KEY).first() is not None
+        return session.connection().execute(ANY_ACTIVE_KEY).first() is not None
 
 
 def find_key(db: Database, token: str) -> ApiKey | None:

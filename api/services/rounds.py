@@ -152,7 +152,7 @@ _INSERT_ROUND: Insert = insert(ROUNDS)
 
 def _round_totals(session: Session, game_id: int) -> list[list[int]]:
     """Each stored round's totals, in round order, in the order of the game's sides."""
-    stored = session.execute(_ROUND_TOTALS, {"game_id": game_id}).scalars()
+    stored = session.connection().execute(_ROUND_TOTALS, {"game_id": game_id}).scalars()
     return [[b["total"] for b in breakdowns] for breakdowns in stored]
 
 
@@ -234,21 +234,23 @@ def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, An
 
     def unit() -> Appended:
         with db.session() as session:
-            row = session.execute(_game_row_stmt(anonymous), _params(actor, game_id=game_id)).first()
+            # Core statements on the session's connection: the ORM's execute adds nothing they need
+            row = session.connection().execute(_game_row_stmt(anonymous), _params(actor, game_id=game_id)).first()
             if row is None:
                 raise GameNotFoundError(game_id)
             append = _prepare(session, row, body)
         with db.write_session() as session:
             stamp = now()
             state = append.state
-            moved = session.execute(_state_update_stmt(anonymous), _params(
+            connection = session.connection()
+            moved = connection.execute(_state_update_stmt(anonymous), _params(
                 actor, game_id=game_id, old_version=append.version, new_state=state, new_status=state["status"],
                 new_rounds_played=state["rounds_played"], new_updated_at=stamp, new_version=append.version + 1))
-            if moved.rowcount != 1:  # type: ignore[attr-defined]
+            if moved.rowcount != 1:
                 raise store.VersionMovedError("the game row changed since it was read")
             rnd = AppendedRound(number=append.number, revision=1, request={**request, "round": append.number},
                                 teams=append.teams, author=actor.name, created_at=stamp, updated_at=stamp)
-            session.execute(_INSERT_ROUND, {"game_id": game_id, "number": rnd.number, "revision": rnd.revision,
+            connection.execute(_INSERT_ROUND, {"game_id": game_id, "number": rnd.number, "revision": rnd.revision,
                                             "request": rnd.request, "teams": rnd.teams, "author": rnd.author,
                                             "created_at": stamp, "updated_at": stamp})
             appended = AppendedGame(game_id, append.sides, state), rnd
