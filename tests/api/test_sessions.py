@@ -1,17 +1,16 @@
 """One session per request (``Database.session`` and ``Database.write_session``): every read and
 write of an app context on its one ``Session``, connections returned when it ends, a failed
 statement rolled back (the next read works), a write transaction committed or rolled back whole,
-and outside an app context a session of its own per block. Runs on SQLite and PostgreSQL."""
+and outside an app context a session of its own per block (one connection at a time per request:
+tests/api/test_connections.py). Runs on SQLite and PostgreSQL."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from games_util import SEED_ROUND_1, append, create_game, recorded_statements, tally
-from sqlalchemy import event, select, text
+from sqlalchemy import select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from handfoot.server.db import get_db
@@ -110,25 +109,3 @@ def test_a_failed_write_session_rolls_back_and_returns_its_connection(app: Flask
             names = session.execute(select(ApiKey.name).order_by(ApiKey.id)).scalars().all()
     assert names == ["first"]
     assert db.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
-
-
-def test_a_request_checks_out_one_connection_at_a_time(app: Flask, client: FlaskClient, db_backend: str) -> None:
-    game_id = create_game(client)["id"]
-    pool = get_db(app).engine.pool
-    held = {"now": 0, "most": 0}
-
-    def out(*_: Any) -> None:
-        held["now"] += 1
-        held["most"] = max(held["most"], held["now"])
-
-    def back(*_: Any) -> None:
-        held["now"] -= 1
-
-    event.listen(pool, "checkout", out)
-    event.listen(pool, "checkin", back)
-    try:
-        append(client, game_id, SEED_ROUND_1, headers={"Idempotency-Key": "one-at-a-time"})
-    finally:
-        event.remove(pool, "checkout", out)
-        event.remove(pool, "checkin", back)
-    assert held == {"now": 0, "most": 1}

@@ -27,8 +27,8 @@ _CODES = describe("duplicate_player", "unknown_side", "missing_side", "team_coun
                   "round_limit")
 
 
-def _ts(description: str, **kw: bool) -> fields.DateTime:
-    return fields.AwareDateTime(default_timezone=None, metadata={"description": description}, **kw)
+def _ts(description: str, *, allow_none: bool = False) -> fields.DateTime:
+    return fields.AwareDateTime(default_timezone=None, allow_none=allow_none, metadata={"description": description})
 
 
 # -- requests ---------------------------------------------------------------------------------
