@@ -8,9 +8,9 @@ SQLite gets, on every new connection, ``journal_mode=WAL``, ``foreign_keys=ON`` 
 writer waits for the lock before "database is locked" (a 503), and ``check_same_thread=False`` lets
 the pool hand a connection to another thread. PostgreSQL uses psycopg 3 (``postgresql+psycopg://``).
 
-One session per request (per app context): :meth:`Database.session` for reads,
-:meth:`Database.write_session` for a write transaction, both on the context's one ``Session``,
-closed when the context ends. SQLite transactions are begun by SQLAlchemy, not by the sqlite3
+One session per request (or app context, for the CLI): :meth:`Database.session` for reads,
+:meth:`Database.write_session` for a write transaction, both on its one ``Session``, closed when
+the request ends. SQLite transactions are begun by SQLAlchemy, not by the sqlite3
 module (the documented pysqlite recipe: ``isolation_level = None`` on connect, ``BEGIN`` emitted on
 the engine's ``begin`` event; STYLE P2), so a write transaction can begin with ``BEGIN IMMEDIATE``:
 it holds SQLite's write lock from its first statement, and concurrent writers wait on the busy
@@ -158,8 +158,8 @@ class Database:
         return session
 
     def close_session(self, _exc: BaseException | None = None) -> None:
-        """End the app context's session (its open transaction is rolled back, its connection
-        returned to the pool): registered as a ``teardown_appcontext``."""
+        """End the context's session (its open transaction is rolled back, its connection returned
+        to the pool): registered as a ``teardown_request`` and a ``teardown_appcontext``."""
         if flask.has_app_context():
             session: Session | None = flask.g.pop(self._key, None)
             if session is not None:
@@ -257,6 +257,9 @@ def init_app(app: flask.Flask) -> Database:
     """Attach a :class:`Database` for ``app.config["DATABASE_URL"]``; no connection is made."""
     database = Database(app.config["DATABASE_URL"], sqlite_timeout=app.config.get("SQLITE_BUSY_TIMEOUT", 15))
     app.extensions[EXTENSION_KEY] = database
+    # A request's session ends with it, also when it shares an app context pushed around it (tests,
+    # scripts: Flask reuses that context for the request); a CLI command's ends with its context.
+    app.teardown_request(database.close_session)
     app.teardown_appcontext(database.close_session)
     return database
 

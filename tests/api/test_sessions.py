@@ -6,6 +6,8 @@ tests/api/test_connections.py). Runs on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -109,3 +111,21 @@ def test_a_failed_write_session_rolls_back_and_returns_its_connection(app: Flask
             names = session.execute(select(ApiKey.name).order_by(ApiKey.id)).scalars().all()
     assert names == ["first"]
     assert db.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+
+
+def test_each_request_has_its_own_session_inside_one_app_context(app: Flask, client: FlaskClient,
+                                                                 db_backend: str) -> None:
+    """Flask reuses an app context pushed around a request; the request's session (and its
+    snapshot) still ends with the request, so the next request reads what was committed meanwhile."""
+    game_id = create_game(client)["id"]
+
+    def other_request() -> None:
+        append(app.test_client(), game_id, SEED_ROUND_1)
+
+    with app.app_context():
+        assert client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 0
+        worker = threading.Thread(target=other_request)  # its own app context
+        worker.start()
+        worker.join(30)
+        assert client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1
+    assert get_db(app).engine.pool.checkedout() == 0  # type: ignore[attr-defined]
