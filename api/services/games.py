@@ -18,6 +18,7 @@ from handfoot.server.auth import Actor
 from handfoot.server.db import Database
 from handfoot.server.idempotency import Completion
 from handfoot.server.models import Game, GamePlayer
+from handfoot.server.schemas import MAX_ROUNDS_PER_GAME  # re-exported: where callers have looked it up
 from handfoot.server.services import store
 from handfoot.server.services.errors import (
     FieldProblem,
@@ -33,8 +34,9 @@ from handfoot.server.services.errors import (
 )
 
 __all__ = [
-    "FieldProblem", "GameFinishedError", "GameNotFoundError", "GameServiceError", "InvalidRequestError",
-    "RoundLimitError", "RoundNotFoundError", "RoundNumberError", "StoreUnavailableError", "WriteConflictError",
+    "MAX_ROUNDS_PER_GAME", "FieldProblem", "GameFinishedError", "GameNotFoundError", "GameServiceError",
+    "InvalidRequestError", "RoundLimitError", "RoundNotFoundError", "RoundNumberError", "StoreUnavailableError",
+    "WriteConflictError",
     "create_game", "current_state", "delete_game", "get_game", "list_games", "require_game", "rules_of",
     "side_names", "state_mapping",
 ]
