@@ -10,7 +10,7 @@ from flask import Flask, abort, request
 from handfoot.server import db, security
 from handfoot.server.config import DEFAULT_SQLITE_PATH, load_config
 from handfoot.server.docs import make_docs_blueprint
-from handfoot.server.extensions import Api
+from handfoot.server.errors import Api
 from handfoot.server.jsonio import JSONProvider
 from handfoot.server.keeper import bp as keeper_blueprint
 from handfoot.server.resources import register_blueprints

@@ -68,15 +68,13 @@ def create_key(db: Database, name: str, *, adopt_anonymous: bool = False) -> tup
     return key, token
 
 
-#: Is any key active? Asked on every anonymous games request: a Core statement on a pooled connection
-#: (an ORM session around it cost twice as much, ~150 against ~70 µs), in autocommit on PostgreSQL; an
-#: anonymous append asks it in its read of the game (``handfoot.server.services.games.read_anonymous_append``).
+#: Is any key active? Asked on every anonymous games request.
 ANY_ACTIVE_KEY = select(ApiKey.id).where(ApiKey.revoked_at.is_(None)).limit(1)
 
 
 def any_active_key(db: Database) -> bool:
-    with db.reader() as connection:
-        return connection.execute(ANY_ACTIVE_KEY).first() is not None
+    with db.session() as session:
+        return session.connection().execute(ANY_ACTIVE_KEY).first() is not None
 
 
 def find_key(db: Database, token: str) -> ApiKey | None:
@@ -118,18 +116,16 @@ def _unauthorized(detail: str) -> None:
     )
 
 
-def authenticate(any_key: bool | None = None) -> Actor:
+def authenticate() -> Actor:
     """The request's :class:`Actor`, or a 401 problem (``WWW-Authenticate: Bearer``).
 
-    A request without a key is anonymous when no key is active. ``any_key``: whether one is, when the
-    caller has read it already (an anonymous round append reads it with its game); ``None``: asked
-    here (:func:`any_active_key`). A key that is sent must be valid even when the store is open, so
-    a misconfigured client finds out at once.
+    A request without a key is anonymous when no key is active. A key that is sent must be valid
+    even when the store is open, so a misconfigured client finds out at once.
     """
     db = get_db()
     header = flask.request.headers.get("Authorization", "")
     if not header.strip():
-        if any_active_key(db) if any_key is None else any_key:
+        if any_active_key(db):
             _unauthorized("This server has API keys: send Authorization: Bearer <key>.")
         return ANONYMOUS
     scheme, _, token = header.strip().partition(" ")

@@ -5,8 +5,9 @@ characters. Keys are stored per API key (or per anonymous store) with a fingerpr
 (SHA-256 of method, path and the body's canonical JSON) and, once the request succeeded, its
 response (status, ``Location``, ``ETag``, body):
 
-- a new key: the request runs; a 2xx response is stored **in the same transaction** as the write
-  (:meth:`Claim.complete`), so a round can never be stored without its key, nor twice;
+- a new key: the request runs; its 2xx answer is stored **in the same transaction** as the write,
+  by the service that owns that transaction (:class:`Completion`), so a round can never be stored
+  without its key, nor twice;
 - the same key and body again: the stored response, with ``Idempotent-Replayed: true``;
 - the same key with another method, path or body: 422 ``idempotency-key-reused``;
 - the same key while its first request is still running: 409 ``idempotency-in-flight`` (retry it);
@@ -28,10 +29,10 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import flask
-from sqlalchemy import Connection, delete, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
@@ -52,13 +53,21 @@ IN_FLIGHT_TAKEOVER_SECONDS = 120
 TAKEOVER_ENV = "HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS"
 
 
-def takeover_seconds() -> float:
-    configured = flask.current_app.config.get(TAKEOVER_ENV) or os.environ.get(TAKEOVER_ENV)
+def _setting(name: str, default: float) -> float:
+    """A positive number of seconds from the app's config or the environment; ``default`` when
+    unset, not a number, or not positive."""
+    configured = flask.current_app.config.get(name) or os.environ.get(name)
     try:
-        value = float(configured) if configured else IN_FLIGHT_TAKEOVER_SECONDS
+        value = float(configured) if configured else default
     except ValueError:
-        value = IN_FLIGHT_TAKEOVER_SECONDS
-    return value if value > 0 else IN_FLIGHT_TAKEOVER_SECONDS
+        value = default
+    return value if value > 0 else default
+
+
+def takeover_seconds() -> float:
+    return _setting(TAKEOVER_ENV, IN_FLIGHT_TAKEOVER_SECONDS)
+
+
 #: Response headers stored with the body and sent again on a replay.
 STORED_HEADERS = ("Location", "ETag")
 
@@ -76,13 +85,8 @@ HEADER_DOC = {
 }
 
 
-def ttl_seconds() -> int:
-    configured = flask.current_app.config.get(TTL_ENV) or os.environ.get(TTL_ENV)
-    try:
-        value = int(configured) if configured else DEFAULT_TTL_SECONDS
-    except ValueError:
-        value = DEFAULT_TTL_SECONDS
-    return value if value > 0 else DEFAULT_TTL_SECONDS
+def ttl_seconds() -> float:
+    return _setting(TTL_ENV, DEFAULT_TTL_SECONDS)
 
 
 def _aware(value: datetime) -> datetime:
@@ -134,6 +138,15 @@ class IdempotencyLostError(Exception):
     """The claimed key was taken over by another request: this one must not commit."""
 
 
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A response to store with its key: status, the :data:`STORED_HEADERS`, the body (plain data)."""
+
+    status: int
+    headers: Mapping[str, str]
+    body: Any
+
+
 @dataclass
 class Claim:
     """A key this request holds in flight."""
@@ -142,20 +155,43 @@ class Claim:
     token: str
     completed: bool = field(default=False)
 
-    def complete(self, session: Session | Connection, status: int, headers: Mapping[str, str], body: Any) -> None:
-        """Store the response, in the caller's (write) transaction (an ORM session or a Core connection).
-        The body is stored as the app sends it (``app.json.response``: its encoder, its trailing
-        newline), so a replay is the first answer byte for byte."""
-        sent = flask.current_app.json.response(body).get_data(as_text=True)
+    def complete(self, session: Session, answer: Answer) -> None:
+        """Store the answer, in the caller's write transaction. The body is stored as the app sends
+        it (``app.json.response``: its encoder, its trailing newline), so a replay is the first
+        answer byte for byte. Raises :class:`IdempotencyLostError` when the key was taken over."""
+        sent = flask.current_app.json.response(answer.body).get_data(as_text=True)
         result = session.execute(
             update(IdempotencyKey)
             .where(IdempotencyKey.id == self.row_id, IdempotencyKey.token == self.token,
                    IdempotencyKey.status.is_(None))
-            .values(status=status, response_headers=dict(headers), response_body=sent)
+            .values(status=answer.status, response_headers=dict(answer.headers), response_body=sent)
         )
         if result.rowcount != 1:  # type: ignore[attr-defined]
             raise IdempotencyLostError()
         self.completed = True
+
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, slots=True)
+class Completion(Generic[R]):
+    """What a service needs to store a request's answer with its write: the request's claim, and
+    ``answer``, which makes the answer from the service's result (a function of the result alone;
+    the service's own transaction stores it, :meth:`store`)."""
+
+    claim: Claim
+    answer: Callable[[R], Answer]
+
+    def store(self, session: Session, result: R) -> None:
+        self.claim.complete(session, self.answer(result))
+
+
+def completion(answer: Callable[[R], Answer]) -> Completion[R] | None:
+    """The current request's :class:`Completion`, or ``None`` when it holds no key (most
+    requests: the answer is then never made for storing)."""
+    claim = current_claim()
+    return None if claim is None else Completion(claim, answer)
 
 
 def current_claim() -> Claim | None:
@@ -228,7 +264,7 @@ def idempotent(view: Callable[..., Any] | None = None, *,
                before: Callable[..., None] | None = None) -> Any:
     """Decorate a POST view (outermost): honour ``Idempotency-Key`` as described above.
 
-    The view (its service) must call ``current_claim().complete(session, ...)`` inside its write
+    The view passes :func:`completion` to its service, which stores the answer inside its write
     transaction when the request succeeds; a request that does not complete its claim releases it.
     Needs ``flask.g.actor`` (set by the blueprint's authentication) for the key's scope.
     ``before(**view_kwargs)`` runs first, even for a replay: it raises when the request's target

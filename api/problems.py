@@ -12,7 +12,7 @@ parameter's name), a stable ``code`` and a ``detail``.
 
 Views and services raise problems with :func:`abort_problem`; engine errors
 (:class:`handfoot.engine.errors.HandFootError`) raised anywhere in a view become a 422 through
-:func:`handle_engine_error`, registered by ``handfoot.server.extensions.Api``.
+:func:`handle_engine_error`, registered by ``handfoot.server.errors.Api``.
 """
 
 from __future__ import annotations
@@ -268,5 +268,5 @@ def handle_engine_error(error: HandFootError) -> flask.Response:
 
 
 def register_error_handlers(app: flask.Flask) -> None:
-    """Register the engine-error handler (HTTP errors are handled by ``handfoot.server.extensions.Api``)."""
+    """Register the engine-error handler (HTTP errors are handled by ``handfoot.server.errors.Api``)."""
     app.register_error_handler(HandFootError, handle_engine_error)

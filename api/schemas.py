@@ -23,6 +23,8 @@ MAX_MELDS_PER_TEAM = 60
 MAX_TEAMS = 12
 MAX_PLAYERS_PER_TEAM = 8
 MAX_NAME_LENGTH = 100
+#: Rounds a stored game holds at most (and the highest round number a round body may give).
+MAX_ROUNDS_PER_GAME = 50
 
 
 class Schema(ma.Schema):
@@ -150,6 +152,11 @@ def Melds(description: str, **kw: Any) -> fields.List:  # noqa: N802
         metadata={"description": description, "example": [["KS", "KH", "KD"], ["9S", "9H", "2C"]]},
         **kw,
     )
+
+
+def RoundNumber(description: str = "Round number (1 = first).", **kw: Any) -> fields.Integer:  # noqa: N802
+    """A round number: 1 to ``MAX_ROUNDS_PER_GAME``."""
+    return Int(validate=validate.Range(1, MAX_ROUNDS_PER_GAME), metadata={"description": description}, **kw)
 
 
 def PresetId(**kw: Any) -> fields.String:  # noqa: N802

@@ -1,6 +1,6 @@
 """API resources: one blueprint per resource, registered in the order listed here.
 
-Each module in :data:`BLUEPRINT_MODULES` exposes ``blp`` (an ``handfoot.server.extensions.Blueprint``) and
+Each module in :data:`BLUEPRINT_MODULES` exposes ``blp`` (a ``handfoot.server.blueprint.Blueprint``) and
 optionally ``register_spec(api)``, called after its blueprint is registered.
 The order fixes the order of paths and tags in the OpenAPI document.
 """

@@ -1,8 +1,8 @@
-"""An anonymous round append asks "is any API key active?" in the same statement as its read of the
-game (``handfoot.server.services.games.read_anonymous_append``). Its answers must be those of the key check
-made alone, before anything else, as on every other games route: for every state of the keys
-(none, one active, only revoked ones), every target (an anonymous game, a key's game, no game) and
-a valid or an invalid body. Runs on SQLite and PostgreSQL.
+"""An anonymous round append is authenticated like every other games request: "is any API key
+active?" is asked first, on its own, whatever the endpoint. Its answers are those of that check,
+then the body's parse, then the service: for every state of the keys (none, one active, only
+revoked ones), every target (an anonymous game, a key's game, no game) and a valid or an invalid
+body. Runs on SQLite and PostgreSQL.
 """
 
 from __future__ import annotations
@@ -73,15 +73,16 @@ def test_a_key_created_between_two_anonymous_appends_stops_the_second(app: Flask
     assert response.status_code == 401, response.get_json()
 
 
-def test_an_appends_first_read_is_not_used_for_a_keyed_request(app: Flask, client: FlaskClient,
-                                                                db_backend: str) -> None:
-    """A request with a key reads the game as its key sees it (the combined read is anonymous only)."""
+def test_a_keyed_append_reads_the_game_as_its_key_sees_it(app: Flask, client: FlaskClient,
+                                                           db_backend: str) -> None:
+    """A request with a key never asks whether any key is active: it looks its own key up."""
     _, token = create_key(get_db(app), "kitchen")
     game_id = create_game(client, headers={"Authorization": f"Bearer {token}"})["id"]
     with recorded_statements(app) as statements:
         response = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
                                headers={"Authorization": f"Bearer {token}"})
     assert response.status_code == 201, response.get_json()
-    assert not any("EXISTS" in s for s in statements), statements
+    key_reads = [s for s in statements if "FROM api_keys" in s]
+    assert key_reads and all("api_keys.key_hash =" in s for s in key_reads), statements
     revisions = client.get(f"/v1/games/{game_id}/rounds/1/revisions", headers={"Authorization": f"Bearer {token}"})
     assert revisions.get_json()[-1]["author"] == "kitchen"

@@ -1,16 +1,17 @@
-"""How an append stores its round (api/services/games.py ``append_round``), on every backend.
+"""How an append stores its round (api/services/rounds.py ``append_round``), on every backend.
 
 The round is scored against the game row read without a lock, then the game row is updated only
-if its version is still the one read. These tests put a write between the read and the update
-(a concurrent append, a deletion, a change of owner) and check the append then behaves as if it
-had run after that write: the next round number, the recomputed state, a 404. They also check the
-answer, built without marshmallow, against RoundSchema's dump, and which statements run under
-the write lock.
+if its version is still the one read. These tests put a write, from another request (a thread of
+its own), between the read and the update (a concurrent append, a deletion, a change of owner) and
+check the append then behaves as if it had run after that write: the next round number, the
+recomputed state, a 404. They also check the answer, built without marshmallow, against
+RoundSchema's dump, and which statements run in the write transaction.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -25,30 +26,42 @@ from bench import rounds as bench_rounds
 from handfoot.server.auth import ANONYMOUS, Actor, create_key
 from handfoot.server.db import get_db
 from handfoot.server.models import Game, Round
-from handfoot.server.resources.games import routes
+from handfoot.server.resources.games import serializers
 from handfoot.server.resources.games.schemas import RoundSchema
 from handfoot.server.services import games as svc
+from handfoot.server.services import rounds as rounds_svc
 
 pytestmark = pytest.mark.db
 
 
 @contextmanager
-def between_read_and_write(monkeypatch: pytest.MonkeyPatch, write: Callable[[], None]) -> Iterator[None]:
-    """Run ``write`` once, after an append has read and scored against the game row and before it
-    updates the row."""
-    original = svc._planned_append
+def between_read_and_write(app: Flask, monkeypatch: pytest.MonkeyPatch, write: Callable[[], None]) -> Iterator[None]:
+    """Run ``write`` once, as another request would (a thread with its own app context), after an
+    append has read and scored against the game row and before its write transaction."""
+    original = rounds_svc._prepare
     done: list[bool] = []
+    failed: list[BaseException] = []
 
-    def planned(*args: Any, **kwargs: Any) -> Any:
+    def other() -> None:
+        try:
+            with app.app_context():
+                write()
+        except BaseException as err:  # noqa: BLE001 - reported below
+            failed.append(err)
+
+    def prepared(*args: Any, **kwargs: Any) -> Any:
         plan = original(*args, **kwargs)
         if not done:
             done.append(True)
-            write()
+            worker = threading.Thread(target=other)
+            worker.start()
+            worker.join(30)
         return plan
 
-    monkeypatch.setattr(svc, "_planned_append", planned)
+    monkeypatch.setattr(rounds_svc, "_prepare", prepared)
     yield
-    assert done, "the append did not plan"
+    assert done, "the append did not read the game"
+    assert not failed, failed
 
 
 def _stored_state(app: Flask, game_id: int) -> tuple[dict[str, Any], dict[str, Any], list[int]]:
@@ -63,10 +76,10 @@ def test_an_append_between_read_and_write_moves_the_round_on(app: Flask, client:
     append(client, game_id, SEED_ROUND_1)
 
     def other_append() -> None:
-        svc.append_round(get_db(app), ANONYMOUS, game_id, {"teams": out_round("Team 2", "Team 1")},
-                         {"teams": out_round("Team 2", "Team 1")})
+        rounds_svc.append_round(get_db(app), ANONYMOUS, game_id, {"teams": out_round("Team 2", "Team 1")},
+                                {"teams": out_round("Team 2", "Team 1")})
 
-    with between_read_and_write(monkeypatch, other_append):
+    with between_read_and_write(app, monkeypatch, other_append):
         rnd = append(client, game_id, out_round("Team 1", "Team 2"))
     assert rnd["number"] == 3
     assert [t["total"] for t in rnd["totals_after"]] == [3740 + 650 + 3700, 1075 + 3700 + 650]
@@ -81,9 +94,9 @@ def test_a_round_number_read_stale_is_a_409(app: Flask, client: FlaskClient, mon
     game_id = create_game(client)["id"]
 
     def other_append() -> None:
-        svc.append_round(get_db(app), ANONYMOUS, game_id, {"teams": SEED_ROUND_1}, {"teams": SEED_ROUND_1})
+        rounds_svc.append_round(get_db(app), ANONYMOUS, game_id, {"teams": SEED_ROUND_1}, {"teams": SEED_ROUND_1})
 
-    with between_read_and_write(monkeypatch, other_append):
+    with between_read_and_write(app, monkeypatch, other_append):
         response = client.post(f"/v1/games/{game_id}/rounds", json={"round": 1, "teams": SEED_ROUND_1})
     assert response.status_code == 409 and response.get_json()["next_round"] == 2
     assert _stored_state(app, game_id)[2] == [1]
@@ -92,7 +105,7 @@ def test_a_round_number_read_stale_is_a_409(app: Flask, client: FlaskClient, mon
 def test_a_game_deleted_between_read_and_write_is_a_404(app: Flask, client: FlaskClient,
                                                         monkeypatch: pytest.MonkeyPatch, db_backend: str) -> None:
     game_id = create_game(client)["id"]
-    with between_read_and_write(monkeypatch, lambda: svc.delete_game(get_db(app), ANONYMOUS, game_id)):
+    with between_read_and_write(app, monkeypatch, lambda: svc.delete_game(get_db(app), ANONYMOUS, game_id)):
         response = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1})
     assert response.status_code == 404
     with app.app_context(), get_db().session() as session:
@@ -111,11 +124,12 @@ def test_a_game_given_away_between_read_and_write_is_not_found(app: Flask, clien
         with get_db(app).write_session() as session:
             session.execute(update(Game).where(Game.owner_id.is_(None)).values(owner_id=key.id))
 
-    with app.app_context(), between_read_and_write(monkeypatch, adopt), pytest.raises(svc.GameNotFoundError):
-        svc.append_round(get_db(), ANONYMOUS, game_id, {"teams": SEED_ROUND_1}, {"teams": SEED_ROUND_1})
+    with app.app_context(), between_read_and_write(app, monkeypatch, adopt), pytest.raises(svc.GameNotFoundError):
+        rounds_svc.append_round(get_db(), ANONYMOUS, game_id, {"teams": SEED_ROUND_1}, {"teams": SEED_ROUND_1})
     with app.app_context():
         owner = Actor(key.id, key.name)
-        game, rnd = svc.append_round(get_db(), owner, game_id, {"teams": SEED_ROUND_1}, {"teams": SEED_ROUND_1})
+        game, rnd = rounds_svc.append_round(get_db(), owner, game_id, {"teams": SEED_ROUND_1},
+                                            {"teams": SEED_ROUND_1})
         assert rnd.number == 1 and rnd.author == "keeper" and game.state["rounds_played"] == 1
 
 
@@ -128,8 +142,8 @@ def test_answer_is_the_documented_schema_dump(app: Flask, client: FlaskClient, f
     else:
         body, teams, rules = {"round": 1, "teams": SEED_ROUND_1}, TEAMS, None
     game_id = create_game(client, teams=teams, rules=rules)["id"]
-    captured: list[tuple[svc.AppendedGame, svc.AppendedRound]] = []
-    original = svc.append_round
+    captured: list[rounds_svc.Appended] = []
+    original = rounds_svc.append_round
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         result = original(*args, **kwargs)
@@ -138,11 +152,11 @@ def test_answer_is_the_documented_schema_dump(app: Flask, client: FlaskClient, f
 
     for _ in range(2):
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(svc, "append_round", spy)
+            patch.setattr(rounds_svc, "append_round", spy)
             response = client.post(f"/v1/games/{game_id}/rounds", json={**body, "round": len(captured) + 1})
         assert response.status_code == 201, response.get_json()
         game, rnd = captured[-1]
-        expected = RoundSchema().dump(routes._round_members(game.sides, game.state["running"], rnd))
+        expected = RoundSchema().dump(serializers.round_members(game.sides, game.state["running"], rnd))
         with app.app_context():
             assert response.data == jsonify(expected).get_data()
         # and what a GET of the round answers (timestamps compared as instants)
@@ -170,23 +184,20 @@ def test_a_replayed_append_answers_the_first_answer(client: FlaskClient, db_back
     assert again.headers["ETag"] == first.headers["ETag"] and again.headers["Location"] == first.headers["Location"]
 
 
-def test_only_the_update_and_the_insert_run_under_the_write_lock(app: Flask, client: FlaskClient,
-                                                                db_backend: str) -> None:
-    """The round is scored before the lock. On SQLite the write transaction (``BEGIN IMMEDIATE``)
-    holds the UPDATE of the game and the INSERT of the round, nothing else. Before it, an anonymous
-    append reads once: the API-key check and the read of the game are one statement. On PostgreSQL
-    an append without an Idempotency-Key is then one checkout (one ping), that read, and the UPDATE
-    and the INSERT as one statement, all in autocommit (no BEGIN, no COMMIT); no row is read
-    ``FOR UPDATE``."""
+def test_only_the_update_and_the_insert_run_in_the_write_transaction(app: Flask, client: FlaskClient,
+                                                                      db_backend: str) -> None:
+    """The round is scored before the write transaction, which holds the UPDATE of the game (at the
+    version read) and the INSERT of the round, nothing else; no row is read ``FOR UPDATE``. On
+    SQLite the reads (the API-key check, the game row) are a transaction of their own, then the write
+    begins with ``BEGIN IMMEDIATE``; on PostgreSQL the write continues the request's transaction,
+    on the one connection the request checked out."""
     game_id = create_game(client)["id"]
     append(client, game_id, SEED_ROUND_1)
     statements: list[str] = []
-    autocommit: list[bool] = []
     checkouts: list[int] = []
 
     def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
         statements.append(" ".join(statement.split()))
-        autocommit.append(bool(conn.connection.dbapi_connection.autocommit) if db_backend != "sqlite" else True)
 
     def checkout(*args: Any) -> None:
         checkouts.append(1)
@@ -200,31 +211,30 @@ def test_only_the_update_and_the_insert_run_under_the_write_lock(app: Flask, cli
         event.remove(engine, "before_cursor_execute", record)
         event.remove(engine.pool, "checkout", checkout)
     assert not any("FOR UPDATE" in s for s in statements), statements
-    read = statements[0]
-    assert read.startswith("SELECT games.id, games.teams, CAST(games.rules_snapshot"), statements
-    assert "EXISTS (SELECT api_keys.id FROM api_keys WHERE api_keys.revoked_at IS NULL" in read, statements
+    reads = [s for s in statements if s.startswith("SELECT")]
+    assert [s.split(" FROM ")[1].split()[0] for s in reads] == ["api_keys", "games"], statements
+    writes = [s.split()[0] for s in statements if s.split()[0] in ("UPDATE", "INSERT", "DELETE")]
+    assert writes == ["UPDATE", "INSERT"], statements
     if db_backend == "sqlite":
-        assert statements[1:] == ["BEGIN IMMEDIATE", *statements[2:]], statements
-        assert [s.split()[0] for s in statements[2:]] == ["UPDATE", "INSERT"], statements
-        assert len(checkouts) == 1  # the reads' connection, then the write's
+        assert [s for s in statements if s.startswith("BEGIN")] == ["BEGIN", "BEGIN IMMEDIATE"], statements
+        assert statements.index("BEGIN IMMEDIATE") == len(statements) - 3, statements  # then UPDATE, INSERT
+        assert len(checkouts) == 2  # the read transaction's connection, then the write's
     else:
-        assert [" ".join(s.split()[:4]) for s in statements[1:]] == ["WITH moved AS (UPDATE"], statements
-        assert "INSERT INTO rounds" in statements[-1], statements
-        assert all(autocommit) and len(checkouts) == 1, (autocommit, checkouts)
+        assert len(checkouts) == 1
 
 
 def test_an_append_with_an_idempotency_key_stores_its_answer_in_the_rounds_transaction(
         app: Flask, client: FlaskClient, db_backend: str) -> None:
-    """With a key the answer is stored with the round, in one transaction: not the one-statement
-    path, on any backend."""
+    """With a key the answer is stored with the round, in the round's write transaction."""
     game_id = create_game(client)["id"]
     with recorded_statements(app) as statements:
         response = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
                                headers={"Idempotency-Key": "one-transaction"})
     assert response.status_code == 201, response.get_json()
-    assert not any(s.startswith("WITH moved") for s in statements), statements
     assert [s.split()[0] for s in statements if s.split()[0] in ("UPDATE", "INSERT")][-3:] == [
         "UPDATE", "INSERT", "UPDATE"], statements  # the game, the round, the key's stored answer
+    last = max(i for i, s in enumerate(statements) if s.startswith("UPDATE games"))
+    assert not any(s.startswith("BEGIN") for s in statements[last:]), statements  # one transaction
     again = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
                         headers={"Idempotency-Key": "one-transaction"})
     assert again.status_code == 201 and again.data == response.data

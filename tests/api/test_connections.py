@@ -1,10 +1,11 @@
 """A request holds at most one pooled connection at a time, so requests beyond the pool's size wait
 their turn instead of starving one another; and a pool that stays exhausted is a 503, not a 500.
 
-Found by a tester: under 48 threads a request held its shared read connection (``Database.reader``,
-taken by the API-key check) while checking out a second one for its read session; once every
-connection of the pool was held that way, every request waited for a second one until the pool's
-30 s timeout, which answered 500. Runs on SQLite and PostgreSQL.
+Found by a tester: under 48 threads a request held one read connection (taken by the API-key check)
+while checking out a second one for its read session; once every connection of the pool was held
+that way, every request waited for a second one until the pool's 30 s timeout, which answered 500.
+A request now has one session (``Database.session``), holding one connection at a time. Runs on
+SQLite and PostgreSQL.
 """
 
 from __future__ import annotations

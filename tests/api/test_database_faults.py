@@ -4,8 +4,6 @@ stack trace. The SDK side (it retries 503) is in tests/sdk/test_sdk_db_faults.py
 
 from __future__ import annotations
 
-import fcntl
-import os
 import sqlite3
 import threading
 import time
@@ -23,6 +21,7 @@ from sqlalchemy import make_url, text
 from handfoot.server import create_app
 from handfoot.server.db import get_db
 from handfoot.server.services import games as svc
+from handfoot.server.services import rounds as rounds_svc
 
 OPERATIONS = sorted(GAME_OPERATIONS)
 IDS = [f"{m.upper()} {p}" for m, p in OPERATIONS]
@@ -93,25 +92,13 @@ def _sqlite_write_lock(path: str) -> Iterator[Callable[[], None]]:
     holder.close()
 
 
-@contextmanager
-def _writers_turn(path: str) -> Iterator[Callable[[], None]]:
-    fd = os.open(path + "-writers.lock", os.O_RDWR | os.O_CREAT, 0o644)
-
-    def take() -> None:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-
-    yield take
-    os.close(fd)
-
-
-@pytest.fixture(params=["sqlite-lock", "writers-queue"])
-def lock(request: pytest.FixtureRequest, db_url: str) -> Iterator[Callable[[], None]]:
+@pytest.fixture
+def lock(db_url: str) -> Iterator[Callable[[], None]]:
     """``lock()`` blocks writers until the test ends: SQLite's write lock taken from another
-    connection (as another process would), or the turn of the app's writers' queue held (as another
-    worker in the middle of a write would; ``Database._writers_queue``)."""
+    connection (as another process, or another worker in the middle of a write, would)."""
     path = make_url(db_url).database
     assert path
-    with (_sqlite_write_lock if request.param == "sqlite-lock" else _writers_turn)(path) as take:
+    with _sqlite_write_lock(path) as take:
         yield take
 
 
@@ -134,30 +121,40 @@ def test_locked_database_is_503_on_every_write(locked_client: FlaskClient, lock:
 
 
 def test_health_reports_a_locked_database(locked_client: FlaskClient, lock: Callable[[], None]) -> None:
-    """Whichever lock blocks the writes, /health says so (a load balancer must not see "ok")."""
+    """When the write lock is held, /health says so (a load balancer must not see "ok")."""
     assert locked_client.get("/health").status_code == 200
     lock()
     body = assert_503(locked_client.get("/health"))
     assert body["database"] == "locked"
 
 
-def test_a_writer_waits_its_turn_in_the_queue_then_writes(make_app: Callable[..., Flask], db_url: str) -> None:
-    """A write that finds another writer's turn taken waits for it (not SQLite's 1, 2, 5 ms sleeps)
-    and goes ahead as soon as it is released."""
+def test_a_writer_waits_for_the_lock_then_writes(make_app: Callable[..., Flask], db_url: str) -> None:
+    """A write that finds SQLite's write lock taken waits for it (``BEGIN IMMEDIATE`` on the busy
+    timeout), and goes ahead once it is released: a 201, the round stored once."""
     client = make_app(SQLITE_BUSY_TIMEOUT=5).test_client()
     game_id = create_game(client)["id"]
     path = make_url(db_url).database
     assert path
     answers: list[int] = []
-    with _writers_turn(path) as take:
+    with _sqlite_write_lock(path) as take:
         take()
         writer = threading.Thread(target=lambda: answers.append(
             client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}).status_code))
         writer.start()
         time.sleep(0.3)
-        assert writer.is_alive() and not answers  # waiting for its turn
+        assert writer.is_alive() and not answers  # waiting for the lock
     writer.join(5)
     assert answers == [201]
+    assert client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1
+
+
+def test_the_busy_timeout_bounds_the_wait(locked_client: FlaskClient, lock: Callable[[], None]) -> None:
+    """Past the busy timeout (0.2 s here) a write is a 503, not a longer wait."""
+    game_id = create_game(locked_client)["id"]
+    lock()
+    started = time.monotonic()
+    assert_503(locked_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}))
+    assert time.monotonic() - started < 5
 
 
 def test_writes_work_again_once_the_lock_is_released(locked_client: FlaskClient, db_url: str) -> None:
@@ -202,9 +199,10 @@ def test_an_unexpected_exception_is_a_generic_500(make_app: Callable[..., Flask]
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("secret internals: SELECT * FROM api_keys")
 
-    for name in ("list_games", "create_game", "get_game", "delete_game", "append_round", "get_round",
-                 "correct_round", "round_revisions"):
+    for name in ("list_games", "create_game", "get_game", "delete_game"):
         monkeypatch.setattr(svc, name, boom)
+    for name in ("append_round", "get_round", "correct_round", "round_revisions"):
+        monkeypatch.setattr(rounds_svc, name, boom)
     response = call(client, op, game_id=game_id, etag=etag)
     assert response.status_code == 500
     assert response.content_type == "application/problem+json"

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask.views import MethodView
 
-from handfoot.server.extensions import Blueprint
+from handfoot.server.blueprint import Blueprint
 
 
 def test_openapi_json_served(client: FlaskClient) -> None:

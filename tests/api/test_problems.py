@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import marshmallow as ma
@@ -12,7 +14,10 @@ from flask.testing import FlaskClient
 from flask.views import MethodView
 
 from handfoot.engine.errors import PROBLEM_CODES, InvalidMeldError, Problem, RoundError
-from handfoot.server.extensions import SCHEMA_ERROR_CODES, Blueprint, flatten_messages
+from handfoot.server import codes
+from handfoot.server.blueprint import Blueprint
+from handfoot.server.codes import SCHEMA_CODES as SCHEMA_ERROR_CODES
+from handfoot.server.errors import flatten_messages
 from handfoot.server.problems import (
     PROBLEM_TYPE_BASE,
     abort_problem,
@@ -215,6 +220,25 @@ def test_query_error_names_parameter(tc: FlaskClient) -> None:
 
 def test_schema_codes_are_documented() -> None:
     assert set(SCHEMA_ERROR_CODES) >= {"required", "unknown_field", "invalid_type", "invalid_value"}
+
+
+def test_one_catalogue_of_codes() -> None:
+    """The engine's codes by reference, and no code in two groups (a code the engine takes over,
+    such as ``duplicate_player``, leaves ``GAME_CODES``)."""
+    assert codes.ENGINE_CODES is PROBLEM_CODES
+    groups = [set(codes.ENGINE_CODES), set(codes.SCHEMA_CODES), set(codes.GAME_CODES)]
+    assert sum(map(len, groups)) == len(codes.PROBLEM_CODES) == len(set.union(*groups))
+
+
+API = Path(__file__).resolve().parents[2] / "api"
+#: ``"code": "x"`` in a problem item, and the code of a ``FieldProblem(path, "x", ...)``.
+CODE_LITERALS = re.compile(r'"code": "([a-z_]+)"|FieldProblem\(\([^)]*\),\s*"([a-z_]+)"')
+
+
+def test_every_code_the_api_sends_is_in_the_catalogue() -> None:
+    sent = {a or b for path in API.rglob("*.py") for a, b in CODE_LITERALS.findall(path.read_text())}
+    assert {"duplicate_player", "unknown_side", "etag_mismatch", "game_finished"} <= sent  # the scan finds them
+    assert sent <= set(codes.PROBLEM_CODES), sent - set(codes.PROBLEM_CODES)
 
 
 # --- engine errors and abort_problem ------------------------------------------------------------

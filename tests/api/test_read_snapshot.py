@@ -22,7 +22,7 @@ from sqlalchemy import event
 
 from handfoot.server.auth import ANONYMOUS
 from handfoot.server.db import get_db
-from handfoot.server.services import games as svc
+from handfoot.server.services import rounds as rounds_svc
 
 pytestmark = pytest.mark.db
 
@@ -47,7 +47,7 @@ def test_a_write_during_a_read_shows_in_none_of_it(app: Flask, client: FlaskClie
         try:
             with app.app_context():
                 body = {"teams": CORRECTED}
-                svc.correct_round(get_db(), ANONYMOUS, game_id, 1, body, body)
+                rounds_svc.correct_round(get_db(), ANONYMOUS, game_id, 1, body, body)
             written.append(True)
         except Exception as err:  # noqa: BLE001 - reported by the assertion below
             selects.append(repr(err))

@@ -46,3 +46,27 @@ def test_player_filter_finds_either_spelling(client: FlaskClient) -> None:
     for query in ("Zo\u00eb", "zoe\u0308", "ZOË"):
         found = client.get("/v1/games", query_string={"player": query}).get_json()
         assert [g["name"] for g in found] == ["G"], query
+
+
+@pytest.mark.parametrize(("first", "second"), SAME)
+def test_appends_and_corrections_match_sides_the_same_way(client: FlaskClient, first: str, second: str) -> None:
+    """A round names a game's side in any spelling the duplicate check calls the same: it is that
+    side, stored and answered under the game's spelling; the two spellings of one side are one."""
+    game = {"name": "G", "preset": "pagat", "teams": [{"name": first, "players": ["Ann", "Bo"]},
+                                                       {"name": "Other", "players": ["Cy", "Di"]}]}
+    game_id = client.post("/v1/games", json=game).get_json()["id"]
+    teams = [{"name": "OTHER", "tally": {**TALLY, "table_points": 90}},
+             {"name": second, "tally": {**TALLY, "clean_books": 1, "table_points": 100}}]
+    for response in (client.post(f"/v1/games/{game_id}/rounds", json={"teams": teams}),
+                     client.put(f"/v1/games/{game_id}/rounds/1", json={"teams": teams},
+                                headers={"If-Match": client.get(f"/v1/games/{game_id}/rounds/1").headers.get(
+                                    "ETag", '"none"')})):
+        assert response.status_code in (200, 201), response.get_json()
+        answer = response.get_json()
+        assert [b["name"] for b in answer["teams"]] == [first, "Other"]  # the game's order and spelling
+        assert [t["name"] for t in answer["totals_after"]] == [first, "Other"]
+        assert answer["request"]["teams"][1]["name"] == second  # the request as sent
+    both = [{"name": first, "tally": TALLY}, {"name": second, "tally": TALLY}]
+    problem = assert_problem(client.post(f"/v1/games/{game_id}/rounds", json={"teams": both}), 422)
+    assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [("/teams/1/name", "duplicate_side"),
+                                                                      ("/teams", "missing_side")]

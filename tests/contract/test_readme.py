@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from handfoot.engine import PRESETS, PROBLEM_CODES
-from handfoot.server.extensions import SCHEMA_ERROR_CODES
+from handfoot.engine import PRESETS
+from handfoot.server.codes import PROBLEM_CODES
 from handfoot.server.problems import problem_types
-from handfoot.server.services.games import GAME_PROBLEM_CODES
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 
@@ -20,7 +19,7 @@ def test_readme_opens_with_the_two_commands() -> None:
 def test_every_problem_code_is_in_the_readme() -> None:
     missing = [
         code
-        for code in [*PROBLEM_CODES, *SCHEMA_ERROR_CODES, *GAME_PROBLEM_CODES, *problem_types]
+        for code in [*PROBLEM_CODES, *problem_types]
         if f"| `{code}` |" not in README
     ]
     assert not missing

@@ -12,7 +12,7 @@ from handfoot.engine import (
     check_opening_request,
     validate_meld_request,
 )
-from handfoot.server.extensions import Blueprint
+from handfoot.server.blueprint import Blueprint
 
 from . import examples
 from .schemas import (

@@ -6,7 +6,18 @@ from marshmallow import fields, validate
 
 from handfoot.engine import BookKind
 from handfoot.server.resources.rounds.schemas import PlayerSchema, SideList, plain_player
-from handfoot.server.schemas import MAX_PLAYERS_PER_TEAM, Bool, Cards, Int, Melds, PresetId, Problems, Rules, Schema
+from handfoot.server.schemas import (
+    MAX_PLAYERS_PER_TEAM,
+    Bool,
+    Cards,
+    Int,
+    Melds,
+    PresetId,
+    Problems,
+    RoundNumber,
+    Rules,
+    Schema,
+)
 
 
 class CheckBaseSchema(Schema):
@@ -40,7 +51,7 @@ class MeldCheckSchema(Schema):
 
 
 class OpeningCheckRequestSchema(CheckBaseSchema):
-    round = Int(load_default=1, validate=validate.Range(1, 50), metadata={"description": "Round number (1 = first)."})
+    round = RoundNumber(load_default=1)
     melds = Melds("The side's opening melds.", required=True)
     from_pile = Cards("The melded cards that came from a taken discard pile, its top card first.", load_default=list)
     score = Int(
@@ -58,7 +69,7 @@ class OpeningCheckSchema(Schema):
 
 
 class GoingOutCheckRequestSchema(CheckBaseSchema):
-    round = Int(load_default=1, validate=validate.Range(1, 50), metadata={"description": "Round number (1 = first)."})
+    round = RoundNumber(load_default=1)
     melds = Melds("Every meld of the side on the table.", required=True)
     players = SideList(
         PlayerSchema,

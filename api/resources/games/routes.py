@@ -1,35 +1,35 @@
 """``/v1/games``: stored games, their rounds (appended, corrected, audited) and score sheets.
 
-The HTTP contract is docs/games-api.md. Views are thin: they authenticate (``g.actor``), call
-``handfoot.server.services.games`` and shape its rows into documents; the service errors map to problems in
-:func:`_service_error`.
+The HTTP contract is docs/games-api.md. Views are thin: they authenticate (``g.actor``), call the
+services (``handfoot.server.services.games`` and ``.rounds``), which own the transactions, and
+return the documents of ``serializers.py``; errors become problems in ``problems.py``.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
 from typing import Any
 
 import flask
 from flask.views import MethodView
-from sqlalchemy import Connection
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
-from sqlalchemy.orm import Session
 
-from handfoot.server import auth
+from handfoot.server import auth, idempotency
+from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
-from handfoot.server.extensions import Blueprint, body_as_sent
-from handfoot.server.idempotency import HEADER_DOC, IdempotencyLostError, current_claim, idempotent
-from handfoot.server.models import Game, Round, RoundRevision
-from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, json_pointer, make_problem, problem_response
+from handfoot.server.idempotency import HEADER_DOC, IdempotencyLostError, idempotent
+from handfoot.server.models import Game, Round
+from handfoot.server.parsing import body_as_sent
+from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema
+from handfoot.server.schemas import MAX_ROUNDS_PER_GAME
 from handfoot.server.security import no_store_for_keys
+from handfoot.server.services import errors as svc_errors
 from handfoot.server.services import games as svc
+from handfoot.server.services import rounds as rounds_svc
 
 from . import examples as ex
+from . import problems
+from . import serializers as doc
 from .schemas import (
     DEFAULT_PAGE_SIZE,
     MAX_PAGE_SIZE,
@@ -58,9 +58,6 @@ blp.record_once(lambda state: state.app.cli.add_command(auth.keys_cli))
 # `Cache-Control: no-store` on answers to requests made with a key (api/security.py).
 blp.after_request(no_store_for_keys)
 
-#: Seconds a client should wait after a 503 (database unreachable or locked too long).
-RETRY_AFTER_SECONDS = 2
-
 CSV_TYPE = "text/csv"
 
 #: Path converters: ids are 1 to 2**31 - 1 (an SQL INTEGER on every backend) and round numbers 1 to
@@ -68,7 +65,7 @@ CSV_TYPE = "text/csv"
 #: OpenAPI document states the range.
 MAX_ID = 2**31 - 1
 GAME_ID = f"int(min=1, max={MAX_ID})"
-ROUND_NUMBER = f"int(min=1, max={svc.MAX_ROUNDS_PER_GAME})"
+ROUND_NUMBER = f"int(min=1, max={MAX_ROUNDS_PER_GAME})"
 
 LOCATION_HEADER = {"Location": {"description": "The new resource's URL.", "schema": {"type": "string"}}}
 RETRY_AFTER_HEADER = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}}
@@ -93,21 +90,9 @@ def _auth_docs(func: Any) -> Any:
 # Authentication and errors
 
 
-#: The endpoint of ``POST /v1/games/{id}/rounds`` (flask-smorest names a MethodView's after its class).
-APPEND_ENDPOINT = "Games.RoundCollection"
-
-
 @blp.before_request
 def _authenticate() -> None:
-    request = flask.request
-    any_key = None
-    if (request.endpoint == APPEND_ENDPOINT and request.method == "POST" and request.view_args
-            and not request.headers.get("Authorization", "").strip()):
-        # An anonymous append: its key check and its read of the game are one statement (the check
-        # runs alone when no game row came back).
-        read = flask.g.append_read = svc.read_anonymous_append(get_db(), request.view_args["game_id"])
-        any_key = read.any_key
-    flask.g.actor = auth.authenticate(any_key)
+    flask.g.actor = auth.authenticate()
 
 
 def _actor() -> auth.Actor:
@@ -115,143 +100,10 @@ def _actor() -> auth.Actor:
     return actor
 
 
-@blp.errorhandler(svc.GameServiceError)
-def _service_error(error: svc.GameServiceError) -> flask.Response:
-    headers: dict[str, str] = {}
-    if isinstance(error, svc.GameNotFoundError):
-        problem = make_problem(404, "Game not found", f"There is no game {error.game_id}.")
-    elif isinstance(error, svc.RoundNotFoundError):
-        problem = make_problem(404, "Round not found", f"Game {error.game_id} has no round {error.number}.")
-    elif isinstance(error, svc.GameFinishedError):
-        problem = make_problem(409, "Game finished", f"The game is over ({error.reason}): no more rounds.",
-                               type_slug="game-finished", end_reason=error.reason,
-                               errors=[{"pointer": "", "code": "game_finished", "detail": error.reason}])
-    elif isinstance(error, svc.RoundNumberError):
-        problem = make_problem(409, "Not the next round", f"The next round is {error.expected}, not {error.given}.",
-                               type_slug="round-number", next_round=error.expected,
-                               errors=[{"pointer": "/round", "code": "round_number",
-                                        "detail": f"the next round is {error.expected}"}])
-    elif isinstance(error, svc.RoundLimitError):
-        problem = make_problem(409, "Too many rounds", str(error),
-                               errors=[{"pointer": "", "code": "round_limit", "detail": str(error)}])
-    elif isinstance(error, svc.InvalidRequestError):
-        problem = make_problem(
-            422, "Request does not fit the game", str(error), type_slug="validation-error",
-            errors=[{"pointer": json_pointer(p.path), "code": p.code, "detail": p.detail} for p in error.problems])
-    elif isinstance(error, svc.WriteConflictError):
-        problem = make_problem(409, "Write conflict", str(error))
-    elif isinstance(error, svc.StoreUnavailableError):
-        problem = make_problem(503, "Database unavailable", "The database is unreachable or busy; retry later.")
-        headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
-    else:  # pragma: no cover - every subclass is listed above
-        problem = make_problem(500)
-    return problem_response(problem, headers)
-
-
-@blp.errorhandler(IdempotencyLostError)
-def _idempotency_lost(error: IdempotencyLostError) -> flask.Response:
-    return problem_response(make_problem(409, "Request in flight", "Another request took over this "
-                                         "Idempotency-Key; retry.", type_slug="idempotency-in-flight"),
-                            {"Retry-After": "1"})
-
-
-@blp.errorhandler(OperationalError)
-@blp.errorhandler(InterfaceError)
-@blp.errorhandler(PoolTimeoutError)  # every pooled connection stayed in use for the pool's timeout
-def _database_down(error: Exception) -> flask.Response:
-    problem = make_problem(503, "Database unavailable", "The database is unreachable or busy; retry later.")
-    return problem_response(problem, {"Retry-After": str(RETRY_AFTER_SECONDS)})
-
-
-# --------------------------------------------------------------------------------------------
-# Documents
-
-
-def _utc(value: datetime | None) -> datetime | None:
-    if value is None:
-        return None
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-
-
-def _totals(names: list[str], values: list[int]) -> list[dict[str, Any]]:
-    return [{"name": n, "total": t} for n, t in zip(names, values, strict=True)]
-
-
-def _round_members(sides: list[str], running: list[list[int]], rnd: Round | svc.AppendedRound) -> dict[str, Any]:
-    after = running[rnd.number - 1] if rnd.number <= len(running) else [0] * len(sides)
-    return {
-        "number": rnd.number, "revision": rnd.revision, "request": rnd.request, "teams": rnd.teams,
-        "totals_after": _totals(sides, after),
-        "created_at": _utc(rnd.created_at), "updated_at": _utc(rnd.updated_at),
-    }
-
-
-def round_doc(game: Game, rnd: Round) -> dict[str, Any]:
-    return _round_members(svc.side_names(game), game.state["running"], rnd)
-
-
-def _iso(value: datetime | None) -> str | None:
-    utc = _utc(value)
-    return None if utc is None else utc.isoformat()
-
-
-def round_answer(game: svc.AppendedGame, rnd: svc.AppendedRound) -> dict[str, Any]:
-    """The answer to an append: what ``RoundSchema().dump(round_doc(...))`` gives, without marshmallow
-    (the same members in the same order, with the same values: timestamps as ISO 8601, ``request``
-    a shallow copy, the Breakdowns already plain data from ``breakdown_data``).
-
-    Dumping the appended round through a new ``RoundSchema`` (four Breakdowns of ~8 lines, every
-    value read one field at a time) was ~240 µs of an append; RoundSchema still documents the
-    answer, and tests/api/test_append_storage.py checks this against its dump."""
-    doc = _round_members(game.sides, game.state["running"], rnd)
-    doc["request"] = dict(rnd.request)
-    doc["created_at"] = _iso(rnd.created_at)
-    doc["updated_at"] = _iso(rnd.updated_at)
-    return doc
-
-
-def summary_doc(game: Game) -> dict[str, Any]:
-    state = game.state
-    return {
-        "id": game.id, "name": game.name, "preset": game.preset, "status": state["status"], "teams": game.teams,
-        "totals": state["totals"], "leaders": state["leaders"], "winner": state["winner"], "tie": state["tie"],
-        "rounds_played": state["rounds_played"],
-        "created_at": _utc(game.created_at), "updated_at": _utc(game.updated_at),
-    }
-
-
-def game_doc(game: Game) -> dict[str, Any]:
-    state = game.state
-    return {
-        **summary_doc(game),
-        "rules": game.rules_snapshot, "rules_overridden": game.rules_overridden, "house_rules": game.house_rules,
-        "next_round": state["next_round"], "next_opening_minimum": state["next_opening_minimum"],
-        "next_opening_minimums": state["next_opening_minimums"], "next_contract": state["next_contract"],
-        "end_reason": state["end_reason"], "rounds": [round_doc(game, r) for r in game.rounds],
-        "version": game.version,
-    }
-
-
-def game_etag(game: Game) -> dict[str, int]:
-    return {"game": game.id, "version": game.version}
-
-
-def round_etag(game_id: int, rnd: Round | svc.AppendedRound) -> dict[str, int]:
-    return {"game": game_id, "round": rnd.number, "revision": rnd.revision}
-
-
-def _complete_claim(session: Session | Connection, status: int, body: Callable[[], Mapping[str, Any]],
-                    location: Callable[[], str], etag: Any) -> None:
-    """Store the answer with the request's Idempotency-Key claim, if it has one (``body`` and
-    ``location`` are only made then: most appends carry no key, and the dump was ~10% of an append)."""
-    claim = current_claim()
-    if claim is not None:
-        headers = {"Location": location(), "ETag": f'"{Blueprint._generate_etag(etag)}"'}
-        claim.complete(session, status, headers, body())
-
-
-def _round_location(game_id: int, number: int) -> str:
-    return flask.url_for("Games.RoundItem", game_id=game_id, number=number)
+blp.errorhandler(svc_errors.GameServiceError)(problems.service_problem)
+blp.errorhandler(IdempotencyLostError)(problems.idempotency_lost)
+for _error in (OperationalError, InterfaceError, PoolTimeoutError):  # pool: every connection stayed in use
+    blp.errorhandler(_error)(problems.database_down)
 
 
 # --------------------------------------------------------------------------------------------
@@ -275,7 +127,7 @@ class GameCollection(MethodView):
         games, count = svc.list_games(get_db(), _actor(), status=args.get("status"), player=args.get("player"),
                                       preset=args.get("preset"), offset=pp.first_item, limit=pp.page_size)
         pp.item_count = count
-        return [summary_doc(g) for g in games]
+        return [doc.summary_doc(g) for g in games]
 
     @idempotent
     @_auth_docs
@@ -294,14 +146,9 @@ class GameCollection(MethodView):
         against the rules (`team_count`), side names must be unique and a player may play once.
         `Idempotency-Key` is honoured. Name length at most 100; a game holds at most 50 rounds.
         """
-
-        def finalize(session: Session, game: Game) -> None:
-            _complete_claim(session, 201, lambda: GameSchema().dump(game_doc(game)),
-                            lambda: flask.url_for("Games.GameItem", game_id=game.id), game_etag(game))
-
-        game = svc.create_game(get_db(), _actor(), body, finalize)
-        blp.set_etag(game_etag(game))
-        return game_doc(game), {"Location": flask.url_for("Games.GameItem", game_id=game.id)}
+        game = svc.create_game(get_db(), _actor(), body, idempotency.completion(doc.created_game_answer))
+        blp.set_etag(doc.game_etag(game))
+        return doc.game_doc(game), {"Location": doc.game_location(game.id)}
 
 
 @blp.route(f"/<{GAME_ID}:game_id>")
@@ -317,8 +164,8 @@ class GameItem(MethodView):
         follows `version`; `If-None-Match` gives a 304 when unchanged.
         """
         game = svc.get_game(get_db(), _actor(), game_id)
-        blp.set_etag(game_etag(game))
-        return game_doc(game)
+        blp.set_etag(doc.game_etag(game))
+        return doc.game_doc(game)
 
     @_auth_docs
     @blp.response(204)
@@ -330,14 +177,15 @@ class GameItem(MethodView):
         Deletes the game, its rounds and their revisions. `If-Match` is optional: when sent, the
         game is deleted only if its ETag matches (412 otherwise).
         """
-        check = None
+        if_match = None
         if flask.request.if_match:
-            def check(game: Game) -> None:
-                blp.check_etag(game_etag(game))
-        svc.delete_game(get_db(), _actor(), game_id, check)
+            def if_match(game: Game) -> None:
+                blp.check_etag(doc.game_etag(game))
+        svc.delete_game(get_db(), _actor(), game_id, if_match)
 
 
 def _visible_game(game_id: int) -> None:
+    """A replayed append answers only while its game is there (a deleted game's replay is a 404)."""
     svc.require_game(get_db(), _actor(), game_id)
 
 
@@ -350,8 +198,8 @@ class RoundCollection(MethodView):
     @blp.response(201, RoundSchema, example=ex.ROUND_RESPONSE, headers=LOCATION_HEADER)
     @blp.doc(parameters=[HEADER_DOC])
     @_problem_doc(409, "The game is over (game-finished, naming why), `round` is not the next number "
-                  "(round-number), the game holds 50 rounds already, or the Idempotency-Key's first request "
-                  "is still running (idempotency-in-flight).")
+                  f"(round-number), the game holds {MAX_ROUNDS_PER_GAME} rounds already, or the Idempotency-Key's "
+                  "first request is still running (idempotency-in-flight).")
     def post(self, body: dict[str, Any], game_id: int) -> Any:
         """Append a round
 
@@ -362,22 +210,15 @@ class RoundCollection(MethodView):
         played with the tiebreaker's opening minimum. `Idempotency-Key` is honoured: a retry never
         stores a round twice.
         """
-        game_id_ = game_id
-
-        def finalize(connection: Connection, game: svc.AppendedGame, rnd: svc.AppendedRound) -> None:
-            _complete_claim(connection, 201, lambda: round_answer(game, rnd),
-                            lambda: _round_location(game_id_, rnd.number), round_etag(game_id_, rnd))
-
-        raw = body_as_sent()
-        game, rnd = svc.append_round(get_db(), _actor(), game_id, body, raw,
-                                     finalize if current_claim() is not None else None,
-                                     flask.g.pop("append_read", None))
-        blp.set_etag(round_etag(game_id, rnd))
-        # A ready response: flask-smorest returns it as it is, without dumping it through RoundSchema
-        # (which documents it; round_answer gives the same data).
-        response = flask.jsonify(round_answer(game, rnd))
+        appended = rounds_svc.append_round(get_db(), _actor(), game_id, body, body_as_sent(),
+                                           idempotency.completion(doc.appended_round_answer))
+        rnd = appended[1]
+        blp.set_etag(doc.round_etag(game_id, rnd))
+        # A ready response: flask-smorest sends it as it is, without dumping it through RoundSchema
+        # (which documents it: tests/api/test_ready_answers.py).
+        response = flask.jsonify(doc.round_answer(appended))
         response.status_code = 201
-        return response, {"Location": _round_location(game_id, rnd.number)}
+        return response, {"Location": doc.round_location(game_id, rnd.number)}
 
 
 @blp.route(f"/<{GAME_ID}:game_id>/rounds/<{ROUND_NUMBER}:number>")
@@ -391,9 +232,9 @@ class RoundItem(MethodView):
         One round: the request as sent, every side's Breakdown and the running totals after it.
         Its ETag follows `revision`: send it as `If-Match` to correct the round.
         """
-        game, rnd = svc.get_round(get_db(), _actor(), game_id, number)
-        blp.set_etag(round_etag(game_id, rnd))
-        return round_doc(game, rnd)
+        game, rnd = rounds_svc.get_round(get_db(), _actor(), game_id, number)
+        blp.set_etag(doc.round_etag(game_id, rnd))
+        return doc.round_doc(game, rnd)
 
     @_auth_docs
     @blp.etag
@@ -408,13 +249,12 @@ class RoundItem(MethodView):
         is required: 428 without it, 412 when the round changed since.
         """
 
-        def check(rnd: Round) -> None:
-            blp.check_etag(round_etag(game_id, rnd))
+        def if_match(rnd: Round) -> None:
+            blp.check_etag(doc.round_etag(game_id, rnd))
 
-        raw = body_as_sent()
-        game, rnd = svc.correct_round(get_db(), _actor(), game_id, number, body, raw, check)
-        blp.set_etag(round_etag(game_id, rnd))
-        return round_doc(game, rnd)
+        game, rnd = rounds_svc.correct_round(get_db(), _actor(), game_id, number, body, body_as_sent(), if_match)
+        blp.set_etag(doc.round_etag(game_id, rnd))
+        return doc.round_doc(game, rnd)
 
 
 @blp.route(f"/<{GAME_ID}:game_id>/rounds/<{ROUND_NUMBER}:number>/revisions")
@@ -427,35 +267,8 @@ class RoundRevisions(MethodView):
         The audit trail of a round, oldest first: every earlier version (its request, Breakdowns,
         author and when it was written and replaced), then the current one (`current` true).
         """
-        rnd, revisions = svc.round_revisions(get_db(), _actor(), game_id, number)
-
-        def old(r: RoundRevision) -> dict[str, Any]:
-            return {"revision": r.revision, "current": False, "request": r.request, "teams": r.teams,
-                    "created_at": _utc(r.created_at), "replaced_at": _utc(r.replaced_at), "author": r.author}
-
-        return [*(old(r) for r in revisions), {
-            "revision": rnd.revision, "current": True, "request": rnd.request, "teams": rnd.teams,
-            "created_at": _utc(rnd.updated_at), "replaced_at": None, "author": rnd.author}]
-
-
-def scoresheet(game: Game) -> dict[str, Any]:
-    state = game.state
-    rows = [{"round": r.number, "scores": [b["total"] for b in r.teams], "totals": state["running"][i]}
-            for i, r in enumerate(game.rounds)]
-    return {
-        "game_id": game.id, "name": game.name, "teams": svc.side_names(game), "rows": rows,
-        "totals": [t["total"] for t in state["totals"]], "status": state["status"], "leaders": state["leaders"],
-        "winner": state["winner"], "tie": state["tie"],
-    }
-
-
-def scoresheet_csv(sheet: Mapping[str, Any]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["round", *(c for name in sheet["teams"] for c in (name, f"{name} total"))])
-    for row in sheet["rows"]:
-        writer.writerow([row["round"], *(v for pair in zip(row["scores"], row["totals"], strict=True) for v in pair)])
-    return out.getvalue()
+        rnd, revisions = rounds_svc.round_revisions(get_db(), _actor(), game_id, number)
+        return doc.revisions_doc(rnd, revisions)
 
 
 @blp.route(f"/<{GAME_ID}:game_id>/scoresheet")
@@ -477,9 +290,9 @@ class Scoresheet(MethodView):
         if best is None:
             flask.abort(406)
         game = svc.get_game(get_db(), _actor(), game_id)
-        sheet = scoresheet(game)
+        sheet = doc.scoresheet(game)
         if best == CSV_TYPE:
-            response = flask.current_app.response_class(scoresheet_csv(sheet), mimetype=CSV_TYPE)
+            response = flask.current_app.response_class(doc.scoresheet_csv(sheet), mimetype=CSV_TYPE)
             response.headers["Content-Disposition"] = f'inline; filename="game-{game.id}-scoresheet.csv"'
             return response
         return sheet

@@ -5,19 +5,30 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from handfoot.engine import GAME_STATUSES
+from handfoot.server.codes import describe
 from handfoot.server.names import Name
-from handfoot.server.resources.rounds.schemas import BreakdownSchema, SideList, TeamSchema, plain_team
-from handfoot.server.schemas import MAX_NAME_LENGTH, MAX_PLAYERS_PER_TEAM, MAX_TEAMS, Int, PresetId, Rules, Schema
-from handfoot.server.services.games import GAME_PROBLEM_CODES, MAX_ROUNDS_PER_GAME
+from handfoot.server.resources.rounds.schemas import BreakdownSchema, Sides
+from handfoot.server.schemas import (
+    MAX_NAME_LENGTH,
+    MAX_PLAYERS_PER_TEAM,
+    MAX_ROUNDS_PER_GAME,
+    MAX_TEAMS,
+    PresetId,
+    RoundNumber,
+    Rules,
+    Schema,
+)
 
 MAX_PAGE_SIZE = 100
 DEFAULT_PAGE_SIZE = 20
 
-_CODES = "; ".join(f"`{code}`: {text}" for code, text in GAME_PROBLEM_CODES.items())
+#: The codes a game's sides and rounds may be refused with (``handfoot.server.codes``).
+_CODES = describe("duplicate_player", "unknown_side", "missing_side", "team_count", "game_finished", "round_number",
+                  "round_limit")
 
 
-def _ts(description: str) -> fields.DateTime:
-    return fields.AwareDateTime(default_timezone=None, metadata={"description": description})
+def _ts(description: str, *, allow_none: bool = False) -> fields.DateTime:
+    return fields.AwareDateTime(default_timezone=None, allow_none=allow_none, metadata={"description": description})
 
 
 # -- requests ---------------------------------------------------------------------------------
@@ -57,30 +68,15 @@ class GameQueryArgsSchema(Schema):
 
 
 class RoundCreateSchema(Schema):
-    round = Int(
-        validate=validate.Range(1, MAX_ROUNDS_PER_GAME),
-        metadata={"description": "The round's number; when given it must be the game's next round "
-                  f"(409 `round-number` otherwise). A game holds at most {MAX_ROUNDS_PER_GAME} rounds."},
-    )
-    teams = SideList(
-        TeamSchema,
-        plain_team,
-        required=True,
-        validate=validate.Length(min=1, max=MAX_TEAMS),
-        metadata={"description": "Every side of the game exactly once, matched by name, in cards form or tally "
-                  f"form (as POST /v1/rounds/score). Problem codes: {_CODES}"},
-    )
+    round = RoundNumber("The round's number; when given it must be the game's next round (409 `round-number` "
+                        f"otherwise). A game holds at most {MAX_ROUNDS_PER_GAME} rounds.")
+    teams = Sides("Every side of the game exactly once, matched by name, in cards form or tally form (as POST "
+                  f"/v1/rounds/score). Problem codes: {_CODES}")
 
 
 class RoundUpdateSchema(Schema):
-    teams = SideList(
-        TeamSchema,
-        plain_team,
-        required=True,
-        validate=validate.Length(min=1, max=MAX_TEAMS),
-        metadata={"description": "The corrected round: every side of the game exactly once, matched by name "
-                  "(as POST /v1/rounds/score)."},
-    )
+    teams = Sides("The corrected round: every side of the game exactly once, matched by name (as POST "
+                  "/v1/rounds/score).")
 
 
 # -- answers ----------------------------------------------------------------------------------
@@ -179,7 +175,7 @@ class RevisionSchema(Schema):
     request = fields.Dict(metadata={"description": "The body of this revision, as sent."})
     teams = fields.List(fields.Nested(BreakdownSchema), metadata={"description": "Its Breakdowns."})
     created_at = _ts("When this revision was stored.")
-    replaced_at = _ts("When a correction replaced it; null for the current one.")
+    replaced_at = _ts("When a correction replaced it; null for the current one.", allow_none=True)
     author = fields.String(allow_none=True, metadata={"description": "The name of the API key that wrote it; null "
                                                       "without keys."})
 

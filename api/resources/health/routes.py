@@ -8,8 +8,8 @@ from typing import Any
 from flask.views import MethodView
 from sqlalchemy.exc import SQLAlchemyError
 
+from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
-from handfoot.server.extensions import Blueprint
 from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, abort_problem
 
 from .schemas import HealthSchema

@@ -7,7 +7,7 @@ from typing import Any
 from flask.views import MethodView
 
 from handfoot.engine import PRESETS, RULE_FIELDS, Preset, find_preset
-from handfoot.server.extensions import Blueprint
+from handfoot.server.blueprint import Blueprint
 from handfoot.server.problems import abort_problem
 
 from .schemas import PresetSchema, PresetSummarySchema

@@ -8,7 +8,7 @@ from flask import Response, jsonify
 from flask.views import MethodView
 
 from handfoot.engine import compare_round_request, rules_of, score_round_body
-from handfoot.server.extensions import Blueprint
+from handfoot.server.blueprint import Blueprint
 from handfoot.server.schemas import breakdown_data
 
 from .examples import COMPARE_REQUEST, COMPARE_RESPONSE, WORKED_ROUND_REQUEST, WORKED_ROUND_RESPONSE

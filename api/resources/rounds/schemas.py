@@ -17,6 +17,7 @@ from handfoot.server.schemas import (
     Melds,
     PresetId,
     Problems,
+    RoundNumber,
     Rules,
     Schema,
     card_strings_ok,
@@ -176,20 +177,16 @@ class TeamSchema(Schema):
             )
 
 
+def Sides(description: str) -> SideList:  # noqa: N802 - a field factory
+    """The sides of a round body (required, 1 to ``MAX_TEAMS``), each cards form or tally form."""
+    return SideList(TeamSchema, plain_team, required=True, validate=validate.Length(min=1, max=MAX_TEAMS),
+                    metadata={"description": description})
+
+
 class RoundBodyMixin(Schema):
     rules = Rules()
-    round = Int(
-        load_default=1,
-        validate=validate.Range(1, 50),
-        metadata={"description": "Round number (1 = first): sets the contract and bonuses by round."},
-    )
-    teams = SideList(
-        TeamSchema,
-        plain_team,
-        required=True,
-        validate=validate.Length(min=1, max=MAX_TEAMS),
-        metadata={"description": "Every side, cards form or tally form (sides may mix forms)."},
-    )
+    round = RoundNumber("Round number (1 = first): sets the contract and bonuses by round.", load_default=1)
+    teams = Sides("Every side, cards form or tally form (sides may mix forms).")
 
 
 class RoundScoreRequestSchema(RoundBodyMixin):

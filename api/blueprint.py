@@ -1,0 +1,67 @@
+"""The blueprint every resource uses: flask-smorest's, with this API's parsing, ETag and paging."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import flask
+import flask_smorest
+from flask_smorest.utils import resolve_schema_instance
+from werkzeug.exceptions import PreconditionFailed, PreconditionRequired
+
+from handfoot.server.pagination import PageArgumentsParser, link_header
+from handfoot.server.parsing import JSONBodyParser
+from handfoot.server.problems import abort_problem
+
+
+class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
+    """flask-smorest ``Blueprint``: bodies read by :class:`~handfoot.server.parsing.JSONBodyParser`,
+    ``page`` bounded (:mod:`handfoot.server.pagination`), an RFC 8288 ``Link`` header beside
+    ``X-Pagination`` on paginated answers, and 412/428 problems naming ``If-Match``."""
+
+    def arguments(self, schema: Any, *args: Any, **kwargs: Any) -> Any:
+        """flask-smorest's ``arguments`` with one schema instance per route, made here, once.
+
+        Given a schema class, webargs builds a new instance on every request, and with it every
+        nested schema (teams, players, the ~60 house rules): about a third of the time of
+        ``POST /v1/rounds/score`` went there (docs/performance.md). Schemas keep no per-request
+        state (marshmallow 4 has no ``context``), so one instance serves every request.
+        """
+        return super().arguments(resolve_schema_instance(schema), *args, **kwargs)
+
+    ARGUMENTS_PARSER = JSONBodyParser()
+    PAGINATION_ARGUMENTS_PARSER = PageArgumentsParser()
+
+    def _check_precondition(self) -> None:
+        """428 without If-Match on PUT/PATCH/DELETE, naming the header and what to send."""
+        try:
+            super()._check_precondition()
+        except PreconditionRequired:
+            abort_problem(428, "Precondition Required", "This change needs an If-Match header.", errors=[{
+                "parameter": "If-Match", "code": "required",
+                "detail": "send If-Match with the resource's current ETag (the ETag header of a GET of it), "
+                "so that a change made meanwhile by someone else is not overwritten"}])
+
+    def check_etag(self, etag_data: Any, etag_schema: Any = None) -> None:
+        """412 on a stale If-Match, naming the header, the ETag sent and the current one."""
+        try:
+            super().check_etag(etag_data, etag_schema)
+        except PreconditionFailed:
+            if etag_schema is not None:
+                etag_data = resolve_schema_instance(etag_schema).dump(etag_data)
+            current = f'"{self._generate_etag(etag_data)}"'
+            sent = flask.request.headers.get("If-Match", "")
+            abort_problem(412, "Precondition Failed", "The resource changed since its ETag was read.", errors=[{
+                "parameter": "If-Match", "code": "etag_mismatch",
+                "detail": f"If-Match {sent} does not match the current ETag {current}: someone changed it "
+                "since you read it; read it again (GET), re-apply your change, and send its new ETag"}],
+                headers={"ETag": current})
+
+    def _set_pagination_metadata(self, page_params: Any, result: Any, headers: Any) -> tuple[Any, Any]:
+        result, headers = super()._set_pagination_metadata(page_params, result, headers)
+        metadata = json.loads(headers[self.PAGINATION_HEADER_NAME])
+        link = link_header(metadata, page_size=page_params.page_size)
+        if link:
+            headers["Link"] = link
+        return result, headers

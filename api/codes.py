@@ -1,0 +1,50 @@
+"""The one catalogue of the codes in a problem's ``errors[].code`` (and a check's ``problems``).
+
+Stable: clients may switch on them; each is listed in the README ("Problem codes"), and the OpenAPI
+document's descriptions quote them from here. Three groups, one dict:
+
+- the engine's (rules broken), by reference: ``handfoot.engine.PROBLEM_CODES``, never copied;
+- :data:`SCHEMA_CODES`: a body, query or header that does not match the schema (400 or 422);
+- :data:`GAME_CODES`: a request that does not fit the stored game, and the headers of writes.
+
+Adding a code is an API change: add it here and to the README.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from handfoot.engine import PROBLEM_CODES as ENGINE_CODES
+
+__all__ = ["ENGINE_CODES", "GAME_CODES", "PROBLEM_CODES", "SCHEMA_CODES", "describe"]
+
+SCHEMA_CODES: dict[str, str] = {
+    "malformed_json": "The body is not valid JSON, or not UTF-8 (400).",
+    "required": "A required member or parameter is missing.",
+    "unknown_field": "A member the schema does not have (bodies reject unknown members).",
+    "invalid_type": "A value of the wrong JSON type: a string where an integer belongs, null "
+    "where a value is required, an object where a list belongs, ...",
+    "invalid_value": "A value of the right type that breaks a constraint (range, length, choice, format).",
+}
+
+GAME_CODES: dict[str, str] = {
+    "duplicate_player": "A player name appears twice in a game (compared ignoring case and Unicode composition).",
+    "unknown_side": "A round names a side the game does not have.",
+    "missing_side": "A round leaves out a side of the game (every side appears exactly once).",
+    "game_finished": "The game is over (409 game-finished; `end_reason` says why).",
+    "round_number": "The `round` sent is not the game's next round (409 round-number).",
+    "round_limit": "The game already has the most rounds a game may have (409 conflict).",
+    "unauthorized": "The request needs a valid API key (401; `Authorization: Bearer <key>`).",
+    "etag_mismatch": "If-Match does not match the resource's current ETag (412).",
+    "idempotency_key_reused": "The Idempotency-Key was used for another request (422 idempotency-key-reused).",
+    "idempotency_in_flight": "The Idempotency-Key's first request is still running (409 idempotency-in-flight).",
+}
+
+#: Every code: the engine's, the schema's, the games' (no code is in two groups:
+#: tests/api/test_problems.py).
+PROBLEM_CODES: Mapping[str, str] = {**ENGINE_CODES, **SCHEMA_CODES, **GAME_CODES}
+
+
+def describe(*codes: str) -> str:
+    """``"`code`: meaning; ..."`` for the OpenAPI descriptions (a ``KeyError`` for an unknown code)."""
+    return "; ".join(f"`{code}`: {PROBLEM_CODES[code]}" for code in codes)

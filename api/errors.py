@@ -1,0 +1,203 @@
+"""Errors as RFC 9457 ``application/problem+json``: the ``Api`` subclass that sends and documents them.
+
+``Api.handle_http_exception`` turns every ``HTTPException`` (and, through Flask, every unhandled
+exception as a 500) into a problem document; see ``api/problems.py`` for its shape. webargs'
+validation messages (nested dicts keyed by field names and list indexes, under the location) are
+flattened into ``errors`` items with JSON Pointers and a code of ``handfoot.server.codes.SCHEMA_CODES``.
+"""
+
+from __future__ import annotations
+
+import http
+from collections.abc import Mapping
+from typing import Any
+
+import flask
+import flask_smorest
+from apispec import BasePlugin
+from flask_smorest.utils import prepare_response
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
+
+from handfoot.server import problems
+from handfoot.server.pagination import PageLimitPlugin
+from handfoot.server.problems import (
+    PROBLEM_CONTENT_TYPE,
+    ProblemHTTPException,
+    ProblemSchema,
+    json_pointer,
+    make_problem,
+    problem_response,
+)
+
+# marshmallow 4's default messages → codes. Anything else (validators, custom messages) is
+# "invalid_value".
+_MESSAGE_CODES: dict[str, str] = {
+    "Missing data for required field.": "required",
+    "Unknown field.": "unknown_field",
+    "Field may not be null.": "invalid_type",
+    "Invalid input type.": "invalid_type",
+    "Invalid type.": "invalid_type",
+    "Not a valid list.": "invalid_type",
+    "Not a valid tuple.": "invalid_type",
+    "Not a valid string.": "invalid_type",
+    "Not a valid number.": "invalid_type",
+    "Not a valid integer.": "invalid_type",
+    "Not a valid boolean.": "invalid_type",
+    "Not a valid mapping type.": "invalid_type",
+    "Invalid JSON body.": "malformed_json",
+}
+
+#: webargs locations whose errors point into the body (the rest name a ``parameter``).
+_BODY_LOCATIONS = frozenset({"json", "form", "json_or_form", "files"})
+
+
+def message_code(message: str) -> str:
+    """The ``handfoot.server.codes.SCHEMA_CODES`` code for one marshmallow/webargs message."""
+    return _MESSAGE_CODES.get(message, "invalid_value")
+
+
+def flatten_messages(messages: Any) -> list[dict[str, str]]:
+    """Flatten webargs ``{location: {field: {index: [msg]}}}`` into ``errors`` items.
+
+    Body locations give ``pointer`` (``"/teams/0/melds/1/2"``; schema-level ``_schema`` messages
+    point at their container); other locations give ``parameter`` (the top-level field name).
+    """
+    items: list[dict[str, str]] = []
+
+    def add(location: str, path: tuple[str | int, ...], message: str) -> None:
+        item: dict[str, str]
+        if location in _BODY_LOCATIONS:
+            item = {"pointer": json_pointer(path)}
+        else:
+            item = {"parameter": str(path[0]) if path else ""}
+        item["code"] = message_code(message)
+        item["detail"] = message
+        items.append(item)
+
+    def walk(location: str, node: Any, path: tuple[str | int, ...]) -> None:
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                walk(location, value, path if key == "_schema" else (*path, key))
+        elif isinstance(node, list | tuple):
+            for value in node:
+                walk(location, value, path)
+        else:
+            add(location, path, str(node))
+
+    if isinstance(messages, Mapping):
+        for location, node in messages.items():
+            walk(str(location), node, ())
+    else:
+        walk("json", messages, ())
+    return items
+
+
+class ErrorResponsesPlugin(BasePlugin):  # type: ignore[misc]
+    """Lists in every operation the errors any request to it can get (all problem+json).
+
+    400 malformed JSON, 413 body too large and 415 a body that is not JSON on operations with a
+    body; 404 on paths with parameters (an unknown id) and on every route for an unknown path; 405 for a wrong method;
+    429 and 503 where the server throttles or its database is down; 500 as the last resort.
+    Responses a view documents itself are kept.
+    """
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
+                         **kwargs: Any) -> None:
+        for method, operation in (operations or {}).items():
+            responses = operation.setdefault("responses", {})
+            wanted = ["405", "500"]
+            if method in ("post", "put", "patch"):
+                wanted += ["400", "413", "415"]
+            if "{" in (path or "") or "<" in (path or ""):
+                wanted.append("404")
+            if (path or "").startswith("/v1/"):
+                wanted.append("429")  # when the server has a rate limit (HANDFOOT_RATE_LIMIT)
+            if (path or "").startswith("/v1/games"):
+                wanted += ["503"]
+            for status in wanted:
+                responses.setdefault(status, http.HTTPStatus(int(status)).name)
+
+
+class Api(flask_smorest.Api):  # type: ignore[misc]
+    """flask-smorest ``Api`` sending and documenting RFC 9457 ``application/problem+json``."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _init_spec(self, *, extra_plugins: Any = None, **kwargs: Any) -> None:
+        super()._init_spec(extra_plugins=[*(extra_plugins or ()), ErrorResponsesPlugin(), PageLimitPlugin()],
+                           **kwargs)
+
+    def _register_error_handlers(self) -> None:
+        super()._register_error_handlers()
+        problems.register_error_handlers(self._app)
+
+    def _register_responses(self) -> None:
+        """Document every error response (and the default one) as ``application/problem+json``."""
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if not (100 <= status < 200) and status not in (204, 304):
+                response["schema"] = self.ERROR_SCHEMA
+                prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
+
+    def handle_http_exception(self, error: HTTPException) -> Response:
+        """Every ``HTTPException`` (and unhandled exceptions, as 500) → problem+json."""
+        status = error.code or 500
+        headers: dict[str, str] = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
+        if status < 400:  # e.g. 304 Not Modified from flask-smorest's ETag support
+            response = error.get_response()
+            response.headers.update(_data_headers(error))
+            return response
+
+        if isinstance(error, ProblemHTTPException):
+            headers.update(error.extra_headers)
+            return problem_response(error.problem, headers)
+
+        data = getattr(error, "data", None) or {}
+        headers.update(_data_headers(error))
+        errors: list[dict[str, str]] = []
+        detail: str | None = None
+        type_slug: str | None = None
+        title: str | None = None
+
+        if isinstance(data.get("errors"), list):
+            errors = list(data["errors"])
+        elif "messages" in data or "errors" in data:
+            errors = flatten_messages(data.get("messages", data.get("errors")))
+
+        if status == 400 and any(e["code"] == "malformed_json" for e in errors):
+            type_slug, title = "malformed-json", "Malformed JSON"
+            detail = "The request body is not valid JSON."
+        elif status == 422 and errors:
+            type_slug, title = "validation-error", "Request does not match the schema"
+            detail = _count_phrase(len(errors))
+        elif status == 413:
+            limit = flask.current_app.config.get("MAX_CONTENT_LENGTH")
+            detail = f"The request body is larger than the limit of {limit} bytes."
+        elif status == 429:
+            detail = (f"Too many requests for this API key or address (limit: {error.description}); "
+                      "retry after the Retry-After header's seconds.")
+        elif status >= 500:
+            detail = "The server hit an unexpected error. It has been logged."
+        if isinstance(data.get("message"), str):
+            detail = data["message"]
+        if detail is None:
+            detail = error.description
+
+        problem = make_problem(status, title, detail, errors=errors, type_slug=type_slug)
+        return problem_response(problem, headers)
+
+
+def _data_headers(error: HTTPException) -> dict[str, str]:
+    data = getattr(error, "data", None) or {}
+    return dict(data.get("headers") or {})
+
+
+def _count_phrase(n: int) -> str:
+    return "1 problem in the request." if n == 1 else f"{n} problems in the request."
+
+

@@ -1,0 +1,156 @@
+"""Documents of the games resource, built from the services' rows: what ``schemas.py`` documents.
+
+Every document here is dumped through its schema by flask-smorest, except the answer to an append
+(:func:`round_answer`), which the route sends as it is: tests/api/test_ready_answers.py validates
+it against the documented schema and compares it with the schema's dump.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import flask
+from flask_smorest import Blueprint as SmorestBlueprint
+
+from handfoot.server.idempotency import Answer
+from handfoot.server.models import Game, Round, RoundRevision
+from handfoot.server.services.games import side_names
+from handfoot.server.services.rounds import Appended, AppendedRound
+
+from .schemas import GameSchema
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    if value is None:
+        return None
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _iso(value: datetime | None) -> str | None:
+    utc = _utc(value)
+    return None if utc is None else utc.isoformat()
+
+
+def _totals(names: list[str], values: list[int]) -> list[dict[str, Any]]:
+    return [{"name": n, "total": t} for n, t in zip(names, values, strict=True)]
+
+
+def round_members(sides: list[str], running: list[list[int]], rnd: Round | AppendedRound) -> dict[str, Any]:
+    """A round's members for ``RoundSchema`` (timestamps as datetimes)."""
+    after = running[rnd.number - 1] if rnd.number <= len(running) else [0] * len(sides)
+    return {
+        "number": rnd.number, "revision": rnd.revision, "request": rnd.request, "teams": rnd.teams,
+        "totals_after": _totals(sides, after),
+        "created_at": _utc(rnd.created_at), "updated_at": _utc(rnd.updated_at),
+    }
+
+
+def round_doc(game: Game, rnd: Round) -> dict[str, Any]:
+    return round_members(side_names(game), game.state["running"], rnd)
+
+
+def round_answer(appended: Appended) -> dict[str, Any]:
+    """The answer to an append as JSON-ready data: what ``RoundSchema().dump(round_members(...))``
+    gives (the same members in the same order, with the same values: timestamps as ISO 8601,
+    ``request`` a shallow copy, the Breakdowns already plain data), without marshmallow walking the
+    Breakdowns' lines one field at a time (docs/performance.md)."""
+    game, rnd = appended
+    doc = round_members(game.sides, game.state["running"], rnd)
+    doc["request"] = dict(rnd.request)
+    doc["created_at"] = _iso(rnd.created_at)
+    doc["updated_at"] = _iso(rnd.updated_at)
+    return doc
+
+
+def summary_doc(game: Game) -> dict[str, Any]:
+    state = game.state
+    return {
+        "id": game.id, "name": game.name, "preset": game.preset, "status": state["status"], "teams": game.teams,
+        "totals": state["totals"], "leaders": state["leaders"], "winner": state["winner"], "tie": state["tie"],
+        "rounds_played": state["rounds_played"],
+        "created_at": _utc(game.created_at), "updated_at": _utc(game.updated_at),
+    }
+
+
+def game_doc(game: Game) -> dict[str, Any]:
+    state = game.state
+    return {
+        **summary_doc(game),
+        "rules": game.rules_snapshot, "rules_overridden": game.rules_overridden, "house_rules": game.house_rules,
+        "next_round": state["next_round"], "next_opening_minimum": state["next_opening_minimum"],
+        "next_opening_minimums": state["next_opening_minimums"], "next_contract": state["next_contract"],
+        "end_reason": state["end_reason"], "rounds": [round_doc(game, r) for r in game.rounds],
+        "version": game.version,
+    }
+
+
+def revisions_doc(rnd: Round, revisions: list[RoundRevision]) -> list[dict[str, Any]]:
+    """The audit trail, oldest first: every earlier revision, then the current one."""
+    earlier = [{"revision": r.revision, "current": False, "request": r.request, "teams": r.teams,
+                "created_at": _utc(r.created_at), "replaced_at": _utc(r.replaced_at), "author": r.author}
+               for r in revisions]
+    return [*earlier, {"revision": rnd.revision, "current": True, "request": rnd.request, "teams": rnd.teams,
+                       "created_at": _utc(rnd.updated_at), "replaced_at": None, "author": rnd.author}]
+
+
+def scoresheet(game: Game) -> dict[str, Any]:
+    state = game.state
+    rows = [{"round": r.number, "scores": [b["total"] for b in r.teams], "totals": state["running"][i]}
+            for i, r in enumerate(game.rounds)]
+    return {
+        "game_id": game.id, "name": game.name, "teams": side_names(game), "rows": rows,
+        "totals": [t["total"] for t in state["totals"]], "status": state["status"], "leaders": state["leaders"],
+        "winner": state["winner"], "tie": state["tie"],
+    }
+
+
+def scoresheet_csv(sheet: Mapping[str, Any]) -> str:
+    """A header ``round,<side>,<side> total,...`` and one line per round."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["round", *(c for name in sheet["teams"] for c in (name, f"{name} total"))])
+    for row in sheet["rows"]:
+        writer.writerow([row["round"], *(v for pair in zip(row["scores"], row["totals"], strict=True) for v in pair)])
+    return out.getvalue()
+
+
+# --------------------------------------------------------------------------------------------
+# ETags, locations, and the answers stored with an Idempotency-Key
+
+
+def game_etag(game: Game) -> dict[str, int]:
+    return {"game": game.id, "version": game.version}
+
+
+def round_etag(game_id: int, rnd: Round | AppendedRound) -> dict[str, int]:
+    return {"game": game_id, "round": rnd.number, "revision": rnd.revision}
+
+
+def game_location(game_id: int) -> str:
+    return flask.url_for("Games.GameItem", game_id=game_id)
+
+
+def round_location(game_id: int, number: int) -> str:
+    return flask.url_for("Games.RoundItem", game_id=game_id, number=number)
+
+
+def _etag_header(data: Any) -> str:
+    return f'"{SmorestBlueprint._generate_etag(data)}"'  # the value flask-smorest's set_etag sends
+
+
+def created_game_answer(game: Game) -> Answer:
+    """The 201 of a game creation, as stored with its Idempotency-Key (the game dumped through
+    ``GameSchema``, as the route's answer is)."""
+    return Answer(201, {"Location": game_location(game.id), "ETag": _etag_header(game_etag(game))},
+                  GameSchema().dump(game_doc(game)))
+
+
+def appended_round_answer(appended: Appended) -> Answer:
+    """The 201 of an append, as stored with its Idempotency-Key."""
+    game, rnd = appended
+    return Answer(201, {"Location": round_location(game.id, rnd.number),
+                        "ETag": _etag_header(round_etag(game.id, rnd))}, round_answer(appended))

@@ -1,0 +1,326 @@
+"""Rounds of stored games: append, correct, read, audit. Transactions here, rules in the engine.
+
+An append (the hot path) reads the game row, scores the round against it with no lock held, then
+in one write transaction updates the game row *where its version is still the one read* and
+inserts the round (with the Idempotency-Key's answer, if the request has one). A version that moved
+meanwhile (another write to the game) runs the whole append again, read and scoring included
+(``api/services/store.py``). On SQLite the write transaction begins with ``BEGIN IMMEDIATE``, so
+scoring never holds the database's write lock; on PostgreSQL the version check is the guard.
+A correction reads the game ``FOR UPDATE`` and recomputes its state from every stored round.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from operator import sub
+from typing import Any
+
+from sqlalchemy import ColumnElement, Insert, Row, Select, Table, Text, Update, bindparam, cast, insert, select, update
+from sqlalchemy.orm import Session, selectinload
+
+from handfoot import engine
+from handfoot.server.auth import Actor
+from handfoot.server.db import Database
+from handfoot.server.idempotency import Completion
+from handfoot.server.models import Game, Round, RoundRevision
+from handfoot.server.schemas import MAX_ROUNDS_PER_GAME, breakdown_data
+from handfoot.server.services import store
+from handfoot.server.services.errors import (
+    FieldProblem,
+    GameFinishedError,
+    GameNotFoundError,
+    InvalidRequestError,
+    RoundLimitError,
+    RoundNotFoundError,
+    RoundNumberError,
+)
+from handfoot.server.services.games import find_game, now, rules_of, set_state, side_names, state_mapping
+
+# --------------------------------------------------------------------------------------------
+# Scoring a round body against a game
+
+
+def match_sides(names: Sequence[str], teams: Sequence[Mapping[str, Any]]) -> list[int]:
+    """For each team of a round body, the index of its game side: matched by the engine's name key
+    (``engine.name_key``: case and Unicode composition ignored, as the game's duplicate check
+    compares names), every side exactly once. Raises :class:`InvalidRequestError`."""
+    index = {engine.name_key(name): i for i, name in enumerate(names)}
+    problems: list[FieldProblem] = []
+    seen: dict[int, int] = {}
+    order: list[int] = []
+    for i, team in enumerate(teams):
+        name = team["name"]
+        side = index.get(engine.name_key(name))
+        if side is None:
+            problems.append(FieldProblem(("teams", i, "name"), "unknown_side",
+                                         f"{name!r} is not a side of this game ({', '.join(map(repr, names))})"))
+        elif side in seen:
+            problems.append(FieldProblem(("teams", i, "name"), "duplicate_side",
+                                         f"side {name!r} is already teams[{seen[side]}]"))
+        else:
+            seen[side] = i
+            order.append(side)
+    missing = [name for side, name in enumerate(names) if side not in seen]
+    if missing:
+        problems.append(FieldProblem(("teams",), "missing_side",
+                                     f"every side of the game appears once; missing: {', '.join(map(repr, missing))}"))
+    if problems:
+        raise InvalidRequestError(problems)
+    return order
+
+
+def score(names: Sequence[str], body: Mapping[str, Any], number: int, rules: engine.RuleSet) -> list[dict[str, Any]]:
+    """The engine's Breakdowns of a round body, in the order of the game's sides ``names``, each
+    under its side's name as the game spells it (engine errors raise)."""
+    order = match_sides(names, body["teams"])
+    teams = [team if team["name"] == names[side] else {**team, "name": names[side]}
+             for team, side in zip(body["teams"], order, strict=True)]
+    result = engine.score_round_body({**body, "teams": teams, "round": number}, rules)
+    breakdowns: list[dict[str, Any]] = [{}] * len(order)
+    for side, breakdown in zip(order, result.teams, strict=True):
+        breakdowns[side] = breakdown_data(breakdown)
+    return breakdowns
+
+
+# --------------------------------------------------------------------------------------------
+# Appending
+
+
+@dataclass(frozen=True, slots=True)
+class AppendedGame:
+    """The game as an append left it: what the answer needs, without reading the row back."""
+
+    id: int
+    sides: list[str]
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class AppendedRound:
+    """The round an append stored (the members of a ``Round`` that its answer shows)."""
+
+    number: int
+    revision: int
+    request: dict[str, Any]
+    teams: list[dict[str, Any]]
+    author: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+Appended = tuple[AppendedGame, AppendedRound]
+
+GAMES: Table = Game.__table__  # type: ignore[assignment]
+ROUNDS: Table = Round.__table__  # type: ignore[assignment]
+
+
+# An append's statements are built once and run with parameters (building them was a noticeable
+# part of an append: docs/performance.md); one of each for games without an owner and with one.
+
+
+def _owner_is(anonymous: bool) -> ColumnElement[bool]:
+    return GAMES.c.owner_id.is_(None) if anonymous else GAMES.c.owner_id == bindparam("owner")
+
+
+@functools.cache
+def _game_row_stmt(anonymous: bool) -> Select[Any]:
+    """What an append reads of the game row: not its name, house rules or timestamps, and the rules
+    snapshot as its JSON text (the key of :func:`_rules_from_json`)."""
+    return (select(GAMES.c.id, GAMES.c.teams, cast(GAMES.c.rules_snapshot, Text).label("rules_json"), GAMES.c.state,
+                   GAMES.c.rounds_played, GAMES.c.version)
+            .where(GAMES.c.id == bindparam("game_id"), _owner_is(anonymous)))
+
+
+@functools.cache
+def _state_update_stmt(anonymous: bool) -> Update:
+    """The game's new state, if the row is still at the version the round was scored against."""
+    return (update(GAMES)
+            .where(GAMES.c.id == bindparam("game_id"), GAMES.c.version == bindparam("old_version"),
+                   _owner_is(anonymous))
+            .values(state=bindparam("new_state"), status=bindparam("new_status"),
+                    rounds_played=bindparam("new_rounds_played"), updated_at=bindparam("new_updated_at"),
+                    version=bindparam("new_version")))
+
+
+_ROUND_TOTALS = select(ROUNDS.c.teams).where(ROUNDS.c.game_id == bindparam("game_id")).order_by(ROUNDS.c.number)
+_INSERT_ROUND: Insert = insert(ROUNDS)
+
+
+def _round_totals(session: Session, game_id: int) -> list[list[int]]:
+    """Each stored round's totals, in round order, in the order of the game's sides."""
+    stored = session.connection().execute(_ROUND_TOTALS, {"game_id": game_id}).scalars()
+    return [[b["total"] for b in breakdowns] for breakdowns in stored]
+
+
+def _stored_round_totals(state: Mapping[str, Any], sides: int, rounds_played: int) -> list[list[int]] | None:
+    """Each stored round's totals, from the running totals kept in ``games.state`` (the differences
+    of consecutive rows), or ``None`` when the stored state does not hold one row per round played.
+
+    Appending changes no earlier round, so an append reads the earlier rounds' totals from here, not
+    from every round's row (a re-read that grew with the game); same engine call, same result as a
+    recomputation from the rounds."""
+    running = state.get("running")
+    if not isinstance(running, list) or len(running) != rounds_played:
+        return None
+    totals: list[list[int]] = []
+    previous = [0] * sides
+    for row in running:
+        if not isinstance(row, list) or len(row) != sides:
+            return None
+        totals.append(list(map(sub, row, previous)))  # same length: checked above
+        previous = row
+    return totals
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_from_json(snapshot: str) -> engine.RuleSet:
+    """A game's RuleSet from its snapshot's JSON text. A snapshot never changes once stored, and
+    RuleSets are frozen: it is parsed once per snapshot, not on every append."""
+    return engine.rules_from_mapping(json.loads(snapshot))
+
+
+def _params(actor: Actor, **params: Any) -> dict[str, Any]:
+    return params if actor.key_id is None else {**params, "owner": actor.key_id}
+
+
+@dataclass(frozen=True, slots=True)
+class _Append:
+    """A round scored against the game row at ``version``, and the game's state after it."""
+
+    game_id: int
+    version: int
+    number: int
+    sides: list[str]
+    teams: list[dict[str, Any]]
+    state: dict[str, Any]
+
+
+def _prepare(session: Session, row: Row[Any], body: Mapping[str, Any]) -> _Append:
+    """Check the round against the game ``row`` and score it (raises the errors
+    :func:`append_round` lists, in its order)."""
+    state = row.state
+    if state["status"] == "finished":
+        raise GameFinishedError(state["end_reason"] or "the game is over")
+    number = int(row.rounds_played) + 1
+    given = body.get("round")
+    if given is not None and given != number:
+        raise RoundNumberError(number, int(given))
+    if number > MAX_ROUNDS_PER_GAME:
+        raise RoundLimitError(f"a game holds at most {MAX_ROUNDS_PER_GAME} rounds")
+    rules = _rules_from_json(row.rules_json)
+    sides = [str(team["name"]) for team in row.teams]
+    teams = score(sides, body, number, rules)
+    totals = _stored_round_totals(state, len(sides), int(row.rounds_played))
+    if totals is None:
+        totals = _round_totals(session, row.id)
+    after = engine.game_state(rules, sides, [*totals, [b["total"] for b in teams]])
+    return _Append(row.id, row.version, number, sides, teams, state_mapping(after))
+
+
+def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, Any], request: Mapping[str, Any],
+                 completion: Completion[Appended] | None = None) -> Appended:
+    """Score and store the next round (module docstring). ``request`` is the body as sent (stored
+    with its number); ``completion``: the request's Idempotency-Key, whose answer is stored with the
+    round.
+
+    Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`RoundNumberError`,
+    :class:`RoundLimitError`, :class:`InvalidRequestError` and engine errors (rules broken).
+    """
+    anonymous = actor.key_id is None
+
+    def unit() -> Appended:
+        with db.session() as session:
+            # Core statements on the session's connection: the ORM's execute adds nothing they need
+            row = session.connection().execute(_game_row_stmt(anonymous), _params(actor, game_id=game_id)).first()
+            if row is None:
+                raise GameNotFoundError(game_id)
+            append = _prepare(session, row, body)
+        with db.write_session() as session:
+            stamp = now()
+            state = append.state
+            connection = session.connection()
+            moved = connection.execute(_state_update_stmt(anonymous), _params(
+                actor, game_id=game_id, old_version=append.version, new_state=state, new_status=state["status"],
+                new_rounds_played=state["rounds_played"], new_updated_at=stamp, new_version=append.version + 1))
+            if moved.rowcount != 1:
+                raise store.VersionMovedError("the game row changed since it was read")
+            rnd = AppendedRound(number=append.number, revision=1, request={**request, "round": append.number},
+                                teams=append.teams, author=actor.name, created_at=stamp, updated_at=stamp)
+            connection.execute(_INSERT_ROUND, {"game_id": game_id, "number": rnd.number, "revision": rnd.revision,
+                                            "request": rnd.request, "teams": rnd.teams, "author": rnd.author,
+                                            "created_at": stamp, "updated_at": stamp})
+            appended = AppendedGame(game_id, append.sides, state), rnd
+            if completion is not None:
+                completion.store(session, appended)
+        return appended
+
+    return store.retrying(unit)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading and correcting
+
+
+def _find_round(session: Session, game: Game, number: int, *, revisions: bool = False) -> Round:
+    stmt = select(Round).where(Round.game_id == game.id, Round.number == number)
+    stmt = stmt.execution_options(populate_existing=True)
+    if revisions:
+        stmt = stmt.options(selectinload(Round.revisions))
+    rnd = session.scalars(stmt).first()
+    if rnd is None:
+        raise RoundNotFoundError(game.id, number)
+    return rnd
+
+
+def get_round(db: Database, actor: Actor, game_id: int, number: int) -> tuple[Game, Round]:
+    def run(session: Session) -> tuple[Game, Round]:
+        game = find_game(session, actor, game_id)
+        return game, _find_round(session, game, number, revisions=True)
+
+    return store.read(db, run)
+
+
+def correct_round(db: Database, actor: Actor, game_id: int, number: int, body: Mapping[str, Any],
+                  request: Mapping[str, Any], if_match: Callable[[Round], None] | None = None) -> tuple[Game, Round]:
+    """Re-score round ``number`` from a new body; the current version becomes a revision.
+
+    ``if_match(round)`` (the If-Match check, which raises) runs on the round once the game is
+    locked. Later running totals and the game's status are recomputed.
+    """
+
+    def run(session: Session) -> tuple[Game, Round]:
+        game = find_game(session, actor, game_id, lock=True)
+        rnd = _find_round(session, game, number)
+        if if_match is not None:
+            if_match(rnd)
+        rules = rules_of(game)
+        teams = score(side_names(game), body, number, rules)
+        stamp = now()
+        session.add(RoundRevision(round_id=rnd.id, revision=rnd.revision, request=rnd.request, teams=rnd.teams,
+                                  author=rnd.author, created_at=rnd.updated_at, replaced_at=stamp,
+                                  replaced_by=actor.name))
+        rnd.revision += 1
+        rnd.request = {**request, "round": number}
+        rnd.teams = teams
+        rnd.author = actor.name
+        rnd.updated_at = stamp
+        session.flush()
+        set_state(game, engine.game_state(rules, side_names(game), _round_totals(session, game.id)))
+        session.flush()
+        return game, rnd
+
+    return store.write(db, run)
+
+
+def round_revisions(db: Database, actor: Actor, game_id: int, number: int) -> tuple[Round, list[RoundRevision]]:
+    def run(session: Session) -> tuple[Round, list[RoundRevision]]:
+        rnd = _find_round(session, find_game(session, actor, game_id), number)
+        revisions = session.scalars(select(RoundRevision).where(RoundRevision.round_id == rnd.id)
+                                    .order_by(RoundRevision.revision)).all()
+        return rnd, list(revisions)
+
+    return store.read(db, run)

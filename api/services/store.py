@@ -1,0 +1,87 @@
+"""Transactions of the services: every read and every write of a request goes through here.
+
+A write (:func:`write`) is one transaction (``Database.write_session``: on SQLite it begins with
+``BEGIN IMMEDIATE``, so writers wait their turn on the busy timeout; on PostgreSQL it continues the
+request's ``REPEATABLE READ`` transaction). A race it loses (a unique violation on a round number,
+a game row whose version moved since it was read, a PostgreSQL serialization failure or deadlock)
+runs the whole unit again, reads included, a few times, then gives up with
+:class:`WriteConflictError` (409). A database that is unreachable or locked past the busy timeout
+raises :class:`StoreUnavailableError` (503).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
+
+from handfoot.server.db import Database
+from handfoot.server.services.errors import StoreUnavailableError, WriteConflictError
+
+#: Attempts of a unit of work that lost a race before a 409.
+WRITE_ATTEMPTS = 5
+
+#: The unique constraints a lost race violates (named by the naming convention: STYLE P3).
+RACE_CONSTRAINTS = ("uq_rounds_game_id_number", "uq_round_revisions_round_id_revision")
+
+T = TypeVar("T")
+
+
+class VersionMovedError(StaleDataError):
+    """The game row's version is no longer the one the write was computed from: run it again."""
+
+
+def _lost_race(err: DBAPIError) -> bool:
+    """Our unique constraints, or a PostgreSQL serialization failure (40001) or deadlock (40P01)."""
+    orig = err.orig
+    sqlstate = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+    if sqlstate in ("40001", "40P01"):
+        return True
+    if isinstance(err, IntegrityError):
+        constraint = getattr(getattr(orig, "diag", None), "constraint_name", None)
+        # SQLite names the columns, not the constraint: "UNIQUE constraint failed: rounds.game_id, rounds.number"
+        text = str(orig)
+        return constraint in RACE_CONSTRAINTS or (
+            "rounds.game_id, rounds.number" in text or "round_revisions.round_id, round_revisions.revision" in text)
+    return False
+
+
+def retrying(unit: Callable[[], T]) -> T:
+    """Run ``unit`` (its reads and its one write transaction), again after a lost race."""
+    for attempt in range(WRITE_ATTEMPTS):
+        try:
+            return unit()
+        except StaleDataError:
+            pass  # the game's version moved under us (an ORM flush, or VersionMovedError)
+        except DBAPIError as err:
+            if not _lost_race(err):
+                if isinstance(err, OperationalError | InterfaceError):
+                    raise StoreUnavailableError(str(err.orig)) from err
+                raise
+        time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))
+    raise WriteConflictError("the game changed under this request too often; try again")
+
+
+def write(db: Database, fn: Callable[[Session], T]) -> T:
+    """``fn`` in one write transaction, retried after a lost race (module docstring)."""
+
+    def unit() -> T:
+        with db.write_session() as session:
+            return fn(session)
+
+    return retrying(unit)
+
+
+def read(db: Database, fn: Callable[[Session], T]) -> T:
+    """``fn`` on the request's read transaction; an unreachable database raises
+    :class:`StoreUnavailableError`."""
+    try:
+        with db.session() as session:
+            return fn(session)
+    except (OperationalError, InterfaceError) as err:
+        raise StoreUnavailableError(str(err.orig)) from err
