@@ -67,7 +67,7 @@ _SUIT_INDEX: dict[Suit | None, int] = {suit: i for i, suit in enumerate(Suit)} |
 # ``MELD_CARDS_MAX`` cards (no field can carry into the next); the meld check refuses larger ones.
 
 #: Bits per rank field of a composition.
-RANK_BITS = 16
+RANK_BITS = 8
 #: The most cards of one meld that a composition counts exactly.
 MELD_CARDS_MAX = (1 << RANK_BITS) - 1
 

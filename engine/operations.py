@@ -48,7 +48,7 @@ def _list(value: Any, path: Path) -> Sequence[Any]:
 
 
 def _mapping(value: Any, path: Path) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):  # JSON gives dicts: skip the ABC check
         raise _problem("invalid_input", "expected an object", path)
     return value
 
@@ -85,12 +85,12 @@ class _Cards:
         out = []
         for p, player in enumerate(items or ()):
             at = (*path, p)
-            _mapping(player, at)
-            foot = player.get("foot")
+            get = _mapping(player, at).get
+            hand, foot = get("hand", ()), get("foot")
             out.append(PlayerState(
-                name=str(player.get("name", f"Player {p + 1}")),
-                hand=self(_list(player.get("hand", []), (*at, "hand")), (*at, "hand")),
-                foot=None if foot is None else self(_list(foot, (*at, "foot")), (*at, "foot"))))
+                str(player["name"]) if "name" in player else f"Player {p + 1}",
+                self(_list(hand, (*at, "hand")), (*at, "hand")),
+                None if foot is None else self(_list(foot, (*at, "foot")), (*at, "foot"))))
         return tuple(out)
 
     def done(self) -> None:
@@ -113,7 +113,7 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
     for i, team in enumerate(_list(data.get("teams"), ("teams",))):
         at: Path = ("teams", i)
         get = _mapping(team, at).get
-        name = str(get("name", f"Team {i + 1}"))
+        name = str(team["name"]) if "name" in team else f"Team {i + 1}"
         went_out = bool(get("went_out", False))
         if get("tally") is not None:
             raw = _mapping(team["tally"], (*at, "tally"))
@@ -124,13 +124,13 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
             tally = Tally(**values, has_melded=raw.get("has_melded"))
             teams.append(TeamRound(name=name, went_out=went_out, tally=tally))
             continue
-        melds = parse.melds(_list(get("melds", []), (*at, "melds")), (*at, "melds"))
-        players = parse.players(_list(get("players", []), (*at, "players")), (*at, "players"))
-        red_threes = parse(_list(get("red_threes", []), (*at, "red_threes")), (*at, "red_threes"))
-        burn = parse(_list(get("burn", []), (*at, "burn")), (*at, "burn"))
+        melds = parse.melds(_list(get("melds", ()), (*at, "melds")), (*at, "melds"))
+        players = parse.players(_list(get("players", ()), (*at, "players")), (*at, "players"))
+        red_threes = parse(_list(get("red_threes", ()), (*at, "red_threes")), (*at, "red_threes"))
+        burn = parse(_list(get("burn", ()), (*at, "burn")), (*at, "burn"))
         perfect = get("perfect_cuts", 0)
-        teams.append(TeamRound(name=name, went_out=went_out, melds=melds, red_threes=red_threes, burn=burn,
-                               players=players, perfect_cuts=perfect if isinstance(perfect, int) else 0))
+        teams.append(TeamRound(name, went_out, melds, red_threes, burn, players, None,
+                               perfect if isinstance(perfect, int) else 0))
     parse.done()
     return RoundInput(round=round_number, teams=tuple(teams))
 

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any, Literal, TypeVar
 
 from handfoot.engine.errors import Problem, RulesError
+from handfoot.engine.frozen import fast_init
 
 WildRatio = Literal["twice", "more", "equal", "none"]
 AfterBook = Literal["new_meld", "burn"]
@@ -24,6 +25,7 @@ PileLaterTake = Literal["natural_pair", "natural_and_wild_or_open_meld"]
 HighFrom = Literal["8", "10"]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Contract:
     """The completed books a side needs before it may go out."""

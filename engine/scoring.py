@@ -25,7 +25,7 @@ from handfoot.engine.cards import RANK_INDEX, Card, Rank
 from handfoot.engine.checks import PlayerState, going_out_problems
 from handfoot.engine.errors import Path, Problem, RoundError
 from handfoot.engine.frozen import fast_init
-from handfoot.engine.melds import BookKind, rank_points
+from handfoot.engine.melds import rank_points
 from handfoot.engine.rules import RuleSet
 from handfoot.engine.table import analyse_table
 from handfoot.engine.tallies import TALLY_COUNTS, Tally, tally_problems
@@ -67,7 +67,7 @@ class Line(NamedTuple):
     apply, and ``points`` (signed).
 
     A named tuple (immutable, compared and hashed by value, fields by name or position), built with
-    ``tuple.__new__`` (:func:`_line`) rather than its generated Python ``__new__``: every side's
+    ``tuple.__new__`` (``_new_line``) rather than its generated Python ``__new__``: every side's
     breakdown has nine or so (docs/performance.md). The field ``count`` hides the tuple method of
     that name, on purpose: it is the JSON answer's name."""
 
@@ -212,7 +212,6 @@ def side_tally(team: TeamRound, rules: RuleSet, round_number: int, at: Path = ()
     melds = team.melds
     table = analyse_table(melds, rules, (*at, "melds"))
     problems += table.problems
-    books = table.books
     for k, card in enumerate(team.red_threes):
         if not card.is_red_three:
             problems.append(Problem("not_a_red_three", f"{card.code} is not a red three (3H or 3D)",
@@ -226,14 +225,13 @@ def side_tally(team: TeamRound, rules: RuleSet, round_number: int, at: Path = ()
     players = team.players
     held = list(chain.from_iterable([p.hand for p in players] + [p.foot for p in players if p.foot]))
     caught = sum(map(_is_red_three, held))
-    tally = Tally(
-        clean_books=books[BookKind.CLEAN], dirty_books=books[BookKind.DIRTY], wild_books=books[BookKind.WILD],
-        red_threes_on_table=len(team.red_threes), red_threes_caught=caught, table_points=table.points,
-        points_left=sum(map(points_by_rank.__getitem__, map(_rank_index, held))) - caught * points_by_rank[_THREE],
-        burn_points=sum(map(points_by_rank.__getitem__, map(_rank_index, team.burn))),
-        perfect_cuts=team.perfect_cuts, has_melded=bool(melds))
+    books = table.books
+    tally = Tally(  # the fields in order: see Tally
+        books.clean_books, books.dirty_books, books.wild_books, len(team.red_threes), caught, table.points,
+        sum(map(points_by_rank.__getitem__, map(_rank_index, held))) - caught * points_by_rank[_THREE],
+        sum(map(points_by_rank.__getitem__, map(_rank_index, team.burn))), team.perfect_cuts, bool(melds))
     if team.went_out:
-        problems += going_out_problems(tally.books, players, rules, round_number, at)
+        problems += going_out_problems(books, players, rules, round_number, at)
         if players and not any(not p.hand and p.foot is None for p in players):
             problems.append(Problem("cards_left_when_out", f"{team.name} went out, but no player of "
                                     "the side has played out both hand and foot", (*at, "players")))
@@ -264,22 +262,29 @@ def breakdown(name: str, went_out: bool, tally: Tally, rules: RuleSet, round_num
     melded), red threes caught (``red_three_caught_points``), perfect cuts (only when the rules give
     ``perfect_cut_bonus``), the table's card points, the burn pile (only where ``after_book`` is
     ``burn``), and the points left (negative). The total is the sum of the lines' points."""
-    t = tally
+    t, new = tally, _new_line
     red_each = rules.red_three_table_points if t.melded else rules.red_three_table_points_unmelded
+    out_each = rules.going_out_bonus_for(round_number)
     lines = [
-        _line("clean_books", _LABEL_CLEAN, t.clean_books, rules.clean_book_bonus),
-        _line("dirty_books", _LABEL_DIRTY, t.dirty_books, rules.dirty_book_bonus),
-        _line("wild_books", _LABEL_WILD, t.wild_books, rules.wild_book_bonus),
-        _line("going_out", _LABEL_OUT, int(went_out), rules.going_out_bonus_for(round_number)),
-        _line("red_threes_on_table", _LABEL_RED_TABLE, t.red_threes_on_table, red_each),
-        _line("red_threes_caught", _LABEL_RED_CAUGHT, t.red_threes_caught, rules.red_three_caught_points),
+        new(Line, ("clean_books", _LABEL_CLEAN, t.clean_books, rules.clean_book_bonus,
+                   t.clean_books * rules.clean_book_bonus)),
+        new(Line, ("dirty_books", _LABEL_DIRTY, t.dirty_books, rules.dirty_book_bonus,
+                   t.dirty_books * rules.dirty_book_bonus)),
+        new(Line, ("wild_books", _LABEL_WILD, t.wild_books, rules.wild_book_bonus,
+                   t.wild_books * rules.wild_book_bonus)),
+        new(Line, ("going_out", _LABEL_OUT, int(went_out), out_each, out_each if went_out else 0)),
+        new(Line, ("red_threes_on_table", _LABEL_RED_TABLE, t.red_threes_on_table, red_each,
+                   t.red_threes_on_table * red_each)),
+        new(Line, ("red_threes_caught", _LABEL_RED_CAUGHT, t.red_threes_caught, rules.red_three_caught_points,
+                   t.red_threes_caught * rules.red_three_caught_points)),
     ]
     if rules.perfect_cut_bonus:
-        lines.append(_line("perfect_cut", _LABEL_PERFECT, t.perfect_cuts, rules.perfect_cut_bonus))
-    lines.append(_new_line(Line, ("table_points", _LABEL_TABLE, None, None, t.table_points)))
+        lines.append(new(Line, ("perfect_cut", _LABEL_PERFECT, t.perfect_cuts, rules.perfect_cut_bonus,
+                                t.perfect_cuts * rules.perfect_cut_bonus)))
+    lines.append(new(Line, ("table_points", _LABEL_TABLE, None, None, t.table_points)))
     if rules.after_book == "burn":
-        lines.append(_new_line(Line, ("burn", _LABEL_BURN, None, None, t.burn_points)))
-    lines.append(_new_line(Line, ("points_left", _LABEL_LEFT, None, None, -t.points_left)))
+        lines.append(new(Line, ("burn", _LABEL_BURN, None, None, t.burn_points)))
+    lines.append(new(Line, ("points_left", _LABEL_LEFT, None, None, -t.points_left)))
     return Breakdown(name, sum(map(_points_of, lines)), tuple(lines))
 
 
@@ -287,11 +292,6 @@ def breakdown(name: str, went_out: bool, tally: Tally, rules: RuleSet, round_num
 #: ``__new__`` (what ``Line._make`` does).
 _new_line = tuple.__new__
 _points_of = itemgetter(4)  # Line.points
-
-
-def _line(code: str, label: str, count: int, each: int) -> Line:
-    """A line of a count: ``count`` items at ``each`` points."""
-    return _new_line(Line, (code, label, count, each, count * each))
 
 
 # -- copies of a card ---------------------------------------------------------------------------
@@ -316,8 +316,8 @@ def _copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules
     players += sum(rules.players_per_team_max for t in teams if t.tally is not None)
     decks = rules.decks_for(players)
     problems: list[Problem] = []
-    copies = Counter(map(_key_of, chain.from_iterable(
-        [group for team in teams if team.tally is None for group in _card_groups(team)])))
+    groups = [group for team in teams if team.tally is None for group in _card_groups(team)]
+    copies = Counter(map(_key_of, chain.from_iterable(groups)))
     jokers = copies.pop(_JOKER_KEY, 0)
     if jokers > 2 * decks or max(copies.values(), default=0) > decks:  # then walk again, to name each
         problems.extend(_copies_positions(teams, decks))

@@ -6,19 +6,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
-from handfoot.engine.cards import Card, Rank, composition, composition_count
+from handfoot.engine.cards import Card, Rank, composition_count
 from handfoot.engine.errors import Path, Problem
+from handfoot.engine.frozen import fast_init
 from handfoot.engine.melds import BookKind, MeldCheck, meld_check
-from handfoot.engine.rules import RuleSet, per_rules
+from handfoot.engine.rules import Contract, RuleSet, per_rules
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Table:
-    """``checks`` (one per meld, in order), ``books`` (complete melds by kind), ``points`` (card
+    """``checks`` (one per meld, in order), ``books`` (complete valid melds by kind), ``points`` (card
     points of every melded card), ``problems`` (paths ``path + (meld index, card index?)``)."""
 
     checks: tuple[MeldCheck, ...]
-    books: dict[BookKind, int]
+    books: Contract
     points: int
     problems: tuple[Problem, ...]
 
@@ -50,39 +52,46 @@ def _check(meld: Sequence[Card], comp: int, rules: RuleSet, checked: dict[int, M
     return check
 
 
+_composition_of = attrgetter("composition")
+_points_of = attrgetter("points")
+_problems_of = attrgetter("problems")
+
+
 def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = ("melds",)) -> Table:
     """Validate every meld of one side and the rules between melds.
 
     Each meld is checked by :func:`~handfoot.engine.melds.meld_check`, once per composition and
-    RuleSet (the answer is kept). Between melds: two unfinished melds of one rank
-    (``duplicate_open_meld``, when ``one_open_meld_per_rank``); another meld of a rank whose book is
-    complete where the rules burn instead (``second_book_of_rank``, when ``after_book`` is ``burn``).
+    RuleSet (the answer is kept). Between melds (see :func:`_table_problems`): two unfinished melds
+    of one rank (``duplicate_open_meld``, when ``one_open_meld_per_rank``); another meld of a rank
+    whose book is complete where the rules burn instead (``second_book_of_rank``, when
+    ``after_book`` is ``burn``). An invalid meld is no book.
     """
     checked = _checked(rules)
-    comps = list(map(composition, melds))
+    comps = [sum(map(_composition_of, meld)) for meld in melds]  # each meld's composition
     found = list(map(checked.get, comps))
-    checks = tuple([check if check is not None else _check(meld, comp, rules, checked)
-                    for check, meld, comp in zip(found, melds, comps, strict=True)])
+    if not all(found):  # a composition not seen yet, or with threes
+        found = [check or _check(meld, comp, rules, checked)
+                 for check, meld, comp in zip(found, melds, comps, strict=True)]
+    checks: tuple[MeldCheck, ...] = tuple(found)  # type: ignore[arg-type]
     ranks = [c.rank for c in checks if c.rank is not None]
     between = len(set(ranks)) < len(ranks)  # the rules between melds concern two melds of one rank
+    problems = _table_problems(checks, rules, path, between) if between or any(map(_problems_of, checks)) else ()
+    kinds = [c.kind for c in checks if c.complete and not c.problems]
+    books = Contract(kinds.count(BookKind.CLEAN), kinds.count(BookKind.DIRTY), kinds.count(BookKind.WILD))
+    return Table(checks, books, sum(map(_points_of, checks)), problems)
+
+
+def _table_problems(checks: Sequence[MeldCheck], rules: RuleSet, path: Path, between: bool) -> tuple[Problem, ...]:
+    """Every meld's problems and, when ``between`` (two melds share a rank), the rules between
+    melds, meld by meld."""
     one_open = between and rules.one_open_meld_per_rank
     burn = between and rules.after_book == "burn"
     problems: list[Problem] = []
-    clean = dirty = wild = 0
     open_seen: dict[str, int] = {}
     complete_seen: dict[str, int] = {}
     for j, check in enumerate(checks):
-        if check.problems:
-            for p in check.problems:
-                problems.append(Problem(p.code, f"meld {j}: {p.detail}", (*path, j, *p.path[1:])))
-        elif check.complete:  # valid and complete: a book of its kind
-            kind = check.kind
-            if kind is BookKind.CLEAN:
-                clean += 1
-            elif kind is BookKind.DIRTY:
-                dirty += 1
-            elif kind is BookKind.WILD:
-                wild += 1
+        for p in check.problems:
+            problems.append(Problem(p.code, f"meld {j}: {p.detail}", (*path, j, *p.path[1:])))
         rank = check.rank
         if not between or rank is None:
             continue
@@ -98,11 +107,7 @@ def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = 
             elif check.complete:
                 problems.extend(_second(rank, k, j, path) for k, c in enumerate(checks[:j]) if c.rank == rank)
                 complete_seen[rank] = j
-    books = {BookKind.CLEAN: clean, BookKind.DIRTY: dirty, BookKind.WILD: wild}
-    return Table(checks, books, sum(map(_points_of, checks)), tuple(problems))
-
-
-_points_of = attrgetter("points")
+    return tuple(problems)
 
 
 def _second(rank: str, j: int, book: int, path: Path) -> Problem:
