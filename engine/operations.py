@@ -14,16 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from handfoot.engine import checks
 from handfoot.engine.cards import Card, parse_card_lists, parse_cards
-from handfoot.engine.checks import (
-    DiscardPileCheck,
-    GoingOutCheck,
-    OpeningCheck,
-    PlayerState,
-    check_discard_pile,
-    check_going_out,
-    check_opening,
-)
 from handfoot.engine.errors import CardError, HandFootError, Path, Problem, RoundError
 from handfoot.engine.melds import MeldCheck, validate_meld
 from handfoot.engine.presets import ResolvedRules, find_preset, resolve_rules
@@ -81,13 +73,13 @@ class _Cards:
             self.problems.extend(err.problems)
             return tuple(() for _ in items)
 
-    def players(self, items: Sequence[Any] | None, path: Path) -> tuple[PlayerState, ...]:
+    def players(self, items: Sequence[Any] | None, path: Path) -> tuple[checks.PlayerState, ...]:
         out = []
         for p, player in enumerate(items or ()):
             at = (*path, p)
             get = _mapping(player, at).get
             hand, foot = get("hand", ()), get("foot")
-            out.append(PlayerState(
+            out.append(checks.PlayerState(
                 str(player["name"]) if "name" in player else f"Player {p + 1}",
                 self(_list(hand, (*at, "hand")), (*at, "hand")),
                 None if foot is None else self(_list(foot, (*at, "foot")), (*at, "foot"))))
@@ -144,32 +136,32 @@ def validate_meld_request(body: Mapping[str, Any]) -> MeldCheck:
     return validate_meld(cards, rules, onto)
 
 
-def check_opening_request(body: Mapping[str, Any]) -> OpeningCheck:
+def check_opening_request(body: Mapping[str, Any]) -> checks.OpeningCheck:
     """``POST /v1/openings/check``: ``{preset, rules?, round, melds, from_pile?, score?}``."""
     rules = rules_of(body).rules
     parse = _Cards()
     melds, pile = parse.melds(body.get("melds"), ("melds",)), parse(body.get("from_pile"), ("from_pile",))
     parse.done()
-    return check_opening(melds, rules, int(body.get("round", 1)), pile, body.get("score"))
+    return checks.check_opening(melds, rules, int(body.get("round", 1)), pile, body.get("score"))
 
 
-def check_going_out_request(body: Mapping[str, Any]) -> GoingOutCheck:
+def check_going_out_request(body: Mapping[str, Any]) -> checks.GoingOutCheck:
     """``POST /v1/going-out/check``: ``{preset, rules?, round?, melds, players}``."""
     rules = rules_of(body).rules
     parse = _Cards()
     melds, players = parse.melds(body.get("melds"), ("melds",)), parse.players(body.get("players"), ("players",))
     parse.done()
-    return check_going_out(melds, players, rules, int(body.get("round", 1)))
+    return checks.check_going_out(melds, players, rules, int(body.get("round", 1)))
 
 
-def check_discard_pile_request(body: Mapping[str, Any]) -> DiscardPileCheck:
+def check_discard_pile_request(body: Mapping[str, Any]) -> checks.DiscardPileCheck:
     """``POST /v1/discard-pile/check``: ``{preset, rules?, hand, pile, melds?, taken_before?, frozen?}``."""
     rules = rules_of(body).rules
     parse = _Cards()
     hand, pile = parse(body.get("hand"), ("hand",)), parse(body.get("pile"), ("pile",))
     melds = parse.melds(body.get("melds"), ("melds",))
     parse.done()
-    return check_discard_pile(
+    return checks.check_discard_pile(
         hand, pile, rules, melds, bool(body.get("taken_before", False)), bool(body.get("frozen", False))
     )
 
