@@ -37,6 +37,7 @@ from handfoot.engine.operations import (
     check_going_out_request,
     check_opening_request,
     compare_round_request,
+    round_from_mapping,
     rules_of,
     score_round_body,
     score_round_request,
@@ -62,8 +63,8 @@ from handfoot.engine.scoring import (
     TeamRound,
     breakdown,
     name_key,
-    round_from_mapping,
     score_round,
+    side_tally,
     sides_problems,
 )
 
@@ -77,7 +78,7 @@ __all__ = [
     "check_discard_pile", "check_discard_pile_request", "check_going_out", "check_going_out_request",
     "check_opening", "check_opening_request", "compare_round_request", "find_preset", "parse_card",
     "parse_cards", "resolve_rules", "round_from_mapping", "rules_from_mapping", "rules_of",
-    "score_round", "score_round_body", "score_round_request", "sides_problems", "validate_meld",
+    "score_round", "score_round_body", "score_round_request", "side_tally", "sides_problems", "validate_meld",
     "validate_meld_request",
     "GAME_STATUSES", "GameState", "GameStatus", "SideTotal", "game_state",
 ]

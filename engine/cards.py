@@ -7,9 +7,10 @@ canonical (``10H``, ``QS``, ``JK``). Hearts and diamonds are red. Wild cards are
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from operator import attrgetter
 
 from handfoot.engine.errors import CardError, Path, Problem
 
@@ -53,36 +54,22 @@ NATURAL_RANKS: tuple[Rank, ...] = (
 )
 
 
-#: Position of each rank in ``Rank`` (0 = ace ... 13 = joker): hot paths index tuples by it.
+#: Position of each rank in ``Rank`` (0 = ace ... 13 = joker): tuples by rank are indexed by it.
 RANK_INDEX: dict[Rank, int] = {rank: i for i, rank in enumerate(Rank)}
 _SUIT_INDEX: dict[Suit | None, int] = {suit: i for i, suit in enumerate(Suit)} | {None: len(Suit)}
 
-# -- packed counts --------------------------------------------------------------------------------
-# ``Card.counts`` is a card as a row of counters packed in one int, so that the counters of many cards
-# are summed in C (``sum(map(attrgetter("counts"), cards))``) rather than by a Python loop per card:
-#   low:  14 fields of 4 bits, field r = cards of rank r (``RANK_INDEX``): ``packed & RANK_FIELDS``
-#         of one meld is its composition (see ``melds.meld_table``)
-#   then 16 spare bits, so that rank fields that overflow never carry into
-#   high: 70 fields of 16 bits from ``CARD_SHIFT``, field k = copies of the distinct card whose
-#         ``Card.key`` is k (summed over a round: the copies check)
-# A field is exact while the cards summed are fewer than 16 (rank fields, so only for melds of at
-# most 15 cards) or 2**16 (card fields); callers count cards first. Rank fields low keep the ints of
-# low cards short, which makes their sums cheaper.
+# -- compositions ---------------------------------------------------------------------------------
+# A meld's *composition* is how many of its cards are of each rank, as one int: a field of
+# ``RANK_BITS`` bits per rank, field r (``RANK_INDEX``) counting the cards of rank r. It is the sum of
+# its cards' ``Card.composition`` (a one in the card's rank field), so a meld's composition is one
+# C-level ``sum`` (:func:`composition`) rather than a Python loop over its cards; every meld rule but
+# the colour of threes reads it (``handfoot.engine.melds.meld_check``). Exact for melds of at most
+# ``MELD_CARDS_MAX`` cards (no field can carry into the next); the meld check refuses larger ones.
 
-#: Bits per rank field of ``Card.counts``.
-RANK_BITS = 4
-#: Cards that a rank field counts exactly (at most).
-RANK_COUNT_MAX = (1 << RANK_BITS) - 1
-#: The rank fields of a packed sum: ``packed & RANK_FIELDS``.
-RANK_FIELDS = (1 << RANK_BITS * len(Rank)) - 1
-#: Bits per card field of ``Card.counts``.
-CARD_BITS = 16
-#: Cards that a card field counts exactly (at most).
-CARD_COUNT_MAX = (1 << CARD_BITS) - 1
-#: Distinct card keys (``Card.key``): 14 ranks by 4 suits and none.
-CARD_KEYS = len(Rank) * (len(Suit) + 1)
-#: Where the card fields start: ``packed >> CARD_SHIFT``.
-CARD_SHIFT = RANK_BITS * len(Rank) + CARD_BITS
+#: Bits per rank field of a composition.
+RANK_BITS = 8
+#: The most cards of one meld that a composition counts exactly.
+MELD_CARDS_MAX = (1 << RANK_BITS) - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +77,8 @@ class Card:
     """One card. ``suit`` is ``None`` for a joker.
 
     Equality and hashing are by ``rank`` and ``suit`` only. Everything else is derived once, when the
-    card is made, and kept as a plain attribute: scoring reads these hundreds of times per round,
-    and an attribute is cheaper than a property or hashing an enum (docs/performance.md).
+    card is made, and kept as an attribute: scoring reads these for every card of a round, and an
+    attribute is cheaper than a property or hashing an enum.
     """
 
     rank: Rank
@@ -107,8 +94,8 @@ class Card:
     rank_index: int = field(init=False, repr=False, compare=False)
     #: A small integer per distinct card (rank and suit): 0 ... 69.
     key: int = field(init=False, repr=False, compare=False)
-    #: This card as packed counters: one in its rank field, one in its own card field (see above).
-    counts: int = field(init=False, repr=False, compare=False)
+    #: This card as a composition: a one in its rank's field (see above).
+    composition: int = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -121,9 +108,8 @@ class Card:
         setattr_(self, "is_red_three", rank is Rank.THREE and red)
         setattr_(self, "is_black_three", rank is Rank.THREE and not red)
         setattr_(self, "rank_index", RANK_INDEX[rank])
-        key = RANK_INDEX[rank] * (len(Suit) + 1) + _SUIT_INDEX[suit]
-        setattr_(self, "key", key)
-        setattr_(self, "counts", 1 << RANK_BITS * RANK_INDEX[rank] | 1 << CARD_SHIFT + CARD_BITS * key)
+        setattr_(self, "key", RANK_INDEX[rank] * (len(Suit) + 1) + _SUIT_INDEX[suit])
+        setattr_(self, "composition", 1 << RANK_BITS * RANK_INDEX[rank])
         setattr_(self, "_hash", hash((rank, suit)))  # what the dataclass would compute, once
 
     def __hash__(self) -> int:
@@ -175,7 +161,8 @@ def parse_card(text: object) -> Card:
 def parse_cards(items: Sequence[object], path: Path = ()) -> tuple[Card, ...]:
     """Parse a list of card strings; every unknown card is reported at ``path + (index,)``."""
     try:
-        # Fast path: every item is a card string exactly as in the table (canonical or an alias).
+        # Every item exactly as the table spells it (canonical or an alias): one pass in C. Else
+        # item by item below, to accept other spellings and name each unknown card.
         return tuple(map(_CARDS.__getitem__, items))  # type: ignore[arg-type]
     except (KeyError, TypeError):
         pass
@@ -196,6 +183,38 @@ def parse_cards(items: Sequence[object], path: Path = ()) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def codes(cards: Sequence[Card]) -> list[str]:
-    """The canonical strings of ``cards``."""
-    return [c.code for c in cards]
+_LISTS = frozenset([list, tuple])
+
+
+def parse_card_lists(items: Sequence[Sequence[object]], path: Path = ()) -> tuple[tuple[Card, ...], ...]:
+    """:func:`parse_cards` of every list in ``items`` (each a list or tuple: the caller checks the
+    shape), the list at index ``j`` reported at ``path + (j,)``: every unknown card of every list is
+    reported at once (:class:`CardError`)."""
+    if _LISTS.issuperset(map(type, items)):
+        try:  # every card exactly as the table spells it: one pass in C for all the lists
+            return tuple([tuple(map(_CARDS.__getitem__, cards)) for cards in items])  # type: ignore[arg-type]
+        except (KeyError, TypeError):
+            pass
+    lists: list[tuple[Card, ...]] = []
+    problems: list[Problem] = []
+    for j, cards in enumerate(items):
+        try:
+            lists.append(parse_cards(cards, (*path, j)))
+        except CardError as err:
+            problems.extend(err.problems)
+    if problems:
+        raise CardError(problems)
+    return tuple(lists)
+
+
+_composition_of = attrgetter("composition")
+
+
+def composition(cards: Iterable[Card]) -> int:
+    """The composition of ``cards`` (see above): exact for at most ``MELD_CARDS_MAX`` cards."""
+    return sum(map(_composition_of, cards))
+
+
+def composition_count(comp: int, rank: Rank) -> int:
+    """How many cards of ``rank`` the composition ``comp`` holds."""
+    return comp >> RANK_BITS * RANK_INDEX[rank] & MELD_CARDS_MAX

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from handfoot.engine.cards import Card, Rank
 from handfoot.engine.errors import Problem
 from handfoot.engine.frozen import fast_init
-from handfoot.engine.melds import BookKind, cards_points
+from handfoot.engine.melds import cards_points
 from handfoot.engine.rules import Contract, RuleSet
 from handfoot.engine.table import analyse_table
 
@@ -80,10 +80,6 @@ class GoingOutCheck:
     problems: tuple[Problem, ...]
 
 
-def books_as_contract(books: dict[BookKind, int]) -> Contract:
-    return Contract(books[BookKind.CLEAN], books[BookKind.DIRTY], books[BookKind.WILD])
-
-
 def contract_shortfall(books: Contract, needed: Contract) -> Contract:
     """The books still missing, by kind (never negative)."""
     return Contract(max(0, needed.clean_books - books.clean_books),
@@ -122,7 +118,7 @@ def check_going_out(melds: Sequence[Sequence[Card]], players: Sequence[PlayerSta
     reported and an invalid meld counts as no book.
     """
     table = analyse_table(melds, rules)
-    books = books_as_contract(table.books)
+    books = table.books
     problems = [*table.problems, *going_out_problems(books, players, rules, round_number)]
     needed = rules.contract_for(round_number)
     return GoingOutCheck(met=not problems, books=books, missing=contract_shortfall(books, needed),

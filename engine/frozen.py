@@ -2,12 +2,11 @@
 
 A frozen dataclass cannot assign its fields (its ``__setattr__`` raises), so the ``__init__`` that
 ``dataclass`` writes calls ``object.__setattr__(self, name, value)`` for each field: a lookup of the
-name on the class and a generic call each time, about 0.45 µs for a five-field class. Scoring one
-round builds dozens of these (a tally and a breakdown per side, a player per hand), so
-:func:`fast_init` gives such a class an ``__init__`` that sets each slot through its own descriptor
-instead (about 0.26 µs for five fields). Breakdown lines, 32 a round, are named tuples instead
-(``handfoot.engine.scoring.Line``), cheaper still. Nothing else changes: same parameters, defaults,
-fields, ``repr``, equality, hashing and immutability.
+name on the class and a generic call each time. Scoring one round builds dozens of these (a tally,
+a table and a breakdown per side, a player per hand), so :func:`fast_init` gives such a class an
+``__init__`` that sets each slot through its own descriptor instead (docs/performance.md has the
+figures). Nothing else changes: same parameters, defaults, fields, ``repr``, equality, hashing and
+immutability.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ def fast_init(cls: T) -> T:
     """Replace the ``__init__`` of ``cls`` (a ``@dataclass(frozen=True, slots=True)``) with one that
     sets each field through its slot descriptor. Put it above the ``@dataclass`` line.
 
-    Only for plain classes: every field in ``__init__``, defaults but no ``default_factory``, no
+    Only for simple classes: every field in ``__init__``, defaults but no ``default_factory``, no
     ``__post_init__``; anything else raises ``TypeError`` at import time.
     """
     if not is_dataclass(cls) or not cls.__dataclass_params__.frozen or "__slots__" not in cls.__dict__:  # type: ignore[attr-defined]

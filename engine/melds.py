@@ -10,13 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
-from operator import attrgetter
 
-from handfoot.engine.cards import NATURAL_RANKS, RANK_BITS, RANK_COUNT_MAX, RANK_FIELDS, RANK_INDEX, Card, Rank, Suit
+from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, Card, Rank, composition
 from handfoot.engine.errors import Problem
 from handfoot.engine.frozen import fast_init
-from handfoot.engine.rules import RuleSet
+from handfoot.engine.rules import RuleSet, per_rules
 
 
 class BookKind(Enum):
@@ -27,83 +25,29 @@ class BookKind(Enum):
     WILD = "wild"
 
 
-@lru_cache(maxsize=256)
-def card_points_table(rules: RuleSet) -> dict[Rank, int]:
-    """Points of each rank under ``rules`` (red threes are never counted as cards; see scoring)."""
+@per_rules
+def rank_points(rules: RuleSet) -> tuple[int, ...]:
+    """The card values of ``rules`` (points), indexed by ``Card.rank_index``: joker, 2, ace, K-8 (or
+    K-10 when ``high_from`` is 10) at ``high_points``, the rest at ``low_points``, a three at
+    ``black_three_points`` (a red three is never counted as a card: see scoring)."""
     high = {Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN}
     if rules.high_from == "8":
         high |= {Rank.NINE, Rank.EIGHT}
-    table = {Rank.JOKER: rules.joker_points, Rank.TWO: rules.two_points, Rank.ACE: rules.ace_points,
+    fixed = {Rank.JOKER: rules.joker_points, Rank.TWO: rules.two_points, Rank.ACE: rules.ace_points,
              Rank.THREE: rules.black_three_points}
-    for rank in Rank:
-        if rank not in table:
-            table[rank] = rules.high_points if rank in high else rules.low_points
-    return table
+    return tuple(fixed[rank] if rank in fixed else rules.high_points if rank in high else rules.low_points
+                 for rank in Rank)
 
-
-@lru_cache(maxsize=256)
-def rank_points(rules: RuleSet) -> tuple[int, ...]:
-    """``card_points_table(rules)`` as a tuple indexed by ``Card.rank_index``.
-
-    Hashing a RuleSet (the cache key) costs microseconds, so callers that score many melds look
-    this up once and pass it down (see :func:`analyse_table`)."""
-    table = card_points_table(rules)
-    return tuple(table[rank] for rank in Rank)
-
-
-#: ``card.counts`` (a C-level callable for ``map``; see ``handfoot.engine.cards`` for the packed counters).
-counts_of = attrgetter("counts")
 
 _RANKS = tuple(Rank)
 _TWO, _THREE, _JOKER = RANK_INDEX[Rank.TWO], RANK_INDEX[Rank.THREE], RANK_INDEX[Rank.JOKER]
-_FIELD = (1 << RANK_BITS) - 1
-#: The fields of a composition (``packed & RANK_FIELDS``) that count natural cards: all but 2s and jokers.
-_NATURAL_FIELDS = RANK_FIELDS & ~(_FIELD << RANK_BITS * _TWO) & ~(_FIELD << RANK_BITS * _JOKER)
-
-
-def _scan_counts(whole: Sequence[Card], points_by_rank: tuple[int, ...]
-                 ) -> tuple[int, int, Rank | None, bool, bool] | None:
-    """(naturals, points, their rank, mixed ranks (False), any three) of a meld of at most
-    ``RANK_COUNT_MAX`` cards whose naturals are of one rank (else ``None``), from the sum of its
-    cards' packed counts: one pass in C instead of a Python loop over the cards."""
-    comp = sum(map(counts_of, whole)) & RANK_FIELDS
-    twos = comp >> RANK_BITS * _TWO & _FIELD
-    jokers = comp >> RANK_BITS * _JOKER  # the top field
-    points = twos * points_by_rank[_TWO] + jokers * points_by_rank[_JOKER]
-    naturals = comp & _NATURAL_FIELDS
-    if not naturals:
-        return 0, points, None, False, False
-    top = (naturals.bit_length() - 1) // RANK_BITS  # the highest natural rank present ...
-    n = naturals >> RANK_BITS * top
-    if n != len(whole) - twos - jokers:  # ... is not every natural card
-        return None
-    return n, points + n * points_by_rank[top], _RANKS[top], False, top == _THREE
-
-
-def _scan_cards(whole: Sequence[Card], points_by_rank: tuple[int, ...]) -> tuple[int, int, Rank | None, bool, bool]:
-    """:func:`_scan_counts` card by card, for any meld."""
-    n = 0
-    points = 0
-    first: Rank | None = None
-    mixed = threes = False
-    for c in whole:
-        points += points_by_rank[c.rank_index]
-        if c.is_wild:
-            continue
-        n += 1
-        rank = c.rank
-        if first is None:
-            first = rank
-        elif rank is not first:
-            mixed = True
-        if rank is Rank.THREE:
-            threes = True
-    return n, points, first, mixed, threes
+#: The fields of a composition that count natural cards: all but 2s and jokers.
+_NATURAL_FIELDS = sum(MELD_CARDS_MAX << RANK_BITS * r for r in range(len(Rank)) if r not in (_TWO, _JOKER))
 
 
 def card_points(card: Card, rules: RuleSet) -> int:
     """Points of one card (a black three: ``black_three_points``)."""
-    return card_points_table(rules)[card.rank]
+    return rank_points(rules)[card.rank_index]
 
 
 def cards_points(cards: Sequence[Card], rules: RuleSet) -> int:
@@ -141,18 +85,40 @@ def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = 
     ``min_naturals_dirty_book``, ``max_wilds_per_book``); each rule's source is in the preset's
     provenance.
     """
-    return meld_check(cards, rules, onto, rank_points(rules))
+    return meld_check(cards, rules, onto)
 
 
-def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card],
-               points_by_rank: tuple[int, ...]) -> MeldCheck:
-    """:func:`validate_meld` with the rules' ``rank_points`` already looked up (one pass over the cards)."""
+def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ()) -> MeldCheck:
+    """The meld rules, all of them, for :func:`validate_meld` and every meld on a table.
+
+    Reads the meld's composition (``handfoot.engine.cards``), and its cards only for the colour of
+    its threes. So a meld without threes, taken alone (no ``onto``), gets an answer that depends on
+    its composition and nothing else: what :func:`handfoot.engine.table.analyse_table` relies on to
+    check each composition once.
+    """
     whole = [*onto, *cards] if onto else cards
-    problems: list[Problem] = []
     size = len(whole)
-    scan = _scan_counts(whole, points_by_rank) if size <= RANK_COUNT_MAX else None
-    n, points, first, mixed, threes = scan or _scan_cards(whole, points_by_rank)
-    wilds = size - n
+    if size > MELD_CARDS_MAX:
+        return MeldCheck(False, None, None, size >= rules.book_size, size, 0, 0, 0, (Problem(
+            "meld_too_large", f"a meld holds at most {MELD_CARDS_MAX} cards (the engine counts no "
+            f"more); this one has {size}", ("cards",)),))
+    comp = composition(whole)
+    points_by_rank = rank_points(rules)
+    twos = comp >> RANK_BITS * _TWO & MELD_CARDS_MAX
+    jokers = comp >> RANK_BITS * _JOKER
+    wilds = twos + jokers
+    n = size - wilds  # naturals
+    natural_fields = comp & _NATURAL_FIELDS
+    top = (natural_fields.bit_length() - 1) // RANK_BITS  # the highest natural rank (-1: none)
+    mixed = natural_fields >> RANK_BITS * top != n if n else False
+    points = twos * points_by_rank[_TWO] + jokers * points_by_rank[_JOKER]
+    if mixed:
+        ranks = [r for r in range(len(Rank)) if natural_fields >> RANK_BITS * r & MELD_CARDS_MAX]
+        points += sum(points_by_rank[r] * (comp >> RANK_BITS * r & MELD_CARDS_MAX) for r in ranks)
+    else:
+        points += n * points_by_rank[top] if n else 0
+    threes = comp >> RANK_BITS * _THREE & MELD_CARDS_MAX
+    problems: list[Problem] = []
     # threes: red threes are laid out, black threes only melded under black_three_books
     if threes:
         for group, name in ((onto, "onto"), (cards, "cards")):
@@ -164,9 +130,8 @@ def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card],
                     problems.append(Problem("rank_not_meldable", f"{card.code}: black threes cannot be "
                                             "melded under these rules (black_three_books is false)", (name, i)))
     if mixed:
-        ranks = {c.rank.value for c in whole if not c.is_wild}
         problems.append(Problem("mixed_ranks", "a meld is cards of one rank (plus wild cards); this one "
-                                f"has {', '.join(sorted(ranks))}", ("cards",)))
+                                f"has {', '.join(sorted(_RANKS[r].value for r in ranks))}", ("cards",)))
     if size < rules.meld_min:
         problems.append(Problem("meld_too_small", f"a meld needs at least {rules.meld_min} cards "
                                 f"(meld_min); this one has {size}", ("cards",)))
@@ -188,106 +153,42 @@ def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card],
         if threes:
             problems.append(Problem("too_many_wilds", "a meld of black threes holds natural cards only",
                                     ("cards",)))
-        ratio = _RATIOS[rules.wild_ratio]
-        if not ratio[1](n, wilds):
-            problems.append(Problem("too_many_wilds", f"{n} natural and {wilds} wild cards break the "
-                                    f"rule {ratio[0]} (wild_ratio {rules.wild_ratio})", ("cards",)))
-        if n < rules.min_naturals_with_wilds:
-            problems.append(Problem("too_few_naturals", f"a meld with wild cards needs at least "
-                                    f"{rules.min_naturals_with_wilds} natural cards "
-                                    f"(min_naturals_with_wilds); this one has {n}", ("cards",)))
-        if complete and n < rules.min_naturals_dirty_book:
-            problems.append(Problem("too_few_naturals", f"a dirty book needs at least "
-                                    f"{rules.min_naturals_dirty_book} natural cards "
-                                    f"(min_naturals_dirty_book); this one has {n}", ("cards",)))
-        if rules.max_wilds_per_book is not None and wilds > rules.max_wilds_per_book:
-            problems.append(Problem("wild_limit_in_book", f"at most {rules.max_wilds_per_book} wild "
-                                    f"cards in a meld (max_wilds_per_book); this one has {wilds}",
-                                    ("cards",)))
+        problems.extend(wild_card_problems(n, wilds, complete, rules))
     elif n:
         kind = BookKind.CLEAN
     else:
         kind = None
     if mixed:
         kind = None
-    rank_text = first.value if first is not None and not mixed else None
+    rank_text = _RANKS[top].value if n and not mixed else None
     return MeldCheck(valid=not problems, kind=kind, rank=rank_text, complete=complete, size=size,
                      naturals=n, wilds=wilds, points=points, problems=tuple(problems))
 
 
-# ``MeldTable.info`` of a meld, low to high: three 8-bit book counts (clean, dirty, wild: one in its
-# kind's field when complete), an 8-bit card count, a 4-bit field per rank (one in the field of its
-# naturals' rank), then its card points (signed, unbounded). Summed over at most ``INFO_MELDS_MAX``
-# melds no field overflows, so one C-level ``sum`` gives a side's books by kind, its melded cards,
-# whether two melds share a rank, and its card points.
-INFO_MELDS_MAX = 15
-BOOK_BITS = 8
-BOOK_MASK = (1 << BOOK_BITS) - 1
-BOOK_FIELDS = (1 << 3 * BOOK_BITS) - 1
-SIZE_SHIFT = 3 * BOOK_BITS
-PRESENCE_SHIFT = SIZE_SHIFT + 8
-#: The book counts and the card count of a sum of infos: ``sum & LOW_FIELDS`` is a small int, and
-#: its card count is ``low >> SIZE_SHIFT`` (the size field is the highest of them).
-LOW_FIELDS = (1 << PRESENCE_SHIFT) - 1
-#: In a sum of infos: some rank has two melds (a rank field above one).
-PRESENCE_TWICE = sum(0b1110 << PRESENCE_SHIFT + RANK_BITS * r for r in range(len(Rank)))
-POINTS_SHIFT = PRESENCE_SHIFT + RANK_BITS * len(Rank)
-_BOOK_ONE = {kind: 1 << BOOK_BITS * i for i, kind in enumerate(BookKind)}
-
-
-@dataclass(frozen=True, slots=True)
-class MeldTable:
-    """Every meld that may lie on a table under one RuleSet, by its composition.
-
-    A composition is ``sum(card.counts for card in meld) & RANK_FIELDS``: how many cards of each rank
-    (see ``handfoot.engine.cards``). The table holds every composition of at most ``max_size`` cards that
-    :func:`meld_check` finds valid, except melds of threes (their suits matter).
-
-    ``info``: composition → the meld's packed info (books, size, rank, points: see ``INFO_MELDS_MAX``);
-    ``rank``: composition → ``RANK_INDEX`` of its naturals, ``-1`` for a wild meld.
-    ``one_open``, ``burn``: the rules between melds (``one_open_meld_per_rank``, ``after_book`` burn).
-    """
-
-    max_size: int
-    info: dict[int, int]
-    rank: dict[int, int]
-    one_open: bool
-    burn: bool
-
-
-@lru_cache(maxsize=64)
-def meld_table(rules: RuleSet) -> MeldTable:
-    """The :class:`MeldTable` of ``rules``, built by asking :func:`meld_check` about one meld of
-    fours and 2s per (naturals, wilds) count, so it cannot disagree with it: validity, kind and
-    completeness depend only on those counts for any natural rank but three, and on no suit.
-    At most ``RANK_COUNT_MAX`` (15) cards a meld: a few thousand entries at most."""
-    max_size = min(RANK_COUNT_MAX, rules.book_max_size or RANK_COUNT_MAX)
-    points = rank_points(rules)
-    natural, wild = Card(Rank.FOUR, Suit.SPADES), Card(Rank.TWO, Suit.SPADES)
-    ranks = [RANK_INDEX[rank] for rank in NATURAL_RANKS]
-    info: dict[int, int] = {}
-    rank_of: dict[int, int] = {}
-    for size in range(1, max_size + 1):
-        for wilds in range(size + 1):
-            n = size - wilds
-            check = meld_check([natural] * n + [wild] * wilds, rules, (), points)
-            if not check.valid:
-                continue
-            book = _BOOK_ONE[check.kind] if check.complete and check.kind is not None else 0
-            for twos in range(wilds + 1):
-                jokers = wilds - twos
-                comp = twos << RANK_BITS * _TWO | jokers << RANK_BITS * _JOKER
-                meld_points = twos * points[_TWO] + jokers * points[_JOKER]
-                if not n:
-                    info[comp] = (meld_points << POINTS_SHIFT) + (size << SIZE_SHIFT) + book
-                    rank_of[comp] = -1
-                    continue
-                for r in ranks:
-                    info[comp | n << RANK_BITS * r] = (((meld_points + n * points[r]) << POINTS_SHIFT)
-                                                       + (1 << PRESENCE_SHIFT + RANK_BITS * r)
-                                                       + (size << SIZE_SHIFT) + book)
-                    rank_of[comp | n << RANK_BITS * r] = r
-    return MeldTable(max_size, info, rank_of, rules.one_open_meld_per_rank, rules.after_book == "burn")
+def wild_card_problems(naturals: int, wilds: int, complete: bool, rules: RuleSet) -> list[Problem]:
+    """The wild-card limits of a meld of ``naturals`` natural and ``wilds`` (at least one) wild
+    cards, ``complete`` when a book: ``wild_ratio`` (``too_many_wilds``), ``min_naturals_with_wilds``
+    and, for a book, ``min_naturals_dirty_book`` (``too_few_naturals``), ``max_wilds_per_book``
+    (``wild_limit_in_book``). Also what :func:`handfoot.engine.rules.consistency_problems` asks of a
+    dirty book, so a rule set that forbids every dirty book is refused by these same limits."""
+    problems: list[Problem] = []
+    words, keeps = _RATIOS[rules.wild_ratio]
+    if not keeps(naturals, wilds):
+        problems.append(Problem("too_many_wilds", f"{naturals} natural and {wilds} wild cards break the "
+                                f"rule {words} (wild_ratio {rules.wild_ratio})", ("cards",)))
+    if naturals < rules.min_naturals_with_wilds:
+        problems.append(Problem("too_few_naturals", f"a meld with wild cards needs at least "
+                                f"{rules.min_naturals_with_wilds} natural cards "
+                                f"(min_naturals_with_wilds); this one has {naturals}", ("cards",)))
+    if complete and naturals < rules.min_naturals_dirty_book:
+        problems.append(Problem("too_few_naturals", f"a dirty book needs at least "
+                                f"{rules.min_naturals_dirty_book} natural cards "
+                                f"(min_naturals_dirty_book); this one has {naturals}", ("cards",)))
+    if rules.max_wilds_per_book is not None and wilds > rules.max_wilds_per_book:
+        problems.append(Problem("wild_limit_in_book", f"at most {rules.max_wilds_per_book} wild "
+                                f"cards in a meld (max_wilds_per_book); this one has {wilds}",
+                                ("cards",)))
+    return problems
 
 
 #: wild_ratio → (the rule in words, whether ``naturals`` and ``wilds`` keep it).

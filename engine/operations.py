@@ -14,22 +14,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from handfoot.engine.cards import Card, parse_cards
-from handfoot.engine.checks import (
-    DiscardPileCheck,
-    GoingOutCheck,
-    OpeningCheck,
-    PlayerState,
-    check_discard_pile,
-    check_going_out,
-    check_opening,
-)
-from handfoot.engine.errors import CardError, HandFootError, Path, Problem
+from handfoot.engine import checks
+from handfoot.engine.cards import Card, parse_card_lists, parse_cards
+from handfoot.engine.errors import CardError, HandFootError, Path, Problem, RoundError
 from handfoot.engine.melds import MeldCheck, validate_meld
-from handfoot.engine.plain import score_plain
 from handfoot.engine.presets import ResolvedRules, find_preset, resolve_rules
 from handfoot.engine.rules import RuleSet
-from handfoot.engine.scoring import Breakdown, RoundScore, round_from_mapping, score_round
+from handfoot.engine.scoring import Breakdown, RoundInput, RoundScore, TeamRound, score_round
+from handfoot.engine.tallies import TALLY_COUNTS, Tally
 
 
 def rules_of(body: Mapping[str, Any]) -> ResolvedRules:
@@ -37,8 +29,28 @@ def rules_of(body: Mapping[str, Any]) -> ResolvedRules:
     return resolve_rules(body.get("preset", ""), body.get("rules"))
 
 
+def _problem(code: str, detail: str, path: Path) -> HandFootError:
+    return RoundError([Problem(code, detail, path)])
+
+
+def _list(value: Any, path: Path) -> Sequence[Any]:
+    if not isinstance(value, (list, tuple)):
+        raise _problem("invalid_input", "expected a list", path)
+    return value  # only read
+
+
+def _mapping(value: Any, path: Path) -> Mapping[str, Any]:
+    if type(value) is not dict and not isinstance(value, Mapping):  # JSON gives dicts: skip the ABC check
+        raise _problem("invalid_input", "expected an object", path)
+    return value
+
+
+_LISTS = frozenset([list, tuple])
+
+
 class _Cards:
-    """Parses many card lists, collecting every unknown card before raising once."""
+    """Parses the card lists of one request, collecting every unknown card before raising once
+    (:meth:`done`); a value of the wrong shape raises at once (``invalid_input``)."""
 
     def __init__(self) -> None:
         self.problems: list[Problem] = []
@@ -51,24 +63,68 @@ class _Cards:
             return ()
 
     def melds(self, items: Sequence[Any] | None, path: Path) -> tuple[tuple[Card, ...], ...]:
-        return tuple(self(m, (*path, j)) for j, m in enumerate(items or ()))
+        items = items or ()
+        if not _LISTS.issuperset(map(type, items)):
+            for j, meld in enumerate(items):
+                _list(meld, (*path, j))
+        try:
+            return parse_card_lists(items, path)
+        except CardError as err:
+            self.problems.extend(err.problems)
+            return tuple(() for _ in items)
 
-    def players(self, items: Sequence[Mapping[str, Any]] | None, path: Path) -> tuple[PlayerState, ...]:
+    def players(self, items: Sequence[Any] | None, path: Path) -> tuple[checks.PlayerState, ...]:
         out = []
         for p, player in enumerate(items or ()):
-            foot = player.get("foot")
-            out.append(
-                PlayerState(
-                    name=str(player.get("name", f"Player {p + 1}")),
-                    hand=self(player.get("hand"), (*path, p, "hand")),
-                    foot=None if foot is None else self(foot, (*path, p, "foot")),
-                )
-            )
+            at = (*path, p)
+            get = _mapping(player, at).get
+            hand, foot = get("hand", ()), get("foot")
+            out.append(checks.PlayerState(
+                str(player["name"]) if "name" in player else f"Player {p + 1}",
+                self(_list(hand, (*at, "hand")), (*at, "hand")),
+                None if foot is None else self(_list(foot, (*at, "foot")), (*at, "foot"))))
         return tuple(out)
 
     def done(self) -> None:
         if self.problems:
             raise CardError(self.problems)
+
+
+def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
+    """A :class:`~handfoot.engine.scoring.RoundInput` from the request shape of ``POST
+    /v1/rounds/score`` (DESIGN §4).
+
+    Every unknown card in the whole round is reported at once (:class:`CardError`, paths like
+    ``("teams", 0, "melds", 1, 2)``); other shape errors raise :class:`RoundError` (``invalid_input``).
+    """
+    round_number = data.get("round", 1)
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
+        raise _problem("round_out_of_range", "round must be a whole number from 1", ("round",))
+    parse = _Cards()
+    teams: list[TeamRound] = []
+    for i, team in enumerate(_list(data.get("teams"), ("teams",))):
+        at: Path = ("teams", i)
+        get = _mapping(team, at).get
+        name = str(team["name"]) if "name" in team else f"Team {i + 1}"
+        went_out = bool(get("went_out", False))
+        if get("tally") is not None:
+            raw = _mapping(team["tally"], (*at, "tally"))
+            values = {k: raw[k] for k in TALLY_COUNTS if k in raw}
+            for k, v in values.items():
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise _problem("invalid_input", f"{k}: expected a whole number", (*at, "tally", k))
+            tally = Tally(**values, has_melded=raw.get("has_melded"))
+            teams.append(TeamRound(name=name, went_out=went_out, tally=tally))
+            continue
+        melds = parse.melds(_list(get("melds", ()), (*at, "melds")), (*at, "melds"))
+        players = parse.players(_list(get("players", ()), (*at, "players")), (*at, "players"))
+        red_threes = parse(_list(get("red_threes", ()), (*at, "red_threes")), (*at, "red_threes"))
+        burn = parse(_list(get("burn", ()), (*at, "burn")), (*at, "burn"))
+        perfect = get("perfect_cuts", 0)
+        teams.append(TeamRound(name, went_out, melds, red_threes, burn, players, None,
+                               perfect if isinstance(perfect, int) else 0))
+    parse.done()
+    return RoundInput(round=round_number, teams=tuple(teams))
 
 
 def validate_meld_request(body: Mapping[str, Any]) -> MeldCheck:
@@ -80,32 +136,32 @@ def validate_meld_request(body: Mapping[str, Any]) -> MeldCheck:
     return validate_meld(cards, rules, onto)
 
 
-def check_opening_request(body: Mapping[str, Any]) -> OpeningCheck:
+def check_opening_request(body: Mapping[str, Any]) -> checks.OpeningCheck:
     """``POST /v1/openings/check``: ``{preset, rules?, round, melds, from_pile?, score?}``."""
     rules = rules_of(body).rules
     parse = _Cards()
     melds, pile = parse.melds(body.get("melds"), ("melds",)), parse(body.get("from_pile"), ("from_pile",))
     parse.done()
-    return check_opening(melds, rules, int(body.get("round", 1)), pile, body.get("score"))
+    return checks.check_opening(melds, rules, int(body.get("round", 1)), pile, body.get("score"))
 
 
-def check_going_out_request(body: Mapping[str, Any]) -> GoingOutCheck:
+def check_going_out_request(body: Mapping[str, Any]) -> checks.GoingOutCheck:
     """``POST /v1/going-out/check``: ``{preset, rules?, round?, melds, players}``."""
     rules = rules_of(body).rules
     parse = _Cards()
     melds, players = parse.melds(body.get("melds"), ("melds",)), parse.players(body.get("players"), ("players",))
     parse.done()
-    return check_going_out(melds, players, rules, int(body.get("round", 1)))
+    return checks.check_going_out(melds, players, rules, int(body.get("round", 1)))
 
 
-def check_discard_pile_request(body: Mapping[str, Any]) -> DiscardPileCheck:
+def check_discard_pile_request(body: Mapping[str, Any]) -> checks.DiscardPileCheck:
     """``POST /v1/discard-pile/check``: ``{preset, rules?, hand, pile, melds?, taken_before?, frozen?}``."""
     rules = rules_of(body).rules
     parse = _Cards()
     hand, pile = parse(body.get("hand"), ("hand",)), parse(body.get("pile"), ("pile",))
     melds = parse.melds(body.get("melds"), ("melds",))
     parse.done()
-    return check_discard_pile(
+    return checks.check_discard_pile(
         hand, pile, rules, melds, bool(body.get("taken_before", False)), bool(body.get("frozen", False))
     )
 
@@ -116,14 +172,9 @@ def score_round_request(body: Mapping[str, Any]) -> RoundScore:
 
 
 def score_round_body(body: Mapping[str, Any], rules: RuleSet) -> RoundScore:
-    """Every side's Breakdown of the round ``body`` (``{round?, teams}``) under ``rules`` (resolved).
-
-    What ``score_round(round_from_mapping(body), rules)`` gives, and raises the same errors. A plain
-    legal round (the common case) is scored straight from its body by :func:`handfoot.engine.plain.score_plain`,
-    which declines anything it is not sure of; the precise path then answers and names every problem
-    (docs/performance.md)."""
-    score = score_plain(body, rules)
-    return score if score is not None else score_round(round_from_mapping(body), rules)
+    """Every side's Breakdown of the round ``body`` (``{round?, teams}``) under ``rules`` (resolved):
+    ``score_round(round_from_mapping(body), rules)``."""
+    return score_round(round_from_mapping(body), rules)
 
 
 @dataclass(frozen=True, slots=True)

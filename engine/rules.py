@@ -7,13 +7,13 @@ field says otherwise. Presets (named RuleSets with a provenance per value) live 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Any, Literal, TypeVar
 
 from handfoot.engine.errors import Problem, RulesError
+from handfoot.engine.frozen import fast_init
 
 WildRatio = Literal["twice", "more", "equal", "none"]
 AfterBook = Literal["new_meld", "burn"]
@@ -25,6 +25,7 @@ PileLaterTake = Literal["natural_pair", "natural_and_wild_or_open_meld"]
 HighFrom = Literal["8", "10"]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Contract:
     """The completed books a side needs before it may go out."""
@@ -159,10 +160,12 @@ _T = TypeVar("_T")
 
 
 def per_rules(make: Callable[[RuleSet], _T]) -> Callable[[RuleSet], _T]:
-    """``make(rules)`` made once per RuleSet (what hot paths derive from the rules: tables, lines).
+    """``make(rules)`` made once per RuleSet (what scoring derives from the rules: card points, the
+    meld checks already made).
 
-    The last RuleSet object is kept and checked by identity first: a preset's rules are one object,
-    and hashing a RuleSet (the key of the ``lru_cache`` of 64 behind it) costs 0.6 µs."""
+    The last RuleSet object is kept and checked by identity first: a preset's rules (and a house-rule
+    resolution, cached by :func:`~handfoot.engine.presets.resolve_rules`) are one object, and hashing
+    a RuleSet of some sixty fields (the key of the ``lru_cache`` of 64 behind it) is not free."""
     made = lru_cache(maxsize=64)(make)
     last: tuple[RuleSet, _T] | None = None
 
@@ -204,75 +207,73 @@ class RuleField:
     parse: Callable[[Any, tuple[str | int, ...]], Any] | None = field(default=None, compare=False)
 
 
-_C = ("clean_books", "dirty_books", "wild_books")
+#: The members of a contract: books needed by kind.
+_BOOK_KINDS = ("clean_books", "dirty_books", "wild_books")
 
 
-def _f(name: str, kind: str, group: str, description: str, **kw: Any) -> RuleField:
+def _field(name: str, kind: str, group: str, description: str, **kw: Any) -> RuleField:
+    """One entry of :data:`RULE_FIELDS`."""
     return RuleField(name, kind, group, description, **kw)
 
 
 RULE_FIELDS: dict[str, RuleField] = {f.name: f for f in [
-    _f("teams_min", "int", "sides", "Fewest sides (teams, or players playing alone) in a round.", minimum=1, maximum=12),
-    _f("teams_max", "int", "sides", "Most sides in a round.", minimum=1, maximum=12),
-    _f("players_per_team_min", "int", "sides", "Fewest players on one side (1 = individuals).", minimum=1, maximum=6),
-    _f("players_per_team_max", "int", "sides", "Most players on one side.", minimum=1, maximum=6),
-    _f("decks_per_player", "int", "deal", "Decks = players x decks_per_player + decks_extra.", maximum=2),
-    _f("decks_extra", "int", "deal", "Decks added to players x decks_per_player (each deck: 52 cards and 2 jokers).", maximum=12),
-    _f("hand_size", "int", "deal", "Cards dealt to each hand.", minimum=1, maximum=30),
-    _f("foot_size", "int", "deal", "Cards dealt to each foot.", minimum=1, maximum=30),
-    _f("rounds", "int", "game", "Rounds in a game (null: play to target_score).", minimum=1, maximum=50, nullable=True),
-    _f("target_score", "int", "game", "A game ends when a side reaches this score (null: after `rounds`).", minimum=1, maximum=1_000_000, nullable=True),
-    _f("tie_rule", "choice", "game", "A tie after the last round stands, or calls for a tiebreaker round.", choices=("stands", "tiebreaker_round")),
-    _f("tiebreaker_opening_minimum", "int", "game", "Opening minimum (points) of a tiebreaker round.", maximum=10_000, nullable=True),
-    _f("joker_points", "int", "card_values", "Points of a joker.", maximum=1000),
-    _f("two_points", "int", "card_values", "Points of a 2.", maximum=1000),
-    _f("ace_points", "int", "card_values", "Points of an ace.", maximum=1000),
-    _f("high_points", "int", "card_values", "Points of K, Q, J, 10 and (when high_from is 8) 9 and 8.", maximum=1000),
-    _f("high_from", "choice", "card_values", "Lowest rank worth high_points: 8 (K-8) or 10 (K-10).", choices=("8", "10")),
-    _f("low_points", "int", "card_values", "Points of 7-4 (or 9-4 when high_from is 10).", maximum=1000),
-    _f("black_three_points", "int", "card_values", "Points of a black three (against the side holding it).", maximum=1000),
-    _f("meld_min", "int", "melds", "Fewest cards in a new meld.", minimum=1, maximum=13),
-    _f("book_size", "int", "melds", "Cards that complete a book.", minimum=2, maximum=13),
-    _f("book_max_size", "int", "melds", "Most cards in a meld or book (null: no limit).", minimum=2, maximum=40, nullable=True),
-    _f("one_open_meld_per_rank", "bool", "melds", "A side may not have two unfinished melds of one rank."),
-    _f("after_book", "choice", "melds", "After a book of a rank is complete: start another meld of the rank (new_meld), or burn further cards of the rank (burn; scored on a burn line).", choices=("new_meld", "burn")),
-    _f("all_wild_melds", "bool", "melds", "Melds of wild cards only (and so wild books) exist."),
-    _f("black_three_books", "bool", "melds", "Black threes may be melded (naturals only)."),
-    _f("wild_ratio", "choice", "melds", "Natural to wild cards in a meld: twice (naturals >= 2 x wilds), more (naturals > wilds), equal (naturals >= wilds), none.", choices=("twice", "more", "equal", "none")),
-    _f("min_naturals_with_wilds", "int", "melds", "A meld holding a wild card needs at least this many naturals.", maximum=13),
-    _f("min_naturals_dirty_book", "int", "melds", "A completed dirty book needs at least this many naturals.", maximum=13),
-    _f("max_wilds_per_book", "int", "melds", "Most wild cards in one meld or book (null: only the ratio limits).", maximum=40, nullable=True),
-    _f("clean_book_bonus", "int", "bonuses", "Bonus per clean (red, natural) book.", minimum=-100_000, maximum=100_000),
-    _f("dirty_book_bonus", "int", "bonuses", "Bonus per dirty (black, mixed) book.", minimum=-100_000, maximum=100_000),
-    _f("wild_book_bonus", "int", "bonuses", "Bonus per wild (all-wild) book.", minimum=-100_000, maximum=100_000),
-    _f("going_out_bonus", "int", "bonuses", "Going-out bonus for rounds past going_out_bonus_by_round.", minimum=-100_000, maximum=100_000),
-    _f("going_out_bonus_by_round", "int_list", "bonuses", "Going-out bonus per round (round 1 first); empty: going_out_bonus every round.", minimum=-100_000, maximum=100_000),
-    _f("perfect_cut_bonus", "int", "bonuses", "Bonus each time a player picks up exactly the dealt count of cards when cutting (0: no such bonus).", minimum=-100_000, maximum=100_000),
-    _f("red_threes_laid_out", "bool", "red_threes", "Red threes are laid out on the table (and replaced)."),
-    _f("red_three_table_points", "int", "red_threes", "Points per red three on the table of a side that has melded (signed).", minimum=-100_000, maximum=100_000),
-    _f("red_three_table_points_unmelded", "int", "red_threes", "Points per red three on the table of a side that has not melded (signed).", minimum=-100_000, maximum=100_000),
-    _f("red_three_caught_points", "int", "red_threes", "Points per red three caught in a hand or foot (signed; usually negative).", minimum=-100_000, maximum=100_000),
-    _f("opening_minimum_by_round", "int_list", "opening", "Opening minimum (card points) per round, round 1 first.", maximum=100_000),
-    _f("opening_minimum", "int", "opening", "Opening minimum for rounds past opening_minimum_by_round.", maximum=100_000),
-    _f("opening_thresholds", "threshold_list", "opening", "When not empty, the opening minimum comes from the side's cumulative score instead of the round: [{score, minimum}], ascending score.", minimum=-1_000_000, maximum=1_000_000),
-    _f("opening_pile_top_only", "bool", "opening", "Of a taken discard pile only the top card counts toward the opening minimum."),
-    _f("contract", "contract", "going_out", "Books needed to go out for rounds past contract_by_round: {clean_books, dirty_books, wild_books}.", maximum=40),
-    _f("contract_by_round", "contract_list", "going_out", "Books needed to go out per round, round 1 first; empty: `contract` every round.", maximum=40),
-    _f("going_out_needs_feet", "bool", "going_out", "Every player of the side must have picked up their foot before the side goes out."),
-    _f("going_out_discard", "choice", "going_out", "Going out: the last card may be melded or discarded (optional), or must be discarded (required).", choices=("optional", "required")),
-    _f("pile_take_count", "int", "discard_pile", "Cards taken from the discard pile (all if fewer; null: the whole pile).", minimum=1, maximum=200, nullable=True),
-    _f("pile_blocked_by", "choice", "discard_pile", "Which three on top blocks the pile: black_three or any_three.", choices=("black_three", "any_three")),
-    _f("pile_wild_top", "choice", "discard_pile", "A wild card on top: taken with a matching pair of that wild (matching_pair), or never (blocked).", choices=("matching_pair", "blocked")),
-    _f("pile_later_take", "choice", "discard_pile", "Once the pile has been taken this round: a natural pair is still needed (natural_pair), or a natural and a wild or an open meld of the rank (natural_and_wild_or_open_meld).", choices=("natural_pair", "natural_and_wild_or_open_meld")),
-    _f("pile_freezes_on_wild", "bool", "discard_pile", "A discarded wild card freezes the pile for a round of turns."),
-    _f("pile_closed_rank_blocks", "bool", "discard_pile", "The pile may not be taken when its top card's rank is a completed book of the side."),
+    _field("teams_min", "int", "sides", "Fewest sides (teams, or players playing alone) in a round.", minimum=1, maximum=12),
+    _field("teams_max", "int", "sides", "Most sides in a round.", minimum=1, maximum=12),
+    _field("players_per_team_min", "int", "sides", "Fewest players on one side (1 = individuals).", minimum=1, maximum=6),
+    _field("players_per_team_max", "int", "sides", "Most players on one side.", minimum=1, maximum=6),
+    _field("decks_per_player", "int", "deal", "Decks = players x decks_per_player + decks_extra.", maximum=2),
+    _field("decks_extra", "int", "deal", "Decks added to players x decks_per_player (each deck: 52 cards and 2 jokers).", maximum=12),
+    _field("hand_size", "int", "deal", "Cards dealt to each hand.", minimum=1, maximum=30),
+    _field("foot_size", "int", "deal", "Cards dealt to each foot.", minimum=1, maximum=30),
+    _field("rounds", "int", "game", "Rounds in a game (null: play to target_score).", minimum=1, maximum=50, nullable=True),
+    _field("target_score", "int", "game", "A game ends when a side reaches this score (null: after `rounds`).", minimum=1, maximum=1_000_000, nullable=True),
+    _field("tie_rule", "choice", "game", "A tie after the last round stands, or calls for a tiebreaker round.", choices=("stands", "tiebreaker_round")),
+    _field("tiebreaker_opening_minimum", "int", "game", "Opening minimum (points) of a tiebreaker round.", maximum=10_000, nullable=True),
+    _field("joker_points", "int", "card_values", "Points of a joker.", maximum=1000),
+    _field("two_points", "int", "card_values", "Points of a 2.", maximum=1000),
+    _field("ace_points", "int", "card_values", "Points of an ace.", maximum=1000),
+    _field("high_points", "int", "card_values", "Points of K, Q, J, 10 and (when high_from is 8) 9 and 8.", maximum=1000),
+    _field("high_from", "choice", "card_values", "Lowest rank worth high_points: 8 (K-8) or 10 (K-10).", choices=("8", "10")),
+    _field("low_points", "int", "card_values", "Points of 7-4 (or 9-4 when high_from is 10).", maximum=1000),
+    _field("black_three_points", "int", "card_values", "Points of a black three (against the side holding it).", maximum=1000),
+    _field("meld_min", "int", "melds", "Fewest cards in a new meld.", minimum=1, maximum=13),
+    _field("book_size", "int", "melds", "Cards that complete a book.", minimum=2, maximum=13),
+    _field("book_max_size", "int", "melds", "Most cards in a meld or book (null: no limit).", minimum=2, maximum=40, nullable=True),
+    _field("one_open_meld_per_rank", "bool", "melds", "A side may not have two unfinished melds of one rank."),
+    _field("after_book", "choice", "melds", "After a book of a rank is complete: start another meld of the rank (new_meld), or burn further cards of the rank (burn; scored on a burn line).", choices=("new_meld", "burn")),
+    _field("all_wild_melds", "bool", "melds", "Melds of wild cards only (and so wild books) exist."),
+    _field("black_three_books", "bool", "melds", "Black threes may be melded (naturals only)."),
+    _field("wild_ratio", "choice", "melds", "Natural to wild cards in a meld: twice (naturals >= 2 x wilds), more (naturals > wilds), equal (naturals >= wilds), none.", choices=("twice", "more", "equal", "none")),
+    _field("min_naturals_with_wilds", "int", "melds", "A meld holding a wild card needs at least this many naturals.", maximum=13),
+    _field("min_naturals_dirty_book", "int", "melds", "A completed dirty book needs at least this many naturals.", maximum=13),
+    _field("max_wilds_per_book", "int", "melds", "Most wild cards in one meld or book (null: only the ratio limits).", maximum=40, nullable=True),
+    _field("clean_book_bonus", "int", "bonuses", "Bonus per clean (red, natural) book.", minimum=-100_000, maximum=100_000),
+    _field("dirty_book_bonus", "int", "bonuses", "Bonus per dirty (black, mixed) book.", minimum=-100_000, maximum=100_000),
+    _field("wild_book_bonus", "int", "bonuses", "Bonus per wild (all-wild) book.", minimum=-100_000, maximum=100_000),
+    _field("going_out_bonus", "int", "bonuses", "Going-out bonus for rounds past going_out_bonus_by_round.", minimum=-100_000, maximum=100_000),
+    _field("going_out_bonus_by_round", "int_list", "bonuses", "Going-out bonus per round (round 1 first); empty: going_out_bonus every round.", minimum=-100_000, maximum=100_000),
+    _field("perfect_cut_bonus", "int", "bonuses", "Bonus each time a player picks up exactly the dealt count of cards when cutting (0: no such bonus).", minimum=-100_000, maximum=100_000),
+    _field("red_threes_laid_out", "bool", "red_threes", "Red threes are laid out on the table (and replaced)."),
+    _field("red_three_table_points", "int", "red_threes", "Points per red three on the table of a side that has melded (signed).", minimum=-100_000, maximum=100_000),
+    _field("red_three_table_points_unmelded", "int", "red_threes", "Points per red three on the table of a side that has not melded (signed).", minimum=-100_000, maximum=100_000),
+    _field("red_three_caught_points", "int", "red_threes", "Points per red three caught in a hand or foot (signed; usually negative).", minimum=-100_000, maximum=100_000),
+    _field("opening_minimum_by_round", "int_list", "opening", "Opening minimum (card points) per round, round 1 first.", maximum=100_000),
+    _field("opening_minimum", "int", "opening", "Opening minimum for rounds past opening_minimum_by_round.", maximum=100_000),
+    _field("opening_thresholds", "threshold_list", "opening", "When not empty, the opening minimum comes from the side's cumulative score instead of the round: [{score, minimum}], ascending score.", minimum=-1_000_000, maximum=1_000_000),
+    _field("opening_pile_top_only", "bool", "opening", "Of a taken discard pile only the top card counts toward the opening minimum."),
+    _field("contract", "contract", "going_out", "Books needed to go out for rounds past contract_by_round: {clean_books, dirty_books, wild_books}.", maximum=40),
+    _field("contract_by_round", "contract_list", "going_out", "Books needed to go out per round, round 1 first; empty: `contract` every round.", maximum=40),
+    _field("going_out_needs_feet", "bool", "going_out", "Every player of the side must have picked up their foot before the side goes out."),
+    _field("going_out_discard", "choice", "going_out", "Going out: the last card may be melded or discarded (optional), or must be discarded (required).", choices=("optional", "required")),
+    _field("pile_take_count", "int", "discard_pile", "Cards taken from the discard pile (all if fewer; null: the whole pile).", minimum=1, maximum=200, nullable=True),
+    _field("pile_blocked_by", "choice", "discard_pile", "Which three on top blocks the pile: black_three or any_three.", choices=("black_three", "any_three")),
+    _field("pile_wild_top", "choice", "discard_pile", "A wild card on top: taken with a matching pair of that wild (matching_pair), or never (blocked).", choices=("matching_pair", "blocked")),
+    _field("pile_later_take", "choice", "discard_pile", "Once the pile has been taken this round: a natural pair is still needed (natural_pair), or a natural and a wild or an open meld of the rank (natural_and_wild_or_open_meld).", choices=("natural_pair", "natural_and_wild_or_open_meld")),
+    _field("pile_freezes_on_wild", "bool", "discard_pile", "A discarded wild card freezes the pile for a round of turns."),
+    _field("pile_closed_rank_blocks", "bool", "discard_pile", "The pile may not be taken when its top card's rank is a completed book of the side."),
 ]}
 
 assert set(RULE_FIELDS) == {f.name for f in fields(RuleSet)}, "RULE_FIELDS and RuleSet differ"
-
-GROUPS: tuple[str, ...] = ("sides", "deal", "game", "card_values", "melds", "bonuses", "red_threes",
-                           "opening", "going_out", "discard_pile")
-
 
 # -- parsing override values ----------------------------------------------------------------------
 
@@ -298,7 +299,7 @@ def _object(value: Any, keys: tuple[str, ...], spec: RuleField, path: tuple[str 
         raise RulesError([Problem("unknown_rule", f"{spec.name}: unknown member {k!r}", (*path, str(k)))
                           for k in unknown])
     missing = [k for k in keys if k not in value]
-    if missing and keys != _C:
+    if missing and keys != _BOOK_KINDS:
         raise _bad(path, f"{spec.name}: missing {', '.join(missing)}")
     return {k: _int(value.get(k, 0), spec, (*path, k)) for k in keys}
 
@@ -327,11 +328,11 @@ def parse_value(name: str, value: Any, path: tuple[str | int, ...]) -> Any:
             raise _bad(path, f"{name}: at most 50 entries")
         return tuple(_int(v, spec, (*path, i)) for i, v in enumerate(value))
     if spec.kind == "contract":
-        return Contract(**_object(value, _C, spec, path))
+        return Contract(**_object(value, _BOOK_KINDS, spec, path))
     if spec.kind == "contract_list":
         if len(value) > 50:
             raise _bad(path, f"{name}: at most 50 entries")
-        return tuple(Contract(**_object(v, _C, spec, (*path, i))) for i, v in enumerate(value))
+        return tuple(Contract(**_object(v, _BOOK_KINDS, spec, (*path, i))) for i, v in enumerate(value))
     if spec.kind == "threshold_list":
         if len(value) > 50:
             raise _bad(path, f"{name}: at most 50 entries")
@@ -438,32 +439,9 @@ def consistency_problems(rules: RuleSet) -> list[Problem]:
 _NATURAL_RANK_COUNT = range(11)  # 4-K and A
 
 
-def wild_limit_ok(rules: RuleSet, naturals: int, wilds: int) -> bool:
-    """Whether ``naturals`` natural and ``wilds`` wild cards satisfy the ratio and count limits."""
-    if wilds == 0:
-        return True
-    if rules.wild_ratio == "twice" and naturals < 2 * wilds:
-        return False
-    if rules.wild_ratio == "more" and naturals <= wilds:
-        return False
-    if rules.wild_ratio == "equal" and naturals < wilds:
-        return False
-    if naturals < rules.min_naturals_with_wilds:
-        return False
-    if rules.max_wilds_per_book is not None and wilds > rules.max_wilds_per_book:
-        return False
-    return True
-
-
 def _dirty_book_possible(rules: RuleSet) -> bool:
+    """Some book of ``book_size`` cards with wild cards in it keeps the wild-card limits."""
+    from handfoot.engine.melds import wild_card_problems  # melds imports this module
+
     size = rules.book_size
-    for wilds in range(1, size):
-        naturals = size - wilds
-        if wild_limit_ok(rules, naturals, wilds) and naturals >= rules.min_naturals_dirty_book:
-            return True
-    return False
-
-
-def field_names() -> list[str]:
-    """Every RuleSet field name, in declaration order."""
-    return [f.name for f in dataclasses.fields(RuleSet)]
+    return any(not wild_card_problems(size - wilds, wilds, True, rules) for wilds in range(1, size))

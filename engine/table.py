@@ -1,39 +1,26 @@
-"""A side's table: its melds validated together, books counted by kind."""
+"""A side's table: its melds validated together, books counted by kind, the rules between melds."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import repeat
-from operator import and_
+from operator import attrgetter
 
-from handfoot.engine.cards import CARD_COUNT_MAX, RANK_FIELDS, Card, Rank
+from handfoot.engine.cards import Card, Rank, composition_count
 from handfoot.engine.errors import Path, Problem
-from handfoot.engine.melds import (
-    BOOK_BITS,
-    BOOK_FIELDS,
-    BOOK_MASK,
-    INFO_MELDS_MAX,
-    LOW_FIELDS,
-    POINTS_SHIFT,
-    PRESENCE_TWICE,
-    SIZE_SHIFT,
-    BookKind,
-    MeldCheck,
-    MeldTable,
-    meld_check,
-    rank_points,
-)
-from handfoot.engine.rules import RuleSet
+from handfoot.engine.frozen import fast_init
+from handfoot.engine.melds import BookKind, MeldCheck, meld_check
+from handfoot.engine.rules import Contract, RuleSet, per_rules
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Table:
-    """``checks`` (one per meld, in order), ``books`` (complete melds by kind), ``points`` (card
+    """``checks`` (one per meld, in order), ``books`` (complete valid melds by kind), ``points`` (card
     points of every melded card), ``problems`` (paths ``path + (meld index, card index?)``)."""
 
     checks: tuple[MeldCheck, ...]
-    books: dict[BookKind, int]
+    books: Contract
     points: int
     problems: tuple[Problem, ...]
 
@@ -46,116 +33,83 @@ class Table:
         return {c.rank for c in self.checks if not c.complete and c.rank is not None}
 
 
-def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = ("melds",),
-                  points_by_rank: tuple[int, ...] | None = None) -> Table:
+#: How many meld checks :func:`_checked` keeps per RuleSet: the valid melds of a preset number a few
+#: thousand compositions; the bound keeps a stream of odd melds from growing the memory.
+_CHECKED_MAX = 8192
+
+
+@per_rules
+def _checked(rules: RuleSet) -> dict[int, MeldCheck]:
+    """``meld_check(meld, rules)`` of every table meld seen under ``rules``, by the meld's composition:
+    melds without threes only, whose answer depends on nothing else (see ``meld_check``)."""
+    return {}
+
+
+def _check(meld: Sequence[Card], comp: int, rules: RuleSet, checked: dict[int, MeldCheck]) -> MeldCheck:
+    check = meld_check(meld, rules)
+    if not composition_count(comp, Rank.THREE) and len(checked) < _CHECKED_MAX:
+        checked[comp] = check
+    return check
+
+
+_composition_of = attrgetter("composition")
+_points_of = attrgetter("points")
+_problems_of = attrgetter("problems")
+
+
+def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = ("melds",)) -> Table:
     """Validate every meld of one side and the rules between melds.
 
-    Between melds: two unfinished melds of one rank (``duplicate_open_meld``, when
-    ``one_open_meld_per_rank``); another meld of a rank whose book is complete where the rules burn
-    instead (``second_book_of_rank``, when ``after_book`` is ``burn``).
-
-    ``points_by_rank``: ``rank_points(rules)``, when the caller has it already.
+    Each meld is checked by :func:`~handfoot.engine.melds.meld_check`, once per composition and
+    RuleSet (the answer is kept). Between melds (see :func:`_table_problems`): two unfinished melds
+    of one rank (``duplicate_open_meld``, when ``one_open_meld_per_rank``); another meld of a rank
+    whose book is complete where the rules burn instead (``second_book_of_rank``, when
+    ``after_book`` is ``burn``). An invalid meld is no book.
     """
-    if points_by_rank is None:
-        points_by_rank = rank_points(rules)
-    checks: list[MeldCheck] = []
+    checked = _checked(rules)
+    comps = [sum(map(_composition_of, meld)) for meld in melds]  # each meld's composition
+    found = list(map(checked.get, comps))
+    if not all(found):  # a composition not seen yet, or with threes
+        found = [check or _check(meld, comp, rules, checked)
+                 for check, meld, comp in zip(found, melds, comps, strict=True)]
+    checks: tuple[MeldCheck, ...] = tuple(found)  # type: ignore[arg-type]
+    ranks = [c.rank for c in checks if c.rank is not None]
+    between = len(set(ranks)) < len(ranks)  # the rules between melds concern two melds of one rank
+    problems = _table_problems(checks, rules, path, between) if between or any(map(_problems_of, checks)) else ()
+    kinds = [c.kind for c in checks if c.complete and not c.problems]
+    books = Contract(kinds.count(BookKind.CLEAN), kinds.count(BookKind.DIRTY), kinds.count(BookKind.WILD))
+    return Table(checks, books, sum(map(_points_of, checks)), problems)
+
+
+def _table_problems(checks: Sequence[MeldCheck], rules: RuleSet, path: Path, between: bool) -> tuple[Problem, ...]:
+    """Every meld's problems and, when ``between`` (two melds share a rank), the rules between
+    melds, meld by meld."""
+    one_open = between and rules.one_open_meld_per_rank
+    burn = between and rules.after_book == "burn"
     problems: list[Problem] = []
-    clean = dirty = wild = 0
     open_seen: dict[str, int] = {}
     complete_seen: dict[str, int] = {}
-    one_open = rules.one_open_meld_per_rank
-    burn = rules.after_book == "burn"
-    for j, meld in enumerate(melds):
-        check = meld_check(meld, rules, (), points_by_rank)
-        checks.append(check)
-        if check.problems:
-            for p in check.problems:
-                problems.append(Problem(p.code, f"meld {j}: {p.detail}", (*path, j, *p.path[1:])))
-        elif check.complete:  # valid and complete: a book of its kind
-            kind = check.kind
-            if kind is BookKind.CLEAN:
-                clean += 1
-            elif kind is BookKind.DIRTY:
-                dirty += 1
-            elif kind is BookKind.WILD:
-                wild += 1
-        if check.rank is None:
+    for j, check in enumerate(checks):
+        for p in check.problems:
+            problems.append(Problem(p.code, f"meld {j}: {p.detail}", (*path, j, *p.path[1:])))
+        rank = check.rank
+        if not between or rank is None:
             continue
         if not check.complete:
-            if one_open and check.rank in open_seen:
+            if one_open and rank in open_seen:
                 problems.append(Problem("duplicate_open_meld", f"meld {j}: a second unfinished meld "
-                                        f"of {check.rank}s (meld {open_seen[check.rank]} is one); one "
+                                        f"of {rank}s (meld {open_seen[rank]} is one); one "
                                         "open meld per rank (one_open_meld_per_rank)", (*path, j)))
-            open_seen.setdefault(check.rank, j)
+            open_seen.setdefault(rank, j)
         if burn:
-            if check.rank in complete_seen and complete_seen[check.rank] != j:
-                problems.append(_second(check.rank, j, complete_seen[check.rank], path))
+            if rank in complete_seen and complete_seen[rank] != j:
+                problems.append(_second(rank, j, complete_seen[rank], path))
             elif check.complete:
-                others = [k for k, c in enumerate(checks[:-1]) if c.rank == check.rank]
-                problems.extend(_second(check.rank, k, j, path) for k in others)
-                complete_seen[check.rank] = j
-    books = {BookKind.CLEAN: clean, BookKind.DIRTY: dirty, BookKind.WILD: wild}
-    points = sum([c.points for c in checks])
-    return Table(tuple(checks), books, points, tuple(problems))
+                problems.extend(_second(rank, k, j, path) for k, c in enumerate(checks[:j]) if c.rank == rank)
+                complete_seen[rank] = j
+    return tuple(problems)
 
 
 def _second(rank: str, j: int, book: int, path: Path) -> Problem:
     return Problem("second_book_of_rank", f"meld {j}: the {rank}s already have a completed book "
                    f"(meld {book}); further {rank}s go to the burn pile (after_book burn)", (*path, j))
-
-
-_RANK_TEXT = tuple(rank.value for rank in Rank)
-
-
-def quick_table(sums: Sequence[int], cards: int, table: MeldTable, closed: bool = False,
-                *, compositions: bool = False) -> tuple[int, int, int, int, set[str]] | None:
-    """``(clean books, dirty books, wild books, points, closed ranks)`` as :func:`analyse_table`
-    gives them, for a side whose every meld is valid and breaks no rule between melds; ``None`` for
-    any other (then ask :func:`analyse_table`, which names every problem). ``closed`` ranks
-    (canonical text) are only worked out when asked for; else the set is empty.
-
-    ``sums``: ``sum(card.counts for card in meld)`` of each meld; ``cards``: the number of melded
-    cards; ``table``: ``meld_table(rules)``. Each meld is looked up by its composition (C-level
-    ``map``) and the infos summed, so a valid side costs no Python code per meld unless two of its
-    melds share a rank. ``compositions``: the ``sums`` are sums of rank fields only (already
-    compositions, or above ``RANK_FIELDS`` where a field overflowed: no such meld is in the table).
-    """
-    if len(sums) > INFO_MELDS_MAX or cards > CARD_COUNT_MAX:
-        return None  # more than the info fields count exactly
-    comps = sums if compositions else list(map(and_, sums, repeat(RANK_FIELDS, len(sums))))
-    try:
-        total = sum(map(table.info.__getitem__, comps))
-    except KeyError:  # a meld that is not valid (or of threes)
-        return None
-    low = total & LOW_FIELDS  # the book counts and the size: a small int, cheap to take apart
-    if low >> SIZE_SHIFT != cards:
-        return None  # a meld too large for its rank fields (it can alias a smaller one)
-    if total & PRESENCE_TWICE and not _between_melds_ok(comps, table):
-        return None
-    closed_ranks = {_RANK_TEXT[table.rank[c]] for c in comps
-                    if table.info[c] & BOOK_FIELDS and table.rank[c] >= 0} if closed else set()
-    return (low & BOOK_MASK, low >> BOOK_BITS & BOOK_MASK, low >> 2 * BOOK_BITS & BOOK_MASK,
-            total >> POINTS_SHIFT, closed_ranks)
-
-
-def _between_melds_ok(comps: Sequence[int], table: MeldTable) -> bool:
-    """No ``duplicate_open_meld`` nor ``second_book_of_rank`` (see :func:`analyse_table`) among
-    valid melds of these compositions."""
-    open_seen: set[int] = set()
-    seen: set[int] = set()
-    complete_seen: set[int] = set()
-    for comp in comps:
-        r = table.rank[comp]
-        if r < 0:
-            continue
-        complete = bool(table.info[comp] & BOOK_FIELDS)
-        if not complete:
-            if table.one_open and r in open_seen:
-                return False
-            open_seen.add(r)
-        if table.burn and (r in complete_seen or (complete and r in seen)):
-            return False
-        seen.add(r)
-        if complete:
-            complete_seen.add(r)
-    return True

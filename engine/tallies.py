@@ -1,0 +1,128 @@
+"""The tally form of a side's round: its counts, as counted at the table, and what no legal table
+can produce (a tally given in a request is checked here; one derived from cards needs no such check).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from math import gcd
+
+from handfoot.engine.cards import DECK, RANK_INDEX, Rank
+from handfoot.engine.checks import going_out_problems
+from handfoot.engine.errors import Path, Problem
+from handfoot.engine.frozen import fast_init
+from handfoot.engine.melds import rank_points
+from handfoot.engine.rules import Contract, RuleSet, per_rules
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """A side's round as counted at the table: what its :class:`~handfoot.engine.scoring.Breakdown` is
+    made of. Counts are cards or books; ``*_points`` are points.
+
+    ``points_left`` is positive (it is subtracted); ``red_threes_caught`` counts red threes held in
+    hands or feet; ``has_melded`` (for rules that score red threes by it) defaults to whether the side
+    has any points or books on the table.
+    """
+
+    clean_books: int = 0
+    dirty_books: int = 0
+    wild_books: int = 0
+    red_threes_on_table: int = 0
+    red_threes_caught: int = 0
+    table_points: int = 0
+    points_left: int = 0
+    burn_points: int = 0
+    perfect_cuts: int = 0
+    has_melded: bool | None = None
+
+    @property
+    def books(self) -> Contract:
+        """The completed books by kind, in the shape of a contract."""
+        return Contract(self.clean_books, self.dirty_books, self.wild_books)
+
+    @property
+    def melded(self) -> bool:
+        """``has_melded``, or when not given whether the side has points or books on the table."""
+        if self.has_melded is not None:
+            return self.has_melded
+        return bool(self.table_points or self.clean_books or self.dirty_books or self.wild_books)
+
+
+#: The tally's counts (every field but ``has_melded``): the members of a request's ``tally``.
+TALLY_COUNTS = tuple(f.name for f in fields(Tally) if f.name != "has_melded")
+
+_NATURAL_INDEXES = [RANK_INDEX[r] for r in Rank if r not in (Rank.THREE, Rank.TWO, Rank.JOKER)]
+_WILD_INDEXES = [RANK_INDEX[Rank.TWO], RANK_INDEX[Rank.JOKER]]
+
+
+@per_rules
+def _card_steps(rules: RuleSet) -> tuple[int, int, int]:
+    """(gcd of every card value, cheapest natural, cheapest wild) under ``rules`` (points)."""
+    values = rank_points(rules)
+    return (gcd(*values) or 1, min(values[r] for r in _NATURAL_INDEXES), min(values[r] for r in _WILD_INDEXES))
+
+
+def tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: int, at: Path,
+                   decks: int) -> list[Problem]:
+    """What a given tally breaks: negative counts (``negative_tally``, and nothing else is checked
+    then), wild books without all-wild melds, red threes on the table where they are never laid
+    out, a burn pile without burning, points that no sum of card values makes, fewer table points
+    than its books' cards are worth, more than ``decks`` decks hold (``invalid_tally``, see
+    :func:`_ceiling_problems`), and going out without the contract."""
+    problems: list[Problem] = []
+    for key in TALLY_COUNTS:
+        if getattr(tally, key) < 0:
+            problems.append(Problem("negative_tally", f"{key} is {getattr(tally, key)}; counts and "
+                                    "points are never negative (points_left is subtracted)", (*at, "tally", key)))
+    if problems:
+        return problems
+    if tally.wild_books and not rules.all_wild_melds:
+        problems.append(Problem("all_wild_not_allowed", "these rules have no all-wild melds, so no "
+                                "wild books (all_wild_melds is false)", (*at, "tally", "wild_books")))
+    if tally.red_threes_on_table and not rules.red_threes_laid_out:
+        problems.append(Problem("red_three_not_laid_out", "these rules never lay red threes out on "
+                                "the table (red_threes_laid_out is false)", (*at, "tally", "red_threes_on_table")))
+    if tally.burn_points and rules.after_book != "burn":
+        problems.append(Problem("burn_not_allowed", "these rules have no burn pile (after_book is "
+                                f"{rules.after_book})", (*at, "tally", "burn_points")))
+    step, cheapest, cheapest_wild = _card_steps(rules)
+    for key in ("table_points", "points_left", "burn_points"):
+        if getattr(tally, key) % step:
+            problems.append(Problem("invalid_tally", f"{key} {getattr(tally, key)} is not a sum of card "
+                                    f"values (every card is a multiple of {step} points)", (*at, "tally", key)))
+    floor = ((tally.clean_books + tally.dirty_books) * rules.book_size * min(cheapest, cheapest_wild)
+             + tally.wild_books * rules.book_size * cheapest_wild)
+    if tally.table_points < floor:
+        problems.append(Problem("invalid_tally", f"table_points {tally.table_points} is less than the "
+                                f"cards of the books alone can be worth ({floor})", (*at, "tally", "table_points")))
+    problems.extend(_ceiling_problems(tally, rules, decks, at))
+    if went_out:
+        problems.extend(going_out_problems(tally.books, None, rules, round_number, at))
+    return problems
+
+
+def _ceiling_problems(tally: Tally, rules: RuleSet, decks: int, at: Path) -> list[Problem]:
+    """More than ``decks`` decks can hold: books (by cards, and wild cards for wild books), and card
+    points on the table (with the burn pile) or left in hands and feet (docs/rules-decisions.md D10)."""
+    problems: list[Problem] = []
+    where = f"{decks} decks (the most for {rules.players_per_team_max} players a side)"
+    cards = decks * len(DECK)
+    books = tally.clean_books + tally.dirty_books + tally.wild_books
+    if books * rules.book_size > cards:
+        problems.append(Problem("invalid_tally", f"{books} books need {books * rules.book_size} cards; {where} "
+                                f"hold {cards}", (*at, "tally", "clean_books")))
+    wilds = decks * sum(1 for c in DECK if c.is_wild)
+    if tally.wild_books * rules.book_size > wilds:
+        problems.append(Problem("invalid_tally", f"{tally.wild_books} wild books need "
+                                f"{tally.wild_books * rules.book_size} wild cards; {where} hold {wilds}",
+                                (*at, "tally", "wild_books")))
+    values = rank_points(rules)
+    most = decks * sum(values[c.rank_index] for c in DECK if not c.is_red_three)
+    for key, points in (("table_points", tally.table_points + tally.burn_points),
+                        ("points_left", tally.points_left)):
+        if points > most:
+            problems.append(Problem("invalid_tally", f"{key} {points} is more than every card of {where} is "
+                                    f"worth ({most})", (*at, "tally", key)))
+    return problems
