@@ -28,7 +28,6 @@ SCHEMA_CODES: dict[str, str] = {
 }
 
 GAME_CODES: dict[str, str] = {
-    "duplicate_player": "A player name appears twice in a game (compared ignoring case and Unicode composition).",
     "unknown_side": "A round names a side the game does not have.",
     "missing_side": "A round leaves out a side of the game (every side appears exactly once).",
     "game_finished": "The game is over (409 game-finished; `end_reason` says why).",

@@ -109,6 +109,8 @@ PROBLEM_CODES: dict[str, str] = {
     "two_sides_out": "More than one side is marked as having gone out.",
     "duplicate_side": "Two sides of a round (or of a game) have the same name (compared ignoring case and Unicode "
     "composition).",
+    "duplicate_player": "A player name appears twice in a round or a game (compared ignoring case and Unicode "
+    "composition).",
     # discard pile
     "pile_empty": "The discard pile is empty.",
     "pile_blocked": "The top card of the discard pile blocks taking it (a black three, a wild, ...).",

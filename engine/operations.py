@@ -80,7 +80,8 @@ class _Cards:
             get = _mapping(player, at).get
             hand, foot = get("hand", ()), get("foot")
             out.append(checks.PlayerState(
-                str(player["name"]) if "name" in player else f"Player {p + 1}",
+                # an unnamed player is named by where it stands, so no two are the same player
+                str(player["name"]) if "name" in player else "player at /" + "/".join(map(str, at)),
                 self(_list(hand, (*at, "hand")), (*at, "hand")),
                 None if foot is None else self(_list(foot, (*at, "foot")), (*at, "foot"))))
         return tuple(out)

@@ -129,27 +129,41 @@ def name_key(name: str) -> str:
     return name.casefold() if name.isascii() else unicodedata.normalize("NFC", name).casefold()
 
 
-def sides_problems(rules: RuleSet, names: Sequence[str], players: Sequence[int | None]) -> list[Problem]:
+def sides_problems(rules: RuleSet, names: Sequence[str],
+                   players: Sequence[Sequence[str] | None]) -> list[Problem]:
     """The sides of a round or a game against the rules: how many sides (``teams_min``..``teams_max``),
-    how many players on each (``players_per_team_min``..``max``; ``None`` where a side gives no
-    players, e.g. a tally), and no two sides with one name (:func:`name_key`). Codes ``team_count``
-    and ``duplicate_side``; paths ``("teams",)``, ``("teams", i, "players")``, ``("teams", i, "name")``.
+    how many players on each (``players_per_team_min``..``max``; ``None`` where a side names no
+    players, e.g. a tally), no two sides with one name and no player on two sides or twice on one
+    (both compared by :func:`name_key`). Codes ``team_count``, ``duplicate_side`` and
+    ``duplicate_player``; paths ``("teams",)``, ``("teams", i, "players")``, ``("teams", i, "name")``
+    and ``("teams", i, "players", j)``.
     """
     problems: list[Problem] = []
     if not rules.teams_min <= len(names) <= rules.teams_max:
         problems.append(Problem("team_count", f"{len(names)} sides; these rules allow "
                                 f"{rules.teams_min} to {rules.teams_max} (teams_min, teams_max)", ("teams",)))
     seen: dict[str, int] = {}
-    for i, (name, count) in enumerate(zip(names, players, strict=True)):
+    seen_players: set[str] = set()
+    for i, (name, side_players) in enumerate(zip(names, players, strict=True)):
         first = seen.setdefault(name_key(name), i)
         if first != i:
             problems.append(Problem("duplicate_side", f"side {name!r} has the name of side {first} "
                                     f"({names[first]!r}); names that differ only by case or Unicode "
                                     "composition are the same", ("teams", i, "name")))
-        if count is not None and not rules.players_per_team_min <= count <= rules.players_per_team_max:
+        if side_players is None:
+            continue
+        count = len(side_players)
+        if not rules.players_per_team_min <= count <= rules.players_per_team_max:
             problems.append(Problem("team_count", f"{name} has {count} players; these rules allow "
                                     f"{rules.players_per_team_min} to {rules.players_per_team_max} "
                                     "(players_per_team_min, players_per_team_max)", ("teams", i, "players")))
+        for j, player in enumerate(side_players):
+            key = name_key(player)
+            if key in seen_players:
+                problems.append(Problem("duplicate_player", f"player {player!r} already plays on a side; a "
+                                        "player plays once (names that differ only by case or Unicode "
+                                        "composition are the same)", ("teams", i, "players", j)))
+            seen_players.add(key)
     return problems
 
 
@@ -163,11 +177,11 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
     problem, ``duplicate_open_meld``, ``second_book_of_rank``, ``not_a_red_three``,
     ``red_three_not_laid_out``, ``burn_not_allowed``, ``burn_needs_closed_book``, ``wild_burned``,
     ``too_many_copies``, ``negative_tally``, ``invalid_tally``, ``all_wild_not_allowed``,
-    ``duplicate_side``.
+    ``duplicate_side``, ``duplicate_player``.
     """
     teams, round_number = round_input.teams, round_input.round
     problems = sides_problems(rules, [t.name for t in teams],
-                              [None if t.tally is not None else len(t.players) for t in teams])
+                              [None if t.tally is not None else [p.name for p in t.players] for t in teams])
     problems += _two_sides_out_problems(teams)
     most_decks = rules.decks_for(len(teams) * rules.players_per_team_max)  # a tally names no players
     tallies: list[Tally] = []

@@ -118,17 +118,9 @@ def current_state(game: Game) -> engine.GameState:
 
 
 def _check_sides(teams: Sequence[Mapping[str, Any]], rules: engine.RuleSet) -> None:
-    """Sides and players against the rules (the engine's), and no player twice in one game."""
+    """Sides and players against the rules: the engine's one rule (sides_problems), players included."""
     problems = [FieldProblem(p.path, p.code, p.detail) for p in engine.sides_problems(
-        rules, [t["name"] for t in teams], [len(t["players"]) for t in teams])]
-    players: set[str] = set()
-    for i, team in enumerate(teams):
-        for j, player in enumerate(team["players"]):
-            key = engine.name_key(player)
-            if key in players:
-                problems.append(FieldProblem(("teams", i, "players", j), "duplicate_player",
-                                             f"player {player!r} already plays in this game"))
-            players.add(key)
+        rules, [t["name"] for t in teams], [t["players"] for t in teams])]
     if problems:
         raise InvalidRequestError(problems)
 

@@ -224,7 +224,7 @@ def test_schema_codes_are_documented() -> None:
 
 def test_one_catalogue_of_codes() -> None:
     """The engine's codes by reference, and no code in two groups (a code the engine takes over,
-    such as ``duplicate_player``, leaves ``GAME_CODES``)."""
+    such as ``duplicate_player`` did, leaves ``GAME_CODES``)."""
     assert codes.ENGINE_CODES is PROBLEM_CODES
     groups = [set(codes.ENGINE_CODES), set(codes.SCHEMA_CODES), set(codes.GAME_CODES)]
     assert sum(map(len, groups)) == len(codes.PROBLEM_CODES) == len(set.union(*groups))
@@ -237,7 +237,7 @@ CODE_LITERALS = re.compile(r'"code": "([a-z_]+)"|FieldProblem\(\([^)]*\),\s*"([a
 
 def test_every_code_the_api_sends_is_in_the_catalogue() -> None:
     sent = {a or b for path in API.rglob("*.py") for a, b in CODE_LITERALS.findall(path.read_text())}
-    assert {"duplicate_player", "unknown_side", "etag_mismatch", "game_finished"} <= sent  # the scan finds them
+    assert {"unknown_side", "missing_side", "etag_mismatch", "game_finished"} <= sent  # the scan finds them
     assert sent <= set(codes.PROBLEM_CODES), sent - set(codes.PROBLEM_CODES)
 
 
