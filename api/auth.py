@@ -1,7 +1,7 @@
 """API keys: created and revoked on the command line, checked on every game request.
 
 A key is ``hf_`` + 43 URL-safe characters (256 bits from :mod:`secrets`). It is printed once by
-``flask --app api:create_app keys create NAME``; the database keeps only its SHA-256 (a key this
+``handfoot-server keys create NAME``; the database keeps only its SHA-256 (a key this
 random needs no salt or slow hash: nobody can guess one to test against the hash). A request's key
 is found by its hash and compared with :func:`hmac.compare_digest`.
 

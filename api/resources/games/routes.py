@@ -53,7 +53,7 @@ blp = Blueprint(
     "API keys, every games request needs `Authorization: Bearer <key>` and a key sees only its own games.",
 )
 
-# `flask --app api:create_app keys create|list|revoke`
+# `handfoot-server keys create|list|revoke`
 blp.record_once(lambda state: state.app.cli.add_command(auth.keys_cli))
 # `Cache-Control: no-store` on answers to requests made with a key (api/security.py).
 blp.after_request(no_store_for_keys)
@@ -303,6 +303,6 @@ def register_spec(api: Any) -> None:
     api.spec.components.security_scheme(
         "bearerAuth",
         {"type": "http", "scheme": "bearer",
-         "description": "An API key from `flask --app api:create_app keys create NAME`. Needed on every games "
+         "description": "An API key from `handfoot-server keys create NAME`. Needed on every games "
          "operation once the server has any key; not needed while it has none."},
     )
