@@ -67,8 +67,10 @@ typecheck: install
 	MYPYPATH=$(TYPECHECK) $(VENV)/bin/mypy --strict examples
 
 # pytest exits 5 when it collected no tests: that is a failure too, said out loud.
+# PYTEST_WORKERS: pytest-xdist processes (auto: one a core; 0 runs in this process).
+PYTEST_WORKERS ?= auto
 pytest: install
-	@rc=0; $(PY) -m pytest $(PYTEST_ARGS) || rc=$$?; \
+	@rc=0; $(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no tests ran (exit 5)" >&2; fi; \
 	exit $$rc
 
