@@ -88,3 +88,30 @@ def screenshot(page: Any, name: str, *, full_page: bool = True) -> None:
         page.wait_for_timeout(150)
         page.screenshot(path=str(out / f"{name}-{label}.png"), full_page=full_page)
     page.set_viewport_size(original)
+
+
+class Actions:
+    """A person's input, counted: each ``tap`` is one click (or tap), each typed character and each
+    ``press`` one key press. The click-count test drives the page only through this."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.clicks = 0
+        self.keys = 0
+
+    def tap(self, locator: Any, times: int = 1) -> None:
+        for _ in range(times):
+            locator.click()
+            self.clicks += 1
+
+    def type(self, text: str) -> None:
+        self.page.keyboard.type(text)
+        self.keys += len(text)
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
+        self.keys += 1
+
+    @property
+    def total(self) -> int:
+        return self.clicks + self.keys
