@@ -74,19 +74,24 @@ class Requests:
         return out
 
 
-def screenshot(page: Any, name: str, *, full_page: bool = True) -> None:
-    """Save ``<name>-desktop.png`` and ``<name>-phone.png`` when HANDFOOT_SCREENSHOTS is set."""
+def screenshot(page: Any, name: str, *, full_page: bool = True, dark: bool = False) -> None:
+    """Save ``<name>-desktop.png`` and ``<name>-phone.png`` when HANDFOOT_SCREENSHOTS is set; with
+    ``dark``, also ``<name>-dark-desktop.png`` and ``<name>-dark-phone.png`` (prefers-color-scheme: dark)."""
     if not SCREENSHOT_DIR:
         return
     out = Path(SCREENSHOT_DIR)
     out.mkdir(parents=True, exist_ok=True)
     original = page.viewport_size
-    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
-        page.set_viewport_size(size)
-        if not full_page:
-            page.evaluate("window.scrollTo(0, 0)")
-        page.wait_for_timeout(150)
-        page.screenshot(path=str(out / f"{name}-{label}.png"), full_page=full_page)
+    for scheme in ("light", "dark") if dark else ("light",):
+        page.emulate_media(color_scheme=scheme)
+        suffix = "-dark" if scheme == "dark" else ""
+        for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page.set_viewport_size(size)
+            if not full_page:
+                page.evaluate("window.scrollTo(0, 0)")
+            page.wait_for_timeout(150)
+            page.screenshot(path=str(out / f"{name}{suffix}-{label}.png"), full_page=full_page)
+    page.emulate_media(color_scheme="light")
     page.set_viewport_size(original)
 
 
