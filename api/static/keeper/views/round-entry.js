@@ -127,6 +127,7 @@ function roundEntry(game, editing) {
     if (!teams) {
       state.shown = null;
       previewBox.classList.add("stale");
+      previewBox.replaceChildren(h("p.hint.no-breakdown", "No breakdown until the entries marked above can be read."));
       return null;
     }
     if (state.shown && same(state.shown, teams)) return teams;
@@ -143,6 +144,7 @@ function roundEntry(game, editing) {
       if (seq !== state.seq) return null;
       state.shown = null;
       previewBox.classList.add("stale");
+      previewBox.replaceChildren(h("p.hint.no-breakdown", "No breakdown: the rules say no to what is marked above."));
       if (err instanceof ProblemError && (err.status === 422 || err.status === 400)) {
         showProblem(form, err, { title: "The rules say no", focus: false });
       } else failure(err);
