@@ -74,9 +74,10 @@ class Requests:
         return out
 
 
-def screenshot(page: Any, name: str, *, full_page: bool = True, dark: bool = False) -> None:
+def screenshot(page: Any, name: str, *, full_page: bool = True, dark: bool = False, at: str | None = None) -> None:
     """Save ``<name>-desktop.png`` and ``<name>-phone.png`` when HANDFOOT_SCREENSHOTS is set; with
-    ``dark``, also ``<name>-dark-desktop.png`` and ``<name>-dark-phone.png`` (prefers-color-scheme: dark)."""
+    ``dark``, also ``<name>-dark-desktop.png`` and ``<name>-dark-phone.png`` (prefers-color-scheme: dark).
+    ``at``: a selector to scroll to the top of the screen (one screenful, not the full page)."""
     if not SCREENSHOT_DIR:
         return
     out = Path(SCREENSHOT_DIR)
@@ -87,10 +88,12 @@ def screenshot(page: Any, name: str, *, full_page: bool = True, dark: bool = Fal
         suffix = "-dark" if scheme == "dark" else ""
         for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
             page.set_viewport_size(size)
-            if not full_page:
+            if at:
+                page.locator(at).first.evaluate("el => el.scrollIntoView({block: 'start'})")
+            elif not full_page:
                 page.evaluate("window.scrollTo(0, 0)")
             page.wait_for_timeout(150)
-            page.screenshot(path=str(out / f"{name}{suffix}-{label}.png"), full_page=full_page)
+            page.screenshot(path=str(out / f"{name}{suffix}-{label}.png"), full_page=full_page and not at)
     page.emulate_media(color_scheme="light")
     page.set_viewport_size(original)
 

@@ -157,7 +157,7 @@ def test_seed_000_worked_round_as_tallies_with_a_live_breakdown(page: Any, live_
     assert page.locator(".preview [data-total='Team 2']").inner_text() == "1,075"
     # Lines worth 0 are folded away on screen (they stay in the table for screen readers' count).
     assert not page.locator(".preview .breakdown[data-team='Team 2'] tr[data-code='wild_books']").is_visible()
-    screenshot(page, "round-preview", dark=True)
+    screenshot(page, "round-preview", dark=True, at=".preview-card")
 
     # Nothing is stored by the live breakdown.
     assert api_get(live_server, f"/v1/games/{game_id}")["rounds_played"] == 0
@@ -283,7 +283,7 @@ def test_out_without_contract_shows_the_rule_and_stores_nothing(page: Any, live_
     assert page.locator(".preview.stale").count() == 1, "no breakdown of a round the rules refuse"
     page.get_by_role("button", name="Save round 1").click()
     expect(summary.locator("h3")).to_be_focused()
-    screenshot(page, "rule-error")
+    screenshot(page, "rule-error", at="form.entry .error-summary")
 
     # Two sides out: named on the second.
     enter_tally(page, 0, SEED_T1, True)
