@@ -33,6 +33,21 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
+def launch(playwright: Any, profile: Path, **options: Any) -> Any:
+    """Headless Chromium (Debian's) with a fresh user-data-dir `profile`; `options` go to Playwright."""
+    ctx = playwright.chromium.launch_persistent_context(
+        str(profile),
+        executable_path=CHROMIUM,
+        headless=True,
+        args=CHROMIUM_ARGS,
+        viewport=DESKTOP,
+        locale="en-US",
+        **options,
+    )
+    ctx.set_default_timeout(15_000)
+    return ctx
+
+
 class QuietHandler(WSGIRequestHandler):
     def log_request(self, *args: Any, **kwargs: Any) -> None:
         pass

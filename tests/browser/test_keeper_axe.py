@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import launch
 from keeper_pages import SEED_T1, SEED_T2, enter_tally, open_entry, settle, stored_game, tally, team_entry
-from keeper_util import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, LiveServer
+from keeper_util import DESKTOP, PHONE, LiveServer
 
 AXE = Path(__file__).resolve().parent / "axe.min.js"
 BLOCKING = ("serious", "critical")
@@ -22,16 +23,7 @@ BLOCKING = ("serious", "critical")
 
 @pytest.fixture
 def axe_page(playwright: Any, tmp_path: Path, live_server: LiveServer) -> Iterator[Any]:
-    ctx = playwright.chromium.launch_persistent_context(
-        str(tmp_path / "axe-profile"),
-        executable_path=CHROMIUM,
-        headless=True,
-        args=CHROMIUM_ARGS,
-        viewport=DESKTOP,
-        locale="en-US",
-        bypass_csp=True,
-    )
-    ctx.set_default_timeout(15_000)
+    ctx = launch(playwright, tmp_path / "axe-profile", bypass_csp=True)
     page = ctx.pages[0] if ctx.pages else ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -79,7 +71,7 @@ def test_every_view_has_no_serious_or_critical_axe_violation(axe_page: Any, live
     page.wait_for_selector(".scoreboard")
     seen["scoreboard"] = violations(page)
     page.goto(f"{live_server.url}/#/games/{finished}")
-    page.wait_for_selector(".scoreboard")
+    page.wait_for_selector(".scoreboard .lead-tag:text('Winner')")  # the hash changed: wait for this game
     seen["scoreboard, finished"] = violations(page)
     page.get_by_role("button", name="Delete game").click()
     page.locator("dialog#confirm").wait_for()

@@ -96,7 +96,7 @@ def test_totals_and_the_last_round_show_without_scrolling_on_a_phone(page: Any, 
     for rounds in (3, 4):  # in progress (with "Enter round 4"), and finished
         game_id = stored_game(live_server, rounds, name=f"{rounds} rounds")
         page.goto(f"{live_server.url}/#/games/{game_id}")
-        page.wait_for_selector(".scoreboard")
+        expect(page.locator("h1")).to_have_text(f"{rounds} rounds")  # the hash changed: wait for this game
         for side in ("Us", "Them"):
             assert _bottom(page.locator(f".side-total[data-side='{side}']")) <= PHONE["height"], side
         assert _bottom(page.get_by_test_id("result")) <= PHONE["height"]
