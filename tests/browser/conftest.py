@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from keeper_util import CHROMIUM, CHROMIUM_ARGS, DESKTOP, LiveServer, Requests
+from keeper_util import CHROMIUM, LiveServer, Requests, launch
 
 from handfoot.server import migrate
 
@@ -68,16 +68,7 @@ def requests_seen() -> Requests:
 @pytest.fixture
 def context(playwright: Any, tmp_path: Path, requests_seen: Requests) -> Iterator[Any]:
     """Headless Chromium with a fresh user-data-dir for this test."""
-    ctx = playwright.chromium.launch_persistent_context(
-        str(tmp_path / "chromium-profile"),
-        executable_path=CHROMIUM,
-        headless=True,
-        args=CHROMIUM_ARGS,
-        viewport=DESKTOP,
-        locale="en-US",
-        accept_downloads=True,
-    )
-    ctx.set_default_timeout(15_000)
+    ctx = launch(playwright, tmp_path / "chromium-profile", accept_downloads=True)
     ctx.on("request", lambda request: requests_seen.urls.append(request.url))
     yield ctx
     ctx.close()

@@ -1,6 +1,7 @@
 // The score keeper page: routes the location's hash to a view and keeps the API key box. The views:
-// views/games.js (#/games), views/new-game.js (#/new), views/game.js (#/games/{id}) with its round
-// entry (views/round-entry.js). Everything goes through this server's API (see docs/games-api.md).
+// views/games.js (#/games), views/new-game.js (#/new), views/game.js (#/games/{id}, the scoreboard)
+// and views/round-entry.js (#/games/{id}/round, and #/games/{id}/rounds/{n} to correct a round).
+// Everything goes through this server's API (see docs/games-api.md).
 
 import { getApiKey, setApiKey } from "./api.js";
 import { TEAM_COLOURS } from "./chart.js";
@@ -9,10 +10,13 @@ import { failure, render, say, takeFlash } from "./page.js";
 import { showGame } from "./views/game.js";
 import { showGames } from "./views/games.js";
 import { showNewGame } from "./views/new-game.js";
+import { showRoundEntry } from "./views/round-entry.js";
+import { keepAwake } from "./wake.js";
 
 // ---- routing ---------------------------------------------------------------------------------------
 
-/** Show the view the location's hash names: #/games[?status=&page=], #/new or #/games/{id}. */
+/** Show the view the location's hash names: #/games[?status=&page=], #/new, #/games/{id},
+ * #/games/{id}/round or #/games/{id}/rounds/{n}. */
 async function route() {
   const hash = location.hash || "#/games";
   const [path, queryText = ""] = hash.slice(1).split("?");
@@ -23,9 +27,13 @@ async function route() {
     if (current) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
+  const game = /^\/games\/(\d+)(?:\/round|\/rounds\/(\d+))?$/.exec(path);
+  // The screen stays on while a game is open (players glance at it between hands).
+  keepAwake(Boolean(game));
   try {
-    const game = /^\/games\/(\d+)$/.exec(path);
-    if (game) await showGame(Number(game[1]));
+    if (game && path.endsWith("/round")) await showRoundEntry(Number(game[1]));
+    else if (game && game[2]) await showRoundEntry(Number(game[1]), Number(game[2]));
+    else if (game) await showGame(Number(game[1]));
     else if (path === "/new") await showNewGame();
     else await showGames(query);
   } catch (err) {

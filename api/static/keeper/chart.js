@@ -51,7 +51,7 @@ export function runningTotalsChart(teams, rows) {
   const lines = series.map((values, t) =>
     svg(
       "g",
-      { class: "series", "data-team": teams[t] },
+      { class: `series series-${t % TEAM_COLOURS.length}`, "data-team": teams[t] },
       svg("polyline", {
         points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "),
         fill: "none",

@@ -132,9 +132,10 @@ export function findPointerTarget(root, pointer) {
 
 /**
  * Show a problem's errors where they happen: each `errors[].pointer` next to the input it names,
- * and every error (with a link to its input) in the form's summary. Returns the summary element.
+ * and every error (with a link to its input) in the form's summary, focused unless `focus` is false.
+ * Returns the summary element.
  */
-export function showProblem(root, err, { title = "Not stored: the rules say no" } = {}) {
+export function showProblem(root, err, { title = "Not stored: the rules say no", focus = true } = {}) {
   clearErrors(root);
   const summary = root.querySelector(".error-summary");
   const items = [];
@@ -177,7 +178,8 @@ export function showProblem(root, err, { title = "Not stored: the rules say no" 
       h("ul", items),
     );
     summary.hidden = false;
-    summary.querySelector("h3").focus();
+    // A live check (as the person types) shows its errors without taking the focus away.
+    if (focus) summary.querySelector("h3").focus();
   }
   return summary;
 }

@@ -1,13 +1,14 @@
-// The game view (#/games/{id}): the standing, the next round's entry, the scoresheet with corrections
-// and each round's history, the CSV export and the running-totals chart.
+// The game view (#/games/{id}), scoreboard first: every side's total and the leader or winner, the
+// button to enter the next round, the score sheet with running totals, the chart; then each round's
+// correction and history, the CSV export, undo of this session's last save and deleting the game.
 
 import { api } from "../api.js";
 import { runningTotalsChart } from "../chart.js";
 import { h, points } from "../dom.js";
 import { STATUS_WORDS, listWords, plural, slug } from "../format.js";
-import { failure, render, say, view } from "../page.js";
+import { failure, render, say, setFlash } from "../page.js";
 import { presetList, presetName } from "../presets.js";
-import { roundEntry } from "./round-entry.js";
+import { forgetSave, undoFor } from "./undo.js";
 
 /** The standing (a polite live region): the winner or tie, a tiebreaker to play, or the leader so far. */
 function standingBlock(game) {
@@ -45,13 +46,13 @@ function standingBlock(game) {
   return h("section.standing", { "aria-live": "polite", "aria-label": "Standing" }, items);
 }
 
-/** Rounds x teams, each cell the round's score and the running total; `actions`: {correct(n), history(n)}. */
+/** Rounds x teams, each cell the round's score and the running total; `actions`: {history(n)}. */
 function scoresheet(game, actions) {
   const rounds = game.rounds || [];
   const totals = game.totals || [];
   return h(
     "table.sheet",
-    h("caption", "Scoresheet: each round's score and the running total"),
+    h("caption.sr-only", "Score sheet: each round's score and the running total"),
     h(
       "thead",
       h(
@@ -67,7 +68,15 @@ function scoresheet(game, actions) {
         h(
           "tr",
           { dataset: { round: String(r.number) } },
-          h("th", { scope: "row" }, String(r.number), r.revision > 1 ? h("span.badge.corrected", { title: `revision ${r.revision}` }, "corrected") : null),
+          h(
+            "th",
+            { scope: "row" },
+            String(r.number),
+            // Only a corrected round has a history to show: its badge opens it.
+            r.revision > 1
+              ? h("button.badge.corrected", { type: "button", "aria-label": `History of round ${r.number} (corrected, revision ${r.revision})`, onclick: () => actions.history(r.number) }, "corrected")
+              : null,
+          ),
           game.teams.map((t, i) => {
             const b = (r.teams || []).find((x) => x.name === t.name) || r.teams[i];
             const after = (r.totals_after || []).find((x) => x.name === t.name) || r.totals_after[i];
@@ -80,8 +89,7 @@ function scoresheet(game, actions) {
           }),
           h(
             "td.actions",
-            h("button.secondary.small", { type: "button", "aria-label": `Correct round ${r.number}`, onclick: () => actions.correct(r.number) }, "Correct"),
-            h("button.secondary.small", { type: "button", "aria-label": `History of round ${r.number}`, onclick: () => actions.history(r.number) }, "History"),
+            h("a.button.secondary.small", { href: `#/games/${game.id}/rounds/${r.number}`, "aria-label": `Correct round ${r.number}` }, "Correct"),
           ),
         ),
       ),
@@ -107,83 +115,132 @@ function scoresheet(game, actions) {
   );
 }
 
-/** Fetch game `id` (GET /v1/games/{id}) and show it. */
-export async function showGame(id, { editing = null } = {}) {
-  const { data: game } = await api("GET", `/v1/games/${id}`);
-  await presetList().catch(() => null);
-  renderGame(game, editing);
+/** Every side's total as a tile, the leader (or winner) marked in words, not colour alone. */
+function totalsBoard(game) {
+  const leaders = game.rounds_played ? game.leaders || [] : [];
+  const won = game.status === "finished";
+  return h(
+    "ul.totals-board",
+    { "aria-label": "Totals" },
+    game.teams.map((t, i) => {
+      const total = (game.totals || []).find((x) => x.name === t.name) || { total: 0 };
+      const leads = leaders.includes(t.name);
+      const tag = leads ? (won ? (game.winner === t.name ? "Winner" : "Tied") : leaders.length > 1 ? "Level" : "Leads") : null;
+      return h(
+        "li.side-total",
+        { class: `side-total team-colour-${i}${leads ? " leads" : ""}`, dataset: { side: t.name } },
+        h("span.side-name", h("span.swatch", { "aria-hidden": "true" }), t.name),
+        h("strong.side-points", points(total.total)),
+        tag ? h("span.badge.lead-tag", tag) : null,
+      );
+    }),
+  );
 }
 
-/** Show a fetched game; `editing` ({number, etag, round}) puts that round's correction in the entry. */
-function renderGame(game, editing) {
-  const actions = {
-    correct: (n) => startCorrection(game, n).catch(failure),
-    history: (n) => showHistory(game, n).catch(failure),
-  };
+/** Fetch game `id` (GET /v1/games/{id}) and show its scoreboard. */
+export async function showGame(id) {
+  const { data: game, response } = await api("GET", `/v1/games/${id}`);
+  await presetList().catch(() => null);
+  renderGame(game, response.headers.get("ETag"));
+}
+
+function renderGame(game, etag) {
+  const actions = { history: (n) => showHistory(game, n).catch(failure) };
   const houseRules = Object.entries(game.house_rules || {});
+  const rules = game.rules || {};
   const header = h(
     "header.game-head",
     h("h1", game.name),
     h(
       "p.meta",
-      `${presetName(game.preset)} rules`,
-      houseRules.length ? ` with house rules: ${houseRules.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("; ")}` : "",
-      " · ",
+      `${presetName(game.preset)} · ${plural(game.rounds_played, "round")}${rules.rounds ? ` of ${rules.rounds}` : ""} · `,
       h(`span.badge.status-${game.status}`, STATUS_WORDS[game.status] || game.status),
     ),
-    h(
-      "ul.teams-line",
-      game.teams.map((t, i) => h("li", { class: `team-colour-${i}` }, h("span.swatch", { "aria-hidden": "true" }), h("strong", t.name), ` ${t.players.join(", ")}`)),
-    ),
   );
-  const entry =
-    game.next_round || editing
-      ? roundEntry(game, editing, {
-          reload: () => showGame(game.id),
-          correct: (number, options) => startCorrection(game, number, options),
-        })
-      : null;
-  const exportButton = h("button.secondary", { type: "button", onclick: () => exportCsv(game).catch(failure) }, "Export CSV");
+  const next = game.next_round
+    ? h("a.button.primary.big.enter-round", { href: `#/games/${game.id}/round` }, game.status === "tiebreaker" ? `Enter tiebreaker round ${game.next_round}` : `Enter round ${game.next_round}`)
+    : null;
+  const undo = undoFor(game.id);
+  let undoButton = null;
+  if (undo && undo.kind === "append") undoButton = h("a.button.secondary.undo", { href: undo.hash }, undo.label);
+  else if (undo) {
+    undoButton = h("button.secondary.undo", { type: "button" }, undo.label);
+    undoButton.addEventListener("click", async () => {
+      undoButton.disabled = true;
+      try {
+        const words = await undo.run();
+        await showGame(game.id);
+        say(words);
+      } catch (err) {
+        undoButton.disabled = false;
+        failure(err);
+      }
+    });
+  }
+  const board = h(
+    "section.scoreboard",
+    { "aria-labelledby": "board-title" },
+    h("h2.sr-only", { id: "board-title" }, "Scores"),
+    totalsBoard(game),
+    standingBlock(game),
+    next || undoButton ? h("div.button-row.board-actions", next, undoButton) : null,
+  );
   const sheet = h(
     "section.card.sheet-card",
     { "aria-labelledby": "sheet-title" },
-    h("div.title-row", h("h2", { id: "sheet-title" }, "Scoresheet"), exportButton),
-    game.rounds && game.rounds.length ? scoresheet(game, actions) : h("p.empty", "No rounds stored yet."),
+    h("h2", { id: "sheet-title" }, "Score sheet"),
+    game.rounds && game.rounds.length ? scoresheet(game, actions) : h("p.empty", "No rounds saved yet."),
   );
   const rows = (game.rounds || []).map((r) => ({
     round: r.number,
     totals: game.teams.map((t, i) => ((r.totals_after || []).find((x) => x.name === t.name) || r.totals_after[i] || { total: 0 }).total),
   }));
-  const legend = h(
-    "ul.legend",
-    game.teams.map((t, i) => h("li", { class: `team-colour-${i}` }, h("span.swatch.line", { "aria-hidden": "true" }), t.name)),
-  );
   const chart = h(
     "section.card.chart-card",
     { "aria-labelledby": "chart-heading" },
     h("h2", { id: "chart-heading" }, "Running totals"),
-    legend,
-    rows.length
-      ? runningTotalsChart(
-          game.teams.map((t) => t.name),
-          rows,
-        )
-      : h("p.empty", "The chart starts with the first stored round."),
+    h("ul.legend", game.teams.map((t, i) => h("li", { class: `team-colour-${i}` }, h("span.swatch.line", { "aria-hidden": "true" }), t.name))),
+    rows.length ? runningTotalsChart(game.teams.map((t) => t.name), rows) : h("p.empty", "The chart starts with the first saved round."),
   );
-  render(header, standingBlock(game), entry, sheet, chart, h("p", h("a", { href: "#/games" }, "← All games")));
-  if (editing) {
-    const first = view.querySelector(".entry input, .entry textarea");
-    if (first) first.focus();
-  }
+  const about = h(
+    "section.card.about-card",
+    { "aria-labelledby": "about-title" },
+    h("h2", { id: "about-title" }, "This game"),
+    h("ul.teams-line", game.teams.map((t, i) => h("li", { class: `team-colour-${i}` }, h("span.swatch", { "aria-hidden": "true" }), h("strong", t.name), ` ${t.players.join(", ")}`))),
+    h("p.hint", `${presetName(game.preset)} rules`, houseRules.length ? ` with house rules: ${houseRules.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("; ")}` : ", no house rules"),
+    h(
+      "div.button-row",
+      h("button.secondary", { type: "button", onclick: () => exportCsv(game).catch(failure) }, "Export CSV"),
+      h("button.danger", { type: "button", onclick: () => deleteGame(game, etag).catch(failure) }, "Delete game"),
+    ),
+  );
+  render(header, board, sheet, chart, about, h("p", h("a", { href: "#/games" }, "\u2190 All games")));
 }
 
-/** Load round `number` with its ETag and show the game with the round in the entry to correct. */
-async function startCorrection(game, number, { keepNotice = false } = {}) {
-  const { data: round, response } = await api("GET", `/v1/games/${game.id}/rounds/${number}`);
-  const etag = response.headers.get("ETag");
-  const { data: fresh } = await api("GET", `/v1/games/${game.id}`);
-  if (!keepNotice) say(`Correcting round ${number}: change the entries, preview, then save.`);
-  renderGame(fresh, { number, etag, round });
+/** Ask in the confirmation dialog; resolves true when the person confirms. */
+function confirmDialog(title, text, confirmLabel) {
+  const dialog = document.getElementById("confirm");
+  document.getElementById("confirm-title").textContent = title;
+  document.getElementById("confirm-text").textContent = text;
+  const yes = document.getElementById("confirm-yes");
+  yes.textContent = confirmLabel;
+  dialog.returnValue = "";
+  dialog.showModal();
+  document.getElementById("confirm-no").focus();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+  });
+}
+
+/** Delete the game (DELETE /v1/games/{id}, If-Match: the ETag it was shown with) once confirmed. */
+async function deleteGame(game, etag) {
+  const rounds = plural(game.rounds_played, "round");
+  const ok = await confirmDialog(`Delete “${game.name}”?`, `The game, its ${rounds} and every correction are deleted for good.`, "Delete the game");
+  if (!ok) return;
+  await api("DELETE", `/v1/games/${game.id}`, { headers: etag ? { "If-Match": etag } : {} });
+  forgetSave();
+  setFlash(`Game “${game.name}” deleted.`);
+  location.hash = "#/games";
 }
 
 /** Round `number`'s revisions, oldest first, in the history dialog. */

@@ -1,5 +1,6 @@
-// The new-game view (#/new): a preset, its every value editable as a house rule, then the teams and
-// their players. Starting the game is POST /v1/games with an Idempotency-Key.
+// The new-game view (#/new): the sides' (and players') names and a preset first; every rule value
+// behind "House rules" (collapsed, searchable, the values that differ from the preset marked).
+// Starting the game is POST /v1/games with an Idempotency-Key.
 
 import { ProblemError, api, newIdempotencyKey } from "../api.js";
 import { clearErrors, field, h, nextId, showProblem } from "../dom.js";
@@ -22,7 +23,7 @@ const GROUP_LABELS = {
   discard_pile: "Discard pile",
 };
 
-/** Show the form (preset Pagat first); on success go to the new game's view. */
+/** Show the form (preset Pagat first); on success go to the new game's scoreboard. */
 export async function showNewGame() {
   render(h("h1", "New game"), h("p.loading", "Loading presets…"));
   const [presets, schema] = await Promise.all([presetList(), rulesSchema()]);
@@ -30,10 +31,10 @@ export async function showNewGame() {
     preset: null,
     editors: new Map(),
     teams: [
-      { name: "Team 1", players: ["", ""] },
-      { name: "Team 2", players: ["", ""] },
-      { name: "Team 3", players: ["", ""] },
-      { name: "Team 4", players: ["", ""] },
+      { name: "", players: ["", ""] },
+      { name: "", players: ["", ""] },
+      { name: "", players: ["", ""] },
+      { name: "", players: ["", ""] },
     ],
     teamCount: 2,
     idempotency: null,
@@ -49,6 +50,9 @@ export async function showNewGame() {
   const filledNote = h("p.filled-note");
   const changedNote = h("p.changed-note", { "aria-live": "polite" });
   const rulesBox = h("div.rule-groups");
+  const ruleSearch = h("input", { type: "search", id: "rule-search", autocomplete: "off", spellcheck: "false", placeholder: "e.g. wild, bonus, opening" });
+  const onlyChanged = h("input", { type: "checkbox", id: "only-changed" });
+  const searchNote = h("p.hint.search-note", { "aria-live": "polite" });
   const resetButton = h("button.secondary", { type: "button" }, "Reset to the preset's values");
   const teamsBox = h("div.team-setup");
   const teamCountSelect = h("select", { name: "team_count", id: "team-count" });
@@ -90,6 +94,27 @@ export async function showNewGame() {
       ? `House rules: ${plural(n, "value")} changed from ${state.preset.name} (${Object.keys(changed).join(", ")}).`
       : `No house rules: ${state.preset.name} as published.`;
     resetButton.disabled = n === 0;
+    rulesTitle.textContent = n ? `House rules (${plural(n, "change")})` : "House rules";
+    filterRules();
+  }
+
+  /** Show the rule rows the search words match (in the description or the rule's name), or only the changed ones. */
+  function filterRules() {
+    const words = ruleSearch.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+    let shown = 0;
+    for (const group of rulesBox.querySelectorAll(".rule-group")) {
+      let inGroup = 0;
+      for (const row of group.querySelectorAll(".rule-row")) {
+        const text = `${row.dataset.label} ${row.dataset.rule}`.toLowerCase();
+        const match = words.every((w) => text.includes(w)) && (!onlyChanged.checked || row.classList.contains("changed"));
+        row.hidden = !match;
+        if (match) inGroup += 1;
+      }
+      group.hidden = inGroup === 0;
+      shown += inGroup;
+    }
+    const total = rulesBox.querySelectorAll(".rule-row").length;
+    searchNote.textContent = shown === total ? `${plural(total, "rule value")}.` : `${shown} of ${plural(total, "rule value")} shown.`;
   }
 
   function renderRules() {
@@ -158,7 +183,7 @@ export async function showNewGame() {
       while (team.players.length < minPlayers) team.players.push("");
       if (team.players.length > maxPlayers) team.players.length = maxPlayers;
       if (alone) {
-        const input = h("input", { type: "text", name: `teams.${i}.name`, value: team.name, autocomplete: "off" });
+        const input = h("input", { type: "text", name: `teams.${i}.name`, value: team.name, autocomplete: "off", placeholder: `Player ${i + 1}` });
         input.addEventListener("input", () => {
           team.name = input.value;
         });
@@ -172,7 +197,7 @@ export async function showNewGame() {
         );
         continue;
       }
-      const teamInput = h("input", { type: "text", name: `teams.${i}.name`, value: team.name, autocomplete: "off" });
+      const teamInput = h("input", { type: "text", name: `teams.${i}.name`, value: team.name, autocomplete: "off", placeholder: `Team ${i + 1}` });
       teamInput.addEventListener("input", () => {
         team.name = teamInput.value;
         legend.textContent = team.name || `Team ${i + 1}`;
@@ -252,6 +277,9 @@ export async function showNewGame() {
     if (event.target.name && /^(teams_|players_per_team_)/.test(event.target.name)) renderTeams();
   });
   resetButton.addEventListener("click", () => renderRules());
+  ruleSearch.addEventListener("input", filterRules);
+  onlyChanged.addEventListener("change", filterRules);
+  const rulesTitle = h("span", "House rules");
 
   const submit = h("button.primary.big", { type: "submit" }, "Start the game");
   const form = h(
@@ -260,28 +288,28 @@ export async function showNewGame() {
     summary,
     h(
       "section.card",
-      { "aria-labelledby": "rules-title" },
-      h("h2", { id: "rules-title" }, "1. Rules"),
-      field("Preset", presetSelect, { pointer: "/preset" }),
-      presetSummary,
-      h(
-        "details.rules-details",
-        { open: true },
-        h("summary", "Every value of this preset, and your house rules"),
-        h("p.hint", "Change any value to play it as a house rule. Values not stated by the source are marked."),
-        filledNote,
-        changedNote,
-        resetButton,
-        rulesBox,
-      ),
+      { "aria-labelledby": "teams-title" },
+      h("h2", { id: "teams-title" }, "Who is playing"),
+      field("Number of sides", teamCountSelect),
+      teamsBox,
     ),
     h(
       "section.card",
-      { "aria-labelledby": "teams-title" },
-      h("h2", { id: "teams-title" }, "2. Teams and players"),
+      { "aria-labelledby": "rules-title" },
+      h("h2", { id: "rules-title" }, "Rules"),
+      field("Preset", presetSelect, { pointer: "/preset" }),
+      presetSummary,
       field("Name of the game", nameInput, { pointer: "/name" }),
-      field("Number of teams", teamCountSelect),
-      teamsBox,
+      h(
+        "details.rules-details",
+        h("summary", rulesTitle),
+        h("p.hint", "Change any value to play it as a house rule. Values the source does not state are marked."),
+        filledNote,
+        changedNote,
+        h("div.rule-search", field("Find a rule", ruleSearch), h("label.choice", onlyChanged, " Only the values that differ from the preset"), searchNote),
+        resetButton,
+        rulesBox,
+      ),
     ),
     h("div.button-row", submit),
   );
