@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session
 
 from handfoot.server.db import Database, get_db
 from handfoot.server.models import IdempotencyKey
+from handfoot.server.parsing import decode_json
 from handfoot.server.problems import abort_problem
 
 log = logging.getLogger(__name__)
@@ -126,10 +127,14 @@ def parse_key(raw: str) -> str:
 
 
 def fingerprint(method: str, path: str, body: bytes) -> str:
-    """SHA-256 of method, path and the body (as canonical JSON when it parses, else raw bytes)."""
+    """SHA-256 of method, path and the body (as canonical JSON when it parses, else raw bytes).
+
+    The body is untrusted: it is decoded by the body parser's own :func:`decode_json` (whatever
+    fails there is its ``JSONDecodeError``), and re-encoding a value nested deeper than the encoder
+    allows (``RecursionError``) falls back to the raw bytes too; the schema then answers a 4xx."""
     try:
-        canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).encode()
-    except ValueError:
+        canonical = json.dumps(decode_json(body), sort_keys=True, separators=(",", ":")).encode()
+    except (ValueError, RecursionError):
         canonical = body
     return hashlib.sha256(method.encode() + b"\n" + path.encode() + b"\n" + canonical).hexdigest()
 

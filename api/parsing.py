@@ -18,7 +18,7 @@ class JSONBodyParser(FlaskParser):  # type: ignore[misc]
     - A body that ``json.loads`` cannot turn into a value for any reason is a 400 malformed-json:
       besides syntax errors (which webargs handles), nesting past the interpreter's recursion limit
       (``RecursionError``) and integers longer than Python's 4,300-digit conversion limit
-      (``ValueError``), which would otherwise escape as a 500.
+      (``ValueError``), which would otherwise escape as a 500 (:func:`decode_json`).
     - A non-empty body whose Content-Type is not JSON (``application/json`` or ``*+json``) is a 415
       unsupported-media-type, instead of being ignored and reported as missing members.
     """
@@ -32,14 +32,23 @@ class JSONBodyParser(FlaskParser):  # type: ignore[misc]
                     errors=[{"parameter": "Content-Type", "code": "invalid_value",
                              "detail": "expected application/json"}])
             return core.missing
-        try:
-            parsed = core.parse_json(req.get_data(cache=True))
-            flask.g.handfoot_body = parsed  # the body as sent, for the routes that store it: body_as_sent()
-            return parsed
-        except json.JSONDecodeError:
-            raise
-        except (RecursionError, ValueError) as err:
-            raise json.JSONDecodeError(f"not decodable as JSON ({type(err).__name__})", "<body>", 0) from None
+        parsed = decode_json(req.get_data(cache=True))
+        flask.g.handfoot_body = parsed  # the body as sent, for the routes that store it: body_as_sent()
+        return parsed
+
+
+def decode_json(data: bytes) -> Any:
+    """Untrusted bytes as a JSON value, or ``json.JSONDecodeError`` whatever went wrong (the one
+    error its callers catch, each answering a 4xx): syntax, bytes that are not UTF-8
+    (``UnicodeDecodeError``), nesting past the interpreter's recursion limit (``RecursionError``),
+    an integer longer than Python's 4,300-digit conversion limit (``ValueError``). Used by the body
+    parser and by the Idempotency-Key's fingerprint (api/idempotency.py)."""
+    try:
+        return core.parse_json(data)
+    except json.JSONDecodeError:
+        raise
+    except (RecursionError, ValueError) as err:  # UnicodeDecodeError is a ValueError
+        raise json.JSONDecodeError(f"not decodable as JSON ({type(err).__name__})", "<body>", 0) from None
 
 
 def body_as_sent() -> Any:
