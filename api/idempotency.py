@@ -266,17 +266,20 @@ def _release(db: Database, claim: Claim) -> None:
 
 
 def idempotent(view: Callable[..., Any] | None = None, *,
-               before: Callable[..., None] | None = None) -> Any:
+               before: Callable[..., None] | None = None,
+               replayed: Callable[[Any], None] | None = None) -> Any:
     """Decorate a POST view (outermost): honour ``Idempotency-Key`` as described above.
 
     The view passes :func:`completion` to its service, which stores the answer inside its write
     transaction when the request succeeds; a request that does not complete its claim releases it.
     Needs ``flask.g.actor`` (set by the blueprint's authentication) for the key's scope.
     ``before(**view_kwargs)`` runs first, even for a replay: it raises when the request's target
-    is gone (e.g. a deleted game: a replay must not answer 201 for it).
+    is gone (e.g. a deleted game: a replay must not answer 201 for it). ``replayed(body)`` runs on
+    a replay with the stored answer's JSON body, and raises when what it created is gone (a game
+    created with the key and since deleted: a 404, never a 201 whose ``Location`` is a 404).
     """
     if view is None:
-        return functools.partial(idempotent, before=before)
+        return functools.partial(idempotent, before=before, replayed=replayed)
 
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -290,6 +293,8 @@ def idempotent(view: Callable[..., Any] | None = None, *,
         request = flask.request
         outcome = _claim(db, flask.g.actor.scope, key, fingerprint(request.method, request.path, request.get_data()))
         if isinstance(outcome, flask.Response):
+            if replayed is not None and outcome.status_code < 300:
+                replayed(outcome.get_json())
             return outcome
         flask.g.idempotency_claim = outcome
         try:

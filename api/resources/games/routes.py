@@ -110,6 +110,11 @@ for _error in (OperationalError, InterfaceError, PoolTimeoutError):  # pool: eve
 # Routes
 
 
+def _created_game_visible(answer: Any) -> None:
+    """A replayed creation answers only while the game it created is there (else a 404)."""
+    svc.require_game(get_db(), _actor(), int(answer["id"]))
+
+
 @blp.route("")
 class GameCollection(MethodView):
     @_auth_docs
@@ -129,7 +134,7 @@ class GameCollection(MethodView):
         pp.item_count = count
         return [doc.summary_doc(g) for g in games]
 
-    @idempotent
+    @idempotent(replayed=_created_game_visible)
     @_auth_docs
     @blp.etag
     @blp.arguments(GameCreateSchema, example=ex.GAME_CREATE_REQUEST)
@@ -138,6 +143,8 @@ class GameCollection(MethodView):
         "next_opening_minimum": 50, "next_opening_minimums": None, "version": 1}, headers=LOCATION_HEADER)
     @blp.doc(parameters=[HEADER_DOC])
     @_problem_doc(409, "The Idempotency-Key's first request is still running (idempotency-in-flight).")
+    @_problem_doc(404, "The Idempotency-Key's first request created a game that has since been deleted "
+                  "(not-found): its replay never answers 201.")
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game
 
