@@ -268,14 +268,20 @@ class RoundItem(MethodView):
 class RoundRevisions(MethodView):
     @_auth_docs
     @blp.response(200, RevisionSchema(many=True), example=ex.REVISIONS_RESPONSE)
-    def get(self, game_id: int, number: int) -> list[dict[str, Any]]:
+    @blp.paginate(page_size=rounds_svc.MAX_REVISIONS_PER_ROUND, max_page_size=rounds_svc.MAX_REVISIONS_PER_ROUND)
+    def get(self, game_id: int, number: int, pagination_parameters: Any) -> list[dict[str, Any]]:
         """List a round's revisions
 
         The audit trail of a round, oldest first: every earlier version (its request, Breakdowns,
         author and when it was written and replaced), then the current one (`current` true).
+        Paginated (`page`, `page_size`; `X-Pagination` and `Link`); a round has at most
+        100 revisions, so the default page holds them all.
         """
-        rnd, revisions = rounds_svc.round_revisions(get_db(), _actor(), game_id, number)
-        return doc.revisions_doc(rnd, revisions)
+        pp = pagination_parameters
+        rnd, revisions, total = rounds_svc.round_revisions(get_db(), _actor(), game_id, number,
+                                                           offset=pp.first_item, limit=pp.page_size)
+        pp.item_count = total
+        return doc.revisions_doc(rnd, revisions, with_current=pp.first_item + pp.page_size >= total)
 
 
 @blp.route(f"/<{GAME_ID}:game_id>/scoresheet")

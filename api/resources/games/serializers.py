@@ -88,11 +88,14 @@ def game_doc(game: Game) -> dict[str, Any]:
     }
 
 
-def revisions_doc(rnd: Round, revisions: list[RoundRevision]) -> list[dict[str, Any]]:
-    """The audit trail, oldest first: every earlier revision, then the current one."""
+def revisions_doc(rnd: Round, revisions: list[RoundRevision], *, with_current: bool) -> list[dict[str, Any]]:
+    """A page of the audit trail, oldest first: earlier revisions, then (``with_current``: the page
+    reaches the end of the trail) the round as it stands."""
     earlier = [{"revision": r.revision, "current": False, "request": r.request, "teams": r.teams,
                 "created_at": _utc(r.created_at), "replaced_at": _utc(r.replaced_at), "author": r.author}
                for r in revisions]
+    if not with_current:
+        return earlier
     return [*earlier, {"revision": rnd.revision, "current": True, "request": rnd.request, "teams": rnd.teams,
                        "created_at": _utc(rnd.updated_at), "replaced_at": None, "author": rnd.author}]
 
