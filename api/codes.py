@@ -25,6 +25,8 @@ SCHEMA_CODES: dict[str, str] = {
     "invalid_type": "A value of the wrong JSON type: a string where an integer belongs, null "
     "where a value is required, an object where a list belongs, ...",
     "invalid_value": "A value of the right type that breaks a constraint (range, length, choice, format).",
+    "body_too_complex": "The body holds more JSON values (50,000), objects (1,000) or nesting levels (32) "
+    "than any request needs; refused before it is validated (413 body-too-large).",
 }
 
 GAME_CODES: dict[str, str] = {
@@ -33,6 +35,8 @@ GAME_CODES: dict[str, str] = {
     "game_finished": "The game is over (409 game-finished; `end_reason` says why).",
     "round_number": "The `round` sent is not the game's next round (409 round-number).",
     "round_limit": "The game already has the most rounds a game may have (409 conflict).",
+    "revision_limit": "The round already has the most revisions a round may have (100: the first version "
+    "and 99 corrections; 409 conflict).",
     "unauthorized": "The request needs a valid API key (401; `Authorization: Bearer <key>`).",
     "etag_mismatch": "If-Match does not match the resource's current ETag (412).",
     "idempotency_key_reused": "The Idempotency-Key was used for another request (422 idempotency-key-reused).",

@@ -20,7 +20,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from handfoot.server import problems
-from handfoot.server.pagination import PageLimitPlugin
+from handfoot.server.pagination import PAGINATION_HEADER, PageLimitPlugin
 from handfoot.server.problems import (
     PROBLEM_CONTENT_TYPE,
     ProblemHTTPException,
@@ -127,6 +127,10 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
     def _init_spec(self, *, extra_plugins: Any = None, **kwargs: Any) -> None:
         super()._init_spec(extra_plugins=[*(extra_plugins or ()), ErrorResponsesPlugin(), PageLimitPlugin()],
                            **kwargs)
+
+    def _register_pagination_header(self) -> None:
+        """``X-Pagination`` documented as the JSON text it is (:data:`PAGINATION_HEADER`)."""
+        self.spec.components.header("PAGINATION", PAGINATION_HEADER, lazy=True)
 
     def _register_error_handlers(self) -> None:
         super()._register_error_handlers()

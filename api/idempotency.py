@@ -14,8 +14,12 @@ response (status, ``Location``, ``ETag``, body):
 - a request that fails (4xx, 5xx) releases its key: sent again, it runs again.
 
 Keys are kept ``HANDFOOT_IDEMPOTENCY_TTL_SECONDS`` (default 86400: 24 hours) after first use, then
-purged. A key left in flight by a request that died is taken over after
-:data:`IN_FLIGHT_TAKEOVER_SECONDS`; the dead request, if it ever resumed, could not complete it.
+purged. A key left in flight by a request that died is free at once: the claim's ``token`` names
+the process that holds it (:func:`process_marker`: host, pid, start time), and a claim whose
+process is gone, so whose transactions are gone, is taken over by the next request with the key
+(:func:`holder_alive`). A claim held by a process on another host (several API hosts on one
+PostgreSQL) cannot be checked so: it is taken over after :data:`IN_FLIGHT_TAKEOVER_SECONDS`. Either
+way the dead request, if it ever resumed, could not complete it (its token no longer matches).
 """
 
 from __future__ import annotations
@@ -26,9 +30,11 @@ import json
 import logging
 import os
 import secrets
+import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import flask
@@ -38,6 +44,7 @@ from sqlalchemy.orm import Session
 
 from handfoot.server.db import Database, get_db
 from handfoot.server.models import IdempotencyKey
+from handfoot.server.parsing import decode_json
 from handfoot.server.problems import abort_problem
 
 log = logging.getLogger(__name__)
@@ -46,9 +53,10 @@ HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
 DEFAULT_TTL_SECONDS = 24 * 60 * 60
 TTL_ENV = "HANDFOOT_IDEMPOTENCY_TTL_SECONDS"
-#: An in-flight key older than this belongs to a request that died; a new request takes it over.
-#: ``HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS`` sets it (keep it above the slowest request: gunicorn's
-#: ``timeout``); after a crash, a retry with the same key gets 409 in-flight until then.
+#: An in-flight key held by another host's process and older than this belongs to a request that
+#: died; a new request takes it over (a key held on this host is free as soon as its process is
+#: gone: :func:`holder_alive`). ``HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS`` sets it (keep it above the
+#: slowest request: gunicorn's ``timeout``).
 IN_FLIGHT_TAKEOVER_SECONDS = 120
 TAKEOVER_ENV = "HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS"
 
@@ -83,6 +91,64 @@ HEADER_DOC = {
     "24 hours (HANDFOOT_IDEMPOTENCY_TTL_SECONDS); a failed request releases its key.",
     "schema": {"type": "string", "maxLength": MAX_KEY_LENGTH},
 }
+
+
+def _host_id() -> str:
+    """This host's id in a claim: its name and boot (so one machine's namespaces share it, and a
+    reboot, after which every pid is new, changes it)."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        boot = ""
+    return hashlib.sha256(f"{socket.gethostname()}\n{boot}".encode()).hexdigest()[:12]
+
+
+def _start_time(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot, /proc/<pid>/stat field 22): a pid
+    reused by a new process has another. ``"dead"`` for a process that has exited and not yet
+    been reaped (state Z or X); ``None`` where /proc cannot say."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat.rsplit(")", 1)[1].split()  # the fields after "(comm)": state is field 3
+    return "dead" if fields[0] in ("Z", "X") else fields[19]
+
+
+@functools.cache
+def _marker_of(pid: int) -> str:
+    return f"{_host_id()}-{pid}-{_start_time(pid) or 0}"
+
+
+def process_marker() -> str:
+    """``<host id>-<pid>-<start time>`` of this process: the first part of every token it claims
+    with (a forked worker has its own pid, hence its own marker)."""
+    return _marker_of(os.getpid())
+
+
+def new_token() -> str:
+    """A claim's token: this process's marker and 16 random hex digits (at most 64 characters)."""
+    return f"{process_marker()}.{secrets.token_hex(8)}"
+
+
+def holder_alive(token: str) -> bool | None:
+    """Whether the process that claimed with ``token`` is still running: ``False`` when it is
+    gone (its pid is free, or now another process's), ``True`` when it runs, ``None`` when this
+    host cannot tell (another host's claim, or a token from before markers)."""
+    marker, _, _random = token.rpartition(".")
+    host, _, rest = marker.partition("-")
+    pid_text, _, started = rest.partition("-")
+    if host != _host_id() or not pid_text.isdigit():
+        return None
+    pid = int(pid_text)
+    try:
+        os.kill(pid, 0)  # signal 0: no signal sent, only whether the pid exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # it exists, run by another user
+    now_started = _start_time(pid)
+    return not (now_started is not None and started not in ("0", now_started))
 
 
 def ttl_seconds() -> float:
@@ -126,10 +192,14 @@ def parse_key(raw: str) -> str:
 
 
 def fingerprint(method: str, path: str, body: bytes) -> str:
-    """SHA-256 of method, path and the body (as canonical JSON when it parses, else raw bytes)."""
+    """SHA-256 of method, path and the body (as canonical JSON when it parses, else raw bytes).
+
+    The body is untrusted: it is decoded by the body parser's own :func:`decode_json` (whatever
+    fails there is its ``JSONDecodeError``), and re-encoding a value nested deeper than the encoder
+    allows (``RecursionError``) falls back to the raw bytes too; the schema then answers a 4xx."""
     try:
-        canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).encode()
-    except ValueError:
+        canonical = json.dumps(decode_json(body), sort_keys=True, separators=(",", ":")).encode()
+    except (ValueError, RecursionError):
         canonical = body
     return hashlib.sha256(method.encode() + b"\n" + path.encode() + b"\n" + canonical).hexdigest()
 
@@ -219,7 +289,7 @@ def _claim(db: Database, scope: str, key: str, print_: str) -> Claim | flask.Res
                     .with_for_update()
                 ).first()
                 if row is None:
-                    token = secrets.token_hex(16)
+                    token = new_token()
                     row = IdempotencyKey(scope=scope, key=key, fingerprint=print_, token=token, created_at=now,
                                          expires_at=now + timedelta(seconds=ttl_seconds()))
                     session.add(row)
@@ -234,14 +304,16 @@ def _claim(db: Database, scope: str, key: str, print_: str) -> Claim | flask.Res
                                  "detail": "the key belongs to another request"}])
                 if row.status is not None:
                     return _replay(row)
-                if now - _aware(row.created_at) < timedelta(seconds=takeover_seconds()):
+                alive = holder_alive(row.token)
+                timed_out = now - _aware(row.created_at) >= timedelta(seconds=takeover_seconds())
+                if alive or (alive is None and not timed_out):
                     abort_problem(
                         409, "Request in flight",
                         "The first request with this Idempotency-Key is still running; retry shortly.",
                         type_slug="idempotency-in-flight", retry_after=1,
                         errors=[{"parameter": HEADER, "code": "idempotency_in_flight",
                                  "detail": "a request with this key is running"}])
-                row.token = secrets.token_hex(16)
+                row.token = new_token()  # its holder is gone: this request takes the key over
                 row.created_at = now
                 return Claim(row.id, row.token)
         except IntegrityError:
@@ -261,17 +333,20 @@ def _release(db: Database, claim: Claim) -> None:
 
 
 def idempotent(view: Callable[..., Any] | None = None, *,
-               before: Callable[..., None] | None = None) -> Any:
+               before: Callable[..., None] | None = None,
+               replayed: Callable[[Any], None] | None = None) -> Any:
     """Decorate a POST view (outermost): honour ``Idempotency-Key`` as described above.
 
     The view passes :func:`completion` to its service, which stores the answer inside its write
     transaction when the request succeeds; a request that does not complete its claim releases it.
     Needs ``flask.g.actor`` (set by the blueprint's authentication) for the key's scope.
     ``before(**view_kwargs)`` runs first, even for a replay: it raises when the request's target
-    is gone (e.g. a deleted game: a replay must not answer 201 for it).
+    is gone (e.g. a deleted game: a replay must not answer 201 for it). ``replayed(body)`` runs on
+    a replay with the stored answer's JSON body, and raises when what it created is gone (a game
+    created with the key and since deleted: a 404, never a 201 whose ``Location`` is a 404).
     """
     if view is None:
-        return functools.partial(idempotent, before=before)
+        return functools.partial(idempotent, before=before, replayed=replayed)
 
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -285,6 +360,8 @@ def idempotent(view: Callable[..., Any] | None = None, *,
         request = flask.request
         outcome = _claim(db, flask.g.actor.scope, key, fingerprint(request.method, request.path, request.get_data()))
         if isinstance(outcome, flask.Response):
+            if replayed is not None and outcome.status_code < 300:
+                replayed(outcome.get_json())
             return outcome
         flask.g.idempotency_claim = outcome
         try:

@@ -16,10 +16,20 @@ from urllib.parse import urlencode
 import flask
 import marshmallow as ma
 from apispec import BasePlugin
+from flask_smorest.pagination import PaginationMetadataSchema
 from webargs.flaskparser import FlaskParser
 
 #: The highest ``page`` a paginated list accepts (documented; 422 past it).
 MAX_PAGE = 1_000_000
+
+
+#: The ``X-Pagination`` header as sent: JSON text of the page's metadata (flask-smorest's own
+#: document gives it an object schema, which a header's string value never matches).
+PAGINATION_HEADER: dict[str, Any] = {
+    "description": "The page's metadata as JSON text, e.g. "
+    '`{"total": 41, "total_pages": 3, "first_page": 1, "last_page": 3, "page": 1, "next_page": 2}`.',
+    "content": {"application/json": {"schema": PaginationMetadataSchema}},
+}
 
 
 def _page_in_range(params: Any) -> None:

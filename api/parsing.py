@@ -18,7 +18,9 @@ class JSONBodyParser(FlaskParser):  # type: ignore[misc]
     - A body that ``json.loads`` cannot turn into a value for any reason is a 400 malformed-json:
       besides syntax errors (which webargs handles), nesting past the interpreter's recursion limit
       (``RecursionError``) and integers longer than Python's 4,300-digit conversion limit
-      (``ValueError``), which would otherwise escape as a 500.
+      (``ValueError``), which would otherwise escape as a 500 (:func:`decode_json`).
+    - A body past the shape limits (:func:`check_shape`) is a 413 body-too-large (code
+      ``body_too_complex``) before the schema walks it.
     - A non-empty body whose Content-Type is not JSON (``application/json`` or ``*+json``) is a 415
       unsupported-media-type, instead of being ignored and reported as missing members.
     """
@@ -32,14 +34,29 @@ class JSONBodyParser(FlaskParser):  # type: ignore[misc]
                     errors=[{"parameter": "Content-Type", "code": "invalid_value",
                              "detail": "expected application/json"}])
             return core.missing
+        parsed = decode_json(req.get_data(cache=True))
         try:
-            parsed = core.parse_json(req.get_data(cache=True))
-            flask.g.handfoot_body = parsed  # the body as sent, for the routes that store it: body_as_sent()
-            return parsed
-        except json.JSONDecodeError:
-            raise
-        except (RecursionError, ValueError) as err:
-            raise json.JSONDecodeError(f"not decodable as JSON ({type(err).__name__})", "<body>", 0) from None
+            check_shape(parsed)
+        except BodyTooComplexError as err:
+            problems.abort_problem(413, "Body too complex", f"The request body is too complex: {err}.",
+                                   type_slug="body-too-large",
+                                   errors=[{"pointer": "", "code": "body_too_complex", "detail": str(err)}])
+        flask.g.handfoot_body = parsed  # the body as sent, for the routes that store it: body_as_sent()
+        return parsed
+
+
+def decode_json(data: bytes) -> Any:
+    """Untrusted bytes as a JSON value, or ``json.JSONDecodeError`` whatever went wrong (the one
+    error its callers catch, each answering a 4xx): syntax, bytes that are not UTF-8
+    (``UnicodeDecodeError``), nesting past the interpreter's recursion limit (``RecursionError``),
+    an integer longer than Python's 4,300-digit conversion limit (``ValueError``). Used by the body
+    parser and by the Idempotency-Key's fingerprint (api/idempotency.py)."""
+    try:
+        return core.parse_json(data)
+    except json.JSONDecodeError:
+        raise
+    except (RecursionError, ValueError) as err:  # UnicodeDecodeError is a ValueError
+        raise json.JSONDecodeError(f"not decodable as JSON ({type(err).__name__})", "<body>", 0) from None
 
 
 def body_as_sent() -> Any:
@@ -48,3 +65,54 @@ def body_as_sent() -> Any:
     if "handfoot_body" in flask.g:
         return flask.g.handfoot_body
     return flask.request.get_json()
+
+
+#: The most JSON values (objects, lists, strings, numbers, booleans, nulls) a body may hold: more than
+#: the card strings of every meld and hand of four sides at the schema's list limits (60 melds of 200
+#: cards a side, ``handfoot.server.schemas``), far more than a game's decks hold.
+MAX_BODY_VALUES = 50_000
+#: The most JSON objects: each is a schema's load (a side, a player, a tally, a contract). A round of
+#: the schema's 12 sides of 8 players with house rules holds a few hundred.
+MAX_BODY_OBJECTS = 1_000
+#: The deepest nesting: the deepest body (house rules' contracts by round) is 4 levels.
+MAX_BODY_DEPTH = 32
+
+
+class BodyTooComplexError(ValueError):
+    """A body past :data:`MAX_BODY_VALUES`, :data:`MAX_BODY_OBJECTS` or :data:`MAX_BODY_DEPTH`."""
+
+
+def _children(node: Any) -> Any:
+    """A JSON container's values (``None`` for a scalar)."""
+    if isinstance(node, dict):
+        return node.values()
+    if isinstance(node, list):
+        return node
+    return None
+
+
+def check_shape(body: Any) -> None:
+    """Raise :class:`BodyTooComplexError` when ``body`` (parsed JSON) is past a shape limit.
+
+    Counted before the schema walks the body, so that the work a request costs (validation, and
+    the errors it lists) is bounded by these limits, not by what was sent. The count itself is
+    bounded: a container whose items would take the count past the limit is refused before they
+    are looked at, so it takes at most :data:`MAX_BODY_VALUES` steps whatever the body.
+    """
+    values = objects = 0
+    stack: list[tuple[Any, int]] = [(body, 1)]
+    while stack:
+        node, depth = stack.pop()
+        values += 1
+        children = _children(node)
+        if children is None:
+            continue
+        if depth > MAX_BODY_DEPTH:
+            raise BodyTooComplexError(f"nested more than {MAX_BODY_DEPTH} levels deep")
+        if isinstance(node, dict):
+            objects += 1
+            if objects > MAX_BODY_OBJECTS:
+                raise BodyTooComplexError(f"more than {MAX_BODY_OBJECTS} JSON objects")
+        if values + len(stack) + len(children) > MAX_BODY_VALUES:
+            raise BodyTooComplexError(f"more than {MAX_BODY_VALUES} JSON values")
+        stack.extend((child, depth + 1) for child in children)

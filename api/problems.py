@@ -138,8 +138,13 @@ class ProblemSchema(ma.Schema):
     errors = ma.fields.List(
         ma.fields.Nested(ProblemErrorSchema),
         required=True,
-        metadata={"description": "Every problem found, each at a pointer or parameter."},
+        metadata={"description": "Every problem found, each at a pointer or parameter (at most the first 100: "
+                  "then `errors_found` counts them all and `errors_not_listed` the rest)."},
     )
+    errors_found = ma.fields.Integer(metadata={"description": "Only when not every error is listed: how many "
+                                               "problems were found."})
+    errors_not_listed = ma.fields.Integer(metadata={"description": "Only when not every error is listed: how "
+                                                    "many are left out of `errors`."})
 
 
 # --------------------------------------------------------------------------------------------
@@ -173,6 +178,11 @@ def status_title(status: int) -> str:
         return "Error"
 
 
+#: The most ``errors`` a problem lists; past it, ``errors_found`` counts them all and
+#: ``errors_not_listed`` the rest (issue 18: one error per item made a 9.4 MB answer).
+MAX_ERRORS_LISTED = 100
+
+
 def make_problem(
     status: int,
     title: str | None = None,
@@ -197,7 +207,10 @@ def make_problem(
         problem["detail"] = detail
     if instance is not None:
         problem["instance"] = instance
-    problem["errors"] = [dict(item) for item in errors]
+    problem["errors"] = [dict(item) for item in errors[:MAX_ERRORS_LISTED]]
+    if len(errors) > MAX_ERRORS_LISTED:  # the rest counted, not listed: an answer's size is bounded
+        problem["errors_found"] = len(errors)
+        problem["errors_not_listed"] = len(errors) - MAX_ERRORS_LISTED
     problem.update(extensions)
     return problem
 

@@ -35,7 +35,13 @@ class RoundNumberError(GameServiceError):
 
 
 class RoundLimitError(GameServiceError):
-    pass
+    code = "round_limit"
+
+
+class RevisionLimitError(RoundLimitError):
+    """A round already has the most revisions a round may have."""
+
+    code = "revision_limit"
 
 
 @dataclass(frozen=True, slots=True)

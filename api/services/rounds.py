@@ -20,7 +20,7 @@ from operator import sub
 from typing import Any
 
 from sqlalchemy import ColumnElement, Insert, Row, Select, Table, Text, Update, bindparam, cast, insert, select, update
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
 from handfoot import engine
 from handfoot.server.auth import Actor
@@ -34,6 +34,7 @@ from handfoot.server.services.errors import (
     GameFinishedError,
     GameNotFoundError,
     InvalidRequestError,
+    RevisionLimitError,
     RoundLimitError,
     RoundNotFoundError,
     RoundNumberError,
@@ -265,11 +266,18 @@ def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, An
 # Reading and correcting
 
 
-def _find_round(session: Session, game: Game, number: int, *, revisions: bool = False) -> Round:
+#: The most revisions a round may have (the first version and 99 corrections): a correction past
+#: it is a :class:`RevisionLimitError` (409, code ``revision_limit``; README "Reliability"). Every
+#: revision is stored with its request and Breakdowns, so without a bound a round's audit trail
+#: grew without end.
+MAX_REVISIONS_PER_ROUND = 100
+
+
+def _find_round(session: Session, game: Game, number: int) -> Round:
+    """The round as it stands: its revisions are never loaded with it (a read costs the same
+    whatever the round's history; :func:`round_revisions` reads them a page at a time)."""
     stmt = select(Round).where(Round.game_id == game.id, Round.number == number)
     stmt = stmt.execution_options(populate_existing=True)
-    if revisions:
-        stmt = stmt.options(selectinload(Round.revisions))
     rnd = session.scalars(stmt).first()
     if rnd is None:
         raise RoundNotFoundError(game.id, number)
@@ -279,7 +287,7 @@ def _find_round(session: Session, game: Game, number: int, *, revisions: bool = 
 def get_round(db: Database, actor: Actor, game_id: int, number: int) -> tuple[Game, Round]:
     def run(session: Session) -> tuple[Game, Round]:
         game = find_game(session, actor, game_id)
-        return game, _find_round(session, game, number, revisions=True)
+        return game, _find_round(session, game, number)
 
     return store.read(db, run)
 
@@ -289,7 +297,8 @@ def correct_round(db: Database, actor: Actor, game_id: int, number: int, body: M
     """Re-score round ``number`` from a new body; the current version becomes a revision.
 
     ``if_match(round)`` (the If-Match check, which raises) runs on the round once the game is
-    locked. Later running totals and the game's status are recomputed.
+    locked. Later running totals and the game's status are recomputed. A round already at
+    :data:`MAX_REVISIONS_PER_ROUND` raises :class:`RevisionLimitError`, storing nothing.
     """
 
     def run(session: Session) -> tuple[Game, Round]:
@@ -297,6 +306,9 @@ def correct_round(db: Database, actor: Actor, game_id: int, number: int, body: M
         rnd = _find_round(session, game, number)
         if if_match is not None:
             if_match(rnd)
+        if rnd.revision >= MAX_REVISIONS_PER_ROUND:
+            raise RevisionLimitError(f"round {number} has {rnd.revision} revisions, the most a round may have "
+                                     f"({MAX_REVISIONS_PER_ROUND}): it cannot be corrected again")
         rules = rules_of(game)
         teams = score(side_names(game), body, number, rules)
         stamp = now()
@@ -316,11 +328,17 @@ def correct_round(db: Database, actor: Actor, game_id: int, number: int, body: M
     return store.write(db, run)
 
 
-def round_revisions(db: Database, actor: Actor, game_id: int, number: int) -> tuple[Round, list[RoundRevision]]:
-    def run(session: Session) -> tuple[Round, list[RoundRevision]]:
+def round_revisions(db: Database, actor: Actor, game_id: int, number: int, *, offset: int,
+                    limit: int) -> tuple[Round, list[RoundRevision], int]:
+    """A page of the round's audit trail, oldest first: the earlier revisions (stored rows), then
+    the round as it stands (the last item of the last page). Returns the round, the earlier
+    revisions on this page (at most ``limit`` from item ``offset``) and the trail's length (the
+    round's revision number: one row per earlier revision, numbered 1 to ``revision - 1``)."""
+
+    def run(session: Session) -> tuple[Round, list[RoundRevision], int]:
         rnd = _find_round(session, find_game(session, actor, game_id), number)
         revisions = session.scalars(select(RoundRevision).where(RoundRevision.round_id == rnd.id)
-                                    .order_by(RoundRevision.revision)).all()
-        return rnd, list(revisions)
+                                    .order_by(RoundRevision.revision).offset(offset).limit(limit)).all()
+        return rnd, list(revisions), rnd.revision
 
     return store.read(db, run)

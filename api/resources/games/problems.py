@@ -29,7 +29,7 @@ def service_problem(error: svc.GameServiceError) -> flask.Response:
                                         "detail": f"the next round is {error.expected}"}])
     elif isinstance(error, svc.RoundLimitError):
         problem = make_problem(409, "Too many rounds", str(error),
-                               errors=[{"pointer": "", "code": "round_limit", "detail": str(error)}])
+                               errors=[{"pointer": "", "code": error.code, "detail": str(error)}])
     elif isinstance(error, svc.InvalidRequestError):
         problem = make_problem(
             422, "Request does not fit the game", str(error), type_slug="validation-error",

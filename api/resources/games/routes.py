@@ -110,6 +110,11 @@ for _error in (OperationalError, InterfaceError, PoolTimeoutError):  # pool: eve
 # Routes
 
 
+def _created_game_visible(answer: Any) -> None:
+    """A replayed creation answers only while the game it created is there (else a 404)."""
+    svc.require_game(get_db(), _actor(), int(answer["id"]))
+
+
 @blp.route("")
 class GameCollection(MethodView):
     @_auth_docs
@@ -129,7 +134,7 @@ class GameCollection(MethodView):
         pp.item_count = count
         return [doc.summary_doc(g) for g in games]
 
-    @idempotent
+    @idempotent(replayed=_created_game_visible)
     @_auth_docs
     @blp.etag
     @blp.arguments(GameCreateSchema, example=ex.GAME_CREATE_REQUEST)
@@ -138,6 +143,8 @@ class GameCollection(MethodView):
         "next_opening_minimum": 50, "next_opening_minimums": None, "version": 1}, headers=LOCATION_HEADER)
     @blp.doc(parameters=[HEADER_DOC])
     @_problem_doc(409, "The Idempotency-Key's first request is still running (idempotency-in-flight).")
+    @_problem_doc(404, "The Idempotency-Key's first request created a game that has since been deleted "
+                  "(not-found): its replay never answers 201.")
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game
 
@@ -261,14 +268,20 @@ class RoundItem(MethodView):
 class RoundRevisions(MethodView):
     @_auth_docs
     @blp.response(200, RevisionSchema(many=True), example=ex.REVISIONS_RESPONSE)
-    def get(self, game_id: int, number: int) -> list[dict[str, Any]]:
+    @blp.paginate(page_size=rounds_svc.MAX_REVISIONS_PER_ROUND, max_page_size=rounds_svc.MAX_REVISIONS_PER_ROUND)
+    def get(self, game_id: int, number: int, pagination_parameters: Any) -> list[dict[str, Any]]:
         """List a round's revisions
 
         The audit trail of a round, oldest first: every earlier version (its request, Breakdowns,
         author and when it was written and replaced), then the current one (`current` true).
+        Paginated (`page`, `page_size`; `X-Pagination` and `Link`); a round has at most
+        100 revisions, so the default page holds them all.
         """
-        rnd, revisions = rounds_svc.round_revisions(get_db(), _actor(), game_id, number)
-        return doc.revisions_doc(rnd, revisions)
+        pp = pagination_parameters
+        rnd, revisions, total = rounds_svc.round_revisions(get_db(), _actor(), game_id, number,
+                                                           offset=pp.first_item, limit=pp.page_size)
+        pp.item_count = total
+        return doc.revisions_doc(rnd, revisions, with_current=pp.first_item + pp.page_size >= total)
 
 
 @blp.route(f"/<{GAME_ID}:game_id>/scoresheet")

@@ -88,11 +88,14 @@ def game_doc(game: Game) -> dict[str, Any]:
     }
 
 
-def revisions_doc(rnd: Round, revisions: list[RoundRevision]) -> list[dict[str, Any]]:
-    """The audit trail, oldest first: every earlier revision, then the current one."""
+def revisions_doc(rnd: Round, revisions: list[RoundRevision], *, with_current: bool) -> list[dict[str, Any]]:
+    """A page of the audit trail, oldest first: earlier revisions, then (``with_current``: the page
+    reaches the end of the trail) the round as it stands."""
     earlier = [{"revision": r.revision, "current": False, "request": r.request, "teams": r.teams,
                 "created_at": _utc(r.created_at), "replaced_at": _utc(r.replaced_at), "author": r.author}
                for r in revisions]
+    if not with_current:
+        return earlier
     return [*earlier, {"revision": rnd.revision, "current": True, "request": rnd.request, "teams": rnd.teams,
                        "created_at": _utc(rnd.updated_at), "replaced_at": None, "author": rnd.author}]
 
@@ -108,11 +111,22 @@ def scoresheet(game: Game) -> dict[str, Any]:
     }
 
 
+#: The first characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell that no spreadsheet runs: text beginning with one of :data:`FORMULA_STARTS` gets a
+    leading ``'`` (OWASP's advice); numbers (negative scores too) and other text are unchanged."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
 def scoresheet_csv(sheet: Mapping[str, Any]) -> str:
-    """A header ``round,<side>,<side> total,...`` and one line per round."""
+    """A header ``round,<side>,<side> total,...`` and one line per round. Side names that would be
+    formulas are neutralised (:func:`csv_cell`); the JSON score sheet keeps them exact."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["round", *(c for name in sheet["teams"] for c in (name, f"{name} total"))])
+    writer.writerow(["round", *(csv_cell(c) for name in sheet["teams"] for c in (name, f"{name} total"))])
     for row in sheet["rows"]:
         writer.writerow([row["round"], *(v for pair in zip(row["scores"], row["totals"], strict=True) for v in pair)])
     return out.getvalue()
