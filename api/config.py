@@ -12,8 +12,10 @@
   an OS crash or power cut may roll back the last acknowledged ones). See ``api/db.py``.
 - ``HANDFOOT_RATE_LIMIT``: requests allowed per API key (else per client address) on ``/v1``, in
   Flask-Limiter's notation (``"600/minute"``, ``"20/second;600/minute"``); unset or ``off``: no
-  limit. ``HANDFOOT_RATE_LIMIT_STORAGE``: where the counters live (default ``memory://``, per
-  process; ``redis://...`` to share them). See ``api/security.py``.
+  limit. ``HANDFOOT_RATE_LIMIT_STORAGE``: where the counters live (default: a SQLite file in the
+  temp directory that the host's workers share; ``redis://...`` to share them across hosts). See
+  ``api/security.py`` and ``api/ratelimit.py``. ``HANDFOOT_RATE_LIMIT_KEY_PREFIX``: prefixes
+  every counter's key, so deployments sharing one Redis count apart (default: none).
 - ``HANDFOOT_CORS_ORIGINS``: comma-separated origins allowed to call ``/v1`` from a browser, or
   ``*``; unset: CORS off.
 
@@ -138,6 +140,7 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "SQLITE_SYNCHRONOUS": sqlite_synchronous_from_env(env),
         # Rate limiting and CORS (api/security.py).
         "RATE_LIMIT": env.get("HANDFOOT_RATE_LIMIT", ""),
-        "RATE_LIMIT_STORAGE": env.get("HANDFOOT_RATE_LIMIT_STORAGE") or "memory://",
+        "RATE_LIMIT_STORAGE": env.get("HANDFOOT_RATE_LIMIT_STORAGE") or "",  # "": api/ratelimit.py's file
+        "RATE_LIMIT_KEY_PREFIX": env.get("HANDFOOT_RATE_LIMIT_KEY_PREFIX", ""),
         "CORS_ORIGINS": env.get("HANDFOOT_CORS_ORIGINS", ""),
     }

@@ -5,9 +5,11 @@
   valid one, else against the client address (``request.remote_addr``; put ``ProxyFix`` in front
   behind a proxy). A token that is not an active key counts against the address, so sending made-up
   keys never buys a fresh allowance. Past the limit: 429 ``too-many-requests`` problem+json with
-  ``Retry-After`` (seconds). Counters live in memory per process by default
-  (``HANDFOOT_RATE_LIMIT_STORAGE``, default ``memory://``; e.g. ``redis://host:6379`` shares them
-  between gunicorn workers and hosts). ``/health``, the docs and the keeper page are not limited.
+  ``Retry-After`` (seconds). The limit is what a key gets from the whole server: by default the
+  counters are in a SQLite file every worker of the host shares (``api/ratelimit.py``, one per
+  database URL); ``HANDFOOT_RATE_LIMIT_STORAGE`` chooses another ``limits`` storage, e.g.
+  ``redis://host:6379`` to share them across hosts (``memory://`` counts per process, so ``N``
+  workers grant ``N`` times the limit). ``/health``, the docs and the keeper page are not limited.
 - **CORS** is off by default (no ``Access-Control-Allow-Origin`` on any answer).
   ``HANDFOOT_CORS_ORIGINS`` (comma-separated origins, or ``*``) allows browsers on those origins to
   call ``/v1``, sending ``Authorization``, ``Idempotency-Key`` and ``If-Match`` and reading ``ETag``,
@@ -24,6 +26,8 @@ import flask
 from flask_cors import CORS
 from flask_limiter import Limiter
 from sqlalchemy.exc import SQLAlchemyError
+
+from handfoot.server import ratelimit
 
 EXTENSION_KEY = "handfoot.limiter"
 
@@ -75,7 +79,9 @@ def init_app(app: flask.Flask) -> None:
         # One allowance per key across every /v1 route (default_limits would count each route apart).
         application_limits=[limit] if enabled else [],
         application_limits_exempt_when=_not_limited,
-        storage_uri=app.config.get("RATE_LIMIT_STORAGE") or "memory://",
+        storage_uri=app.config.get("RATE_LIMIT_STORAGE") or ratelimit.default_uri(app.config["DATABASE_URL"]),
+        # Several deployments may share one Redis: HANDFOOT_RATE_LIMIT_KEY_PREFIX keeps them apart.
+        key_prefix=app.config.get("RATE_LIMIT_KEY_PREFIX") or "",
         headers_enabled=True,
         strategy="fixed-window",
         enabled=enabled,
