@@ -31,6 +31,11 @@ SCHEME = "handfoot+sqlite"
 #: Expired windows are deleted once every this many hits (keeps the file as small as the live keys).
 PURGE_EVERY = 1000
 
+#: Seconds for which this process's own last hit answers ``get``/``get_expiry`` of its key without a
+#: query: Flask-Limiter reads both right after the hit, for the ``X-RateLimit-*`` headers of the
+#: same answer, which then describe the window as that hit left it.
+OWN_HIT_FRESH_SECONDS = 0.5
+
 _SCHEMA = "CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL, expires_at REAL NOT NULL)"
 # A window that has expired starts again at ``amount`` with a new expiry (fixed-window semantics of
 # limits' own MemoryStorage.incr).
@@ -39,7 +44,7 @@ INSERT INTO counters (key, value, expires_at) VALUES (:key, :amount, :expires_at
 ON CONFLICT (key) DO UPDATE SET
     value = CASE WHEN counters.expires_at <= :now THEN excluded.value ELSE counters.value + excluded.value END,
     expires_at = CASE WHEN counters.expires_at <= :now THEN excluded.expires_at ELSE counters.expires_at END
-RETURNING value
+RETURNING value, expires_at
 """
 
 
@@ -65,6 +70,7 @@ class SQLiteStorage(Storage):
         self._pid = -1
         self._connection: sqlite3.Connection | None = None
         self._hits = 0
+        self._last: tuple[str, int, float, float] | None = None  # key, value, expires_at, when (monotonic)
 
     @property
     def base_exceptions(self) -> type[Exception]:
@@ -86,18 +92,31 @@ class SQLiteStorage(Storage):
         with self._lock:
             db = self._db()
             row = db.execute(_INCR, {"key": key, "amount": amount, "expires_at": now + expiry, "now": now}).fetchone()
+            self._last = (key, int(row[0]), float(row[1]), time.monotonic())
             self._hits += 1
             if self._hits % PURGE_EVERY == 0:
                 db.execute("DELETE FROM counters WHERE expires_at <= ?", (now,))
         return int(row[0])
 
+    def _own_hit(self, key: str) -> tuple[int, float] | None:
+        last = self._last
+        if last is not None and last[0] == key and time.monotonic() - last[3] < OWN_HIT_FRESH_SECONDS:
+            return last[1], last[2]
+        return None
+
     def get(self, key: str) -> int:
+        own = self._own_hit(key)
+        if own is not None:
+            return own[0]
         with self._lock:
             row = self._db().execute("SELECT value FROM counters WHERE key = ? AND expires_at > ?",
                                      (key, time.time())).fetchone()
         return int(row[0]) if row else 0
 
     def get_expiry(self, key: str) -> float:
+        own = self._own_hit(key)
+        if own is not None:
+            return own[1]
         with self._lock:
             row = self._db().execute("SELECT expires_at FROM counters WHERE key = ? AND expires_at > ?",
                                      (key, time.time())).fetchone()
@@ -113,8 +132,10 @@ class SQLiteStorage(Storage):
 
     def reset(self) -> int | None:
         with self._lock:
+            self._last = None
             return self._db().execute("DELETE FROM counters").rowcount
 
     def clear(self, key: str) -> None:
         with self._lock:
+            self._last = None
             self._db().execute("DELETE FROM counters WHERE key = ?", (key,))
