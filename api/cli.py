@@ -2,17 +2,20 @@
 
     handfoot-server migrate            alembic upgrade head on DATABASE_URL (default: the SQLite file)
     handfoot-server serve [-b ADDR]    migrate, then serve under gunicorn with the production settings
+    handfoot-server backup PATH        an online copy of the SQLite database (PostgreSQL: pg_dump)
     handfoot-server keys create NAME   API keys (also: keys list, keys revoke)
     handfoot-server openapi write F    the OpenAPI document (flask-smorest's command)
 
 It is Flask's own command group over ``create_app`` (``flask --app handfoot.server:create_app``
-works the same), with ``migrate`` and ``serve`` added.
+works the same), with ``migrate``, ``serve`` and ``backup`` added.
 """
 
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
+from pathlib import Path
 
 import click
 from flask.cli import FlaskGroup
@@ -34,6 +37,44 @@ def migrate_command() -> None:
     click.echo(describe_database(), err=True)
     migrate.upgrade(database_url_from_env())
     click.echo("database at head", err=True)
+
+
+@main.command("backup")
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Overwrite PATH if it exists.")
+def backup_command(path: Path, force: bool) -> None:
+    """Copy the SQLite database to PATH while the server runs (sqlite3's online backup API).
+
+    The copy is one consistent snapshot, committed rounds only, however long it takes: SQLite's
+    backup restarts if a writer changes a page it has copied. Writers wait at most a few pages'
+    copy at a time. PostgreSQL is refused: use ``pg_dump`` (docs/deploy.md)."""
+    from sqlalchemy import make_url
+
+    url = make_url(database_url_from_env())
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        raise click.UsageError(f"backup copies a SQLite database file; {describe_database()}: use pg_dump "
+                               "(see docs/deploy.md)")
+    source_path = Path(url.database)
+    if not source_path.is_file():
+        raise click.UsageError(f"no SQLite database at {source_path}")
+    if path.exists() and not force:
+        raise click.UsageError(f"{path} exists (use --force to overwrite it)")
+    if path.exists():
+        path.unlink()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Read-only URI: a backup never creates or changes the source.
+    source = sqlite3.connect(f"{source_path.resolve().as_uri()}?mode=ro", uri=True, timeout=15)
+    target = sqlite3.connect(path)
+    try:
+        source.backup(target, pages=256)  # 256 pages a step: writers get the lock between steps
+        target.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
+        check = target.execute("PRAGMA integrity_check").fetchone()[0]
+    finally:
+        target.close()
+        source.close()
+    if check != "ok":
+        raise click.ClickException(f"the copy at {path} failed its integrity check: {check}")
+    click.echo(f"backed up {source_path} to {path} (integrity_check ok)", err=True)
 
 
 @main.command("serve", context_settings={"ignore_unknown_options": True})

@@ -7,10 +7,15 @@
   413. Default 1048576 (1 MiB).
 - ``HANDFOOT_SQLITE_BUSY_TIMEOUT``: seconds a SQLite writer waits for the lock before the request
   gets a 503 (default 15).
+- ``HANDFOOT_SQLITE_SYNCHRONOUS``: SQLite's ``PRAGMA synchronous``: ``FULL`` (default: every
+  commit is on stable storage before it is acknowledged) or ``NORMAL`` (opt-in: faster commits;
+  an OS crash or power cut may roll back the last acknowledged ones). See ``api/db.py``.
 - ``HANDFOOT_RATE_LIMIT``: requests allowed per API key (else per client address) on ``/v1``, in
   Flask-Limiter's notation (``"600/minute"``, ``"20/second;600/minute"``); unset or ``off``: no
-  limit. ``HANDFOOT_RATE_LIMIT_STORAGE``: where the counters live (default ``memory://``, per
-  process; ``redis://...`` to share them). See ``api/security.py``.
+  limit. ``HANDFOOT_RATE_LIMIT_STORAGE``: where the counters live (default: a SQLite file in the
+  temp directory that the host's workers share; ``redis://...`` to share them across hosts). See
+  ``api/security.py`` and ``api/ratelimit.py``. ``HANDFOOT_RATE_LIMIT_KEY_PREFIX``: prefixes
+  every counter's key, so deployments sharing one Redis count apart (default: none).
 - ``HANDFOOT_CORS_ORIGINS``: comma-separated origins allowed to call ``/v1`` from a browser, or
   ``*``; unset: CORS off.
 
@@ -49,6 +54,10 @@ def _default_sqlite_path() -> Path:
 DEFAULT_SQLITE_PATH = _default_sqlite_path()
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+
+#: The accepted values of ``HANDFOOT_SQLITE_SYNCHRONOUS``; the first is the default. ``OFF`` is not
+#: offered: it may corrupt the database on power loss.
+SQLITE_SYNCHRONOUS_LEVELS = ("FULL", "NORMAL", "EXTRA")
 
 #: Where Swagger UI's static files are served from (see ``api/docs.py``).
 SWAGGER_UI_STATIC_URL = "/docs/static/"
@@ -96,6 +105,17 @@ def _int_from_env(env: Mapping[str, str], name: str, default: int) -> int:
     return value
 
 
+def sqlite_synchronous_from_env(environ: Mapping[str, str] | None = None) -> str:
+    """``HANDFOOT_SQLITE_SYNCHRONOUS`` upper-cased, default ``FULL``; raises ``ValueError`` naming
+    the variable for a value outside :data:`SQLITE_SYNCHRONOUS_LEVELS`."""
+    env = os.environ if environ is None else environ
+    raw = (env.get("HANDFOOT_SQLITE_SYNCHRONOUS") or "").strip().upper() or SQLITE_SYNCHRONOUS_LEVELS[0]
+    if raw not in SQLITE_SYNCHRONOUS_LEVELS:
+        raise ValueError(f"HANDFOOT_SQLITE_SYNCHRONOUS must be one of {', '.join(SQLITE_SYNCHRONOUS_LEVELS)}, "
+                         f"got {raw!r}")
+    return raw
+
+
 def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The app configuration: fixed API settings plus what the environment sets."""
     env = os.environ if environ is None else environ
@@ -117,8 +137,10 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         # Database (the engine is created lazily, on first use; see api/db.py).
         "DATABASE_URL": database_url_from_env(env),
         "SQLITE_BUSY_TIMEOUT": float(env.get("HANDFOOT_SQLITE_BUSY_TIMEOUT") or 15),
+        "SQLITE_SYNCHRONOUS": sqlite_synchronous_from_env(env),
         # Rate limiting and CORS (api/security.py).
         "RATE_LIMIT": env.get("HANDFOOT_RATE_LIMIT", ""),
-        "RATE_LIMIT_STORAGE": env.get("HANDFOOT_RATE_LIMIT_STORAGE") or "memory://",
+        "RATE_LIMIT_STORAGE": env.get("HANDFOOT_RATE_LIMIT_STORAGE") or "",  # "": api/ratelimit.py's file
+        "RATE_LIMIT_KEY_PREFIX": env.get("HANDFOOT_RATE_LIMIT_KEY_PREFIX", ""),
         "CORS_ORIGINS": env.get("HANDFOOT_CORS_ORIGINS", ""),
     }

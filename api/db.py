@@ -4,9 +4,10 @@
 (so spec generation needs no database, and each gunicorn worker builds its own pool).
 
 SQLite gets, on every new connection, ``journal_mode=WAL``, ``foreign_keys=ON`` and
-``synchronous=NORMAL``; ``timeout`` (``HANDFOOT_SQLITE_BUSY_TIMEOUT``, default 15 s) is how long a
-writer waits for the lock before "database is locked" (a 503), and ``check_same_thread=False`` lets
-the pool hand a connection to another thread. PostgreSQL uses psycopg 3 (``postgresql+psycopg://``).
+``synchronous=FULL`` (``HANDFOOT_SQLITE_SYNCHRONOUS``, see :func:`sqlite_pragmas`); ``timeout``
+(``HANDFOOT_SQLITE_BUSY_TIMEOUT``, default 15 s) is how long a writer waits for the lock before
+"database is locked" (a 503), and ``check_same_thread=False`` lets the pool hand a connection to
+another thread. PostgreSQL uses psycopg 3 (``postgresql+psycopg://``).
 
 One session per request (or app context, for the CLI): :meth:`Database.session` for reads,
 :meth:`Database.write_session` for a write transaction, both on its one ``Session``, closed when
@@ -20,7 +21,7 @@ timeout instead of failing when a read lock cannot be upgraded.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
 from handfoot.server import jsonio
-from handfoot.server.config import normalize_database_url
+from handfoot.server.config import SQLITE_SYNCHRONOUS_LEVELS, normalize_database_url, sqlite_synchronous_from_env
 
 #: Stable constraint names, so migrations are reviewable and IntegrityErrors can be mapped by name
 #: (STYLE P3).
@@ -50,25 +51,36 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
-SQLITE_PRAGMAS = (
-    "PRAGMA journal_mode=WAL",
-    "PRAGMA foreign_keys=ON",
-    "PRAGMA synchronous=NORMAL",
-)
+def sqlite_pragmas(synchronous: str | None = None) -> tuple[str, ...]:
+    """The PRAGMAs run on every new SQLite connection.
+
+    ``synchronous`` (default: ``HANDFOOT_SQLITE_SYNCHRONOUS``, else ``FULL``; see
+    :func:`handfoot.server.config.sqlite_synchronous_from_env`): with ``FULL`` every commit in WAL
+    mode fsyncs the WAL before ``COMMIT`` returns, so an acknowledged write survives an OS crash
+    or a power cut; ``NORMAL`` syncs only at checkpoints and may lose the last commits on power
+    loss (SQLite's documentation of ``PRAGMA synchronous``, "WAL mode"), never on a process crash.
+    """
+    level = sqlite_synchronous_from_env() if synchronous is None else synchronous.upper()
+    if level not in SQLITE_SYNCHRONOUS_LEVELS:
+        raise ValueError(f"SQLite synchronous must be one of {', '.join(SQLITE_SYNCHRONOUS_LEVELS)}, got {level!r}")
+    return ("PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", f"PRAGMA synchronous={level}")
 
 
-def _set_sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
-    # Under Python 3.11's legacy transaction control the sqlite3 module opens a transaction only
-    # before DML, so these PRAGMAs run outside one (inside one, foreign_keys and journal_mode are
-    # no-ops).
-    cursor = dbapi_connection.cursor()
-    try:
-        for pragma in SQLITE_PRAGMAS:
-            cursor.execute(pragma)
-    finally:
-        cursor.close()
-    # From here on, SQLAlchemy's begin event starts transactions (see _sqlite_begin).
-    dbapi_connection.isolation_level = None
+def _pragma_setter(pragmas: tuple[str, ...]) -> Callable[[Any, Any], None]:
+    def set_sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
+        # Under Python 3.11's legacy transaction control the sqlite3 module opens a transaction only
+        # before DML, so these PRAGMAs run outside one (inside one, foreign_keys and journal_mode are
+        # no-ops).
+        cursor = dbapi_connection.cursor()
+        try:
+            for pragma in pragmas:
+                cursor.execute(pragma)
+        finally:
+            cursor.close()
+        # From here on, SQLAlchemy's begin event starts transactions (see _sqlite_begin).
+        dbapi_connection.isolation_level = None
+
+    return set_sqlite_pragmas
 
 
 #: Execution option: begin the transaction with ``BEGIN IMMEDIATE`` (SQLite; ignored elsewhere).
@@ -80,8 +92,9 @@ def _sqlite_begin(connection: Any) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
-def make_engine(url: str, **kwargs: Any) -> Engine:
-    """Create an engine for ``url`` with this project's per-dialect settings."""
+def make_engine(url: str, *, sqlite_synchronous: str | None = None, **kwargs: Any) -> Engine:
+    """Create an engine for ``url`` with this project's per-dialect settings (SQLite: the PRAGMAs
+    of :func:`sqlite_pragmas` for ``sqlite_synchronous``; raises ``ValueError`` for a bad level)."""
     sa_url = make_url(normalize_database_url(url))
     connect_args: dict[str, Any] = dict(kwargs.pop("connect_args", {}))
     if sa_url.get_backend_name() == "sqlite":
@@ -94,8 +107,9 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
                 pass  # connecting fails with sqlite3's OperationalError: a 503, not a crash here
         connect_args.setdefault("timeout", 15)
         connect_args.setdefault("check_same_thread", False)
+        pragmas = sqlite_pragmas(sqlite_synchronous)
         engine = create_engine(sa_url, connect_args=connect_args, **_json_io(kwargs))
-        event.listen(engine, "connect", _set_sqlite_pragmas)
+        event.listen(engine, "connect", _pragma_setter(pragmas))
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     if sa_url.get_backend_name() == "postgresql":
@@ -113,9 +127,10 @@ def _json_io(kwargs: dict[str, Any]) -> dict[str, Any]:
 class Database:
     """The app's database: holds the URL; builds engine and sessionmaker on first use."""
 
-    def __init__(self, url: str, *, sqlite_timeout: float = 15) -> None:
+    def __init__(self, url: str, *, sqlite_timeout: float = 15, sqlite_synchronous: str | None = None) -> None:
         self.url = normalize_database_url(url)
         self.sqlite_timeout = sqlite_timeout
+        self.sqlite_synchronous = sqlite_synchronous
         self._is_sqlite: bool | None = None
         self._engine: Engine | None = None
         self._sessionmaker: sessionmaker[Session] | None = None
@@ -123,7 +138,10 @@ class Database:
     @property
     def engine(self) -> Engine:
         if self._engine is None:
-            kwargs = {"connect_args": {"timeout": self.sqlite_timeout}} if self.is_sqlite else {}
+            kwargs: dict[str, Any] = {}
+            if self.is_sqlite:
+                kwargs = {"connect_args": {"timeout": self.sqlite_timeout},
+                          "sqlite_synchronous": self.sqlite_synchronous}
             self._engine = make_engine(self.url, **kwargs)
         return self._engine
 
@@ -255,7 +273,8 @@ EXTENSION_KEY = "handfoot.db"
 
 def init_app(app: flask.Flask) -> Database:
     """Attach a :class:`Database` for ``app.config["DATABASE_URL"]``; no connection is made."""
-    database = Database(app.config["DATABASE_URL"], sqlite_timeout=app.config.get("SQLITE_BUSY_TIMEOUT", 15))
+    database = Database(app.config["DATABASE_URL"], sqlite_timeout=app.config.get("SQLITE_BUSY_TIMEOUT", 15),
+                        sqlite_synchronous=app.config.get("SQLITE_SYNCHRONOUS"))
     app.extensions[EXTENSION_KEY] = database
     # A request's session ends with it, also when it shares an app context pushed around it (tests,
     # scripts: Flask reuses that context for the request); a CLI command's ends with its context.

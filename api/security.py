@@ -1,13 +1,15 @@
-"""Cross-cutting protections: rate limiting (Flask-Limiter), CORS (flask-cors), no-store caching.
+"""Cross-cutting protections: rate limiting (``limits``), CORS (flask-cors), no-store caching.
 
 - **Rate limiting** (``HANDFOOT_RATE_LIMIT``, e.g. ``"600/minute"`` or ``"20/second;600/minute"``;
   unset or ``off``: no limit): every ``/v1`` request counts against its API key when it carries a
   valid one, else against the client address (``request.remote_addr``; put ``ProxyFix`` in front
   behind a proxy). A token that is not an active key counts against the address, so sending made-up
   keys never buys a fresh allowance. Past the limit: 429 ``too-many-requests`` problem+json with
-  ``Retry-After`` (seconds). Counters live in memory per process by default
-  (``HANDFOOT_RATE_LIMIT_STORAGE``, default ``memory://``; e.g. ``redis://host:6379`` shares them
-  between gunicorn workers and hosts). ``/health``, the docs and the keeper page are not limited.
+  ``Retry-After`` (seconds). The limit is what a key gets from the whole server: by default the
+  counters are in a SQLite file every worker of the host shares (``api/ratelimit.py``, one per
+  database URL); ``HANDFOOT_RATE_LIMIT_STORAGE`` chooses another ``limits`` storage, e.g.
+  ``redis://host:6379`` to share them across hosts (``memory://`` counts per process, so ``N``
+  workers grant ``N`` times the limit). ``/health``, the docs and the keeper page are not limited.
 - **CORS** is off by default (no ``Access-Control-Allow-Origin`` on any answer).
   ``HANDFOOT_CORS_ORIGINS`` (comma-separated origins, or ``*``) allows browsers on those origins to
   call ``/v1``, sending ``Authorization``, ``Idempotency-Key`` and ``If-Match`` and reading ``ETag``,
@@ -18,12 +20,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+import math
+import time
 
 import flask
 from flask_cors import CORS
-from flask_limiter import Limiter
+from limits import RateLimitItem, parse_many
+from limits.storage import storage_from_string
 from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.exceptions import TooManyRequests
+
+from handfoot.server import ratelimit
 
 EXTENSION_KEY = "handfoot.limiter"
 
@@ -57,6 +64,55 @@ def _not_limited() -> bool:
     return not flask.request.path.startswith("/v1/")
 
 
+class RateLimiter:
+    """``HANDFOOT_RATE_LIMIT`` on ``/v1``: ``limits``' fixed-window strategy over one storage.
+
+    ``limit`` is in ``limits``' notation (``"600/minute"``, ``"20/second;600/minute"``; a bad one
+    raises ``ValueError``); ``storage_uri`` a ``limits`` storage (``api/ratelimit.py``'s shared file,
+    ``redis://...``, ``memory://``), counted in fixed windows (``limits``' ``FixedWindowRateLimiter``
+    semantics). Each request costs one ``incr`` per limit (one statement on the shared file) and the
+    headers reuse its count. Flask-Limiter did the same work through
+    per-route decorators, blueprint and exemption lookups on every request; here there is one route
+    rule (every ``/v1`` path) and one allowance per key (``application_limits`` in its terms)."""
+
+    def __init__(self, limit: str, storage_uri: str, key_prefix: str = "") -> None:
+        self.items = parse_many(limit)
+        self.storage = storage_from_string(storage_uri)
+        self.prefix = key_prefix or "handfoot"
+
+    def check(self) -> None:
+        """``before_request``: count this request against its key; past a limit, 429 with
+        ``Retry-After`` (seconds until that limit's window resets, at least 1)."""
+        if _not_limited():
+            return
+        key = rate_limit_key()
+        shown: tuple[RateLimitItem, int, float] | None = None
+        for item in self.items:
+            # limits' FixedWindowRateLimiter.hit is this incr compared with the amount; the count it
+            # returns also gives the headers, so the window is read once.
+            counter = item.key_for(self.prefix, key)
+            count = self.storage.incr(counter, item.get_expiry())
+            remaining = item.amount - count
+            if shown is None or remaining < shown[1]:
+                shown = (item, remaining, self.storage.get_expiry(counter))
+            if remaining < 0:
+                flask.g.rate_limit_shown = shown
+                raise TooManyRequests(description=str(item), retry_after=max(1, math.ceil(shown[2] - time.time())))
+        flask.g.rate_limit_shown = shown
+
+    @staticmethod
+    def add_headers(response: flask.Response) -> flask.Response:
+        """``after_request``: ``X-RateLimit-Limit``/``-Remaining``/``-Reset`` (epoch seconds) of the
+        limit closest to refusing, on every counted answer."""
+        shown = flask.g.get("rate_limit_shown")
+        if shown is not None:
+            item, remaining, reset = shown
+            response.headers["X-RateLimit-Limit"] = str(item.amount)
+            response.headers["X-RateLimit-Remaining"] = str(max(0, remaining))
+            response.headers["X-RateLimit-Reset"] = str(int(reset))
+        return response
+
+
 def init_app(app: flask.Flask) -> None:
     """Set up CORS, the rate limiter and the no-store rule from ``app.config``."""
     origins = parse_origins(app.config.get("CORS_ORIGINS"))
@@ -64,44 +120,18 @@ def init_app(app: flask.Flask) -> None:
         CORS(app, resources={r"/v1/*": {"origins": "*" if origins == ["*"] else origins}},
              allow_headers=CORS_ALLOW_HEADERS, expose_headers=CORS_EXPOSE_HEADERS, max_age=600)
 
-    # Registered before the limiter's own after_request, so it runs after it (Flask runs them in
-    # reverse): Retry-After only where waiting helps.
-    app.after_request(_retry_after_only_when_refused)
     limit = (app.config.get("RATE_LIMIT") or "").strip()
-    enabled = bool(limit) and limit.lower() not in ("off", "none", "0")
-    limiter = Limiter(
-        rate_limit_key,
-        app=app,
-        # One allowance per key across every /v1 route (default_limits would count each route apart).
-        application_limits=[limit] if enabled else [],
-        application_limits_exempt_when=_not_limited,
-        storage_uri=app.config.get("RATE_LIMIT_STORAGE") or "memory://",
-        headers_enabled=True,
-        strategy="fixed-window",
-        enabled=enabled,
+    if not limit or limit.lower() in ("off", "none", "0"):
+        return
+    limiter = RateLimiter(
+        limit,
+        app.config.get("RATE_LIMIT_STORAGE") or ratelimit.default_uri(app.config["DATABASE_URL"]),
+        # Several deployments may share one Redis: HANDFOOT_RATE_LIMIT_KEY_PREFIX keeps them apart.
+        key_prefix=app.config.get("RATE_LIMIT_KEY_PREFIX") or "",
     )
     app.extensions[EXTENSION_KEY] = limiter
-    # Registered after the limiter's own after_request, so it runs before it: remember the
-    # Retry-After the app itself set (a 503, a 409 in flight) before the limiter writes its own.
-    app.after_request(_remember_own_retry_after)
-
-
-def _remember_own_retry_after(response: flask.Response) -> flask.Response:
-    flask.g.own_retry_after = response.headers.get("Retry-After")
-    return response
-
-
-def _retry_after_only_when_refused(response: flask.Response) -> flask.Response:
-    """The limiter writes Retry-After on every answer once a limit is set: keep it on its 429 only,
-    put back the app's own value where the app set one, and drop it everywhere else."""
-    if response.status_code == 429:
-        return response
-    own = flask.g.get("own_retry_after")
-    if own is not None:
-        response.headers["Retry-After"] = own
-    else:
-        response.headers.pop("Retry-After", None)
-    return response
+    app.before_request(limiter.check)
+    app.after_request(limiter.add_headers)
 
 
 def no_store_for_keys(response: flask.Response) -> flask.Response:
@@ -112,5 +142,7 @@ def no_store_for_keys(response: flask.Response) -> flask.Response:
     return response
 
 
-def limiter_of(app: flask.Flask) -> Any:
-    return app.extensions[EXTENSION_KEY]
+def limiter_of(app: flask.Flask) -> RateLimiter | None:
+    """The app's :class:`RateLimiter`, or ``None`` when no limit is set."""
+    limiter: RateLimiter | None = app.extensions.get(EXTENSION_KEY)
+    return limiter

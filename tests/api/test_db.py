@@ -21,7 +21,7 @@ def test_sqlite_pragmas(app: Flask) -> None:
     with get_db(app).engine.connect() as connection:
         assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
-        assert connection.execute(text("PRAGMA synchronous")).scalar() == 1  # NORMAL
+        assert connection.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL, the durable default
 
 
 def test_postgres_urls_use_psycopg() -> None:

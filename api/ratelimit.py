@@ -1,0 +1,144 @@
+"""Rate-limit counters every process on one host shares: a ``limits`` storage on a SQLite file.
+
+``limits`` (the library under Flask-Limiter) keeps counters in memory (one process), Redis,
+Memcached or MongoDB (a server to run). gunicorn's workers are separate processes, so in-memory
+counters let each worker grant the whole allowance: ``N`` workers, ``N`` times the limit. This
+storage keeps the fixed-window counters in a small SQLite file (stdlib ``sqlite3``, WAL), which
+every worker of a host opens; one ``INSERT ... ON CONFLICT ... RETURNING`` per request counts a hit
+atomically, whichever process makes it. Across hosts, point ``HANDFOOT_RATE_LIMIT_STORAGE`` at Redis.
+
+URI: ``handfoot+sqlite://`` followed by an absolute path (``handfoot+sqlite:///run/handfoot/limits``).
+The counters need no durability (a lost window only refills an allowance early), so the file runs
+``synchronous=NORMAL``, which in WAL mode cannot corrupt it. Errors raised: ``sqlite3.Error``
+(Flask-Limiter's ``swallow_errors`` decides what a request then sees).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from limits.storage import Storage
+
+SCHEME = "handfoot+sqlite"
+
+#: Expired windows are deleted once every this many hits (keeps the file as small as the live keys).
+PURGE_EVERY = 1000
+
+#: Seconds for which this process's own last hit answers ``get``/``get_expiry`` of its key without a
+#: query: Flask-Limiter reads both right after the hit, for the ``X-RateLimit-*`` headers of the
+#: same answer, which then describe the window as that hit left it.
+OWN_HIT_FRESH_SECONDS = 0.5
+
+_SCHEMA = "CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL, expires_at REAL NOT NULL)"
+# A window that has expired starts again at ``amount`` with a new expiry (fixed-window semantics of
+# limits' own MemoryStorage.incr).
+_INCR = """
+INSERT INTO counters (key, value, expires_at) VALUES (:key, :amount, :expires_at)
+ON CONFLICT (key) DO UPDATE SET
+    value = CASE WHEN counters.expires_at <= :now THEN excluded.value ELSE counters.value + excluded.value END,
+    expires_at = CASE WHEN counters.expires_at <= :now THEN excluded.expires_at ELSE counters.expires_at END
+RETURNING value, expires_at
+"""
+
+
+def default_uri(database_url: str) -> str:
+    """The default storage of a server on ``database_url``: a file named after the URL in
+    ``/dev/shm`` (memory: counters need no disk, and writes there cost no disk I/O) or, where there
+    is none, the system's temp directory; every worker of that server on this host shares it, and a
+    server on another database (a test's own) has counters of its own."""
+    digest = hashlib.sha256(database_url.encode()).hexdigest()[:16]
+    folder = Path("/dev/shm") if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else Path(
+        tempfile.gettempdir())
+    return f"{SCHEME}://{folder / f'handfoot-limits-{digest}.sqlite3'}"
+
+
+class SQLiteStorage(Storage):
+    """Fixed-window counters in a SQLite file shared by processes (one connection per process)."""
+
+    STORAGE_SCHEME = [SCHEME]
+
+    def __init__(self, uri: str, wrap_exceptions: bool = False, **options: Any) -> None:
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+        self.path = uri.split("://", 1)[1]
+        if not os.path.isabs(self.path):
+            raise ValueError(f"{SCHEME} storage needs an absolute path, got {uri!r}")
+        self._lock = threading.Lock()
+        self._pid = -1
+        self._connection: sqlite3.Connection | None = None
+        self._hits = 0
+        self._last: tuple[str, int, float, float] | None = None  # key, value, expires_at, when (monotonic)
+
+    @property
+    def base_exceptions(self) -> type[Exception]:
+        return sqlite3.Error
+
+    def _db(self) -> sqlite3.Connection:
+        # One connection per process: a connection opened before gunicorn forks is not reused.
+        if self._connection is None or self._pid != os.getpid():
+            connection = sqlite3.connect(self.path, timeout=5, isolation_level=None, check_same_thread=False)
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=NORMAL")
+            connection.execute(_SCHEMA)
+            self._connection, self._pid = connection, os.getpid()
+        return self._connection
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        """Add ``amount`` to ``key``'s window (``expiry`` seconds long) and return its count."""
+        now = time.time()
+        with self._lock:
+            db = self._db()
+            row = db.execute(_INCR, {"key": key, "amount": amount, "expires_at": now + expiry, "now": now}).fetchone()
+            self._last = (key, int(row[0]), float(row[1]), time.monotonic())
+            self._hits += 1
+            if self._hits % PURGE_EVERY == 0:
+                db.execute("DELETE FROM counters WHERE expires_at <= ?", (now,))
+        return int(row[0])
+
+    def _own_hit(self, key: str) -> tuple[int, float] | None:
+        last = self._last
+        if last is not None and last[0] == key and time.monotonic() - last[3] < OWN_HIT_FRESH_SECONDS:
+            return last[1], last[2]
+        return None
+
+    def get(self, key: str) -> int:
+        own = self._own_hit(key)
+        if own is not None:
+            return own[0]
+        with self._lock:
+            row = self._db().execute("SELECT value FROM counters WHERE key = ? AND expires_at > ?",
+                                     (key, time.time())).fetchone()
+        return int(row[0]) if row else 0
+
+    def get_expiry(self, key: str) -> float:
+        own = self._own_hit(key)
+        if own is not None:
+            return own[1]
+        with self._lock:
+            row = self._db().execute("SELECT expires_at FROM counters WHERE key = ? AND expires_at > ?",
+                                     (key, time.time())).fetchone()
+        return float(row[0]) if row else time.time()
+
+    def check(self) -> bool:
+        try:
+            with self._lock:
+                self._db().execute("SELECT 1").fetchone()
+        except sqlite3.Error:
+            return False
+        return True
+
+    def reset(self) -> int | None:
+        with self._lock:
+            self._last = None
+            return self._db().execute("DELETE FROM counters").rowcount
+
+    def clear(self, key: str) -> None:
+        with self._lock:
+            self._last = None
+            self._db().execute("DELETE FROM counters WHERE key = ?", (key,))
