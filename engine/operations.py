@@ -50,7 +50,7 @@ _LISTS = frozenset([list, tuple])
 
 def _played_from_foot(value: Any, path: Path) -> bool | None:
     if value is None or type(value) is bool:
-        return value  # type: ignore[no-any-return]
+        return value
     raise _problem("invalid_input", "played_from_foot: expected true, false or null", path)
 
 
