@@ -11,7 +11,7 @@ from handfoot.engine.errors import Problem
 from handfoot.engine.frozen import fast_init
 from handfoot.engine.melds import cards_points
 from handfoot.engine.rules import Contract, RuleSet
-from handfoot.engine.table import analyse_table
+from handfoot.engine.table import Table, analyse_table
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +31,10 @@ def check_opening(melds: Sequence[Sequence[Card]], rules: RuleSet, round_number:
 
     Only card values count: no red threes, no book bonuses (seed 000; seed 004). ``from_pile`` lists
     the melded cards that came from a taken discard pile, its top card first; when
-    ``opening_pile_top_only`` only that top card counts (seed 000 'Picking up'; seed 003; seed 004).
+    ``opening_pile_top_only`` only that top card counts (seed 000 'Picking up'; seed 003; seed 004),
+    and the cards from hand (the melded cards not from the pile) must make the take that
+    :func:`take_problems` asks, as ``POST /v1/discard-pile/check`` does (a first take: a pile taken
+    before is not modelled here).
     ``score`` is the side's cumulative score, needed when ``opening_thresholds`` are set.
     """
     table = analyse_table(melds, rules)
@@ -46,6 +49,10 @@ def check_opening(melds: Sequence[Sequence[Card]], rules: RuleSet, round_number:
         melded[card] -= 1
         if i > 0 and rules.opening_pile_top_only:
             excluded.append(card)
+    if from_pile:  # the take itself: the rule of POST /v1/discard-pile/check, applied once
+        problems += take_problems(from_pile[0], list((Counter(c for m in melds for c in m)
+                                                      - Counter(from_pile)).elements()),
+                                  rules, table, at_top=("from_pile", 0), at_hand=("melds",))
     points = table.points - cards_points(excluded, rules)
     if rules.opening_thresholds and score is None:
         problems.append(Problem("missing_score", "these rules take the opening minimum from the "
@@ -60,12 +67,14 @@ def check_opening(melds: Sequence[Sequence[Card]], rules: RuleSet, round_number:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerState:
-    """A player at the end of play: ``hand`` cards, and ``foot`` cards when the foot was never picked
-    up (``None`` once picked up)."""
+    """A player at the end of play: ``hand`` cards, ``foot`` cards when the foot was never picked
+    up (``None`` once picked up), and ``played_from_foot`` (``None``: not given; read only where
+    ``going_out_needs_foot_play``, and then an absent value is not refused: docs/rules-decisions.md D17)."""
 
     name: str
     hand: tuple[Card, ...] = ()
     foot: tuple[Card, ...] | None = None
+    played_from_foot: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +98,8 @@ def contract_shortfall(books: Contract, needed: Contract) -> Contract:
 
 def going_out_problems(books: Contract, players: Sequence[PlayerState] | None, rules: RuleSet,
                        round_number: int, prefix: tuple[str | int, ...] = ()) -> list[Problem]:
-    """The rules broken by a side going out with ``books`` (contract; feet picked up)."""
+    """The rules broken by a side going out with ``books`` (contract; feet picked up and, where
+    ``going_out_needs_foot_play``, played from: a ``played_from_foot`` of false is refused)."""
     problems: list[Problem] = []
     needed = rules.contract_for(round_number)
     missing = contract_shortfall(books, needed)
@@ -106,7 +116,20 @@ def going_out_problems(books: Contract, players: Sequence[PlayerState] | None, r
                                         "foot; every player of the side must have picked up their foot "
                                         "before the side goes out (going_out_needs_feet)",
                                         (*prefix, "players", i, "foot")))
+            elif rules.going_out_needs_foot_play and player.played_from_foot is False:
+                problems.append(Problem("foot_not_played", f"{player.name} has not played from the foot; "
+                                        "every player of the side must have picked up their foot and "
+                                        "played from it before the side goes out (going_out_needs_foot_play)",
+                                        (*prefix, "players", i, "played_from_foot")))
     return problems
+
+
+def player_problems(players: Sequence[PlayerState], prefix: tuple[str | int, ...] = ()) -> list[Problem]:
+    """What no table could have left a side's players with: ``played_from_foot`` true with the foot
+    never picked up (``invalid_input``)."""
+    return [Problem("invalid_input", f"{player.name} cannot have played from a foot never picked up",
+                    (*prefix, "players", i, "played_from_foot"))
+            for i, player in enumerate(players) if player.foot is not None and player.played_from_foot]
 
 
 def check_going_out(melds: Sequence[Sequence[Card]], players: Sequence[PlayerState],
@@ -114,12 +137,14 @@ def check_going_out(melds: Sequence[Sequence[Card]], players: Sequence[PlayerSta
     """May a side with these melds on the table and these players go out this round?
 
     Needs the contract's books by kind (seed 000 'Going out', seeds 001-004) and, where
-    ``going_out_needs_feet``, every player's foot picked up (seed 000; seed 001). Meld problems are
+    ``going_out_needs_feet``, every player's foot picked up (seed 000; seed 001), and where
+    ``going_out_needs_foot_play`` played from (seed 000). Meld problems are
     reported and an invalid meld counts as no book.
     """
     table = analyse_table(melds, rules)
     books = table.books
-    problems = [*table.problems, *going_out_problems(books, players, rules, round_number)]
+    problems = [*table.problems, *player_problems(players),
+                *going_out_problems(books, players, rules, round_number)]
     needed = rules.contract_for(round_number)
     return GoingOutCheck(met=not problems, books=books, missing=contract_shortfall(books, needed),
                          contract=needed, problems=tuple(problems))
@@ -137,11 +162,13 @@ class DiscardPileCheck:
 
 def check_discard_pile(hand: Sequence[Card], pile: Sequence[Card], rules: RuleSet,
                        melds: Sequence[Sequence[Card]] = (), taken_before: bool = False,
-                       frozen: bool = False) -> DiscardPileCheck:
+                       frozen: bool = False, burn: Sequence[Card] = ()) -> DiscardPileCheck:
     """May a player holding ``hand`` take the discard ``pile`` (top card first)?
 
     ``melds`` are the side's melds on the table; ``taken_before``: the pile has been taken this round
-    (seed 003's 'broken' pile); ``frozen``: a wild card was discarded onto it (seed 003). Rules:
+    (seed 003's 'broken' pile); ``frozen``: a wild card was discarded onto it (seed 003; ``not_in_rules``
+    where the rules never freeze); ``burn``: the side's burn pile (seed 003; ``not_in_rules`` where the
+    rules have none). What the take needs of the hand: :func:`take_problems`. Rules:
     ``pile_take_count``, ``pile_blocked_by``, ``pile_wild_top``, ``pile_later_take``,
     ``pile_freezes_on_wild``, ``pile_closed_rank_blocks`` (seeds 000, 001, 003, 004).
     """
@@ -150,19 +177,43 @@ def check_discard_pile(hand: Sequence[Card], pile: Sequence[Card], rules: RuleSe
     if not pile:
         problems.append(Problem("pile_empty", "the discard pile is empty", ("pile",)))
         return DiscardPileCheck(False, 0, tuple(problems))
-    top = pile[0]
-    at_top = ("pile", 0)
+    if frozen and not rules.pile_freezes_on_wild:
+        problems.append(Problem("not_in_rules", "these rules never freeze the pile (pile_freezes_on_wild "
+                                "is false): `frozen` cannot be true", ("frozen",)))
+    elif frozen:
+        problems.append(Problem("pile_frozen", "the pile is frozen by a discarded wild card until "
+                                "every player has had a turn (pile_freezes_on_wild)", ("frozen",)))
+    if burn and rules.after_book != "burn":
+        problems.append(Problem("not_in_rules", "these rules have no burn pile (after_book is "
+                                f"{rules.after_book}): `burn` must be empty", ("burn",)))
+    problems += take_problems(pile[0], hand, rules, analyse_table(melds, rules), taken_before, burn)
+    return DiscardPileCheck(not problems, take, tuple(problems))
+
+
+def take_problems(top: Card, hand: Sequence[Card], rules: RuleSet, table: Table,
+                  taken_before: bool = False, burn: Sequence[Card] = (),
+                  at_top: tuple[str | int, ...] = ("pile", 0),
+                  at_hand: tuple[str | int, ...] = ("hand",)) -> list[Problem]:
+    """What taking the discard pile with ``top`` on it needs of the cards from ``hand`` melded with it:
+    the one rule of a take, used by :func:`check_discard_pile` and by :func:`check_opening` (an
+    opening with cards from a taken pile, whose hand cards are its melded cards not from the pile).
+
+    A three on top blocks (``pile_blocked_by``; a red three is never melded); a wild on top needs a
+    matching pair of that wild (``pile_wild_top``, ``all_wild_melds``); a rank that is a completed
+    book blocks (``pile_closed_rank_blocks``, seed 003); a rank the side has burned gives no help
+    (seed 003 'Burn cards cannot be used to draw from the discard pile'); else two natural cards of
+    the rank in hand (seed 000 'You need two cards in hand matching the top card'; seed 001 'two
+    matching natural cards from your hand (wilds do not count)'), or after a first take
+    ``pile_later_take``. Codes: ``pile_blocked``, ``pile_needs_match``, ``pile_rank_closed``.
+    """
+    problems: list[Problem] = []
     if top.rank is Rank.THREE:
         if top.is_red_three:
             problems.append(Problem("pile_blocked", "a red three on top cannot be melded", at_top))
         elif rules.pile_blocked_by in ("black_three", "any_three"):
             problems.append(Problem("pile_blocked", f"a black three on top blocks the pile "
                                     f"(pile_blocked_by {rules.pile_blocked_by})", at_top))
-        return DiscardPileCheck(False, take, tuple(problems))
-    if frozen and rules.pile_freezes_on_wild:
-        problems.append(Problem("pile_frozen", "the pile is frozen by a discarded wild card until "
-                                "every player has had a turn (pile_freezes_on_wild)", ("frozen",)))
-    table = analyse_table(melds, rules)
+        return problems
     if top.is_wild:
         if rules.pile_wild_top == "blocked" or not rules.all_wild_melds:
             problems.append(Problem("pile_blocked", f"a wild card ({top.code}) on top blocks the pile "
@@ -171,20 +222,23 @@ def check_discard_pile(hand: Sequence[Card], pile: Sequence[Card], rules: RuleSe
         elif sum(1 for c in hand if c.rank is top.rank) < 2:
             problems.append(Problem("pile_needs_match", f"taking a {top.code} needs two matching "
                                     f"{'jokers' if top.rank is Rank.JOKER else '2s'} in hand "
-                                    "(pile_wild_top matching_pair)", ("hand",)))
-        return DiscardPileCheck(not problems, take, tuple(problems))
+                                    "(pile_wild_top matching_pair)", at_hand))
+        return problems
     if rules.pile_closed_rank_blocks and top.rank.value in table.closed_ranks():
         problems.append(Problem("pile_rank_closed", f"the {top.rank.value}s are a completed book on "
                                 "your table (pile_closed_rank_blocks)", at_top))
+    if any(c.rank is top.rank for c in burn):
+        problems.append(Problem("pile_rank_closed", f"the {top.rank.value}s are burned on your side: "
+                                "burn cards cannot be used to draw from the discard pile", at_top))
     naturals = sum(1 for c in hand if c.rank is top.rank)
     wilds = sum(1 for c in hand if c.is_wild)
     if taken_before and rules.pile_later_take == "natural_and_wild_or_open_meld":
         if not (naturals >= 2 or (naturals >= 1 and wilds >= 1) or top.rank.value in table.open_ranks()):
             problems.append(Problem("pile_needs_match", f"taking a {top.code} needs a natural pair, a "
                                     "natural and a wild card, or an open meld of the rank "
-                                    "(pile_later_take)", ("hand",)))
+                                    "(pile_later_take)", at_hand))
     elif naturals < 2:
         problems.append(Problem("pile_needs_match", f"taking a {top.code} needs two natural "
-                                f"{top.rank.value}s in hand to meld with it at once; the hand has "
-                                f"{naturals}", ("hand",)))
-    return DiscardPileCheck(not problems, take, tuple(problems))
+                                f"{top.rank.value}s in hand to meld with it at once (wild cards do not "
+                                f"count); the hand has {naturals}", at_hand))
+    return problems

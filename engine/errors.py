@@ -105,6 +105,7 @@ PROBLEM_CODES: dict[str, str] = {
     # going out
     "contract_not_met": "The side does not have the books its contract needs to go out.",
     "foot_not_picked_up": "A player of the side has not picked up the foot, which going out requires.",
+    "foot_not_played": "A player of the side has not played from the foot, which going out requires.",
     "cards_left_when_out": "The side that went out still holds more cards than going out allows.",
     "two_sides_out": "More than one side is marked as having gone out.",
     "duplicate_side": "Two sides of a round (or of a game) have the same name (compared ignoring case and Unicode "
@@ -122,6 +123,8 @@ PROBLEM_CODES: dict[str, str] = {
     "not_a_red_three": "A card listed among the red threes on the table is not a red three.",
     "pile_card_not_in_melds": "A card said to come from the discard pile is not in the melds.",
     "missing_score": "The rules take the opening minimum from the side's score, and no score was given.",
+    "not_in_rules": "An input or line that the rule set does not score or have (e.g. perfect cuts without a "
+    "perfect-cut bonus); refused rather than ignored.",
     "invalid_input": "A value of the wrong shape (the API's schema catches these before the engine).",
     "burn_not_allowed": "The rule set has no burn pile.",
     "burn_needs_closed_book": "A burned card's rank has no completed book on the side's table.",

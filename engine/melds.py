@@ -169,8 +169,10 @@ def wild_card_problems(naturals: int, wilds: int, complete: bool, rules: RuleSet
     """The wild-card limits of a meld of ``naturals`` natural and ``wilds`` (at least one) wild
     cards, ``complete`` when a book: ``wild_ratio`` (``too_many_wilds``), ``min_naturals_with_wilds``
     and, for a book, ``min_naturals_dirty_book`` (``too_few_naturals``), ``max_wilds_per_book``
-    (``wild_limit_in_book``). Also what :func:`handfoot.engine.rules.consistency_problems` asks of a
-    dirty book, so a rule set that forbids every dirty book is refused by these same limits."""
+    (``wild_limit_in_book``), ``min_natural_share`` as a percentage of the meld's cards (seed 004's
+    'a certain percentage of the cards in a meld at any given time to be non-wild'; ``too_many_wilds``).
+    Also what :func:`handfoot.engine.rules.consistency_problems` asks of a dirty book, so a rule set
+    that forbids every dirty book is refused by these same limits."""
     problems: list[Problem] = []
     words, keeps = _RATIOS[rules.wild_ratio]
     if not keeps(naturals, wilds):
@@ -184,6 +186,10 @@ def wild_card_problems(naturals: int, wilds: int, complete: bool, rules: RuleSet
         problems.append(Problem("too_few_naturals", f"a dirty book needs at least "
                                 f"{rules.min_naturals_dirty_book} natural cards "
                                 f"(min_naturals_dirty_book); this one has {naturals}", ("cards",)))
+    if naturals * 100 < rules.min_natural_share * (naturals + wilds):
+        problems.append(Problem("too_many_wilds", f"{naturals} natural cards of {naturals + wilds} are "
+                                f"below the least share of naturals, {rules.min_natural_share}% "
+                                "(min_natural_share)", ("cards",)))
     if rules.max_wilds_per_book is not None and wilds > rules.max_wilds_per_book:
         problems.append(Problem("wild_limit_in_book", f"at most {rules.max_wilds_per_book} wild "
                                 f"cards in a meld (max_wilds_per_book); this one has {wilds}",

@@ -48,6 +48,12 @@ def _mapping(value: Any, path: Path) -> Mapping[str, Any]:
 _LISTS = frozenset([list, tuple])
 
 
+def _played_from_foot(value: Any, path: Path) -> bool | None:
+    if value is None or type(value) is bool:
+        return value
+    raise _problem("invalid_input", "played_from_foot: expected true, false or null", path)
+
+
 class _Cards:
     """Parses the card lists of one request, collecting every unknown card before raising once
     (:meth:`done`); a value of the wrong shape raises at once (``invalid_input``)."""
@@ -83,7 +89,8 @@ class _Cards:
                 # an unnamed player is named by where it stands, so no two are the same player
                 str(player["name"]) if "name" in player else "player at /" + "/".join(map(str, at)),
                 self(_list(hand, (*at, "hand")), (*at, "hand")),
-                None if foot is None else self(_list(foot, (*at, "foot")), (*at, "foot"))))
+                None if foot is None else self(_list(foot, (*at, "foot")), (*at, "foot")),
+                _played_from_foot(get("played_from_foot"), (*at, "played_from_foot"))))
         return tuple(out)
 
     def done(self) -> None:
@@ -156,14 +163,15 @@ def check_going_out_request(body: Mapping[str, Any]) -> checks.GoingOutCheck:
 
 
 def check_discard_pile_request(body: Mapping[str, Any]) -> checks.DiscardPileCheck:
-    """``POST /v1/discard-pile/check``: ``{preset, rules?, hand, pile, melds?, taken_before?, frozen?}``."""
+    """``POST /v1/discard-pile/check``: ``{preset, rules?, hand, pile, melds?, taken_before?, frozen?,
+    burn?}``."""
     rules = rules_of(body).rules
     parse = _Cards()
     hand, pile = parse(body.get("hand"), ("hand",)), parse(body.get("pile"), ("pile",))
-    melds = parse.melds(body.get("melds"), ("melds",))
+    melds, burn = parse.melds(body.get("melds"), ("melds",)), parse(body.get("burn"), ("burn",))
     parse.done()
     return checks.check_discard_pile(
-        hand, pile, rules, melds, bool(body.get("taken_before", False)), bool(body.get("frozen", False))
+        hand, pile, rules, melds, bool(body.get("taken_before", False)), bool(body.get("frozen", False)), burn
     )
 
 

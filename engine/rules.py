@@ -88,6 +88,7 @@ class RuleSet:
     min_naturals_with_wilds: int
     min_naturals_dirty_book: int
     max_wilds_per_book: int | None
+    min_natural_share: int
     # bonuses
     clean_book_bonus: int
     dirty_book_bonus: int
@@ -109,6 +110,7 @@ class RuleSet:
     contract: Contract
     contract_by_round: tuple[Contract, ...]
     going_out_needs_feet: bool
+    going_out_needs_foot_play: bool
     going_out_discard: FinalDiscard
     # discard pile
     pile_take_count: int | None
@@ -247,6 +249,7 @@ RULE_FIELDS: dict[str, RuleField] = {f.name: f for f in [
     _field("min_naturals_with_wilds", "int", "melds", "A meld holding a wild card needs at least this many naturals.", maximum=13),
     _field("min_naturals_dirty_book", "int", "melds", "A completed dirty book needs at least this many naturals.", maximum=13),
     _field("max_wilds_per_book", "int", "melds", "Most wild cards in one meld or book (null: only the ratio limits).", maximum=40, nullable=True),
+    _field("min_natural_share", "int", "melds", "Least share of natural cards in a meld holding wild cards, in percent of its cards (0: no such limit).", maximum=100),
     _field("clean_book_bonus", "int", "bonuses", "Bonus per clean (red, natural) book.", minimum=-100_000, maximum=100_000),
     _field("dirty_book_bonus", "int", "bonuses", "Bonus per dirty (black, mixed) book.", minimum=-100_000, maximum=100_000),
     _field("wild_book_bonus", "int", "bonuses", "Bonus per wild (all-wild) book.", minimum=-100_000, maximum=100_000),
@@ -264,6 +267,7 @@ RULE_FIELDS: dict[str, RuleField] = {f.name: f for f in [
     _field("contract", "contract", "going_out", "Books needed to go out for rounds past contract_by_round: {clean_books, dirty_books, wild_books}.", maximum=40),
     _field("contract_by_round", "contract_list", "going_out", "Books needed to go out per round, round 1 first; empty: `contract` every round.", maximum=40),
     _field("going_out_needs_feet", "bool", "going_out", "Every player of the side must have picked up their foot before the side goes out."),
+    _field("going_out_needs_foot_play", "bool", "going_out", "Every player of the side must have played from their foot before the side goes out (a player's played_from_foot; absent: not known, not refused)."),
     _field("going_out_discard", "choice", "going_out", "Going out: the last card may be melded or discarded (optional), or must be discarded (required).", choices=("optional", "required")),
     _field("pile_take_count", "int", "discard_pile", "Cards taken from the discard pile (all if fewer; null: the whole pile).", minimum=1, maximum=200, nullable=True),
     _field("pile_blocked_by", "choice", "discard_pile", "Which three on top blocks the pile: black_three or any_three.", choices=("black_three", "any_three")),

@@ -22,7 +22,7 @@ from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from handfoot.engine.cards import RANK_INDEX, Card, Rank
-from handfoot.engine.checks import PlayerState, going_out_problems
+from handfoot.engine.checks import PlayerState, going_out_problems, player_problems
 from handfoot.engine.errors import Path, Problem, RoundError
 from handfoot.engine.frozen import fast_init
 from handfoot.engine.melds import rank_points
@@ -177,7 +177,8 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
     problem, ``duplicate_open_meld``, ``second_book_of_rank``, ``not_a_red_three``,
     ``red_three_not_laid_out``, ``burn_not_allowed``, ``burn_needs_closed_book``, ``wild_burned``,
     ``too_many_copies``, ``negative_tally``, ``invalid_tally``, ``all_wild_not_allowed``,
-    ``duplicate_side``, ``duplicate_player``.
+    ``duplicate_side``, ``duplicate_player``, ``foot_not_played``, ``not_in_rules`` (perfect cuts without a
+    perfect-cut bonus).
     """
     teams, round_number = round_input.teams, round_input.round
     problems = sides_problems(rules, [t.name for t in teams],
@@ -189,6 +190,8 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
         if team.tally is not None:
             tally = team.tally
             problems += tally_problems(tally, team.went_out, rules, round_number, ("teams", i), most_decks)
+            if tally.perfect_cuts and not rules.perfect_cut_bonus:
+                problems.append(_not_scored_cuts(("teams", i, "tally", "perfect_cuts")))
         else:
             tally, side_problems = side_tally(team, rules, round_number, ("teams", i))
             problems += side_problems
@@ -237,6 +240,9 @@ def side_tally(team: TeamRound, rules: RuleSet, round_number: int, at: Path = ()
     if team.burn:
         problems += _burn_problems(team.burn, table.closed_ranks(), rules, at)
     players = team.players
+    problems += player_problems(players, at)
+    if team.perfect_cuts and not rules.perfect_cut_bonus:
+        problems.append(_not_scored_cuts((*at, "perfect_cuts")))
     held = list(chain.from_iterable([p.hand for p in players] + [p.foot for p in players if p.foot]))
     caught = sum(map(_is_red_three, held))
     books = table.books
@@ -250,6 +256,12 @@ def side_tally(team: TeamRound, rules: RuleSet, round_number: int, at: Path = ()
             problems.append(Problem("cards_left_when_out", f"{team.name} went out, but no player of "
                                     "the side has played out both hand and foot", (*at, "players")))
     return tally, problems
+
+
+def _not_scored_cuts(path: Path) -> Problem:
+    """``not_in_rules``: perfect cuts under rules without a perfect-cut bonus are refused, not ignored."""
+    return Problem("not_in_rules", "these rules score no perfect cuts (perfect_cut_bonus is 0): "
+                   "`perfect_cuts` must be 0, or set perfect_cut_bonus in `rules`", path)
 
 
 def _burn_problems(burn: Sequence[Card], closed: set[str], rules: RuleSet, at: Path) -> list[Problem]:

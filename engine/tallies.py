@@ -70,7 +70,8 @@ def tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: i
     then), wild books without all-wild melds, red threes on the table where they are never laid
     out, a burn pile without burning, points that no sum of card values makes, fewer table points
     than its books' cards are worth, more than ``decks`` decks hold (``invalid_tally``, see
-    :func:`_ceiling_problems`), and going out without the contract."""
+    :func:`_ceiling_problems`), ``has_melded`` false with melds on the table, and going out without
+    the contract."""
     problems: list[Problem] = []
     for key in TALLY_COUNTS:
         if getattr(tally, key) < 0:
@@ -87,6 +88,9 @@ def tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: i
     if tally.burn_points and rules.after_book != "burn":
         problems.append(Problem("burn_not_allowed", "these rules have no burn pile (after_book is "
                                 f"{rules.after_book})", (*at, "tally", "burn_points")))
+    if tally.has_melded is False and (tally.table_points or tally.books != Contract()):
+        problems.append(Problem("invalid_tally", "has_melded is false, but the side shows table points or "
+                                "books: a side that holds melds has melded", (*at, "tally", "has_melded")))
     step, cheapest, cheapest_wild = _card_steps(rules)
     for key in ("table_points", "points_left", "burn_points"):
         if getattr(tally, key) % step:

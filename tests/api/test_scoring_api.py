@@ -190,7 +190,7 @@ def test_presets_list_and_detail(client: FlaskClient) -> None:
     assert hodges["rules"]["black_three_points"] == 300
     assert hodges["provenance"]["black_three_points"] == {
         "kind": "seed",
-        "source": "seed 002",
+        "source": "the Hodges family rules",
         "note": "black 3: -300 points",
     }
     assert hodges["provenance"]["pile_take_count"]["kind"] == "filled"

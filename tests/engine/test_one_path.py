@@ -96,9 +96,10 @@ def _body(rng: random.Random) -> tuple[dict[str, Any], RuleSet]:
             melds.append(["3S", "3C", "3S"])
         players = []
         for p in range(rng.randint(rules.players_per_team_min, rules.players_per_team_max)):
-            player: dict[str, Any] = {"name": f"P{i}{p}", "hand": [_card(rng) for _ in range(rng.randint(0, 4))]}
-            if rng.random() < 0.3:
-                player["foot"] = [_card(rng) for _ in range(rng.randint(0, 4))]
+            # a player left with no cards is on the side that went out (last_card_needs_going_out)
+            player: dict[str, Any] = {"name": f"P{i}{p}", "hand": [_card(rng) for _ in range(rng.randint(1, 4))]}
+            if rng.random() < 0.3:  # a foot never picked up holds the cards dealt
+                player["foot"] = [_card(rng) for _ in range(rules.foot_size)]
             if i == out and (p == 0 or rng.random() < 0.5):
                 player["hand"] = []
                 player.pop("foot", None)
@@ -109,7 +110,7 @@ def _body(rng: random.Random) -> tuple[dict[str, Any], RuleSet]:
             closed = [m[0] for m in melds if len(m) >= rules.book_size and m[0] not in WILDS]
             team["burn"] = [rng.choice(closed) if closed and rng.random() < 0.9 else _card(rng)
                             for _ in range(rng.randint(0, 2))]
-        if rng.random() < 0.2:
+        if rng.random() < 0.2 and rules.perfect_cut_bonus:  # else refused (not_in_rules)
             team["perfect_cuts"] = rng.randint(0, 2)
         teams.append(team)
     return {"preset": preset, "rules": house, "round": rng.choice([1, 2, 3, 4]), "teams": teams}, rules

@@ -100,9 +100,15 @@ class DiscardPileCheckRequestSchema(CheckBaseSchema):
     melds = Melds("The side's melds on the table.", load_default=list)
     taken_before = Bool(
         load_default=False,
-        metadata={"description": "The pile has been taken before this round (seed 003's broken pile)."},
+        metadata={"description": "The pile has been taken before this round (the Wages reunion rules' broken pile)."},
     )
-    frozen = Bool(load_default=False, metadata={"description": "A wild card was discarded onto the pile (seed 003)."})
+    frozen = Bool(
+        load_default=False,
+        metadata={"description": "A wild card was discarded onto the pile (rule pile_freezes_on_wild; refused where "
+                  "the rules never freeze)."},
+    )
+    burn = Cards("The side's burn pile (rule after_book burn): its ranks cannot be used to take the pile.",
+                 load_default=list)
 
 
 class DiscardPileCheckSchema(Schema):

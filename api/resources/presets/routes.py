@@ -70,7 +70,7 @@ class PresetItem(MethodView):
     def get(self, preset_id: str) -> dict[str, Any]:
         """Get one preset
 
-        The full RuleSet with the provenance of every value: the seed that states it, `filled` from
+        The full RuleSet with the provenance of every value: the published rule set that states it, `filled` from
         another preset where the source is silent, `reported` by secondary sources, or a recorded
         `decision`. Unknown id: 404.
         """

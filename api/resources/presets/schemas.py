@@ -13,7 +13,10 @@ class PresetSummarySchema(Schema):
     )
     name = fields.String(metadata={"description": "Display name.", "example": "Pagat"})
     source = fields.String(
-        metadata={"description": "The rule text it comes from (seed 000-004).", "example": "seed 000"}
+        metadata={
+            "description": "The published rule set it comes from, as players name it.",
+            "example": "Pagat (partnership rules by Bill Whitnack)",
+        }
     )
     summary = fields.String(metadata={"description": "One line on what makes it different."})
 
@@ -29,7 +32,10 @@ class ProvenanceSchema(Schema):
         }
     )
     source = fields.String(
-        metadata={"description": "`seed 000`..`seed 004`, a preset id for filled values, or the decision's reference."}
+        metadata={
+            "description": "The published rule set that states it, a preset id for filled values, or the "
+            "decision's reference."
+        }
     )
     note = fields.String(metadata={"description": "The source's words, or why."})
 

@@ -59,7 +59,7 @@ class TallySchema(Schema):
     )
 
 
-_PLAYER_KEYS = frozenset({"name", "hand", "foot"})
+_PLAYER_KEYS = frozenset({"name", "hand", "foot", "played_from_foot"})
 _TEAM_KEYS = frozenset({"name", "went_out", "melds", "red_threes", "burn", "players", "perfect_cuts", "tally"})
 
 
@@ -68,6 +68,12 @@ class PlayerSchema(Schema):
     hand = Cards("Cards left in the hand.", load_default=list)
     foot = Cards(
         "The foot, only when it was never picked up (it then counts whole).", allow_none=True, load_default=None
+    )
+    played_from_foot = Bool(
+        allow_none=True,
+        load_default=None,
+        metadata={"description": "The player has played from the foot (rule going_out_needs_foot_play); null: not "
+                  "known."},
     )
 
 
@@ -80,10 +86,13 @@ def plain_player(item: Any) -> dict[str, Any] | None:
     errors are the answer. tests/api/test_side_lists.py checks both against each other."""
     if type(item) is not dict or not item.keys() <= _PLAYER_KEYS or not name_ok(item.get("name")):
         return None
-    hand, foot = item.get("hand", []), item.get("foot")
+    hand, foot, played = item.get("hand", []), item.get("foot"), item.get("played_from_foot")
     if not card_strings_ok(hand) or (foot is not None and not card_strings_ok(foot)):
         return None
-    return {"name": item["name"], "hand": list(hand), "foot": None if foot is None else list(foot)}
+    if played is not None and type(played) is not bool:
+        return None
+    return {"name": item["name"], "hand": list(hand), "foot": None if foot is None else list(foot),
+            "played_from_foot": played}
 
 
 def plain_team(item: Any) -> dict[str, Any] | None:
