@@ -58,8 +58,9 @@ def test_opening_under_a_black_three_is_blocked_like_the_pile(preset: str) -> No
 
 def _round(preset: str, **team: Any) -> dict[str, Any]:
     rules = PRESETS[preset].rules
-    players = [{"name": f"P{p}", "hand": ["9S"]} for p in range(rules.players_per_team_min)]
-    teams = [{"name": f"T{i}", "melds": [["KS", "KH", "KD"]], "players": players} for i in range(rules.teams_min)]
+    teams = [{"name": f"T{i}", "melds": [["KS", "KH", "KD"]],
+              "players": [{"name": f"T{i} P{p}", "hand": ["9S"]} for p in range(rules.players_per_team_min)]}
+             for i in range(rules.teams_min)]
     teams[0].update(team)
     return {"preset": preset, "round": 1, "teams": teams}
 
