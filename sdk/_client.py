@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json as _json
+import logging
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -50,6 +51,22 @@ RE = TypeVar("RE", Game, Round)  # the results that carry an ETag
 
 ENV_BASE_URL = "HANDFOOT_URL"
 ENV_API_KEY = "HANDFOOT_API_KEY"
+#: ``HANDFOOT_LOG=debug`` logs every request and answer (method, URL, status, time, retry number,
+#: Idempotency-Key; never the API key) to stderr through ``logging`` (logger ``handfoot.client``).
+ENV_LOG = "HANDFOOT_LOG"
+LOGGER = logging.getLogger("handfoot.client")
+
+
+def _log_from_env() -> None:
+    """Honour ``$HANDFOOT_LOG`` (``debug`` or ``info``): a stderr handler on ``handfoot.client``, once."""
+    level = logging.getLevelName((_env(ENV_LOG) or "").upper())
+    if not isinstance(level, int) or any(getattr(h, "_handfoot_env", False) for h in LOGGER.handlers):
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    handler._handfoot_env = True  # type: ignore[attr-defined]  # marks the handler this function added
+    LOGGER.addHandler(handler)
+    LOGGER.setLevel(level)
 
 
 def _env(name: str) -> str | None:
@@ -68,6 +85,10 @@ class Client:
 
         with Client() as hf:
             print(hf.score_round(preset="pagat", teams=[...]))
+
+    Per call: ``hf.with_options(timeout=60, max_retries=0).add_round(...)``. The raw answer (status,
+    headers such as ``ETag`` or ``Idempotent-Replayed``) of the last call is ``hf.last_response``.
+    ``HANDFOOT_LOG=debug`` logs each request (``ENV_LOG``).
     """
 
     def __init__(
@@ -88,6 +109,22 @@ class Client:
         )
         # Send one request (retries, errors as exceptions): ``handfoot.client._transport.Transport.request``.
         self._request = self._transport.request
+        _log_from_env()
+
+    def with_options(self, *, timeout: Timeout | None = None, max_retries: int | None = None) -> Client:
+        """A client for the same server, key and session with another ``timeout`` and/or
+        ``max_retries`` (those not given are kept). Closing it leaves the session open; closing
+        this client closes the session both use (when this client created it)."""
+        other = object.__new__(Client)
+        other._transport = self._transport.with_options(timeout=timeout, max_retries=max_retries)
+        other._request = other._transport.request
+        return other
+
+    @property
+    def last_response(self) -> requests.Response | None:
+        """The last HTTP answer this client received (on success or error), for its ``status_code``
+        and ``headers``; ``None`` before the first. Not shared with ``with_options`` copies."""
+        return self._transport.last_response
 
     # ------------------------------------------------------------------ lifecycle
 

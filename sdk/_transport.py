@@ -90,6 +90,18 @@ class Transport:
         self.max_retries = max_retries
         self._owns_session = session is None
         self.session = session if session is not None else requests.Session()
+        #: The last HTTP answer received (a success, or the error an exception was raised for).
+        self.last_response: requests.Response | None = None
+
+    def with_options(self, *, timeout: Timeout | None = None, max_retries: int | None = None) -> Transport:
+        """A transport on the same session and base URL with other defaults (the session stays this one's)."""
+        return Transport(
+            self.base_url,
+            api_key=self.api_key,
+            timeout=self.timeout if timeout is None else timeout,
+            max_retries=self.max_retries if max_retries is None else max_retries,
+            session=self.session,
+        )
 
     def close(self) -> None:
         """Close the session if this transport created it (a session passed in is left open)."""
@@ -150,6 +162,7 @@ class Transport:
 
         retry = 0
         while True:
+            started = time.monotonic()
             try:
                 response = self.session.request(
                     method,
@@ -174,6 +187,18 @@ class Transport:
             except requests.RequestException as exc:  # invalid URL, too many redirects, ...
                 raise APIConnectionError(f"{method} {url} failed: {exc}") from exc
 
+            self.last_response = response
+            if log.isEnabledFor(logging.DEBUG):  # never the Authorization header
+                log.debug(
+                    "%s %s%s -> %d in %.0f ms%s%s",
+                    method,
+                    url,
+                    f" (retry {retry})" if retry else "",
+                    response.status_code,
+                    (time.monotonic() - started) * 1000,
+                    f" Idempotency-Key {idempotency_key}" if idempotency_key is not None else "",
+                    " (Idempotent-Replayed)" if response.headers.get("Idempotent-Replayed") else "",
+                )
             if response.status_code < 400:
                 return response
 
