@@ -101,3 +101,12 @@ def test_other_rules_notebook_needs_no_server() -> None:
     frames = _dataframes(outputs)
     assert len(frames) == 1 and "bicycle" in frames[0] and "all_wild_not_allowed" in frames[0]
     assert any("Cards left in hands and feet" in str(out.get("data", {}).get("text/html", "")) for out in outputs)
+
+
+def test_async_bot_example(live_server: LiveServer) -> None:
+    pytest.importorskip("httpx", reason="the async extra: pip install -e '.[async]'")
+    done = run_example("async_bot.py", live_server)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Team 1 3740, Team 2 1075"
+    assert lines[1].startswith("valid dirty meld of 9s") and lines[2].startswith("INVALID")
