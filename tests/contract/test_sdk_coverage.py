@@ -150,3 +150,12 @@ def test_request_typeddicts_match_the_spec(typed_dict: str, schema: str) -> None
     cls = getattr(handfoot.client.params, typed_dict)
     assert set(cls.__required_keys__) == set(SCHEMAS[schema].get("required", ())), typed_dict
     assert set(cls.__annotations__) == set(SCHEMAS[schema]["properties"]), typed_dict
+
+
+@pytest.mark.parametrize("name", sorted(set(handfoot.client.OPERATIONS.values()) | {"scoresheet_csv", "with_options"}))
+def test_async_client_has_each_method_with_the_same_parameters(name: str) -> None:
+    aio = pytest.importorskip("handfoot.client.aio", reason="the async extra (httpx)")
+    sync_method, async_method = getattr(handfoot.client.Client, name), getattr(aio.AsyncClient, name)
+    assert list(inspect.signature(async_method).parameters) == list(inspect.signature(sync_method).parameters)
+    if name != "with_options":
+        assert inspect.iscoroutinefunction(async_method) or inspect.isasyncgenfunction(async_method), name
