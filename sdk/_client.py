@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json as _json
-import logging
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -23,6 +22,7 @@ from ._transport import (
     QueryParams,
     Timeout,
     Transport,
+    _log_from_env,
 )
 from .pagination import Page, fetch_page
 from .params import Card, GameTeamInput, PlayerInput, TeamInput
@@ -51,28 +51,11 @@ RE = TypeVar("RE", Game, Round)  # the results that carry an ETag
 
 ENV_BASE_URL = "HANDFOOT_URL"
 ENV_API_KEY = "HANDFOOT_API_KEY"
-#: ``HANDFOOT_LOG=debug`` logs every request and answer (method, URL, status, time, retry number,
-#: Idempotency-Key; never the API key) to stderr through ``logging`` (logger ``handfoot.client``).
-ENV_LOG = "HANDFOOT_LOG"
-LOGGER = logging.getLogger("handfoot.client")
-
-
-def _log_from_env() -> None:
-    """Honour ``$HANDFOOT_LOG`` (``debug`` or ``info``): a stderr handler on ``handfoot.client``, once."""
-    level = logging.getLevelName((_env(ENV_LOG) or "").upper())
-    if not isinstance(level, int) or any(getattr(h, "_handfoot_env", False) for h in LOGGER.handlers):
-        return
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
-    handler._handfoot_env = True  # type: ignore[attr-defined]  # marks the handler this function added
-    LOGGER.addHandler(handler)
-    LOGGER.setLevel(level)
 
 
 def _env(name: str) -> str | None:
     value = os.environ.get(name, "").strip()
     return value or None
-
 
 class Client:
     """A client of the handfoot HTTP API.
@@ -88,7 +71,7 @@ class Client:
 
     Per call: ``hf.with_options(timeout=60, max_retries=0).add_round(...)``. The raw answer (status,
     headers such as ``ETag`` or ``Idempotent-Replayed``) of the last call is ``hf.last_response``.
-    ``HANDFOOT_LOG=debug`` logs each request (``ENV_LOG``).
+    ``HANDFOOT_LOG=debug`` logs each request (``handfoot.client._transport.ENV_LOG``).
     """
 
     def __init__(

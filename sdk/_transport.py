@@ -8,6 +8,7 @@ carries (URL, headers, JSON body, query) is prepared once for both by ``prepare`
 from __future__ import annotations
 
 import logging
+import os
 import time
 import uuid
 from collections.abc import Mapping
@@ -35,6 +36,23 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+#: ``HANDFOOT_LOG=debug`` logs every request and answer (method, URL, status, time, retry number,
+#: Idempotency-Key; never the API key) to stderr through ``logging`` (logger ``handfoot.client``).
+ENV_LOG = "HANDFOOT_LOG"
+LOGGER = logging.getLogger("handfoot.client")
+
+
+def _log_from_env() -> None:
+    """Honour ``$HANDFOOT_LOG`` (``debug`` or ``info``): a stderr handler on ``handfoot.client``, once."""
+    level = logging.getLevelName(os.environ.get(ENV_LOG, "").strip().upper())
+    if not isinstance(level, int) or any(getattr(h, "_handfoot_env", False) for h in LOGGER.handlers):
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    handler._handfoot_env = True  # type: ignore[attr-defined]  # marks the handler this function added
+    LOGGER.addHandler(handler)
+    LOGGER.setLevel(level)
 
 Timeout: TypeAlias = float | tuple[float, float]
 QueryParams: TypeAlias = Mapping[str, str | int | float | bool | None]
@@ -126,7 +144,34 @@ def retry_wait_for(
     return wait
 
 
-class Transport:
+class BaseTransport:
+    """What both transports keep: the base URL, the key, the defaults; URLs and default headers."""
+
+    def __init__(self, base_url: str, *, api_key: str | None, timeout: Timeout, max_retries: int) -> None:
+        if max_retries < 0:
+            raise ValueError("max_retries must be >= 0")
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key
+        self.timeout = timeout
+        self.max_retries = max_retries
+
+    def url(self, path: str) -> str:
+        """An absolute URL: ``path`` is joined to the base URL unless it is already absolute."""
+        if path.startswith(("http://", "https://")):
+            return path
+        return f"{self.base_url}/{path.lstrip('/')}"
+
+    def default_headers(self) -> dict[str, str]:
+        headers = {
+            "Accept": "application/json, application/problem+json",
+            "User-Agent": USER_AGENT,
+        }
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        return headers
+
+
+class Transport(BaseTransport):
     """Sends requests to one API base URL. Shared by ``Client`` and ``Page``; not public API."""
 
     def __init__(
@@ -138,12 +183,7 @@ class Transport:
         max_retries: int = DEFAULT_MAX_RETRIES,
         session: requests.Session | None = None,
     ) -> None:
-        if max_retries < 0:
-            raise ValueError("max_retries must be >= 0")
-        self.base_url = base_url.rstrip("/")
-        self.api_key = api_key
-        self.timeout = timeout
-        self.max_retries = max_retries
+        super().__init__(base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
         self._owns_session = session is None
         self.session = session if session is not None else requests.Session()
         #: The last HTTP answer received (a success, or the error an exception was raised for).
@@ -163,21 +203,6 @@ class Transport:
         """Close the session if this transport created it (a session passed in is left open)."""
         if self._owns_session:
             self.session.close()
-
-    def url(self, path: str) -> str:
-        """An absolute URL: ``path`` is joined to the base URL unless it is already absolute."""
-        if path.startswith(("http://", "https://")):
-            return path
-        return f"{self.base_url}/{path.lstrip('/')}"
-
-    def default_headers(self) -> dict[str, str]:
-        headers = {
-            "Accept": "application/json, application/problem+json",
-            "User-Agent": USER_AGENT,
-        }
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        return headers
 
     def request(
         self,

@@ -33,7 +33,6 @@ from ._client import (
     _body,
     _cards,
     _env,
-    _log_from_env,
     _melds,
     _round_path,
     _same_json,
@@ -52,9 +51,10 @@ from ._transport import (
     DEFAULT_BASE_URL,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
-    USER_AGENT,
+    BaseTransport,
     QueryParams,
     Timeout,
+    _log_from_env,
     backoff_delay,
     log,
     log_answer,
@@ -93,31 +93,17 @@ def _httpx_timeout(timeout: Timeout) -> httpx.Timeout:
     return httpx.Timeout(timeout)
 
 
-class AsyncTransport:
+class AsyncTransport(BaseTransport):
     """``Transport``'s job on an ``httpx.AsyncClient``: same preparation, same policy."""
 
     def __init__(
         self, base_url: str, *, api_key: str | None, timeout: Timeout, max_retries: int,
         http: httpx.AsyncClient | None = None,
     ) -> None:
-        if max_retries < 0:
-            raise ValueError("max_retries must be >= 0")
-        self.base_url = base_url.rstrip("/")
-        self.api_key = api_key
-        self.timeout = timeout
-        self.max_retries = max_retries
+        super().__init__(base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
         self._owns_http = http is None
         self.http = http if http is not None else httpx.AsyncClient()
         self.last_response: httpx.Response | None = None
-
-    def url(self, path: str) -> str:
-        return path if path.startswith(("http://", "https://")) else f"{self.base_url}/{path.lstrip('/')}"
-
-    def default_headers(self) -> dict[str, str]:
-        headers = {"Accept": "application/json, application/problem+json", "User-Agent": USER_AGENT}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        return headers
 
     async def request(
         self, method: str, path: str, *, params: QueryParams | None = None, json: object = None,
@@ -137,17 +123,14 @@ class AsyncTransport:
                     method, url, params=prepared.query, content=prepared.body, headers=prepared.headers,
                     timeout=_httpx_timeout(self.timeout),
                 )
-            except httpx.TimeoutException as exc:
+            except httpx.TransportError as exc:  # timeouts among them (httpx.TimeoutException)
+                timed_out = isinstance(exc, httpx.TimeoutException)
                 if retry < prepared.max_retries:
-                    await self._sleep(retry, backoff_delay(retry), f"{method} {url}: timeout ({exc})")
+                    await self._sleep(retry, backoff_delay(retry), f"{method} {url}: {exc!r}")
                     retry += 1
                     continue
-                raise APITimeoutError(f"{method} {url} timed out: {exc}") from exc
-            except httpx.TransportError as exc:
-                if retry < prepared.max_retries:
-                    await self._sleep(retry, backoff_delay(retry), f"{method} {url}: {exc}")
-                    retry += 1
-                    continue
+                if timed_out:
+                    raise APITimeoutError(f"{method} {url} timed out: {exc}") from exc
                 raise APIConnectionError(f"{method} {url} failed: {exc}") from exc
             self.last_response = response
             log_answer(prepared, retry, response.status_code, response.headers, started)

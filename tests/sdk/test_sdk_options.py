@@ -11,7 +11,7 @@ from sdk_live_server import LiveServer
 from sdk_testutil import BASE
 
 from handfoot.client import Client, ServerError
-from handfoot.client._client import LOGGER, _log_from_env
+from handfoot.client._transport import LOGGER, _log_from_env
 from handfoot.client.params import side, tally
 
 HEALTH = {"status": "ok", "database": "ok"}
