@@ -1,11 +1,13 @@
 """End to end: ``AsyncClient`` (httpx) against the live gunicorn server: every method, the error
-classes, and a retried append scored once. Each test runs its own event loop (``asyncio.run``)."""
+classes, and a retried append scored once. Each test runs its own event loop (``asyncio.run``, in a
+thread of its own)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import pytest
@@ -40,7 +42,9 @@ def run(live_server: LiveServer, body: Callable[[AsyncClient], Awaitable[T]], **
         async with AsyncClient(live_server.url, api_key=live_server.api_key, **options) as hf:
             return await body(hf)
 
-    return asyncio.run(main())
+    # A thread of its own: other tests (the browser's sync API) may leave an event loop running here.
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, main()).result()
 
 
 @pytest.fixture
