@@ -22,6 +22,7 @@ from ._transport import (
     QueryParams,
     Timeout,
     Transport,
+    _log_from_env,
 )
 from .pagination import Page, fetch_page
 from .params import Card, GameTeamInput, PlayerInput, TeamInput
@@ -56,7 +57,6 @@ def _env(name: str) -> str | None:
     value = os.environ.get(name, "").strip()
     return value or None
 
-
 class Client:
     """A client of the handfoot HTTP API.
 
@@ -68,6 +68,10 @@ class Client:
 
         with Client() as hf:
             print(hf.score_round(preset="pagat", teams=[...]))
+
+    Per call: ``hf.with_options(timeout=60, max_retries=0).add_round(...)``. The raw answer (status,
+    headers such as ``ETag`` or ``Idempotent-Replayed``) of the last call is ``hf.last_response``.
+    ``HANDFOOT_LOG=debug`` logs each request (``handfoot.client._transport.ENV_LOG``).
     """
 
     def __init__(
@@ -88,6 +92,22 @@ class Client:
         )
         # Send one request (retries, errors as exceptions): ``handfoot.client._transport.Transport.request``.
         self._request = self._transport.request
+        _log_from_env()
+
+    def with_options(self, *, timeout: Timeout | None = None, max_retries: int | None = None) -> Client:
+        """A client for the same server, key and session with another ``timeout`` and/or
+        ``max_retries`` (those not given are kept). Closing it leaves the session open; closing
+        this client closes the session both use (when this client created it)."""
+        other = object.__new__(Client)
+        other._transport = self._transport.with_options(timeout=timeout, max_retries=max_retries)
+        other._request = other._transport.request
+        return other
+
+    @property
+    def last_response(self) -> requests.Response | None:
+        """The last HTTP answer this client received (on success or error), for its ``status_code``
+        and ``headers``; ``None`` before the first. Not shared with ``with_options`` copies."""
+        return self._transport.last_response
 
     # ------------------------------------------------------------------ lifecycle
 

@@ -24,9 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-import requests
-
-from ._http import parse_retry_after
+from ._http import HTTPResponse, parse_retry_after
 
 if TYPE_CHECKING:
     from .types.problems import ProblemDetails, ProblemItem
@@ -80,7 +78,7 @@ class APIStatusError(HandFootError):
         self,
         status: int,
         problem: ProblemDetails,
-        response: requests.Response | None = None,
+        response: HTTPResponse | None = None,
     ) -> None:
         self.status = status
         self.problem = problem
@@ -184,6 +182,6 @@ def error_class_for_status(status: int) -> type[APIStatusError]:
     return _STATUS_ERRORS.get(status, APIStatusError)
 
 
-def status_error_from_response(response: requests.Response, problem: ProblemDetails) -> APIStatusError:
+def status_error_from_response(response: HTTPResponse, problem: ProblemDetails) -> APIStatusError:
     """The exception for an error response and the problem read from it."""
     return error_class_for_status(response.status_code)(response.status_code, problem, response)

@@ -6,9 +6,28 @@ import email.utils
 import json
 import time
 from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+class HTTPResponse(Protocol):
+    """What the SDK reads of an answer: a ``requests.Response`` and an ``httpx.Response`` both fit."""
+
+    @property
+    def status_code(self) -> int: ...
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+    @property
+    def content(self) -> bytes: ...
+
+    @property
+    def text(self) -> str: ...
+
+    def json(self, **kwargs: Any) -> Any: ...
 
 
 def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:

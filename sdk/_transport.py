@@ -1,26 +1,18 @@
 """HTTP transport: one ``requests.Session``, default headers, error mapping and retries.
 
-Retry policy (STYLE.md "SDK shape" and pitfall P5):
-
-* Which requests: GET, HEAD, PUT, DELETE (and OPTIONS); a POST only when it carries an
-  ``Idempotency-Key`` or the caller marks it ``idempotent=True`` (a side-effect-free computation
-  such as ``/v1/rounds/score``). Any other POST is sent exactly once.
-* When: connection errors and timeouts; statuses 408, 429, 502, 503, 504; 500 only for requests
-  that are idempotent by nature (the methods above, or ``idempotent=True``), not for keyed POSTs;
-  409 only when the problem ``type`` ends with ``/problems/idempotency-in-flight``. Never 412 or
-  422 (nor any other status).
-* How long: ``Retry-After`` (seconds or HTTP date) when the server sends one, if it is at most 60 s
-  (a longer wait is not attempted: the error is raised at once); otherwise 0.5·2ⁿ seconds capped at
-  8 s, with up to 25 % jitter subtracted.
+Which requests are retried, when and how long to wait: ``handfoot.client._retry`` (STYLE.md "SDK
+shape" and pitfall P5), shared with the async transport (``handfoot.client.aio``). What a request
+carries (URL, headers, JSON body, query) is prepared once for both by ``prepare``.
 """
 
 from __future__ import annotations
 
 import logging
-import random
+import os
 import time
 import uuid
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TypeAlias
 
 import requests
@@ -28,6 +20,8 @@ from requests.structures import CaseInsensitiveDict
 
 from ._errors import APIConnectionError, APITimeoutError, status_error_from_response
 from ._http import dumps_json, parse_retry_after, sf_string
+from ._retry import IDEMPOTENCY_IN_FLIGHT_SUFFIX, MAX_RETRY_AFTER, backoff_delay, is_naturally_idempotent, retry_wait
+from ._retry import should_retry_status as _should_retry_status
 from ._version import __version__
 from .types.problems import ProblemDetails
 
@@ -43,6 +37,23 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+#: ``HANDFOOT_LOG=debug`` logs every request and answer (method, URL, status, time, retry number,
+#: Idempotency-Key; never the API key) to stderr through ``logging`` (logger ``handfoot.client``).
+ENV_LOG = "HANDFOOT_LOG"
+LOGGER = logging.getLogger("handfoot.client")
+
+
+def _log_from_env() -> None:
+    """Honour ``$HANDFOOT_LOG`` (``debug`` or ``info``): a stderr handler on ``handfoot.client``, once."""
+    level = logging.getLevelName(os.environ.get(ENV_LOG, "").strip().upper())
+    if not isinstance(level, int) or any(getattr(h, "_handfoot_env", False) for h in LOGGER.handlers):
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    handler._handfoot_env = True  # type: ignore[attr-defined]  # marks the handler this function added
+    LOGGER.addHandler(handler)
+    LOGGER.setLevel(level)
+
 Timeout: TypeAlias = float | tuple[float, float]
 QueryParams: TypeAlias = Mapping[str, str | int | float | bool | None]
 
@@ -51,50 +62,98 @@ DEFAULT_TIMEOUT: tuple[float, float] = (3.05, 30)
 DEFAULT_MAX_RETRIES = 2
 USER_AGENT = f"handfoot-sdk/{__version__}"
 
-INITIAL_RETRY_DELAY = 0.5
-MAX_RETRY_DELAY = 8.0
-MAX_RETRY_AFTER = 60.0
-IDEMPOTENCY_IN_FLIGHT_SUFFIX = "/problems/idempotency-in-flight"
-
-_IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "PUT", "DELETE", "OPTIONS"})
-_RETRY_STATUSES = frozenset({408, 429, 502, 503, 504})
 _CONNECTION_ERRORS = (
     requests.ConnectionError,
     requests.exceptions.ChunkedEncodingError,
 )
+__all__ += ["MAX_RETRY_AFTER", "backoff_delay"]
 
 
-def backoff_delay(retry_number: int) -> float:
-    """The wait before retry ``retry_number`` (0-based): 0.5·2ⁿ ≤ 8 s, minus up to 25 % jitter."""
-    base = min(INITIAL_RETRY_DELAY * (2.0**retry_number), MAX_RETRY_DELAY)
-    return base * (1.0 - 0.25 * random.random())
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """One logical request, ready to send (and re-send unchanged on each retry)."""
+
+    method: str
+    url: str
+    headers: dict[str, str]
+    body: bytes | None
+    query: dict[str, str | int | float | bool] | None
+    naturally_idempotent: bool
+    max_retries: int
 
 
-class Transport:
-    """Sends requests to one API base URL. Shared by ``Client`` and ``Page``; not public API."""
+def prepare(
+    method: str,
+    url: str,
+    default_headers: Mapping[str, str],
+    *,
+    max_retries: int,
+    params: QueryParams | None = None,
+    json: object = None,
+    headers: Mapping[str, str] | None = None,
+    idempotent: bool = False,
+    idempotency_key: str | None = None,
+) -> Prepared:
+    """Headers (defaults, then ``headers``, then the ``Idempotency-Key`` as a structured-field
+    string), the JSON body, the query without ``None`` values, and the retry budget: ``max_retries``
+    for a request safe to repeat (``handfoot.client._retry``), else 0."""
+    method = method.upper()
+    all_headers: CaseInsensitiveDict[str] = CaseInsensitiveDict(default_headers)
+    if headers:
+        all_headers.update(headers)
+    if idempotency_key is not None:
+        all_headers["Idempotency-Key"] = sf_string(idempotency_key)
+    body: bytes | None = None
+    if json is not None:
+        body = dumps_json(json)
+        all_headers.setdefault("Content-Type", "application/json")
+    naturally_idempotent = is_naturally_idempotent(method, idempotent)
+    retryable = naturally_idempotent or "Idempotency-Key" in all_headers
+    query = {k: v for k, v in params.items() if v is not None} if params else None
+    return Prepared(
+        method, url, dict(all_headers), body, query, naturally_idempotent, max_retries if retryable else 0
+    )
 
-    def __init__(
-        self,
-        base_url: str,
-        *,
-        api_key: str | None = None,
-        timeout: Timeout = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_MAX_RETRIES,
-        session: requests.Session | None = None,
-    ) -> None:
+
+def log_answer(prepared: Prepared, retry: int, status: int, headers: Mapping[str, str], started: float) -> None:
+    """The debug line of one answer (``HANDFOOT_LOG=debug``); never the Authorization header."""
+    if log.isEnabledFor(logging.DEBUG):
+        key = prepared.headers.get("Idempotency-Key")
+        log.debug(
+            "%s %s%s -> %d in %.0f ms%s%s",
+            prepared.method,
+            prepared.url,
+            f" (retry {retry})" if retry else "",
+            status,
+            (time.monotonic() - started) * 1000,
+            f" Idempotency-Key {key}" if key is not None else "",
+            " (Idempotent-Replayed)" if headers.get("Idempotent-Replayed") else "",
+        )
+
+
+def retry_wait_for(
+    prepared: Prepared, retry: int, status: int, problem: ProblemDetails, retry_after: str | None
+) -> float | None:
+    """Seconds to wait before retrying this error answer, or ``None`` to raise it now."""
+    if retry >= prepared.max_retries or not _should_retry_status(status, problem.type, prepared.naturally_idempotent):
+        return None
+    wait = retry_wait(retry, retry_after)
+    if wait is None:
+        log.debug("not retrying %s %s: Retry-After %s > %.0f s", prepared.method, prepared.url, retry_after,
+                  MAX_RETRY_AFTER)
+    return wait
+
+
+class BaseTransport:
+    """What both transports keep: the base URL, the key, the defaults; URLs and default headers."""
+
+    def __init__(self, base_url: str, *, api_key: str | None, timeout: Timeout, max_retries: int) -> None:
         if max_retries < 0:
             raise ValueError("max_retries must be >= 0")
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
         self.timeout = timeout
         self.max_retries = max_retries
-        self._owns_session = session is None
-        self.session = session if session is not None else requests.Session()
-
-    def close(self) -> None:
-        """Close the session if this transport created it (a session passed in is left open)."""
-        if self._owns_session:
-            self.session.close()
 
     def url(self, path: str) -> str:
         """An absolute URL: ``path`` is joined to the base URL unless it is already absolute."""
@@ -110,6 +169,40 @@ class Transport:
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
         return headers
+
+
+class Transport(BaseTransport):
+    """Sends requests to one API base URL. Shared by ``Client`` and ``Page``; not public API."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        timeout: Timeout = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        session: requests.Session | None = None,
+    ) -> None:
+        super().__init__(base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
+        self._owns_session = session is None
+        self.session = session if session is not None else requests.Session()
+        #: The last HTTP answer received (a success, or the error an exception was raised for).
+        self.last_response: requests.Response | None = None
+
+    def with_options(self, *, timeout: Timeout | None = None, max_retries: int | None = None) -> Transport:
+        """A transport on the same session and base URL with other defaults (the session stays this one's)."""
+        return Transport(
+            self.base_url,
+            api_key=self.api_key,
+            timeout=self.timeout if timeout is None else timeout,
+            max_retries=self.max_retries if max_retries is None else max_retries,
+            session=self.session,
+        )
+
+    def close(self) -> None:
+        """Close the session if this transport created it (a session passed in is left open)."""
+        if self._owns_session:
+            self.session.close()
 
     def request(
         self,
@@ -131,70 +224,56 @@ class Transport:
         Raises an ``APIStatusError`` subclass for 4xx/5xx and ``APIConnectionError`` /
         ``APITimeoutError`` when no response arrives.
         """
-        method = method.upper()
-        url = self.url(path)
-        all_headers: CaseInsensitiveDict[str] = CaseInsensitiveDict(self.default_headers())
-        if headers:
-            all_headers.update(headers)
-        if idempotency_key is not None:
-            all_headers["Idempotency-Key"] = sf_string(idempotency_key)
-        body: bytes | None = None
-        if json is not None:
-            body = dumps_json(json)
-            all_headers.setdefault("Content-Type", "application/json")
-
-        naturally_idempotent = method in _IDEMPOTENT_METHODS or idempotent
-        retryable = naturally_idempotent or "Idempotency-Key" in all_headers
-        max_retries = self.max_retries if retryable else 0
-        query = {k: v for k, v in params.items() if v is not None} if params else None
-
+        prepared = prepare(
+            method,
+            self.url(path),
+            self.default_headers(),
+            max_retries=self.max_retries,
+            params=params,
+            json=json,
+            headers=headers,
+            idempotent=idempotent,
+            idempotency_key=idempotency_key,
+        )
+        method, url = prepared.method, prepared.url
         retry = 0
         while True:
+            started = time.monotonic()
             try:
                 response = self.session.request(
                     method,
                     url,
-                    params=query,
-                    data=body,
-                    headers=all_headers,
+                    params=prepared.query,
+                    data=prepared.body,
+                    headers=prepared.headers,
                     timeout=self.timeout if timeout is None else timeout,
                 )
             except requests.Timeout as exc:
-                if retry < max_retries:
-                    self._sleep_before_retry(retry, None, f"{method} {url}: timeout ({exc})")
+                if retry < prepared.max_retries:
+                    self._sleep(retry, backoff_delay(retry), f"{method} {url}: timeout ({exc})")
                     retry += 1
                     continue
                 raise APITimeoutError(f"{method} {url} timed out: {exc}") from exc
             except _CONNECTION_ERRORS as exc:
-                if retry < max_retries:
-                    self._sleep_before_retry(retry, None, f"{method} {url}: {exc}")
+                if retry < prepared.max_retries:
+                    self._sleep(retry, backoff_delay(retry), f"{method} {url}: {exc}")
                     retry += 1
                     continue
                 raise APIConnectionError(f"{method} {url} failed: {exc}") from exc
             except requests.RequestException as exc:  # invalid URL, too many redirects, ...
                 raise APIConnectionError(f"{method} {url} failed: {exc}") from exc
 
+            self.last_response = response
+            log_answer(prepared, retry, response.status_code, response.headers, started)
             if response.status_code < 400:
                 return response
-
             problem = ProblemDetails.from_response(response)
-            if retry < max_retries and self._should_retry(
-                response.status_code, problem, naturally_idempotent
-            ):
-                wait = parse_retry_after(response.headers.get("Retry-After"))
-                if wait is None or wait <= MAX_RETRY_AFTER:
-                    response.close()
-                    self._sleep_before_retry(retry, wait, f"{method} {url}: {response.status_code}")
-                    retry += 1
-                    continue
-                log.debug(
-                    "not retrying %s %s: Retry-After %.0f s > %.0f s",
-                    method,
-                    url,
-                    wait,
-                    MAX_RETRY_AFTER,
-                )
-            raise status_error_from_response(response, problem)
+            wait = retry_wait_for(prepared, retry, response.status_code, problem, response.headers.get("Retry-After"))
+            if wait is None:
+                raise status_error_from_response(response, problem)
+            response.close()
+            self._sleep(retry, wait, f"{method} {url}: {response.status_code}")
+            retry += 1
 
     def post_with_idempotency_key(
         self,
@@ -212,17 +291,6 @@ class Transport:
         )
 
     @staticmethod
-    def _should_retry(status: int, problem: ProblemDetails, naturally_idempotent: bool) -> bool:
-        if status in _RETRY_STATUSES:
-            return True
-        if status == 500:
-            return naturally_idempotent
-        if status == 409:
-            return problem.type.endswith(IDEMPOTENCY_IN_FLIGHT_SUFFIX)
-        return False
-
-    @staticmethod
-    def _sleep_before_retry(retry: int, retry_after: float | None, reason: str) -> None:
-        wait = backoff_delay(retry) if retry_after is None else retry_after
+    def _sleep(retry: int, wait: float, reason: str) -> None:
         log.info("retrying in %.2f s (retry %d): %s", wait, retry + 1, reason)
         time.sleep(wait)

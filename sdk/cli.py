@@ -1,10 +1,20 @@
 """``handfoot``: the SDK as a shell command.
 
-    handfoot score round.json [--preset ID] [--json]   score a round (FILE or - for stdin)
-    handfoot presets [--json]                          list presets
-    handfoot preset ID [--json]                        one preset's rules and provenance
-    handfoot games [--status S] [--player P] [--preset ID] [--limit N] [--json]
-    handfoot game ID [--json]                          a stored game
+    handfoot score FILE [--preset ID] [--offline] [--json]   score a round (FILE or - for stdin);
+                                                    --offline: with the engine, no server
+    handfoot compare FILE --preset A --preset B [--json]     one round under several presets
+    handfoot validate --preset ID CARD... [--onto CARD...]   is this meld legal?
+    handfoot presets | preset ID                    the rule presets / one preset's rules
+    handfoot games [--status S] [--player P] [--preset ID] [--limit N] | game ID
+    handfoot create-game --name N --preset ID --side 'Us=Ann,Bob' --side 'Them=Cy,Di'
+    handfoot add-round GAME [FILE] [--tally 'Us:clean_books=2,table_points=465'] [--went-out Us]
+    handfoot correct-round GAME N [FILE] [--tally ...] [--went-out SIDE]
+    handfoot delete-game GAME [--if-match ETAG]
+    handfoot scoresheet GAME [--csv]
+    handfoot completion bash|zsh                    print a shell completion script
+
+Every command takes ``--json`` (print the API's JSON answer). Under ``--json`` an error from the
+server (or, with ``--offline``, from the engine) is printed to stdout as its problem document.
 
 Exit codes: 0 ok, 1 the server refused the request (4xx; its problems go to stderr), 2 usage
 (bad arguments, unreadable input file), 3 no answer or a server error (connection, timeout, 5xx).
@@ -13,6 +23,7 @@ Exit codes: 0 ok, 1 the server refused the request (4xx; its problems go to stde
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import sys
@@ -21,12 +32,15 @@ from itertools import islice
 from typing import Any, TextIO
 
 from ._client import ENV_API_KEY, ENV_BASE_URL, Client
+from ._completion import SHELLS, completion_script
 from ._errors import APIConnectionError, APIResponseValidationError, APIStatusError, ServerError
 from ._loader import Result
 from ._transport import DEFAULT_BASE_URL
 from ._version import __version__
 from .display import score_plain, text_table
-from .types import GameSummary
+from .offline import OfflineProblemError, score_round_offline
+from .params import GameTeamInput, TeamInput, side, tally
+from .types import GameSummary, ProblemDetails
 
 __all__ = ["EXIT_OK", "EXIT_PROBLEM", "EXIT_UNAVAILABLE", "EXIT_USAGE", "main"]
 
@@ -91,15 +105,16 @@ def _cmd_score(client: Client, args: argparse.Namespace, out: TextIO, stdin: Tex
     if not isinstance(preset, str) or not preset:
         raise UsageError("no preset: give --preset ID or a `preset` member in the file")
     rules = body.get("rules")
-    round_number = body.get("round", 1)
-    if not isinstance(round_number, int):
-        raise UsageError("`round` must be an integer")
-    score = client.score_round(
-        preset=preset,
-        teams=body["teams"],
-        round=round_number,
-        rules=rules if isinstance(rules, Mapping) else None,
-    )
+    round_number = _round_number(body)
+    if args.offline:  # the engine, as the server would answer: no request is sent
+        score = score_round_offline({**body, "preset": preset, "round": round_number})
+    else:
+        score = client.score_round(
+            preset=preset,
+            teams=body["teams"],
+            round=round_number,
+            rules=rules if isinstance(rules, Mapping) else None,
+        )
     if args.json:
         _print_json(score, out)
     else:
@@ -152,6 +167,116 @@ def _cmd_game(client: Client, args: argparse.Namespace, out: TextIO, stdin: Text
     return _show(client.game(args.id), args, out)
 
 
+def _cmd_compare(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    body = _read_body(args.file, stdin)
+    rules = body.get("rules")
+    result = client.compare_presets(
+        presets=args.preset,
+        teams=body["teams"],
+        round=_round_number(body),
+        rules=rules if isinstance(rules, Mapping) else None,
+    )
+    if args.json:
+        return _show(result, args, out)
+    rows = [("preset", "valid", "totals")]
+    for item in result.results:
+        totals = item.totals
+        shown = ", ".join(f"{name} {total}" for name, total in totals.items()) if totals else "; ".join(
+            p.detail for p in item.problems
+        )
+        rows.append((item.preset, "yes" if item.valid else "no", shown))
+    out.write(text_table(rows, (False, False, False)) + "\n")
+    return EXIT_OK
+
+
+def _cmd_validate(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    return _show(client.validate_meld(preset=args.preset, cards=args.cards, onto=args.onto), args, out)
+
+
+def _parse_side(text: str) -> GameTeamInput:
+    name, sep, players = text.partition("=")
+    if not sep or not name.strip():
+        raise UsageError(f"--side {text!r}: expected NAME=PLAYER,PLAYER (e.g. 'Us=Ann,Bob')")
+    return {"name": name.strip(), "players": [p.strip() for p in players.split(",") if p.strip()]}
+
+
+def _cmd_create_game(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    teams = [_parse_side(side) for side in args.side]
+    return _show(client.create_game(name=args.name, preset=args.preset, teams=teams), args, out)
+
+
+def _parse_tally(text: str) -> TeamInput:
+    """``'Us:clean_books=2,table_points=465'`` → that side with its tally (counts left out are 0)."""
+    name, sep, members = text.partition(":")
+    if not sep or not name.strip():
+        raise UsageError(f"--tally {text!r}: expected SIDE:count=N,... (e.g. 'Us:clean_books=2,table_points=465')")
+    counts: dict[str, int] = {}
+    for member in filter(None, (m.strip() for m in members.split(","))):
+        key, eq, value = member.partition("=")
+        if not eq or not value.strip().lstrip("-").isdigit():
+            raise UsageError(f"--tally {text!r}: {member!r} is not count=INTEGER")
+        counts[key.strip()] = int(value)
+    try:
+        return side(name.strip(), tally(**counts))  # type: ignore[arg-type]  # names checked just below
+    except TypeError:
+        known = ", ".join(inspect.signature(tally).parameters)
+        raise UsageError(f"--tally {text!r}: the counts are {known}") from None
+
+
+def _round_teams(args: argparse.Namespace, stdin: TextIO) -> tuple[list[TeamInput], int | None]:
+    """The sides of a round to store: from ``FILE`` / stdin, or from ``--tally`` flags."""
+    if args.tally:
+        if args.file is not None:
+            raise UsageError("give a round FILE or --tally flags, not both")
+        teams = [_parse_tally(text) for text in args.tally]
+        for team in teams:
+            team["went_out"] = team["name"] in (args.went_out or ())
+        return teams, None
+    if args.went_out:
+        raise UsageError("--went-out goes with --tally (a round FILE says `went_out` per side)")
+    body = _read_body(args.file or "-", stdin)
+    number = body.get("round")
+    return body["teams"], number if isinstance(number, int) else None
+
+
+def _cmd_add_round(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    teams, number = _round_teams(args, stdin)
+    return _show(client.add_round(args.game, teams=teams, round=args.round or number), args, out)
+
+
+def _cmd_correct_round(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    teams, _ = _round_teams(args, stdin)
+    return _show(client.correct_round(args.game, args.number, teams=teams, if_match=args.if_match), args, out)
+
+
+def _cmd_delete_game(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    client.delete_game(args.game, if_match=args.if_match)
+    if args.json:
+        out.write(json.dumps({"deleted": args.game}) + "\n")
+    else:
+        out.write(f"game {args.game} deleted\n")
+    return EXIT_OK
+
+
+def _cmd_scoresheet(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    if args.csv:
+        out.write(client.scoresheet_csv(args.game))
+        return EXIT_OK
+    return _show(client.scoresheet(args.game), args, out)
+
+
+def _cmd_completion(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    out.write(completion_script(build_parser(), args.shell))
+    return EXIT_OK
+
+
+def _round_number(body: Mapping[str, Any]) -> int:
+    number = body.get("round", 1)
+    if not isinstance(number, int):
+        raise UsageError("`round` must be an integer")
+    return number
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="handfoot",
@@ -168,8 +293,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("score", help="score one round from a JSON file (- for stdin)")
     p.add_argument("file", metavar="FILE", help="the body of POST /v1/rounds/score (JSON), or - for stdin")
     p.add_argument("--preset", help="preset id (overrides the file's `preset`)")
+    p.add_argument("--offline", action="store_true", help="score with the rules engine here, no server")
     p.add_argument("--json", action="store_true", help="print the API's answer as JSON")
     p.set_defaults(run=_cmd_score)
+
+    p = sub.add_parser("compare", help="one round (JSON file or -) scored under several presets")
+    p.add_argument("file", metavar="FILE", help="the round's body (`teams`, `round`, `rules`), or - for stdin")
+    p.add_argument("--preset", action="append", required=True, help="a preset id (repeat for each)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_cmd_compare)
+
+    p = sub.add_parser("validate", help="is this meld legal (kind, book, card points, rules broken)?")
+    p.add_argument("cards", metavar="CARD", nargs="+", help="the meld's cards, e.g. 9D 9S 2C")
+    p.add_argument("--preset", required=True, help="preset id, e.g. pagat")
+    p.add_argument("--onto", metavar="CARD", nargs="+", help="the meld already on the table the cards go onto")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_cmd_validate)
 
     p = sub.add_parser("presets", help="list the rule presets")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -192,11 +331,67 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id", metavar="ID", type=int, help="game id")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_game)
+
+    p = sub.add_parser("create-game", help="start a stored game (needs --api-key once keys exist)")
+    p.add_argument("--name", required=True, help="the game's name")
+    p.add_argument("--preset", required=True, help="preset id")
+    p.add_argument("--side", action="append", required=True, metavar="NAME=P1,P2", help="a side and its players")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_cmd_create_game)
+
+    for name, run, help_text in (
+        ("add-round", _cmd_add_round, "score the next round and append it to a game"),
+        ("correct-round", _cmd_correct_round, "replace a stored round's sides (the old revision is kept)"),
+    ):
+        p = sub.add_parser(name, help=help_text)
+        p.add_argument("game", metavar="GAME", type=int, help="game id")
+        if name == "correct-round":
+            p.add_argument("number", metavar="N", type=int, help="round number")
+            p.add_argument("--if-match", help="the round's ETag (default: read it first)")
+        else:
+            p.add_argument("--round", type=int, help="the round number expected next")
+        p.add_argument("file", metavar="FILE", nargs="?", help="the round's `teams` as JSON (default -: stdin)")
+        p.add_argument("--tally", action="append", metavar="SIDE:count=N,...", help="a side's tally (repeat)")
+        p.add_argument("--went-out", action="append", metavar="SIDE", help="with --tally: the side that went out")
+        p.add_argument("--json", action="store_true", help="print JSON")
+        p.set_defaults(run=run)
+
+    p = sub.add_parser("delete-game", help="delete a stored game")
+    p.add_argument("game", metavar="GAME", type=int, help="game id")
+    p.add_argument("--if-match", help="refuse if the game changed since this ETag")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_cmd_delete_game)
+
+    p = sub.add_parser("scoresheet", help="a game's score sheet: rounds x sides with running totals")
+    p.add_argument("game", metavar="GAME", type=int, help="game id")
+    p.add_argument("--csv", action="store_true", help="print CSV (round,Us,Us total,...)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_cmd_scoresheet)
+
+    p = sub.add_parser("completion", help="print a completion script: eval \"$(handfoot completion bash)\"")
+    p.add_argument("shell", choices=SHELLS, help="the shell")
+    p.set_defaults(run=_cmd_completion)
     return parser
 
 
-def _report_problem(exc: APIStatusError, err: TextIO) -> None:
-    problem = exc.problem
+def problem_json(problem: ProblemDetails) -> dict[str, Any]:
+    """A problem as its RFC 9457 document (members the server added kept, ``errors`` as sent)."""
+    doc: dict[str, Any] = {"type": problem.type, "title": problem.title, "status": problem.status}
+    if problem.detail is not None:
+        doc["detail"] = problem.detail
+    if problem.instance is not None:
+        doc["instance"] = problem.instance
+    doc.update(problem.extra)
+    if problem.errors:
+        doc["errors"] = [item.to_dict() for item in problem.errors]
+    return doc
+
+
+def _report_problem(problem: ProblemDetails, args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
+    if getattr(args, "json", False):  # under --json: the problem document, for jq and programs
+        json.dump(problem_json(problem), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+        return
     head = f"handfoot: {problem.status} {problem.title}"
     if problem.detail and problem.detail != problem.title:
         head += f": {problem.detail}"
@@ -239,10 +434,13 @@ def main(
         err.write(f"handfoot: {exc}\n")
         return EXIT_USAGE
     except ServerError as exc:
-        _report_problem(exc, err)
+        _report_problem(exc.problem, args, out, err)
         return EXIT_UNAVAILABLE
     except APIStatusError as exc:
-        _report_problem(exc, err)
+        _report_problem(exc.problem, args, out, err)
+        return EXIT_PROBLEM
+    except OfflineProblemError as exc:
+        _report_problem(exc.problem, args, out, err)
         return EXIT_PROBLEM
     except APIConnectionError as exc:
         err.write(f"handfoot: no answer from the server: {exc}\n")

@@ -1,30 +1,33 @@
-"""Typed request inputs (``TypedDict``): plain dicts that mypy can check.
+"""Typed request inputs (``TypedDict``): plain dicts that mypy can check, and builders for them.
+
+Each TypedDict's required keys are its OpenAPI schema's ``required`` members, exactly
+(tests/contract/test_sdk_coverage.py holds them equal), so mypy refuses what the server would.
+``tally(...)`` and ``side(...)`` build the common shapes with the counts that are zero filled in.
 
 Card lists are passed to the server as given, so input aliases such as ``"T"`` for ten or suit
 symbols (``"10♠"``) are accepted; the server answers with canonical cards (``"10S"``).
 """
 
-from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import NotRequired, Required, TypedDict
 
-__all__ = ["Card", "GameTeamInput", "PlayerInput", "TallyInput", "TeamInput"]
+__all__ = ["Card", "GameTeamInput", "PlayerInput", "TallyInput", "TeamInput", "side", "tally"]
 
 #: A card string: rank then suit (``"10H"``, ``"QS"``), or ``"JK"`` for a joker.
 Card = str
 
 
 class TallyInput(TypedDict, total=False):
-    """A team's round as counted at the table, instead of its cards."""
+    """A team's round as counted at the table, instead of its cards (counts; points as counted)."""
 
-    clean_books: int
-    dirty_books: int
-    wild_books: int
-    red_threes_on_table: int
-    red_threes_caught: int
-    table_points: int
-    points_left: int
+    clean_books: Required[int]
+    dirty_books: Required[int]
+    wild_books: Required[int]
+    red_threes_on_table: Required[int]
+    red_threes_caught: Required[int]
+    table_points: Required[int]
+    points_left: Required[int]
     """Card points left in hands and feet, as a positive number (it is subtracted)."""
     burn_points: int
     """Card points of the burn pile (presets that burn)."""
@@ -36,7 +39,7 @@ class PlayerInput(TypedDict):
     """A player's cards at the end of the round. Omit ``foot`` once the foot was picked up."""
 
     name: str
-    hand: Sequence[Card]
+    hand: NotRequired[Sequence[Card]]
     foot: NotRequired[Sequence[Card]]
 
 
@@ -62,3 +65,42 @@ class GameTeamInput(TypedDict):
 
     name: str
     players: Sequence[str]
+
+
+def tally(
+    *,
+    clean_books: int = 0,
+    dirty_books: int = 0,
+    wild_books: int = 0,
+    red_threes_on_table: int = 0,
+    red_threes_caught: int = 0,
+    table_points: int = 0,
+    points_left: int = 0,
+    burn_points: int | None = None,
+    perfect_cuts: int | None = None,
+    has_melded: bool | None = None,
+) -> TallyInput:
+    """A ``TallyInput`` with the counts not given as 0 (the table's "none"); ``burn_points``,
+    ``perfect_cuts`` and ``has_melded`` are sent only when given (the preset's default otherwise).
+    ``points_left`` is positive: the card points left in hands and feet, subtracted."""
+    out: TallyInput = {
+        "clean_books": clean_books,
+        "dirty_books": dirty_books,
+        "wild_books": wild_books,
+        "red_threes_on_table": red_threes_on_table,
+        "red_threes_caught": red_threes_caught,
+        "table_points": table_points,
+        "points_left": points_left,
+    }
+    if burn_points is not None:
+        out["burn_points"] = burn_points
+    if perfect_cuts is not None:
+        out["perfect_cuts"] = perfect_cuts
+    if has_melded is not None:
+        out["has_melded"] = has_melded
+    return out
+
+
+def side(name: str, tally: TallyInput, *, went_out: bool = False) -> TeamInput:
+    """One side of a round as tallied: ``side("Us", tally(clean_books=2, ...), went_out=True)``."""
+    return {"name": name, "went_out": went_out, "tally": tally}

@@ -9,8 +9,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import requests
-
+from .._http import HTTPResponse
 from .._loader import FrozenDict, Result, Shown, wire
 
 __all__ = ["ProblemDetails", "ProblemItem"]
@@ -171,7 +170,7 @@ class ProblemDetails(Shown):
         return cls(type="about:blank", title=_status_phrase(status), status=status, detail=detail)
 
     @classmethod
-    def from_response(cls, response: requests.Response) -> ProblemDetails:
+    def from_response(cls, response: HTTPResponse) -> ProblemDetails:
         """Build problem details from any error response, problem+json or not."""
         status = response.status_code
         content_type = response.headers.get("Content-Type", "").lower()

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import handfoot.client
+import handfoot.client.params
 from handfoot.client import types
 from handfoot.client._loader import Result, _dump_plan
 from handfoot.client._operations import normalise_path
@@ -132,3 +133,29 @@ def test_provenance_kinds_are_the_spec_enum() -> None:
 
 def test_book_kinds_are_the_spec_enum() -> None:
     assert [*types.checks.BookKind.__args__, None] == SCHEMAS["MeldCheck"]["properties"]["kind"]["enum"]
+
+
+# The request TypedDicts: their required keys are the schema's ``required`` members exactly, and
+# every key is a member (so mypy refuses a body the server would refuse for a missing member).
+INPUTS = {
+    "TallyInput": "Tally",
+    "TeamInput": "Team",
+    "PlayerInput": "Player",
+    "GameTeamInput": "GameTeam",
+}
+
+
+@pytest.mark.parametrize(("typed_dict", "schema"), sorted(INPUTS.items()))
+def test_request_typeddicts_match_the_spec(typed_dict: str, schema: str) -> None:
+    cls = getattr(handfoot.client.params, typed_dict)
+    assert set(cls.__required_keys__) == set(SCHEMAS[schema].get("required", ())), typed_dict
+    assert set(cls.__annotations__) == set(SCHEMAS[schema]["properties"]), typed_dict
+
+
+@pytest.mark.parametrize("name", sorted(set(handfoot.client.OPERATIONS.values()) | {"scoresheet_csv", "with_options"}))
+def test_async_client_has_each_method_with_the_same_parameters(name: str) -> None:
+    aio = pytest.importorskip("handfoot.client.aio", reason="the async extra (httpx)")
+    sync_method, async_method = getattr(handfoot.client.Client, name), getattr(aio.AsyncClient, name)
+    assert list(inspect.signature(async_method).parameters) == list(inspect.signature(sync_method).parameters)
+    if name != "with_options":
+        assert inspect.iscoroutinefunction(async_method) or inspect.isasyncgenfunction(async_method), name

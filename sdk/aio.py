@@ -1,0 +1,360 @@
+"""``AsyncClient``: ``Client``'s methods, result types, errors and retry policy, on httpx.
+
+    pip install 'handfoot[async]'        # httpx; the plain client still needs only requests
+
+    async with AsyncClient() as hf:
+        score = await hf.score_round(preset="pagat", teams=[...])
+        async for game in hf.games(status="in_progress"):
+            ...
+
+What a request carries and when it is retried is ``handfoot.client._transport.prepare`` and
+``handfoot.client._retry``, shared with ``Client``; results are read by the same loader, errors are
+the same classes (``e.response`` is then an ``httpx.Response``). Settings as for ``Client``
+(``HANDFOOT_URL``, ``HANDFOOT_API_KEY``, ``HANDFOOT_LOG``); ``timeout`` is seconds, or
+``(connect, read)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import replace
+from types import TracebackType
+from typing import Any, TypeVar
+from urllib.parse import urljoin
+
+import httpx
+
+from ._client import (
+    ENV_API_KEY,
+    ENV_BASE_URL,
+    _body,
+    _cards,
+    _env,
+    _melds,
+    _round_path,
+    _same_json,
+    _seg,
+)
+from ._errors import (
+    APIConnectionError,
+    APIResponseValidationError,
+    APITimeoutError,
+    PreconditionFailedError,
+    status_error_from_response,
+)
+from ._http import HTTPResponse, origin
+from ._loader import Result, load_list
+from ._transport import (
+    DEFAULT_BASE_URL,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    BaseTransport,
+    QueryParams,
+    Timeout,
+    _log_from_env,
+    backoff_delay,
+    log,
+    log_answer,
+    prepare,
+    retry_wait_for,
+)
+from .params import Card, GameTeamInput, PlayerInput, TeamInput
+from .types import (
+    DiscardPileCheck,
+    Game,
+    GameSummary,
+    GoingOutCheck,
+    Health,
+    MeldCheck,
+    OpeningCheck,
+    Preset,
+    PresetSummary,
+    ProblemDetails,
+    Revision,
+    Round,
+    RoundComparison,
+    RoundScore,
+    Scoresheet,
+)
+
+__all__ = ["AsyncClient"]
+
+R = TypeVar("R", bound=Result)
+RE = TypeVar("RE", Game, Round)
+
+
+def _httpx_timeout(timeout: Timeout) -> httpx.Timeout:
+    if isinstance(timeout, tuple):
+        connect, read = timeout
+        return httpx.Timeout(read, connect=connect)
+    return httpx.Timeout(timeout)
+
+
+class AsyncTransport(BaseTransport):
+    """``Transport``'s job on an ``httpx.AsyncClient``: same preparation, same policy."""
+
+    def __init__(
+        self, base_url: str, *, api_key: str | None, timeout: Timeout, max_retries: int,
+        http: httpx.AsyncClient | None = None,
+    ) -> None:
+        super().__init__(base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
+        self._owns_http = http is None
+        self.http = http if http is not None else httpx.AsyncClient()
+        self.last_response: httpx.Response | None = None
+
+    async def request(
+        self, method: str, path: str, *, params: QueryParams | None = None, json: object = None,
+        headers: Mapping[str, str] | None = None, idempotent: bool = False, idempotency_key: str | None = None,
+    ) -> httpx.Response:
+        """As ``Transport.request``: a 2xx/3xx answer, or the SDK's exception for the error."""
+        prepared = prepare(
+            method, self.url(path), self.default_headers(), max_retries=self.max_retries, params=params,
+            json=json, headers=headers, idempotent=idempotent, idempotency_key=idempotency_key,
+        )
+        method, url = prepared.method, prepared.url
+        retry = 0
+        while True:
+            started = time.monotonic()
+            try:
+                response = await self.http.request(
+                    method, url, params=prepared.query, content=prepared.body, headers=prepared.headers,
+                    timeout=_httpx_timeout(self.timeout),
+                )
+            except httpx.TransportError as exc:  # timeouts among them (httpx.TimeoutException)
+                timed_out = isinstance(exc, httpx.TimeoutException)
+                if retry < prepared.max_retries:
+                    await self._sleep(retry, backoff_delay(retry), f"{method} {url}: {exc!r}")
+                    retry += 1
+                    continue
+                if timed_out:
+                    raise APITimeoutError(f"{method} {url} timed out: {exc}") from exc
+                raise APIConnectionError(f"{method} {url} failed: {exc}") from exc
+            self.last_response = response
+            log_answer(prepared, retry, response.status_code, response.headers, started)
+            if response.status_code < 400:
+                return response
+            problem = ProblemDetails.from_response(response)
+            wait = retry_wait_for(prepared, retry, response.status_code, problem, response.headers.get("Retry-After"))
+            if wait is None:
+                raise status_error_from_response(response, problem)
+            await self._sleep(retry, wait, f"{method} {url}: {response.status_code}")
+            retry += 1
+
+    @staticmethod
+    async def _sleep(retry: int, wait: float, reason: str) -> None:
+        log.info("retrying in %.2f s (retry %d): %s", wait, retry + 1, reason)
+        await asyncio.sleep(wait)
+
+
+class AsyncClient:
+    """``Client`` for asyncio (chat bots, web apps): ``await`` every method; ``games()`` is an async
+    iterator. Each method's arguments, result and errors are those of ``Client``'s method of the
+    same name."""
+
+    def __init__(
+        self, base_url: str | None = None, *, api_key: str | None = None, timeout: Timeout = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES, http: httpx.AsyncClient | None = None,
+    ) -> None:
+        self._transport = AsyncTransport(
+            base_url or _env(ENV_BASE_URL) or DEFAULT_BASE_URL,
+            api_key=api_key if api_key is not None else _env(ENV_API_KEY),
+            timeout=timeout, max_retries=max_retries, http=http,
+        )
+        self._request = self._transport.request
+        _log_from_env()
+
+    @property
+    def base_url(self) -> str:
+        return self._transport.base_url
+
+    @property
+    def last_response(self) -> httpx.Response | None:
+        """The last HTTP answer received (as ``Client.last_response``)."""
+        return self._transport.last_response
+
+    def with_options(self, *, timeout: Timeout | None = None, max_retries: int | None = None) -> AsyncClient:
+        """As ``Client.with_options``: the same server, key and connection pool, other settings."""
+        t = self._transport
+        return AsyncClient(
+            t.base_url, api_key=t.api_key, timeout=t.timeout if timeout is None else timeout,
+            max_retries=t.max_retries if max_retries is None else max_retries, http=t.http,
+        )
+
+    async def aclose(self) -> None:
+        if self._transport._owns_http:
+            await self._transport.http.aclose()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    # ------------------------------------------------------------------ reads and computations
+
+    async def health(self) -> Health:
+        return Health.from_json(await self._get("/health"))
+
+    async def presets(self) -> list[PresetSummary]:
+        return load_list(PresetSummary, await self._get("/v1/presets"), "presets")
+
+    async def preset(self, preset_id: str) -> Preset:
+        return Preset.from_json(await self._get(f"/v1/presets/{_seg(preset_id)}"))
+
+    async def score_round(
+        self, *, preset: str, teams: Sequence[TeamInput], round: int = 1, rules: Mapping[str, object] | None = None
+    ) -> RoundScore:
+        body = _body(preset=preset, round=round, teams=list(teams), rules=rules)
+        return await self._compute(RoundScore, "/v1/rounds/score", body)
+
+    async def compare_presets(
+        self, *, presets: Sequence[str], teams: Sequence[TeamInput], round: int = 1,
+        rules: Mapping[str, object] | None = None,
+    ) -> RoundComparison:
+        body = _body(presets=list(presets), round=round, teams=list(teams), rules=rules)
+        return await self._compute(RoundComparison, "/v1/rounds/compare", body)
+
+    async def validate_meld(
+        self, *, preset: str, cards: Sequence[Card], onto: Sequence[Card] | None = None,
+        rules: Mapping[str, object] | None = None,
+    ) -> MeldCheck:
+        body = _body(preset=preset, cards=list(cards), onto=_cards(onto), rules=rules)
+        return await self._compute(MeldCheck, "/v1/melds/validate", body)
+
+    async def check_opening(
+        self, *, preset: str, melds: Sequence[Sequence[Card]], round: int = 1,
+        from_pile: Sequence[Card] | None = None, score: int | None = None, rules: Mapping[str, object] | None = None,
+    ) -> OpeningCheck:
+        body = _body(preset=preset, round=round, melds=_melds(melds), from_pile=_cards(from_pile), score=score,
+                     rules=rules)
+        return await self._compute(OpeningCheck, "/v1/openings/check", body)
+
+    async def check_going_out(
+        self, *, preset: str, melds: Sequence[Sequence[Card]], players: Sequence[PlayerInput] | None = None,
+        round: int = 1, rules: Mapping[str, object] | None = None,
+    ) -> GoingOutCheck:
+        players_list = None if players is None else list(players)
+        body = _body(preset=preset, round=round, melds=_melds(melds), players=players_list, rules=rules)
+        return await self._compute(GoingOutCheck, "/v1/going-out/check", body)
+
+    async def check_discard_pile(
+        self, *, preset: str, hand: Sequence[Card], pile: Sequence[Card], melds: Sequence[Sequence[Card]] | None = None,
+        taken_before: bool = False, frozen: bool = False, rules: Mapping[str, object] | None = None,
+    ) -> DiscardPileCheck:
+        body = _body(preset=preset, hand=list(hand), pile=list(pile), melds=None if melds is None else _melds(melds),
+                     taken_before=taken_before or None, frozen=frozen or None, rules=rules)
+        return await self._compute(DiscardPileCheck, "/v1/discard-pile/check", body)
+
+    # ------------------------------------------------------------------ games
+
+    async def create_game(
+        self, *, name: str, preset: str, teams: Sequence[GameTeamInput], rules: Mapping[str, object] | None = None,
+        idempotency_key: str | None = None,
+    ) -> Game:
+        body = _body(name=name, preset=preset, teams=list(teams), rules=rules)
+        return _with_etag(Game, await self._keyed_post("/v1/games", body, idempotency_key))
+
+    async def games(
+        self, *, status: str | None = None, player: str | None = None, preset: str | None = None,
+        page_size: int | None = None,
+    ) -> AsyncIterator[GameSummary]:
+        """Every game (newest first), following the ``Link: rel="next"`` pages as you iterate."""
+        params: QueryParams | None = {"status": status, "player": player, "preset": preset, "page_size": page_size}
+        url: str | None = "/v1/games"
+        while url is not None:
+            response = await self._request("GET", url, params=params)
+            body = _decode(response)
+            items = body["items"] if isinstance(body, Mapping) and isinstance(body.get("items"), list) else body
+            for item in load_list(GameSummary, items, "items"):
+                yield item
+            url, params = _next_url(self._transport.base_url, response), None
+
+    async def game(self, game_id: int) -> Game:
+        return _with_etag(Game, await self._request("GET", f"/v1/games/{_seg(game_id)}"))
+
+    async def delete_game(self, game_id: int, *, if_match: str | None = None) -> None:
+        await self._request("DELETE", f"/v1/games/{_seg(game_id)}",
+                            headers={"If-Match": if_match} if if_match is not None else None)
+
+    async def add_round(
+        self, game_id: int, *, teams: Sequence[TeamInput], round: int | None = None, idempotency_key: str | None = None
+    ) -> Round:
+        body = _body(teams=list(teams), round=round)
+        return _with_etag(Round, await self._keyed_post(f"/v1/games/{_seg(game_id)}/rounds", body, idempotency_key))
+
+    async def round(self, game_id: int, number: int) -> Round:
+        return _with_etag(Round, await self._request("GET", _round_path(game_id, number)))
+
+    async def correct_round(
+        self, game_id: int, number: int, *, teams: Sequence[TeamInput], if_match: str | None = None
+    ) -> Round:
+        path = _round_path(game_id, number)
+        etag = if_match if if_match is not None else (await self.round(game_id, number)).etag
+        if etag is None:
+            raise APIResponseValidationError(f"GET {path}: the server sent no ETag to correct the round with")
+        body: dict[str, object] = {"teams": list(teams)}
+        try:
+            response = await self._request("PUT", path, json=body, headers={"If-Match": etag})
+        except PreconditionFailedError as exc:
+            current = await self.round(game_id, number)
+            if _same_json(current.request.get("teams"), body["teams"]):
+                return current  # a retry of our own PUT whose first answer was lost
+            detail = (
+                f"round {number} of game {game_id} was changed by someone else since it was read "
+                f"(sent If-Match {etag}, it is now revision {current.revision}, ETag {current.etag}); "
+                "read it again with client.round() and re-apply the correction"
+            )
+            raise PreconditionFailedError(exc.status, replace(exc.problem, detail=detail), exc.response) from exc
+        return _with_etag(Round, response)
+
+    async def revisions(self, game_id: int, number: int) -> list[Revision]:
+        return load_list(Revision, await self._get(f"{_round_path(game_id, number)}/revisions"), "revisions")
+
+    async def scoresheet(self, game_id: int) -> Scoresheet:
+        return Scoresheet.from_json(await self._get(f"/v1/games/{_seg(game_id)}/scoresheet"))
+
+    async def scoresheet_csv(self, game_id: int) -> str:
+        response = await self._request("GET", f"/v1/games/{_seg(game_id)}/scoresheet", headers={"Accept": "text/csv"})
+        return response.content.decode(response.encoding or "utf-8")
+
+    # ------------------------------------------------------------------ internal helpers
+
+    async def _get(self, path: str) -> Any:
+        return _decode(await self._request("GET", path))
+
+    async def _compute(self, cls: type[R], path: str, body: Mapping[str, object]) -> R:
+        return cls.from_json(_decode(await self._request("POST", path, json=body, idempotent=True)))
+
+    async def _keyed_post(self, path: str, body: Mapping[str, object], key: str | None) -> httpx.Response:
+        """POST with an ``Idempotency-Key`` made once per call and reused on every retry."""
+        return await self._request("POST", path, json=body, idempotency_key=key or str(uuid.uuid4()))
+
+
+def _decode(response: HTTPResponse) -> Any:
+    if not response.content:
+        return None
+    try:
+        return response.json()
+    except ValueError as exc:
+        content_type = response.headers.get("Content-Type")
+        raise APIResponseValidationError(f"response is not JSON (Content-Type {content_type!r})") from exc
+
+
+def _with_etag(cls: type[RE], response: HTTPResponse) -> RE:
+    return cls.from_json(_decode(response), etag=response.headers.get("ETag"))
+
+
+def _next_url(base_url: str, response: httpx.Response) -> str | None:
+    """The next page's URL from the ``Link`` header, on the client's own origin only."""
+    link = response.links.get("next")
+    if not link or not link.get("url"):
+        return None
+    url = urljoin(str(response.url), link["url"])
+    if origin(url) != origin(base_url):
+        raise APIResponseValidationError(f"refusing to follow a next-page link to another origin: {url!r}")
+    return url
