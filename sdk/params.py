@@ -41,6 +41,8 @@ class PlayerInput(TypedDict):
     name: str
     hand: NotRequired[Sequence[Card]]
     foot: NotRequired[Sequence[Card]]
+    #: Whether the player played from their foot (Pagat's going-out rule); omitted: not known.
+    played_from_foot: NotRequired[bool]
 
 
 class TeamInput(TypedDict, total=False):
