@@ -29,6 +29,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from handfoot.server.spec import spec_options
+
 
 def _checkout_root() -> Path | None:
     """The repository root when the server runs from a checkout (``api/`` beside ``pyproject.toml``
@@ -121,9 +123,11 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     env = os.environ if environ is None else environ
     return {
         # flask-smorest / OpenAPI. API_VERSION is the *contract* version, not the package version,
-        # so a release does not dirty the committed openapi/openapi.json.
+        # so a release does not dirty the committed openapi/openapi.json: its one source (README,
+        # "Versions"). Raise it when the HTTP contract changes (minor: additions; major: breaks).
         "API_TITLE": "handfoot",
         "API_VERSION": "1.0.0",
+        "API_SPEC_OPTIONS": spec_options(),  # info.description, contact, license; servers (api/spec.py)
         "OPENAPI_VERSION": "3.1.0",
         "OPENAPI_URL_PREFIX": "/",
         "OPENAPI_JSON_PATH": "openapi.json",

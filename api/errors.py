@@ -29,6 +29,13 @@ from handfoot.server.problems import (
     make_problem,
     problem_response,
 )
+from handfoot.server.spec import (
+    SpecFinishingPlugin,
+    add_headers,
+    component_headers,
+    problem_example,
+    register_headers,
+)
 
 # marshmallow 4's default messages → codes. Anything else (validators, custom messages) is
 # "invalid_value".
@@ -97,16 +104,18 @@ class ErrorResponsesPlugin(BasePlugin):  # type: ignore[misc]
     """Lists in every operation the errors any request to it can get (all problem+json).
 
     400 malformed JSON, 413 body too large and 415 a body that is not JSON on operations with a
-    body; 404 on paths with parameters (an unknown id) and on every route for an unknown path; 405 for a wrong method;
-    429 and 503 where the server throttles or its database is down; 500 as the last resort.
-    Responses a view documents itself are kept.
+    body; 404 on paths with parameters (an unknown id); 429 and 503 where the server throttles or
+    its database is down; 500 as the last resort. Responses a view documents itself are kept.
+
+    Not listed: 405 (a method the path does not have). It is no answer of a documented operation,
+    and listed on each it read as one to every generated client.
     """
 
     def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
                          **kwargs: Any) -> None:
         for method, operation in (operations or {}).items():
             responses = operation.setdefault("responses", {})
-            wanted = ["405", "500"]
+            wanted = ["500"]
             if method in ("post", "put", "patch"):
                 wanted += ["400", "413", "415"]
             if "{" in (path or "") or "<" in (path or ""):
@@ -125,8 +134,9 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
     ERROR_SCHEMA = ProblemSchema
 
     def _init_spec(self, *, extra_plugins: Any = None, **kwargs: Any) -> None:
-        super()._init_spec(extra_plugins=[*(extra_plugins or ()), ErrorResponsesPlugin(), PageLimitPlugin()],
-                           **kwargs)
+        super()._init_spec(extra_plugins=[*(extra_plugins or ()), ErrorResponsesPlugin(), PageLimitPlugin(),
+                                          SpecFinishingPlugin()], **kwargs)
+        register_headers(self.spec)
 
     def _register_pagination_header(self) -> None:
         """``X-Pagination`` documented as the JSON text it is (:data:`PAGINATION_HEADER`)."""
@@ -142,10 +152,14 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
             response: dict[str, Any] = {"description": status.phrase}
             if not (100 <= status < 200) and status not in (204, 304):
                 response["schema"] = self.ERROR_SCHEMA
+                response["example"] = problem_example(status)
                 prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+            add_headers(response, component_headers(status))
             self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA,
+                    "example": problem_example(500)}
         prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+        add_headers(response, component_headers(500))
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
 
     def handle_http_exception(self, error: HTTPException) -> Response:

@@ -18,7 +18,8 @@ def test_openapi_json_served(client: FlaskClient) -> None:
     assert r.status_code == 200
     spec = r.get_json()
     assert spec["openapi"] == "3.1.0"
-    assert spec["info"] == {"title": "handfoot", "version": "1.0.0"}
+    assert {k: spec["info"][k] for k in ("title", "version")} == {"title": "handfoot", "version": "1.0.0"}
+    assert spec["info"]["license"]["identifier"] == "MIT" and spec["servers"]
     assert "/health" in spec["paths"]
 
 

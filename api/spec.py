@@ -1,0 +1,261 @@
+"""The OpenAPI document's finishing, in one place: operationIds, headers sent, problem examples.
+
+- :data:`OPERATION_IDS`: the stable camelCase ``operationId`` of every operation, keyed by
+  ``(METHOD, path)`` as the document writes them. A new operation gets its line here;
+  tests/contract/test_openapi_generators.py fails while any operation lacks one or two collide.
+- :data:`HEADERS`: the response headers the server sends (``ETag``, ``Link``, ``Idempotent-Replayed``,
+  ``X-RateLimit-*``, ...), as header components; :class:`SpecFinishingPlugin` lists each on the
+  answers that carry it, by the rules of :func:`sent_headers`.
+- :func:`problem_example`: a real problem document per status, for every ``application/problem+json``
+  answer (so no reader or generator sees ``"string"`` placeholders).
+- :func:`spec_options`: ``info`` (description, contact, license) and ``servers``.
+"""
+
+from __future__ import annotations
+
+import http
+from typing import Any
+
+from apispec import APISpec, BasePlugin
+
+from handfoot.server.problems import DEFAULT_TYPE_SLUGS, PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE
+
+#: ``(METHOD, path)`` → ``operationId``. camelCase, a verb first; never renamed once published
+#: (generated clients name their functions after it).
+OPERATION_IDS: dict[tuple[str, str], str] = {
+    ("GET", "/health"): "getHealth",
+    ("GET", "/v1/presets"): "listPresets",
+    ("GET", "/v1/presets/{preset_id}"): "getPreset",
+    ("POST", "/v1/rounds/score"): "scoreRound",
+    ("POST", "/v1/rounds/compare"): "comparePresets",
+    ("POST", "/v1/melds/validate"): "validateMeld",
+    ("POST", "/v1/openings/check"): "checkOpening",
+    ("POST", "/v1/going-out/check"): "checkGoingOut",
+    ("POST", "/v1/discard-pile/check"): "checkDiscardPile",
+    ("GET", "/v1/games"): "listGames",
+    ("POST", "/v1/games"): "createGame",
+    ("GET", "/v1/games/{game_id}"): "getGame",
+    ("DELETE", "/v1/games/{game_id}"): "deleteGame",
+    ("POST", "/v1/games/{game_id}/rounds"): "appendRound",
+    ("GET", "/v1/games/{game_id}/rounds/{number}"): "getRound",
+    ("PUT", "/v1/games/{game_id}/rounds/{number}"): "correctRound",
+    ("GET", "/v1/games/{game_id}/rounds/{number}/revisions"): "listRoundRevisions",
+    ("GET", "/v1/games/{game_id}/scoresheet"): "getScoresheet",
+}
+
+_INT = {"type": "integer"}
+_STR = {"type": "string"}
+
+#: Header components: name in ``components.headers`` → (header name, its description and schema).
+HEADERS: dict[str, tuple[str, dict[str, Any]]] = {
+    "ETAG": ("ETag", {"description": "The resource's entity tag: send it as `If-Match` to change it, "
+                      "or as `If-None-Match` to read it only when it changed (304).",
+                      "schema": _STR, "example": '"2c6ef5a3a0e3b1c4d1c9f0e1b2a3c4d5e6f7a8b9"'}),
+    "LINK": ("Link", {"description": "RFC 8288 links to the `first`, `prev`, `next` and `last` pages (absolute "
+                      "URLs keeping the other query arguments); absent when there is one page.",
+                      "schema": _STR, "example": '<http://127.0.0.1:8000/v1/games?page=2&page_size=20>; rel="next"'}),
+    "IDEMPOTENT_REPLAYED": ("Idempotent-Replayed", {
+        "description": "`true` when this is the stored answer to an earlier request with the same "
+        "Idempotency-Key and body (nothing was done again); absent on a first answer.",
+        "schema": {"type": "string", "enum": ["true"]}, "example": "true"}),
+    "RETRY_AFTER": ("Retry-After", {"description": "Seconds to wait before trying again.",
+                                    "schema": {**_INT, "minimum": 1}, "example": 5}),
+    "RATE_LIMIT_LIMIT": ("X-RateLimit-Limit", {
+        "description": "Requests allowed in the current window (sent when the server has a rate limit, "
+        "HANDFOOT_RATE_LIMIT).", "schema": _INT, "example": 600}),
+    "RATE_LIMIT_REMAINING": ("X-RateLimit-Remaining", {
+        "description": "Requests left in the current window (with a rate limit).", "schema": _INT, "example": 599}),
+    "RATE_LIMIT_RESET": ("X-RateLimit-Reset", {
+        "description": "When the current window ends, in seconds since the Unix epoch (with a rate limit).",
+        "schema": _INT, "example": 1796083260}),
+    "CACHE_CONTROL": ("Cache-Control", {
+        "description": "`no-store` on answers to requests made with an API key (they are that key's own).",
+        "schema": _STR, "example": "no-store"}),
+    "CONTENT_DISPOSITION": ("Content-Disposition", {
+        "description": "On the CSV form only: `inline` with a file name.", "schema": _STR,
+        "example": 'inline; filename="game-7-scoresheet.csv"'}),
+    "WWW_AUTHENTICATE": ("WWW-Authenticate", {"description": "The scheme to authenticate with.",
+                                              "schema": _STR, "example": 'Bearer realm="handfoot"'}),
+}
+
+_RATE_LIMIT = ("RATE_LIMIT_LIMIT", "RATE_LIMIT_REMAINING", "RATE_LIMIT_RESET")
+
+
+#: ``info.description``: what the API is, in a paragraph a generated client's README can carry.
+DESCRIPTION = (
+    "Scores for the card game Hand and Foot: score a finished round under a published rule set "
+    "(Pagat, Bicycle, Board Game Arena's rules, family rules) with every line explained, check "
+    "melds, opening melds, going out and picking up the discard pile, and keep games: append "
+    "rounds, correct them with an audit trail, read the score sheet.\n\n"
+    "Errors are RFC 9457 `application/problem+json` documents naming the field (`pointer`) or "
+    "header (`parameter`) and the rule (`code`). Appends honour `Idempotency-Key`; corrections "
+    "need `If-Match`. Once the server has API keys, the games operations need "
+    "`Authorization: Bearer <key>`.\n\n"
+    "`info.version` is the version of this HTTP contract (api/config.py's API_VERSION), not of "
+    "the packages that serve or call it."
+)
+
+
+def spec_options() -> dict[str, Any]:
+    """The document's ``info`` additions and ``servers`` (flask-smorest's ``API_SPEC_OPTIONS``)."""
+    return {
+        "info": {
+            "description": DESCRIPTION,
+            "contact": {"name": "The handfoot maintainers (vulnerabilities: see SECURITY.md, reported privately)"},
+            "license": {"name": "MIT", "identifier": "MIT"},
+        },
+        "servers": [
+            {"url": "/", "description": "The server this document is served by"},
+            {"url": "http://127.0.0.1:8000", "description": "`make run` on this machine"},
+        ],
+    }
+
+
+def register_headers(spec: APISpec) -> None:
+    """Add :data:`HEADERS` to ``components.headers``."""
+    for component, (_name, header) in HEADERS.items():
+        spec.components.header(component, header)
+
+
+# --------------------------------------------------------------------------------------------
+# Problem examples
+
+
+def _problem(status: int, slug: str, detail: str, instance: str, errors: list[dict[str, str]] | None = None,
+             title: str | None = None) -> dict[str, Any]:
+    return {"type": PROBLEM_TYPE_BASE + slug, "title": title or http.HTTPStatus(status).phrase, "status": status,
+            "detail": detail, "instance": instance, "errors": errors or []}
+
+
+def problem_example(status: int) -> dict[str, Any]:
+    """A problem document as the server sends it for ``status`` (its ``type``, ``title`` and an
+    ``errors`` item where that status names a field or header)."""
+    games = "/v1/games/7"
+    examples = {
+        400: lambda: _problem(400, "malformed-json", "The request body is not valid JSON.", "/v1/rounds/score",
+                              [{"pointer": "", "code": "malformed_json", "detail": "Invalid JSON body."}],
+                              "Malformed JSON"),
+        401: lambda: _problem(401, "unauthorized", "This server needs an API key: send Authorization: Bearer <key>.",
+                              "/v1/games", [{"parameter": "Authorization", "code": "required",
+                                             "detail": "no API key was sent"}]),
+        404: lambda: _problem(404, "not-found", "No game 7.", games),
+        406: lambda: _problem(406, "not-acceptable", "The Accept header allows neither application/json nor "
+                              "text/csv.", games + "/scoresheet"),
+        409: lambda: _problem(409, "round-number", "Round 3 is not the next round of game 7 (next_round: 2).",
+                              games + "/rounds", [{"pointer": "/round", "code": "round_number",
+                                                   "detail": "the game's next round is 2"}]),
+        412: lambda: _problem(412, "precondition-failed", "The resource changed since its ETag was read.",
+                              games + "/rounds/1", [{"parameter": "If-Match", "code": "etag_mismatch",
+                                                     "detail": "If-Match \"1a2b\" does not match the current ETag "
+                                                     "\"3c4d\": read it again (GET) and send its new ETag"}]),
+        413: lambda: _problem(413, "body-too-large", "The request body is larger than the limit of 1048576 bytes.",
+                              "/v1/rounds/score"),
+        415: lambda: _problem(415, "unsupported-media-type", "The request body must be application/json.",
+                              "/v1/rounds/score", [{"parameter": "Content-Type", "code": "unsupported_media_type",
+                                                    "detail": "send Content-Type: application/json"}]),
+        422: lambda: _problem(422, "validation-error", "1 problem in the request.", "/v1/rounds/score",
+                              [{"pointer": "/teams/0/tally/clean_books", "code": "invalid_type",
+                                "detail": "Not a valid integer."}], "Request does not match the schema"),
+        428: lambda: _problem(428, "precondition-required", "This change needs an If-Match header.",
+                              games + "/rounds/1", [{"parameter": "If-Match", "code": "required",
+                                                     "detail": "send If-Match with the resource's current ETag"}]),
+        429: lambda: _problem(429, "too-many-requests", "Too many requests for this API key or address (limit: 600 "
+                              "per 1 minute); retry after the Retry-After header's seconds.", "/v1/rounds/score"),
+        500: lambda: _problem(500, "internal-error", "The server hit an unexpected error. It has been logged.",
+                              "/v1/rounds/score"),
+        503: lambda: _problem(503, "service-unavailable", "The database is unreachable; retry after the "
+                              "Retry-After header's seconds.", "/v1/games"),
+    }
+    make = examples.get(status)
+    if make is not None:
+        return make()
+    phrase = http.HTTPStatus(status).phrase
+    return _problem(status, DEFAULT_TYPE_SLUGS.get(status, "bad-request" if status < 500 else "internal-error"),
+                    f"{phrase}.", "/v1/rounds/score")
+
+
+# --------------------------------------------------------------------------------------------
+# The plugin
+
+
+def _ok(status: str) -> bool:
+    return status.startswith("2") and status != "204"
+
+
+def sent_headers(method: str, path: str, status: str, response: dict[str, Any],
+                 operation: dict[str, Any]) -> list[str]:
+    """The :data:`HEADERS` components an answer of ``operation`` with ``status`` carries.
+
+    ``ETag``: the answers of operations flask-smorest checks ETags on (a 304 or 428 listed), every
+    creation (a 201 with ``Location``, whose ETag is stored for replays) and a 412 (the current
+    one); ``Link``: beside ``X-Pagination``; ``Idempotent-Replayed``: the successes of operations
+    taking ``Idempotency-Key``; ``X-RateLimit-*``: every answer on ``/v1``; ``Cache-Control``: every
+    games answer; ``Content-Disposition``: CSV answers; the rest by status
+    (:func:`component_headers`). tests/api/test_sent_headers_documented.py holds this to what is sent.
+    """
+    statuses = operation.get("responses", {})
+    headers = response.get("headers", {})
+    parameters = [p.get("name") for p in operation.get("parameters", []) if isinstance(p, dict)]
+    out = []
+    if _ok(status) and ("304" in statuses or "428" in statuses or (status == "201" and "Location" in headers)):
+        out.append("ETAG")
+    if _ok(status) and "X-Pagination" in headers:
+        out.append("LINK")
+    if status.startswith("2") and "Idempotency-Key" in parameters:
+        out.append("IDEMPOTENT_REPLAYED")
+    if path.startswith("/v1/"):
+        out += _RATE_LIMIT
+    if path.startswith("/v1/games"):
+        out.append("CACHE_CONTROL")
+    if "text/csv" in response.get("content", {}):
+        out.append("CONTENT_DISPOSITION")
+    return out + [name for name in component_headers(int(status) if status.isdigit() else 0)
+                  if name not in _SHARED]
+
+
+#: On every shared answer (``components.responses``): they serve ``/v1`` and games operations too.
+_SHARED = (*_RATE_LIMIT, "CACHE_CONTROL")
+
+
+def component_headers(status: int) -> list[str]:
+    """The :data:`HEADERS` components of the shared answer for ``status`` (``components.responses``,
+    which operations refer to by name): the rate limit's and ``Cache-Control`` (sent on ``/v1``
+    and games answers), ``WWW-Authenticate`` on a 401, ``ETag`` on a 304 or 412 (the current one),
+    ``Retry-After`` on a 429 or 503."""
+    out = list(_SHARED)
+    if status == 401:
+        out.append("WWW_AUTHENTICATE")
+    if status in (304, 412):
+        out.append("ETAG")
+    if status in (429, 503):
+        out.append("RETRY_AFTER")
+    return out
+
+
+def add_headers(response: dict[str, Any], components: list[str]) -> None:
+    """List the header ``components`` on ``response`` (one it documents itself is kept)."""
+    for component in components:
+        name = HEADERS[component][0]
+        response.setdefault("headers", {}).setdefault(name, component)
+
+
+class SpecFinishingPlugin(BasePlugin):  # type: ignore[misc]
+    """Per operation: its ``operationId`` (:data:`OPERATION_IDS`), the headers its answers carry
+    (:func:`sent_headers`), and a problem example on each problem answer it documents itself.
+    Runs after flask-smorest's plugins and ``ErrorResponsesPlugin`` (answers named by component,
+    such as ``"NOT_FOUND"``, get their headers and examples in ``Api._register_responses``)."""
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
+                         **kwargs: Any) -> None:
+        path = path or ""
+        for method, operation in (operations or {}).items():
+            operation_id = OPERATION_IDS.get((method.upper(), path))
+            if operation_id is not None:
+                operation.setdefault("operationId", operation_id)
+            for status, response in operation.get("responses", {}).items():
+                if not isinstance(response, dict):
+                    continue
+                add_headers(response, sent_headers(method.upper(), path, str(status), response, operation))
+                problem = response.get("content", {}).get(PROBLEM_CONTENT_TYPE)
+                if problem is not None and "example" not in problem and "examples" not in problem:
+                    problem["example"] = problem_example(int(status))
