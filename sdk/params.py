@@ -19,15 +19,16 @@ Card = str
 
 
 class TallyInput(TypedDict, total=False):
-    """A team's round as counted at the table, instead of its cards (counts; points as counted)."""
+    """A team's round as counted at the table, instead of its cards (counts; points as counted).
+    Every count may be omitted: the server takes it as 0."""
 
-    clean_books: Required[int]
-    dirty_books: Required[int]
-    wild_books: Required[int]
-    red_threes_on_table: Required[int]
-    red_threes_caught: Required[int]
-    table_points: Required[int]
-    points_left: Required[int]
+    clean_books: int
+    dirty_books: int
+    wild_books: int
+    red_threes_on_table: int
+    red_threes_caught: int
+    table_points: int
+    points_left: int
     """Card points left in hands and feet, as a positive number (it is subtracted)."""
     burn_points: int
     """Card points of the burn pile (presets that burn)."""

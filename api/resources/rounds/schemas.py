@@ -30,14 +30,17 @@ MAX_TALLY = 10_000_000
 _COUNT = {"minimum": 0}
 
 
-def _count(description: str, required: bool = True) -> Any:
+def _count(description: str) -> Any:
     # No lower bound in the validator: the engine answers a negative count with its own code
-    # (negative_tally, naming the field); the spec still documents the minimum.
-    kw: dict[str, Any] = {"required": True} if required else {"load_default": 0}
-    return Int(validate=validate.Range(max=MAX_TALLY), metadata={"description": description, **_COUNT}, **kw)
+    # (negative_tally, naming the field); the spec still documents the minimum. Omitted, a count is
+    # 0 (the spec's default), as a blank on the score pad is "none".
+    return Int(validate=validate.Range(max=MAX_TALLY), load_default=0,
+               metadata={"description": description + " Omitted: 0.", **_COUNT})
 
 
 class TallySchema(Schema):
+    """A side's round as counted at the table; every count may be omitted when it is 0."""
+
     clean_books = _count("Clean books completed.")
     dirty_books = _count("Dirty books completed.")
     wild_books = _count("Wild books completed.")
@@ -47,8 +50,8 @@ class TallySchema(Schema):
     points_left = _count(
         "Card points left in hands and feet (a foot never picked up counts whole), in points; subtracted."
     )
-    burn_points = _count("Card points of the burn pile (presets that burn), in points.", required=False)
-    perfect_cuts = _count("Perfect cuts (house rule perfect_cut_bonus).", required=False)
+    burn_points = _count("Card points of the burn pile (presets that burn), in points.")
+    perfect_cuts = _count("Perfect cuts (house rule perfect_cut_bonus).")
     has_melded = Bool(
         allow_none=True,
         load_default=None,
