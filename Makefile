@@ -28,17 +28,19 @@ help:
 	@echo "make fuzz     schemathesis on every operation, FUZZ_EXAMPLES (300) each; make test runs 12 each"
 	@echo "make migrate  alembic upgrade head (DATABASE_URL, default var/handfoot.sqlite3)"
 	@echo "make revision m='message'   autogenerate a migration (review it by hand)"
-	@echo "make dist     build both wheels into dist/ (handfoot, handfoot-server); make dist-check installs them"
+	@echo "make dist     build both wheels and sdists into dist/ (handfoot, handfoot-server); make dist-check installs them"
 	@echo "make bench    benchmarks against floors measured in the same run (~20 min; BENCH_ARGS='--runs 1 --duration 3')"
 	@echo "make bench-check     the benchmark's own tests (bench/tests; make bench runs them first)"
 	@echo "make bench-profile   profile POST /v1/rounds/score in process (pyinstrument)"
 
 # Re-install only when a pyproject.toml changes (the stamp is newer otherwise). Two distributions,
-# both editable: handfoot (the client and the engine, ./) and handfoot-server (./api).
+# both editable: handfoot (the client and the engine, ./, with its async extra) and handfoot-server
+# (./api, with its postgres extra for the PostgreSQL tests); then the `dev` dependency group
+# (PEP 735, pyproject.toml), which pip installs from 25.1 on: hence the upgrade first.
 $(STAMP): pyproject.toml api/pyproject.toml
 	@test -x $(PY) || $(PYTHON3) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ./api -e '.[dev]'
+	$(PY) -m pip install --quiet --upgrade 'pip>=25.1'
+	$(PY) -m pip install --quiet -e './api[postgres]' -e '.[async]' --group dev
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -105,13 +107,13 @@ revision: install
 	$(VENV)/bin/alembic revision --autogenerate -m "$(m)"
 
 # Benchmarks (not part of `make test`): the table is printed and written to bench/results/latest.json.
-# wrk comes from Debian's packages; the profiler from the `bench` extra. The benchmark's own tests
+# wrk comes from Debian's packages; the profiler from the `bench` dependency group. The benchmark's own tests
 # (bench/tests: its plan of appends, its servers and floors) run first, in bench-check.
 BENCH_STAMP := $(VENV)/.installed-bench
 BENCH_ARGS ?=
 
 $(BENCH_STAMP): pyproject.toml $(STAMP)
-	$(PY) -m pip install --quiet -e ./api -e '.[dev,bench]'
+	$(PY) -m pip install --quiet --group bench
 	@touch $(BENCH_STAMP)
 
 bench-check: $(BENCH_STAMP)
@@ -125,9 +127,11 @@ bench: bench-check
 bench-profile: $(BENCH_STAMP)
 	$(PY) -m bench.profile
 
-# The two wheels (and the client's sdist) in dist/: handfoot and handfoot-server.
+# Both distributions' wheels and sdists in dist/: handfoot and handfoot-server, checked as PyPI
+# would take them (twine check) and as a wheel should hold (check-wheel-contents).
 dist: install
-	rm -rf dist && $(PY) -m build --outdir dist . && $(PY) -m build --wheel --outdir dist api
+	rm -rf dist && $(PY) -m build --outdir dist . && $(PY) -m build --outdir dist api
+	$(VENV)/bin/twine check --strict dist/*
 	$(VENV)/bin/check-wheel-contents --ignore W004 dist/*.whl  # W004: the migrations' dated file names
 
 # Both wheels installed in fresh venvs outside the checkout (.ci/run runs it after make test).

@@ -3,13 +3,17 @@
 - ``handfoot`` (pyproject.toml): sdk/ as ``handfoot.client``, engine/ as ``handfoot.engine``.
 - ``handfoot-server`` (api/pyproject.toml): api/ as ``handfoot.server``, migrations/ inside it.
 
-The wheels are built here (``python -m build --no-isolation``, offline) and read: every file sits
-under ``handfoot/``, the client's wheel holds no server code, the server's holds its migrations,
-static files and command, and ``check-wheel-contents`` passes both (W009: one top-level name).
+Both are built here as ``python -m build --no-isolation`` makes them (offline): the sdist, then
+the wheel from the sdist. Read: every file sits under ``handfoot/``, the client's wheel holds no
+server code, the server's holds its migrations, static files and command, ``check-wheel-contents``
+passes both wheels (W009: one top-level name) and ``twine check --strict`` all four files. One
+version source (sdk/_version.py); ``dev`` and ``bench`` are dependency groups, the PostgreSQL
+driver the server's ``postgres`` extra.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tomllib
@@ -54,22 +58,50 @@ def test_every_folder_is_a_listed_package() -> None:
         "\n".join(sorted(str(m.relative_to(ROOT)) for m in missing))
 
 
-def test_versions_move_together() -> None:
-    version = CLIENT["project"]["version"]
+def client_version() -> str:
+    """``__version__`` of sdk/_version.py, the packages' one version source."""
+    match = re.fullmatch(r'__version__ = "([^"]+)"\n', (ROOT / "sdk" / "_version.py").read_text(encoding="utf-8"))
+    assert match, "sdk/_version.py holds one line: __version__ = \"X.Y.Z\""
+    return match.group(1)
+
+
+def test_one_version_source() -> None:
+    version = client_version()
+    assert "version" not in CLIENT["project"] and "version" in CLIENT["project"]["dynamic"]
+    assert CLIENT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "handfoot.client._version.__version__"}
+    # The server's static metadata: its own version and the two exact pins between the distributions.
     assert SERVER["project"]["version"] == version
     assert f"handfoot-server=={version}" in CLIENT["project"]["optional-dependencies"]["server"]
     assert f"handfoot=={version}" in SERVER["project"]["dependencies"]
 
 
+def test_dev_and_bench_are_groups_not_extras() -> None:
+    extras = CLIENT["project"]["optional-dependencies"]
+    assert not {"dev", "bench"} & set(extras), "published extras"
+    assert {"dev", "bench"} <= set(CLIENT["dependency-groups"])
+    assert SERVER["project"]["optional-dependencies"]["postgres"] == ["psycopg[binary]>=3.2,<4"]
+    assert not [d for d in SERVER["project"]["dependencies"] if d.startswith("psycopg")]
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "-e './api[postgres]'" in makefile and "--group dev" in makefile and "'pip>=25.1'" in makefile
+
+
 @pytest.fixture(scope="module")
-def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Both distributions as ``python -m build`` makes them: the sdist, then the wheel built from it."""
     out = tmp_path_factory.mktemp("dist")
     for source in (ROOT, ROOT / "api"):
-        subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out),
-                        str(source)], check=True, capture_output=True, cwd=ROOT)
-    built = {path.name.split("-")[0]: path for path in out.glob("*.whl")}
-    assert set(built) == {"handfoot", "handfoot_server"}, built
-    return built
+        subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(source)],
+                       check=True, capture_output=True, cwd=ROOT)
+    found = {path.name: path for path in out.iterdir()}
+    version = client_version()
+    assert set(found) == {f"handfoot-{version}.tar.gz", f"handfoot-{version}-py3-none-any.whl",
+                          f"handfoot_server-{version}.tar.gz", f"handfoot_server-{version}-py3-none-any.whl"}, found
+    return found
+
+
+@pytest.fixture(scope="module")
+def wheels(built: dict[str, Path]) -> dict[str, Path]:
+    return {name.split("-")[0]: path for name, path in built.items() if name.endswith(".whl")}
 
 
 def names(wheel: Path) -> list[str]:
@@ -110,3 +142,22 @@ def test_check_wheel_contents_passes(wheels: dict[str, Path]) -> None:
     result = subprocess.run([str(tool), "--ignore", "W004", *map(str, wheels.values())],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_twine_check_passes(built: dict[str, Path]) -> None:
+    """What PyPI would refuse or render badly (metadata, the README as long description), on both
+    wheels and sdists; --strict fails on warnings too."""
+    tool = Path(sys.executable).with_name("twine")
+    result = subprocess.run([str(tool), "check", "--strict", *map(str, built.values())], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.count("PASSED") == 4, result.stdout
+
+
+def test_sdists_hold_what_the_wheels_are_built_from(built: dict[str, Path]) -> None:
+    import tarfile
+
+    server = next(path for name, path in built.items() if name.startswith("handfoot_server") and name.endswith("gz"))
+    with tarfile.open(server) as archive:
+        members = archive.getnames()
+    assert [m for m in members if "/migrations/versions/2" in m], "the server's sdist lacks its migrations"
+    assert any(m.endswith("/LICENSE") for m in members) and any(m.endswith("/README.md") for m in members)
