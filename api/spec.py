@@ -127,6 +127,9 @@ def _problem(status: int, slug: str, detail: str, instance: str, errors: list[di
             "detail": detail, "instance": instance, "errors": errors or []}
 
 
+_NO_KEY = "This server has API keys: send Authorization: Bearer <key>."
+
+
 def problem_example(status: int) -> dict[str, Any]:
     """A problem document as the server sends it for ``status`` (its ``type``, ``title`` and an
     ``errors`` item where that status names a field or header)."""
@@ -135,36 +138,40 @@ def problem_example(status: int) -> dict[str, Any]:
         400: lambda: _problem(400, "malformed-json", "The request body is not valid JSON.", "/v1/rounds/score",
                               [{"pointer": "", "code": "malformed_json", "detail": "Invalid JSON body."}],
                               "Malformed JSON"),
-        401: lambda: _problem(401, "unauthorized", "This server needs an API key: send Authorization: Bearer <key>.",
-                              "/v1/games", [{"parameter": "Authorization", "code": "required",
-                                             "detail": "no API key was sent"}]),
-        404: lambda: _problem(404, "not-found", "No game 7.", games),
+        401: lambda: _problem(401, "unauthorized", _NO_KEY, "/v1/games",
+                              [{"parameter": "Authorization", "code": "unauthorized", "detail": _NO_KEY}],
+                              "API key required"),
+        404: lambda: _problem(404, "not-found", "There is no game 7.", games, title="Game not found"),
         406: lambda: _problem(406, "not-acceptable", "The Accept header allows neither application/json nor "
                               "text/csv.", games + "/scoresheet"),
-        409: lambda: _problem(409, "round-number", "Round 3 is not the next round of game 7 (next_round: 2).",
-                              games + "/rounds", [{"pointer": "/round", "code": "round_number",
-                                                   "detail": "the game's next round is 2"}]),
+        409: lambda: _problem(409, "round-number", "The next round is 2, not 3.", games + "/rounds",
+                              [{"pointer": "/round", "code": "round_number", "detail": "the next round is 2"}],
+                              "Not the next round"),
         412: lambda: _problem(412, "precondition-failed", "The resource changed since its ETag was read.",
                               games + "/rounds/1", [{"parameter": "If-Match", "code": "etag_mismatch",
                                                      "detail": "If-Match \"1a2b\" does not match the current ETag "
-                                                     "\"3c4d\": read it again (GET) and send its new ETag"}]),
+                                                     "\"3c4d\": someone changed it since you read it; read it "
+                                                     "again (GET), re-apply your change, and send its new ETag"}]),
         413: lambda: _problem(413, "body-too-large", "The request body is larger than the limit of 1048576 bytes.",
                               "/v1/rounds/score"),
-        415: lambda: _problem(415, "unsupported-media-type", "The request body must be application/json.",
-                              "/v1/rounds/score", [{"parameter": "Content-Type", "code": "unsupported_media_type",
-                                                    "detail": "send Content-Type: application/json"}]),
+        415: lambda: _problem(415, "unsupported-media-type", "The body must be JSON (Content-Type: "
+                              "application/json), not text/plain.", "/v1/rounds/score",
+                              [{"parameter": "Content-Type", "code": "invalid_value",
+                                "detail": "expected application/json"}], "Unsupported media type"),
         422: lambda: _problem(422, "validation-error", "1 problem in the request.", "/v1/rounds/score",
                               [{"pointer": "/teams/0/tally/clean_books", "code": "invalid_type",
                                 "detail": "Not a valid integer."}], "Request does not match the schema"),
         428: lambda: _problem(428, "precondition-required", "This change needs an If-Match header.",
                               games + "/rounds/1", [{"parameter": "If-Match", "code": "required",
-                                                     "detail": "send If-Match with the resource's current ETag"}]),
+                                                     "detail": "send If-Match with the resource's current ETag (the "
+                                                     "ETag header of a GET of it), so that a change made meanwhile "
+                                                     "by someone else is not overwritten"}]),
         429: lambda: _problem(429, "too-many-requests", "Too many requests for this API key or address (limit: 600 "
                               "per 1 minute); retry after the Retry-After header's seconds.", "/v1/rounds/score"),
         500: lambda: _problem(500, "internal-error", "The server hit an unexpected error. It has been logged.",
                               "/v1/rounds/score"),
-        503: lambda: _problem(503, "service-unavailable", "The database is unreachable; retry after the "
-                              "Retry-After header's seconds.", "/v1/games"),
+        503: lambda: _problem(503, "service-unavailable", "The database is unreachable or busy; retry later.",
+                              "/v1/games", title="Database unavailable"),
     }
     make = examples.get(status)
     if make is not None:
