@@ -165,11 +165,13 @@ class Harness:
 
     @staticmethod
     def wait(hosts: Sequence[Host]) -> None:
+        # Up to 300 s each: the servers share one session, so one CPU share on a busy machine
+        # (bench/netns.py, Lab.spawn), and seven app imports take long there.
         for host in hosts:
             proc = host.proc
             assert proc is not None
-            wait_port(host.address, host.port, 120, lambda p=proc: p.poll() is None)  # type: ignore[misc]
-            deadline = time.monotonic() + 120
+            wait_port(host.address, host.port, 300, lambda p=proc: p.poll() is None)  # type: ignore[misc]
+            deadline = time.monotonic() + 300
             while True:  # the port is bound before the workers answer: wait for /health
                 try:
                     if requests.get(host.base + "/health", timeout=10).status_code == 200:
@@ -435,7 +437,7 @@ def lab_version() -> str:
     from bench.netns import pg_bin
 
     out = subprocess.run([pg_bin("postgres"), "--version"], capture_output=True, text=True).stdout.split()
-    return out[-1] if out else "?"
+    return out[2] if len(out) > 2 else "?"  # "postgres (PostgreSQL) 15.20 (Debian ...)"
 
 
 if __name__ == "__main__":
