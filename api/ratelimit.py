@@ -166,7 +166,9 @@ class Leases:
     are dropped in the child) and guarded by a lock for threaded servers.
 
     ``take(storage, counter, limit, expiry)`` → ``(count, expires_at)``: this request's place in
-    the window (``count > limit``: refuse) and when the window ends (epoch seconds)."""
+    the window (``count > limit``: refuse) and when the window ends (epoch seconds). The count is
+    this worker's view: ``X-RateLimit-Remaining`` from it can overstate by what other workers have
+    leased and not yet used (the bound above), never understate what was granted."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
