@@ -167,8 +167,8 @@ class Leases:
 
     ``take(storage, counter, limit, expiry)`` → ``(count, expires_at)``: this request's place in
     the window (``count > limit``: refuse) and when the window ends (epoch seconds). The count is
-    this worker's view: ``X-RateLimit-Remaining`` from it can overstate by what other workers have
-    leased and not yet used (the bound above), never understate what was granted."""
+    this worker's view: ``X-RateLimit-Remaining`` from it is off by at most what the other workers
+    have taken since this worker's last lease, or hold in leases (the bound above)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
