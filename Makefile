@@ -19,7 +19,7 @@ RATE_LIMIT ?= 600/minute
 FUZZ_EXAMPLES ?= 300
 
 .PHONY: help install run serve test lint typecheck pytest openapi openapi-check migrate dist dist-check \
-        migrations-check revision clean bench bench-check bench-profile fuzz
+        migrations-check revision clean bench bench-check bench-profile bench-limiter multihost fuzz
 
 help:
 	@echo "make run      install, migrate the database, serve on http://$(HOST):$(PORT) (docs: /docs)"
@@ -32,6 +32,8 @@ help:
 	@echo "make bench    benchmarks against floors measured in the same run (~20 min; BENCH_ARGS='--runs 1 --duration 3')"
 	@echo "make bench-check     the benchmark's own tests (bench/tests; make bench runs them first)"
 	@echo "make bench-profile   profile POST /v1/rounds/score in process (pyinstrument)"
+	@echo "make bench-limiter   what the rate limiter costs the score endpoint (a ratio in one run)"
+	@echo "make multihost       2-3 API hosts in network namespaces on one private PostgreSQL + Redis, one killed (~90 s)"
 
 # Re-install only when a pyproject.toml changes (the stamp is newer otherwise). Two distributions,
 # both editable: handfoot (the client and the engine, ./, with its async extra) and handfoot-server
@@ -126,6 +128,18 @@ bench: bench-check
 
 bench-profile: $(BENCH_STAMP)
 	$(PY) -m bench.profile
+
+# What the rate limiter costs POST /v1/rounds/score: off against on (shared file, Redis), one run.
+LIMITER_ARGS ?= --runs 5 --duration 3
+bench-limiter: bench-check
+	$(PY) -m bench.limiter $(LIMITER_ARGS)
+
+# Several API hosts on one PostgreSQL, each in its own network namespace, one SIGKILLed mid-run
+# (bench/multihost.py; root, ip netns, PostgreSQL's server binaries and redis-server).
+MULTIHOST_ARGS ?=
+multihost: install
+	@command -v redis-server >/dev/null || { apt-get update -qq && apt-get install -y -qq redis-server; }
+	$(PY) -m bench.multihost $(MULTIHOST_ARGS)
 
 # Both distributions' wheels and sdists in dist/: handfoot and handfoot-server, checked as PyPI
 # would take them (twine check) and as a wheel should hold (check-wheel-contents).

@@ -142,3 +142,62 @@ class SQLiteStorage(Storage):
         with self._lock:
             self._last = None
             self._db().execute("DELETE FROM counters WHERE key = ?", (key,))
+
+
+#: A worker takes at most this many requests of a key's allowance from the shared counters at once.
+LEASE_MAX = 16
+#: ... and at most this share of what the window had left when it last looked (so near the limit it
+#: takes one at a time, and the limit is counted exactly there).
+LEASE_FRACTION = 64
+
+
+class Leases:
+    """Requests of a window taken from the shared counters in batches ("leases"), one storage hit
+    per batch instead of one per request: the limiter's cost on a busy key.
+
+    A lease is counted in the shared window when it is taken (one ``incr`` by its size), so the
+    whole allowance granted over every worker and host never exceeds the limit. What a worker
+    leased and has not used is lost to the others until the window ends: a key can be refused at
+    most ``(W - 1) * min(LEASE_MAX, limit // LEASE_FRACTION)`` requests early, ``W`` the workers
+    sharing the counters (every worker of every host on one Redis). A window's first request, and
+    every request once fewer than ``LEASE_FRACTION`` are left, takes one: small limits (the tests'
+    12/minute) are counted request by request. Once a worker has seen its window spent, it refuses
+    the key until the window ends without asking the storage again. State is per process (leases taken before a fork
+    are dropped in the child) and guarded by a lock for threaded servers.
+
+    ``take(storage, counter, limit, expiry)`` → ``(count, expires_at)``: this request's place in
+    the window (``count > limit``: refuse) and when the window ends (epoch seconds). The count is
+    this worker's view: ``X-RateLimit-Remaining`` from it is off by at most what the other workers
+    have taken since this worker's last lease, or hold in leases (the bound above)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pid = os.getpid()
+        # counter -> [tokens left, next count, expires_at, remaining seen at the last storage hit]
+        self._leases: dict[str, list[float]] = {}
+
+    def take(self, storage: Storage, counter: str, limit: int, expiry: int) -> tuple[int, float]:
+        now = time.time()
+        with self._lock:
+            if self._pid != os.getpid():
+                self._leases, self._pid = {}, os.getpid()
+            lease = self._leases.get(counter)
+            if lease is not None and lease[2] > now:
+                if lease[0] > 0:
+                    lease[0] -= 1
+                    lease[1] += 1
+                    return int(lease[1]), lease[2]
+                if lease[3] <= 0:  # the window was spent when last seen; counts only grow in a window
+                    return limit + 1, lease[2]
+                seen = int(lease[3])
+            else:
+                seen = 0  # a new window (or a new key): take one and look
+            size = max(1, min(LEASE_MAX, seen // LEASE_FRACTION))
+            total = storage.incr(counter, expiry, size)
+            expires_at = storage.get_expiry(counter)
+            first = total - size + 1  # this request's count; the lease holds first+1 .. total
+            usable = max(0, min(total, limit) - first)  # the lease's requests within the limit
+            if len(self._leases) > 10_000:  # drop ended windows of keys gone quiet
+                self._leases = {k: v for k, v in self._leases.items() if v[2] > now}
+            self._leases[counter] = [usable, first, expires_at, limit - total]
+            return first, expires_at

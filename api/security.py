@@ -70,8 +70,9 @@ class RateLimiter:
     ``limit`` is in ``limits``' notation (``"600/minute"``, ``"20/second;600/minute"``; a bad one
     raises ``ValueError``); ``storage_uri`` a ``limits`` storage (``api/ratelimit.py``'s shared file,
     ``redis://...``, ``memory://``), counted in fixed windows (``limits``' ``FixedWindowRateLimiter``
-    semantics). Each request costs one ``incr`` per limit (one statement on the shared file) and the
-    headers reuse its count. Flask-Limiter did the same work through
+    semantics). A busy key's requests are taken from the storage in leases (``ratelimit.Leases``:
+    one ``incr`` per lease of up to ``LEASE_MAX``, never past the limit, a key refused at most a
+    bounded few requests early); the headers reuse the lease's count. Flask-Limiter did the same work through
     per-route decorators, blueprint and exemption lookups on every request; here there is one route
     rule (every ``/v1`` path) and one allowance per key (``application_limits`` in its terms)."""
 
@@ -79,6 +80,7 @@ class RateLimiter:
         self.items = parse_many(limit)
         self.storage = storage_from_string(storage_uri)
         self.prefix = key_prefix or "handfoot"
+        self.leases = ratelimit.Leases()
 
     def check(self) -> None:
         """``before_request``: count this request against its key; past a limit, 429 with
@@ -88,13 +90,14 @@ class RateLimiter:
         key = rate_limit_key()
         shown: tuple[RateLimitItem, int, float] | None = None
         for item in self.items:
-            # limits' FixedWindowRateLimiter.hit is this incr compared with the amount; the count it
-            # returns also gives the headers, so the window is read once.
-            counter = item.key_for(self.prefix, key)
-            count = self.storage.incr(counter, item.get_expiry())
+            # limits' FixedWindowRateLimiter.hit is an incr compared with the amount; here the incr
+            # is a lease of several requests on a busy key (ratelimit.Leases), and its count gives
+            # the headers too.
+            count, reset = self.leases.take(self.storage, item.key_for(self.prefix, key), item.amount,
+                                            item.get_expiry())
             remaining = item.amount - count
             if shown is None or remaining < shown[1]:
-                shown = (item, remaining, self.storage.get_expiry(counter))
+                shown = (item, remaining, reset)
             if remaining < 0:
                 flask.g.rate_limit_shown = shown
                 raise TooManyRequests(description=str(item), retry_after=max(1, math.ceil(shown[2] - time.time())))

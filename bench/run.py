@@ -37,8 +37,9 @@ DATABASES = ("sqlite", "postgresql")
 #: ``HANDFOOT_RATE_LIMIT`` of the API without its limiter (``make run`` with the limit switched off).
 NO_LIMIT = "off"
 #: ``HANDFOOT_RATE_LIMIT`` of ``score_limited``: ``make run``'s limiter (per key, else per address;
-#: counters in each worker's memory) with a limit no window reaches, so every request pays the
-#: limiter's work (its key, its counter, its headers) and none is refused.
+#: counters in the host's shared file, a busy key's taken in leases) with a limit no window
+#: reaches, so every request pays the limiter's work (its key, its lease, its headers) and none is
+#: refused.
 LIMIT_NEVER_REACHED = "1000000000/minute"
 #: Score endpoint cases against their plain-JSON floors: >= this share of the floor's req/s at c >= 8.
 SCORE_TARGET = 0.60
