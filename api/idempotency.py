@@ -18,8 +18,11 @@ purged. A key left in flight by a request that died is free at once: the claim's
 the process that holds it (:func:`process_marker`: host, pid, start time), and a claim whose
 process is gone, so whose transactions are gone, is taken over by the next request with the key
 (:func:`holder_alive`). A claim held by a process on another host (several API hosts on one
-PostgreSQL) cannot be checked so: it is taken over after :data:`IN_FLIGHT_TAKEOVER_SECONDS`. Either
-way the dead request, if it ever resumed, could not complete it (its token no longer matches).
+PostgreSQL) is checked through the database: every claiming process holds an advisory lock named
+after its marker (:mod:`handfoot.server.liveness`), so a free lock is a dead holder. Where neither can
+tell (SQLite has one host; a token from before markers), the claim is taken over after
+:data:`IN_FLIGHT_TAKEOVER_SECONDS`. Either way the dead request, if it ever resumed, could not
+complete it (its token no longer matches).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from handfoot.server import liveness
 from handfoot.server.db import Database, get_db
 from handfoot.server.models import IdempotencyKey
 from handfoot.server.parsing import decode_json
@@ -53,10 +57,10 @@ HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
 DEFAULT_TTL_SECONDS = 24 * 60 * 60
 TTL_ENV = "HANDFOOT_IDEMPOTENCY_TTL_SECONDS"
-#: An in-flight key held by another host's process and older than this belongs to a request that
-#: died; a new request takes it over (a key held on this host is free as soon as its process is
-#: gone: :func:`holder_alive`). ``HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS`` sets it (keep it above the
-#: slowest request: gunicorn's ``timeout``).
+#: An in-flight key whose holder cannot be checked (:func:`claim_holder_alive` answers ``None``) and
+#: older than this belongs to a request that died; a new request takes it over.
+#: ``HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS`` sets it (keep it above the slowest request: gunicorn's
+#: ``timeout``).
 IN_FLIGHT_TAKEOVER_SECONDS = 120
 TAKEOVER_ENV = "HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS"
 
@@ -149,6 +153,23 @@ def holder_alive(token: str) -> bool | None:
         pass  # it exists, run by another user
     now_started = _start_time(pid)
     return not (now_started is not None and started not in ("0", now_started))
+
+
+def claim_holder_alive(db: Database, token: str) -> bool | None:
+    """Whether the claim ``token``'s process runs: :func:`holder_alive` on this host; on PostgreSQL,
+    another host's holder through its liveness lock; ``None`` where neither can tell."""
+    alive = holder_alive(token)
+    marker = token.rpartition(".")[0]
+    if alive is not None or db.is_sqlite or marker.count("-") != 2:
+        return alive
+    return liveness.for_engine(db.engine).alive(marker)
+
+
+def _new_claim_token(db: Database) -> str:
+    """A token for a claim by this process; on PostgreSQL, first the process's liveness lock."""
+    if not db.is_sqlite:
+        liveness.for_engine(db.engine).hold(process_marker())
+    return new_token()
 
 
 def ttl_seconds() -> float:
@@ -289,7 +310,7 @@ def _claim(db: Database, scope: str, key: str, print_: str) -> Claim | flask.Res
                     .with_for_update()
                 ).first()
                 if row is None:
-                    token = new_token()
+                    token = _new_claim_token(db)
                     row = IdempotencyKey(scope=scope, key=key, fingerprint=print_, token=token, created_at=now,
                                          expires_at=now + timedelta(seconds=ttl_seconds()))
                     session.add(row)
@@ -304,7 +325,7 @@ def _claim(db: Database, scope: str, key: str, print_: str) -> Claim | flask.Res
                                  "detail": "the key belongs to another request"}])
                 if row.status is not None:
                     return _replay(row)
-                alive = holder_alive(row.token)
+                alive = claim_holder_alive(db, row.token)
                 timed_out = now - _aware(row.created_at) >= timedelta(seconds=takeover_seconds())
                 if alive or (alive is None and not timed_out):
                     abort_problem(
@@ -313,7 +334,7 @@ def _claim(db: Database, scope: str, key: str, print_: str) -> Claim | flask.Res
                         type_slug="idempotency-in-flight", retry_after=1,
                         errors=[{"parameter": HEADER, "code": "idempotency_in_flight",
                                  "detail": "a request with this key is running"}])
-                row.token = new_token()  # its holder is gone: this request takes the key over
+                row.token = _new_claim_token(db)  # its holder is gone: this request takes the key over
                 row.created_at = now
                 return Claim(row.id, row.token)
         except IntegrityError:

@@ -54,9 +54,6 @@ from bench.netns import Lab, wait_port
 SERVE = str(Path(sys.executable).with_name("handfoot-server"))
 PORT = 8000
 REPLAY_EVERY = 5
-#: ``HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS`` of the hosts: a claim of another host's dead request is
-#: taken over after this (the default 120 s is for real requests; every request here takes far less).
-TAKEOVER_SECONDS = 3
 
 
 def log(msg: str) -> None:
@@ -150,14 +147,14 @@ class Harness:
         return {"DATABASE_URL": self.database_url, "HANDFOOT_RATE_LIMIT": limit,
                 "HANDFOOT_RATE_LIMIT_STORAGE": self.redis_url,
                 "HANDFOOT_RATE_LIMIT_KEY_PREFIX": f"multihost-{uuid.uuid4().hex}",
-                "HANDFOOT_LOG_LEVEL": "warning", "HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS": str(TAKEOVER_SECONDS)}
+                "HANDFOOT_LOG_LEVEL": "warning"}  # the default takeover time: a dead host's keys free at once
 
     def spawn(self, hosts: Sequence[Host], workers: int, limit: str = "1000000000/minute") -> None:
         env = self.env(limit)  # one prefix for the whole set: they share their counters
         for host in hosts:
             host.dead = False
             # A hostname of its own (a UTS namespace): to the idempotency claims it is another
-            # machine, so a key its killed request held is taken over after the takeover time.
+            # machine, so a key its killed request held is freed through its liveness lock.
             serve = [SERVE, "serve", "--no-migrate", "-w", str(workers), "-b", f"{host.address}:{host.port}"]
             host.proc = self.lab.spawn(host.name, ["unshare", "--uts", "--", "sh", "-c", 'hostname "$0" && exec "$@"',
                                                    f"multihost-{host.name}", *serve], f"{host.name}-{host.port}.log",
