@@ -37,7 +37,17 @@ from typing import Any
 
 import pytest
 import requests
-from keeper_pages import FOUR_ROUNDS, api_get, enter_tally, open_entry, play_round, save, settle, stored_game, team_entry
+from keeper_pages import (
+    FOUR_ROUNDS,
+    api_get,
+    enter_tally,
+    open_entry,
+    play_round,
+    save,
+    settle,
+    stored_game,
+    team_entry,
+)
 from keeper_util import PHONE, Actions, LiveServer, screenshot
 
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
@@ -141,6 +151,8 @@ def test_totals_and_the_last_round_show_without_scrolling_on_a_phone(page: Any, 
         assert _bottom(page.locator(f"table.sheet tr[data-round='{rounds}']")) <= PHONE["height"], "last round"
         if rounds == 3:
             assert _bottom(page.get_by_role("link", name="Enter round 4")) <= PHONE["height"]
+            assert _bottom(page.get_by_role("link", name="Them went out")) <= PHONE["height"]
+            screenshot(page, "next-round", full_page=False, dark=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "no sideways scrolling"
     screenshot(page, "scoreboard", full_page=False, dark=True)
 
@@ -205,6 +217,8 @@ def test_undo_takes_back_a_newly_saved_round(page: Any, live_server: LiveServer)
     settle(page)
     save(page, 4)
     expect(page.get_by_test_id("result")).to_have_text("Winner: Them with 8,985 points")
+    expect(page.get_by_role("button", name="Undo round 4")).to_be_visible()
+    screenshot(page, "undo-round", full_page=False, dark=True)
     page.get_by_role("button", name="Undo round 4").click()
     expect(page.locator("#notice")).to_contain_text("Round 4 taken back")
     expect(page.get_by_role("link", name="Enter round 4")).to_be_visible()  # the game plays on

@@ -165,7 +165,6 @@ function renderGame(game, etag) {
     ? h(
         "div.went-out-row",
         { role: "group", "aria-label": `Round ${game.next_round}: who went out` },
-        h("span.went-out-label", { "aria-hidden": "true" }, "Went out:"),
         game.teams.map((t, i) =>
           h("a.button.secondary.went-out", { href: `#/games/${game.id}/round?out=${i}`, class: `button secondary went-out team-colour-${i}` }, `${t.name} went out`),
         ),
