@@ -65,3 +65,7 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
         if link:
             headers["Link"] = link
         return result, headers
+
+    def etag_sent(self, etag_data: Any) -> bool:
+        """Whether the request's If-Match names the ETag of ``etag_data`` (no error either way)."""
+        return bool(flask.request.if_match.contains(self._generate_etag(etag_data)))

@@ -37,6 +37,8 @@ GAME_CODES: dict[str, str] = {
     "round_limit": "The game already has the most rounds a game may have (409 conflict).",
     "revision_limit": "The round already has the most revisions a round may have (100: the first version "
     "and 99 corrections; 409 conflict).",
+    "not_last_round": "Only the game's last round can be deleted; an earlier round is corrected instead "
+    "(409 not-last-round; `last_round` names it).",
     "unauthorized": "The request needs a valid API key (401; `Authorization: Bearer <key>`).",
     "etag_mismatch": "If-Match does not match the resource's current ETag (412).",
     "idempotency_key_reused": "The Idempotency-Key was used for another request (422 idempotency-key-reused).",

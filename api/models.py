@@ -1,5 +1,5 @@
-"""Database models: API keys, games, their rounds, the earlier revisions of corrected rounds, and
-idempotency keys.
+"""Database models: API keys, games, their rounds, the earlier revisions of corrected rounds, the
+rounds taken back, and idempotency keys.
 
 JSON columns use ``sqlalchemy.JSON`` (TEXT on SQLite, ``json`` on PostgreSQL); they hold plain
 builtins only (the request as sent, the engine's Breakdowns, the RuleSet snapshot). Every write
@@ -146,6 +146,34 @@ class RoundRevision(Base):
     replaced_by: Mapped[str | None] = mapped_column(String(100))
 
     round: Mapped[Round] = relationship(back_populates="revisions")
+
+
+class RoundDeletion(Base):
+    """A round taken back (``DELETE /v1/games/{id}/rounds/{n}``, the last round only): the round as it
+    stood, its earlier revisions, who deleted it and when, so an undone round is never lost silently.
+
+    ``revisions`` holds the round's :class:`RoundRevision` rows as plain data (their table cascades
+    with the round's row). ``game_version`` is the game's version the deletion left: a repeat of
+    the same DELETE (its If-Match one version behind) is answered as done while it still is.
+    Deleted with the game.
+    """
+
+    __tablename__ = "round_deletions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    revision: Mapped[int] = mapped_column(Integer)
+    request: Mapped[dict[str, Any]] = mapped_column(JSON)
+    teams: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    author: Mapped[str | None] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revisions: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    deleted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+    #: The key name that deleted the round.
+    deleted_by: Mapped[str | None] = mapped_column(String(100))
+    game_version: Mapped[int] = mapped_column(Integer)
 
 
 class IdempotencyKey(Base):

@@ -61,6 +61,7 @@ problem_types: dict[str, str] = {
     # Games (docs/games-api.md)
     "game-finished": "409: the game is over (its `end_reason` says why); no round can be appended.",
     "round-number": "409: the round number sent is not the game's next round (`next_round`).",
+    "not-last-round": "409: only the game's last round can be deleted (`last_round`); correct an earlier one.",
     "idempotency-key-reused": "422: this Idempotency-Key was used for a different request (method, path or body).",
     "idempotency-in-flight": "409: the first request with this Idempotency-Key is still running; retry shortly.",
     # Engine (rules) problems, all 422; `errors[].code` is one of engine.errors.PROBLEM_CODES.

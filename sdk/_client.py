@@ -409,6 +409,12 @@ class Client:
             raise PreconditionFailedError(exc.status, problem, exc.response) from exc
         return _with_etag(Round, response)
 
+    def delete_round(self, game_id: int, number: int, *, if_match: str | None = None) -> None:
+        """``DELETE /v1/games/{id}/rounds/{n}``: take back the game's last round (``ConflictError``,
+        ``not-last-round``, for another). ``if_match``: a ``Game.etag``, else the game is read for it."""
+        etag = if_match if if_match is not None else self.game(game_id).etag
+        self._request("DELETE", _round_path(game_id, number), headers={"If-Match": etag or ""})
+
     def revisions(self, game_id: int, number: int) -> list[Revision]:
         """``GET /v1/games/{id}/rounds/{n}/revisions``: the round's audit trail, oldest first."""
         path = f"{_round_path(game_id, number)}/revisions"
@@ -423,9 +429,7 @@ class Client:
 
     def scoresheet_csv(self, game_id: int) -> str:
         """``GET /v1/games/{id}/scoresheet`` as CSV (``round,Us,Us total,Them,Them total``)."""
-        response = self._request(
-            "GET", f"/v1/games/{_seg(game_id)}/scoresheet", headers={"Accept": "text/csv"}
-        )
+        response = self._request("GET", f"/v1/games/{_seg(game_id)}/scoresheet", headers={"Accept": "text/csv"})
         if "charset" not in response.headers.get("Content-Type", "").lower():
             response.encoding = "utf-8"  # requests would assume ISO-8859-1 for text/*
         return response.text

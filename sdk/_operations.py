@@ -31,6 +31,7 @@ OPERATIONS: Mapping[tuple[str, str], str] = MappingProxyType(
         ("POST", "/v1/games/{game_id}/rounds"): "add_round",
         ("GET", "/v1/games/{game_id}/rounds/{number}"): "round",
         ("PUT", "/v1/games/{game_id}/rounds/{number}"): "correct_round",
+        ("DELETE", "/v1/games/{game_id}/rounds/{number}"): "delete_round",
         ("GET", "/v1/games/{game_id}/rounds/{number}/revisions"): "revisions",
         ("GET", "/v1/games/{game_id}/scoresheet"): "scoresheet",
     }

@@ -312,6 +312,10 @@ class AsyncClient:
             raise PreconditionFailedError(exc.status, replace(exc.problem, detail=detail), exc.response) from exc
         return _with_etag(Round, response)
 
+    async def delete_round(self, game_id: int, number: int, *, if_match: str | None = None) -> None:
+        etag = if_match if if_match is not None else (await self.game(game_id)).etag
+        await self._request("DELETE", _round_path(game_id, number), headers={"If-Match": etag or ""})
+
     async def revisions(self, game_id: int, number: int) -> list[Revision]:
         return load_list(Revision, await self._get(f"{_round_path(game_id, number)}/revisions"), "revisions")
 

@@ -44,6 +44,15 @@ class RevisionLimitError(RoundLimitError):
     code = "revision_limit"
 
 
+class NotLastRoundError(GameServiceError):
+    """Only a game's last round may be deleted (an earlier one is corrected instead)."""
+
+    def __init__(self, number: int, last: int) -> None:
+        super().__init__(f"only the last round ({last}) can be deleted, not round {number}: "
+                         f"correct round {number} instead")
+        self.number, self.last = number, last
+
+
 @dataclass(frozen=True, slots=True)
 class FieldProblem:
     """A problem at ``path`` in the request body (a JSON Pointer is built from it by the route);

@@ -1,4 +1,5 @@
-"""Rounds of stored games: append, correct, read, audit. Transactions here, rules in the engine.
+"""Rounds of stored games: append, correct, delete the last, read, audit. Transactions here, rules in
+the engine.
 
 An append (the hot path) reads the game row, scores the round against it with no lock held, then
 in one write transaction updates the game row *where its version is still the one read* and
@@ -6,7 +7,8 @@ inserts the round (with the Idempotency-Key's answer, if the request has one). A
 meanwhile (another write to the game) runs the whole append again, read and scoring included
 (``api/services/store.py``). On SQLite the write transaction begins with ``BEGIN IMMEDIATE``, so
 scoring never holds the database's write lock; on PostgreSQL the version check is the guard.
-A correction reads the game ``FOR UPDATE`` and recomputes its state from every stored round.
+A correction, and a deletion of the last round, read the game ``FOR UPDATE`` and recompute its
+state from every stored round.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from handfoot import engine
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
 from handfoot.server.idempotency import Completion
-from handfoot.server.models import Game, Round, RoundRevision
+from handfoot.server.models import Game, Round, RoundDeletion, RoundRevision
 from handfoot.server.schemas import MAX_ROUNDS_PER_GAME, breakdown_data
 from handfoot.server.services import store
 from handfoot.server.services.errors import (
@@ -34,6 +36,7 @@ from handfoot.server.services.errors import (
     GameFinishedError,
     GameNotFoundError,
     InvalidRequestError,
+    NotLastRoundError,
     RevisionLimitError,
     RoundLimitError,
     RoundNotFoundError,
@@ -342,3 +345,61 @@ def round_revisions(db: Database, actor: Actor, game_id: int, number: int, *, of
         return rnd, list(revisions), rnd.revision
 
     return store.read(db, run)
+
+
+# --------------------------------------------------------------------------------------------
+# Deleting the last round
+
+
+def _revision_data(rev: RoundRevision) -> dict[str, Any]:
+    """An earlier revision as plain data (kept in ``round_deletions.revisions``)."""
+    return {"revision": rev.revision, "request": rev.request, "teams": rev.teams, "author": rev.author,
+            "created_at": rev.created_at.isoformat(), "replaced_at": rev.replaced_at.isoformat(),
+            "replaced_by": rev.replaced_by}
+
+
+def delete_round(db: Database, actor: Actor, game_id: int, number: int, if_match: Callable[[int], None],
+                 sent: Callable[[int], bool]) -> Game:
+    """Take back round ``number``, which must be the game's last: its row and revisions go, what
+    they were is kept as a :class:`RoundDeletion` (who, when), and the game's state is recomputed
+    from the rounds left (a finished game whose last round goes is in progress again).
+
+    ``if_match(version)`` (the If-Match check on the game's ETag, which raises) runs on the locked
+    game; ``sent(version)`` says whether If-Match names the game at ``version``. A repeat of a
+    deletion that is still the game's last change (the round gone, the game at the version the
+    deletion left, If-Match naming the version before it) changes nothing and returns the game:
+    DELETE is idempotent. Raises :class:`GameNotFoundError`,
+    :class:`RoundNotFoundError` and :class:`NotLastRoundError` (409: an earlier round is corrected).
+    """
+
+    def run(session: Session) -> Game:
+        game = find_game(session, actor, game_id, lock=True)
+        rnd = session.scalars(select(Round).where(Round.game_id == game.id, Round.number == number)
+                              .execution_options(populate_existing=True)).first()
+        if rnd is None:
+            last = session.scalars(select(RoundDeletion).where(RoundDeletion.game_id == game.id)
+                                   .order_by(RoundDeletion.id.desc()).limit(1)).first()
+            if last is None or last.number != number or last.game_version != game.version or not sent(
+                    last.game_version - 1):
+                raise RoundNotFoundError(game.id, number)
+            if_match(last.game_version - 1)  # passes (``sent`` said so): the check is on record
+            return game
+        if_match(game.version)
+        if number != game.rounds_played:
+            raise NotLastRoundError(number, game.rounds_played)
+        revisions = session.scalars(select(RoundRevision).where(RoundRevision.round_id == rnd.id)
+                                    .order_by(RoundRevision.revision)).all()
+        deletion = RoundDeletion(game_id=game.id, number=rnd.number, revision=rnd.revision, request=rnd.request,
+                                 teams=rnd.teams, author=rnd.author, created_at=rnd.created_at,
+                                 updated_at=rnd.updated_at, revisions=[_revision_data(r) for r in revisions],
+                                 deleted_at=now(), deleted_by=actor.name, game_version=game.version + 1)
+        session.delete(rnd)
+        session.flush()
+        set_state(game, engine.game_state(rules_of(game), side_names(game), _round_totals(session, game.id)))
+        session.flush()  # the game's version moves on (its version_id_col)
+        deletion.game_version = game.version
+        session.add(deletion)
+        session.flush()
+        return game
+
+    return store.write(db, run)

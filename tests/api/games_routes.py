@@ -23,6 +23,7 @@ GAME_OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("post", "/v1/games/{game_id}/rounds"): {"json": {"teams": SEED_ROUND_1}},
     ("get", "/v1/games/{game_id}/rounds/{number}"): {},
     ("put", "/v1/games/{game_id}/rounds/{number}"): {"json": {"teams": SEED_ROUND_1}, "if_match": True},
+    ("delete", "/v1/games/{game_id}/rounds/{number}"): {"if_match": "game"},
     ("get", "/v1/games/{game_id}/rounds/{number}/revisions"): {},
     ("get", "/v1/games/{game_id}/scoresheet"): {},
 }
@@ -40,11 +41,15 @@ def spec_game_operations(app: Flask) -> set[tuple[str, str]]:
 
 def call(client: FlaskClient, op: tuple[str, str], *, game_id: int = 1, number: int = 1,
          headers: dict[str, str] | None = None, etag: str | None = None) -> Any:
-    """Send ``op`` with its body; ``{game_id}`` and ``{number}`` filled in; ``If-Match: etag`` on PUT."""
+    """Send ``op`` with its body; ``{game_id}`` and ``{number}`` filled in; ``If-Match: etag`` on PUT,
+    and on a round's DELETE the game's ETag (read first with the same headers; ``"any"`` if none)."""
     method, template = op
     kwargs = dict(GAME_OPERATIONS[op])
     all_headers = dict(headers or {})
-    if kwargs.pop("if_match", False):
+    if_match = kwargs.pop("if_match", False)
+    if if_match == "game":
+        all_headers["If-Match"] = client.get(f"/v1/games/{game_id}", headers=all_headers).headers.get("ETag", '"any"')
+    elif if_match:
         all_headers["If-Match"] = etag or '"any"'
     path = template.replace("{game_id}", str(game_id)).replace("{number}", str(number))
     return getattr(client, method)(path, headers=all_headers, **kwargs)

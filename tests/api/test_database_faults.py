@@ -201,7 +201,7 @@ def test_an_unexpected_exception_is_a_generic_500(make_app: Callable[..., Flask]
 
     for name in ("list_games", "create_game", "get_game", "delete_game"):
         monkeypatch.setattr(svc, name, boom)
-    for name in ("append_round", "get_round", "correct_round", "round_revisions"):
+    for name in ("append_round", "get_round", "correct_round", "delete_round", "round_revisions"):
         monkeypatch.setattr(rounds_svc, name, boom)
     response = call(client, op, game_id=game_id, etag=etag)
     assert response.status_code == 500

@@ -68,13 +68,16 @@ def fmt(n: int) -> str:
 
 
 def new_game(page: Any, server: LiveServer, *, preset: str = "pagat", name: str = "Friday") -> int:
-    """Start a game through the form (players Ann, Bo / Cy, Di); returns its id, on its scoreboard."""
+    """Start a game through the form (sides Team 1 and Team 2, players Ann, Bo / Cy, Di); returns its
+    id, on its scoreboard."""
     page.goto(f"{server.url}/#/new")
     page.wait_for_selector(".rule-row", state="attached")
     if preset != "pagat":
         page.select_option("#preset", preset)
         page.wait_for_selector(".rule-row[data-rule='teams_min']", state="attached")
     page.get_by_label("Name of the game").fill(name)
+    page.locator("input[name='teams.0.name']").fill("Team 1")
+    page.locator("input[name='teams.1.name']").fill("Team 2")
     page.locator("input[name='teams.0.players.0']").fill("Ann")
     page.locator("input[name='teams.0.players.1']").fill("Bo")
     page.locator("input[name='teams.1.players.0']").fill("Cy")

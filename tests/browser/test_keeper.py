@@ -337,7 +337,7 @@ def test_correct_round_2_changes_totals_keeps_history_and_undoes(page: Any, live
     assert "Team 1: 850" in old.locator("[data-team='Team 1']").inner_text()
     assert new.get_attribute("data-current") == "true"
     assert "Team 1: 950" in new.locator("[data-team='Team 1']").inner_text()
-    screenshot(page, "round-history", full_page=False)
+    screenshot(page, "round-history", full_page=False, dark=True)
     page.keyboard.press("Escape")
     assert not dialog.is_visible()
 
@@ -391,7 +391,7 @@ def test_phone_layout_and_keyboard_only(page: Any, live_server: LiveServer) -> N
     assert save_box["y"] + save_box["height"] <= 844, "Save round stays in reach at the bottom of the screen"
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling"
     expect(team_entry(page, 0).locator("input[data-tally='table_points']")).to_be_focused()
-    screenshot(page, "round-entry", full_page=False)
+    screenshot(page, "round-entry", full_page=False, dark=True)
 
     # Keyboard only: type into each field; Enter saves what the breakdown shows.
     for index, (values, out) in enumerate(((SEED_T1, True), (SEED_T2, False))):

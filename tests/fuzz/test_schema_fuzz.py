@@ -107,7 +107,8 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list
 GAMES_OPERATIONS = (
     ("GET", "/v1/games"), ("POST", "/v1/games"), ("GET", "/v1/games/{game_id}"), ("DELETE", "/v1/games/{game_id}"),
     ("POST", "/v1/games/{game_id}/rounds"), ("GET", "/v1/games/{game_id}/rounds/{number}"),
-    ("PUT", "/v1/games/{game_id}/rounds/{number}"), ("GET", "/v1/games/{game_id}/rounds/{number}/revisions"),
+    ("PUT", "/v1/games/{game_id}/rounds/{number}"), ("DELETE", "/v1/games/{game_id}/rounds/{number}"),
+    ("GET", "/v1/games/{game_id}/rounds/{number}/revisions"),
     ("GET", "/v1/games/{game_id}/scoresheet"),
 )
 _ROUND = {k: v for k, v in ex.ROUND_REQUEST.items() if k != "round"}
@@ -160,7 +161,10 @@ class Steer:
             case.media_type = "application/json"
             etag = self.client.get(f"/v1/games/{params['game_id']}/rounds/1").headers["ETag"]
             case.headers = {**(case.headers or {}), "If-Match": etag}
-        if method == "DELETE":
+        if method == "DELETE" and "{number}" in path:  # the last round, If-Match the game's ETag
+            etag = self.client.get(f"/v1/games/{params['game_id']}").headers["ETag"]
+            case.headers = {**(case.headers or {}), "If-Match": etag}
+        elif method == "DELETE":
             case.headers = {k: v for k, v in (case.headers or {}).items() if k.lower() != "if-match"}
         if method == "GET":
             case.query = {}

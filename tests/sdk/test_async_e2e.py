@@ -117,6 +117,26 @@ def test_a_game_kept_with_the_async_client(live_server: LiveServer) -> None:
     run(live_server, body)
 
 
+def test_delete_the_last_round(live_server: LiveServer) -> None:
+    async def body(hf: AsyncClient) -> None:
+        game = await hf.create_game(name="undo", preset="pagat", teams=SIDES)
+        await hf.add_round(game.id, teams=WORKED_TEAMS)
+        await hf.add_round(game.id, teams=WORKED_TEAMS)
+        with pytest.raises(ConflictError) as info:
+            await hf.delete_round(game.id, 1)
+        assert info.value.type.endswith("/not-last-round")
+        stale = (await hf.game(game.id)).etag
+        await hf.delete_round(game.id, 2)
+        assert (await hf.game(game.id)).rounds_played == 1
+        await hf.delete_round(game.id, 2, if_match=stale)  # a repeat: done already
+        with pytest.raises(PreconditionFailedError):
+            await hf.delete_round(game.id, 1, if_match=stale)
+        await hf.delete_round(game.id, 1)
+        assert (await hf.game(game.id)).rounds_played == 0
+
+    run(live_server, body)
+
+
 def test_the_error_classes(live_server: LiveServer) -> None:
     async def body(hf: AsyncClient) -> None:
         with pytest.raises(UnprocessableEntityError) as bad:

@@ -330,6 +330,28 @@ def test_game_conflicts_and_preconditions(games: Client) -> None:
         games.add_round(game.id, teams=[{"name": "Nobody", "tally": {}}])
 
 
+def test_delete_the_last_round(games: Client) -> None:
+    game = new_game(games)
+    games.add_round(game.id, teams=tally(clean=1, left=0))
+    games.add_round(game.id, teams=tally(clean=2, left=50))
+    with pytest.raises(ConflictError) as info:
+        games.delete_round(game.id, 1)
+    assert info.value.type.endswith("/not-last-round")
+    assert info.value.problem.errors[0].code == "not_last_round"
+    stale = games.game(game.id).etag
+    games.delete_round(game.id, 2)  # reads the game for its ETag
+    after = games.game(game.id)
+    assert after.rounds_played == 1 and after.next_round == 2
+    games.delete_round(game.id, 2, if_match=stale)  # the same request again: done already
+    assert games.game(game.id).etag == after.etag
+    with pytest.raises(PreconditionFailedError):
+        games.delete_round(game.id, 1, if_match=stale)
+    games.delete_round(game.id, 1, if_match=after.etag)
+    assert games.game(game.id).rounds_played == 0
+    with pytest.raises(NotFoundError):
+        games.delete_round(game.id, 1)
+
+
 def test_finished_game_refuses_rounds(games: Client) -> None:
     game = new_game(games)
     rounds = game.rules["rounds"]

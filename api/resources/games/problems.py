@@ -30,6 +30,10 @@ def service_problem(error: svc.GameServiceError) -> flask.Response:
     elif isinstance(error, svc.RoundLimitError):
         problem = make_problem(409, "Too many rounds", str(error),
                                errors=[{"pointer": "", "code": error.code, "detail": str(error)}])
+    elif isinstance(error, svc.NotLastRoundError):
+        problem = make_problem(409, "Not the last round", f"{str(error)[0].upper()}{str(error)[1:]}.",
+                               type_slug="not-last-round", last_round=error.last,
+                               errors=[{"pointer": "", "code": "not_last_round", "detail": str(error)}])
     elif isinstance(error, svc.InvalidRequestError):
         problem = make_problem(
             422, "Request does not fit the game", str(error), type_slug="validation-error",

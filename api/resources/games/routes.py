@@ -1,4 +1,5 @@
-"""``/v1/games``: stored games, their rounds (appended, corrected, audited) and score sheets.
+"""``/v1/games``: stored games, their rounds (appended, corrected, the last deleted, audited) and
+score sheets.
 
 The HTTP contract is docs/games-api.md. Views are thin: they authenticate (``g.actor``), call the
 services (``handfoot.server.services.games`` and ``.rounds``), which own the transactions, and
@@ -72,6 +73,11 @@ RETRY_AFTER_HEADER = {"Retry-After": {"description": "Seconds to wait.", "schema
 IF_MATCH_OPTIONAL = {
     "name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
     "description": "The game's ETag: when sent, the game is deleted only if unchanged (412 otherwise).",
+}
+
+IF_MATCH_GAME = {
+    "name": "If-Match", "in": "header", "required": True, "schema": {"type": "string"},
+    "description": "The game's ETag (from GET /v1/games/{id}): the round is deleted only if the game is unchanged.",
 }
 
 
@@ -196,9 +202,18 @@ def _visible_game(game_id: int) -> None:
     svc.require_game(get_db(), _actor(), game_id)
 
 
+def _appended_round_standing(answer: Any) -> None:
+    """A replayed append answers only while the round it stored stands (a round since deleted, or
+    deleted and played again, is a 404: the replay must not say it is stored)."""
+    game_id, number = int(flask.request.view_args["game_id"]), int(answer["number"])  # type: ignore[index]
+    _game, rnd = rounds_svc.get_round(get_db(), _actor(), game_id, number)
+    if doc.iso(rnd.created_at) != answer.get("created_at"):
+        raise svc_errors.RoundNotFoundError(game_id, number)
+
+
 @blp.route(f"/<{GAME_ID}:game_id>/rounds")
 class RoundCollection(MethodView):
-    @idempotent(before=_visible_game)
+    @idempotent(before=_visible_game, replayed=_appended_round_standing)
     @_auth_docs
     @blp.etag
     @blp.arguments(RoundCreateSchema, example=ex.ROUND_REQUEST)
@@ -262,6 +277,31 @@ class RoundItem(MethodView):
         game, rnd = rounds_svc.correct_round(get_db(), _actor(), game_id, number, body, body_as_sent(), if_match)
         blp.set_etag(doc.round_etag(game_id, rnd))
         return doc.round_doc(game, rnd)
+
+    @_auth_docs
+    @blp.etag
+    @blp.response(204)
+    @blp.doc(parameters=[IF_MATCH_GAME])
+    @_problem_doc(409, "The round is not the game's last (not-last-round, naming the last round): an earlier "
+                  "round is corrected, not deleted.")
+    def delete(self, game_id: int, number: int) -> None:
+        """Delete the last round
+
+        Takes back the game's last round (an undo of a round saved by mistake): the game's state is
+        recomputed from the rounds left, and a finished game is in progress again. Only the last
+        round can be deleted (409 `not-last-round` for any other: correct it instead). What the
+        round was, with its revisions, who deleted it and when, is kept on the server. `If-Match`
+        with the game's ETag is required: 428 without it, 412 when the game changed since. A repeat
+        of the same request while nothing else changed answers 204 again.
+        """
+
+        def if_match(version: int) -> None:
+            blp.check_etag(doc.game_version_etag(game_id, version))
+
+        def sent(version: int) -> bool:
+            return blp.etag_sent(doc.game_version_etag(game_id, version))
+
+        rounds_svc.delete_round(get_db(), _actor(), game_id, number, if_match, sent)
 
 
 @blp.route(f"/<{GAME_ID}:game_id>/rounds/<{ROUND_NUMBER}:number>/revisions")

@@ -30,7 +30,8 @@ def _utc(value: datetime | None) -> datetime | None:
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
-def _iso(value: datetime | None) -> str | None:
+def iso(value: datetime | None) -> str | None:
+    """A timestamp as the answers write it (ISO 8601, UTC)."""
     utc = _utc(value)
     return None if utc is None else utc.isoformat()
 
@@ -61,8 +62,8 @@ def round_answer(appended: Appended) -> dict[str, Any]:
     game, rnd = appended
     doc = round_members(game.sides, game.state["running"], rnd)
     doc["request"] = dict(rnd.request)
-    doc["created_at"] = _iso(rnd.created_at)
-    doc["updated_at"] = _iso(rnd.updated_at)
+    doc["created_at"] = iso(rnd.created_at)
+    doc["updated_at"] = iso(rnd.updated_at)
     return doc
 
 
@@ -137,7 +138,12 @@ def scoresheet_csv(sheet: Mapping[str, Any]) -> str:
 
 
 def game_etag(game: Game) -> dict[str, int]:
-    return {"game": game.id, "version": game.version}
+    return game_version_etag(game.id, game.version)
+
+
+def game_version_etag(game_id: int, version: int) -> dict[str, int]:
+    """The ETag of game ``game_id`` at ``version`` (a deletion's repeat checks the one before it)."""
+    return {"game": game_id, "version": version}
 
 
 def round_etag(game_id: int, rnd: Round | AppendedRound) -> dict[str, int]:

@@ -90,3 +90,27 @@ export function pagination(response) {
     return null;
   }
 }
+
+// ---- games and their rounds: every read of round data goes through these ----------------------
+
+/** GET /v1/games/{id}: {game, etag}; `game.rounds` holds each round's Breakdowns and totals_after. */
+export async function getGame(id) {
+  const { data, response } = await api("GET", `/v1/games/${id}`);
+  return { game: data, etag: response.headers.get("ETag") };
+}
+
+/** GET /v1/games/{id}/rounds/{n}: {round, etag} (the round's ETag, for correcting it). */
+export async function getRound(id, number) {
+  const { data, response } = await api("GET", `/v1/games/${id}/rounds/${number}`);
+  return { round: data, etag: response.headers.get("ETag") };
+}
+
+/** GET /v1/games/{id}/rounds/{n}/revisions: the round's versions, oldest first. */
+export async function getRevisions(id, number) {
+  return (await api("GET", `/v1/games/${id}/rounds/${number}/revisions`)).data;
+}
+
+/** DELETE /v1/games/{id}/rounds/{n} (the last round only), If-Match: the game's ETag `gameEtag`. */
+export async function deleteLastRound(id, number, gameEtag) {
+  await api("DELETE", `/v1/games/${id}/rounds/${number}`, { headers: { "If-Match": gameEtag } });
+}

@@ -16,7 +16,7 @@ import { keepAwake } from "./wake.js";
 // ---- routing ---------------------------------------------------------------------------------------
 
 /** Show the view the location's hash names: #/games[?status=&page=], #/new, #/games/{id},
- * #/games/{id}/round or #/games/{id}/rounds/{n}. */
+ * #/games/{id}/round[?out=<side index>] or #/games/{id}/rounds/{n}. */
 async function route() {
   const hash = location.hash || "#/games";
   const [path, queryText = ""] = hash.slice(1).split("?");
@@ -31,7 +31,7 @@ async function route() {
   // The screen stays on while a game is open (players glance at it between hands).
   keepAwake(Boolean(game));
   try {
-    if (game && path.endsWith("/round")) await showRoundEntry(Number(game[1]));
+    if (game && path.endsWith("/round")) await showRoundEntry(Number(game[1]), null, { out: query.get("out") });
     else if (game && game[2]) await showRoundEntry(Number(game[1]), Number(game[2]));
     else if (game) await showGame(Number(game[1]));
     else if (path === "/new") await showNewGame();

@@ -2,7 +2,7 @@
 // button to enter the next round, the score sheet with running totals, the chart; then each round's
 // correction and history, the CSV export, undo of this session's last save and deleting the game.
 
-import { api } from "../api.js";
+import { ProblemError, api, getGame, getRevisions } from "../api.js";
 import { runningTotalsChart } from "../chart.js";
 import { h, points } from "../dom.js";
 import { STATUS_WORDS, listWords, plural, slug } from "../format.js";
@@ -139,9 +139,9 @@ function totalsBoard(game) {
 
 /** Fetch game `id` (GET /v1/games/{id}) and show its scoreboard. */
 export async function showGame(id) {
-  const { data: game, response } = await api("GET", `/v1/games/${id}`);
+  const { game, etag } = await getGame(id);
   await presetList().catch(() => null);
-  renderGame(game, response.headers.get("ETag"));
+  renderGame(game, etag);
 }
 
 function renderGame(game, etag) {
@@ -160,10 +160,19 @@ function renderGame(game, etag) {
   const next = game.next_round
     ? h("a.button.primary.big.enter-round", { href: `#/games/${game.id}/round` }, game.status === "tiebreaker" ? `Enter tiebreaker round ${game.next_round}` : `Enter round ${game.next_round}`)
     : null;
-  const undo = undoFor(game.id);
+  // A round ends when a side goes out: one tap says who and opens the entry with it marked.
+  const wentOut = game.next_round
+    ? h(
+        "div.went-out-row",
+        { role: "group", "aria-label": `Round ${game.next_round}: who went out` },
+        game.teams.map((t, i) =>
+          h("a.button.secondary.went-out", { href: `#/games/${game.id}/round?out=${i}`, class: `button secondary went-out team-colour-${i}` }, `${t.name} went out`),
+        ),
+      )
+    : null;
+  const undo = undoFor(game, etag);
   let undoButton = null;
-  if (undo && undo.kind === "append") undoButton = h("a.button.secondary.undo", { href: undo.hash }, undo.label);
-  else if (undo) {
+  if (undo) {
     undoButton = h("button.secondary.undo", { type: "button" }, undo.label);
     undoButton.addEventListener("click", async () => {
       undoButton.disabled = true;
@@ -172,6 +181,12 @@ function renderGame(game, etag) {
         await showGame(game.id);
         say(words);
       } catch (err) {
+        if (err instanceof ProblemError && (err.status === 412 || err.status === 409)) {
+          forgetSave(); // the game moved on elsewhere: what this page saved is no longer the last change
+          await showGame(game.id);
+          say("Not undone: the game was changed elsewhere since it was shown; it has been reloaded.", "error");
+          return;
+        }
         undoButton.disabled = false;
         failure(err);
       }
@@ -184,6 +199,7 @@ function renderGame(game, etag) {
     totalsBoard(game),
     standingBlock(game),
     next || undoButton ? h("div.button-row.board-actions", next, undoButton) : null,
+    wentOut,
   );
   const sheet = h(
     "section.card.sheet-card",
@@ -245,7 +261,7 @@ async function deleteGame(game, etag) {
 
 /** Round `number`'s revisions, oldest first, in the history dialog. */
 async function showHistory(game, number) {
-  const { data: revisions } = await api("GET", `/v1/games/${game.id}/rounds/${number}/revisions`);
+  const revisions = await getRevisions(game.id, number);
   const dialog = document.getElementById("history");
   document.getElementById("history-title").textContent = `History of round ${number}`;
   const when = (iso) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" }) : "");

@@ -23,6 +23,13 @@ const GROUP_LABELS = {
   discard_pile: "Discard pile",
 };
 
+/** Side `i`'s name when none is typed: two sides are "Us" and "Them", as on a paper score sheet;
+ * more are "Team 3", "Team 4" ... (all of them "Team N" when there are more than two). */
+function defaultSideName(i, count) {
+  if (count === 2) return i === 0 ? "Us" : "Them";
+  return `Team ${i + 1}`;
+}
+
 /** Show the form (preset Pagat first); on success go to the new game's scoreboard. */
 export async function showNewGame() {
   render(h("h1", "New game"), h("p.loading", "Loading presets…"));
@@ -197,12 +204,13 @@ export async function showNewGame() {
         );
         continue;
       }
-      const teamInput = h("input", { type: "text", name: `teams.${i}.name`, value: team.name, autocomplete: "off", placeholder: `Team ${i + 1}` });
+      const fallback = defaultSideName(i, state.teamCount);
+      const teamInput = h("input", { type: "text", name: `teams.${i}.name`, value: team.name, autocomplete: "off", placeholder: fallback });
       teamInput.addEventListener("input", () => {
         team.name = teamInput.value;
-        legend.textContent = team.name || `Team ${i + 1}`;
+        legend.textContent = team.name || fallback;
       });
-      const legend = h("legend", team.name || `Team ${i + 1}`);
+      const legend = h("legend", team.name || fallback);
       const players = team.players.map((p, j) => {
         const input = h("input", { type: "text", name: `teams.${i}.players.${j}`, value: p, autocomplete: "off", placeholder: `Player ${j + 1}` });
         input.addEventListener("input", () => {
@@ -319,7 +327,7 @@ export async function showNewGame() {
     clearErrors(form);
     const alone = Math.max(1, sideRule("players_per_team_max")) === 1;
     const teams = state.teams.slice(0, state.teamCount).map((t, i) => {
-      const name = t.name.trim() || `Team ${i + 1}`;
+      const name = t.name.trim() || (alone ? `Player ${i + 1}` : defaultSideName(i, state.teamCount));
       if (alone) return { name, players: [name] };
       return { name, players: t.players.map((p, j) => p.trim() || `${name} player ${j + 1}`) };
     });

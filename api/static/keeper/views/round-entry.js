@@ -3,7 +3,7 @@
 // (debounced) with the rules broken shown at their inputs; one "Save round" that stores what the
 // breakdown shows (POST .../rounds with an Idempotency-Key, or PUT .../rounds/{n} with If-Match).
 
-import { ProblemError, api, newIdempotencyKey } from "../api.js";
+import { ProblemError, api, getGame, getRound, newIdempotencyKey } from "../api.js";
 import { clearErrors, h, points, showProblem } from "../dom.js";
 import { contractText, same } from "../format.js";
 import { failure, render, say, setFlash } from "../page.js";
@@ -53,33 +53,35 @@ function breakdownTable(breakdown, index) {
   );
 }
 
-/** Fetch game `id` (and round `number` with its ETag, when correcting) and show the entry. */
-export async function showRoundEntry(id, number = null) {
-  const { data: game } = await api("GET", `/v1/games/${id}`);
+/** Fetch game `id` (and round `number` with its ETag, when correcting) and show the entry;
+ * `out`: the index (as text) of the side that went out, marked already in a new round. */
+export async function showRoundEntry(id, number = null, { out = null } = {}) {
+  const { game } = await getGame(id);
   await presetList().catch(() => null);
   let editing = null;
   if (number !== null) {
-    const { data: round, response } = await api("GET", `/v1/games/${id}/rounds/${number}`);
-    editing = { number, etag: response.headers.get("ETag"), round };
+    const { round, etag } = await getRound(id, number);
+    editing = { number, etag, round };
   } else if (!game.next_round) {
     setFlash("This game is over: no round to enter.");
     location.replace(`#/games/${id}`);
     return;
   }
-  render(roundEntry(game, editing));
+  render(roundEntry(game, editing, number === null && out !== null ? Number(out) : null));
   // The first number to type: the first side's card points (the counts have steppers).
   const first = document.querySelector("form.entry input[data-tally='table_points']") || document.querySelector("form.entry input");
   if (first) first.focus({ preventScroll: true });
 }
 
-/** The entry form of round `editing.number` (a correction) or of the game's next round. */
-function roundEntry(game, editing) {
+/** The entry form of round `editing.number` (a correction) or of the game's next round (`out`: the
+ * index of the side marked as having gone out, or null). */
+function roundEntry(game, editing, out) {
   const number = editing ? editing.number : game.next_round;
   const { opening, contract } = editing
     ? roundRules(game.rules, number)
     : { opening: game.next_opening_minimum, contract: game.next_contract };
   const priorTeams = editing ? editing.round.request.teams || [] : [];
-  const entries = game.teams.map((t, i) => teamEntry(game, i, priorTeams.find((p) => p.name === t.name) || null));
+  const entries = game.teams.map((t, i) => teamEntry(game, i, priorTeams.find((p) => p.name === t.name) || (i === out ? { went_out: true, tally: {} } : null)));
   const summary = h("div.error-summary", { tabindex: "-1", hidden: true, "aria-live": "polite" });
   const previewBox = h("div.preview", { "aria-live": "polite", "aria-busy": "false" });
   const saveButton = h("button.primary.big.save", { type: "submit" }, editing ? `Save the correction of round ${number}` : `Save round ${number}`);
@@ -162,6 +164,18 @@ function roundEntry(game, editing) {
   }
   form.addEventListener("input", schedule);
   form.addEventListener("change", schedule);
+  // Enter (a phone keyboard's "next") moves on to the next card points to type (the counts have
+  // steppers); after the last side's it saves, as a form's Enter does.
+  form.addEventListener("keydown", (event) => {
+    const input = event.target;
+    if (event.key !== "Enter" || !input.matches("input[data-tally]")) return;
+    const inputs = [...form.querySelectorAll("input[data-tally]")].filter((el) => el.offsetParent !== null);
+    const next = inputs.slice(inputs.indexOf(input) + 1).find((el) => el.closest(".tally-points"));
+    if (!next) return;
+    event.preventDefault();
+    next.focus();
+    next.select();
+  });
 
   async function save() {
     const teams = await refresh();
