@@ -19,7 +19,7 @@ RATE_LIMIT ?= 600/minute
 FUZZ_EXAMPLES ?= 300
 
 .PHONY: help install run serve test lint typecheck pytest openapi openapi-check migrate dist dist-check \
-        migrations-check revision clean bench bench-check bench-profile fuzz
+        migrations-check revision clean bench bench-check bench-profile bench-listing fuzz
 
 help:
 	@echo "make run      install, migrate the database, serve on http://$(HOST):$(PORT) (docs: /docs)"
@@ -32,6 +32,7 @@ help:
 	@echo "make bench    benchmarks against floors measured in the same run (~20 min; BENCH_ARGS='--runs 1 --duration 3')"
 	@echo "make bench-check     the benchmark's own tests (bench/tests; make bench runs them first)"
 	@echo "make bench-profile   profile POST /v1/rounds/score in process (pyinstrument)"
+	@echo "make bench-listing   the games list's pages (50,000 games) and a game's reads, both databases"
 
 # Re-install only when a pyproject.toml changes (the stamp is newer otherwise). Two distributions,
 # both editable: handfoot (the client and the engine, ./) and handfoot-server (./api).
@@ -124,6 +125,13 @@ bench: bench-check
 
 bench-profile: $(BENCH_STAMP)
 	$(PY) -m bench.profile
+
+# The games list (first and last page of 50,000 games against a list of 100) and a game's reads
+# (50 rounds against 1), in process, on SQLite and on the PostgreSQL of TEST_DATABASE_URL (or
+# BENCH_PG_URL). BENCH_LISTING_ARGS='--databases sqlite --games 20000 --requests 50' for a quick look.
+BENCH_LISTING_ARGS ?=
+bench-listing: install
+	$(PY) -m bench.listing $(BENCH_LISTING_ARGS)
 
 # The two wheels (and the client's sdist) in dist/: handfoot and handfoot-server.
 dist: install

@@ -38,8 +38,8 @@ __all__ = [
     "MAX_ROUNDS_PER_GAME", "FieldProblem", "GameFinishedError", "GameNotFoundError", "GameServiceError",
     "InvalidRequestError", "RoundLimitError", "RoundNotFoundError", "RoundNumberError", "StoreUnavailableError",
     "WriteConflictError",
-    "GamesPage", "RoundsLoaded", "create_game", "current_state", "delete_game", "get_game", "list_games", "require_game", "rules_of",
-    "side_names", "state_mapping",
+    "GamesPage", "RoundsLoaded", "create_game", "current_state", "delete_game", "get_game", "list_games",
+    "require_game", "rules_of", "side_names", "state_mapping",
 ]
 
 

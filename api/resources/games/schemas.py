@@ -10,7 +10,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from handfoot.engine import GAME_STATUSES
 from handfoot.server.codes import describe
 from handfoot.server.names import Name
-from handfoot.server.pagination import MAX_PAGE, CursorError, decode_cursor
+from handfoot.server.pagination import MAX_CURSOR_LENGTH, MAX_PAGE, CursorError, decode_cursor
 from handfoot.server.resources.rounds.schemas import BreakdownSchema, Sides
 from handfoot.server.schemas import (
     MAX_NAME_LENGTH,
@@ -85,7 +85,7 @@ class GameQueryArgsSchema(Schema):
     )
     player = Name("Only games where a side has a player of this name (ignoring case).")
     preset = PresetId()
-    cursor = Cursor(metadata={"description": "Where the page starts: opaque, from the `cursor` of the previous "
+    cursor = Cursor(validate=validate.Length(min=1, max=MAX_CURSOR_LENGTH), metadata={"description": "Where the page starts: opaque, from the `cursor` of the previous "
                               "page's `Link: <...>; rel=\"next\"` URL (follow that URL as it is). Without it, "
                               "the first page. Not with `page`."})
     page_size = fields.Integer(
