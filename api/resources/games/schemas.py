@@ -85,9 +85,10 @@ class GameQueryArgsSchema(Schema):
     )
     player = Name("Only games where a side has a player of this name (ignoring case).")
     preset = PresetId()
-    cursor = Cursor(validate=validate.Length(min=1, max=MAX_CURSOR_LENGTH), metadata={"description": "Where the page starts: opaque, from the `cursor` of the previous "
-                              "page's `Link: <...>; rel=\"next\"` URL (follow that URL as it is). Without it, "
-                              "the first page. Not with `page`."})
+    cursor = Cursor(validate=validate.Length(min=1, max=MAX_CURSOR_LENGTH), metadata={
+        "description": "Where the page starts: opaque, from the `cursor` of the previous "
+        "page's `Link: <...>; rel=\"next\"` URL (follow that URL as it is). Without it, "
+        "the first page. Not with `page`."})
     page_size = fields.Integer(
         load_default=DEFAULT_PAGE_SIZE, validate=validate.Range(min=1, max=MAX_PAGE_SIZE),
         metadata={"description": f"Games per page (1 to {MAX_PAGE_SIZE}; default {DEFAULT_PAGE_SIZE})."},
