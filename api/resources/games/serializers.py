@@ -93,8 +93,11 @@ def round_summaries(game: Game) -> list[dict[str, Any]]:
     sides = side_names(game)
     running = game.state["running"]
     scores = round_scores(running)
+    # one URL built by the router, its siblings from it: one url_for a read, not one a round
+    first = round_location(game.id, 1)
+    prefix = first[: -len("1")]
     return [{"number": r.number, "revision": r.revision, "scores": _totals(sides, scores[r.number - 1]),
-             "totals_after": _totals(sides, running[r.number - 1]), "href": round_location(game.id, r.number)}
+             "totals_after": _totals(sides, running[r.number - 1]), "href": f"{prefix}{r.number}"}
             for r in game.rounds]
 
 
