@@ -109,12 +109,12 @@ def decode_cursor(cursor: str, *, max_id: int) -> tuple[datetime, int]:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
         instant, _, ident = raw.partition("|")
         moment = datetime.fromisoformat(instant)
-        row_id = int(ident) if ident.isdigit() else 0
-    except (ValueError, UnicodeDecodeError, binascii.Error) as exc:
+        row_id = int(ident) if ident.isdigit() and len(ident) <= 10 else 0
+        if moment.tzinfo is None or not 1 <= row_id <= max_id:
+            raise CursorError("not a cursor of this list")
+        return moment.astimezone(UTC), row_id
+    except (ValueError, OverflowError, UnicodeDecodeError, binascii.Error) as exc:  # year 1 at +01:00 overflows
         raise CursorError("not a cursor of this list") from exc
-    if moment.tzinfo is None or not 1 <= row_id <= max_id:
-        raise CursorError("not a cursor of this list")
-    return moment.astimezone(UTC), row_id
 
 
 #: Longer than any cursor :func:`encode_cursor` makes (about 60 characters).

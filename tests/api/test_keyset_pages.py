@@ -7,6 +7,7 @@ deleted during a walk shifts no other. The deprecated ``page`` keeps its numbere
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from datetime import UTC, datetime
@@ -26,6 +27,11 @@ from handfoot.server.pagination import decode_cursor, encode_cursor
 pytestmark = pytest.mark.db
 
 GAMES = "/v1/games"
+
+
+def _raw(text: str) -> str:
+    """A cursor of the server's form (URL-safe base64, no padding) around ``text``."""
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
 def _next(response: Any) -> str | None:
@@ -152,7 +158,9 @@ def test_the_deprecated_numbered_pages_still_work(client: FlaskClient, db_backen
 
 @pytest.mark.parametrize("cursor", ["", "abc", "not base64!", encode_cursor(datetime(2026, 1, 1, tzinfo=UTC), 0),
                                     "MjAyNi0xMi0wMVQwMDowMDowMHwx",  # no time zone
-                                    "x" * 300])
+                                    "x" * 300,
+                                    _raw("0001-01-01T00:00:00+01:00|5"),  # before year 1 in UTC
+                                    _raw("2026-12-01T00:00:00+00:00|" + "9" * 4000)])
 def test_a_cursor_not_given_by_the_server_is_a_422_naming_it(client: FlaskClient, db_backend: str,
                                                             cursor: str) -> None:
     response = client.get(GAMES, query_string={"cursor": cursor})
