@@ -19,7 +19,7 @@ RATE_LIMIT ?= 600/minute
 FUZZ_EXAMPLES ?= 300
 
 .PHONY: help install run serve test lint typecheck pytest openapi openapi-check migrate dist dist-check \
-        migrations-check revision clean bench bench-check bench-profile bench-limiter multihost fuzz
+        migrations-check revision clean bench bench-check bench-profile bench-limiter bench-listing multihost fuzz
 
 help:
 	@echo "make run      install, migrate the database, serve on http://$(HOST):$(PORT) (docs: /docs)"
@@ -34,6 +34,7 @@ help:
 	@echo "make bench-profile   profile POST /v1/rounds/score in process (pyinstrument)"
 	@echo "make bench-limiter   what the rate limiter costs the score endpoint (a ratio in one run)"
 	@echo "make multihost       2-3 API hosts in network namespaces on one private PostgreSQL + Redis, one killed (~90 s)"
+	@echo "make bench-listing   the games list's pages (50,000 games) and a game's reads, both databases"
 
 # Re-install only when a pyproject.toml changes (the stamp is newer otherwise). Two distributions,
 # both editable: handfoot (the client and the engine, ./, with its async extra) and handfoot-server
@@ -140,6 +141,13 @@ MULTIHOST_ARGS ?=
 multihost: install
 	@command -v redis-server >/dev/null || { apt-get update -qq && apt-get install -y -qq redis-server; }
 	$(PY) -m bench.multihost $(MULTIHOST_ARGS)
+
+# The games list (first and last page of 50,000 games against a list of 100) and a game's reads
+# (50 rounds against 1), in process, on SQLite and on the PostgreSQL of TEST_DATABASE_URL (or
+# BENCH_PG_URL). BENCH_LISTING_ARGS='--databases sqlite --games 20000 --requests 50' for a quick look.
+BENCH_LISTING_ARGS ?=
+bench-listing: install
+	$(PY) -m bench.listing $(BENCH_LISTING_ARGS)
 
 # Both distributions' wheels and sdists in dist/: handfoot and handfoot-server, checked as PyPI
 # would take them (twine check) and as a wheel should hold (check-wheel-contents).

@@ -1,4 +1,5 @@
-"""Paginated lists: ``page`` bounded by :data:`MAX_PAGE`, and the RFC 8288 ``Link`` header.
+"""Paginated lists: ``page`` bounded by :data:`MAX_PAGE`, the RFC 8288 ``Link`` header, and the
+opaque cursors of keyset pagination (the games list: :func:`encode_cursor`, :func:`decode_cursor`).
 
 flask-smorest's ``Blueprint.paginate`` keeps ``page``/``page_size`` and ``X-Pagination`` (documented
 by flask-smorest). Its ``page`` has no upper bound; unbounded, a page like 92233720368547760 made an
@@ -9,7 +10,10 @@ the blueprint's ``PAGINATION_ARGUMENTS_PARSER`` (:class:`PageArgumentsParser`, a
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -76,4 +80,55 @@ def link_header(metadata: Mapping[str, Any], *, page_size: int) -> str:
         args = [(k, v) for k, v in request.args.items(multi=True) if k not in ("page", "page_size")]
         args += [("page", str(page)), ("page_size", str(page_size))]
         links.append(f'<{request.base_url}?{urlencode(args)}>; rel="{rel}"')
+    return ", ".join(links)
+
+
+# --------------------------------------------------------------------------------------------
+# Keyset (cursor) pagination: the games list
+
+
+class CursorError(ValueError):
+    """A ``cursor`` this server did not give (or a damaged one)."""
+
+
+def encode_cursor(created_at: datetime, row_id: int) -> str:
+    """The opaque ``cursor`` after the row ``(created_at, row_id)`` of a list ordered newest first:
+    URL-safe base64 of ``<ISO 8601 UTC instant>|<id>``, without padding. Clients must not build or
+    read one; its form may change."""
+    moment = created_at if created_at.tzinfo is not None else created_at.replace(tzinfo=UTC)
+    raw = f"{moment.astimezone(UTC).isoformat()}|{row_id}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str, *, max_id: int) -> tuple[datetime, int]:
+    """The ``(created_at, id)`` a cursor of :func:`encode_cursor` stands for (``created_at`` in UTC).
+    Raises :class:`CursorError` for anything else (an id outside 1 to ``max_id`` included)."""
+    if not cursor or len(cursor) > MAX_CURSOR_LENGTH:
+        raise CursorError("not a cursor of this list")
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
+        instant, _, ident = raw.partition("|")
+        moment = datetime.fromisoformat(instant)
+        row_id = int(ident) if ident.isdigit() and len(ident) <= 10 else 0
+        if moment.tzinfo is None or not 1 <= row_id <= max_id:
+            raise CursorError("not a cursor of this list")
+        return moment.astimezone(UTC), row_id
+    except (ValueError, OverflowError, UnicodeDecodeError, binascii.Error) as exc:  # year 1 at +01:00 overflows
+        raise CursorError("not a cursor of this list") from exc
+
+
+#: Longer than any cursor :func:`encode_cursor` makes (about 60 characters).
+MAX_CURSOR_LENGTH = 200
+
+
+def cursor_link_header(next_cursor: str | None, *, page_size: int) -> str:
+    """``Link`` value of a keyset page in the current request: ``first`` (the list without a cursor)
+    and, unless this is the last page, ``next`` (the same query with ``cursor=next_cursor``); the
+    other query arguments are kept, the deprecated ``page`` is dropped."""
+    request = flask.request
+    args = [(k, v) for k, v in request.args.items(multi=True) if k not in ("page", "page_size", "cursor")]
+    base = [*args, ("page_size", str(page_size))]
+    links = [f'<{request.base_url}?{urlencode(base)}>; rel="first"']
+    if next_cursor is not None:
+        links.append(f'<{request.base_url}?{urlencode([*base, ("cursor", next_cursor)])}>; rel="next"')
     return ", ".join(links)

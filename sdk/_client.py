@@ -329,7 +329,10 @@ class Client:
         page: int | None = None,
         page_size: int | None = None,
     ) -> Page[GameSummary]:
-        """``GET /v1/games``: one page of games; ``.next_page()`` / ``.iter_all()`` go on."""
+        """``GET /v1/games``: one page of games; ``.next_page()`` / ``.iter_all()`` go on (keyset
+        pages, through the ``Link`` header's cursor; ``total`` is ``None`` unless the page holds the
+        whole list). ``page`` asks for the server's deprecated numbered pages, which carry ``total``
+        and ``total_pages`` but cost a count and an offset on each request."""
         params: QueryParams = {
             "status": status, "player": player, "preset": preset, "page": page, "page_size": page_size
         }

@@ -1,10 +1,12 @@
 """Paginated lists: ``Page[T]`` and ``iter_all``.
 
-The server pages with flask-smorest's ``page``/``page_size`` query arguments. The next page is found
-from the RFC 8288 ``Link: <...>; rel="next"`` header, which is followed only when it points to the
-client's own origin (scheme, host and port), so a response cannot send the API key elsewhere. If
-the server sends no ``Link`` header, ``X-Pagination``'s ``next_page`` is used on the same URL.
-Totals come from the ``X-Pagination`` JSON header.
+The next page is found from the RFC 8288 ``Link: <...>; rel="next"`` header, whatever it carries
+(the games list: an opaque ``cursor``; a round's revisions: a ``page`` number), followed only when
+it points to the client's own origin (scheme, host and port), so a response cannot send the API key
+elsewhere. If the server sends no ``Link`` header, ``X-Pagination``'s ``next_page`` is used on the
+same URL. Totals come from the ``X-Pagination`` JSON header when the server sends it: the games
+list's keyset pages send it only when the first page holds the whole list (``total`` is ``None``
+otherwise); its deprecated numbered pages (``page=``) always do.
 """
 
 from __future__ import annotations

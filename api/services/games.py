@@ -7,17 +7,18 @@ errors of ``api/services/errors.py`` to problems.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
-from sqlalchemy import Select, func, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy import Select, bindparam, func, select, tuple_
+from sqlalchemy.orm import Session, defer, selectinload
 
 from handfoot import engine
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
 from handfoot.server.idempotency import Completion
-from handfoot.server.models import Game, GamePlayer
+from handfoot.server.models import Game, GamePlayer, Round
 from handfoot.server.schemas import MAX_ROUNDS_PER_GAME  # re-exported: where callers have looked it up
 from handfoot.server.services import store
 from handfoot.server.services.errors import (
@@ -37,8 +38,8 @@ __all__ = [
     "MAX_ROUNDS_PER_GAME", "FieldProblem", "GameFinishedError", "GameNotFoundError", "GameServiceError",
     "InvalidRequestError", "RoundLimitError", "RoundNotFoundError", "RoundNumberError", "StoreUnavailableError",
     "WriteConflictError",
-    "create_game", "current_state", "delete_game", "get_game", "list_games", "require_game", "rules_of",
-    "side_names", "state_mapping",
+    "GamesPage", "RoundsLoaded", "create_game", "current_state", "delete_game", "get_game", "list_games",
+    "require_game", "rules_of", "side_names", "state_mapping",
 ]
 
 
@@ -53,15 +54,24 @@ def owned(stmt: Select[Any], actor: Actor) -> Select[Any]:
     return stmt.where(Game.owner_id == actor.key_id)
 
 
-def find_game(session: Session, actor: Actor, game_id: int, *, lock: bool = False, rounds: bool = False) -> Game:
-    """The actor's game ``game_id``, as stored now (``lock``: ``FOR UPDATE``; ``rounds``: loaded).
-    Raises :class:`GameNotFoundError`."""
+#: What a read of a game loads of its rounds: ``"full"`` every column (requests and Breakdowns),
+#: ``"numbers"`` each round's number and revision only, ``"none"`` nothing (the game row holds the
+#: running totals).
+RoundsLoaded = Literal["full", "numbers", "none"]
+
+
+def find_game(session: Session, actor: Actor, game_id: int, *, lock: bool = False,
+              rounds: bool | RoundsLoaded = False) -> Game:
+    """The actor's game ``game_id``, as stored now (``lock``: ``FOR UPDATE``; ``rounds``: what is
+    loaded of its rounds, ``True`` meaning ``"full"``). Raises :class:`GameNotFoundError`."""
     # populate_existing: the request's one session may hold the game from an earlier read
     stmt = owned(select(Game).where(Game.id == game_id), actor).execution_options(populate_existing=True)
     if lock:
         stmt = stmt.with_for_update()
-    if rounds:
+    if rounds is True or rounds == "full":
         stmt = stmt.options(selectinload(Game.rounds))
+    elif rounds == "numbers":
+        stmt = stmt.options(selectinload(Game.rounds).load_only(Round.number, Round.revision))
     game = session.scalars(stmt).first()
     if game is None:
         raise GameNotFoundError(game_id)
@@ -157,9 +167,26 @@ def create_game(db: Database, actor: Actor, body: Mapping[str, Any],
     return store.write(db, run)
 
 
+@dataclass(frozen=True)
+class GamesPage:
+    """One page of the games list: ``games`` newest first; ``more``: games follow it; ``total``: how
+    many match in all, counted only for the numbered (offset) pages, else ``None``."""
+
+    games: list[Game]
+    more: bool
+    total: int | None = None
+
+
 def list_games(db: Database, actor: Actor, *, status: str | None = None, player: str | None = None,
-               preset: str | None = None, offset: int = 0, limit: int = 20) -> tuple[list[Game], int]:
-    """One page of the actor's games, newest first, and how many match in all."""
+               preset: str | None = None, after: tuple[datetime, int] | None = None, offset: int | None = None,
+               limit: int = 20) -> GamesPage:
+    """One page of the actor's games, newest first (``created_at``, then ``id``, both descending).
+
+    Keyset pages by default: the ``limit`` games after the game ``after`` (its ``(created_at, id)``,
+    from a cursor; ``None``: from the newest), read along the index ``ix_games_owner_created_id``, so
+    every page costs the same however far into the list. ``offset`` (the deprecated numbered pages)
+    skips that many and counts every match (``total``): both cost grows with the list.
+    """
     stmt = owned(select(Game), actor)
     if status is not None:
         stmt = stmt.where(Game.status == status)
@@ -167,11 +194,21 @@ def list_games(db: Database, actor: Actor, *, status: str | None = None, player:
         stmt = stmt.where(Game.preset == preset)
     if player is not None:
         stmt = stmt.where(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.name_key == engine.name_key(player))))
+    # a list shows no rules: their snapshot (about 60 values a game) stays unread
+    ordered = stmt.options(defer(Game.rules_snapshot), defer(Game.house_rules), defer(Game.rules_overridden)) \
+        .order_by(Game.created_at.desc(), Game.id.desc())
 
-    def run(session: Session) -> tuple[list[Game], int]:
-        count = session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery())) or 0
-        page = session.scalars(stmt.order_by(Game.created_at.desc(), Game.id.desc()).offset(offset).limit(limit))
-        return list(page.all()), count
+    def run(session: Session) -> GamesPage:
+        if offset is not None:
+            count = session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery())) or 0
+            games = list(session.scalars(ordered.offset(offset).limit(limit)).all())
+            return GamesPage(games, offset + len(games) < count, count)
+        page = ordered
+        if after is not None:
+            moment = bindparam("after_created_at", after[0], type_=Game.created_at.type)
+            page = page.where(tuple_(Game.created_at, Game.id) < tuple_(moment, bindparam("after_id", after[1])))
+        games = list(session.scalars(page.limit(limit + 1)).all())  # one more: does a next page exist?
+        return GamesPage(games[:limit], len(games) > limit)
 
     return store.read(db, run)
 
@@ -181,9 +218,9 @@ def require_game(db: Database, actor: Actor, game_id: int) -> None:
     store.read(db, lambda session: find_game(session, actor, game_id))
 
 
-def get_game(db: Database, actor: Actor, game_id: int) -> Game:
-    """A game with its rounds."""
-    return store.read(db, lambda session: find_game(session, actor, game_id, rounds=True))
+def get_game(db: Database, actor: Actor, game_id: int, *, rounds: RoundsLoaded = "full") -> Game:
+    """A game with what ``rounds`` says of its rounds (:data:`RoundsLoaded`; the default: all of them)."""
+    return store.read(db, lambda session: find_game(session, actor, game_id, rounds=rounds))
 
 
 def delete_game(db: Database, actor: Actor, game_id: int, if_match: Callable[[Game], None] | None = None) -> None:

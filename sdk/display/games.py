@@ -11,6 +11,7 @@ from ..types import (
     GameTeam,
     Revision,
     Round,
+    RoundSummary,
     Scoresheet,
     TeamTotal,
 )
@@ -46,7 +47,7 @@ def game_team_text(team: GameTeam) -> str:
     return f"{team.name} ({', '.join(team.players)})" if team.players else team.name
 
 
-def _round_head(r: Round) -> str:
+def _round_head(r: Round | RoundSummary) -> str:
     return f"Round {r.number}" + (f" (revision {r.revision})" if r.revision > 1 else "")
 
 
@@ -65,6 +66,19 @@ def round_html(r: Round) -> str:
     if r.totals_after:
         out.append(f"<p>{html.escape('Running totals: ' + _totals(r.totals_after))}</p>")
     return "<div>" + "".join(out) + "</div>"
+
+
+@text_of(RoundSummary)
+def round_summary_text(r: RoundSummary) -> str:
+    return f"{_round_head(r)}: {_totals(r.scores)}; running totals: {_totals(r.totals_after)}"
+
+
+@html_of(RoundSummary)
+def round_summary_html(r: RoundSummary) -> str:
+    names = [t.name for t in r.scores]
+    after = {t.name: t.total for t in r.totals_after}
+    row = (str(r.number), *(f"{fmt_int(t.total)} ({fmt_int(after.get(t.name))})" for t in r.scores))
+    return html_table(("round", *names), [row], caption=_round_head(r), numeric=(True, *(True for _ in names)))
 
 
 def _summary_outcome(game: GameSummary) -> str:

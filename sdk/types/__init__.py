@@ -5,7 +5,17 @@ server sent with ``to_dict()``. How they print is ``handfoot.client.display``.
 """
 
 from .checks import BookKind, Books, DiscardPileCheck, GoingOutCheck, MeldCheck, OpeningCheck
-from .games import Game, GameSummary, GameTeam, Revision, Round, Scoresheet, ScoresheetRound, TeamTotal
+from .games import (
+    Game,
+    GameSummary,
+    GameTeam,
+    Revision,
+    Round,
+    RoundSummary,
+    Scoresheet,
+    ScoresheetRound,
+    TeamTotal,
+)
 from .health import Health
 from .presets import PROVENANCE_KINDS, Preset, PresetSummary, Provenance, ProvenanceKind, RuleField
 from .problems import ProblemDetails, ProblemItem
@@ -36,6 +46,7 @@ __all__ = [
     "Round",
     "RoundComparison",
     "RoundScore",
+    "RoundSummary",
     "RuleField",
     "Scoresheet",
     "ScoresheetRound",

@@ -14,7 +14,8 @@ from .._loader import FrozenDict, Result, wire
 from .checks import Books
 from .rounds import Breakdown
 
-__all__ = ["Game", "GameSummary", "GameTeam", "Revision", "Round", "Scoresheet", "ScoresheetRound", "TeamTotal"]
+__all__ = ["Game", "GameSummary", "GameTeam", "Revision", "Round", "RoundSummary", "Scoresheet", "ScoresheetRound",
+           "TeamTotal"]
 
 _ETAG = wire(in_body=False)
 
@@ -56,6 +57,24 @@ class Round(Result):
         return {team.name: team.total for team in self.teams}
 
 
+@dataclass(frozen=True, slots=True)
+class RoundSummary(Result):
+    """A round as ``GET /v1/games/{id}`` summarises it: each side's ``scores`` in it and the running
+    totals after it (points). ``href`` is the round's URL: ``Client.round(game_id, number)`` fetches
+    its request as sent and its Breakdowns. ``revision`` above 1: the round was corrected."""
+
+    number: int
+    revision: int = 1
+    scores: tuple[TeamTotal, ...] = ()
+    totals_after: tuple[TeamTotal, ...] = ()
+    href: str | None = None
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """Side name → this round's score (as ``Round.totals``)."""
+        return {team.name: team.total for team in self.scores}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameSummary(Result):
     """One item of ``GET /v1/games`` (newest first). ``status`` is ``in_progress``,
@@ -82,7 +101,8 @@ class GameSummary(Result):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Game(GameSummary):
     """A stored game (``GET /v1/games/{id}``): the summary's members, plus its rules snapshot,
-    rounds, and what the next round needs."""
+    its rounds summarised (``RoundSummary``: scores and running totals; ``Client.round`` gives a
+    round's Breakdowns), and what the next round needs."""
 
     rules: Mapping[str, object] = field(default_factory=FrozenDict, repr=False)
     rules_overridden: tuple[str, ...] = ()
@@ -93,12 +113,12 @@ class Game(GameSummary):
     """Side name → its opening minimum next round (they differ only under score thresholds)."""
     next_contract: Books | None = None
     end_reason: str | None = None
-    rounds: tuple[Round, ...] = field(default=(), repr=False)
+    rounds: tuple[RoundSummary, ...] = field(default=(), repr=False)
     version: int | None = None
     etag: str | None = field(default=None, metadata=_ETAG)
 
-    def round(self, number: int) -> Round | None:
-        """The stored round ``number`` (1-based), or ``None``."""
+    def round(self, number: int) -> RoundSummary | None:
+        """The summary of stored round ``number`` (1-based), or ``None``."""
         return next((r for r in self.rounds if r.number == number), None)
 
 

@@ -89,8 +89,11 @@ def test_create_game_refuses_bad_bodies(client: FlaskClient, db_backend: str, bo
 def test_seed_game_score_sheet(client: FlaskClient, db_backend: str) -> None:
     game_id = play_seed_game(client)
     game = client.get(f"/v1/games/{game_id}").get_json()
-    assert [[b["total"] for b in r["teams"]] for r in game["rounds"]] == SEED_SCORES
+    assert [[t["total"] for t in r["scores"]] for r in game["rounds"]] == SEED_SCORES
     assert [[t["total"] for t in r["totals_after"]] for r in game["rounds"]] == SEED_RUNNING
+    full = [client.get(r["href"]).get_json() for r in game["rounds"]]  # each summary links its round
+    assert [[b["total"] for b in r["teams"]] for r in full] == SEED_SCORES
+    assert [r["totals_after"] for r in full] == [r["totals_after"] for r in game["rounds"]]
     assert game["totals"] == [{"name": "Team 1", "total": 10480}, {"name": "Team 2", "total": 9245}]
     assert game["status"] == "finished" and game["winner"] == "Team 1" and game["tie"] is False
     assert game["leaders"] == ["Team 1"] and game["end_reason"] == "4 rounds played"

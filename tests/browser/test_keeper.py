@@ -167,7 +167,8 @@ def test_seed_000_worked_round_as_tallies_with_a_live_breakdown(page: Any, live_
     assert "Leader: Team 1 with 3,740 points" in page.get_by_test_id("result").inner_text()
     game = api_get(live_server, f"/v1/games/{game_id}")
     assert [t["total"] for t in game["totals"]] == [3740, 1075]
-    assert game["rounds"][0]["request"]["teams"][0]["tally"] == SEED_T1, "saved what the breakdown showed"
+    first = api_get(live_server, game["rounds"][0]["href"])
+    assert first["request"]["teams"][0]["tally"] == SEED_T1, "saved what the breakdown showed"
     open_entry(page, 2)
     assert page.get_by_test_id("opening-minimum").inner_text() == "90"
 

@@ -104,6 +104,7 @@ SCHEMA_OF: dict[type[Result], str] = {
     types.GameSummary: "GameSummary",
     types.Game: "Game",
     types.Round: "Round",
+    types.RoundSummary: "RoundSummary",
     types.Revision: "Revision",
     types.ScoresheetRound: "ScoresheetRow",
     types.Scoresheet: "Scoresheet",

@@ -23,6 +23,7 @@ from handfoot.client import (
     PreconditionFailedError,
     Revision,
     Round,
+    RoundSummary,
     Scoresheet,
     TeamInput,
     TeamTotal,
@@ -44,6 +45,13 @@ ROUND_JSON = {
     "created_at": "2026-11-29T12:00:00+00:00",
     "updated_at": "2026-11-29T12:00:00+00:00",
 }
+ROUND_SUMMARY_JSON = {
+    "number": 1,
+    "revision": 1,
+    "scores": [{"name": "Us", "total": 3740}, {"name": "Them", "total": 1075}],
+    "totals_after": [{"name": "Us", "total": 3740}, {"name": "Them", "total": 1075}],
+    "href": "/v1/games/12/rounds/1",
+}
 GAME_JSON = {
     "id": 12,
     "name": "Friday",
@@ -63,7 +71,7 @@ GAME_JSON = {
     "winner": None,
     "tie": False,
     "end_reason": None,
-    "rounds": [ROUND_JSON],
+    "rounds": [ROUND_SUMMARY_JSON],
     "created_at": "2026-11-29T12:00:00+00:00",
     "updated_at": "2026-11-29T12:05:00Z",
     "version": 3,
@@ -123,7 +131,11 @@ def test_create_game_sends_body_and_an_idempotency_key(rsps: responses.RequestsM
     assert game.updated_at == datetime(2026, 11, 29, 12, 5, tzinfo=UTC)
     (r1,) = game.rounds
     assert game.round(1) is r1 and game.round(2) is None
-    assert r1.totals == {"Us": 3740, "Them": 1075}
+    assert isinstance(r1, RoundSummary) and r1.href == "/v1/games/12/rounds/1" and r1.revision == 1
+    assert r1.totals == {"Us": 3740, "Them": 1075} and r1.totals_after == r1.scores
+    assert r1.to_dict() == ROUND_SUMMARY_JSON
+    assert str(r1) == "Round 1: Us 3,740, Them 1,075; running totals: Us 3,740, Them 1,075"
+    assert "<table" in r1._repr_html_()
     text = str(game)
     assert "Game #12 Friday (pagat)" in text and "sides: Us (Ann, Bo); Them (Cy, Di)" in text
     assert "3,740 (3,740)" in text and "in progress: Us leads" in text

@@ -56,6 +56,10 @@ ROUND_RESPONSE: dict[str, Any] = {
     "created_at": TS, "updated_at": TS,
 }
 
+ROUND_SUMMARY: dict[str, Any] = {
+    "number": 1, "revision": 1, "scores": TOTALS, "totals_after": TOTALS, "href": "/v1/games/12/rounds/1",
+}
+
 _STATE: dict[str, Any] = {
     "id": 12, "name": "Friday", "preset": "pagat", "status": "in_progress",
     "teams": [{"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}],
@@ -72,7 +76,7 @@ GAME_RESPONSE: dict[str, Any] = {
     "next_round": 2, "next_opening_minimum": 90,
     "next_opening_minimums": [{"name": "Team 1", "minimum": 90}, {"name": "Team 2", "minimum": 90}],
     "next_contract": {"clean_books": 2, "dirty_books": 2, "wild_books": 1},
-    "end_reason": None, "rounds": [ROUND_RESPONSE], "version": 2,
+    "end_reason": None, "rounds": [ROUND_SUMMARY], "version": 2,
 }
 
 REVISIONS_RESPONSE: list[dict[str, Any]] = [

@@ -8,6 +8,7 @@ return the documents of ``serializers.py``; errors become problems in ``problems
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import flask
@@ -20,6 +21,7 @@ from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
 from handfoot.server.idempotency import HEADER_DOC, IdempotencyLostError, idempotent
 from handfoot.server.models import Game, Round
+from handfoot.server.pagination import cursor_link_header, encode_cursor, link_header
 from handfoot.server.parsing import body_as_sent
 from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema
 from handfoot.server.schemas import MAX_ROUNDS_PER_GAME
@@ -32,8 +34,7 @@ from . import examples as ex
 from . import problems
 from . import serializers as doc
 from .schemas import (
-    DEFAULT_PAGE_SIZE,
-    MAX_PAGE_SIZE,
+    MAX_ID,
     GameCreateSchema,
     GameQueryArgsSchema,
     GameSchema,
@@ -64,7 +65,6 @@ CSV_TYPE = "text/csv"
 #: Path converters: ids are 1 to 2**31 - 1 (an SQL INTEGER on every backend) and round numbers 1 to
 #: MAX_ROUNDS_PER_GAME, so an id out of range is a 404 that never reaches the database, and the
 #: OpenAPI document states the range.
-MAX_ID = 2**31 - 1
 GAME_ID = f"int(min=1, max={MAX_ID})"
 ROUND_NUMBER = f"int(min=1, max={MAX_ROUNDS_PER_GAME})"
 
@@ -121,24 +121,57 @@ def _created_game_visible(answer: Any) -> None:
     svc.require_game(get_db(), _actor(), int(answer["id"]))
 
 
+LIST_HEADERS = {
+    "Link": {"description": "RFC 8288 links: `first` (the list without a cursor) and, unless this is the last "
+             "page, `next` (the same query with the next page's `cursor`). With the deprecated `page`: "
+             "`first`, `prev`, `next` and `last` numbered pages.", "schema": {"type": "string"}},
+    "X-Pagination": "PAGINATION",
+}
+
+
+def _list_headers(args: dict[str, Any], page: svc.GamesPage) -> dict[str, str]:
+    """``Link``, and ``X-Pagination`` where its total costs nothing more: on the deprecated numbered
+    pages (which count), and on a first page that holds the whole list (its length is the total)."""
+    size = args["page_size"]
+    if "page" in args:
+        meta = blp._make_pagination_metadata(args["page"], size, page.total)  # flask-smorest's own metadata
+        headers = {"X-Pagination": json.dumps(meta)}
+        link = link_header(meta, page_size=size)
+        if link:
+            headers["Link"] = link
+        return headers
+    last = page.games[-1] if page.more else None
+    headers = {"Link": cursor_link_header(None if last is None else encode_cursor(last.created_at, last.id),
+                                          page_size=size)}
+    if "cursor" not in args and not page.more:
+        headers["X-Pagination"] = json.dumps(blp._make_pagination_metadata(1, size, len(page.games)))
+    return headers
+
+
 @blp.route("")
 class GameCollection(MethodView):
     @_auth_docs
     @blp.arguments(GameQueryArgsSchema, location="query")
-    @blp.response(200, GameSummarySchema(many=True), example=[ex.GAME_SUMMARY])
-    @blp.paginate(page_size=DEFAULT_PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
-    def get(self, args: dict[str, Any], pagination_parameters: Any) -> list[dict[str, Any]]:
+    @blp.response(200, GameSummarySchema(many=True), example=[ex.GAME_SUMMARY], headers=LIST_HEADERS)
+    def get(self, args: dict[str, Any]) -> Any:
         """List games
 
         The games of the caller's API key (or, on a server without keys, every game), newest first,
-        paginated (`page`, `page_size` up to 100; `X-Pagination` and `Link` headers). Filter by
-        `status`, `player` (a player name in any side, ignoring case) and `preset`.
+        `page_size` (up to 100) at a time. Keyset pages: follow `Link: <...>; rel="next"` (its URL
+        carries an opaque `cursor`) until no `next` is sent. Every page costs the same however deep
+        in the list, and a game created or deleted meanwhile shifts no other game between pages.
+        `X-Pagination` (with `total`) comes only where it is cheap: when the first page holds the
+        whole list. The deprecated `page` still gives numbered pages with totals, at the cost of a
+        count and an OFFSET on each. Filter by `status`, `player` (a player name in any side,
+        ignoring case) and `preset`.
         """
-        pp = pagination_parameters
-        games, count = svc.list_games(get_db(), _actor(), status=args.get("status"), player=args.get("player"),
-                                      preset=args.get("preset"), offset=pp.first_item, limit=pp.page_size)
-        pp.item_count = count
-        return [doc.summary_doc(g) for g in games]
+        size = args["page_size"]
+        filters = {"status": args.get("status"), "player": args.get("player"), "preset": args.get("preset")}
+        if "page" in args:
+            page = svc.list_games(get_db(), _actor(), **filters, offset=(args["page"] - 1) * size, limit=size)
+        else:
+            page = svc.list_games(get_db(), _actor(), **filters, after=args.get("cursor"), limit=size)
+        return [doc.summary_doc(g) for g in page.games], _list_headers(args, page)
 
     @idempotent(replayed=_created_game_visible)
     @_auth_docs
@@ -172,11 +205,12 @@ class GameItem(MethodView):
     def get(self, game_id: int) -> dict[str, Any]:
         """Get a game
 
-        The game with its rules snapshot, every round (request as sent and Breakdowns), running
-        totals, status, leaders, and once finished the winner or the tie and why it ended. The ETag
-        follows `version`; `If-None-Match` gives a 304 when unchanged.
+        The game with its rules snapshot, every round summarised (number, revision, each side's
+        score and the running totals, and `href`: the round's URL, whose GET gives the request as
+        sent and the Breakdowns), status, leaders, and once finished the winner or the tie and why
+        it ended. The ETag follows `version`; `If-None-Match` gives a 304 when unchanged.
         """
-        game = svc.get_game(get_db(), _actor(), game_id)
+        game = svc.get_game(get_db(), _actor(), game_id, rounds="numbers")
         blp.set_etag(doc.game_etag(game))
         return doc.game_doc(game)
 
@@ -342,7 +376,7 @@ class Scoresheet(MethodView):
         best = accept.best_match(["application/json", CSV_TYPE]) if accept else "application/json"
         if best is None:
             flask.abort(406)
-        game = svc.get_game(get_db(), _actor(), game_id)
+        game = svc.get_game(get_db(), _actor(), game_id, rounds="none")
         sheet = doc.scoresheet(game)
         if best == CSV_TYPE:
             response = flask.current_app.response_class(doc.scoresheet_csv(sheet), mimetype=CSV_TYPE)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from datetime import datetime
+from typing import Any
+
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from handfoot.engine import GAME_STATUSES
 from handfoot.server.codes import describe
 from handfoot.server.names import Name
+from handfoot.server.pagination import MAX_CURSOR_LENGTH, MAX_PAGE, CursorError, decode_cursor
 from handfoot.server.resources.rounds.schemas import BreakdownSchema, Sides
 from handfoot.server.schemas import (
     MAX_NAME_LENGTH,
@@ -21,6 +25,8 @@ from handfoot.server.schemas import (
 
 MAX_PAGE_SIZE = 100
 DEFAULT_PAGE_SIZE = 20
+#: The highest game id (an SQL INTEGER on every backend; the routes' path converters use it too).
+MAX_ID = 2**31 - 1
 
 #: The codes a game's sides and rounds may be refused with (``handfoot.server.codes``).
 _CODES = describe("duplicate_player", "unknown_side", "missing_side", "team_count", "game_finished", "round_number",
@@ -58,6 +64,20 @@ class GameCreateSchema(Schema):
     )
 
 
+class Cursor(fields.String):
+    """The opaque ``cursor`` of the games list: deserialised to the ``(created_at, id)`` it follows."""
+
+    default_error_messages = {"invalid": "Not a cursor of this list: follow the `Link` header's rel=\"next\" "
+                              "URL as it is (a cursor is opaque; it is not built from ids or pages)."}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[datetime, int]:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return decode_cursor(text, max_id=MAX_ID)
+        except CursorError as exc:
+            raise self.make_error("invalid") from exc
+
+
 class GameQueryArgsSchema(Schema):
     status = fields.String(
         validate=validate.OneOf(GAME_STATUSES),
@@ -65,6 +85,27 @@ class GameQueryArgsSchema(Schema):
     )
     player = Name("Only games where a side has a player of this name (ignoring case).")
     preset = PresetId()
+    cursor = Cursor(validate=validate.Length(min=1, max=MAX_CURSOR_LENGTH), metadata={
+        "description": "Where the page starts: opaque, from the `cursor` of the previous "
+        "page's `Link: <...>; rel=\"next\"` URL (follow that URL as it is). Without it, "
+        "the first page. Not with `page`."})
+    page_size = fields.Integer(
+        load_default=DEFAULT_PAGE_SIZE, validate=validate.Range(min=1, max=MAX_PAGE_SIZE),
+        metadata={"description": f"Games per page (1 to {MAX_PAGE_SIZE}; default {DEFAULT_PAGE_SIZE})."},
+    )
+    page = fields.Integer(
+        validate=validate.Range(min=1, max=MAX_PAGE),
+        metadata={"deprecated": True, "description": "Deprecated: numbered pages, kept for existing clients. "
+                  "Each such page counts every matching game and skips the earlier ones (OFFSET), so late pages "
+                  "cost more the longer the list; follow the `Link` header's `next` (a `cursor`) instead. With "
+                  "`page`, `X-Pagination` carries the total and the `Link` header numbered pages, as before."},
+    )
+
+    @validates_schema
+    def _cursor_or_page(self, data: dict[str, Any], **_kwargs: Any) -> None:
+        if "cursor" in data and "page" in data:
+            raise ValidationError("Send either `cursor` (keyset pages) or the deprecated `page`, not both.",
+                                  field_name="cursor")
 
 
 class RoundCreateSchema(Schema):
@@ -118,6 +159,21 @@ class RoundSchema(Schema):
     updated_at = _ts("When the current revision was stored.")
 
 
+class RoundSummarySchema(Schema):
+    """A round in a game's read: its scores from the game's stored running totals, and its URL."""
+
+    number = fields.Integer(metadata={"description": "Round number (1 = first)."})
+    revision = fields.Integer(metadata={"description": "1, plus one per correction (above 1: the round was "
+                                        "corrected; its revisions are its history)."})
+    scores = fields.List(fields.Nested(SideTotalSchema), metadata={
+        "description": "Each side's score in this round (points; its Breakdown's `total`), in side order."})
+    totals_after = fields.List(
+        fields.Nested(SideTotalSchema), metadata={"description": "Running totals after this round."}
+    )
+    href = fields.String(metadata={"description": "The round's URL: GET it for the request as sent, every "
+                                   "side's Breakdown and its ETag."})
+
+
 class _GameStateFields(Schema):
     id = fields.Integer(metadata={"description": "Game id."})
     name = fields.String(metadata={"description": "The game's name."})
@@ -165,7 +221,9 @@ class GameSchema(_GameStateFields):
     end_reason = fields.String(allow_none=True, metadata={"description": "Why the game ended, e.g. \"4 rounds "
                                                           "played\", \"Us reached 10000\", \"4 rounds played; tie "
                                                           "stands\"; null until finished."})
-    rounds = fields.List(fields.Nested(RoundSchema), metadata={"description": "Every round, in order."})
+    rounds = fields.List(fields.Nested(RoundSummarySchema), metadata={
+        "description": "Every round, in order, summarised: number, revision, scores and running totals, with "
+        "`href`, the round's URL for its full Breakdowns (GET /v1/games/{game_id}/rounds/{number})."})
     version = fields.Integer(metadata={"description": "Increments on every change; the game's ETag follows it."})
 
 

@@ -77,14 +77,40 @@ def summary_doc(game: Game) -> dict[str, Any]:
     }
 
 
+def round_scores(running: list[list[int]]) -> list[list[int]]:
+    """Each round's scores (points, side order) from the running totals after each round
+    (``games.state["running"]``), which are their sums: the score sheet without reading a round."""
+    before = [0] * len(running[0]) if running else []
+    scores = []
+    for after in running:
+        scores.append([a - b for a, b in zip(after, before, strict=True)])
+        before = after
+    return scores
+
+
+def round_summaries(game: Game) -> list[dict[str, Any]]:
+    """``RoundSummarySchema`` of each round: scores and totals from the game's state; of the round
+    rows only ``number`` and ``revision`` are read (``get_game(..., rounds="numbers")``)."""
+    sides = side_names(game)
+    running = game.state["running"]
+    scores = round_scores(running)
+    # one URL built by the router, its siblings from it: one url_for a read, not one a round
+    first = round_location(game.id, 1)
+    prefix = first[: -len("1")]
+    return [{"number": r.number, "revision": r.revision, "scores": _totals(sides, scores[r.number - 1]),
+             "totals_after": _totals(sides, running[r.number - 1]), "href": f"{prefix}{r.number}"}
+            for r in game.rounds]
+
+
 def game_doc(game: Game) -> dict[str, Any]:
+    """``GameSchema``'s members; the game's rounds must be loaded (their numbers and revisions at least)."""
     state = game.state
     return {
         **summary_doc(game),
         "rules": game.rules_snapshot, "rules_overridden": game.rules_overridden, "house_rules": game.house_rules,
         "next_round": state["next_round"], "next_opening_minimum": state["next_opening_minimum"],
         "next_opening_minimums": state["next_opening_minimums"], "next_contract": state["next_contract"],
-        "end_reason": state["end_reason"], "rounds": [round_doc(game, r) for r in game.rounds],
+        "end_reason": state["end_reason"], "rounds": round_summaries(game),
         "version": game.version,
     }
 
@@ -102,9 +128,11 @@ def revisions_doc(rnd: Round, revisions: list[RoundRevision], *, with_current: b
 
 
 def scoresheet(game: Game) -> dict[str, Any]:
+    """``ScoresheetSchema``'s members, from the game row alone (its stored running totals)."""
     state = game.state
-    rows = [{"round": r.number, "scores": [b["total"] for b in r.teams], "totals": state["running"][i]}
-            for i, r in enumerate(game.rounds)]
+    running = state["running"]
+    rows = [{"round": k, "scores": scores, "totals": running[k - 1]}
+            for k, scores in enumerate(round_scores(running), start=1)]
     return {
         "game_id": game.id, "name": game.name, "teams": side_names(game), "rows": rows,
         "totals": [t["total"] for t in state["totals"]], "status": state["status"], "leaders": state["leaders"],

@@ -78,7 +78,8 @@ function scoresheet(game, actions) {
               : null,
           ),
           game.teams.map((t, i) => {
-            const b = (r.teams || []).find((x) => x.name === t.name) || r.teams[i];
+            // The game read summarises each round: its scores and running totals (the Breakdowns are the round's own read).
+            const b = (r.scores || []).find((x) => x.name === t.name) || (r.scores || [])[i];
             const after = (r.totals_after || []).find((x) => x.name === t.name) || r.totals_after[i];
             return h(
               "td.num",
