@@ -171,7 +171,7 @@ def wild_card_problems(naturals: int, wilds: int, complete: bool, rules: RuleSet
     and, for a book, ``min_naturals_dirty_book`` (``too_few_naturals``), ``max_wilds_per_book``
     (``wild_limit_in_book``), ``min_natural_share`` as a percentage of the meld's cards (seed 004's
     'a certain percentage of the cards in a meld at any given time to be non-wild'; ``too_many_wilds``).
-    Also what :func:`handfoot.engine.rules.consistency_problems` asks of a dirty book, so a rule set
+    Also what :func:`handfoot.engine.rule_fields.consistency_problems` asks of a dirty book, so a rule set
     that forbids every dirty book is refused by these same limits."""
     problems: list[Problem] = []
     words, keeps = _RATIOS[rules.wild_ratio]
