@@ -12,8 +12,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from handfoot.engine.cards import deck
 from handfoot.engine.errors import Problem, RulesError
-from handfoot.engine.rules import Contract, RuleSet, Threshold
+from handfoot.engine.rules import Contract, RankBonus, RuleSet, Threshold
 
 # -- the field catalogue ------------------------------------------------------------------------
 
@@ -21,7 +22,7 @@ from handfoot.engine.rules import Contract, RuleSet, Threshold
 @dataclass(frozen=True, slots=True)
 class RuleField:
     """One RuleSet field: ``kind`` (int, bool, choice, int_list, contract, contract_list,
-    threshold_list), whether ``None`` is allowed, its range or choices, group and description."""
+    threshold_list, rank_bonus_list), whether ``None`` is allowed, its range or choices, group and description."""
 
     name: str
     kind: str
@@ -33,6 +34,9 @@ class RuleField:
     choices: tuple[str, ...] = ()
     parse: Callable[[Any, tuple[str | int, ...]], Any] | None = field(default=None, compare=False)
 
+
+#: The ranks a book of its own bonus may have: the natural ranks, and 3 (books of black threes).
+RANK_BONUS_RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "3")
 
 #: The members of a contract: books needed by kind.
 _BOOK_KINDS = ("clean_books", "dirty_books", "wild_books")
@@ -49,9 +53,12 @@ RULE_FIELDS: dict[str, RuleField] = {f.name: f for f in [
     _field("players_per_team_min", "int", "sides", "Fewest players on one side (1 = individuals).", minimum=1, maximum=6),
     _field("players_per_team_max", "int", "sides", "Most players on one side.", minimum=1, maximum=6),
     _field("decks_per_player", "int", "deal", "Decks = players x decks_per_player + decks_extra.", maximum=2),
-    _field("decks_extra", "int", "deal", "Decks added to players x decks_per_player (each deck: 52 cards and 2 jokers).", maximum=12),
+    _field("decks_extra", "int", "deal", "Decks added to players x decks_per_player (each deck: 52 cards and jokers_per_deck jokers).", maximum=12),
     _field("hand_size", "int", "deal", "Cards dealt to each hand.", minimum=1, maximum=30),
     _field("foot_size", "int", "deal", "Cards dealt to each foot.", minimum=1, maximum=30),
+    _field("hand_size_by_round", "int_list", "deal", "Cards dealt to each hand per round, round 1 first; empty: hand_size every round.", minimum=1, maximum=30),
+    _field("foot_size_by_round", "int_list", "deal", "Cards dealt to each foot per round, round 1 first; empty: foot_size every round.", minimum=1, maximum=30),
+    _field("jokers_per_deck", "int", "deal", "Jokers in each deck (a deck is 52 cards and these jokers).", maximum=4),
     _field("rounds", "int", "game", "Rounds in a game (null: play to target_score).", minimum=1, maximum=50, nullable=True),
     _field("target_score", "int", "game", "A game ends when a side reaches this score (null: after `rounds`).", minimum=1, maximum=1_000_000, nullable=True),
     _field("tie_rule", "choice", "game", "A tie after the last round stands, or calls for a tiebreaker round.", choices=("stands", "tiebreaker_round")),
@@ -75,12 +82,17 @@ RULE_FIELDS: dict[str, RuleField] = {f.name: f for f in [
     _field("min_naturals_dirty_book", "int", "melds", "A completed dirty book needs at least this many naturals.", maximum=13),
     _field("max_wilds_per_book", "int", "melds", "Most wild cards in one meld or book (null: only the ratio limits).", maximum=40, nullable=True),
     _field("min_natural_share", "int", "melds", "Least share of natural cards in a meld holding wild cards, in percent of its cards (0: no such limit).", maximum=100),
+    _field("clean_books_grow", "bool", "melds", "Clean books may grow past book_max_size (a dirty book still closes at it)."),
+    _field("illegal_melds_stand", "bool", "melds", "A meld that breaks the meld rules stands and scores when no one caught it: its problems are warnings on the side's breakdown, not a refusal."),
     _field("clean_book_bonus", "int", "bonuses", "Bonus per clean (red, natural) book.", minimum=-100_000, maximum=100_000),
     _field("dirty_book_bonus", "int", "bonuses", "Bonus per dirty (black, mixed) book.", minimum=-100_000, maximum=100_000),
     _field("wild_book_bonus", "int", "bonuses", "Bonus per wild (all-wild) book.", minimum=-100_000, maximum=100_000),
     _field("going_out_bonus", "int", "bonuses", "Going-out bonus for rounds past going_out_bonus_by_round.", minimum=-100_000, maximum=100_000),
     _field("going_out_bonus_by_round", "int_list", "bonuses", "Going-out bonus per round (round 1 first); empty: going_out_bonus every round.", minimum=-100_000, maximum=100_000),
+    _field("rank_book_bonuses", "rank_bonus_list", "bonuses", "Books of a given rank worth their own bonus, in place of their kind's (clean or dirty): [{rank, bonus}], rank 4-10, J, Q, K, A or 3 (black threes); empty: none.", minimum=-100_000, maximum=100_000, choices=RANK_BONUS_RANKS),
     _field("perfect_cut_bonus", "int", "bonuses", "Bonus each time a player picks up exactly the dealt count of cards when cutting (0: no such bonus).", minimum=-100_000, maximum=100_000),
+    _field("perfect_cut_within_1_bonus", "int", "bonuses", "Bonus each time a player's cut is one card off the dealt count (0: no such bonus).", minimum=-100_000, maximum=100_000),
+    _field("perfect_cut_within_3_bonus", "int", "bonuses", "Bonus each time a player's cut is two or three cards off the dealt count (0: no such bonus).", minimum=-100_000, maximum=100_000),
     _field("red_threes_laid_out", "bool", "red_threes", "Red threes are laid out on the table (and replaced)."),
     _field("red_three_table_points", "int", "red_threes", "Points per red three on the table of a side that has melded (signed).", minimum=-100_000, maximum=100_000),
     _field("red_three_table_points_unmelded", "int", "red_threes", "Points per red three on the table of a side that has not melded (signed).", minimum=-100_000, maximum=100_000),
@@ -89,6 +101,7 @@ RULE_FIELDS: dict[str, RuleField] = {f.name: f for f in [
     _field("opening_minimum", "int", "opening", "Opening minimum for rounds past opening_minimum_by_round.", maximum=100_000),
     _field("opening_thresholds", "threshold_list", "opening", "When not empty, the opening minimum comes from the side's cumulative score instead of the round: [{score, minimum}], ascending score.", minimum=-1_000_000, maximum=1_000_000),
     _field("opening_pile_top_only", "bool", "opening", "Of a taken discard pile only the top card counts toward the opening minimum."),
+    _field("opening_needs_book", "bool", "opening", "The opening melds must hold a completed book."),
     _field("contract", "contract", "going_out", "Books needed to go out for rounds past contract_by_round: {clean_books, dirty_books, wild_books}.", maximum=40),
     _field("contract_by_round", "contract_list", "going_out", "Books needed to go out per round, round 1 first; empty: `contract` every round.", maximum=40),
     _field("going_out_needs_feet", "bool", "going_out", "Every player of the side must have picked up their foot before the side goes out."),
@@ -167,7 +180,33 @@ def parse_value(name: str, value: Any, path: tuple[str | int, ...]) -> Any:
             raise _bad(path, f"{name}: at most 50 entries")
         return tuple(Threshold(**_object(v, ("score", "minimum"), spec, (*path, i)))
                      for i, v in enumerate(value))
+    if spec.kind == "rank_bonus_list":
+        return _rank_bonuses(value, spec, path)
     raise AssertionError(spec.kind)  # pragma: no cover
+
+
+def _rank_bonuses(value: Any, spec: RuleField, path: tuple[str | int, ...]) -> tuple[RankBonus, ...]:
+    """``[{rank, bonus}]``: each rank one of ``spec.choices``, at most once; each bonus in range."""
+    if len(value) > len(spec.choices):
+        raise _bad(path, f"{spec.name}: at most {len(spec.choices)} entries, one a rank")
+    out: list[RankBonus] = []
+    for i, item in enumerate(value):
+        if not isinstance(item, Mapping):
+            raise _bad((*path, i), f"{spec.name}: expected an object with rank, bonus")
+        unknown = [k for k in item if k not in ("rank", "bonus")]
+        if unknown:
+            raise RulesError([Problem("unknown_rule", f"{spec.name}: unknown member {k!r}", (*path, i, str(k)))
+                              for k in unknown])
+        rank = item.get("rank")
+        if rank not in spec.choices:
+            raise _bad((*path, i, "rank"), f"{spec.name}: rank expected one of {', '.join(spec.choices)}, "
+                       f"got {rank!r}")
+        if any(b.rank == rank for b in out):
+            raise _bad((*path, i, "rank"), f"{spec.name}: the {rank}s are listed twice")
+        if "bonus" not in item:
+            raise _bad((*path, i), f"{spec.name}: missing bonus")
+        out.append(RankBonus(rank, _int(item["bonus"], spec, (*path, i, "bonus"))))
+    return tuple(out)
 
 
 def apply_overrides(base: RuleSet, overrides: Mapping[str, Any],
@@ -214,7 +253,8 @@ def consistency_problems(rules: RuleSet) -> list[Problem]:
     """Every way ``rules`` contradicts itself (paths are field names). Empty when consistent.
 
     Checked: ranges that must be ordered (teams, players, meld and book sizes); a wild limit that
-    leaves no legal dirty book; wild books in a contract when all-wild melds do not exist; a
+    leaves no legal dirty book; a bonus for books of black threes where they are never melded; wild
+    books in a contract when all-wild melds do not exist; a
     contract that the smallest table's decks cannot supply; a tie rule without a round count.
     """
     out: list[Problem] = []
@@ -244,11 +284,15 @@ def consistency_problems(rules: RuleSet) -> list[Problem]:
             f"(book_size {rules.book_size}, wild_ratio {rules.wild_ratio}, min_naturals_with_wilds "
             f"{rules.min_naturals_with_wilds}, min_naturals_dirty_book {rules.min_naturals_dirty_book}, "
             f"max_wilds_per_book {rules.max_wilds_per_book})")
+    for i, bonus in enumerate(rules.rank_book_bonuses):
+        if bonus.rank == "3" and not rules.black_three_books:
+            out.append(Problem("inconsistent_rules", "a bonus for books of black threes, but black threes "
+                               "are never melded (black_three_books is false)", ("rank_book_bonuses", i, "rank")))
     contracts = {("contract",): rules.contract} | {
         ("contract_by_round", i): c for i, c in enumerate(rules.contract_by_round)}
     players = rules.teams_min * rules.players_per_team_min
     decks = rules.decks_for(players)
-    wild_cards = decks * 6  # four 2s and two jokers a deck
+    wild_cards = decks * sum(1 for c in deck(rules.jokers_per_deck) if c.is_wild)
     natural_books = len(_NATURAL_RANK_COUNT) * ((decks * 4) // rules.book_size)
     for where, c in contracts.items():
         if c.wild_books and not rules.all_wild_melds:

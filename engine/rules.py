@@ -51,6 +51,18 @@ class Threshold:
 
 
 @dataclass(frozen=True, slots=True)
+class RankBonus:
+    """A book of one rank worth its own bonus: ``rank`` (canonical text: ``"7"``, ``"3"`` for black
+    threes) and ``bonus`` (points), in place of its kind's bonus (docs/rules-decisions.md D30)."""
+
+    rank: str
+    bonus: int
+
+    def as_dict(self) -> dict[str, int | str]:
+        return {"rank": self.rank, "bonus": self.bonus}
+
+
+@dataclass(frozen=True, slots=True)
 class RuleSet:
     """Every value a round's rules need. See :data:`RULE_FIELDS` for each field's meaning and range."""
 
@@ -63,6 +75,9 @@ class RuleSet:
     decks_extra: int
     hand_size: int
     foot_size: int
+    hand_size_by_round: tuple[int, ...]
+    foot_size_by_round: tuple[int, ...]
+    jokers_per_deck: int
     # game length
     rounds: int | None
     target_score: int | None
@@ -89,13 +104,18 @@ class RuleSet:
     min_naturals_dirty_book: int
     max_wilds_per_book: int | None
     min_natural_share: int
+    clean_books_grow: bool
+    illegal_melds_stand: bool
     # bonuses
     clean_book_bonus: int
     dirty_book_bonus: int
     wild_book_bonus: int
     going_out_bonus: int
     going_out_bonus_by_round: tuple[int, ...]
+    rank_book_bonuses: tuple[RankBonus, ...]
     perfect_cut_bonus: int
+    perfect_cut_within_1_bonus: int
+    perfect_cut_within_3_bonus: int
     # red threes
     red_threes_laid_out: bool
     red_three_table_points: int
@@ -106,6 +126,7 @@ class RuleSet:
     opening_minimum: int
     opening_thresholds: tuple[Threshold, ...]
     opening_pile_top_only: bool
+    opening_needs_book: bool
     # going out
     contract: Contract
     contract_by_round: tuple[Contract, ...]
@@ -124,6 +145,18 @@ class RuleSet:
     def decks_for(self, players: int) -> int:
         """Decks in play for ``players`` players: ``players * decks_per_player + decks_extra``."""
         return max(1, players * self.decks_per_player + self.decks_extra)
+
+    def hand_size_for(self, round_number: int) -> int:
+        """Cards dealt to each hand in a round (``hand_size_by_round``, else ``hand_size``)."""
+        if 1 <= round_number <= len(self.hand_size_by_round):
+            return self.hand_size_by_round[round_number - 1]
+        return self.hand_size
+
+    def foot_size_for(self, round_number: int) -> int:
+        """Cards dealt to each foot in a round (``foot_size_by_round``, else ``foot_size``)."""
+        if 1 <= round_number <= len(self.foot_size_by_round):
+            return self.foot_size_by_round[round_number - 1]
+        return self.foot_size
 
     def opening_minimum_for(self, round_number: int, score: int | None = None) -> int:
         """The opening minimum (points) for a round; by cumulative ``score`` when thresholds are set."""
@@ -183,8 +216,9 @@ def per_rules(make: Callable[[RuleSet], _T]) -> Callable[[RuleSet], _T]:
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, (Contract, Threshold)):
+    if isinstance(value, (Contract, Threshold, RankBonus)):
         return value.as_dict()
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     return value
+
