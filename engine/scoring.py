@@ -281,8 +281,8 @@ def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
     tally = Tally(  # the fields in order: see Tally
         books.clean_books, books.dirty_books, books.wild_books, len(team.red_threes), caught, table.points,
         sum(map(points_by_rank.__getitem__, map(_rank_index, held))) - caught * points_by_rank[_THREE],
-        sum(map(points_by_rank.__getitem__, map(_rank_index, team.burn))), team.perfect_cuts,
-        team.cuts_within_1, team.cuts_within_3, bool(melds),
+        sum(map(points_by_rank.__getitem__, map(_rank_index, team.burn))), team.perfect_cuts, bool(melds),
+        team.cuts_within_1, team.cuts_within_3,
         _rank_books(table, rules, stand) if rules.rank_book_bonuses else ())
     if team.went_out:
         problems += going_out_problems(books, players, rules, round_number, at)

@@ -50,9 +50,9 @@ class Tally:
     points_left: int = 0
     burn_points: int = 0
     perfect_cuts: int = 0
+    has_melded: bool | None = None
     cuts_within_1: int = 0
     cuts_within_3: int = 0
-    has_melded: bool | None = None
     rank_books: tuple[RankBooks, ...] = ()
 
     @property
