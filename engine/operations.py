@@ -134,8 +134,9 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
             for k, v in values.items():
                 if isinstance(v, bool) or not isinstance(v, int):
                     raise _problem("invalid_input", f"{k}: expected a whole number", (*at, "tally", k))
+            ranked = raw.get("rank_books")
             tally = Tally(**values, has_melded=raw.get("has_melded"),
-                          rank_books=_rank_books(raw.get("rank_books") or (), (*at, "tally", "rank_books")))
+                          rank_books=_rank_books(ranked, (*at, "tally", "rank_books")) if ranked else ())
             teams.append(TeamRound(name=name, went_out=went_out, tally=tally))
             continue
         melds = parse.melds(_list(get("melds", ()), (*at, "melds")), (*at, "melds"))

@@ -26,7 +26,7 @@ from handfoot.engine.checks import PlayerState, going_out_problems, player_probl
 from handfoot.engine.errors import Path, Problem, RoundError
 from handfoot.engine.frozen import fast_init
 from handfoot.engine.melds import BookKind, rank_points
-from handfoot.engine.rules import RuleSet
+from handfoot.engine.rules import RuleSet, per_rules
 from handfoot.engine.table import Table, analyse_table
 from handfoot.engine.tallies import TALLY_COUNTS, RankBooks, Tally, tally_problems
 
@@ -204,7 +204,8 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
         if team.tally is not None:
             tally = team.tally
             problems += tally_problems(tally, team.went_out, rules, round_number, ("teams", i), most_decks)
-            problems += _not_scored_cuts(tally, rules, ("teams", i, "tally"))
+            if tally.perfect_cuts or tally.cuts_within_1 or tally.cuts_within_3:
+                problems += _not_scored_cuts(tally, rules, ("teams", i, "tally"))
             warned: tuple[Problem, ...] = ()
         else:
             tally, side_problems, warned = _side_tally(team, rules, round_number, ("teams", i))
@@ -292,6 +293,13 @@ def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
     return tally, problems, warned
 
 
+@per_rules
+def _scored_cuts(rules: RuleSet) -> tuple[tuple[str, str, str, int], ...]:
+    """(input, line code, label, bonus) of each grade of cut the rules score (bonus not 0)."""
+    return tuple((key, code, LINE_LABELS[code], getattr(rules, bonus))
+                 for key, code, bonus in _CUT_GRADES if getattr(rules, bonus))
+
+
 def _rank_books(table: Table, rules: RuleSet, stand: bool) -> tuple[RankBooks, ...]:
     """The side's completed books of each rank of ``rank_book_bonuses``, by kind (valid books, or
     every completed meld where melds ``stand``); ranks with none are left out."""
@@ -363,11 +371,9 @@ def breakdown(name: str, went_out: bool, tally: Tally, rules: RuleSet, round_num
         new(Line, ("red_threes_caught", _LABEL_RED_CAUGHT, t.red_threes_caught, rules.red_three_caught_points,
                    t.red_threes_caught * rules.red_three_caught_points)),
     ]
-    for key, code, bonus in _CUT_GRADES:
-        each = getattr(rules, bonus)
-        if each:
-            count = getattr(t, key)
-            lines.append(new(Line, (code, LINE_LABELS[code], count, each, count * each)))
+    for key, code, label, each in _scored_cuts(rules):
+        count = getattr(t, key)
+        lines.append(new(Line, (code, label, count, each, count * each)))
     lines.append(new(Line, ("table_points", _LABEL_TABLE, None, None, t.table_points)))
     if rules.after_book == "burn":
         lines.append(new(Line, ("burn", _LABEL_BURN, None, None, t.burn_points)))
