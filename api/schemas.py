@@ -188,6 +188,19 @@ class ThresholdSchema(Schema):
     )
 
 
+class RankBonusSchema(Schema):
+    rank = fields.String(
+        required=True,
+        validate=validate.OneOf(RULE_FIELDS["rank_book_bonuses"].choices),
+        metadata={"description": "The books' rank: 4-10, J, Q, K, A, or 3 (books of black threes)."},
+    )
+    bonus = Int(
+        required=True,
+        validate=validate.Range(-100_000, 100_000),
+        metadata={"description": "The bonus (points) of each completed book of that rank, in place of its kind's."},
+    )
+
+
 def _rule_field(spec: RuleField) -> fields.Field:
     meta = {"description": spec.description}
     rng = validate.Range(spec.minimum, spec.maximum)
@@ -205,6 +218,9 @@ def _rule_field(spec: RuleField) -> fields.Field:
         return fields.List(fields.Nested(ContractSchema), validate=validate.Length(max=50), metadata=meta)
     if spec.kind == "threshold_list":
         return fields.List(fields.Nested(ThresholdSchema), validate=validate.Length(max=50), metadata=meta)
+    if spec.kind == "rank_bonus_list":
+        return fields.List(fields.Nested(RankBonusSchema), validate=validate.Length(max=len(spec.choices)),
+                           metadata=meta)
     raise AssertionError(spec.kind)
 
 
@@ -270,4 +286,5 @@ def breakdown_data(breakdown: Breakdown) -> dict[str, Any]:
         "name": breakdown.name,
         "total": breakdown.total,
         "lines": list(map(dict, map(zip, repeat(Line._fields), breakdown.lines))),
+        "warnings": [{"pointer": json_pointer(p.path), "code": p.code, "detail": p.detail} for p in breakdown.warnings],
     }

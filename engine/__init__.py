@@ -44,15 +44,8 @@ from handfoot.engine.operations import (
     validate_meld_request,
 )
 from handfoot.engine.presets import PRESETS, Preset, Provenance, ResolvedRules, find_preset, resolve_rules
-from handfoot.engine.rules import (
-    RULE_FIELDS,
-    Contract,
-    RuleField,
-    RuleSet,
-    Threshold,
-    apply_overrides,
-    rules_from_mapping,
-)
+from handfoot.engine.rule_fields import RULE_FIELDS, RuleField, apply_overrides, rules_from_mapping
+from handfoot.engine.rules import Contract, RuleSet, Threshold
 from handfoot.engine.scoring import (
     LINE_LABELS,
     Breakdown,

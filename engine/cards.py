@@ -145,6 +145,12 @@ DECK: tuple[Card, ...] = tuple(
 )
 
 
+def deck(jokers: int = 2) -> tuple[Card, ...]:
+    """Every card of one deck of 52 ranked cards and ``jokers`` jokers (RuleSet ``jokers_per_deck``:
+    two in every published rule set; 0 or 4 on some hosted tables, docs/rules-decisions.md D28)."""
+    return DECK if jokers == 2 else (*DECK[:-2], *[Card(Rank.JOKER, None)] * jokers)
+
+
 def parse_card(text: object) -> Card:
     """Parse one card string (aliases accepted, case-insensitive, surrounding spaces ignored).
 

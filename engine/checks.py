@@ -35,7 +35,9 @@ def check_opening(melds: Sequence[Sequence[Card]], rules: RuleSet, round_number:
     and the cards from hand (the melded cards not from the pile) must make the take that
     :func:`take_problems` asks, as ``POST /v1/discard-pile/check`` does (a first take: a pile taken
     before is not modelled here).
-    ``score`` is the side's cumulative score, needed when ``opening_thresholds`` are set.
+    ``score`` is the side's cumulative score, needed when ``opening_thresholds`` are set. Under
+    ``opening_needs_book`` the melds must hold a completed valid book (``opening_needs_book``; a
+    keeper's fifth round, "a canasta to meld": docs/rules-decisions.md D27).
     """
     table = analyse_table(melds, rules)
     problems = list(table.problems)
@@ -61,7 +63,14 @@ def check_opening(melds: Sequence[Sequence[Card]], rules: RuleSet, round_number:
     if points < minimum:
         problems.append(Problem("opening_below_minimum", f"the opening melds count {points} points; "
                                 f"round {round_number} needs at least {minimum}", ("melds",)))
+    if rules.opening_needs_book and table.books == _NO_BOOKS:
+        problems.append(Problem("opening_needs_book", "these rules open with a completed book "
+                                f"({rules.book_size} cards; opening_needs_book): the opening melds hold none",
+                                ("melds",)))
     return OpeningCheck(points=points, minimum=minimum, met=not problems, problems=tuple(problems))
+
+
+_NO_BOOKS = Contract()
 
 
 @fast_init

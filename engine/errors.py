@@ -102,6 +102,7 @@ PROBLEM_CODES: dict[str, str] = {
     "second_book_of_rank": "A second meld of a rank whose book is closed, where the rule set burns instead.",
     # opening
     "opening_below_minimum": "The opening melds' card points are below the round's minimum.",
+    "opening_needs_book": "The rule set opens with a completed book, and the opening melds hold none.",
     # going out
     "contract_not_met": "The side does not have the books its contract needs to go out.",
     "foot_not_picked_up": "A player of the side has not picked up the foot, which going out requires.",

@@ -81,7 +81,8 @@ def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = 
     ``mixed_ranks``, ``rank_not_meldable``, ``all_wild_not_allowed``, ``too_many_wilds``,
     ``too_few_naturals``, ``wild_limit_in_book``). Problem paths are ``("cards",)`` or ``("onto",)``
     or ``("cards", i)`` for a single card. Sources: meld size and book size (``meld_min``,
-    ``book_size``, ``book_max_size``), wild limits (``wild_ratio``, ``min_naturals_with_wilds``,
+    ``book_size``, ``book_max_size``; a clean meld past it under ``clean_books_grow``, D26), wild
+    limits (``wild_ratio``, ``min_naturals_with_wilds``,
     ``min_naturals_dirty_book``, ``max_wilds_per_book``); each rule's source is in the preset's
     provenance.
     """
@@ -135,13 +136,19 @@ def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ())
     if size < rules.meld_min:
         problems.append(Problem("meld_too_small", f"a meld needs at least {rules.meld_min} cards "
                                 f"(meld_min); this one has {size}", ("cards",)))
+    # clean_books_grow: a clean meld has no size limit of its own (a dirty one still closes at it)
+    max_size = None if rules.clean_books_grow and not wilds else rules.book_max_size
     complete_before = bool(onto) and len(onto) >= rules.book_size
-    if complete_before and cards and rules.book_max_size == rules.book_size:
+    if complete_before and cards and max_size == rules.book_size:
         problems.append(Problem("book_closed", f"the meld is a completed book of {len(onto)}; no card "
-                                f"may be added (book_max_size {rules.book_max_size})", ("onto",)))
-    elif rules.book_max_size is not None and size > rules.book_max_size:
-        problems.append(Problem("meld_too_large", f"a meld holds at most {rules.book_max_size} cards "
-                                f"(book_max_size); this one has {size}", ("cards",)))
+                                f"may be added (book_max_size {rules.book_max_size}"
+                                + (", clean_books_grow: only a clean book grows)" if rules.clean_books_grow else ")"),
+                                ("onto",)))
+    elif max_size is not None and size > max_size:
+        problems.append(Problem("meld_too_large", f"a meld holds at most {max_size} cards "
+                                "(book_max_size" + ("; clean_books_grow: only a clean book grows" if
+                                                    rules.clean_books_grow else "") + f"); this one has {size}",
+                                ("cards",)))
     complete = size >= rules.book_size
     if wilds and not n:
         kind: BookKind | None = BookKind.WILD
@@ -171,7 +178,7 @@ def wild_card_problems(naturals: int, wilds: int, complete: bool, rules: RuleSet
     and, for a book, ``min_naturals_dirty_book`` (``too_few_naturals``), ``max_wilds_per_book``
     (``wild_limit_in_book``), ``min_natural_share`` as a percentage of the meld's cards (seed 004's
     'a certain percentage of the cards in a meld at any given time to be non-wild'; ``too_many_wilds``).
-    Also what :func:`handfoot.engine.rules.consistency_problems` asks of a dirty book, so a rule set
+    Also what :func:`handfoot.engine.rule_fields.consistency_problems` asks of a dirty book, so a rule set
     that forbids every dirty book is refused by these same limits."""
     problems: list[Problem] = []
     words, keeps = _RATIOS[rules.wild_ratio]

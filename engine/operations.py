@@ -21,7 +21,7 @@ from handfoot.engine.melds import MeldCheck, validate_meld
 from handfoot.engine.presets import ResolvedRules, find_preset, resolve_rules
 from handfoot.engine.rules import RuleSet
 from handfoot.engine.scoring import Breakdown, RoundInput, RoundScore, TeamRound, score_round
-from handfoot.engine.tallies import TALLY_COUNTS, Tally
+from handfoot.engine.tallies import TALLY_COUNTS, RankBooks, Tally
 
 
 def rules_of(body: Mapping[str, Any]) -> ResolvedRules:
@@ -98,6 +98,19 @@ class _Cards:
             raise CardError(self.problems)
 
 
+def _rank_books(raw: Any, at: Path) -> tuple[RankBooks, ...]:
+    """A tally's ``rank_books``: ``[{rank, clean_books?, dirty_books?}]`` (counts default to 0)."""
+    out = []
+    for k, item in enumerate(_list(raw, at)):
+        entry = _mapping(item, (*at, k))
+        counts = {key: entry.get(key, 0) for key in ("clean_books", "dirty_books")}
+        for key, v in counts.items():
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise _problem("invalid_input", f"{key}: expected a whole number", (*at, k, key))
+        out.append(RankBooks(str(entry.get("rank")), **counts))
+    return tuple(out)
+
+
 def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
     """A :class:`~handfoot.engine.scoring.RoundInput` from the request shape of ``POST
     /v1/rounds/score`` (DESIGN §4).
@@ -121,16 +134,18 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
             for k, v in values.items():
                 if isinstance(v, bool) or not isinstance(v, int):
                     raise _problem("invalid_input", f"{k}: expected a whole number", (*at, "tally", k))
-            tally = Tally(**values, has_melded=raw.get("has_melded"))
+            ranked = raw.get("rank_books")
+            tally = Tally(**values, has_melded=raw.get("has_melded"),
+                          rank_books=_rank_books(ranked, (*at, "tally", "rank_books")) if ranked else ())
             teams.append(TeamRound(name=name, went_out=went_out, tally=tally))
             continue
         melds = parse.melds(_list(get("melds", ()), (*at, "melds")), (*at, "melds"))
         players = parse.players(_list(get("players", ()), (*at, "players")), (*at, "players"))
         red_threes = parse(_list(get("red_threes", ()), (*at, "red_threes")), (*at, "red_threes"))
         burn = parse(_list(get("burn", ()), (*at, "burn")), (*at, "burn"))
-        perfect = get("perfect_cuts", 0)
+        cuts = [get(key, 0) for key in ("perfect_cuts", "cuts_within_1", "cuts_within_3")]
         teams.append(TeamRound(name, went_out, melds, red_threes, burn, players, None,
-                               perfect if isinstance(perfect, int) else 0))
+                               *[n if isinstance(n, int) and not isinstance(n, bool) else 0 for n in cuts]))
     parse.done()
     return RoundInput(round=round_number, teams=tuple(teams))
 

@@ -23,7 +23,8 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from handfoot.engine.errors import Problem, RulesError, UnknownPresetError
-from handfoot.engine.rules import RuleSet, apply_overrides, parse_value
+from handfoot.engine.rule_fields import apply_overrides, parse_value
+from handfoot.engine.rules import RuleSet
 
 ProvenanceKind = Literal["seed", "filled", "reported", "option", "derived", "default", "decision"]
 
@@ -61,7 +62,7 @@ def _preset(pid: str, entry: Mapping[str, Any], published: Mapping[str, Preset])
     """One preset of ``presets.json``: ``values`` gives each field stated for it as ``[value, kind,
     source, note?]`` (a :class:`Provenance`); every other field is filled from the preset
     ``filled_from`` (one of ``published``) and labelled so. Values are read by the rule model's own
-    parser (:func:`~handfoot.engine.rules.parse_value`), as house rules are."""
+    parser (:func:`~handfoot.engine.rule_fields.parse_value`), as house rules are."""
     base = published[entry["filled_from"]] if entry["filled_from"] else None
     values: dict[str, Any] = {}
     provenance: dict[str, Provenance] = {}

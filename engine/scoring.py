@@ -25,10 +25,10 @@ from handfoot.engine.cards import RANK_INDEX, Card, Rank
 from handfoot.engine.checks import PlayerState, going_out_problems, player_problems
 from handfoot.engine.errors import Path, Problem, RoundError
 from handfoot.engine.frozen import fast_init
-from handfoot.engine.melds import rank_points
-from handfoot.engine.rules import RuleSet
-from handfoot.engine.table import analyse_table
-from handfoot.engine.tallies import TALLY_COUNTS, Tally, tally_problems
+from handfoot.engine.melds import BookKind, rank_points
+from handfoot.engine.rules import RuleSet, per_rules
+from handfoot.engine.table import Table, analyse_table
+from handfoot.engine.tallies import TALLY_COUNTS, RankBooks, Tally, tally_problems
 
 __all__ = [
     "LINE_LABELS", "TALLY_COUNTS", "Breakdown", "Line", "RoundInput", "RoundScore", "Tally", "TeamRound",
@@ -41,7 +41,8 @@ __all__ = [
 class TeamRound:
     """One side's round. Cards form: ``melds`` (everything on the table), ``red_threes`` (laid out),
     ``burn`` (the burn pile), ``players``. Tally form: ``tally`` (then the card fields are unused).
-    ``perfect_cuts``: how often a player of the side cut exactly the dealt count (cards form)."""
+    ``perfect_cuts``: how often a player of the side cut exactly the dealt count; ``cuts_within_1``
+    and ``cuts_within_3``: one card off, and two or three off (cards form; the graded perfect cut)."""
 
     name: str
     went_out: bool = False
@@ -51,6 +52,8 @@ class TeamRound:
     players: tuple[PlayerState, ...] = ()
     tally: Tally | None = None
     perfect_cuts: int = 0
+    cuts_within_1: int = 0
+    cuts_within_3: int = 0
 
 
 @fast_init
@@ -81,11 +84,14 @@ class Line(NamedTuple):
 @fast_init
 @dataclass(frozen=True, slots=True)
 class Breakdown:
-    """A side's round score: ``name``, ``total`` (points) and the ``lines`` that sum to it."""
+    """A side's round score: ``name``, ``total`` (points) and the ``lines`` that sum to it;
+    ``warnings``: the meld rules its table breaks where they stand and score (``illegal_melds_stand``,
+    the Hodges family rules' "what's layed is played"; empty otherwise)."""
 
     name: str
     total: int
     lines: tuple[Line, ...]
+    warnings: tuple[Problem, ...] = ()
 
     def line(self, code: str) -> Line | None:
         return next((line for line in self.lines if line.code == code), None)
@@ -108,14 +114,20 @@ LINE_LABELS: dict[str, str] = {
     "red_threes_on_table": "Red threes on the table",
     "red_threes_caught": "Red threes caught in hand or foot",
     "perfect_cut": "Perfect cuts",
+    "cut_within_1": "Cuts one card off",
+    "cut_within_3": "Cuts two or three cards off",
     "table_points": "Cards on the table",
     "burn": "Burn pile",
     "points_left": "Cards left in hands and feet",
 }
-(_LABEL_CLEAN, _LABEL_DIRTY, _LABEL_WILD, _LABEL_OUT, _LABEL_RED_TABLE, _LABEL_RED_CAUGHT, _LABEL_PERFECT,
+(_LABEL_CLEAN, _LABEL_DIRTY, _LABEL_WILD, _LABEL_OUT, _LABEL_RED_TABLE, _LABEL_RED_CAUGHT,
  _LABEL_TABLE, _LABEL_BURN, _LABEL_LEFT) = itemgetter(
     "clean_books", "dirty_books", "wild_books", "going_out", "red_threes_on_table", "red_threes_caught",
-    "perfect_cut", "table_points", "burn", "points_left")(LINE_LABELS)
+    "table_points", "burn", "points_left")(LINE_LABELS)
+#: The graded perfect cut (D29): (input, line code, the rule's bonus field) for each grade.
+_CUT_GRADES = (("perfect_cuts", "perfect_cut", "perfect_cut_bonus"),
+               ("cuts_within_1", "cut_within_1", "perfect_cut_within_1_bonus"),
+               ("cuts_within_3", "cut_within_3", "perfect_cut_within_3_bonus"))
 
 
 # -- sides ------------------------------------------------------------------------------------
@@ -177,8 +189,9 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
     problem, ``duplicate_open_meld``, ``second_book_of_rank``, ``not_a_red_three``,
     ``red_three_not_laid_out``, ``burn_not_allowed``, ``burn_needs_closed_book``, ``wild_burned``,
     ``too_many_copies``, ``negative_tally``, ``invalid_tally``, ``all_wild_not_allowed``,
-    ``duplicate_side``, ``duplicate_player``, ``foot_not_played``, ``not_in_rules`` (perfect cuts without a
-    perfect-cut bonus).
+    ``duplicate_side``, ``duplicate_player``, ``foot_not_played``, ``not_in_rules`` (a grade of cut
+    without its bonus). Under ``illegal_melds_stand`` the meld problems are not raised: they are the
+    side's breakdown's ``warnings`` (D31).
     """
     teams, round_number = round_input.teams, round_input.round
     problems = sides_problems(rules, [t.name for t in teams],
@@ -186,21 +199,25 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
     problems += _two_sides_out_problems(teams)
     most_decks = rules.decks_for(len(teams) * rules.players_per_team_max)  # a tally names no players
     tallies: list[Tally] = []
+    warnings: list[tuple[Problem, ...]] = []
     for i, team in enumerate(teams):
         if team.tally is not None:
             tally = team.tally
             problems += tally_problems(tally, team.went_out, rules, round_number, ("teams", i), most_decks)
-            if tally.perfect_cuts and not rules.perfect_cut_bonus:
-                problems.append(_not_scored_cuts(("teams", i, "tally", "perfect_cuts")))
+            if tally.perfect_cuts or tally.cuts_within_1 or tally.cuts_within_3:
+                problems += _not_scored_cuts(tally, rules, ("teams", i, "tally"))
+            warned: tuple[Problem, ...] = ()
         else:
-            tally, side_problems = side_tally(team, rules, round_number, ("teams", i))
+            tally, side_problems, warned = _side_tally(team, rules, round_number, ("teams", i))
             problems += side_problems
         tallies.append(tally)
+        warnings.append(warned)
     problems += _copies_problems(teams, tallies, rules)
     if problems:
         raise RoundError(problems)
-    return RoundScore(round_number, tuple([breakdown(team.name, team.went_out, tally, rules, round_number)
-                                           for team, tally in zip(teams, tallies, strict=True)]))
+    return RoundScore(round_number, tuple([
+        breakdown(team.name, team.went_out, tally, rules, round_number, warned)
+        for team, tally, warned in zip(teams, tallies, warnings, strict=True)]))
 
 
 def _two_sides_out_problems(teams: Sequence[TeamRound]) -> list[Problem]:
@@ -216,19 +233,35 @@ _is_red_three = attrgetter("is_red_three")
 
 
 def side_tally(team: TeamRound, rules: RuleSet, round_number: int, at: Path = ()) -> tuple[Tally, list[Problem]]:
-    """A side's cards as its :class:`Tally`, and every rule they break (paths under ``at``).
+    """A side's cards as its :class:`Tally`, and every rule they break (paths under ``at``), the
+    meld rules included even where they stand (see :func:`_side_tally`)."""
+    tally, problems, warned = _side_tally(team, rules, round_number, at)
+    return tally, [*warned, *problems]
+
+
+def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
+                at: Path) -> tuple[Tally, list[Problem], tuple[Problem, ...]]:
+    """A side's cards as its :class:`Tally`, every rule they break (paths under ``at``), and the
+    meld rules broken that stand as warnings (``illegal_melds_stand``; else empty).
 
     Books and table points from :func:`~handfoot.engine.table.analyse_table`; red threes on the
     table (``not_a_red_three``, ``red_three_not_laid_out``); the burn pile (``burn_not_allowed``,
     ``wild_burned``, ``burn_needs_closed_book``: seed 002, seed 003); points left in hands and feet,
     a red three held counted only as caught; going out (:func:`~handfoot.engine.checks.going_out_problems`
     and ``cards_left_when_out``: a player of the side has played out both hand and foot).
+
+    Under ``illegal_melds_stand`` (the Hodges family rules: "what's layed is played", D31) a meld
+    that breaks the meld rules stands: its cards score, and a completed one counts as a book of its
+    kind (:meth:`~handfoot.engine.table.Table.standing_books`); its problems are the warnings.
     """
     problems: list[Problem] = []
     points_by_rank = rank_points(rules)
     melds = team.melds
     table = analyse_table(melds, rules, (*at, "melds"))
-    problems += table.problems
+    stand = rules.illegal_melds_stand and bool(table.problems)
+    warned = table.problems if stand else ()
+    if not stand:
+        problems += table.problems
     for k, card in enumerate(team.red_threes):
         if not card.is_red_three:
             problems.append(Problem("not_a_red_three", f"{card.code} is not a red three (3H or 3D)",
@@ -241,27 +274,49 @@ def side_tally(team: TeamRound, rules: RuleSet, round_number: int, at: Path = ()
         problems += _burn_problems(team.burn, table.closed_ranks(), rules, at)
     players = team.players
     problems += player_problems(players, at)
-    if team.perfect_cuts and not rules.perfect_cut_bonus:
-        problems.append(_not_scored_cuts((*at, "perfect_cuts")))
+    if team.perfect_cuts or team.cuts_within_1 or team.cuts_within_3:
+        problems += _not_scored_cuts(team, rules, at)
     held = list(chain.from_iterable([p.hand for p in players] + [p.foot for p in players if p.foot]))
     caught = sum(map(_is_red_three, held))
-    books = table.books
+    books = table.standing_books() if stand else table.books
     tally = Tally(  # the fields in order: see Tally
         books.clean_books, books.dirty_books, books.wild_books, len(team.red_threes), caught, table.points,
         sum(map(points_by_rank.__getitem__, map(_rank_index, held))) - caught * points_by_rank[_THREE],
-        sum(map(points_by_rank.__getitem__, map(_rank_index, team.burn))), team.perfect_cuts, bool(melds))
+        sum(map(points_by_rank.__getitem__, map(_rank_index, team.burn))), team.perfect_cuts, bool(melds),
+        team.cuts_within_1, team.cuts_within_3,
+        _rank_books(table, rules, stand) if rules.rank_book_bonuses else ())
     if team.went_out:
         problems += going_out_problems(books, players, rules, round_number, at)
         if players and not any(not p.hand and p.foot is None for p in players):
             problems.append(Problem("cards_left_when_out", f"{team.name} went out, but no player of "
                                     "the side has played out both hand and foot", (*at, "players")))
-    return tally, problems
+    return tally, problems, warned
 
 
-def _not_scored_cuts(path: Path) -> Problem:
-    """``not_in_rules``: perfect cuts under rules without a perfect-cut bonus are refused, not ignored."""
-    return Problem("not_in_rules", "these rules score no perfect cuts (perfect_cut_bonus is 0): "
-                   "`perfect_cuts` must be 0, or set perfect_cut_bonus in `rules`", path)
+@per_rules
+def _scored_cuts(rules: RuleSet) -> tuple[tuple[str, str, str, int], ...]:
+    """(input, line code, label, bonus) of each grade of cut the rules score (bonus not 0)."""
+    return tuple((key, code, LINE_LABELS[code], getattr(rules, bonus))
+                 for key, code, bonus in _CUT_GRADES if getattr(rules, bonus))
+
+
+def _rank_books(table: Table, rules: RuleSet, stand: bool) -> tuple[RankBooks, ...]:
+    """The side's completed books of each rank of ``rank_book_bonuses``, by kind (valid books, or
+    every completed meld where melds ``stand``); ranks with none are left out."""
+    out = []
+    for bonus in rules.rank_book_bonuses:
+        kinds = [c.kind for c in table.checks if c.complete and c.rank == bonus.rank and (stand or not c.problems)]
+        if kinds:
+            out.append(RankBooks(bonus.rank, kinds.count(BookKind.CLEAN), kinds.count(BookKind.DIRTY)))
+    return tuple(out)
+
+
+def _not_scored_cuts(counts: TeamRound | Tally, rules: RuleSet, at: Path) -> list[Problem]:
+    """``not_in_rules`` for each grade of cut counted (``perfect_cuts``, ``cuts_within_1``,
+    ``cuts_within_3``) whose bonus the rules do not give: refused, not ignored."""
+    return [Problem("not_in_rules", f"these rules score no such cuts ({bonus} is 0): `{key}` must be 0, "
+                    f"or set {bonus} in `rules`", (*at, key))
+            for key, _code, bonus in _CUT_GRADES if getattr(counts, key) and not getattr(rules, bonus)]
 
 
 def _burn_problems(burn: Sequence[Card], closed: set[str], rules: RuleSet, at: Path) -> list[Problem]:
@@ -281,37 +336,49 @@ def _burn_problems(burn: Sequence[Card], closed: set[str], rules: RuleSet, at: P
     return problems
 
 
-def breakdown(name: str, went_out: bool, tally: Tally, rules: RuleSet, round_number: int) -> Breakdown:
+def breakdown(name: str, went_out: bool, tally: Tally, rules: RuleSet, round_number: int,
+              warnings: tuple[Problem, ...] = ()) -> Breakdown:
     """The lines of one side's score from its tally (no checks: see :func:`score_round`), in this
-    order: books by kind (``*_book_bonus`` each), going out (``going_out_bonus_for`` the round), red
-    threes on the table (``red_three_table_points``, or ``..._unmelded`` for a side that has not
-    melded), red threes caught (``red_three_caught_points``), perfect cuts (only when the rules give
-    ``perfect_cut_bonus``), the table's card points, the burn pile (only where ``after_book`` is
-    ``burn``), and the points left (negative). The total is the sum of the lines' points."""
+    order: books by kind (``*_book_bonus`` each; a book of a rank of ``rank_book_bonuses`` is counted
+    on that rank's line ``books_of_<rank>`` instead, at its own bonus, D30), going out
+    (``going_out_bonus_for`` the round), red threes on the table (``red_three_table_points``, or
+    ``..._unmelded`` for a side that has not melded), red threes caught (``red_three_caught_points``),
+    perfect cuts (each grade only when the rules give its bonus: ``perfect_cut_bonus``,
+    ``perfect_cut_within_1_bonus``, ``perfect_cut_within_3_bonus``), the table's card points, the
+    burn pile (only where ``after_book`` is ``burn``), and the points left (negative). The total is
+    the sum of the lines' points; ``warnings`` are the side's meld rules that stand (D31)."""
     t, new = tally, _new_line
     red_each = rules.red_three_table_points if t.melded else rules.red_three_table_points_unmelded
     out_each = rules.going_out_bonus_for(round_number)
+    clean, dirty = t.clean_books, t.dirty_books
+    if t.rank_books:  # a book of a rank with its own bonus is scored on that rank's line instead
+        clean -= sum(b.clean_books for b in t.rank_books)
+        dirty -= sum(b.dirty_books for b in t.rank_books)
     lines = [
-        new(Line, ("clean_books", _LABEL_CLEAN, t.clean_books, rules.clean_book_bonus,
-                   t.clean_books * rules.clean_book_bonus)),
-        new(Line, ("dirty_books", _LABEL_DIRTY, t.dirty_books, rules.dirty_book_bonus,
-                   t.dirty_books * rules.dirty_book_bonus)),
+        new(Line, ("clean_books", _LABEL_CLEAN, clean, rules.clean_book_bonus, clean * rules.clean_book_bonus)),
+        new(Line, ("dirty_books", _LABEL_DIRTY, dirty, rules.dirty_book_bonus, dirty * rules.dirty_book_bonus)),
         new(Line, ("wild_books", _LABEL_WILD, t.wild_books, rules.wild_book_bonus,
                    t.wild_books * rules.wild_book_bonus)),
+    ]
+    if rules.rank_book_bonuses:
+        held = {b.rank: b.clean_books + b.dirty_books for b in t.rank_books}
+        lines += [new(Line, (f"books_of_{b.rank}", f"Books of {b.rank}s", held.get(b.rank, 0), b.bonus,
+                             held.get(b.rank, 0) * b.bonus)) for b in rules.rank_book_bonuses]
+    lines += [
         new(Line, ("going_out", _LABEL_OUT, int(went_out), out_each, out_each if went_out else 0)),
         new(Line, ("red_threes_on_table", _LABEL_RED_TABLE, t.red_threes_on_table, red_each,
                    t.red_threes_on_table * red_each)),
         new(Line, ("red_threes_caught", _LABEL_RED_CAUGHT, t.red_threes_caught, rules.red_three_caught_points,
                    t.red_threes_caught * rules.red_three_caught_points)),
     ]
-    if rules.perfect_cut_bonus:
-        lines.append(new(Line, ("perfect_cut", _LABEL_PERFECT, t.perfect_cuts, rules.perfect_cut_bonus,
-                                t.perfect_cuts * rules.perfect_cut_bonus)))
+    for key, code, label, each in _scored_cuts(rules):
+        count = getattr(t, key)
+        lines.append(new(Line, (code, label, count, each, count * each)))
     lines.append(new(Line, ("table_points", _LABEL_TABLE, None, None, t.table_points)))
     if rules.after_book == "burn":
         lines.append(new(Line, ("burn", _LABEL_BURN, None, None, t.burn_points)))
     lines.append(new(Line, ("points_left", _LABEL_LEFT, None, None, -t.points_left)))
-    return Breakdown(name, sum(map(_points_of, lines)), tuple(lines))
+    return Breakdown(name, sum(map(_points_of, lines)), tuple(lines), warnings)
 
 
 #: ``_new_line(Line, (code, label, count, points_each, points))``: a Line without its Python
@@ -335,9 +402,9 @@ def _card_groups(team: TeamRound) -> list[Sequence[Card]]:
 
 
 def _copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules: RuleSet) -> list[Problem]:
-    """More copies of a card than the decks hold (cards form: ``decks`` of each card, ``2 * decks``
-    jokers), or more red threes than they hold (any form). The decks are those of the round's
-    players, a side given as a tally counting ``players_per_team_max``."""
+    """More copies of a card than the decks hold (cards form: ``decks`` of each card,
+    ``jokers_per_deck * decks`` jokers), or more red threes than they hold (any form). The decks are
+    those of the round's players, a side given as a tally counting ``players_per_team_max``."""
     players = sum(len(t.players) for t in teams if t.tally is None)
     players += sum(rules.players_per_team_max for t in teams if t.tally is not None)
     decks = rules.decks_for(players)
@@ -345,8 +412,8 @@ def _copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules
     groups = [group for team in teams if team.tally is None for group in _card_groups(team)]
     copies = Counter(map(_key_of, chain.from_iterable(groups)))
     jokers = copies.pop(_JOKER_KEY, 0)
-    if jokers > 2 * decks or max(copies.values(), default=0) > decks:  # then walk again, to name each
-        problems.extend(_copies_positions(teams, decks))
+    if jokers > rules.jokers_per_deck * decks or max(copies.values(), default=0) > decks:  # walk again, to name each
+        problems.extend(_copies_positions(teams, decks, rules.jokers_per_deck))
     red_threes = sum(t.red_threes_on_table + t.red_threes_caught for t in tallies)
     if red_threes > 2 * decks:
         problems.append(Problem("too_many_copies", f"{red_threes} red threes in the round, but "
@@ -354,7 +421,7 @@ def _copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules
     return problems
 
 
-def _copies_positions(teams: Sequence[TeamRound], decks: int) -> list[Problem]:
+def _copies_positions(teams: Sequence[TeamRound], decks: int, jokers: int) -> list[Problem]:
     """``too_many_copies`` at the position of each first copy past the limit, in round order."""
     problems: list[Problem] = []
     seen: Counter[Card] = Counter()
@@ -369,8 +436,10 @@ def _copies_positions(teams: Sequence[TeamRound], decks: int) -> list[Problem]:
         for path, cards in groups:
             for k, card in enumerate(cards):
                 seen[card] += 1
-                limit = decks * (2 if card.suit is None else 1)
+                limit = decks * (jokers if card.suit is None else 1)
                 if seen[card] == limit + 1:
                     problems.append(Problem("too_many_copies", f"{card.code} appears more than {limit} "
-                                            f"times, but {decks} decks hold {limit}", ("teams", *path, k)))
+                                            f"times, but {decks} decks hold {limit}"
+                                            + (f" (jokers_per_deck {jokers})" if card.suit is None else ""),
+                                            ("teams", *path, k)))
     return problems

@@ -28,6 +28,12 @@ class Table:
         """Ranks (canonical text) that have a completed book on this table."""
         return {c.rank for c in self.checks if c.complete and c.rank is not None}
 
+    def standing_books(self) -> Contract:
+        """The completed melds by kind, valid or not: the books of a table whose melds stand as laid
+        (``illegal_melds_stand``, D31). A meld of no kind (mixed ranks) is no book."""
+        kinds = [c.kind for c in self.checks if c.complete]
+        return Contract(kinds.count(BookKind.CLEAN), kinds.count(BookKind.DIRTY), kinds.count(BookKind.WILD))
+
     def open_ranks(self) -> set[str]:
         """Ranks that have an unfinished meld on this table."""
         return {c.rank for c in self.checks if not c.complete and c.rank is not None}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from math import gcd
 
-from handfoot.engine.cards import DECK, RANK_INDEX, Rank
+from handfoot.engine.cards import RANK_INDEX, Rank, deck
 from handfoot.engine.checks import going_out_problems
 from handfoot.engine.errors import Path, Problem
 from handfoot.engine.frozen import fast_init
@@ -17,13 +17,28 @@ from handfoot.engine.rules import Contract, RuleSet, per_rules
 
 @fast_init
 @dataclass(frozen=True, slots=True)
+class RankBooks:
+    """Of a side's completed books, those of one ``rank`` that has a bonus of its own
+    (``rank_book_bonuses``): how many are clean and how many dirty (counted also in the tally's
+    ``clean_books`` and ``dirty_books``, D30)."""
+
+    rank: str
+    clean_books: int = 0
+    dirty_books: int = 0
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
 class Tally:
     """A side's round as counted at the table: what its :class:`~handfoot.engine.scoring.Breakdown` is
     made of. Counts are cards or books; ``*_points`` are points.
 
     ``points_left`` is positive (it is subtracted); ``red_threes_caught`` counts red threes held in
-    hands or feet; ``has_melded`` (for rules that score red threes by it) defaults to whether the side
-    has any points or books on the table.
+    hands or feet; ``perfect_cuts``, ``cuts_within_1`` and ``cuts_within_3`` count a side's cuts of
+    exactly the dealt count, one card off, and two or three off (the graded perfect cut, D29);
+    ``has_melded`` (for rules that score red threes by it) defaults to whether the side has any
+    points or books on the table; ``rank_books``: which of the books are of a rank with a bonus of its
+    own (:class:`RankBooks`, one per rank, only ranks of ``rank_book_bonuses``).
     """
 
     clean_books: int = 0
@@ -36,6 +51,9 @@ class Tally:
     burn_points: int = 0
     perfect_cuts: int = 0
     has_melded: bool | None = None
+    cuts_within_1: int = 0
+    cuts_within_3: int = 0
+    rank_books: tuple[RankBooks, ...] = ()
 
     @property
     def books(self) -> Contract:
@@ -50,8 +68,8 @@ class Tally:
         return bool(self.table_points or self.clean_books or self.dirty_books or self.wild_books)
 
 
-#: The tally's counts (every field but ``has_melded``): the members of a request's ``tally``.
-TALLY_COUNTS = tuple(f.name for f in fields(Tally) if f.name != "has_melded")
+#: The tally's counts (every field but ``has_melded`` and ``rank_books``): whole numbers of a request's ``tally``.
+TALLY_COUNTS = tuple(f.name for f in fields(Tally) if f.name not in ("has_melded", "rank_books"))
 
 _NATURAL_INDEXES = [RANK_INDEX[r] for r in Rank if r not in (Rank.THREE, Rank.TWO, Rank.JOKER)]
 _WILD_INDEXES = [RANK_INDEX[Rank.TWO], RANK_INDEX[Rank.JOKER]]
@@ -77,6 +95,8 @@ def tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: i
         if getattr(tally, key) < 0:
             problems.append(Problem("negative_tally", f"{key} is {getattr(tally, key)}; counts and "
                                     "points are never negative (points_left is subtracted)", (*at, "tally", key)))
+    if tally.rank_books:
+        problems.extend(_rank_books_problems(tally, rules, at))
     if problems:
         return problems
     if tally.wild_books and not rules.all_wild_melds:
@@ -107,23 +127,51 @@ def tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: i
     return problems
 
 
+def _rank_books_problems(tally: Tally, rules: RuleSet, at: Path) -> list[Problem]:
+    """A tally's ``rank_books``: each a rank of ``rank_book_bonuses`` (``not_in_rules``), once
+    (``invalid_tally``), counts not negative (``negative_tally``), and no more books of a kind than the
+    tally's own count of that kind (``invalid_tally``)."""
+    problems: list[Problem] = []
+    ranks = {b.rank for b in rules.rank_book_bonuses}
+    seen: set[str] = set()
+    for k, books in enumerate(tally.rank_books):
+        where = (*at, "tally", "rank_books", k)
+        if books.rank not in ranks:
+            problems.append(Problem("not_in_rules", f"these rules give the {books.rank}s no bonus of their own "
+                                    "(rank_book_bonuses): list only ranks that have one", (*where, "rank")))
+        elif books.rank in seen:
+            problems.append(Problem("invalid_tally", f"the {books.rank}s are listed twice", (*where, "rank")))
+        seen.add(books.rank)
+        for key in ("clean_books", "dirty_books"):
+            if getattr(books, key) < 0:
+                problems.append(Problem("negative_tally", f"{key} is {getattr(books, key)}; counts are never "
+                                        "negative", (*where, key)))
+    for key in ("clean_books", "dirty_books"):
+        listed = sum(getattr(b, key) for b in tally.rank_books)
+        if listed > getattr(tally, key):
+            problems.append(Problem("invalid_tally", f"rank_books list {listed} {key.replace('_', ' ')}, but the "
+                                    f"side has {getattr(tally, key)} ({key})", (*at, "tally", "rank_books")))
+    return problems
+
+
 def _ceiling_problems(tally: Tally, rules: RuleSet, decks: int, at: Path) -> list[Problem]:
     """More than ``decks`` decks can hold: books (by cards, and wild cards for wild books), and card
     points on the table (with the burn pile) or left in hands and feet (docs/rules-decisions.md D10)."""
     problems: list[Problem] = []
     where = f"{decks} decks (the most for {rules.players_per_team_max} players a side)"
-    cards = decks * len(DECK)
+    cards_of_a_deck = deck(rules.jokers_per_deck)
+    cards = decks * len(cards_of_a_deck)
     books = tally.clean_books + tally.dirty_books + tally.wild_books
     if books * rules.book_size > cards:
         problems.append(Problem("invalid_tally", f"{books} books need {books * rules.book_size} cards; {where} "
                                 f"hold {cards}", (*at, "tally", "clean_books")))
-    wilds = decks * sum(1 for c in DECK if c.is_wild)
+    wilds = decks * sum(1 for c in cards_of_a_deck if c.is_wild)
     if tally.wild_books * rules.book_size > wilds:
         problems.append(Problem("invalid_tally", f"{tally.wild_books} wild books need "
                                 f"{tally.wild_books * rules.book_size} wild cards; {where} hold {wilds}",
                                 (*at, "tally", "wild_books")))
     values = rank_points(rules)
-    most = decks * sum(values[c.rank_index] for c in DECK if not c.is_red_three)
+    most = decks * sum(values[c.rank_index] for c in cards_of_a_deck if not c.is_red_three)
     for key, points in (("table_points", tally.table_points + tally.burn_points),
                         ("points_left", tally.points_left)):
         if points > most:

@@ -4,7 +4,7 @@
 returns a ``handfoot.client.types.RoundScore``: the same fields, the same ``to_dict()`` JSON and the
 same text and HTML renderings (``handfoot.client.display``) as ``Client.score_round``. The engine's
 result is converted through the JSON form the API answers with (``{preset, round,
-rules_overridden, teams: [{name, total, lines: [{code, label, count, points_each, points}]}]}``,
+rules_overridden, teams: [{name, total, lines: [{code, label, count, points_each, points}], warnings}]}``,
 points signed), so one loader reads both.
 
 A round that breaks the rules raises ``OfflineProblemError``, whose ``problem`` is the problem
@@ -69,7 +69,8 @@ def round_score_json(preset: str, score: engine.RoundScore, rules_overridden: tu
         "round": score.round,
         "rules_overridden": list(rules_overridden),
         "teams": [
-            {"name": team.name, "total": team.total, "lines": [line._asdict() for line in team.lines]}
+            {"name": team.name, "total": team.total, "lines": [line._asdict() for line in team.lines],
+             "warnings": [{"pointer": _pointer(p.path), "code": p.code, "detail": p.detail} for p in team.warnings]}
             for team in score.teams
         ],
     }

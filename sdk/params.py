@@ -12,10 +12,19 @@ symbols (``"10♠"``) are accepted; the server answers with canonical cards (``"
 from collections.abc import Sequence
 from typing import NotRequired, Required, TypedDict
 
-__all__ = ["Card", "GameTeamInput", "PlayerInput", "TallyInput", "TeamInput", "side", "tally"]
+__all__ = ["Card", "GameTeamInput", "PlayerInput", "RankBooksInput", "TallyInput", "TeamInput", "side", "tally"]
 
 #: A card string: rank then suit (``"10H"``, ``"QS"``), or ``"JK"`` for a joker.
 Card = str
+
+
+class RankBooksInput(TypedDict, total=False):
+    """Of a tallied team's books, those of one rank with a bonus of its own (house rule
+    ``rank_book_bonuses``); counted in the tally's ``clean_books`` and ``dirty_books`` too."""
+
+    rank: Required[str]
+    clean_books: int
+    dirty_books: int
 
 
 class TallyInput(TypedDict, total=False):
@@ -33,7 +42,12 @@ class TallyInput(TypedDict, total=False):
     burn_points: int
     """Card points of the burn pile (presets that burn)."""
     perfect_cuts: int
+    cuts_within_1: int
+    """Cuts one card off the dealt count (house rule perfect_cut_within_1_bonus)."""
+    cuts_within_3: int
+    """Cuts two or three cards off the dealt count (house rule perfect_cut_within_3_bonus)."""
     has_melded: bool | None
+    rank_books: Sequence[RankBooksInput]
 
 
 class PlayerInput(TypedDict):
@@ -60,6 +74,10 @@ class TeamInput(TypedDict, total=False):
     """The burn pile, where the preset has one."""
     players: Sequence[PlayerInput]
     perfect_cuts: int
+    cuts_within_1: int
+    """Cuts one card off the dealt count (house rule perfect_cut_within_1_bonus)."""
+    cuts_within_3: int
+    """Cuts two or three cards off the dealt count (house rule perfect_cut_within_3_bonus)."""
     tally: TallyInput
 
 
@@ -81,10 +99,13 @@ def tally(
     points_left: int = 0,
     burn_points: int | None = None,
     perfect_cuts: int | None = None,
+    cuts_within_1: int | None = None,
+    cuts_within_3: int | None = None,
     has_melded: bool | None = None,
 ) -> TallyInput:
     """A ``TallyInput`` with the counts not given as 0 (the table's "none"); ``burn_points``,
-    ``perfect_cuts`` and ``has_melded`` are sent only when given (the preset's default otherwise).
+    ``perfect_cuts``, ``cuts_within_1``, ``cuts_within_3`` and ``has_melded`` are sent only when
+    given (the preset's default otherwise).
     ``points_left`` is positive: the card points left in hands and feet, subtracted."""
     out: TallyInput = {
         "clean_books": clean_books,
@@ -99,6 +120,10 @@ def tally(
         out["burn_points"] = burn_points
     if perfect_cuts is not None:
         out["perfect_cuts"] = perfect_cuts
+    if cuts_within_1 is not None:
+        out["cuts_within_1"] = cuts_within_1
+    if cuts_within_3 is not None:
+        out["cuts_within_3"] = cuts_within_3
     if has_melded is not None:
         out["has_melded"] = has_melded
     return out

@@ -30,19 +30,26 @@ def line_text(line: Line) -> str:
 def breakdown_text(team: Breakdown) -> str:
     rows = [_line_cells(line) for line in team.lines]
     rows.append(("Total", "", "", fmt_int(team.total)))
-    return f"{team.name}\n{text_table(rows, (False, True, True, True), indent='  ')}"
+    out = f"{team.name}\n{text_table(rows, (False, True, True, True), indent='  ')}"
+    if team.warnings:  # melds that break the rules but stand (illegal_melds_stand)
+        out = with_problems(f"{out}\n  Warnings: melds that stand as laid", team.warnings)
+    return out
 
 
 @html_of(Breakdown)
 def breakdown_html(team: Breakdown) -> str:
     rows = [(line.label, fmt_int(line.count), fmt_int(line.points_each), fmt_int(line.points)) for line in team.lines]
-    return html_table(
+    table = html_table(
         ("item", "count", "each", "points"),
         rows,
         caption=team.name,
         numeric=(False, True, True, True),
         footer=("Total", "", "", fmt_int(team.total)),
     )
+    if not team.warnings:
+        return table
+    items = "".join(f"<li>{html.escape(str(p))}</li>" for p in team.warnings)
+    return f"{table}<p>Warnings: melds that stand as laid</p><ul>{items}</ul>"
 
 
 @text_of(RoundScore)

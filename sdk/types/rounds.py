@@ -26,11 +26,14 @@ class Line(Result):
 
 @dataclass(frozen=True, slots=True)
 class Breakdown(Result):
-    """One team's score for a round: ``total`` and the ``lines`` that add up to it."""
+    """One team's score for a round: ``total`` and the ``lines`` that add up to it; ``warnings``:
+    the meld rules its table breaks that stand and score all the same (rule ``illegal_melds_stand``,
+    the Hodges family rules' "what's layed is played"; empty otherwise)."""
 
     name: str
     total: int
     lines: tuple[Line, ...]
+    warnings: tuple[ProblemItem, ...] = ()
 
     def line(self, code: str) -> Line | None:
         """The line with this ``code`` (e.g. ``"clean_books"``), or ``None``."""

@@ -48,6 +48,11 @@ HOUSE: list[dict[str, Any]] = [
     {"black_three_books": True}, {"book_max_size": None}, {"perfect_cut_bonus": 100},
     {"going_out_needs_feet": False}, {"red_threes_laid_out": False}, {"wild_ratio": "none"},
     {"after_book": "burn", "one_open_meld_per_rank": False, "book_max_size": None},
+    # house rules from public score sheets (issue 19 item 5) and "what's layed is played"
+    {"clean_books_grow": True}, {"jokers_per_deck": 4}, {"jokers_per_deck": 0},
+    {"rank_book_bonuses": [{"rank": "7", "bonus": 1500}, {"rank": "K", "bonus": 50}]},
+    {"perfect_cut_bonus": 100, "perfect_cut_within_1_bonus": 50, "perfect_cut_within_3_bonus": 20},
+    {"illegal_melds_stand": True}, {"illegal_melds_stand": True, "rank_book_bonuses": [{"rank": "8", "bonus": 900}]},
 ]
 
 
@@ -110,8 +115,11 @@ def _body(rng: random.Random) -> tuple[dict[str, Any], RuleSet]:
             closed = [m[0] for m in melds if len(m) >= rules.book_size and m[0] not in WILDS]
             team["burn"] = [rng.choice(closed) if closed and rng.random() < 0.9 else _card(rng)
                             for _ in range(rng.randint(0, 2))]
-        if rng.random() < 0.2 and rules.perfect_cut_bonus:  # else refused (not_in_rules)
-            team["perfect_cuts"] = rng.randint(0, 2)
+        for key, bonus in (("perfect_cuts", rules.perfect_cut_bonus),
+                           ("cuts_within_1", rules.perfect_cut_within_1_bonus),
+                           ("cuts_within_3", rules.perfect_cut_within_3_bonus)):
+            if rng.random() < 0.2 and bonus:  # else refused (not_in_rules)
+                team[key] = rng.randint(0, 2)
         teams.append(team)
     return {"preset": preset, "rules": house, "round": rng.choice([1, 2, 3, 4]), "teams": teams}, rules
 
@@ -139,11 +147,16 @@ def test_scoring_cards_is_scoring_the_tally_derived_from_them(seed: int) -> None
         tallies = []
         for i, team in enumerate(round_input.teams):
             tally, problems = side_tally(team, rules, round_input.round, ("teams", i))
-            assert not problems
-            assert breakdown(team.name, team.went_out, tally, rules, round_input.round) == answer.teams[i]
-            tallies.append({"name": team.name, "went_out": team.went_out,
-                            "tally": {k: getattr(tally, k) for k in Tally.__dataclass_fields__}})
-        assert _answer({**body, "teams": tallies}) == answer
+            warned = answer.teams[i].warnings  # only where illegal melds stand: what side_tally names
+            assert problems == list(warned) and (not warned or rules.illegal_melds_stand)
+            assert breakdown(team.name, team.went_out, tally, rules, round_input.round, warned) == answer.teams[i]
+            counts = {k: getattr(tally, k) for k in Tally.__dataclass_fields__}
+            counts["rank_books"] = [{"rank": b.rank, "clean_books": b.clean_books, "dirty_books": b.dirty_books}
+                                    for b in tally.rank_books]
+            tallies.append({"name": team.name, "went_out": team.went_out, "tally": counts})
+        from_tallies = _answer({**body, "teams": tallies})  # a tally has no melds, so no warnings
+        assert from_tallies == RoundScore(answer.round, tuple(
+            Breakdown(b.name, b.total, b.lines) for b in answer.teams))
     assert legal >= 3
 
 
@@ -194,7 +207,7 @@ def test_a_meld_past_what_a_composition_counts_is_too_large() -> None:
 def test_fast_init_keeps_the_dataclass() -> None:
     team = Breakdown("North", 100, ())
     assert team == Breakdown(name="North", total=100, lines=())
-    assert repr(team) == "Breakdown(name='North', total=100, lines=())"
+    assert repr(team) == "Breakdown(name='North', total=100, lines=(), warnings=())"
     with pytest.raises(AttributeError):
         team.total = 5  # type: ignore[misc]
     with pytest.raises(TypeError):

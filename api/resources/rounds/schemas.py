@@ -13,6 +13,7 @@ from handfoot.server.schemas import (
     MAX_TEAMS,
     Bool,
     Cards,
+    EngineProblemSchema,
     Int,
     Melds,
     PresetId,
@@ -38,6 +39,17 @@ def _count(description: str) -> Any:
                metadata={"description": description + " Omitted: 0.", **_COUNT})
 
 
+class RankBooksSchema(Schema):
+    rank = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=2),
+        metadata={"description": "A rank with a bonus of its own (house rule rank_book_bonuses), e.g. `7`, or `3` for "
+                  "black threes."},
+    )
+    clean_books = _count("Of the side's clean books, those of this rank.")
+    dirty_books = _count("Of the side's dirty books, those of this rank.")
+
+
 class TallySchema(Schema):
     """A side's round as counted at the table; every count may be omitted when it is 0."""
 
@@ -52,6 +64,17 @@ class TallySchema(Schema):
     )
     burn_points = _count("Card points of the burn pile (presets that burn), in points.")
     perfect_cuts = _count("Perfect cuts (house rule perfect_cut_bonus).")
+    cuts_within_1 = _count("Cuts one card off the dealt count (house rule perfect_cut_within_1_bonus).")
+    cuts_within_3 = _count("Cuts two or three cards off the dealt count (house rule perfect_cut_within_3_bonus).")
+    rank_books = fields.List(
+        fields.Nested(RankBooksSchema),
+        validate=validate.Length(max=13),
+        load_default=list,
+        metadata={
+            "description": "Which of the side's books are of a rank with a bonus of its own (house rule "
+            "rank_book_bonuses), one item a rank; they are counted in clean_books and dirty_books too."
+        },
+    )
     has_melded = Bool(
         allow_none=True,
         load_default=None,
@@ -63,7 +86,8 @@ class TallySchema(Schema):
 
 
 _PLAYER_KEYS = frozenset({"name", "hand", "foot", "played_from_foot"})
-_TEAM_KEYS = frozenset({"name", "went_out", "melds", "red_threes", "burn", "players", "perfect_cuts", "tally"})
+_CUT_KEYS = ("perfect_cuts", "cuts_within_1", "cuts_within_3")
+_TEAM_KEYS = frozenset({"name", "went_out", "melds", "red_threes", "burn", "players", *_CUT_KEYS, "tally"})
 
 
 class PlayerSchema(Schema):
@@ -107,8 +131,8 @@ def plain_team(item: Any) -> dict[str, Any] | None:
     if get("tally") is not None:
         return None
     went_out = get("went_out", False)
-    cuts = get("perfect_cuts", 0)
-    if type(went_out) is not bool or type(cuts) is not int or not 0 <= cuts <= 20:
+    cuts = [get(key, 0) for key in _CUT_KEYS]
+    if type(went_out) is not bool or any(type(n) is not int or not 0 <= n <= 20 for n in cuts):
         return None
     melds, red_threes, burn = get("melds", []), get("red_threes", []), get("burn", [])
     if not (meld_lists_ok(melds) and card_strings_ok(red_threes) and card_strings_ok(burn)):
@@ -123,8 +147,8 @@ def plain_team(item: Any) -> dict[str, Any] | None:
             return None
         players.append(player)
     return {"name": item["name"], "went_out": went_out, "melds": [list(m) for m in melds],
-            "red_threes": list(red_threes), "burn": list(burn), "players": players, "perfect_cuts": cuts,
-            "tally": None}
+            "red_threes": list(red_threes), "burn": list(burn), "players": players,
+            **dict(zip(_CUT_KEYS, cuts, strict=True)), "tally": None}
 
 
 class SideList(fields.List):
@@ -171,6 +195,18 @@ class TeamSchema(Schema):
         validate=validate.Range(0, 20),
         metadata={"description": "Cards form: perfect cuts (house rule perfect_cut_bonus)."},
     )
+    cuts_within_1 = Int(
+        load_default=0,
+        validate=validate.Range(0, 20),
+        metadata={"description": "Cards form: cuts one card off the dealt count (house rule "
+                  "perfect_cut_within_1_bonus)."},
+    )
+    cuts_within_3 = Int(
+        load_default=0,
+        validate=validate.Range(0, 20),
+        metadata={"description": "Cards form: cuts two or three cards off the dealt count (house rule "
+                  "perfect_cut_within_3_bonus)."},
+    )
     tally = fields.Nested(
         TallySchema,
         allow_none=True,
@@ -209,8 +245,8 @@ class LineSchema(Schema):
     code = fields.String(
         metadata={
             "description": "clean_books, dirty_books, wild_books, going_out, "
-            "red_threes_on_table, red_threes_caught, perfect_cut, table_points, burn, "
-            "points_left."
+            "books_of_<rank> (house rule rank_book_bonuses, e.g. books_of_7), red_threes_on_table, "
+            "red_threes_caught, perfect_cut, cut_within_1, cut_within_3, table_points, burn, points_left."
         }
     )
     label = fields.String(metadata={"description": "The line in words."})
@@ -225,6 +261,14 @@ class BreakdownSchema(Schema):
     name = fields.String(metadata={"description": "Side name, as sent."})
     total = fields.Integer(metadata={"description": "The side's round score: the sum of its lines (points)."})
     lines = fields.List(fields.Nested(LineSchema), metadata={"description": "One line per item, in order."})
+    warnings = fields.List(
+        fields.Nested(EngineProblemSchema),
+        metadata={
+            "description": "The meld rules the side's table breaks that stand and score all the same (rule "
+            "illegal_melds_stand, the Hodges family rules' \"what's layed is played\"), each with its stable "
+            "code and the pointer of its meld; empty when none. Under every other rule set such a meld is a 422."
+        },
+    )
 
 
 class RoundScoreSchema(Schema):

@@ -14,6 +14,8 @@ export const TALLY_FIELDS = [
   ["red_threes_on_table", "Red threes on the table", null, "count"],
   ["red_threes_caught", "Red threes caught", "in a hand or foot", "count"],
   ["perfect_cuts", "Perfect cuts", null, "count"],
+  ["cuts_within_1", "Cuts one card off", null, "count"],
+  ["cuts_within_3", "Cuts two or three off", null, "count"],
   ["table_points", "Points on the table", "cards melded", "points"],
   ["points_left", "Points left", "in hands and feet", "points"],
   ["burn_points", "Burn pile points", null, "points"],
@@ -25,6 +27,8 @@ function tallyFieldShown(key, rules) {
   if (key === "red_threes_on_table") return rules.red_threes_laid_out !== false;
   if (key === "burn_points") return rules.after_book === "burn";
   if (key === "perfect_cuts") return Boolean(rules.perfect_cut_bonus);
+  if (key === "cuts_within_1") return Boolean(rules.perfect_cut_within_1_bonus);
+  if (key === "cuts_within_3") return Boolean(rules.perfect_cut_within_3_bonus);
   return true;
 }
 
@@ -209,7 +213,7 @@ export function teamEntry(game, index, prior) {
       for (const [key] of TALLY_FIELDS) {
         const input = tallyInputs.get(key);
         if (input) out.tally[key] = readNumber(input.value, 0);
-        else if (!["burn_points", "perfect_cuts"].includes(key)) out.tally[key] = 0;
+        else if (!["burn_points", "perfect_cuts", "cuts_within_1", "cuts_within_3"].includes(key)) out.tally[key] = 0;
       }
       return out;
     }
