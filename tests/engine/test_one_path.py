@@ -167,7 +167,8 @@ def test_player_names_of_any_type_score_alike() -> None:
     """A player's name plays no part in a score: a name of another type, or none, scores the same."""
     want = None
     for name in ("x", 7, None, ["x"], {"a": 1}, "Zoë"):
-        players = [{"name": name, "hand": ["4S"]}, {"hand": ["5S"], "foot": [f"{r}C" for r in [*"456789", "10", *"JQKA23"]]}]
+        foot = [f"{r}C" for r in [*"456789", "10", *"JQKA23"]]  # a foot as dealt: 13 cards
+        players = [{"name": name, "hand": ["4S"]}, {"hand": ["5S"], "foot": foot}]
         body = {"preset": "pagat", "teams": [{"name": "A", "melds": [["KS", "KH", "KD"]], "players": players},
                                              {"name": "B", "players": [{"hand": ["JS"]}, {"hand": ["QS"]}]}]}
         got = score_round_request(body)

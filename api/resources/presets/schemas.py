@@ -26,8 +26,8 @@ class ProvenanceSchema(Schema):
         metadata={
             "description": "stated (the rule set states it), option (the source's default for a configurable value), "
             "filled (the source is silent; copied from the preset named in `source`), reported (secondary public "
-            "summaries, not the rule set's own text), derived (follows from stated values), decision (our reading, recorded in "
-            "docs/rules-decisions.md), default (a rule dimension beyond the sources, off unless set).",
+            "summaries, not the rule set's own text), derived (follows from stated values), decision (our reading, "
+            "recorded in docs/rules-decisions.md), default (a rule dimension beyond the sources, off unless set).",
             "enum": ["stated", "option", "filled", "reported", "derived", "decision", "default"],
         }
     )
