@@ -162,7 +162,7 @@ def out_of_cards_problems(holders: Sequence[Holder], went_out: bool, rules: Rule
     which needs the contract (seed 004 "上がりの条件を満たしていない場合、手札のフットを0枚にすることは
     できません"; seed 000, going out: meld everything, or all but one card and discard it). Where the
     rules let play go on (seed 002 "play continues as normal as if the team had not gone out") no
-    holder is refused. A holder is a player (cards form) or, in the tally form, the whole side."""
+    holder is refused. A holder is a player of the cards form (a tally names no players: D21)."""
     if went_out or not rules.last_card_needs_contract:
         return []
     return [Problem("out_of_cards_not_out", f"{who} holds no cards, but the side did not go out: under "

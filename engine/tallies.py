@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from math import gcd
 
 from handfoot.engine.cards import DECK, RANK_INDEX, Rank
-from handfoot.engine.checks import going_out_problems, out_of_cards_problems
+from handfoot.engine.checks import going_out_problems
 from handfoot.engine.errors import Path, Problem
 from handfoot.engine.frozen import fast_init
 from handfoot.engine.melds import rank_points
@@ -70,11 +70,9 @@ def tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: i
     then), wild books without all-wild melds, red threes on the table where they are never laid
     out, a burn pile without burning, points that no sum of card values makes, fewer table points
     than its books' cards are worth, more than ``decks`` decks hold (``invalid_tally``, see
-    :func:`_ceiling_problems`), ``has_melded`` false with melds on the table, going out without
-    the contract, and a side that did not go out holding no cards where only going out empties a
-    player's hand and foot (:func:`~handfoot.engine.checks.out_of_cards_problems`: ``points_left`` 0
-    and no red three caught, when every card is worth points, says no player of the side holds a
-    card)."""
+    :func:`_ceiling_problems`), ``has_melded`` false with melds on the table, and going out without
+    the contract. A tally names no players, so it cannot say that a player ran out of cards
+    (docs/rules-decisions.md D21)."""
     problems: list[Problem] = []
     for key in TALLY_COUNTS:
         if getattr(tally, key) < 0:
@@ -105,22 +103,9 @@ def tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: i
         problems.append(Problem("invalid_tally", f"table_points {tally.table_points} is less than the "
                                 f"cards of the books alone can be worth ({floor})", (*at, "tally", "table_points")))
     problems.extend(_ceiling_problems(tally, rules, decks, at))
-    if _every_card_counts(rules):
-        holds = bool(tally.points_left or tally.red_threes_caught)
-        problems.extend(out_of_cards_problems([("every player of the side (points_left 0, no red three "
-                                                "caught)", holds, (*at, "tally", "points_left"))],
-                                              went_out, rules))
     if went_out:
         problems.extend(going_out_problems(tally.books, None, rules, round_number, at))
     return problems
-
-
-@per_rules
-def _every_card_counts(rules: RuleSet) -> bool:
-    """Every card a player can hold is worth points (a red three held counts only as caught), so
-    ``points_left`` 0 with no red three caught means the side holds no card."""
-    values = rank_points(rules)
-    return all(values[c.rank_index] for c in DECK if not c.is_red_three)
 
 
 def _ceiling_problems(tally: Tally, rules: RuleSet, decks: int, at: Path) -> list[Problem]:

@@ -23,8 +23,6 @@ def _sides(second: list[dict[str, Any]]) -> list[dict[str, Any]]:
     (_sides(EMPTY_EAST), "out_of_cards_not_out", "/teams/1/players/0/hand"),
     (_sides([{"name": "East", "hand": ["9C"], "foot": ["4S", "5S"]}, {"name": "West", "hand": ["9D"]}]),
      "foot_count", "/teams/1/players/0/foot"),
-    ([tally("Team 1", table=30, left=5), tally("Team 2", table=30)], "out_of_cards_not_out",
-     "/teams/1/tally/points_left"),
 ])
 def test_scoring_and_appends_refuse_alike(client: FlaskClient, teams: list[dict[str, Any]], code: str,
                                           pointer: str) -> None:
@@ -38,6 +36,14 @@ def test_scoring_and_appends_refuse_alike(client: FlaskClient, teams: list[dict[
         assert [(e["code"], e["pointer"]) for e in errors] == [(code, pointer)]
         assert "foot_size" in errors[0]["detail"] or "last_card_needs_contract" in errors[0]["detail"]
     assert client.get(f"/v1/games/{game['id']}").get_json()["rounds"] == []
+
+
+def test_a_tally_is_not_refused_for_it(client: FlaskClient) -> None:
+    """A tally names no players (D21): 0 points left on a side not out scores and is stored."""
+    game = create_game(client)
+    response = client.post(f"/v1/games/{game['id']}/rounds",
+                           json={"teams": [tally("Team 1", table=30, left=5), tally("Team 2", table=30)]})
+    assert response.status_code == 201, response.get_json()
 
 
 def test_where_play_goes_on_the_round_scores(client: FlaskClient) -> None:

@@ -92,19 +92,13 @@ def test_the_side_that_went_out_may_hold_no_cards(preset: str) -> None:
 
 
 @pytest.mark.parametrize("preset", PRESET_IDS)
-@pytest.mark.parametrize(("left", "caught", "refused"), [(0, 0, True), (5, 0, False), (0, 1, False)])
-def test_a_tally_of_a_side_not_out_that_holds_nothing(preset: str, left: int, caught: int, refused: bool) -> None:
-    """The tally form says it too: no points left and no red three caught is a side holding no card."""
-    tally = {"table_points": 30, "points_left": left, "red_threes_caught": caught}
-    got = _problems(score_round_request, _round(preset, tally=tally))
-    want = [("out_of_cards_not_out", ("teams", 1, "tally", "points_left"))]
-    assert got == (want if refused and preset not in PLAY_GOES_ON else [])
-
-
-def test_a_tally_cannot_say_it_when_a_card_is_worth_nothing() -> None:
-    """A house rule of black threes at 0: 0 points left may be a hand of black threes (D21)."""
-    body = _round("pagat", tally={"table_points": 30, "points_left": 0}, rules={"black_three_points": 0})
-    assert _problems(score_round_request, body) == []
+def test_a_tally_names_no_players_so_it_is_not_refused(preset: str) -> None:
+    """A tally of a side not out with 0 points left scores, as the same round in cards with a player
+    holding no card does not (D21): the tally cannot say which player, and 0 is a blank count too."""
+    tally = {"table_points": 30, "points_left": 0}
+    assert _problems(score_round_request, _round(preset, tally=tally)) == []
+    cards = [code for code, _ in _problems(score_round_request, _round(preset, player={"hand": []}))]
+    assert cards == ([] if preset in PLAY_GOES_ON else ["out_of_cards_not_out"])
 
 
 @pytest.mark.parametrize("preset", PRESET_IDS)

@@ -69,7 +69,7 @@ def _round(preset: str, **team: Any) -> dict[str, Any]:
 def test_perfect_cuts_without_a_bonus_are_refused_not_ignored(preset: str) -> None:
     assert PRESETS[preset].rules.perfect_cut_bonus == 0
     assert _codes(score_round_request, _round(preset, perfect_cuts=1)) == ["not_in_rules"]
-    tally = {"tally": {"table_points": 30, "points_left": 5, "perfect_cuts": 1}}
+    tally = {"tally": {"table_points": 30, "perfect_cuts": 1}}
     assert _codes(score_round_request, _round(preset, **tally)) == ["not_in_rules"]
     scored = score_round_request({**_round(preset, perfect_cuts=2), "rules": {"perfect_cut_bonus": 100}})
     line = scored.teams[0].line("perfect_cut")
@@ -89,10 +89,9 @@ def test_frozen_and_burn_where_the_rules_have_none_are_refused(preset: str) -> N
 
 @pytest.mark.parametrize("preset", PRESET_IDS)
 def test_a_side_with_melds_has_melded(preset: str) -> None:
-    body = _round(preset, tally={"table_points": 30, "points_left": 5, "has_melded": False})
+    body = _round(preset, tally={"table_points": 30, "has_melded": False})
     assert _codes(score_round_request, body) == ["invalid_tally"]
-    assert _codes(score_round_request, _round(preset, tally={"table_points": 0, "points_left": 5,
-                                                                 "has_melded": False})) == []
+    assert _codes(score_round_request, _round(preset, tally={"table_points": 0, "has_melded": False})) == []
 
 
 # -- item 4: seed rules that can now be expressed --------------------------------------------------

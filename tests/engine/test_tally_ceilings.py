@@ -14,12 +14,8 @@ ZERO = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "red_threes_on_tabl
         "table_points": 0, "points_left": 0}
 
 
-#: Nobody went out, so every side holds a card (last_card_needs_contract): 5 points left at least.
-HOLDING = {**ZERO, "points_left": 5}
-
-
 def body(**tally: int) -> dict[str, Any]:
-    return {"preset": "pagat", "teams": [{"name": "A", "tally": {**HOLDING, **tally}}, {"name": "B", "tally": HOLDING}]}
+    return {"preset": "pagat", "teams": [{"name": "A", "tally": {**ZERO, **tally}}, {"name": "B", "tally": ZERO}]}
 
 
 # pagat, 2 sides of at most 3 players: at most 7 decks = 378 cards; one deck's cards (no red threes)
