@@ -191,7 +191,7 @@ def test_preset_fields_are_parsed(rsps: responses.RequestsMock, client: Client) 
         "group": "melds",
         "description": "Cards in a book.",
         "value": 7,
-        "provenance": {"kind": "seed", "source": "seed 000", "note": ""},
+        "provenance": {"kind": "stated", "source": "Pagat", "note": ""},
     }
     rsps.get(
         f"{BASE}/v1/presets/pagat",
@@ -200,5 +200,5 @@ def test_preset_fields_are_parsed(rsps: responses.RequestsMock, client: Client) 
     preset = client.preset("pagat")
     (rule,) = preset.fields
     assert (rule.name, rule.group, rule.value) == ("book_size", "melds", 7)
-    assert rule.provenance is not None and rule.provenance.kind == "seed"
+    assert rule.provenance is not None and rule.provenance.kind == "stated"
     assert str(rule) == "book_size = 7  (Cards in a book.)"
