@@ -142,6 +142,9 @@ def test_check_discard_pile(rsps: responses.RequestsMock, client: Client) -> Non
         "taken_before": True,
         "frozen": True,
     }
+    rsps.post(f"{BASE}/v1/discard-pile/check", json={"allowed": False, "cards": 0, "problems": []})
+    client.check_discard_pile(preset="wages", hand=["KS", "KH"], pile=["KD"], burn=["KC"])
+    assert body(rsps, 2) == {"preset": "wages", "hand": ["KS", "KH"], "pile": ["KD"], "burn": ["KC"]}
 
 
 def test_compare_presets(rsps: responses.RequestsMock, client: Client) -> None:
