@@ -41,7 +41,9 @@ def _team(t: int) -> dict[str, Any]:
     else:
         players = [
             {"name": f"P{t}a", "hand": ["8S", "JK", "3C"]},
-            {"name": f"P{t}b", "hand": ["KH"], "foot": ["QS", "9D", "7H", "AS"]},
+            # a foot never picked up holds the cards dealt (foot_size 13)
+            {"name": f"P{t}b", "hand": ["KH"],
+             "foot": ["QS", "9D", "7H", "AS", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC"]},
         ]
     return {
         "name": TEAM_NAMES[t],

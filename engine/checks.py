@@ -133,12 +133,53 @@ def going_out_problems(books: Contract, players: Sequence[PlayerState] | None, r
     return problems
 
 
-def player_problems(players: Sequence[PlayerState], prefix: tuple[str | int, ...] = ()) -> list[Problem]:
-    """What no table could have left a side's players with: ``played_from_foot`` true with the foot
-    never picked up (``invalid_input``)."""
-    return [Problem("invalid_input", f"{player.name} cannot have played from a foot never picked up",
-                    (*prefix, "players", i, "played_from_foot"))
-            for i, player in enumerate(players) if player.foot is not None and player.played_from_foot]
+def player_problems(players: Sequence[PlayerState], rules: RuleSet, round_number: int,
+                    prefix: tuple[str | int, ...] = ()) -> list[Problem]:
+    """What no table could have left a side's players with, under any contract (paths under ``prefix``):
+
+    - a foot never picked up that does not hold exactly the round's foot size dealt
+      (:meth:`RuleSet.foot_size_for`; ``foot_count``; seed 000 "Cards in a foot you never picked up all
+      count against you");
+    - ``played_from_foot`` true with the foot never picked up, or false from a player who picked up
+      the foot and holds no cards, so has played it (``invalid_input``).
+    """
+    problems: list[Problem] = []
+    for i, player in enumerate(players):
+        at = (*prefix, "players", i)
+        if player.foot is not None:
+            dealt = rules.foot_size_for(round_number)
+            if len(player.foot) != dealt:
+                problems.append(Problem("foot_count", f"{player.name}'s foot was never picked up, so it holds "
+                                        f"the {dealt} cards dealt (foot_size); it lists "
+                                        f"{len(player.foot)}", (*at, "foot")))
+            if player.played_from_foot:
+                problems.append(Problem("invalid_input", f"{player.name} cannot have played from a foot "
+                                        "never picked up", (*at, "played_from_foot")))
+        elif player.played_from_foot is False and not player.hand:
+            problems.append(Problem("invalid_input", f"{player.name} picked up the foot and holds no cards, "
+                                    "so has played from it: played_from_foot cannot be false",
+                                    (*at, "played_from_foot")))
+    return problems
+
+
+#: One holder of cards at the end of a round, for :func:`out_of_cards_problems`: who (words), whether
+#: they still hold a card, and the path that says so.
+Holder = tuple[str, bool, tuple[str | int, ...]]
+
+
+def out_of_cards_problems(holders: Sequence[Holder], went_out: bool, rules: RuleSet) -> list[Problem]:
+    """``out_of_cards_not_out`` for each holder of a side that did not go out and holds no card, where
+    ``last_card_needs_contract``: a player plays the last card of hand and foot only by going out,
+    which needs the contract (seed 004 "上がりの条件を満たしていない場合、手札のフットを0枚にすることは
+    できません"; seed 000, going out: meld everything, or all but one card and discard it). Where the
+    rules let play go on (seed 002 "play continues as normal as if the team had not gone out") no
+    holder is refused. A holder is a player of the cards form (a tally names no players: D21)."""
+    if went_out or not rules.last_card_needs_contract:
+        return []
+    return [Problem("out_of_cards_not_out", f"{who} holds no cards, but the side did not go out: under "
+                    "these rules a player plays the last card of hand and foot only by going out, which "
+                    "needs the contract (last_card_needs_contract)", path)
+            for who, holds, path in holders if not holds]
 
 
 def check_going_out(melds: Sequence[Sequence[Card]], players: Sequence[PlayerState],
@@ -152,7 +193,7 @@ def check_going_out(melds: Sequence[Sequence[Card]], players: Sequence[PlayerSta
     """
     table = analyse_table(melds, rules)
     books = table.books
-    problems = [*table.problems, *player_problems(players),
+    problems = [*table.problems, *player_problems(players, rules, round_number),
                 *going_out_problems(books, players, rules, round_number)]
     needed = rules.contract_for(round_number)
     return GoingOutCheck(met=not problems, books=books, missing=contract_shortfall(books, needed),

@@ -107,6 +107,9 @@ PROBLEM_CODES: dict[str, str] = {
     "contract_not_met": "The side does not have the books its contract needs to go out.",
     "foot_not_picked_up": "A player of the side has not picked up the foot, which going out requires.",
     "foot_not_played": "A player of the side has not played from the foot, which going out requires.",
+    "foot_count": "A foot never picked up does not hold exactly the cards dealt to it (foot_size).",
+    "out_of_cards_not_out": "A player holds no cards although the side did not go out, where the rules "
+    "let the last card be played only by going out (last_card_needs_contract).",
     "cards_left_when_out": "The side that went out still holds more cards than going out allows.",
     "two_sides_out": "More than one side is marked as having gone out.",
     "duplicate_side": "Two sides of a round (or of a game) have the same name (compared ignoring case and Unicode "

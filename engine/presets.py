@@ -26,18 +26,19 @@ from handfoot.engine.errors import Problem, RulesError, UnknownPresetError
 from handfoot.engine.rule_fields import apply_overrides, parse_value
 from handfoot.engine.rules import RuleSet
 
-ProvenanceKind = Literal["seed", "filled", "reported", "option", "derived", "default", "decision"]
+ProvenanceKind = Literal["stated", "filled", "reported", "option", "derived", "default", "decision"]
 
 
 @dataclass(frozen=True, slots=True)
 class Provenance:
     """Where a preset's value comes from.
 
-    ``kind``: ``seed`` (the source states it), ``option`` (the source states it as a configurable
-    option; this is its default), ``filled`` (the source is silent; copied from ``source``, a preset
-    id), ``reported`` (stated by secondary public summaries, not by a seed), ``derived`` (follows from
-    other stated values), ``decision`` (our reading of a silent or ambiguous source, recorded in
-    docs/rules-decisions.md), ``default`` (a rule dimension beyond the seeds, off unless set).
+    ``kind``: ``stated`` (the source states it; ``seed`` in ``presets.json``), ``option`` (the source
+    states it as a configurable option; this is its default), ``filled`` (the source is silent; copied
+    from ``source``, a preset id), ``reported`` (stated by secondary public summaries, not by the rule
+    set's own text), ``derived`` (follows from other stated values), ``decision`` (our reading of a
+    silent or ambiguous source, recorded in docs/rules-decisions.md), ``default`` (a rule dimension
+    beyond the seeds, off unless set).
     """
 
     kind: ProvenanceKind
@@ -47,7 +48,7 @@ class Provenance:
 
 @dataclass(frozen=True, slots=True)
 class Preset:
-    """A named RuleSet: ``id`` (stable, lower-kebab), display ``name``, ``source`` (which seed),
+    """A named RuleSet: ``id`` (stable, lower-kebab), display ``name``, ``source`` (the published rule set),
     one-line ``summary``, ``rules``, and ``provenance`` for every RuleSet field."""
 
     id: str
@@ -71,7 +72,8 @@ def _preset(pid: str, entry: Mapping[str, Any], published: Mapping[str, Preset])
         if given is not None:
             value, kind, source, *note = given
             values[f.name] = parse_value(f.name, value, ("presets", pid, f.name))
-            provenance[f.name] = Provenance(kind, source, *note)
+            # the data file's "seed" (a developer's word) is what players read as "stated"
+            provenance[f.name] = Provenance("stated" if kind == "seed" else kind, source, *note)
         elif base is not None:
             values[f.name] = getattr(base.rules, f.name)
             provenance[f.name] = Provenance("filled", base.id, f"{entry['source']} is silent; filled from {base.id}")

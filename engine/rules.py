@@ -133,6 +133,7 @@ class RuleSet:
     going_out_needs_feet: bool
     going_out_needs_foot_play: bool
     going_out_discard: FinalDiscard
+    last_card_needs_contract: bool
     # discard pile
     pile_take_count: int | None
     pile_blocked_by: PileBlockedBy

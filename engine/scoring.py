@@ -22,7 +22,7 @@ from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from handfoot.engine.cards import RANK_INDEX, Card, Rank
-from handfoot.engine.checks import PlayerState, going_out_problems, player_problems
+from handfoot.engine.checks import PlayerState, going_out_problems, out_of_cards_problems, player_problems
 from handfoot.engine.errors import Path, Problem, RoundError
 from handfoot.engine.frozen import fast_init
 from handfoot.engine.melds import BookKind, rank_points
@@ -189,9 +189,10 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
     problem, ``duplicate_open_meld``, ``second_book_of_rank``, ``not_a_red_three``,
     ``red_three_not_laid_out``, ``burn_not_allowed``, ``burn_needs_closed_book``, ``wild_burned``,
     ``too_many_copies``, ``negative_tally``, ``invalid_tally``, ``all_wild_not_allowed``,
-    ``duplicate_side``, ``duplicate_player``, ``foot_not_played``, ``not_in_rules`` (a grade of cut
-    without its bonus). Under ``illegal_melds_stand`` the meld problems are not raised: they are the
-    side's breakdown's ``warnings`` (D31).
+    ``duplicate_side``, ``duplicate_player``, ``foot_not_played``, ``foot_count``,
+    ``out_of_cards_not_out``, ``invalid_input``, ``not_in_rules`` (a grade of cut without its
+    bonus). Under ``illegal_melds_stand`` the meld problems are not raised: they are the side's
+    breakdown's ``warnings`` (D31).
     """
     teams, round_number = round_input.teams, round_input.round
     problems = sides_problems(rules, [t.name for t in teams],
@@ -247,7 +248,10 @@ def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
     Books and table points from :func:`~handfoot.engine.table.analyse_table`; red threes on the
     table (``not_a_red_three``, ``red_three_not_laid_out``); the burn pile (``burn_not_allowed``,
     ``wild_burned``, ``burn_needs_closed_book``: seed 002, seed 003); points left in hands and feet,
-    a red three held counted only as caught; going out (:func:`~handfoot.engine.checks.going_out_problems`
+    a red three held counted only as caught; the players' end states
+    (:func:`~handfoot.engine.checks.player_problems`: a foot never picked up holds the cards dealt;
+    :func:`~handfoot.engine.checks.out_of_cards_problems`: nobody runs out of cards without going
+    out where the rules forbid it); going out (:func:`~handfoot.engine.checks.going_out_problems`
     and ``cards_left_when_out``: a player of the side has played out both hand and foot).
 
     Under ``illegal_melds_stand`` (the Hodges family rules: "what's layed is played", D31) a meld
@@ -273,7 +277,9 @@ def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
     if team.burn:
         problems += _burn_problems(team.burn, table.closed_ranks(), rules, at)
     players = team.players
-    problems += player_problems(players, at)
+    problems += player_problems(players, rules, round_number, at)
+    problems += out_of_cards_problems([(p.name, bool(p.hand) or p.foot is not None, (*at, "players", j, "hand"))
+                                       for j, p in enumerate(players)], team.went_out, rules)
     if team.perfect_cuts or team.cuts_within_1 or team.cuts_within_3:
         problems += _not_scored_cuts(team, rules, at)
     held = list(chain.from_iterable([p.hand for p in players] + [p.foot for p in players if p.foot]))
@@ -329,7 +335,7 @@ def _burn_problems(burn: Sequence[Card], closed: set[str], rules: RuleSet, at: P
     for k, card in enumerate(burn):
         if card.is_wild:
             problems.append(Problem("wild_burned", f"{card.code}: wild cards cannot be burned "
-                                    "(seed 002)", (*at, "burn", k)))
+                                    "(the Hodges family rules)", (*at, "burn", k)))
         elif card.rank.value not in closed:
             problems.append(Problem("burn_needs_closed_book", f"{card.code}: the {card.rank.value}s "
                                     "have no completed book on this side's table", (*at, "burn", k)))

@@ -89,7 +89,8 @@ def tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: i
     out, a burn pile without burning, points that no sum of card values makes, fewer table points
     than its books' cards are worth, more than ``decks`` decks hold (``invalid_tally``, see
     :func:`_ceiling_problems`), ``has_melded`` false with melds on the table, and going out without
-    the contract."""
+    the contract. A tally names no players, so it cannot say that a player ran out of cards
+    (docs/rules-decisions.md D21)."""
     problems: list[Problem] = []
     for key in TALLY_COUNTS:
         if getattr(tally, key) < 0:

@@ -3,7 +3,7 @@
     pip install 'handfoot[async]'
     HANDFOOT_URL=http://127.0.0.1:8000 python examples/async_bot.py
 
-Scores seed 000's worked round (``worked_round.json``) and checks two melds concurrently, the way a
+Scores the worked round of Pagat's rules (``worked_round.json``) and checks two melds concurrently, the way a
 discord.py or aiogram handler would, without pushing calls into a thread. Expected: Team 1 3,740,
 Team 2 1,075; the dirty meld of 9s is valid, the meld with three wild cards is not.
 """

@@ -1,4 +1,4 @@
-"""Score seed 000's worked round (Pagat rules) through the handfoot API and print the breakdown.
+"""Score the worked round of Pagat's rules through the handfoot API and print the breakdown.
 
     HANDFOOT_URL=http://127.0.0.1:8000 python examples/score_round.py
 

@@ -263,11 +263,13 @@ class Client:
         melds: Sequence[Sequence[Card]] | None = None,
         taken_before: bool = False,
         frozen: bool = False,
+        burn: Sequence[Card] = (),
         rules: Mapping[str, object] | None = None,
     ) -> DiscardPileCheck:
         """``POST /v1/discard-pile/check``: may this hand take the discard pile (``pile``, top
         card first), given the side's ``melds``? ``taken_before``: the pile was taken earlier this
-        round; ``frozen``: a wild card was discarded onto it."""
+        round; ``frozen``: a wild card was discarded onto it; ``burn``: the side's burn pile (a
+        burned rank cannot be used to take)."""
         body = _body(
             preset=preset,
             hand=list(hand),
@@ -275,6 +277,7 @@ class Client:
             melds=None if melds is None else _melds(melds),
             taken_before=taken_before or None,  # sent only when true
             frozen=frozen or None,
+            burn=list(burn) or None,  # sent only when not empty
             rules=rules,
         )
         return self._compute(DiscardPileCheck, "/v1/discard-pile/check", body)

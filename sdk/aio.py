@@ -244,10 +244,11 @@ class AsyncClient:
 
     async def check_discard_pile(
         self, *, preset: str, hand: Sequence[Card], pile: Sequence[Card], melds: Sequence[Sequence[Card]] | None = None,
-        taken_before: bool = False, frozen: bool = False, rules: Mapping[str, object] | None = None,
+        taken_before: bool = False, frozen: bool = False, burn: Sequence[Card] = (),
+        rules: Mapping[str, object] | None = None,
     ) -> DiscardPileCheck:
         body = _body(preset=preset, hand=list(hand), pile=list(pile), melds=None if melds is None else _melds(melds),
-                     taken_before=taken_before or None, frozen=frozen or None, rules=rules)
+                     taken_before=taken_before or None, frozen=frozen or None, burn=list(burn) or None, rules=rules)
         return await self._compute(DiscardPileCheck, "/v1/discard-pile/check", body)
 
     # ------------------------------------------------------------------ games

@@ -12,9 +12,9 @@ from .._loader import FrozenDict, Result
 __all__ = ["PROVENANCE_KINDS", "Preset", "PresetSummary", "Provenance", "ProvenanceKind", "RuleField"]
 
 #: Where a preset's value comes from: the enum of ``Provenance.kind`` in openapi/openapi.json
-#: (tests/sdk/test_sdk_types.py compares the two). ``seed``: stated by the source; ``filled``:
+#: (tests/sdk/test_sdk_types.py compares the two). ``stated``: stated by the rule set; ``filled``:
 #: taken from another preset where the source is silent; the rest as ``note`` explains.
-ProvenanceKind = Literal["seed", "option", "filled", "reported", "derived", "decision", "default"]
+ProvenanceKind = Literal["stated", "option", "filled", "reported", "derived", "decision", "default"]
 PROVENANCE_KINDS: tuple[ProvenanceKind, ...] = typing.get_args(ProvenanceKind)
 
 

@@ -189,7 +189,7 @@ def test_presets_list_and_detail(client: FlaskClient) -> None:
     hodges = client.get("/v1/presets/hodges").json
     assert hodges["rules"]["black_three_points"] == 300
     assert hodges["provenance"]["black_three_points"] == {
-        "kind": "seed",
+        "kind": "stated",
         "source": "the Hodges family rules",
         "note": "black 3: -300 points",
     }

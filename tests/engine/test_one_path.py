@@ -180,9 +180,10 @@ def test_player_names_of_any_type_score_alike() -> None:
     """A player's name plays no part in a score: a name of another type, or none, scores the same."""
     want = None
     for name in ("x", 7, None, ["x"], {"a": 1}, "Zoë"):
-        players = [{"name": name, "hand": ["4S"]}, {"hand": ["5S"], "foot": ["6S"]}]
+        foot = [f"{r}C" for r in [*"456789", "10", *"JQKA23"]]  # a foot as dealt: 13 cards
+        players = [{"name": name, "hand": ["4S"]}, {"hand": ["5S"], "foot": foot}]
         body = {"preset": "pagat", "teams": [{"name": "A", "melds": [["KS", "KH", "KD"]], "players": players},
-                                             {"name": "B", "players": [{"hand": []}, {"hand": ["QS"]}]}]}
+                                             {"name": "B", "players": [{"hand": ["JS"]}, {"hand": ["QS"]}]}]}
         got = score_round_request(body)
         want = want or got
         assert got == want, name
@@ -218,7 +219,7 @@ def test_lines_are_lines() -> None:
     """Breakdown lines are built with ``tuple.__new__``: still Lines, with every field by name."""
     line = score_round_request({"preset": "pagat", "teams": [
         {"name": "A", "melds": [["KS", "KH", "KD"]], "players": [{"hand": ["4S"]}, {"hand": ["5S"]}]},
-        {"name": "B", "melds": [], "players": [{"hand": []}, {"hand": ["6S"]}]}]}).teams[0].lines[0]
+        {"name": "B", "melds": [], "players": [{"hand": ["7S"]}, {"hand": ["6S"]}]}]}).teams[0].lines[0]
     assert type(line) is Line
     assert line == Line(code="clean_books", label="Clean books", count=0, points_each=500, points=0)
     assert (line.code, line.count, line.points_each, line.points) == ("clean_books", 0, 500, 0)
@@ -228,9 +229,10 @@ def test_lines_are_lines() -> None:
 
 
 def _held(held: list[str], rules: RuleSet) -> Any:
-    players = [{"name": "x", "hand": held[::2]}, {"name": "y", "hand": [], "foot": held[1::2]}]
+    """Side A holds ``held`` and a 5S and a 5C (nobody is out, so every player holds a card)."""
+    players = [{"name": "x", "hand": [*held[::2], "5S"]}, {"name": "y", "hand": [*held[1::2], "5C"]}]
     body = {"teams": [{"name": "A", "players": players},
-                      {"name": "B", "players": [{"name": "z", "hand": ["4S"]}, {"name": "w", "hand": []}]}]}
+                      {"name": "B", "players": [{"name": "z", "hand": ["4S"]}, {"name": "w", "hand": ["4C"]}]}]}
     try:
         return score_round(round_from_mapping(body), rules)
     except HandFootError as err:
@@ -257,7 +259,7 @@ def test_red_threes_caught_are_counted_apart_from_points() -> None:
         assert isinstance(score, RoundScore), held
         lines = {line.code: line for line in score.teams[0].lines}
         assert lines["red_threes_caught"].count == caught
-        left = sum(rank_points(rules)[CARD_TABLE[c].rank_index] for c in held if c not in red)
+        left = sum(rank_points(rules)[CARD_TABLE[c].rank_index] for c in held if c not in red) + 2 * rules.low_points
         assert lines["points_left"].points == -left
 
 
@@ -307,8 +309,8 @@ def test_a_side_of_many_melds_is_scored_like_any_other(melds: int) -> None:
     rules = apply_overrides(PRESETS["pagat"].rules, {"decks_extra": 12})
     table = [[NATURALS[k % 11] + s for s in "SHDCSHD"] for k in range(melds)]
     body = {"preset": "pagat", "rules": {"decks_extra": 12}, "teams": [
-        {"name": "A", "melds": table, "players": [{"hand": []}, {"hand": ["4S"]}]},
-        {"name": "B", "players": [{"hand": []}, {"hand": ["5S"]}]}]}
+        {"name": "A", "melds": table, "players": [{"hand": ["4H"]}, {"hand": ["4S"]}]},
+        {"name": "B", "players": [{"hand": ["5H"]}, {"hand": ["5S"]}]}]}
     score = score_round_request(body)
     lines = {line.code: line for line in score.teams[0].lines}
     assert lines["clean_books"].count == melds

@@ -317,7 +317,7 @@ def test_preset_row(row: str, preset: str, code: str, values: dict[str, Any]) ->
             named = {"S0": PRESETS[preset].source, "S1": "the online 11/13 game's rules",
                      "S2": "the Hodges family rules", "S3": "the Wages reunion rules",
                      "S4": "Board Game Arena's rules"}[code]
-            assert prov.kind in ("seed", "option", "decision", "derived"), (preset, name, prov)
+            assert prov.kind in ("stated", "option", "decision", "derived"), (preset, name, prov)
             if prov.kind != "derived":
                 assert prov.source.startswith(named), (preset, name, prov)
                 assert "seed" not in prov.source and "seed" not in prov.note, (preset, name, prov)
@@ -332,7 +332,7 @@ def test_every_preset_labels_every_value() -> None:
     for preset in PRESETS.values():
         assert set(preset.provenance) == names, preset.id
         for name, prov in preset.provenance.items():
-            assert prov.kind in ("seed", "filled", "reported", "option", "derived", "default", "decision")
+            assert prov.kind in ("stated", "filled", "reported", "option", "derived", "default", "decision")
             if prov.kind == "filled":
                 assert prov.source in PRESETS and getattr(preset.rules, name) == getattr(
                     PRESETS[prov.source].rules, name

@@ -43,9 +43,18 @@ def melds(draw: st.DrawFn, rules: RuleSet, open_only: bool = False) -> list[Card
     return list(cards)
 
 
-def natural_cards(max_size: int = 8) -> st.SearchStrategy[list[Card]]:
+def natural_cards(max_size: int = 8, min_size: int = 0) -> st.SearchStrategy[list[Card]]:
     cards = st.builds(Card, st.sampled_from(NATURAL_RANKS + (Rank.TWO,)), st.sampled_from(SUITS))
-    return st.lists(cards, max_size=max_size)
+    return st.lists(cards, min_size=min_size, max_size=max_size)
+
+
+def player_not_out(draw: st.DrawFn, rules: Any, name: str) -> dict[str, Any]:
+    """A legal end state of a player of a side that did not go out: a hand (never empty where only
+    going out empties a player: ``last_card_needs_contract``) and a foot never picked up (``foot_size``
+    cards) or none (picked up)."""
+    hand = draw(natural_cards(min_size=1 if rules.last_card_needs_contract else 0))
+    foot = draw(st.one_of(st.none(), natural_cards(rules.foot_size, rules.foot_size)))
+    return {"name": name, "hand": [c.code for c in hand]} | ({} if foot is None else {"foot": [c.code for c in foot]})
 
 
 PRESET_IDS = sorted(PRESETS)
@@ -66,13 +75,7 @@ def rounds(draw: st.DrawFn) -> dict[str, Any]:
                 continue
             ranks_used.add(rank)  # type: ignore[arg-type]
             team_melds.append([c.code for c in meld])
-        players = []
-        for i in range(rules.players_per_team_min):
-            foot = draw(st.one_of(st.none(), natural_cards(4)))
-            players.append(
-                {"name": f"P{t}{i}", "hand": [c.code for c in draw(natural_cards())]}
-                | ({"foot": [c.code for c in foot]} if foot is not None else {})
-            )
+        players = [player_not_out(draw, rules, f"P{t}{i}") for i in range(rules.players_per_team_min)]
         teams.append({"name": f"T{t}", "went_out": False, "melds": team_melds, "players": players})
     return {"preset": preset, "round": draw(st.integers(1, 4)), "teams": teams}
 

@@ -7,7 +7,7 @@ not sampled):
   same lines and total as the cards;
 - the API (``POST /v1/rounds/score`` through the Flask test client) answers what the engine computes.
 
-Generators build on tests/engine/test_properties.py (``melds``, ``natural_cards``).
+Generators build on tests/engine/test_properties.py (``melds``, ``player_not_out``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_properties import melds, natural_cards
+from test_properties import melds, player_not_out
 
 from handfoot.engine import PRESETS, HandFootError, card_points, parse_cards, score_round_request, validate_meld
 from handfoot.server import create_app
@@ -31,7 +31,8 @@ APP = create_app({"TESTING": True, "DATABASE_URL": "sqlite://"})  # scoring touc
 @st.composite
 def legal_rounds(draw: st.DrawFn, preset: str) -> dict[str, Any]:
     """A round under ``preset`` in the cards form, nobody out: melds (books included, one meld per
-    rank and side), red threes laid out where the rules lay them out, hands, feet never picked up."""
+    rank and side), red threes laid out where the rules lay them out, hands, feet never picked up
+    (each a legal end state: :func:`test_properties.player_not_out`)."""
     rules = PRESETS[preset].rules
     teams = []
     for t in range(max(2, rules.teams_min)):
@@ -43,13 +44,7 @@ def legal_rounds(draw: st.DrawFn, preset: str) -> dict[str, Any]:
                 ranks.add(rank)
                 team_melds.append([c.code for c in meld])
         red_threes = draw(st.lists(st.sampled_from(["3H", "3D"]), max_size=2)) if rules.red_threes_laid_out else []
-        players = []
-        for i in range(rules.players_per_team_min):
-            player: dict[str, Any] = {"name": f"P{t}{i}", "hand": [c.code for c in draw(natural_cards())]}
-            foot = draw(st.one_of(st.none(), natural_cards(4)))
-            if foot is not None:
-                player["foot"] = [c.code for c in foot]
-            players.append(player)
+        players = [player_not_out(draw, rules, f"P{t}{i}") for i in range(rules.players_per_team_min)]
         teams.append({"name": f"T{t}", "went_out": False, "melds": team_melds, "red_threes": red_threes,
                       "players": players})
     return {"preset": preset, "round": draw(st.integers(1, 4)), "teams": teams}

@@ -51,13 +51,15 @@ PAGAT_A = team(
     out=True,
     red=["3H"],
 )
-PAGAT_B = team("B", [["7S", "7H", "7D"]], [p("E", ["3D", "KC"]), p("W", [], foot=["5S", "5H", "QS"])])
+# W never picked up the foot: it holds the 13 cards dealt (5 + 5 + 10 + ten cards at 5 = 70)
+FOOT13 = ["5S", "5H", "QS", "4C", "4C", "4D", "4D", "6C", "6C", "6D", "6D", "7C", "7C"]
+PAGAT_B = team("B", [["7S", "7H", "7D"]], [p("E", ["3D", "KC"]), p("W", [], foot=FOOT13)])
 
 ROUNDS: dict[str, tuple[dict[str, Any], list[int]]] = {
     # A: 2 clean x 500 + 2 dirty x 300 + 1 wild x 1500 + out 100 + red three 100
     #    + table 230 + 70 + 70 + 140 + 120 = 630, - left 5  = 3925
-    # B: table 15 - red three caught 100 - left (K 10 + foot 5 + 5 + 10 = 30)      = -115
-    "pagat": ({"preset": "pagat", "teams": [PAGAT_A, PAGAT_B]}, [3925, -115]),
+    # B: table 15 - red three caught 100 - left (K 10 + foot 70 = 80)               = -165
+    "pagat": ({"preset": "pagat", "teams": [PAGAT_A, PAGAT_B]}, [3925, -165]),
     # A: 1 clean 500 + 1 dirty 300 + out 100 + red three 100 (filled from pagat)
     #    + table (8s 70 + 6s 4 x 5 + 2 x 20 + 50 = 110) = 180, - left 10           = 1170
     # B: table (4 queens 40 + 2 20) 60 - caught 100 - left 10                      = -50
@@ -105,7 +107,7 @@ ROUNDS: dict[str, tuple[dict[str, Any], list[int]]] = {
     ),
     # A: 2 clean 1000 + 2 dirty 600 + wild 1500 + out 100 + red 100 + table (230 + 70 + 70
     #    + aces 4 x 20 + 2 x 20 + 50 = 170 + 9s 120) = 660, - left 5                 = 3955
-    # B: table (7 7 2) 30 - left 10                                                = 20
+    # B: table (7 7 2) 30 - left (4 + 8) 15                                        = 15
     "saskatchewan": (
         {
             "preset": "saskatchewan",
@@ -123,10 +125,10 @@ ROUNDS: dict[str, tuple[dict[str, Any], list[int]]] = {
                     out=True,
                     red=["3H"],
                 ),
-                team("B", [["7S", "7H", "2D"]], [p("E", []), p("W", ["8S"])]),
+                team("B", [["7S", "7H", "2D"]], [p("E", ["4C"]), p("W", ["8S"])]),
             ],
         },
-        [3955, 20],
+        [3955, 15],
     ),
     # A: clean 300 + dirty 100 + out 100 (reported) + red three on the table -500
     #    + table (5s 35 + 10s 5 x 10 + 2 x 20 = 90) = 125                           = 125
@@ -148,10 +150,10 @@ ROUNDS: dict[str, tuple[dict[str, Any], list[int]]] = {
         [125, -510],
     ),
     # A as under pagat                                                              = 3925
-    # B: red three on the table of a side that has not melded -100, - left 5        = -105
+    # B: red three on the table of a side that has not melded -100, - left 5 + 5    = -110
     "online-11-13": (
-        {"preset": "online-11-13", "teams": [PAGAT_A, team("B", [], [p("E", ["5C"]), p("W", [])], red=["3D"])]},
-        [3925, -105],
+        {"preset": "online-11-13", "teams": [PAGAT_A, team("B", [], [p("E", ["5C"]), p("W", ["5D"])], red=["3D"])]},
+        [3925, -110],
     ),
     # A: 2 clean 1000 + 2 dirty 600 + out 100 + table (K 70 + 9s at 5: 35 + aces 80 + 40 + 50
     #    = 170 + queens 50 + 40 = 90) = 365 + burn (K K) 20                          = 2085
@@ -233,7 +235,7 @@ ROUNDS: dict[str, tuple[dict[str, Any], list[int]]] = {
             "rules": {"clean_book_bonus": 400, "perfect_cut_bonus": 100},
             "teams": [{**PAGAT_A, "perfect_cuts": 1}, PAGAT_B],
         },
-        [3825, -115],
+        [3825, -165],
     ),
 }
 
@@ -289,7 +291,7 @@ def test_refusals_name_the_rule() -> None:
     assert "two_sides_out" in refused({"preset": "pagat", "teams": [a, {**b, "went_out": True}]})
     no_wild = {**a, "melds": a["melds"][1:]}
     assert "contract_not_met" in refused({"preset": "pagat", "teams": [no_wild, b]})
-    partner_foot = {**a, "players": [p("N", []), p("S", [], foot=["4S"])]}
+    partner_foot = {**a, "players": [p("N", []), p("S", [], foot=FOOT13)]}
     assert "foot_not_picked_up" in refused({"preset": "pagat", "teams": [partner_foot, b]})
     assert "cards_left_when_out" in refused(
         {"preset": "pagat", "teams": [{**a, "players": [p("N", ["4D"]), p("S", ["4S"])]}, b]}

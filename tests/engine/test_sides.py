@@ -38,7 +38,7 @@ def test_the_same_rule_serves_a_game_and_counts_players() -> None:
 
 def test_unnamed_players_are_different_players() -> None:
     body = {"preset": "pagat", "round": 1, "teams": [
-        {"name": "Us", "went_out": False, "melds": [], "players": [{"hand": ["5S"]}, {"hand": []}]},
-        {"name": "Them", "went_out": False, "melds": [], "players": [{"hand": []}, {"hand": []}]}]}
+        {"name": "Us", "went_out": False, "melds": [], "players": [{"hand": ["5S"]}, {"hand": ["4S"]}]},
+        {"name": "Them", "went_out": False, "melds": [], "players": [{"hand": ["6S"]}, {"hand": ["KS"]}]}]}
     score = score_round_request(body)
-    assert [t.total for t in score.teams] == [-5, 0]
+    assert [t.total for t in score.teams] == [-10, -15]

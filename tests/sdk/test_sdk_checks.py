@@ -142,6 +142,9 @@ def test_check_discard_pile(rsps: responses.RequestsMock, client: Client) -> Non
         "taken_before": True,
         "frozen": True,
     }
+    rsps.post(f"{BASE}/v1/discard-pile/check", json={"allowed": False, "cards": 0, "problems": []})
+    client.check_discard_pile(preset="wages", hand=["KS", "KH"], pile=["KD"], burn=["KC"])
+    assert body(rsps, 2) == {"preset": "wages", "hand": ["KS", "KH"], "pile": ["KD"], "burn": ["KC"]}
 
 
 def test_compare_presets(rsps: responses.RequestsMock, client: Client) -> None:
@@ -191,7 +194,7 @@ def test_preset_fields_are_parsed(rsps: responses.RequestsMock, client: Client) 
         "group": "melds",
         "description": "Cards in a book.",
         "value": 7,
-        "provenance": {"kind": "seed", "source": "seed 000", "note": ""},
+        "provenance": {"kind": "stated", "source": "Pagat", "note": ""},
     }
     rsps.get(
         f"{BASE}/v1/presets/pagat",
@@ -200,5 +203,5 @@ def test_preset_fields_are_parsed(rsps: responses.RequestsMock, client: Client) 
     preset = client.preset("pagat")
     (rule,) = preset.fields
     assert (rule.name, rule.group, rule.value) == ("book_size", "melds", 7)
-    assert rule.provenance is not None and rule.provenance.kind == "seed"
+    assert rule.provenance is not None and rule.provenance.kind == "stated"
     assert str(rule) == "book_size = 7  (Cards in a book.)"

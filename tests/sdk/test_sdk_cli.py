@@ -109,10 +109,10 @@ def test_server_error_and_no_connection_exit_3(rsps: responses.RequestsMock, sle
 
 
 def test_presets_and_preset(rsps: responses.RequestsMock) -> None:
-    rsps.get(f"{BASE}/v1/presets", json=[{"id": "pagat", "name": "Pagat", "source": "seed 000", "summary": "13/13"}])
+    rsps.get(f"{BASE}/v1/presets", json=[{"id": "pagat", "name": "Pagat", "source": "Pagat", "summary": "13/13"}])
     rsps.get(f"{BASE}/v1/presets/pagat", json={"id": "pagat", "name": "Pagat", "rules": {"book_size": 7}})
     code, out, _ = run("presets")
-    assert code == EXIT_OK and out.splitlines()[1].split() == ["pagat", "Pagat", "seed", "000", "13/13"]
+    assert code == EXIT_OK and out.splitlines()[1].split() == ["pagat", "Pagat", "Pagat", "13/13"]
     code, out, _ = run("preset", "pagat", "--json")
     assert json.loads(out)["rules"] == {"book_size": 7}
 

@@ -24,7 +24,7 @@ PRESET_JSON = {
         "card_values": {"JK": 50, "2": 20},
     },
     "provenance": {
-        "book_size": {"kind": "seed", "source": "seed 000", "note": ""},
+        "book_size": {"kind": "stated", "source": "Pagat", "note": ""},
         "opening_minimums": {"kind": "filled", "source": "bicycle", "note": "pagat is silent"},
     },
 }

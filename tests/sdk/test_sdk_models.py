@@ -75,11 +75,11 @@ def test_wrong_shapes_raise(data: object, message: str) -> None:
 
 def test_preset_parses_and_prints() -> None:
     p = Preset.from_json(PRESET_JSON)
-    assert p.provenance["book_size"].kind == "seed"
+    assert p.provenance["book_size"].kind == "stated"
     assert "card_values" not in p.provenance
     text = str(p)
     assert text.splitlines()[0] == "Pagat (pagat) - https://www.pagat.com/rummy/handfoot.html"
-    assert "book_size" in text and "[seed: seed 000]" in text
+    assert "book_size" in text and "[stated: Pagat]" in text
     assert "[50, 90, 120, 150]" in text
     assert '{"JK": 50, "2": 20}' in text
     html = p._repr_html_()
@@ -120,7 +120,7 @@ def test_html_and_text_escape_user_strings() -> None:
 
 
 def test_a_value_outside_a_literal_is_refused() -> None:
-    with pytest.raises(APIResponseValidationError, match=r"Provenance.kind: expected one of 'seed', .*got 'guess'"):
+    with pytest.raises(APIResponseValidationError, match=r"Provenance.kind: expected one of 'stated', .*got 'guess'"):
         Provenance.from_json({"kind": "guess", "source": "s", "note": ""})
 
 

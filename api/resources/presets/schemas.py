@@ -24,11 +24,11 @@ class PresetSummarySchema(Schema):
 class ProvenanceSchema(Schema):
     kind = fields.String(
         metadata={
-            "description": "seed (the source states it), option (the source's default for a configurable value), "
+            "description": "stated (the rule set states it), option (the source's default for a configurable value), "
             "filled (the source is silent; copied from the preset named in `source`), reported (secondary public "
-            "summaries, not a seed), derived (follows from stated values), decision (our reading, recorded in "
-            "docs/rules-decisions.md), default (a rule dimension beyond the seeds, off unless set).",
-            "enum": ["seed", "option", "filled", "reported", "derived", "decision", "default"],
+            "summaries, not the rule set's own text), derived (follows from stated values), decision (our reading, "
+            "recorded in docs/rules-decisions.md), default (a rule dimension beyond the sources, off unless set).",
+            "enum": ["stated", "option", "filled", "reported", "derived", "decision", "default"],
         }
     )
     source = fields.String(

@@ -1,4 +1,4 @@
-"""OpenAPI examples: seed 000's worked round (Pagat), as cards."""
+"""OpenAPI examples: the worked round of Pagat's rules (seed 000), as cards."""
 
 from typing import Any
 

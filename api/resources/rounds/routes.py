@@ -33,7 +33,7 @@ class RoundScore(MethodView):
         tallies counted at the table (sides may mix forms). Both forms give the same lines. A round
         that breaks the preset's rules is a 422 naming each rule broken: a side out without its
         contract, two sides out, a meld the preset forbids, more copies of a card than the decks hold.
-        The example is seed 000's worked round (Pagat): Team 1 3,740, Team 2 1,075.
+        The example is the worked round of Pagat's rules: Team 1 3,740, Team 2 1,075.
         """
         resolved = rules_of(body)
         score = score_round_body(body, resolved.rules)

@@ -6,7 +6,7 @@ import { presetName } from "../presets.js";
 
 /** How the page words a provenance kind (the spec's list; "filled" has its own badge). */
 const KIND_WORDS = {
-  seed: "stated by",
+  stated: "stated by",
   option: "default option of",
   reported: "reported by",
   derived: "follows from the stated values",

@@ -145,8 +145,23 @@ export function teamEntry(game, index, prior) {
     foot.value = cardsText(was.foot);
     const footField = field(`${playerName}'s foot (counts whole)`, foot, { pointer: `${base}/players/${j}/foot` });
     footField.hidden = !footNever.checked;
+    // Pagat's going-out rule asks whether each player played from the foot: yes, no, or not asked.
+    const playedFromFoot = rules.going_out_needs_foot_play
+      ? h(
+          "select",
+          { name: `${base}/players/${j}/played_from_foot` },
+          [["", "Not asked"], ["true", "Yes"], ["false", "No"]].map(([value, text]) =>
+            h("option", { value, selected: String(was.played_from_foot ?? "") === value }, text),
+          ),
+        )
+      : null;
+    const playedField = playedFromFoot
+      ? field(`${playerName} played from the foot`, playedFromFoot, { pointer: `${base}/players/${j}/played_from_foot` })
+      : null;
+    if (playedField) playedField.hidden = footNever.checked;
     footNever.addEventListener("change", () => {
       footField.hidden = !footNever.checked;
+      if (playedField) playedField.hidden = footNever.checked;
     });
     return {
       element: h(
@@ -156,14 +171,26 @@ export function teamEntry(game, index, prior) {
         field(`Cards left in ${playerName}'s hand`, hand, { pointer: `${base}/players/${j}/hand` }),
         h("label.choice", footNever, ` ${playerName} never picked up the foot`),
         footField,
+        playedField,
       ),
       read: () => {
         const p = { name: playerName, hand: parseCards(hand.value, `${base}/players/${j}/hand`) };
         if (footNever.checked) p.foot = parseCards(foot.value, `${base}/players/${j}/foot`);
+        else if (playedFromFoot && playedFromFoot.value) p.played_from_foot = playedFromFoot.value === "true";
         return p;
       },
     };
   });
+  // Perfect cuts in the cards form too, where the rules score them (refused elsewhere: not_in_rules).
+  const cutsInput = rules.perfect_cut_bonus
+    ? numberInput(`${base}/perfect_cuts`, prior && !prior.tally ? prior.perfect_cuts : "", { placeholder: "0" })
+    : null;
+  const cutsField = cutsInput ? field("Perfect cuts", cutsInput, { pointer: `${base}/perfect_cuts` }) : null;
+  if (cutsInput) {
+    const slot = document.createComment("stepper");
+    cutsInput.replaceWith(slot); // as in the tally panel: the stepper takes the input's place
+    slot.replaceWith(stepper(cutsInput, `perfect cuts, ${team.name}`));
+  }
   if (prior && !prior.tally) {
     meldsInput.value = (prior.melds || []).map(cardsText).join("\n");
     redThreesInput.value = cardsText(prior.red_threes);
@@ -177,6 +204,7 @@ export function teamEntry(game, index, prior) {
     }),
     tallyFieldShown("red_threes_on_table", rules) ? field("Red threes laid out", redThreesInput, { pointer: `${base}/red_threes` }) : null,
     rules.after_book === "burn" ? field("Burn pile", burnInput, { pointer: `${base}/burn` }) : null,
+    cutsField,
     playerRows.map((p) => p.element),
   );
 
@@ -220,6 +248,7 @@ export function teamEntry(game, index, prior) {
     out.melds = parseMelds(meldsInput.value, `${base}/melds`);
     out.red_threes = parseCards(redThreesInput.value, `${base}/red_threes`);
     if (rules.after_book === "burn") out.burn = parseCards(burnInput.value, `${base}/burn`);
+    if (cutsInput) out.perfect_cuts = readNumber(cutsInput.value, 0);
     out.players = playerRows.map((p) => p.read());
     return out;
   }

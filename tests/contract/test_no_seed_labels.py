@@ -1,0 +1,59 @@
+"""Players read the published rule sets' names, never the project's filing labels ("seed 000"):
+not in the served presets, the OpenAPI document (descriptions, examples, enums) or the keeper's
+static files (issue 19 items 3 and 7; docs/rules-decisions.md D24)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from handfoot.engine import PRESETS
+from handfoot.server import create_app
+
+KEEPER = Path(__file__).resolve().parents[2] / "api" / "static" / "keeper"
+SEED = re.compile("seed", re.IGNORECASE)
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> FlaskClient:
+    db = tmp_path_factory.mktemp("labels") / "unused.sqlite3"
+    return create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}"}).test_client()
+
+
+def _texts(value: Any, where: str = "") -> list[tuple[str, str]]:
+    """Every string in a JSON value (object keys too), with where it is."""
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in [(f"{where}/{k}", str(k)), *_texts(v, f"{where}/{k}")]]
+    if isinstance(value, list):
+        return [t for i, v in enumerate(value) for t in _texts(v, f"{where}/{i}")]
+    return [(where, value)] if isinstance(value, str) else []
+
+
+@pytest.mark.parametrize("path", ["/v1/presets", *(f"/v1/presets/{pid}" for pid in PRESETS)])
+def test_served_presets_show_no_seed(client: FlaskClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 200
+    found = [(where, text) for where, text in _texts(response.get_json()) if SEED.search(text)]
+    assert not found
+
+
+def test_the_openapi_document_shows_no_seed(client: FlaskClient) -> None:
+    document = client.get("/openapi.json").get_json()
+    found = [(where, text) for where, text in _texts(document) if SEED.search(text)]
+    assert not found
+    committed = json.loads((KEEPER.parents[2] / "openapi" / "openapi.json").read_text(encoding="utf-8"))
+    assert not [(where, text) for where, text in _texts(committed) if SEED.search(text)]
+
+
+def test_the_keeper_page_shows_no_seed() -> None:
+    files = [p for p in KEEPER.rglob("*") if p.is_file() and p.suffix in (".js", ".css", ".html", ".webmanifest",
+                                                                           ".svg", ".json")]
+    assert len(files) > 10
+    found = [f"{p.relative_to(KEEPER)}:{n}" for p in files
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if SEED.search(line)]
+    assert not found
