@@ -25,6 +25,8 @@ GAME_OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("put", "/v1/games/{game_id}/rounds/{number}"): {"json": {"teams": SEED_ROUND_1}, "if_match": True},
     ("get", "/v1/games/{game_id}/rounds/{number}/revisions"): {},
     ("get", "/v1/games/{game_id}/scoresheet"): {},
+    ("get", "/v1/games/export"): {},
+    ("get", "/v1/games/stats"): {},
 }
 
 #: The operations that write (the others only read).
