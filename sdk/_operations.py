@@ -33,6 +33,8 @@ OPERATIONS: Mapping[tuple[str, str], str] = MappingProxyType(
         ("PUT", "/v1/games/{game_id}/rounds/{number}"): "correct_round",
         ("GET", "/v1/games/{game_id}/rounds/{number}/revisions"): "revisions",
         ("GET", "/v1/games/{game_id}/scoresheet"): "scoresheet",
+        ("GET", "/v1/games/export"): "export_games",
+        ("GET", "/v1/games/stats"): "stats",
     }
 )
 

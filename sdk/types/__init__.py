@@ -7,6 +7,7 @@ server sent with ``to_dict()``. How they print is ``handfoot.client.display``.
 from .checks import BookKind, Books, DiscardPileCheck, GoingOutCheck, MeldCheck, OpeningCheck
 from .games import Game, GameSummary, GameTeam, Revision, Round, Scoresheet, ScoresheetRound, TeamTotal
 from .health import Health
+from .history import PlayerStatistics, SideStatistics, Statistics
 from .presets import PROVENANCE_KINDS, Preset, PresetSummary, Provenance, ProvenanceKind, RuleField
 from .problems import ProblemDetails, ProblemItem
 from .rounds import Breakdown, Comparison, Line, RoundComparison, RoundScore
@@ -26,6 +27,7 @@ __all__ = [
     "Line",
     "MeldCheck",
     "OpeningCheck",
+    "PlayerStatistics",
     "Preset",
     "PresetSummary",
     "ProblemDetails",
@@ -39,5 +41,7 @@ __all__ = [
     "RuleField",
     "Scoresheet",
     "ScoresheetRound",
+    "SideStatistics",
+    "Statistics",
     "TeamTotal",
 ]

@@ -73,6 +73,11 @@ _BAD_FILTER = ("A filter is malformed or out of range: `since`/`until` not a dat
                "after `since`, an unknown `preset` or `format` (validation-error, naming the parameter).")
 
 
+_EXPORTED = ("Streamed, games oldest first. NDJSON (`application/x-ndjson`, the default): one game a line, each "
+             "as GET /v1/games/{game_id} gives it (the schema and example are one line's). CSV (`Accept: text/csv` "
+             "or `format=csv`): a header, then one row per side per round, rounds in order.")
+
+
 def _filter(args: dict[str, Any]) -> svc.HistoryFilter:
     return svc.HistoryFilter(since=args.get("since"), until=args.get("until"), preset=args.get("preset"))
 
@@ -93,12 +98,9 @@ def _export_format(args: dict[str, Any]) -> str | None:
 class Export(MethodView):
     @_auth_docs
     @blp.arguments(ExportQueryArgsSchema, location="query")
-    @blp.response(200, GameSchema, content_type=NDJSON_TYPE, example=ex.EXPORT_LINE,
-                  description="NDJSON (`application/x-ndjson`, the default): one game a line, each as GET "
-                  "/v1/games/{game_id} gives it (the schema is one line's); oldest game first.")
+    @blp.response(200, GameSchema, content_type=NDJSON_TYPE, example=ex.EXPORT_LINE, description=_EXPORTED)
     @blp.alt_response(200, schema={"type": "string"}, content_type=CSV_TYPE, example=ex.EXPORT_CSV, success=True,
-                      description="CSV (`Accept: text/csv` or `format=csv`): a header, then one row per side per "
-                      "round, games oldest first and rounds in order.")
+                      description=_EXPORTED)
     @_problem_doc(422, _BAD_FILTER)
     @_problem_doc(406, "The Accept header allows neither application/x-ndjson nor text/csv (and no `format`).")
     def get(self, args: dict[str, Any]) -> Any:
