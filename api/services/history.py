@@ -14,6 +14,7 @@ sums, counts and averages are made here.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -78,15 +79,22 @@ def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | Non
         session.close()
         raise
 
+    pending = [first]  # held by the iterator only until it starts: no batch outlives its turn
+    del first
+
     def walk() -> Iterator[list[Game]]:
         try:
-            batch = first
+            batch = pending.pop()
             while batch:
                 yield batch
                 if len(batch) < per:
                     return
                 last = batch[-1].id
-                session.expunge_all()  # memory stays flat: the session forgets the batch just used
+                # Memory stays flat: the session forgets the batch just used, and the batch's games and
+                # rounds (a reference cycle each) are freed now rather than at the next full collection.
+                del batch
+                session.expunge_all()
+                gc.collect()
                 batch = _batch(session, actor, flt, last, per)
         finally:
             session.close()
