@@ -13,6 +13,7 @@ from urllib.parse import quote
 import requests
 
 from ._errors import APIResponseValidationError, PreconditionFailedError
+from ._history import HistoryMethods
 from ._http import dumps_json
 from ._loader import Result, load_list
 from ._transport import (
@@ -57,7 +58,7 @@ def _env(name: str) -> str | None:
     value = os.environ.get(name, "").strip()
     return value or None
 
-class Client:
+class Client(HistoryMethods):
     """A client of the handfoot HTTP API.
 
     ``base_url`` defaults to ``$HANDFOOT_URL``, then ``http://127.0.0.1:8000``; ``api_key`` to

@@ -34,6 +34,8 @@ OPERATIONS: Mapping[tuple[str, str], str] = MappingProxyType(
         ("DELETE", "/v1/games/{game_id}/rounds/{number}"): "delete_round",
         ("GET", "/v1/games/{game_id}/rounds/{number}/revisions"): "revisions",
         ("GET", "/v1/games/{game_id}/scoresheet"): "scoresheet",
+        ("GET", "/v1/games/export"): "export_games",
+        ("GET", "/v1/games/stats"): "stats",
     }
 )
 

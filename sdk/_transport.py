@@ -215,12 +215,14 @@ class Transport(BaseTransport):
         idempotent: bool = False,
         idempotency_key: str | None = None,
         timeout: Timeout | None = None,
+        stream: bool = False,
     ) -> requests.Response:
         """Send one logical request, retrying per the module policy; return a 2xx/3xx response.
 
         ``json`` (when not ``None``) is sent as the JSON body. ``idempotent=True`` declares a POST
         free of side effects so it may be retried. ``idempotency_key`` is sent as the
         ``Idempotency-Key`` header (a quoted structured-field string), the same on every retry.
+        ``stream=True``: a 2xx body is read as the caller iterates it (requests' ``stream``).
         Raises an ``APIStatusError`` subclass for 4xx/5xx and ``APIConnectionError`` /
         ``APITimeoutError`` when no response arrives.
         """
@@ -247,6 +249,7 @@ class Transport(BaseTransport):
                     data=prepared.body,
                     headers=prepared.headers,
                     timeout=self.timeout if timeout is None else timeout,
+                    stream=stream,
                 )
             except requests.Timeout as exc:
                 if retry < prepared.max_retries:

@@ -45,6 +45,7 @@ from ._errors import (
     PreconditionFailedError,
     status_error_from_response,
 )
+from ._history import AsyncHistoryMethods
 from ._http import HTTPResponse, origin
 from ._loader import Result, load_list
 from ._transport import (
@@ -149,7 +150,7 @@ class AsyncTransport(BaseTransport):
         await asyncio.sleep(wait)
 
 
-class AsyncClient:
+class AsyncClient(AsyncHistoryMethods):
     """``Client`` for asyncio (chat bots, web apps): ``await`` every method; ``games()`` is an async
     iterator. Each method's arguments, result and errors are those of ``Client``'s method of the
     same name."""

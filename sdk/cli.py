@@ -11,6 +11,8 @@
     handfoot correct-round GAME N [FILE] [--tally ...] [--went-out SIDE]
     handfoot delete-game GAME [--if-match ETAG]
     handfoot scoresheet GAME [--csv]
+    handfoot export [--ndjson | --csv] [--since DATE] [--until DATE] [--preset ID]
+    handfoot stats [--since DATE] [--until DATE] [--preset ID]   per player and per side
     handfoot completion bash|zsh                    print a shell completion script
 
 Every command takes ``--json`` (print the API's JSON answer). Under ``--json`` an error from the
@@ -31,6 +33,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from itertools import islice
 from typing import Any, TextIO
 
+from ._cli_history import add_history_commands
 from ._client import ENV_API_KEY, ENV_BASE_URL, Client
 from ._completion import SHELLS, completion_script
 from ._errors import APIConnectionError, APIResponseValidationError, APIStatusError, ServerError
@@ -367,6 +370,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", action="store_true", help="print CSV (round,Us,Us total,...)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_scoresheet)
+
+    add_history_commands(sub)  # export, stats
 
     p = sub.add_parser("completion", help="print a completion script: eval \"$(handfoot completion bash)\"")
     p.add_argument("shell", choices=SHELLS, help="the shell")

@@ -16,6 +16,7 @@ BLUEPRINT_MODULES: list[str] = [
     "handfoot.server.resources.rounds.routes",
     "handfoot.server.resources.checks.routes",
     "handfoot.server.resources.games.routes",
+    "handfoot.server.resources.history.routes",
 ]
 
 

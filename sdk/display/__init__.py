@@ -6,8 +6,8 @@ shown. One module per resource, as ``handfoot.client.types``. Numbers are points
 text groups thousands (``3,740``), and HTML escapes every string from a user or the server.
 """
 
-from . import checks, games, presets, scoring
+from . import checks, games, history, presets, scoring
 from ._blocks import html_table, text_table
 from .scoring import score_plain
 
-__all__ = ["checks", "games", "html_table", "presets", "score_plain", "scoring", "text_table"]
+__all__ = ["checks", "games", "history", "html_table", "presets", "score_plain", "scoring", "text_table"]

@@ -17,6 +17,7 @@ from .games import (
     TeamTotal,
 )
 from .health import Health
+from .history import PlayerStatistics, SideStatistics, Statistics
 from .presets import PROVENANCE_KINDS, Preset, PresetSummary, Provenance, ProvenanceKind, RuleField
 from .problems import ProblemDetails, ProblemItem
 from .rounds import Breakdown, Comparison, Line, RoundComparison, RoundScore
@@ -36,6 +37,7 @@ __all__ = [
     "Line",
     "MeldCheck",
     "OpeningCheck",
+    "PlayerStatistics",
     "Preset",
     "PresetSummary",
     "ProblemDetails",
@@ -50,5 +52,7 @@ __all__ = [
     "RuleField",
     "Scoresheet",
     "ScoresheetRound",
+    "SideStatistics",
+    "Statistics",
     "TeamTotal",
 ]

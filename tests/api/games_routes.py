@@ -26,6 +26,8 @@ GAME_OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("delete", "/v1/games/{game_id}/rounds/{number}"): {"if_match": "game"},
     ("get", "/v1/games/{game_id}/rounds/{number}/revisions"): {},
     ("get", "/v1/games/{game_id}/scoresheet"): {},
+    ("get", "/v1/games/export"): {},
+    ("get", "/v1/games/stats"): {},
 }
 
 #: The operations that write (the others only read).

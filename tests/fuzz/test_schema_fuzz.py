@@ -109,7 +109,7 @@ GAMES_OPERATIONS = (
     ("POST", "/v1/games/{game_id}/rounds"), ("GET", "/v1/games/{game_id}/rounds/{number}"),
     ("PUT", "/v1/games/{game_id}/rounds/{number}"), ("DELETE", "/v1/games/{game_id}/rounds/{number}"),
     ("GET", "/v1/games/{game_id}/rounds/{number}/revisions"),
-    ("GET", "/v1/games/{game_id}/scoresheet"),
+    ("GET", "/v1/games/{game_id}/scoresheet"), ("GET", "/v1/games/export"), ("GET", "/v1/games/stats"),
 )
 _ROUND = {k: v for k, v in ex.ROUND_REQUEST.items() if k != "round"}
 

@@ -85,12 +85,26 @@ def test_replay_game_notebook(live_server: LiveServer) -> None:
 
 def test_committed_notebooks_carry_their_outputs() -> None:
     nbformat = pytest.importorskip("nbformat", reason="nbformat is a dev extra")
-    for name in ("replay_game.ipynb", "other_rules.ipynb"):
+    for name in ("replay_game.ipynb", "other_rules.ipynb", "history.ipynb"):
         notebook = nbformat.read(EXAMPLES / name, as_version=4)
         outputs = [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.outputs]
         assert _dataframes(outputs), name
     replay = nbformat.read(EXAMPLES / "replay_game.ipynb", as_version=4)
     assert any("image/png" in out.get("data", {}) for cell in replay.cells for out in cell.get("outputs", []))
+
+
+def test_history_notebook(live_server: LiveServer) -> None:
+    """The export as a DataFrame in one line, and the statistics as another (issue 20, item 7)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")}
+    env["HANDFOOT_URL"] = live_server.url
+    env["HANDFOOT_API_KEY"] = live_server.api_key
+    outputs = execute_notebook("history.ipynb", env)  # its last cell asserts the figures agree with the rows
+    rounds, pivot, players = _dataframes(outputs)
+    assert "total_after" in rounds and "Grandma &amp; Sam" in rounds
+    assert rounds.split("<tbody>")[1].count("<tr>") == 4  # one row per side per round
+    assert "bga" in pivot and "pagat" in pivot
+    assert "average_round" in players and "Grandma" in players
+    assert "2 games, 2 rounds" in _text(outputs)
 
 
 def test_other_rules_notebook_needs_no_server() -> None:

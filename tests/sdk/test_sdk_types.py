@@ -78,6 +78,11 @@ def answers(server: LiveServer) -> Iterator[tuple[str, type[Result], object]]:
     for item in call("GET", "/v1/games?page_size=5"):
         yield "GET /v1/games", types.GameSummary, item
     yield "GET /v1/games/{id}/scoresheet", types.Scoresheet, call("GET", f"{game}/scoresheet")
+    yield "GET /v1/games/stats", types.Statistics, call("GET", "/v1/games/stats")
+    exported = http.get(server.url + "/v1/games/export", timeout=30)
+    assert exported.status_code == 200, exported.text
+    for line in exported.text.splitlines()[-2:]:  # one game a line
+        yield "GET /v1/games/export", types.Game, json.loads(line)
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,7 @@
 // The score keeper page: routes the location's hash to a view and keeps the API key box. The views:
 // views/games.js (#/games), views/new-game.js (#/new), views/game.js (#/games/{id}, the scoreboard)
-// and views/round-entry.js (#/games/{id}/round, and #/games/{id}/rounds/{n} to correct a round).
+// views/round-entry.js (#/games/{id}/round, and #/games/{id}/rounds/{n} to correct a round) and
+// views/stats.js (#/stats, player statistics).
 // Everything goes through this server's API (see docs/games-api.md).
 
 import { getApiKey, setApiKey } from "./api.js";
@@ -11,6 +12,7 @@ import { showGame } from "./views/game.js";
 import { showGames } from "./views/games.js";
 import { showNewGame } from "./views/new-game.js";
 import { showRoundEntry } from "./views/round-entry.js";
+import { showStats } from "./views/stats.js";
 import { keepAwake } from "./wake.js";
 
 // ---- routing ---------------------------------------------------------------------------------------
@@ -23,7 +25,7 @@ async function route() {
   const query = new URLSearchParams(queryText);
   say(takeFlash());
   for (const link of document.querySelectorAll("[data-nav]")) {
-    const current = (link.dataset.nav === "new" && path === "/new") || (link.dataset.nav === "games" && path === "/games");
+    const current = (link.dataset.nav === "new" && path === "/new") || (link.dataset.nav === "games" && path === "/games") || (link.dataset.nav === "stats" && path === "/stats");
     if (current) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
@@ -35,6 +37,7 @@ async function route() {
     else if (game && game[2]) await showRoundEntry(Number(game[1]), Number(game[2]));
     else if (game) await showGame(Number(game[1]));
     else if (path === "/new") await showNewGame();
+    else if (path === "/stats") await showStats(query);
     else await showGames(query);
   } catch (err) {
     render(h("h1", "Something went wrong"), h("p.error-text", err.message), h("p", h("a", { href: "#/games" }, "Back to the games")));

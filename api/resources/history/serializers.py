@@ -1,0 +1,116 @@
+"""Documents of the history resource: the export's lines (NDJSON, CSV) and the statistics.
+
+An NDJSON line is a game exactly as ``GET /v1/games/{id}`` gives it (``GameSchema``). A CSV row is
+one side in one round (:data:`CSV_COLUMNS`); text cells that a spreadsheet would run as formulas
+are neutralised as the score sheet's are (``games.serializers.csv_cell``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+from handfoot.engine import LINE_LABELS
+from handfoot.engine.history import BOOK_KINDS, side_round_facts
+from handfoot.server.models import Game
+from handfoot.server.resources.games.serializers import csv_cell, game_doc
+from handfoot.server.services.history import Figures, Statistics
+
+#: Players of a side in one CSV cell, joined by this.
+PLAYERS_SEPARATOR = "; "
+
+#: The CSV header: the game, the round, the side, its score and running total, whether it went out
+#: and won the game, its books by kind, then each breakdown line's points (empty where the game's
+#: rules have no such line).
+CSV_COLUMNS: tuple[str, ...] = (
+    "game_id", "game", "preset", "game_created_at", "game_status", "round", "side", "players", "score",
+    "total_after", "went_out", "won_game",
+    *(f"{kind}_books" for kind in BOOK_KINDS),
+    *(f"{code}_points" for code in LINE_LABELS),
+)
+
+
+def _iso(value: datetime) -> str:
+    return (value if value.tzinfo is not None else value.replace(tzinfo=UTC)).isoformat()
+
+
+def export_doc(game: Game) -> dict[str, Any]:
+    """The game as ``GameSchema().dump(game_doc(game))`` gives it (what ``GET /v1/games/{id}``
+    answers), JSON-ready without marshmallow walking every Breakdown line: the stored rounds are
+    plain data already, only the timestamps become ISO 8601 (tests/api/test_history.py compares
+    each line with the game as read)."""
+    doc = game_doc(game)
+    for owner in (doc, *doc["rounds"]):
+        for key in ("created_at", "updated_at"):
+            owner[key] = None if owner[key] is None else _iso(owner[key])
+    return doc
+
+
+def export_line(game: Game) -> str:
+    """One NDJSON line (ending in ``\\n``): the game as ``GET /v1/games/{id}`` gives it."""
+    return json.dumps(export_doc(game), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def ndjson_lines(batches: Iterable[list[Game]]) -> Iterator[str]:
+    for batch in batches:
+        yield "".join(export_line(game) for game in batch)
+
+
+def csv_rows(game: Game) -> Iterator[list[Any]]:
+    """The CSV rows of one game: per round, one per side, in the game's side order."""
+    state = game.state
+    winner = state["winner"] if state["status"] == "finished" else None
+    created = _iso(game.created_at)
+    for index, rnd in enumerate(game.rounds):
+        after = state["running"][index]
+        for side, (team, breakdown) in enumerate(zip(game.teams, rnd.teams, strict=True)):
+            facts = side_round_facts(breakdown)
+            points = {line["code"]: line["points"] for line in breakdown["lines"]}
+            yield [
+                game.id, csv_cell(game.name), game.preset, created, state["status"], rnd.number,
+                csv_cell(team["name"]), csv_cell(PLAYERS_SEPARATOR.join(team["players"])), facts.score,
+                after[side], int(facts.went_out), int(winner is not None and winner == team["name"]),
+                *(facts.books.get(kind, 0) for kind in BOOK_KINDS),
+                *(points.get(code, "") for code in LINE_LABELS),
+            ]
+
+
+def csv_chunks(batches: Iterable[list[Game]]) -> Iterator[str]:
+    """The header, then one chunk of rows per batch of games."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for batch in batches:
+        for game in batch:
+            writer.writerows(csv_rows(game))
+        yield out.getvalue()
+        out.seek(0)
+        out.truncate()
+    if out.tell():  # no game at all: the header alone
+        yield out.getvalue()
+
+
+def _figures(figures: Figures) -> dict[str, Any]:
+    return {
+        "names": list(figures.names), "games": figures.games, "finished": figures.finished, "wins": figures.wins,
+        "rounds": figures.rounds, "points": figures.points, "average_round": figures.average_round,
+        "best_round": figures.best_round, "went_out": figures.went_out, "books": dict(figures.books),
+    }
+
+
+def _order(figures: Figures, tiebreak: str) -> tuple[int, int, str]:
+    return (-figures.games, -figures.wins, tiebreak)
+
+
+def statistics_doc(stats: Statistics) -> dict[str, Any]:
+    players = sorted(stats.players.items(), key=lambda kv: _order(kv[1], kv[0]))
+    sides = sorted(stats.sides.items(), key=lambda kv: _order(kv[1], "\x00".join(kv[0])))
+    return {
+        "games": stats.games, "rounds": stats.rounds,
+        "players": [{"name": f.names[-1], **_figures(f)} for _, f in players],
+        "sides": [{"players": list(f.players), **_figures(f)} for _, f in sides],
+    }

@@ -1,0 +1,189 @@
+"""Histories in bulk: an owner's games with their rounds (the export) and statistics across them.
+
+Games are read in batches of :data:`BATCH_SIZE` by ascending id (keyset: ``id > last``), each
+batch with its rounds, and released from the session once used, so an export of thousands of
+games holds one batch in memory at a time. Every batch is read in one transaction (``REPEATABLE
+READ`` on PostgreSQL, a WAL read transaction on SQLite), so an export is one snapshot.
+
+What a round says about a side (score, going out, books by kind) is the engine's
+(:func:`handfoot.engine.history.side_round_facts`); who won a game is its stored state (the engine's
+:func:`handfoot.engine.game_state`); players and sides are matched across games by the engine's
+:func:`handfoot.engine.history.player_key` and :func:`~handfoot.engine.history.side_key`. Only
+sums, counts and averages are made here.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.orm import Session, selectinload
+
+from handfoot.engine.history import BOOK_KINDS, player_key, side_key, side_round_facts
+from handfoot.server.auth import Actor
+from handfoot.server.db import Database
+from handfoot.server.models import Game
+from handfoot.server.services.errors import StoreUnavailableError
+from handfoot.server.services.games import owned
+
+__all__ = ["BATCH_SIZE", "HistoryFilter", "Figures", "game_batches", "statistics"]
+
+#: Games read per query (each with its rounds) while exporting or counting.
+BATCH_SIZE = 200
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryFilter:
+    """Which games: created at or after ``since`` and before ``until`` (aware datetimes, either
+    may be ``None``), under ``preset`` (``None``: any)."""
+
+    since: datetime | None = None
+    until: datetime | None = None
+    preset: str | None = None
+
+
+def _batch(session: Session, actor: Actor, flt: HistoryFilter, after: int, size: int) -> list[Game]:
+    stmt = owned(select(Game), actor).where(Game.id > after)
+    if flt.since is not None:
+        stmt = stmt.where(Game.created_at >= flt.since)
+    if flt.until is not None:
+        stmt = stmt.where(Game.created_at < flt.until)
+    if flt.preset is not None:
+        stmt = stmt.where(Game.preset == flt.preset)
+    stmt = stmt.options(selectinload(Game.rounds)).order_by(Game.id).limit(size)
+    return list(session.scalars(stmt).all())
+
+
+def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | None = None) -> Iterator[list[Game]]:
+    """The actor's games matching ``flt``, oldest id first, ``size`` (default :data:`BATCH_SIZE`) at a
+    time, each with its rounds, all read in one transaction of a session of their own (a streamed
+    answer outlives its request's session).
+
+    The first batch is read when this is called (so an unreachable database raises
+    :class:`~handfoot.server.services.errors.StoreUnavailableError` before an answer starts); the
+    rest as the iterator is consumed. A batch's games leave the session when the next is read; the
+    session closes when the iterator ends or is closed.
+    """
+    per = size or BATCH_SIZE
+    session = db.sessionmaker()
+    try:
+        first = _batch(session, actor, flt, 0, per)
+    except (OperationalError, InterfaceError) as err:
+        session.close()
+        raise StoreUnavailableError(str(err.orig)) from err
+    except BaseException:
+        session.close()
+        raise
+
+    pending = [first]  # held by the iterator only until it starts: no batch outlives its turn
+    del first
+
+    def walk() -> Iterator[list[Game]]:
+        try:
+            batch = pending.pop()
+            while batch:
+                yield batch
+                if len(batch) < per:
+                    return
+                last = batch[-1].id
+                # Memory stays flat: the session forgets the batch just used, and the batch's games and
+                # rounds (a reference cycle each) are freed now rather than at the next full collection.
+                del batch
+                session.expunge_all()
+                gc.collect()
+                batch = _batch(session, actor, flt, last, per)
+        finally:
+            session.close()
+
+    return walk()
+
+
+# --------------------------------------------------------------------------------------------
+# Statistics
+
+
+@dataclass(slots=True)
+class Figures:
+    """One player's or side's figures across games (points unless said otherwise)."""
+
+    names: list[str] = field(default_factory=list)  # as written, most recent game last
+    players: list[str] = field(default_factory=list)  # sides: the players as written
+    games: int = 0
+    finished: int = 0
+    wins: int = 0
+    rounds: int = 0
+    points: int = 0
+    best_round: int | None = None
+    went_out: int = 0
+    books: dict[str, int] = field(default_factory=lambda: dict.fromkeys(BOOK_KINDS, 0))
+
+    def add_game(self, name: str, finished: bool, won: bool) -> None:
+        if name in self.names:
+            self.names.remove(name)
+        self.names.append(name)
+        self.games += 1
+        self.finished += finished
+        self.wins += won
+
+    def add_round(self, score: int, went_out: bool, books: dict[str, int]) -> None:
+        self.rounds += 1
+        self.points += score
+        self.best_round = score if self.best_round is None else max(self.best_round, score)
+        self.went_out += went_out
+        for kind, count in books.items():
+            self.books[kind] = self.books.get(kind, 0) + count
+
+    @property
+    def average_round(self) -> float | None:
+        """The mean round score (points, to one decimal), ``None`` before any round."""
+        return None if not self.rounds else round(self.points / self.rounds, 1)
+
+
+@dataclass(slots=True)
+class Statistics:
+    games: int = 0
+    rounds: int = 0
+    players: dict[str, Figures] = field(default_factory=dict)
+    sides: dict[tuple[str, ...], Figures] = field(default_factory=dict)
+
+
+def _count_game(stats: Statistics, game: Game) -> None:
+    stats.games += 1
+    stats.rounds += len(game.rounds)
+    state = game.state
+    finished = state["status"] == "finished"
+    winner = state["winner"] if finished else None
+    side_facts = [[side_round_facts(r.teams[i]) for r in game.rounds] for i in range(len(game.teams))]
+    for team, facts in zip(game.teams, side_facts, strict=True):
+        won = winner is not None and winner == team["name"]
+        key = side_key(team["players"])
+        side = stats.sides.setdefault(key, Figures())
+        side.players = list(team["players"])
+        targets = [side]
+        side.add_game(str(team["name"]), finished, won)
+        for player in team["players"]:
+            tally = stats.players.setdefault(player_key(player), Figures())
+            tally.add_game(str(player), finished, won)
+            targets.append(tally)
+        for fact in facts:
+            for target in targets:
+                target.add_round(fact.score, fact.went_out, dict(fact.books))
+
+
+def statistics(db: Database, actor: Actor, flt: HistoryFilter) -> Statistics:
+    """Figures per player and per side across the actor's games matching ``flt``.
+
+    A player is identified across games by :func:`~handfoot.engine.history.player_key` (names
+    that differ only in case are one player); a side by its players (the same partners are one
+    side whatever the side was called). A win is a finished game whose winner is the side (a tie
+    is no win); rounds count every stored round, finished games or not.
+    """
+    stats = Statistics()
+    for batch in game_batches(db, actor, flt):
+        for game in batch:
+            _count_game(stats, game)
+    return stats

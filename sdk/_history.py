@@ -1,0 +1,132 @@
+"""Histories in bulk: ``Client``'s and ``AsyncClient``'s export and statistics methods.
+
+``GET /v1/games/export`` answers NDJSON (one game a line, each a :class:`~handfoot.client.types.Game`)
+or CSV (one row per side per round); ``GET /v1/games/stats`` the figures per player and per side.
+Both take the same filters: ``since`` (inclusive) and ``until`` (exclusive), each a ``date``,
+a ``datetime`` or an ISO 8601 string (a date is its midnight UTC; no offset is UTC), and ``preset``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterable, Iterator
+from datetime import date, datetime
+from typing import TYPE_CHECKING
+
+from ._errors import APIResponseValidationError
+from ._transport import QueryParams
+from .types import Game, Statistics
+
+if TYPE_CHECKING:
+    from ._transport import Transport
+    from .aio import AsyncTransport
+
+__all__ = ["AsyncHistoryMethods", "HistoryMethods", "Moment"]
+
+#: A filter's moment: a date (midnight UTC), a datetime, or its ISO 8601 text.
+Moment = date | datetime | str
+
+EXPORT_PATH = "/v1/games/export"
+STATS_PATH = "/v1/games/stats"
+
+
+def _moment(value: Moment | None) -> str | None:
+    return value.isoformat() if isinstance(value, date) else value
+
+
+def history_params(
+    since: Moment | None, until: Moment | None, preset: str | None, fmt: str | None = None
+) -> QueryParams:
+    params: dict[str, str | None] = {"since": _moment(since), "until": _moment(until), "preset": preset}
+    if fmt is not None:
+        params["format"] = fmt
+    return params
+
+
+def games_of_lines(lines: Iterable[bytes | str]) -> Iterator[Game]:
+    """Each non-empty NDJSON line read as a ``Game``."""
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError as exc:
+            raise APIResponseValidationError(f"{EXPORT_PATH}: line {number} is not JSON") from exc
+        yield Game.from_json(data)
+
+
+def _csv_text(content: bytes, encoding: str | None) -> str:
+    return content.decode(encoding or "utf-8")  # requests would assume ISO-8859-1 for text/*
+
+
+class HistoryMethods:
+    """The export and statistics methods of ``Client`` (mixed in)."""
+
+    _transport: Transport
+
+    def export_games(
+        self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None
+    ) -> Iterator[Game]:
+        """``GET /v1/games/export`` (NDJSON): every game of the caller with its rounds, oldest first,
+        each a ``Game`` as ``game(id)`` gives it. The answer is read as you iterate (streamed),
+        so thousands of games never sit in memory at once. A bad filter raises
+        ``UnprocessableEntityError`` naming it (on the first item asked for)."""
+        params = history_params(since, until, preset, "ndjson")
+
+        def walk() -> Iterator[Game]:
+            response = self._transport.request("GET", EXPORT_PATH, params=params, stream=True)
+            try:
+                yield from games_of_lines(response.iter_lines())
+            finally:
+                response.close()
+
+        return walk()  # nothing is fetched until the first item is asked for
+
+    def export_csv(
+        self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None
+    ) -> str:
+        """``GET /v1/games/export`` as CSV: a header, then one row per side per round (``game_id,
+        game, preset, ..., score, total_after, went_out, won_game, clean_books, ...``). For pandas:
+        ``pandas.read_csv(io.StringIO(client.export_csv()))``."""
+        response = self._transport.request("GET", EXPORT_PATH, params=history_params(since, until, preset, "csv"))
+        charset = "charset" in response.headers.get("Content-Type", "").lower()
+        return _csv_text(response.content, response.encoding if charset else None)
+
+    def stats(
+        self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None
+    ) -> Statistics:
+        """``GET /v1/games/stats``: games, wins, rounds, average and best round, times gone out and
+        books by kind, per player (matched by name ignoring case) and per side (the same players)."""
+        response = self._transport.request("GET", STATS_PATH, params=history_params(since, until, preset))
+        return Statistics.from_json(response.json())
+
+
+class AsyncHistoryMethods:
+    """The export and statistics methods of ``AsyncClient`` (mixed in); as ``HistoryMethods``,
+    except that the export's answer is read whole before its games are given."""
+
+    _transport: AsyncTransport
+
+    async def export_games(
+        self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None
+    ) -> AsyncIterator[Game]:
+        """As ``Client.export_games``."""
+        response = await self._transport.request("GET", EXPORT_PATH, params=history_params(since, until, preset,
+                                                                                           "ndjson"))
+        for game in games_of_lines(response.content.splitlines()):
+            yield game
+
+    async def export_csv(
+        self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None
+    ) -> str:
+        """As ``Client.export_csv``."""
+        response = await self._transport.request("GET", EXPORT_PATH, params=history_params(since, until, preset,
+                                                                                           "csv"))
+        return _csv_text(response.content, response.encoding)
+
+    async def stats(
+        self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None
+    ) -> Statistics:
+        """As ``Client.stats``."""
+        response = await self._transport.request("GET", STATS_PATH, params=history_params(since, until, preset))
+        return Statistics.from_json(response.json())
