@@ -19,7 +19,7 @@ RATE_LIMIT ?= 600/minute
 FUZZ_EXAMPLES ?= 300
 
 .PHONY: help install run serve test lint typecheck pytest openapi openapi-check migrate dist dist-check \
-        migrations-check revision clean bench bench-check bench-profile fuzz
+        migrations-check revision clean bench bench-check bench-profile fuzz simulate
 
 help:
 	@echo "make run      install, migrate the database, serve on http://$(HOST):$(PORT) (docs: /docs)"
@@ -32,6 +32,7 @@ help:
 	@echo "make bench    benchmarks against floors measured in the same run (~20 min; BENCH_ARGS='--runs 1 --duration 3')"
 	@echo "make bench-check     the benchmark's own tests (bench/tests; make bench runs them first)"
 	@echo "make bench-profile   profile POST /v1/rounds/score in process (pyinstrument)"
+	@echo "make simulate        bot rounds under every preset, every invariant checked (SIMULATE_ROUNDS=1000)"
 
 # Re-install only when a pyproject.toml changes (the stamp is newer otherwise). Two distributions,
 # both editable: handfoot (the client and the engine, ./) and handfoot-server (./api).
@@ -121,6 +122,13 @@ bench-check: $(BENCH_STAMP)
 
 bench: bench-check
 	$(PY) -m bench.run $(BENCH_ARGS)
+
+# Bot rounds in process under every preset with every invariant checked (not part of `make test`):
+# prints rounds/s, actions per round, how rounds ended and the greedy bot's win rate per preset.
+SIMULATE_ROUNDS ?= 1000
+SIMULATE_ARGS ?=
+simulate: install
+	$(PY) -m bench.simulate --rounds $(SIMULATE_ROUNDS) $(SIMULATE_ARGS)
 
 bench-profile: $(BENCH_STAMP)
 	$(PY) -m bench.profile
