@@ -25,10 +25,10 @@ from typing import Any
 
 from handfoot.engine import check_discard_pile, check_going_out, check_opening, score_round_request, validate_meld
 from handfoot.engine.cards import parse_cards
+from handfoot.engine.errors import PlayError
 from handfoot.engine.play import State, new_round, score, score_body, step, to_mapping
 from handfoot.engine.play.bots import actor, greedy_policy, random_policy, view
 from handfoot.engine.presets import PRESETS
-from handfoot.engine.errors import PlayError
 
 
 def table_for(preset: str) -> list[tuple[str, list[str]]]:

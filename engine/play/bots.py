@@ -17,9 +17,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from handfoot.engine.cards import parse_card
 from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import card_points
-from handfoot.engine.cards import parse_card
 from handfoot.engine.play.state import State
 from handfoot.engine.play.step import step
 from handfoot.engine.play.view import view
@@ -74,7 +74,7 @@ def meld_parts(v: dict[str, Any], rules: RuleSet) -> list[Action]:
         cards = by_rank.pop(rank, [])
         if cards:
             parts.append({"type": "meld", "burn": cards})
-    for rank, cards in by_rank.items():
+    for cards in by_rank.values():
         if len(cards) >= rules.meld_min:
             parts.append({"type": "meld", "melds": [cards[:cap]]})
         elif len(cards) == rules.meld_min - 1 and wilds:
@@ -142,12 +142,12 @@ def greedy_policy(v: dict[str, Any], rules: RuleSet, rng: random.Random) -> list
         return [*out, {"type": "draw", "seat": seat}]
     parts = meld_parts(v, rules)
     out = []
+    go_out = _find(actions, "go_out")
+    if _find(actions, "ask") and go_out and go_out["problems"] == ["partner_not_asked"]:
+        out.append({"type": "ask"})  # before the last melds: a yes lets it meld everything
     if parts:
         out.append(_merge(parts))
         out += parts
-    go_out = _find(actions, "go_out")
-    if _find(actions, "ask") and go_out and go_out["problems"] == ["partner_not_asked"]:
-        out.append({"type": "ask"})
     out += [{"type": "discard", "card": c} for c in _discards(v, rules)]
     return [{**a, "seat": seat} for a in out]
 

@@ -102,26 +102,27 @@ def going_out_refusals(state: State, seat: int, books: Contract, played: bool, r
                        by_meld: bool) -> list[Problem]:
     """Why the seat may not leave itself ``remaining`` cards (0: going out now; 1: going out by its
     discard) with its foot picked up: the contract and the feet (``checks.going_out_problems``, the
-    going-out check's and scoring's rule), and, going out now, the final discard
-    (``going_out_discard`` required: ``going_out_needs_discard``) and the partner's yes
-    (``partner_not_asked``; seed 000, seed 001). D41."""
+    going-out check's and scoring's rule), the partner's yes (``partner_not_asked``; seed 000, seed
+    001), and, going out now by melding, the final discard (``going_out_discard`` required:
+    ``going_out_needs_discard``). D41."""
     side = state.seats[seat].side
     players = [state.seats[i].player_state() for i in state.seats_of(side)]
     players = [p if state.seats_of(side)[k] != seat else p.__class__(p.name, p.hand, p.foot, played)
                for k, p in enumerate(players)]
     problems = going_out_problems(books, players, state.rules, state.round)
-    if remaining == 0:
-        if by_meld and state.rules.going_out_discard == "required":
-            problems.append(Problem("going_out_needs_discard", "these rules require the last card to be "
-                                    "discarded (going_out_discard required): keep one card to discard"))
-        if needs_permission(state, seat) and state.permission is not True:
-            problems.append(Problem("partner_not_asked", 'going out needs the partner\'s yes to "May I go '
-                                    'out?" this turn (ask first)'))
+    if remaining == 0 and by_meld and state.rules.going_out_discard == "required":
+        problems.append(Problem("going_out_needs_discard", "these rules require the last card to be "
+                                "discarded (going_out_discard required): keep one card to discard"))
+    if needs_permission(state, seat) and state.permission is not True:
+        # asked before the last melds: 'If the answer is yes, meld everything, or meld all but one
+        # and discard it' (seed 000), so a no never leaves a seat holding one card it cannot play
+        problems.append(Problem("partner_not_asked", 'going out needs the partner\'s yes to "May I go '
+                                'out?" this turn (ask first)'))
     return problems
 
 
-def _table_after(state: State, side: int, new: Sequence[Sequence[Card]],
-                 adds: Sequence[tuple[int, Sequence[Card]]], prefix: Path = ("melds",)) -> tuple[list[list[Card]], list[Problem]]:
+def _table_after(state: State, side: int, new: Sequence[Sequence[Card]], adds: Sequence[tuple[int, Sequence[Card]]],
+                 prefix: Path = ("melds",)) -> tuple[list[list[Card]], list[Problem]]:
     """The side's melds with ``adds`` and ``new`` melds, and every rule they break: each new meld and
     each addition by ``melds.validate_meld`` (the meld endpoint's rule), then the rules between
     melds by ``table.analyse_table``."""
@@ -193,7 +194,8 @@ def _take_pile(state: State, seat: int, action: Action) -> State:
                                 _opening_score(state, side), state.pile_taken)
         if not opening.met:
             raise PlayError(opening.problems)
-        melds, problems = [[top, *cards], *map(list, extra)], []
+        melds: list[list[Card]] = [[top, *cards], *map(list, extra)]
+        problems: list[Problem] = []
     elif onto is None:
         melds, problems = _table_after(state, side, [(top, *cards), *extra], [])
     else:

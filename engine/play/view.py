@@ -35,7 +35,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
     rules = state.rules
     me = state.seats[seat]
     sides = []
-    for j, side in enumerate(state.sides):
+    for side in state.sides:
         table = analyse_table(side.melds, rules)
         sides.append({"name": side.name, "melds": [_codes(m) for m in side.melds],
                       "books": table.books.as_dict(), "red_threes": _codes(side.red_threes),
@@ -113,7 +113,7 @@ def open_actions(state: State, seat: int) -> list[dict[str, Any]]:
               for i, check in enumerate(table.checks)
               if rules.book_max_size is None or check.size < rules.book_max_size]
     books = table.books
-    go_out = going_out_refusals(state, seat, books, me.played_from_foot or me.foot is None, 0, False)
+    go_out = going_out_refusals(state, seat, books, True, 0, False)
     may_go_out = not going_out_refusals(state, seat, books, True, 1, False)
     actions = [{"type": "meld", "opening_minimum": opening, "naturals": dict(counts),
                 "wilds": sum(1 for c in me.hand if c.is_wild), "extend": extend,

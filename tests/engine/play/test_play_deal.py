@@ -6,8 +6,8 @@ import pytest
 from helpers import table_of
 
 from handfoot.engine import PRESETS
-from handfoot.engine.play import new_round, to_mapping
 from handfoot.engine.errors import PlayError
+from handfoot.engine.play import new_round, to_mapping
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

@@ -126,7 +126,8 @@ def test_walking_into_the_foot_discarding_the_last_card() -> None:
     state = arrange(phase="play", turn=3, hands={3: "5S 6S", 0: ""}, feet={0: "8S 9S 10S"})
     after = step(state, {"type": "discard", "seat": 3, "card": "5S"})
     assert after.turn == 0 and after.seats[0].foot is None and codes(after.seats[0].hand) == ["8S", "9S", "10S"]
-    walked = step(arrange(phase="play", hands={0: "5S"}, feet={0: "8S 9S"}), {"type": "discard", "seat": 0, "card": "5S"})
+    walked = step(arrange(phase="play", hands={0: "5S"}, feet={0: "8S 9S"}),
+                  {"type": "discard", "seat": 0, "card": "5S"})
     assert walked.seats[0].hand == () and walked.seats[0].foot is not None  # not until the next turn
 
 
@@ -138,7 +139,8 @@ def test_a_red_three_in_a_picked_up_foot_is_laid_out() -> None:
 
 
 def test_the_stock_running_out_ends_the_round_or_leaves_only_the_pile_by_preset() -> None:
-    pagat = step(arrange("pagat", phase="play", stock="", hands={0: "KS KH"}), {"type": "discard", "seat": 0, "card": "KS"})
+    pagat = step(arrange("pagat", phase="play", stock="", hands={0: "KS KH"}),
+                 {"type": "discard", "seat": 0, "card": "KS"})
     assert pagat.phase == "ended" and pagat.ended == "stock_out"
     online = step(arrange("online-11-13", phase="play", stock="", hands={0: "KS KH", 1: "KC KD 5S"},
                           melds={1: ["9S 9H 9C"]}), {"type": "discard", "seat": 0, "card": "KS"})
