@@ -7,7 +7,7 @@ A step copies the state's tuples into lists here, edits them, and freezes the re
 
 from __future__ import annotations
 
-from dataclasses import replace
+import operator
 
 from handfoot.engine.cards import Card
 from handfoot.engine.play.state import EndReason, Phase, Seat, Side, State
@@ -105,13 +105,28 @@ class Work:
         s = self.state
         seats = []
         for i, seat in enumerate(s.seats):
-            hand, foot = tuple(self.hands[i]), self.feet[i]
-            feet = None if foot is None else tuple(foot)
-            same = seat.hand == hand and seat.foot == feet and seat.played_from_foot == self.played[i]
-            seats.append(seat if same else Seat(seat.name, seat.side, hand, feet, self.played[i]))
-        sides = tuple(Side(side.name, tuple(tuple(m) for m in self.melds[j]), tuple(self.red_threes[j]),
-                           tuple(self.burn[j]), side.score) for j, side in enumerate(s.sides))
-        return replace(s, sides=sides, seats=tuple(seats), stock=tuple(self.stock), pile=tuple(self.pile),
-                       turn=self.turn, phase=self.phase, version=s.version + 1, pile_taken=self.pile_taken,
-                       frozen_turns=self.frozen_turns, asked=self.asked, permission=self.permission,
-                       answerer=self.answerer, ended=self.ended, out_side=self.out_side)
+            hand, foot = self.hands[i], self.feet[i]
+            if (_same(seat.hand, hand) and (foot is None if seat.foot is None else _same(seat.foot, foot))
+                    and seat.played_from_foot == self.played[i]):
+                seats.append(seat)  # unchanged: the next state shares it
+            else:
+                seats.append(Seat(seat.name, seat.side, tuple(hand), None if foot is None else tuple(foot),
+                                  self.played[i]))
+        sides = []
+        for j, side in enumerate(s.sides):
+            melds = self.melds[j]
+            if (len(melds) == len(side.melds) and all(map(_same, side.melds, melds))
+                    and _same(side.red_threes, self.red_threes[j]) and _same(side.burn, self.burn[j])):
+                sides.append(side)
+            else:
+                sides.append(Side(side.name, tuple(map(tuple, melds)), tuple(self.red_threes[j]),
+                                  tuple(self.burn[j]), side.score))
+        return State(s.preset, s.overrides, s.play, s.round, s.seed, tuple(sides), tuple(seats),
+                     tuple(self.stock), tuple(self.pile), self.turn, self.phase, s.version + 1, self.pile_taken,
+                     self.frozen_turns, self.asked, self.permission, self.answerer, self.ended, self.out_side,
+                     s._rules)
+
+
+def _same(before: tuple[Card, ...], after: list[Card]) -> bool:
+    """``after`` holds the very cards of ``before``, in order (identity: cheaper than card equality)."""
+    return len(before) == len(after) and all(map(operator.is_, before, after))
