@@ -106,8 +106,8 @@ class Work:
         seats = []
         for i, seat in enumerate(s.seats):
             hand, foot = self.hands[i], self.feet[i]
-            if (_same(seat.hand, hand) and (foot is None if seat.foot is None else _same(seat.foot, foot))
-                    and seat.played_from_foot == self.played[i]):
+            same_foot = foot is None if seat.foot is None else foot is not None and _same(seat.foot, foot)
+            if _same(seat.hand, hand) and same_foot and seat.played_from_foot == self.played[i]:
                 seats.append(seat)  # unchanged: the next state shares it
             else:
                 seats.append(Seat(seat.name, seat.side, tuple(hand), None if foot is None else tuple(foot),
