@@ -154,3 +154,16 @@ def test_the_score_of_an_ended_round_is_the_score_endpoints() -> None:
     assert mine.teams[0].line("going_out").points == 100  # type: ignore[union-attr]
     with pytest.raises(PlayError):
         score(arrange())
+
+
+def test_an_opening_by_a_later_take_follows_the_later_take_rule() -> None:
+    from handfoot.engine import PRESETS, check_opening, parse_cards
+    wages = PRESETS["wages"].rules
+    melds = [parse_cards(["7H", "7S", "2C"]), parse_cards(["KS", "KH", "KD"])]
+    top = parse_cards(["7H"])
+    first = check_opening(melds, wages, 1, top)
+    assert [p.code for p in first.problems] == ["pile_needs_match"]  # a first take needs a natural pair
+    assert check_opening(melds, wages, 1, top, taken_before=True).met  # a broken pile: a natural and a wild
+    state = arrange("wages", pile="7H", hands={0: "7S 2C KS KH KD 5S"}, pile_taken=True)
+    after = step(state, {"type": "take_pile", "seat": 0, "cards": ["7S", "2C"], "melds": [["KS", "KH", "KD"]]})
+    assert len(after.sides[0].melds) == 2
