@@ -116,7 +116,7 @@ def _discards(v: dict[str, Any], rules: RuleSet) -> list[str]:
             return (100, 0)
         return (counts[_rank(code)] + (10 if _rank(code) in open_ranks else 0),
                 -card_points(parse_card(code), rules))
-    return sorted(set(hand), key=usefulness)
+    return sorted(sorted(set(hand)), key=usefulness)  # ties in card order, not set (hash) order
 
 
 def greedy_policy(v: dict[str, Any], rules: RuleSet, rng: random.Random) -> list[Action]:

@@ -92,3 +92,17 @@ def test_replay_from_the_seed_and_the_log_gives_every_state(preset: str) -> None
         again = step(again, action)
         assert again == expected
         assert state_from_mapping(json.loads(json.dumps(to_mapping(again)))) == again
+
+
+def test_the_reference_policies_play_the_same_round_under_any_hash_seed() -> None:
+    import os
+    import subprocess
+    import sys
+    code = ("import random, json\nfrom handfoot.engine.play import new_round, to_mapping\n"
+            "from handfoot.engine.play.bots import greedy_policy, random_policy, play_round\n"
+            "s = new_round('hodges', [('A', ['a', 'b']), ('B', ['c', 'd'])], 5)\n"
+            "end, log = play_round(s, [greedy_policy, random_policy] * 2, random.Random(5))\n"
+            "print(json.dumps([to_mapping(end), log]))")
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
+    assert len(runs) == 1
