@@ -26,17 +26,18 @@ class OpeningCheck:
 
 
 def check_opening(melds: Sequence[Sequence[Card]], rules: RuleSet, round_number: int = 1,
-                  from_pile: Sequence[Card] = (), score: int | None = None) -> OpeningCheck:
+                  from_pile: Sequence[Card] = (), score: int | None = None,
+                  taken_before: bool = False) -> OpeningCheck:
     """Check a side's opening melds against the round's minimum (``opening_minimum_by_round``).
 
     Only card values count: no red threes, no book bonuses (seed 000; seed 004). ``from_pile`` lists
     the melded cards that came from a taken discard pile, its top card first; when
     ``opening_pile_top_only`` only that top card counts (seed 000 'Picking up'; seed 003; seed 004),
     and the cards from hand (the melded cards not from the pile) must make the take that
-    :func:`take_problems` asks, as ``POST /v1/discard-pile/check`` does (a first take: a pile taken
-    before is not modelled here).
-    ``score`` is the side's cumulative score, needed when ``opening_thresholds`` are set. Under
-    ``opening_needs_book`` the melds must hold a completed valid book (``opening_needs_book``; a
+    :func:`take_problems` asks, as ``POST /v1/discard-pile/check`` does (``taken_before``: the pile
+    was taken before this round, so ``pile_later_take`` applies; the play engine gives it).
+    ``score`` is the side's cumulative score, needed when ``opening_thresholds`` are set.
+    Under ``opening_needs_book`` the melds must hold a completed valid book (``opening_needs_book``; a
     keeper's fifth round, "a canasta to meld": docs/rules-decisions.md D27).
     """
     table = analyse_table(melds, rules)
@@ -54,7 +55,7 @@ def check_opening(melds: Sequence[Sequence[Card]], rules: RuleSet, round_number:
     if from_pile:  # the take itself: the rule of POST /v1/discard-pile/check, applied once
         problems += take_problems(from_pile[0], list((Counter(c for m in melds for c in m)
                                                       - Counter(from_pile)).elements()),
-                                  rules, table, at_top=("from_pile", 0), at_hand=("melds",))
+                                  rules, table, taken_before, at_top=("from_pile", 0), at_hand=("melds",))
     points = table.points - cards_points(excluded, rules)
     if rules.opening_thresholds and score is None:
         problems.append(Problem("missing_score", "these rules take the opening minimum from the "

@@ -78,6 +78,14 @@ class RoundError(HandFootError):
     title = "Round breaks the rules"
 
 
+class PlayError(HandFootError):
+    """An action refused by the play engine (``handfoot.engine.play``): not the seat's turn or phase,
+    a card not held, or a rule of play broken (the same codes as the checks: ``pile_needs_match``,
+    ``opening_below_minimum``, ``contract_not_met``, ...)."""
+
+    title = "Action refused"
+
+
 # The closed list of problem codes. Adding a code is an API change: document it in README.md too.
 PROBLEM_CODES: dict[str, str] = {
     # cards
@@ -137,4 +145,13 @@ PROBLEM_CODES: dict[str, str] = {
     "invalid_tally": "A tally that no legal table can produce.",
     "team_count": "The number of sides or players per side is outside what the rule set allows.",
     "round_out_of_range": "The round number is not a positive integer.",
+    # play (handfoot.engine.play): the flow of turns; rules of play broken use the codes above
+    "not_your_turn": "The action comes from a seat whose turn (or answer) it is not.",
+    "wrong_phase": "The action is not open in this phase of the turn (draw, play, answer) or the round has ended.",
+    "unknown_action": "An action of a type the play engine does not have, or of the wrong shape.",
+    "card_not_held": "The action uses a card that the seat does not hold (or more copies than it holds).",
+    "unknown_meld": "The action adds to a meld that the side's table does not have.",
+    "going_out_needs_discard": "The rules require the last card to be discarded when going out; it may not be melded.",
+    "partner_not_asked": "Going out needs the partner's yes to \"May I go out?\" this turn.",
+    "already_asked": "The partner was already asked this turn.",
 }

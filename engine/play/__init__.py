@@ -1,0 +1,25 @@
+"""The play engine: a round dealt from a seeded shuffle, played by actions, one pure step at a time.
+
+    from handfoot.engine.play import new_round, step, view
+    state = new_round("pagat", [("North-South", ["North", "South"]), ("East-West", ["East", "West"])], seed=7)
+    state = step(state, {"type": "draw", "seat": state.turn})
+    print(view(state, 0)["actions"])
+
+Every legality decision calls the rule functions of the checks and scoring (``melds.validate_meld``,
+``table.analyse_table``, ``checks.check_opening``, ``checks.check_discard_pile``,
+``checks.going_out_problems``); an ended round is scored by ``scoring.score_round``
+(:func:`~handfoot.engine.play.end.score`). Standard library only.
+"""
+
+from handfoot.engine.play.deal import new_round, seat_order
+from handfoot.engine.play.end import round_input, score, score_body
+from handfoot.engine.play.options import PlayOptions, play_options, preset_play_options
+from handfoot.engine.play.state import Seat, Side, State, state_from_mapping, to_mapping
+from handfoot.engine.play.step import ACTION_TYPES, step
+from handfoot.engine.play.view import open_actions, view
+
+__all__ = [
+    "ACTION_TYPES", "PlayOptions", "Seat", "Side", "State", "new_round", "open_actions", "play_options",
+    "preset_play_options", "round_input", "score", "score_body", "seat_order", "state_from_mapping", "step",
+    "to_mapping", "view",
+]

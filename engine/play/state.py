@@ -1,0 +1,145 @@
+"""A round in play as one immutable value, and its JSON form.
+
+A :class:`State` holds everything: the rules (a preset id and house-rule overrides, resolved by
+:func:`~handfoot.engine.presets.resolve_rules`), every seat's hand and foot, every side's table, the
+stock (top card last) and the discard pile (top card first), whose turn and which phase. It holds the
+seed too: what a seat may see of it is :func:`handfoot.engine.play.view.view`. ``to_mapping`` and
+``state_from_mapping`` give and read its JSON form (card strings, lists, ints, bools, None), so a
+table can store it and replay it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from handfoot.engine.cards import Card, parse_cards
+from handfoot.engine.checks import PlayerState
+from handfoot.engine.play.options import PlayOptions
+from handfoot.engine.presets import resolve_rules
+from handfoot.engine.rules import RuleSet
+
+Phase = Literal["draw", "play", "answer", "ended"]
+EndReason = Literal["went_out", "stock_out"]
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player at the table: ``name``, ``side`` (index), ``hand``, ``foot`` (``None`` once picked
+    up), ``played_from_foot`` (has melded a card since picking the foot up)."""
+
+    name: str
+    side: int
+    hand: tuple[Card, ...]
+    foot: tuple[Card, ...] | None
+    played_from_foot: bool = False
+
+    def player_state(self) -> PlayerState:
+        """This seat as the checks and scoring take a player."""
+        return PlayerState(self.name, self.hand, self.foot, self.played_from_foot)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """A side (a team, or a player alone): ``name``, ``melds`` (in the order started), ``red_threes``
+    laid out, ``burn`` (the burn pile), ``score`` (points before this round: the game's total)."""
+
+    name: str
+    melds: tuple[tuple[Card, ...], ...] = ()
+    red_threes: tuple[Card, ...] = ()
+    burn: tuple[Card, ...] = ()
+    score: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """One moment of a round. ``turn`` is the seat whose turn it is; ``phase``: ``draw`` (draw from
+    the stock or take the pile), ``play`` (meld, ask, discard), ``answer`` (the seat ``answerer`` is
+    to answer "May I go out?"), ``ended`` (``ended`` says why: ``went_out`` by side ``out_side``, or
+    ``stock_out``). ``pile_taken``: the pile has been taken since the round began or it was last
+    frozen (seed 003's broken pile); ``frozen_turns``: turns left until a frozen pile thaws.
+    ``asked``/``permission``: this turn's question to the partner and its answer. ``version``: the
+    actions applied so far."""
+
+    preset: str
+    overrides: Mapping[str, Any]
+    play: PlayOptions
+    round: int
+    seed: int
+    sides: tuple[Side, ...]
+    seats: tuple[Seat, ...]
+    stock: tuple[Card, ...]
+    pile: tuple[Card, ...]
+    turn: int
+    phase: Phase
+    version: int = 0
+    pile_taken: bool = False
+    frozen_turns: int = 0
+    asked: bool = False
+    permission: bool | None = None
+    answerer: int | None = None
+    ended: EndReason | None = None
+    out_side: int | None = None
+    _rules: RuleSet | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def rules(self) -> RuleSet:
+        """The RuleSet in force (the preset with the overrides; resolved once and cached)."""
+        rules = self._rules
+        if rules is None:
+            rules = resolve_rules(self.preset, self.overrides).rules
+            object.__setattr__(self, "_rules", rules)
+        return rules
+
+    def seats_of(self, side: int) -> list[int]:
+        """The seats (indexes) of a side, in turn order."""
+        return [i for i, seat in enumerate(self.seats) if seat.side == side]
+
+    def cards_in_play(self) -> int:
+        """Every card of the round, wherever it is: hands, feet, stock, pile, melds, red threes,
+        burn piles (the simulation checks it equals the decks' cards at every step)."""
+        return (len(self.stock) + len(self.pile)
+                + sum(len(s.hand) + len(s.foot or ()) for s in self.seats)
+                + sum(sum(map(len, side.melds)) + len(side.red_threes) + len(side.burn) for side in self.sides))
+
+
+def _codes(cards: Sequence[Card]) -> list[str]:
+    return [c.code for c in cards]
+
+
+def to_mapping(state: State) -> dict[str, Any]:
+    """The JSON form of ``state`` (everything, hidden cards and seed included: a table stores it; a
+    seat sees :func:`~handfoot.engine.play.view.view`)."""
+    return {
+        "preset": state.preset, "overrides": dict(state.overrides), "play": state.play.to_mapping(),
+        "round": state.round, "seed": state.seed,
+        "sides": [{"name": s.name, "melds": [_codes(m) for m in s.melds], "red_threes": _codes(s.red_threes),
+                   "burn": _codes(s.burn), "score": s.score} for s in state.sides],
+        "seats": [{"name": s.name, "side": s.side, "hand": _codes(s.hand),
+                   "foot": None if s.foot is None else _codes(s.foot),
+                   "played_from_foot": s.played_from_foot} for s in state.seats],
+        "stock": _codes(state.stock), "pile": _codes(state.pile), "turn": state.turn, "phase": state.phase,
+        "version": state.version, "pile_taken": state.pile_taken, "frozen_turns": state.frozen_turns,
+        "asked": state.asked, "permission": state.permission, "answerer": state.answerer,
+        "ended": state.ended, "out_side": state.out_side,
+    }
+
+
+def state_from_mapping(data: Mapping[str, Any]) -> State:
+    """Read :func:`to_mapping`'s output back (raises :class:`~handfoot.engine.errors.CardError` for
+    a card string that is not a card, ``KeyError`` for a missing member)."""
+    play = data["play"]
+    return State(
+        preset=data["preset"], overrides=dict(data["overrides"]),
+        play=PlayOptions(bool(play["ask_partner"]), play["stock_out"]),
+        round=data["round"], seed=data["seed"],
+        sides=tuple(Side(s["name"], tuple(parse_cards(m) for m in s["melds"]), parse_cards(s["red_threes"]),
+                         parse_cards(s["burn"]), s["score"]) for s in data["sides"]),
+        seats=tuple(Seat(s["name"], s["side"], parse_cards(s["hand"]),
+                         None if s["foot"] is None else parse_cards(s["foot"]), s["played_from_foot"])
+                    for s in data["seats"]),
+        stock=parse_cards(data["stock"]), pile=parse_cards(data["pile"]), turn=data["turn"],
+        phase=data["phase"], version=data["version"], pile_taken=data["pile_taken"],
+        frozen_turns=data["frozen_turns"], asked=data["asked"], permission=data["permission"],
+        answerer=data["answerer"], ended=data["ended"], out_side=data["out_side"])

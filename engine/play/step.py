@@ -1,0 +1,324 @@
+"""``step(state, action) -> state``: one action of one seat, checked by the rule functions the check
+endpoints and scoring use, applied to a copy. The state given is never changed.
+
+An action is a small JSON-able mapping with ``type`` and ``seat`` (the seat's index):
+
+- ``{"type": "draw"}``: two cards from the stock (red threes laid out and replaced).
+- ``{"type": "take_pile", "cards": [...], "onto": i?, "melds": [[...], ...]?}``: take the discard
+  pile, melding its top card at once with ``cards`` from the hand (a new meld, or onto the side's
+  meld ``i``); ``melds``: further new melds from the hand, counted with it toward an opening.
+- ``{"type": "meld", "melds": [[...], ...]?, "add": [{"to": i, "cards": [...]}]?, "burn": [...]?}``.
+- ``{"type": "discard", "card": "7H"}``: ends the turn (or goes out with the last card).
+- ``{"type": "ask"}`` "May I go out?", and the partner's ``{"type": "answer", "yes": true}``.
+
+Refusals raise :class:`~handfoot.engine.errors.PlayError` (or ``CardError`` for a string that is not
+a card) listing every rule broken, with the checks' codes (``pile_needs_match``,
+``opening_below_minimum``, ``contract_not_met``, ``too_many_wilds``, ...) and the flow's
+(``not_your_turn``, ``wrong_phase``, ``card_not_held``, ...); paths point into the action.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from handfoot.engine.cards import Card, parse_cards
+from handfoot.engine.checks import check_discard_pile, check_opening, going_out_problems
+from handfoot.engine.errors import Path, PlayError, Problem
+from handfoot.engine.melds import validate_meld
+from handfoot.engine.play.state import Phase, State
+from handfoot.engine.play.work import Work
+from handfoot.engine.rules import Contract
+from handfoot.engine.scoring import _burn_problems
+from handfoot.engine.table import analyse_table
+
+Action = Mapping[str, Any]
+
+
+def _refuse(code: str, detail: str, path: Path = ()) -> PlayError:
+    return PlayError([Problem(code, detail, path)])
+
+
+def _expect(state: State, seat: int, phase: Phase) -> None:
+    if state.phase == "ended":
+        raise _refuse("wrong_phase", f"the round has ended ({state.ended})")
+    actor = state.answerer if state.phase == "answer" else state.turn
+    if seat != actor:
+        raise _refuse("not_your_turn", f"it is seat {actor}'s {'answer' if state.phase == 'answer' else 'turn'}",
+                      ("seat",))
+    if state.phase != phase:
+        raise _refuse("wrong_phase", f"this action belongs to the {phase} phase; the turn is in the "
+                      f"{state.phase} phase", ("type",))
+
+
+def _cards(action: Action, key: str) -> tuple[Card, ...]:
+    value = action.get(key, ())
+    if not isinstance(value, (list, tuple)):
+        raise _refuse("unknown_action", f"{key}: expected a list of cards", (key,))
+    return parse_cards(value, (key,))
+
+
+def _card_lists(action: Action, key: str) -> list[tuple[Card, ...]]:
+    value = action.get(key, ())
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, (list, tuple)) for v in value):
+        raise _refuse("unknown_action", f"{key}: expected a list of lists of cards", (key,))
+    return [parse_cards(cards, (key, i)) for i, cards in enumerate(value)]
+
+
+def _adds(action: Action) -> list[tuple[int, tuple[Card, ...]]]:
+    value = action.get("add", ())
+    if not isinstance(value, (list, tuple)):
+        raise _refuse("unknown_action", "add: expected a list of {to, cards}", ("add",))
+    out = []
+    for k, item in enumerate(value):
+        if not isinstance(item, Mapping) or isinstance(item.get("to"), bool) or not isinstance(item.get("to"), int):
+            raise _refuse("unknown_action", "add: each item is {to: meld index, cards: [...]}", ("add", k))
+        out.append((item["to"], _cards(item, "cards")))
+    return out
+
+
+def _without(hand: Sequence[Card], used: Sequence[Card]) -> list[Card]:
+    """``hand`` less the cards ``used`` (``card_not_held`` for any it does not hold)."""
+    left = Counter(hand)
+    left.subtract(used)
+    short = [card for card, n in left.items() if n < 0]
+    if short:
+        raise PlayError([Problem("card_not_held", f"{card.code}: the hand holds {Counter(hand)[card]} "
+                                 f"and the action uses {-left[card] + Counter(hand)[card]}", ("cards",))
+                         for card in short])
+    out = list(hand)
+    for card in used:
+        out.remove(card)
+    return out
+
+
+def needs_permission(state: State, seat: int) -> bool:
+    """Going out needs the partner's yes: ``ask_partner`` and a side of more than one player."""
+    return state.play.ask_partner and len(state.seats_of(state.seats[seat].side)) > 1
+
+
+def going_out_refusals(state: State, seat: int, books: Contract, played: bool, remaining: int,
+                       by_meld: bool) -> list[Problem]:
+    """Why the seat may not leave itself ``remaining`` cards (0: going out now; 1: going out by its
+    discard) with its foot picked up: the contract and the feet (``checks.going_out_problems``, the
+    going-out check's and scoring's rule), the partner's yes (``partner_not_asked``; seed 000, seed
+    001), and, going out now by melding, the final discard (``going_out_discard`` required:
+    ``going_out_needs_discard``). D41."""
+    side = state.seats[seat].side
+    players = [state.seats[i].player_state() for i in state.seats_of(side)]
+    players = [p if state.seats_of(side)[k] != seat else p.__class__(p.name, p.hand, p.foot, played)
+               for k, p in enumerate(players)]
+    problems = going_out_problems(books, players, state.rules, state.round)
+    if remaining == 0 and by_meld and state.rules.going_out_discard == "required":
+        problems.append(Problem("going_out_needs_discard", "these rules require the last card to be "
+                                "discarded (going_out_discard required): keep one card to discard"))
+    if needs_permission(state, seat) and state.permission is not True:
+        # asked before the last melds: 'If the answer is yes, meld everything, or meld all but one
+        # and discard it' (seed 000), so a no never leaves a seat holding one card it cannot play
+        problems.append(Problem("partner_not_asked", 'going out needs the partner\'s yes to "May I go '
+                                'out?" this turn (ask first)'))
+    return problems
+
+
+def _table_after(state: State, side: int, new: Sequence[Sequence[Card]], adds: Sequence[tuple[int, Sequence[Card]]],
+                 prefix: Path = ("melds",)) -> tuple[list[list[Card]], list[Problem]]:
+    """The side's melds with ``adds`` and ``new`` melds, and every rule they break: each new meld and
+    each addition by ``melds.validate_meld`` (the meld endpoint's rule), then the rules between
+    melds by ``table.analyse_table``."""
+    rules = state.rules
+    melds = [list(m) for m in state.sides[side].melds]
+    problems: list[Problem] = []
+    for k, (to, cards) in enumerate(adds):
+        if not 0 <= to < len(melds):
+            problems.append(Problem("unknown_meld", f"the side has no meld {to} (it has {len(melds)})",
+                                    ("add", k, "to")))
+            continue
+        check = validate_meld(cards, rules, melds[to])
+        problems += [Problem(p.code, p.detail, ("add", k, *p.path)) for p in check.problems]
+        melds[to] += cards
+    for i, cards in enumerate(new):
+        problems += [Problem(p.code, p.detail, (*prefix, i, *p.path[1:])) for p in validate_meld(cards, rules).problems]
+        melds.append(list(cards))
+    if not problems:
+        problems += [p for p in analyse_table(melds, rules).problems
+                     if p.code in ("duplicate_open_meld", "second_book_of_rank")]
+    return melds, problems
+
+
+def _opening_score(state: State, side: int) -> int | None:
+    return state.sides[side].score if state.rules.opening_thresholds else None
+
+
+def _after_cards_leave(work: Work, seat: int) -> None:
+    """A hand emptied by melding: the foot is picked up at once (running: seed 000, seed 004), or,
+    with the foot already picked up, the side has gone out."""
+    if work.hands[seat]:
+        return
+    if work.feet[seat] is not None:
+        work.pick_up_foot(seat)
+    else:
+        work.end_round("went_out", work.side_of(seat))
+
+
+def _draw(state: State, seat: int, action: Action) -> State:
+    _expect(state, seat, "draw")
+    work = Work(state)
+    if not state.stock:  # pile_only: the seat does not (or cannot) take the pile: the round ends
+        work.end_round("stock_out")
+        return work.freeze()
+    work.draw(seat, 2)
+    if work.ended is None:
+        work.phase = "play"
+    return work.freeze()
+
+
+def _take_pile(state: State, seat: int, action: Action) -> State:
+    _expect(state, seat, "draw")
+    rules, me = state.rules, state.seats[seat]
+    side = me.side
+    cards, extra = _cards(action, "cards"), _card_lists(action, "melds")
+    onto = action.get("onto")
+    if onto is not None and (isinstance(onto, bool) or not isinstance(onto, int)):
+        raise _refuse("unknown_action", "onto: a meld index", ("onto",))
+    check = check_discard_pile(cards, state.pile, rules, state.sides[side].melds, state.pile_taken,
+                               state.frozen_turns > 0, state.sides[side].burn)
+    if not check.allowed:
+        raise PlayError(check.problems)
+    hand_after = _without(me.hand, [*cards, *(c for m in extra for c in m)])
+    top = state.pile[0]
+    if not state.sides[side].melds:  # the opening: the take and its melds, only the top card counting
+        if onto is not None:
+            raise _refuse("unknown_meld", "the side has no melds yet", ("onto",))
+        opening = check_opening([(top, *cards), *extra], rules, state.round, (top,),
+                                _opening_score(state, side), state.pile_taken)
+        if not opening.met:
+            raise PlayError(opening.problems)
+        melds: list[list[Card]] = [[top, *cards], *map(list, extra)]
+        problems: list[Problem] = []
+    elif onto is None:
+        melds, problems = _table_after(state, side, [(top, *cards), *extra], [])
+    else:
+        melds, problems = _table_after(state, side, extra, [(onto, (top, *cards))])
+    if problems:
+        raise PlayError(problems)
+    remaining = len(hand_after) + check.cards - 1
+    if me.foot is None and remaining <= 1:
+        refusals = going_out_refusals(state, seat, analyse_table(melds, rules).books, True, remaining, True)
+        if refusals:
+            raise PlayError(refusals)
+    work = Work(state)
+    work.hands[seat] = hand_after + list(state.pile[1:check.cards])
+    work.pile = list(state.pile[check.cards:])
+    work.melds[side] = melds
+    work.pile_taken, work.phase = True, "play"
+    if me.foot is None:
+        work.played[seat] = True
+    _after_cards_leave(work, seat)
+    return work.freeze()
+
+
+def _meld(state: State, seat: int, action: Action) -> State:
+    _expect(state, seat, "play")
+    rules, me = state.rules, state.seats[seat]
+    side = me.side
+    new, adds, burn = _card_lists(action, "melds"), _adds(action), _cards(action, "burn")
+    used = [*(c for m in new for c in m), *(c for _, m in adds for c in m), *burn]
+    if not used:
+        raise _refuse("unknown_action", "a meld action needs cards: melds, add or burn", ())
+    hand_after = _without(me.hand, used)
+    if not state.sides[side].melds and not adds:
+        opening = check_opening(new, rules, state.round, (), _opening_score(state, side))
+        if not opening.met:
+            raise PlayError(opening.problems)
+    melds, problems = _table_after(state, side, new, adds)
+    if burn and not problems:
+        closed = analyse_table(melds, rules).closed_ranks()
+        problems += _burn_problems(burn, closed, rules, ())
+    if problems:
+        raise PlayError(problems)
+    if me.foot is None and len(hand_after) <= 1:
+        refusals = going_out_refusals(state, seat, analyse_table(melds, rules).books, True,
+                                      len(hand_after), True)
+        if refusals:
+            raise PlayError(refusals)
+    work = Work(state)
+    work.hands[seat] = hand_after
+    work.melds[side] = melds
+    work.burn[side] += burn
+    if me.foot is None:
+        work.played[seat] = True
+    _after_cards_leave(work, seat)
+    return work.freeze()
+
+
+def _discard(state: State, seat: int, action: Action) -> State:
+    _expect(state, seat, "play")
+    me = state.seats[seat]
+    code = action.get("card")
+    if not isinstance(code, str):
+        raise _refuse("unknown_action", "card: one card string", ("card",))
+    (card,) = parse_cards([code], ("card",))
+    hand_after = _without(me.hand, [card])
+    going_out = not hand_after and me.foot is None
+    if going_out:
+        books = analyse_table(state.sides[me.side].melds, state.rules).books
+        refusals = going_out_refusals(state, seat, books, me.played_from_foot, 0, False)
+        if refusals:
+            raise PlayError(refusals)
+    work = Work(state)
+    work.hands[seat] = hand_after
+    work.pile.insert(0, card)
+    if going_out:
+        work.end_round("went_out", me.side)
+    else:
+        work.end_turn(card)
+    return work.freeze()
+
+
+def _ask(state: State, seat: int, action: Action) -> State:
+    _expect(state, seat, "play")
+    if not needs_permission(state, seat):
+        raise _refuse("not_in_rules", "there is no partner to ask: these rules or this side go out "
+                      "without asking (ask_partner)", ("type",))
+    if state.asked:
+        raise _refuse("already_asked", "the partner was asked this turn", ("type",))
+    partners = [i for i in state.seats_of(state.seats[seat].side) if i != seat]
+    n = len(state.seats)
+    work = Work(state)
+    # the partner next in turn order answers (D42)
+    work.answerer = min(partners, key=lambda i: (i - seat) % n)
+    work.phase, work.asked = "answer", True
+    return work.freeze()
+
+
+def _answer(state: State, seat: int, action: Action) -> State:
+    _expect(state, seat, "answer")
+    yes = action.get("yes")
+    if not isinstance(yes, bool):
+        raise _refuse("unknown_action", "yes: true or false", ("yes",))
+    work = Work(state)
+    work.permission, work.phase, work.answerer = yes, "play", None
+    return work.freeze()
+
+
+_HANDLERS: dict[str, Callable[[State, int, Action], State]] = {
+    "draw": _draw, "take_pile": _take_pile, "meld": _meld, "discard": _discard, "ask": _ask,
+    "answer": _answer,
+}
+ACTION_TYPES: tuple[str, ...] = tuple(_HANDLERS)
+
+
+def step(state: State, action: Action) -> State:
+    """The state after ``action`` (see the module's docstring); ``state`` is not changed.
+
+    Raises :class:`PlayError` for an action refused (the state stays as it was)."""
+    if not isinstance(action, Mapping):
+        raise _refuse("unknown_action", "an action is an object with type and seat")
+    handler = _HANDLERS.get(action.get("type"))  # type: ignore[arg-type]
+    if handler is None:
+        raise _refuse("unknown_action", f"type: one of {', '.join(ACTION_TYPES)}", ("type",))
+    seat = action.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.seats):
+        raise _refuse("unknown_action", f"seat: a seat index from 0 to {len(state.seats) - 1}", ("seat",))
+    return handler(state, seat, action)

@@ -1,0 +1,132 @@
+"""The mutable working copy that one step edits, and the moves every action shares: drawing with
+red threes laid out and replaced, picking up the foot, ending the turn and the round.
+
+A step copies the state's tuples into lists here, edits them, and freezes the result into a new
+:class:`~handfoot.engine.play.state.State`: the state given is never changed.
+"""
+
+from __future__ import annotations
+
+import operator
+
+from handfoot.engine.cards import Card
+from handfoot.engine.play.state import EndReason, Phase, Seat, Side, State
+from handfoot.engine.rules import RuleSet
+
+
+class Work:
+    """A state's cards as lists, plus its turn flags; :meth:`freeze` gives the next State."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.rules: RuleSet = state.rules
+        self.hands = [list(s.hand) for s in state.seats]
+        self.feet = [None if s.foot is None else list(s.foot) for s in state.seats]
+        self.played = [s.played_from_foot for s in state.seats]
+        self.melds = [[list(m) for m in side.melds] for side in state.sides]
+        self.red_threes = [list(side.red_threes) for side in state.sides]
+        self.burn = [list(side.burn) for side in state.sides]
+        self.stock = list(state.stock)
+        self.pile = list(state.pile)
+        self.turn = state.turn
+        self.phase: Phase = state.phase
+        self.pile_taken = state.pile_taken
+        self.frozen_turns = state.frozen_turns
+        self.asked = state.asked
+        self.permission = state.permission
+        self.answerer = state.answerer
+        self.ended: EndReason | None = state.ended
+        self.out_side = state.out_side
+
+    def side_of(self, seat: int) -> int:
+        return self.state.seats[seat].side
+
+    # -- moves ------------------------------------------------------------------------------
+    def lay_out_red_threes(self, seat: int) -> None:
+        """Lay the seat's red threes out on its side's table and draw a replacement for each, where
+        ``red_threes_laid_out`` (seed 000 'lay out any red threes and draw replacements'; seed 001;
+        seed 004). A replacement wanted from an empty stock ends the round (seed 001 'If the last card
+        of the stock is a red 3, it is laid out as usual and the round ends at once'; D40)."""
+        if not self.rules.red_threes_laid_out:
+            return
+        hand = self.hands[seat]
+        while self.ended is None and any(c.is_red_three for c in hand):
+            threes = [c for c in hand if c.is_red_three]
+            hand[:] = [c for c in hand if not c.is_red_three]
+            self.red_threes[self.side_of(seat)].extend(threes)
+            for _ in threes:
+                if not self.stock:
+                    self.end_round("stock_out")
+                    return
+                hand.append(self.stock.pop())
+
+    def draw(self, seat: int, count: int) -> None:
+        """Draw ``count`` cards (fewer if the stock holds fewer: D39), red threes laid out and replaced."""
+        hand = self.hands[seat]
+        for _ in range(min(count, len(self.stock))):
+            hand.append(self.stock.pop())
+        self.lay_out_red_threes(seat)
+
+    def pick_up_foot(self, seat: int) -> None:
+        """The foot becomes the hand (its red threes laid out and replaced)."""
+        foot = self.feet[seat]
+        assert foot is not None
+        self.hands[seat].extend(foot)
+        self.feet[seat] = None
+        self.lay_out_red_threes(seat)
+
+    def end_round(self, reason: EndReason, side: int | None = None) -> None:
+        self.ended, self.out_side, self.phase = reason, side, "ended"
+
+    def end_turn(self, discarded: Card | None) -> None:
+        """Pass the turn to the next seat: a frozen pile counts down (and, thawed, needs a first
+        take again: seed 003), a discarded wild freezes it where ``pile_freezes_on_wild``; the next
+        seat picks up its foot if it walked into it (D37); an empty stock at its draw ends the round
+        where the stock's rule is ``ends`` (D39)."""
+        if self.frozen_turns:
+            self.frozen_turns -= 1
+            if not self.frozen_turns:
+                self.pile_taken = False
+        if discarded is not None and discarded.is_wild and self.rules.pile_freezes_on_wild:
+            self.frozen_turns = len(self.hands)
+        self.turn = (self.turn + 1) % len(self.hands)
+        self.phase, self.asked, self.permission, self.answerer = "draw", False, None, None
+        self.begin_turn()
+
+    def begin_turn(self) -> None:
+        seat = self.turn
+        if not self.hands[seat] and self.feet[seat] is not None:
+            self.pick_up_foot(seat)
+        if self.ended is None and not self.stock and self.state.play.stock_out == "ends":
+            self.end_round("stock_out")
+
+    # -- the next state -----------------------------------------------------------------------
+    def freeze(self) -> State:
+        s = self.state
+        seats = []
+        for i, seat in enumerate(s.seats):
+            hand, foot = self.hands[i], self.feet[i]
+            same_foot = foot is None if seat.foot is None else foot is not None and _same(seat.foot, foot)
+            if _same(seat.hand, hand) and same_foot and seat.played_from_foot == self.played[i]:
+                seats.append(seat)  # unchanged: the next state shares it
+            else:
+                seats.append(Seat(seat.name, seat.side, tuple(hand), None if foot is None else tuple(foot),
+                                  self.played[i]))
+        sides = []
+        for j, side in enumerate(s.sides):
+            melds = self.melds[j]
+            if (len(melds) == len(side.melds) and all(map(_same, side.melds, melds))
+                    and _same(side.red_threes, self.red_threes[j]) and _same(side.burn, self.burn[j])):
+                sides.append(side)
+            else:
+                sides.append(Side(side.name, tuple(map(tuple, melds)), tuple(self.red_threes[j]),
+                                  tuple(self.burn[j]), side.score))
+        return State(s.preset, s.overrides, s.play, s.round, s.seed, tuple(sides), tuple(seats),
+                     tuple(self.stock), tuple(self.pile), self.turn, self.phase, s.version + 1, self.pile_taken,
+                     self.frozen_turns, self.asked, self.permission, self.answerer, self.ended, self.out_side,
+                     s._rules)
+
+
+def _same(before: tuple[Card, ...], after: list[Card]) -> bool:
+    """``after`` holds the very cards of ``before``, in order (identity: cheaper than card equality)."""
+    return len(before) == len(after) and all(map(operator.is_, before, after))

@@ -1,0 +1,85 @@
+"""The deal under every preset: sizes, red threes laid out and replaced, the first discard, the stock."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import table_of
+
+from handfoot.engine import PRESETS
+from handfoot.engine.errors import PlayError
+from handfoot.engine.play import new_round, to_mapping
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_deal_sizes_threes_and_first_discard(preset: str, seed: int) -> None:
+    rules = PRESETS[preset].rules
+    state = new_round(preset, table_of(preset), seed)
+    decks = rules.decks_for(len(state.seats))
+    assert state.cards_in_play() == decks * 54
+    assert len(state.pile) == 1
+    top = state.pile[0]
+    assert not top.is_wild  # a wild turned first is buried and another turned (seed 000, 001, 003)
+    for seat in state.seats:
+        assert len(seat.hand) == rules.hand_size  # red threes replaced one for one
+        assert seat.foot is not None and len(seat.foot) == rules.foot_size
+    laid = [c for side in state.sides for c in side.red_threes]
+    held = [c for seat in state.seats for c in seat.hand if c.is_red_three]
+    assert all(c.is_red_three for c in laid)
+    if rules.red_threes_laid_out:
+        assert not held and not top.is_red_three
+    else:
+        assert not laid
+    dealt = len(state.seats) * (rules.hand_size + rules.foot_size) + 1 + len(laid)
+    assert len(state.stock) == decks * 54 - dealt
+    assert state.phase == "draw" and state.turn == 0 and state.version == 0
+
+
+@pytest.mark.parametrize("jokers", [0, 4])
+def test_the_deal_follows_the_rounds_sizes_and_the_jokers_per_deck(jokers: int) -> None:
+    """House rules D25 and D28: round 2 of [11, 13] / [12, 14] deals 13 and 14; a deck holds its jokers."""
+    overrides = {"hand_size_by_round": [11, 13], "foot_size_by_round": [12, 14], "jokers_per_deck": jokers}
+    state = new_round("pagat", table_of("pagat"), 3, round_number=2, overrides=overrides)
+    decks = state.rules.decks_for(len(state.seats))
+    assert state.cards_in_play() == decks * (52 + jokers)
+    for seat in state.seats:
+        assert len(seat.hand) == 13 and seat.foot is not None and len(seat.foot) == 14
+    jokers_seen = sum(c.rank.name == "JOKER" for c in [*state.stock, *state.pile,
+                                                         *(c for s in state.seats for c in (*s.hand, *(s.foot or ())))])
+    assert jokers_seen == decks * jokers
+
+
+def test_the_seed_decides_the_deal() -> None:
+    one, again, other = (new_round("pagat", table_of("pagat"), s) for s in (5, 5, 6))
+    assert to_mapping(one) == to_mapping(again)
+    assert to_mapping(one)["stock"] != to_mapping(other)["stock"]
+
+
+def test_red_threes_in_a_hand_are_laid_out_where_the_rules_lay_them_out() -> None:
+    # a seed whose deal gives some hand a red three: laid out (pagat) or held (wages)
+    for seed in range(40):
+        pagat = new_round("pagat", table_of("pagat"), seed)
+        if any(side.red_threes for side in pagat.sides):
+            break
+    else:
+        raise AssertionError("no red three dealt in 40 seeds")
+    assert sum(len(s.red_threes) for s in pagat.sides) >= 1
+    wages = new_round("wages", table_of("wages"), seed)
+    assert not any(side.red_threes for side in wages.sides)
+
+
+@pytest.mark.parametrize(("round_number", "first"), [(1, 0), (2, 1), (4, 3), (5, 0)])
+def test_each_round_starts_with_the_next_seat(round_number: int, first: int) -> None:
+    assert new_round("pagat", table_of("pagat"), 1, round_number).turn == first
+
+
+def test_sides_the_rules_refuse_are_refused() -> None:
+    with pytest.raises(PlayError) as err:
+        new_round("online-11-13", [("A", ["a"]), ("B", ["b"])], 1)  # teams of two only
+    assert err.value.code == "team_count"
+
+
+def test_partners_sit_apart() -> None:
+    state = new_round("pagat", table_of("pagat"), 1)
+    assert [s.side for s in state.seats] == [0, 1, 0, 1]
+    assert [s.name for s in state.seats] == ["North", "East", "South", "West"]

@@ -1,0 +1,108 @@
+"""A seat's view hides what it must; replay from the seed and the log gives every state again."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+import pytest
+from helpers import table_of
+
+from handfoot.engine import PRESETS
+from handfoot.engine.play import new_round, state_from_mapping, step, to_mapping, view
+from handfoot.engine.play.bots import greedy_policy, play_round, random_policy
+
+
+def hidden_changed(state):  # type: ignore[no-untyped-def]
+    """The same state with everything a seat may not see changed: the stock's order, the seed, and
+    the hand and foot of every other seat (kept to their sizes)."""
+    seats = list(state.seats)
+    for i, seat in enumerate(seats):
+        if i != 0:
+            seats[i] = replace(seat, hand=tuple(reversed(state.stock[:len(seat.hand)])),
+                               foot=None if seat.foot is None else tuple(state.stock[-len(seat.foot):]))
+    seats[0] = replace(seats[0], foot=None if seats[0].foot is None else tuple(reversed(seats[0].foot)))
+    return replace(state, seats=tuple(seats), stock=tuple(reversed(state.stock)), seed=state.seed + 1)
+
+
+def some_states(preset: str, seed: int, count: int = 60):  # type: ignore[no-untyped-def]
+    state = new_round(preset, table_of(preset), seed)
+    rng = random.Random(seed)
+    out = [state]
+    from handfoot.engine.play.bots import choose
+    for _ in range(count):
+        if state.phase == "ended":
+            break
+        _, state = choose(state, greedy_policy, rng)
+        out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("preset", ["pagat", "wages", "online-11-13", "steve-simpson"])
+def test_a_view_never_shows_another_seats_cards_a_foot_the_stock_or_the_seed(preset: str) -> None:
+    for state in some_states(preset, 3):
+        seen = view(state, 0)
+        assert seen == view(hidden_changed(state), 0)  # nothing hidden changes what seat 0 sees
+        text = json.dumps(seen)
+        assert "seed" not in seen and "stock" not in seen and "hands" not in seen
+        assert seen["hand"] == [c.code for c in state.seats[0].hand]
+        assert seen["stock_size"] == len(state.stock) and seen["pile"]["size"] == len(state.pile)
+        assert [s["hand_size"] for s in seen["seats"]] == [len(s.hand) for s in state.seats]
+        assert json.loads(text) == seen  # plain JSON
+
+
+def test_an_ended_round_shows_the_seed_every_card_and_the_score() -> None:
+    state = new_round("wages", table_of("wages"), 2)
+    end, _ = play_round(state, [greedy_policy, random_policy] * 2, random.Random(2))
+    seen = view(end, 1)
+    assert seen["seed"] == 2 and seen["phase"] == "ended" and seen["actions"] == []
+    assert seen["hands"] == [[c.code for c in s.hand] for s in end.seats]
+    assert [t["total"] for t in seen["score"]] == [sum(line["points"] for line in t["lines"]) for t in seen["score"]]
+
+
+def test_the_actions_open_describe_the_turn() -> None:
+    state = new_round("pagat", table_of("pagat"), 4)
+    first = view(state, state.turn)
+    kinds = [a["type"] for a in first["actions"]]
+    assert kinds == ["draw", "take_pile"]
+    take = first["actions"][1]
+    assert take["cards"] == 1 and take["opening_minimum"] == 50
+    assert view(state, (state.turn + 1) % 4)["actions"] == []  # not its turn
+    drawn = step(state, {"type": "draw", "seat": state.turn})
+    kinds = [a["type"] for a in view(drawn, drawn.turn)["actions"]]
+    assert kinds == ["meld", "discard", "ask", "go_out"]
+    go_out = view(drawn, drawn.turn)["actions"][-1]
+    assert not go_out["allowed"] and "contract_not_met" in go_out["problems"]
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_replay_from_the_seed_and_the_log_gives_every_state(preset: str) -> None:
+    state = new_round(preset, table_of(preset), 11)
+    rng = random.Random(11)
+    states, log = [state], []
+    from handfoot.engine.play.bots import choose
+    while state.phase != "ended":
+        action, state = choose(state, random_policy if len(log) % 2 else greedy_policy, rng)
+        states.append(state)
+        log.append(json.loads(json.dumps(action)))  # what a table stores
+    again = new_round(preset, table_of(preset), 11)
+    assert again == states[0]
+    for action, expected in zip(log, states[1:], strict=True):
+        again = step(again, action)
+        assert again == expected
+        assert state_from_mapping(json.loads(json.dumps(to_mapping(again)))) == again
+
+
+def test_the_reference_policies_play_the_same_round_under_any_hash_seed() -> None:
+    import os
+    import subprocess
+    import sys
+    code = ("import random, json\nfrom handfoot.engine.play import new_round, to_mapping\n"
+            "from handfoot.engine.play.bots import greedy_policy, random_policy, play_round\n"
+            "s = new_round('hodges', [('A', ['a', 'b']), ('B', ['c', 'd'])], 5)\n"
+            "end, log = play_round(s, [greedy_policy, random_policy] * 2, random.Random(5))\n"
+            "print(json.dumps([to_mapping(end), log]))")
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
+    assert len(runs) == 1
