@@ -41,6 +41,9 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("PUT", "/v1/games/{game_id}/rounds/{number}"): "correctRound",
     ("GET", "/v1/games/{game_id}/rounds/{number}/revisions"): "listRoundRevisions",
     ("GET", "/v1/games/{game_id}/scoresheet"): "getScoresheet",
+    ("DELETE", "/v1/games/{game_id}/rounds/{number}"): "deleteRound",
+    ("GET", "/v1/games/export"): "exportGames",
+    ("GET", "/v1/games/stats"): "getStatistics",
 }
 
 _INT = {"type": "integer"}
