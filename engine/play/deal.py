@@ -37,11 +37,11 @@ def new_round(preset: str, sides: Sequence[tuple[str, Sequence[str]]], seed: int
     and ``jokers_per_deck`` jokers) are shuffled by ``random.Random(seed)``; each seat is dealt the
     round's hand size (:meth:`RuleSet.hand_size_for`) from the top of the stock, seat by seat, then
     the round's foot size (:meth:`RuleSet.foot_size_for`) for each foot (D38, D25). The stock's top
-    card is turned to start the discard pile; a wild card, or a red three where red threes are laid out, is buried back in the stock at a
-    seeded place and the next card turned (seed 000; seed 001; seed 003; D38). Then every seat, from
-    the first, lays out its red threes and draws replacements (seed 000 'before your first turn';
-    seed 001 and seed 004: automatically). The first seat is ``(round_number - 1) % seats`` (seed 003:
-    each hand started by the next player clockwise).
+    card is turned to start the discard pile; a wild card, or a red three where red threes are laid out,
+    is buried back in the stock at a seeded place and the next card turned (seed 000; seed 001; seed
+    003; D38). Then every seat, from the first, lays out its red threes and draws replacements (seed 000
+    'before your first turn'; seed 001 and seed 004: automatically). The first seat is
+    ``(round_number - 1) % seats`` (seed 003: each hand started by the next player clockwise).
 
     Raises :class:`PlayError` (``team_count``, ``duplicate_side``, ``duplicate_player``) for sides
     the rules do not allow, and ``UnknownPresetError``/``RulesError`` for the rules.

@@ -36,15 +36,15 @@ _PAGAT = "Pagat"
 #: preset id -> (options, provenance by option). Presets not listed are filled from Pagat.
 _STATED: dict[str, tuple[PlayOptions, dict[str, Provenance]]] = {
     "pagat": (PlayOptions(True, "ends"), {
-        "ask_partner": Provenance("seed", _PAGAT, 'Ask your partner "May I go out?"'),
-        "stock_out": Provenance("seed", _PAGAT, "play also ends when the stock runs out and someone wants to draw")}),
+        "ask_partner": Provenance("stated", _PAGAT, 'Ask your partner "May I go out?"'),
+        "stock_out": Provenance("stated", _PAGAT, "play also ends when the stock runs out and someone wants to draw")}),
     "wikipedia": (PlayOptions(True, "ends"), {
-        "ask_partner": Provenance("seed", "Wikipedia", "Pagat and Wikipedia also have you ask your partner first"),
+        "ask_partner": Provenance("stated", "Wikipedia", "Pagat and Wikipedia also have you ask your partner first"),
         "stock_out": Provenance("filled", "pagat")}),
     "online-11-13": (PlayOptions(True, "pile_only"), {
-        "ask_partner": Provenance("seed", "the online 11/13 game's rules",
+        "ask_partner": Provenance("stated", "the online 11/13 game's rules",
                                   "you must also ask for and receive permission from your partner"),
-        "stock_out": Provenance("seed", "the online 11/13 game's rules",
+        "stock_out": Provenance("stated", "the online 11/13 game's rules",
                                 "play goes on only while each player takes the discard pile")}),
     "hodges": (PlayOptions(False, "ends"), {
         "ask_partner": Provenance("decision", "the Hodges family rules", "going out is described with no "
@@ -57,7 +57,7 @@ _STATED: dict[str, tuple[PlayOptions, dict[str, Provenance]]] = {
     "bga": (PlayOptions(False, "ends"), {
         "ask_partner": Provenance("decision", "Board Game Arena's rules", "going out is described with no "
                                   "asking (docs/rules-decisions.md D36)"),
-        "stock_out": Provenance("seed", "Board Game Arena's rules",
+        "stock_out": Provenance("stated", "Board Game Arena's rules",
                                 "if the draw pile is exhausted, the round ends")}),
 }
 
