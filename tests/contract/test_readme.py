@@ -27,3 +27,30 @@ def test_every_problem_code_is_in_the_readme() -> None:
 
 def test_every_preset_has_a_readme_section() -> None:
     assert not [pid for pid in PRESETS if f"### `{pid}`" not in README]
+
+
+def test_the_jq_recipe_prints_the_breakdown_the_readme_shows() -> None:
+    """The recipe after ``<!-- jq-breakdown -->``, run by jq on the server's answer to the README's
+    round, prints exactly the table the README shows."""
+    import json
+    import shutil
+    import subprocess
+
+    import pytest
+
+    from handfoot.server import create_app
+
+    jq = shutil.which("jq")
+    if jq is None:
+        pytest.skip("jq is not installed (.ci/run installs it)")
+    recipe_block = README.split("<!-- jq-breakdown -->", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    program = recipe_block.split("jq -r '", 1)[1].rsplit("'", 1)[0]
+    shown = README.split("```text\n", 1)[1].split("```", 1)[0]
+    case = Path(__file__).resolve().parents[1] / "cases" / "worked" / "s0-worked-round-tally.json"
+    body = json.loads(case.read_text(encoding="utf-8"))["request"]
+    app = create_app({"TESTING": True, "DATABASE_URL": "sqlite://"})
+    answer = app.test_client().post("/v1/rounds/score", json=body)
+    assert answer.status_code == 200
+    printed = subprocess.run([jq, "-r", program], input=answer.get_data(as_text=True), capture_output=True,
+                             text=True, check=True).stdout
+    assert printed == shown
