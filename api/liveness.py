@@ -8,6 +8,11 @@ dies, the kernel closes that connection, PostgreSQL ends the session and the loc
 host that finds the lock free knows the claim's request died with its transactions, and takes the key
 over at once instead of after the takeover timeout.
 
+Advisory locks belong to a database, and a process holds one per database, however many engines it
+makes (:func:`for_engine` keys them by server and database): a second session of the same process asking
+for its own lock would wait on itself. Taking the lock never waits (``pg_try_advisory_lock``); when it
+is held elsewhere, the next claim tries again.
+
 A host that vanishes without closing its sockets (a power cut) leaves the session until PostgreSQL's
 TCP keepalive ends it; until then the claim looks alive, and the timeout still frees it. A lost liveness
 connection (the database restarted) makes this process's claims look dead to other hosts: a key may then
@@ -18,14 +23,16 @@ claim whose token it holds (:class:`handfoot.server.idempotency.Claim`).
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import threading
 import time
-import weakref
 from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
+
+log = logging.getLogger(__name__)
 
 #: How often (seconds) a process checks that its own liveness connection still stands before a claim.
 RECHECK_SECONDS = 30.0
@@ -61,8 +68,12 @@ class Liveness:
                 self._inherited.append(self._connection)  # closing it would end the parent's session
             connection = self._engine.connect()
             connection.detach()  # kept for the process's lifetime, outside the pool
-            connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": lock_key(marker)})
+            held = connection.execute(text("SELECT pg_try_advisory_lock(:key)"), {"key": lock_key(marker)}).scalar()
             connection.commit()  # a session-level lock outlives the transaction
+            if not held:
+                log.warning("liveness lock of %s is held by another session; trying again at the next claim", marker)
+                connection.close()
+                return
             self._connection, self._pid, self._checked = connection, os.getpid(), now
 
     def _standing(self) -> bool:
@@ -84,14 +95,16 @@ class Liveness:
         return not free
 
 
-_BY_ENGINE: weakref.WeakKeyDictionary[Engine, Liveness] = weakref.WeakKeyDictionary()
-_BY_ENGINE_GUARD = threading.Lock()
+_BY_DATABASE: dict[tuple[str | None, int | None, str | None], Liveness] = {}
+_BY_DATABASE_GUARD = threading.Lock()
 
 
 def for_engine(engine: Engine) -> Liveness:
-    """The :class:`Liveness` of ``engine`` (one per engine per process)."""
-    with _BY_ENGINE_GUARD:
-        found = _BY_ENGINE.get(engine)
+    """The :class:`Liveness` of ``engine``'s database (one per server and database per process,
+    made with the first engine that asks)."""
+    url = engine.url
+    with _BY_DATABASE_GUARD:
+        found = _BY_DATABASE.get((url.host, url.port, url.database))
         if found is None:
-            found = _BY_ENGINE[engine] = Liveness(engine)
+            found = _BY_DATABASE[(url.host, url.port, url.database)] = Liveness(engine)
         return found

@@ -60,15 +60,28 @@ def log(msg: str) -> None:
     print(f"[multihost {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
+#: Markers per block of table points: a marker is written as table points and points left, each far
+#: below the tally's ceiling (every card of the decks), however many rounds a run appends.
+MARKER_BLOCK = 500
+
+
 def round_body(marker: int) -> dict[str, Any]:
-    """A valid round whose second side's table points (200 + 5 * marker) name the request."""
+    """A valid round whose second side's table points and points left name the request:
+    ``200 + 5 * (marker % MARKER_BLOCK)`` and ``10 + 5 * (marker // MARKER_BLOCK)``
+    (:func:`marker_of` reads it back)."""
     def side(name: str, went_out: bool, **kw: int) -> dict[str, Any]:
         tally = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "red_threes_on_table": 0,
                  "red_threes_caught": 0, "table_points": 0, "points_left": 0, **kw}
         return {"name": name, "went_out": went_out, "tally": tally}
 
     return {"teams": [side("Team 1", True, clean_books=2, dirty_books=2, wild_books=1, table_points=500),
-                      side("Team 2", False, clean_books=1, table_points=200 + 5 * marker, points_left=10)]}
+                      side("Team 2", False, clean_books=1, table_points=200 + 5 * (marker % MARKER_BLOCK),
+                           points_left=10 + 5 * (marker // MARKER_BLOCK))]}
+
+
+def marker_of(table_points: int, points_left: int) -> int:
+    """The marker :func:`round_body` wrote as these two values."""
+    return (table_points - 200) // 5 + MARKER_BLOCK * ((points_left - 10) // 5)
 
 
 @dataclass
@@ -299,12 +312,13 @@ class Harness:
         """Lost, duplicated, gaps and strays, from the database itself."""
         url = self.database_url.replace("postgresql+psycopg://", "postgresql://")
         with psycopg.connect(url) as db:
-            rows = db.execute("SELECT game_id, number, (request::jsonb #>> '{teams,1,tally,table_points}')::int "
+            rows = db.execute("SELECT game_id, number, (request::jsonb #>> '{teams,1,tally,table_points}')::int, "
+                              "(request::jsonb #>> '{teams,1,tally,points_left}')::int "
                               "FROM rounds WHERE game_id = ANY(%s) ORDER BY game_id, number", (games,)).fetchall()
             played = dict(db.execute("SELECT id, rounds_played FROM games WHERE id = ANY(%s)", (games,)).fetchall())
         stored: dict[int, list[tuple[int, int]]] = {}
-        for game_id, number, points in rows:
-            stored.setdefault(game_id, []).append((number, (points - 200) // 5))
+        for game_id, number, points, left in rows:
+            stored.setdefault(game_id, []).append((number, marker_of(points, left)))
         gaps = sum(1 for g in games for i, (n, _) in enumerate(stored.get(g, [])) if n != i + 1)
         gaps += sum(1 for g in games if played[g] != len(stored.get(g, [])))
         markers = Counter(m for rounds in stored.values() for _, m in rounds)
