@@ -66,9 +66,11 @@ def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | Non
     The first batch is read when this is called (so an unreachable database raises
     :class:`~handfoot.server.services.errors.StoreUnavailableError` before an answer starts); the
     rest as the iterator is consumed. A batch's games leave the session when the next is read; the
-    session closes when the iterator ends or is closed.
+    session closes when the iterator ends or is closed. The request's own session, done with by
+    now, is closed first, so a request holds one connection at a time.
     """
     per = size or BATCH_SIZE
+    db.close_session()
     session = db.sessionmaker()
     try:
         first = _batch(session, actor, flt, 0, per)

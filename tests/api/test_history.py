@@ -77,7 +77,7 @@ def test_ndjson_lines_are_the_games_as_read(client: FlaskClient, db_backend: str
     assert [line["id"] for line in lines] == [first, second]  # oldest first
     for line in lines:
         assert line == client.get(f"/v1/games/{line['id']}").get_json()
-    assert [r["teams"][0]["total"] for r in lines[0]["rounds"]] == [3740, 650]
+    assert [r["scores"][0]["total"] for r in lines[0]["rounds"]] == [3740, 650]
 
 
 def test_csv_has_one_row_per_side_per_round(client: FlaskClient, db_backend: str) -> None:

@@ -40,13 +40,12 @@ def _iso(value: datetime) -> str:
 
 def export_doc(game: Game) -> dict[str, Any]:
     """The game as ``GameSchema().dump(game_doc(game))`` gives it (what ``GET /v1/games/{id}``
-    answers), JSON-ready without marshmallow walking every Breakdown line: the stored rounds are
-    plain data already, only the timestamps become ISO 8601 (tests/api/test_history.py compares
-    each line with the game as read)."""
+    answers: its rounds summarised, each with the ``href`` of its full breakdown), JSON-ready
+    without marshmallow: only the game's timestamps become ISO 8601 (tests/api/test_history.py
+    compares each line with the game as read). A round's lines in bulk are the CSV's."""
     doc = game_doc(game)
-    for owner in (doc, *doc["rounds"]):
-        for key in ("created_at", "updated_at"):
-            owner[key] = None if owner[key] is None else _iso(owner[key])
+    for key in ("created_at", "updated_at"):
+        doc[key] = None if doc[key] is None else _iso(doc[key])
     return doc
 
 
