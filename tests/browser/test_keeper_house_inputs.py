@@ -112,7 +112,7 @@ def test_an_illegal_meld_under_the_hodges_rules_stands_with_a_warning(page: Any,
     assert page.locator(".preview [data-total='Team 1']").inner_text() == fmt(1145)
     warning = page.locator(".preview .breakdown[data-team='Team 1'] .breakdown-warnings")
     expect(warning).to_be_visible()
-    title = "Warning: Team 1's table breaks the meld rules (it stands and scores)"
+    title = "Warning for Team 1: this meld breaks the meld rules, but stands and scores"
     expect(page.get_by_role("note", name=title)).to_be_visible()
     expect(warning.locator("li[data-code='too_many_wilds']")).to_contain_text("meld 2")
     expect(page.locator(".preview .breakdown[data-team='Team 2'] .breakdown-warnings")).to_have_count(0)

@@ -33,7 +33,13 @@ export function breakdownWarnings(breakdown) {
   return h(
     "div.breakdown-warnings",
     { role: "note", "aria-labelledby": id, dataset: { team: breakdown.name } },
-    h("p.warnings-title", { id }, `Warning${warnings.length > 1 ? "s" : ""}: ${breakdown.name}'s table breaks the meld rules (it stands and scores)`),
+    h(
+      "p.warnings-title",
+      { id },
+      warnings.length > 1
+        ? `Warnings for ${breakdown.name}: these melds break the meld rules, but stand and score`
+        : `Warning for ${breakdown.name}: this meld breaks the meld rules, but stands and scores`,
+    ),
     h("ul", warnings.map((w) => h("li.warning", { dataset: { code: w.code, at: w.pointer ?? "" } }, w.detail))),
   );
 }

@@ -135,7 +135,7 @@ function rankBookInputs(rules, prior, teamName, base) {
   const element = h(
     "div.rank-books-group",
     { dataset: { pointer, label: `${teamName}, books of a rank with its own bonus` } },
-    h("p.hint", "Of the clean and dirty books above, those of these ranks:"),
+    h("p.hint", "Of those clean and dirty books, the ones of these ranks:"),
     rows.map((r) => r.element),
   );
   const read = () =>
@@ -186,7 +186,8 @@ export function teamEntry(game, index, prior) {
     }),
   );
   const rankBooks = rankBookInputs(rules, prior && prior.tally ? prior.tally.rank_books : null, team.name, base);
-  if (rankBooks) tallyPanel.append(rankBooks.element);
+  // Beside the clean and dirty books they are counted in.
+  if (rankBooks) tallyInputs.get("dirty_books").closest(".field").after(rankBooks.element);
   tallyPanel.dataset.pointer = `${base}/tally`;
   tallyPanel.dataset.label = `${team.name}, tallies`;
 
