@@ -60,3 +60,15 @@ def test_every_stored_breakdown_with_warnings_is_answered(client: FlaskClient) -
     body = revisions.get_json()
     items = body["items"] if isinstance(body, dict) else body
     assert [_warnings(r["teams"]) for r in items] == [expected, now]
+
+
+def test_the_reads_of_a_game_with_warnings_answer(client: FlaskClient) -> None:
+    """The game, its score sheet (JSON and CSV) and the statistics read the stored rounds."""
+    game_id = create_game(client, "hodges", teams=SIDES)["id"]
+    assert client.post(f"/v1/games/{game_id}/rounds", json={"teams": _teams(ILLEGAL)}).status_code == 201
+    for path, accept in ((f"/v1/games/{game_id}", "application/json"),
+                         (f"/v1/games/{game_id}/scoresheet", "application/json"),
+                         (f"/v1/games/{game_id}/scoresheet", "text/csv"),
+                         ("/v1/games/stats", "application/json")):
+        response = client.get(path, headers={"Accept": accept})
+        assert response.status_code == 200, (path, accept, response.get_data(as_text=True)[:300])
