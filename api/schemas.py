@@ -260,12 +260,18 @@ class ProblemItemSchema(Schema):
     detail = fields.String(metadata={"description": "The rule broken, in words, with its rule name."})
 
 
-class EngineProblemSchema(ProblemItemSchema):
-    """Dumps an engine ``Problem`` (its ``path`` becomes a JSON Pointer)."""
+def _problem_pointer(problem: Any) -> str:
+    """An engine ``Problem``'s ``path`` as a JSON Pointer; a stored one (a round's breakdown, as
+    ``breakdown_data`` wrote it: ``{pointer, code, detail}``) keeps the pointer it was stored with."""
+    if isinstance(problem, dict):
+        return str(problem["pointer"])
+    return json_pointer(problem.path)
 
-    pointer = fields.Function(
-        lambda p: json_pointer(p.path), metadata=ProblemItemSchema._declared_fields["pointer"].metadata
-    )
+
+class EngineProblemSchema(ProblemItemSchema):
+    """Dumps an engine ``Problem`` (its ``path`` becomes a JSON Pointer), or a stored one as it is."""
+
+    pointer = fields.Function(_problem_pointer, metadata=ProblemItemSchema._declared_fields["pointer"].metadata)
 
 
 def Problems() -> fields.List:  # noqa: N802

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from conftest import launch
 from keeper_pages import SEED_T1, SEED_T2, enter_tally, open_entry, settle, stored_game, tally, team_entry
 from keeper_util import DESKTOP, PHONE, LiveServer
@@ -97,3 +98,33 @@ def test_every_view_has_no_serious_or_critical_axe_violation(axe_page: Any, live
 
     assert {view: found for view, found in seen.items() if found} == {}
     assert len(seen) == 10
+
+
+def test_the_round_entry_with_books_of_a_rank_and_warnings_has_no_serious_axe_violation(
+    axe_page: Any, live_server: LiveServer
+) -> None:
+    """The inputs and outputs of issue 19's house rules: books of a rank with a bonus of its own
+    (rank_book_bonuses) and the Hodges family rules' warnings beside a side's breakdown."""
+    page = axe_page
+    page.set_viewport_size(PHONE)
+    seen: dict[str, list[str]] = {}
+    sides = [{"name": "Us", "players": ["Ann", "Bo"]}, {"name": "Them", "players": ["Cy", "Di"]}]
+    for preset, rules in (("pagat", {"rank_book_bonuses": [{"rank": "7", "bonus": 1500}]}), ("hodges", {})):
+        body = {"name": preset, "preset": preset, "teams": sides, "rules": rules}
+        game_id = requests.post(f"{live_server.url}/v1/games", json=body, timeout=10).json()["id"]
+        page.goto(f"{live_server.url}/#/games/{game_id}/round")
+        page.wait_for_selector("form.entry[data-round='1']")
+        settle(page)
+        if preset == "pagat":
+            enter_tally(page, 0, SEED_T1, True)
+            team_entry(page, 0).get_by_role("button", name="One more: clean books of sevens, Us").click()
+            page.locator(".preview .breakdown[data-team='Us'] tr[data-code='books_of_7']:not(.zero)").wait_for()
+            seen["round entry, books of sevens"] = violations(page)
+        else:
+            entry = team_entry(page, 0)
+            entry.get_by_text("Cards", exact=True).click()
+            entry.get_by_label("Melds on the table, one per line").fill("KS KH KD KC KS KH KD\n4S 2H 2D")
+            page.locator(".preview .breakdown-warnings").wait_for()
+            seen["round entry, warnings"] = violations(page)
+    assert {view: found for view, found in seen.items() if found} == {}
+    assert len(seen) == 2

@@ -8,6 +8,7 @@ import { h, points } from "../dom.js";
 import { STATUS_WORDS, listWords, plural, slug } from "../format.js";
 import { failure, render, say, setFlash } from "../page.js";
 import { presetList, presetName } from "../presets.js";
+import { breakdownWarnings } from "./round-entry.js";
 import { forgetSave, undoFor } from "./undo.js";
 
 /** The standing (a polite live region): the winner or tie, a tiebreaker to play, or the leader so far. */
@@ -292,6 +293,7 @@ async function showHistory(game, number) {
                 { dataset: { team: b.name } },
                 h("strong", `${b.name}: ${points(b.total)}`),
                 h("span.hint", ` ${b.lines.filter((l) => l.points !== 0).map((l) => `${l.label} ${points(l.points)}`).join(" · ")}`),
+                breakdownWarnings(b),
               ),
             ),
           ),

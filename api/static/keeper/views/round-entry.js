@@ -4,7 +4,7 @@
 // breakdown shows (POST .../rounds with an Idempotency-Key, or PUT .../rounds/{n} with If-Match).
 
 import { ProblemError, api, getGame, getRound, newIdempotencyKey } from "../api.js";
-import { clearErrors, h, points, showProblem } from "../dom.js";
+import { clearErrors, h, nextId, points, showProblem } from "../dom.js";
 import { contractText, same } from "../format.js";
 import { failure, render, say, setFlash } from "../page.js";
 import { presetList } from "../presets.js";
@@ -24,13 +24,34 @@ function roundRules(rules, number) {
   };
 }
 
-/** One side's breakdown ({name, total, lines}) as a table, line by line (the lines worth 0 folded away). */
+/** A side's `warnings` ([{code, detail, pointer}]: the meld rules its table breaks that stand all the
+ * same, the Hodges family rules' "what's layed is played") as a labelled list; null when none. */
+export function breakdownWarnings(breakdown) {
+  const warnings = breakdown.warnings || [];
+  if (!warnings.length) return null;
+  const id = nextId("warn");
+  return h(
+    "div.breakdown-warnings",
+    { role: "note", "aria-labelledby": id, dataset: { team: breakdown.name } },
+    h(
+      "p.warnings-title",
+      { id },
+      warnings.length > 1
+        ? `Warnings for ${breakdown.name}: these melds break the meld rules, but stand and score`
+        : `Warning for ${breakdown.name}: this meld breaks the meld rules, but stands and scores`,
+    ),
+    h("ul", warnings.map((w) => h("li.warning", { dataset: { code: w.code, at: w.pointer ?? "" } }, w.detail))),
+  );
+}
+
+/** One side's breakdown ({name, total, lines, warnings}) as a table, line by line (the lines worth 0 folded away). */
 function breakdownTable(breakdown, index) {
   const shown = breakdown.lines.filter((line) => line.points !== 0);
   return h(
     "section.breakdown",
     { dataset: { team: breakdown.name }, class: `breakdown team-colour-${index}` },
     h("h3", h("span.team", breakdown.name), " ", h("span.total", points(breakdown.total))),
+    breakdownWarnings(breakdown),
     h(
       "table.lines",
       h("caption.sr-only", `${breakdown.name}: ${points(breakdown.total)} this round, line by line`),

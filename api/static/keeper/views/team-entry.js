@@ -21,6 +21,17 @@ export const TALLY_FIELDS = [
   ["burn_points", "Burn pile points", null, "points"],
 ];
 
+/** A rank as players name its books ("sevens"); rank 3 is black threes (rule rank_book_bonuses, D30). */
+const RANK_NAMES = {
+  3: "black threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens", 8: "eights", 9: "nines", 10: "tens",
+  J: "jacks", Q: "queens", K: "kings", A: "aces",
+};
+
+/** "7" → "sevens"; a rank not in the table as it is written. */
+export function rankName(rank) {
+  return RANK_NAMES[rank] || String(rank);
+}
+
 /** Whether a tally input applies under these rules (no wild books, red threes or burn pile where none are played). */
 function tallyFieldShown(key, rules) {
   if (key === "wild_books") return rules.all_wild_melds !== false || (rules.contract && rules.contract.wild_books > 0);
@@ -91,6 +102,53 @@ function stepper(input, what) {
   return h("div.stepper", minus, input, plus);
 }
 
+/** The steppers of the books of each rank with a bonus of its own (rule rank_book_bonuses, D30): a
+ * clean and a dirty count per rank, counted among the side's clean and dirty books too. `prior`: the
+ * stored tally's rank_books. Returns null where the rules give no rank a bonus, else {element, read};
+ * `read()` gives tally.rank_books, [{rank, clean_books, dirty_books}], only ranks with a count. */
+function rankBookInputs(rules, prior, teamName, base) {
+  const ranks = (rules.rank_book_bonuses || []).map((b) => String(b.rank));
+  if (!ranks.length) return null;
+  const pointer = `${base}/tally/rank_books`;
+  const rows = ranks.map((rank) => {
+    const was = (prior || []).find((r) => String(r.rank) === rank) || {};
+    const name = rankName(rank);
+    const inputs = ["clean_books", "dirty_books"].map((kind) => {
+      const label = `${kind === "clean_books" ? "Clean" : "Dirty"} books of ${name}`;
+      const input = numberInput(`${pointer}/${rank}/${kind}`, was[kind] ?? "", { placeholder: "0" });
+      input.dataset.rankBook = rank;
+      input.dataset.kind = kind;
+      const f = field(label, input, { className: "tally-count" }); // errors go to the group: the API numbers only the ranks sent
+      const slot = document.createComment("stepper");
+      input.replaceWith(slot); // as for the other counts: the stepper takes the input's place
+      slot.replaceWith(stepper(input, `${label.toLowerCase()}, ${teamName}`));
+      f.dataset.label = `${teamName}, ${label.toLowerCase()}`;
+      return { kind, input, field: f };
+    });
+    const legend = `Books of ${name}`;
+    return {
+      rank,
+      inputs,
+      element: h("fieldset.rank-books", { dataset: { rank } }, h("legend", legend), inputs.map((i) => i.field)),
+    };
+  });
+  const element = h(
+    "div.rank-books-group",
+    { dataset: { pointer, label: `${teamName}, books of a rank with its own bonus` } },
+    h("p.hint", "Of those clean and dirty books, the ones of these ranks:"),
+    rows.map((r) => r.element),
+  );
+  const read = () =>
+    rows
+      .map((r) => {
+        const item = { rank: r.rank };
+        for (const { kind, input } of r.inputs) item[kind] = readNumber(input.value, 0);
+        return item;
+      })
+      .filter((item) => item.clean_books !== 0 || item.dirty_books !== 0);
+  return { element, read };
+}
+
 /** The entry of side `index` for a round (`prior`: the stored round's member, when correcting):
  * returns {element, read}; `read()` gives the side's JSON or throws a ProblemError naming the input. */
 export function teamEntry(game, index, prior) {
@@ -127,6 +185,9 @@ export function teamEntry(game, index, prior) {
       return f;
     }),
   );
+  const rankBooks = rankBookInputs(rules, prior && prior.tally ? prior.tally.rank_books : null, team.name, base);
+  // Beside the clean and dirty books they are counted in.
+  if (rankBooks) tallyInputs.get("dirty_books").closest(".field").after(rankBooks.element);
   tallyPanel.dataset.pointer = `${base}/tally`;
   tallyPanel.dataset.label = `${team.name}, tallies`;
 
@@ -243,6 +304,7 @@ export function teamEntry(game, index, prior) {
         if (input) out.tally[key] = readNumber(input.value, 0);
         else if (!["burn_points", "perfect_cuts", "cuts_within_1", "cuts_within_3"].includes(key)) out.tally[key] = 0;
       }
+      if (rankBooks) out.tally.rank_books = rankBooks.read();
       return out;
     }
     out.melds = parseMelds(meldsInput.value, `${base}/melds`);
