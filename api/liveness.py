@@ -29,8 +29,9 @@ import threading
 import time
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.pool import NullPool
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,9 @@ class Liveness:
     """One process's liveness lock on one PostgreSQL engine, and the check of another's."""
 
     def __init__(self, engine: Engine) -> None:
-        self._engine = engine
+        # Connections of its own, outside the app's pool: the lock's lives as long as the process,
+        # and a check must not take a request's second pooled connection.
+        self._engine = create_engine(engine.url, poolclass=NullPool)
         self._guard = threading.Lock()
         self._connection: Any = None
         self._inherited: list[Any] = []  # a forked child's copies of its parent's connection: never closed
@@ -66,8 +69,7 @@ class Liveness:
                 return
             if self._connection is not None and self._pid != os.getpid():
                 self._inherited.append(self._connection)  # closing it would end the parent's session
-            connection = self._engine.connect()
-            connection.detach()  # kept for the process's lifetime, outside the pool
+            connection = self._engine.connect()  # kept for the process's lifetime
             held = connection.execute(text("SELECT pg_try_advisory_lock(:key)"), {"key": lock_key(marker)}).scalar()
             connection.commit()  # a session-level lock outlives the transaction
             if not held:
