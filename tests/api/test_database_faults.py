@@ -21,6 +21,7 @@ from sqlalchemy import make_url, text
 from handfoot.server import create_app
 from handfoot.server.db import get_db
 from handfoot.server.services import games as svc
+from handfoot.server.services import history as history_svc
 from handfoot.server.services import rounds as rounds_svc
 
 OPERATIONS = sorted(GAME_OPERATIONS)
@@ -203,6 +204,8 @@ def test_an_unexpected_exception_is_a_generic_500(make_app: Callable[..., Flask]
         monkeypatch.setattr(svc, name, boom)
     for name in ("append_round", "get_round", "correct_round", "delete_round", "round_revisions"):
         monkeypatch.setattr(rounds_svc, name, boom)
+    for name in ("game_batches", "statistics"):
+        monkeypatch.setattr(history_svc, name, boom)
     response = call(client, op, game_id=game_id, etag=etag)
     assert response.status_code == 500
     assert response.content_type == "application/problem+json"
