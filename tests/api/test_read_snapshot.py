@@ -10,6 +10,7 @@ with round 1 but ``rounds_played`` 0. Each statement of a read transaction had i
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any
 
@@ -35,10 +36,24 @@ CORRECTED = [tally("Team 1", out=True, clean=2, dirty=2, wild=1, table=700),
 NUMBERED_LIST = ("get", "/v1/games?page=1")
 
 
-def _send(client: FlaskClient, op: tuple[str, str], game_id: int) -> Any:
+class _Read:
+    """A read's status, ETag and body (JSON, or a stream's NDJSON lines), the stream read to its end."""
+
+    def __init__(self, response: Any) -> None:
+        self.status_code, self.headers = response.status_code, response.headers
+        text = response.get_data(as_text=True)
+        self.body = ([json.loads(line) for line in text.splitlines()]
+                     if response.mimetype == "application/x-ndjson" else response.get_json())
+        response.close()
+
+    def get_json(self) -> Any:
+        return self.body
+
+
+def _send(client: FlaskClient, op: tuple[str, str], game_id: int) -> _Read:
     if op == NUMBERED_LIST:
-        return client.get("/v1/games", query_string={"page": 1})
-    return call(client, op, game_id=game_id)
+        return _Read(client.get("/v1/games", query_string={"page": 1}))
+    return _Read(call(client, op, game_id=game_id))
 
 
 @pytest.mark.parametrize("op", [*READS, NUMBERED_LIST], ids=lambda op: f"GET {op[1]}")
