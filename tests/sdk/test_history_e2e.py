@@ -58,7 +58,7 @@ def history(live_server: LiveServer) -> Iterator[History]:
 def check_games(games: list[Game], h: History, hf: Client) -> None:
     assert [g.id for g in games] == h.ids
     assert games[0] == hf.game(h.ids[0]).__class__.from_json(hf.game(h.ids[0]).to_dict())
-    assert [g.rounds[0].teams[0].total for g in games] == [3700, 590]
+    assert [g.rounds[0].scores[0].total for g in games] == [3700, 590]
 
 
 def check_stats(stats: Statistics, h: History) -> None:
