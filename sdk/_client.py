@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import json as _json
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from types import TracebackType
 from typing import Any, TypeVar
-from urllib.parse import quote
 
 import requests
 
+from ._bodies import _body, _cards, _melds, _round_path, _same_json, _seg
 from ._errors import APIResponseValidationError, PreconditionFailedError
 from ._history import HistoryMethods
-from ._http import dumps_json
 from ._loader import Result, load_list
 from ._transport import (
     DEFAULT_BASE_URL,
@@ -473,33 +471,6 @@ def _decode_json(response: requests.Response) -> Any:
         ) from exc
 
 
-def _seg(value: object) -> str:
-    """One URL path segment, escaped (``a/b`` → ``a%2Fb``)."""
-    return quote(str(value), safe="")
-
-
-def _round_path(game_id: int, number: int) -> str:
-    return f"/v1/games/{_seg(game_id)}/rounds/{_seg(number)}"
-
-
-def _melds(melds: Sequence[Sequence[Card]]) -> list[list[Card]]:
-    return [list(meld) for meld in melds]
-
-
-def _cards(cards: Sequence[Card] | None) -> list[Card] | None:
-    return None if cards is None else list(cards)
-
-
-def _body(**members: object) -> dict[str, object]:
-    """A request body: the members given, those that are ``None`` left out (the server's default)."""
-    return {name: value for name, value in members.items() if value is not None}
-
-
 def _with_etag(cls: type[RE], response: requests.Response) -> RE:
     """A result with the ``etag`` of the response's ``ETag`` header."""
     return cls.from_json(_decode_json(response), etag=response.headers.get("ETag"))
-
-
-def _same_json(a: object, b: object) -> bool:
-    """Equal once both are encoded as JSON (read-only models compare with plain lists/dicts)."""
-    return bool(_json.loads(dumps_json(a)) == _json.loads(dumps_json(b)))

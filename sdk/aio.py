@@ -27,17 +27,8 @@ from urllib.parse import urljoin
 
 import httpx
 
-from ._client import (
-    ENV_API_KEY,
-    ENV_BASE_URL,
-    _body,
-    _cards,
-    _env,
-    _melds,
-    _round_path,
-    _same_json,
-    _seg,
-)
+from ._bodies import _body, _cards, _melds, _round_path, _same_json, _seg
+from ._client import ENV_API_KEY, ENV_BASE_URL, _env
 from ._errors import (
     APIConnectionError,
     APIResponseValidationError,

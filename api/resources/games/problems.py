@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import flask
+from flask_smorest import Blueprint
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
+from handfoot.server import auth
 from handfoot.server.problems import json_pointer, make_problem, problem_response
 from handfoot.server.services import errors as svc
 
@@ -57,3 +61,22 @@ def database_down(_error: Exception) -> flask.Response:
     """503 with Retry-After: unreachable, locked past the busy timeout, or the pool exhausted."""
     problem = make_problem(503, "Database unavailable", "The database is unreachable or busy; retry later.")
     return problem_response(problem, {"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+def _authenticate() -> None:
+    flask.g.actor = auth.authenticate()
+
+
+def current_actor() -> auth.Actor:
+    """Who sent the request (set by :func:`guard`'s authentication)."""
+    actor: auth.Actor = flask.g.actor
+    return actor
+
+
+def guard(blp: Blueprint) -> None:
+    """Authenticate every request of ``blp`` (``flask.g.actor``) and answer the games services'
+    errors, and a database that is down or whose pool stayed in use, as problems."""
+    blp.before_request(_authenticate)
+    blp.errorhandler(svc.GameServiceError)(service_problem)
+    for error in (OperationalError, InterfaceError, PoolTimeoutError):
+        blp.errorhandler(error)(database_down)

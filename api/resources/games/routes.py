@@ -13,8 +13,6 @@ from typing import Any
 
 import flask
 from flask.views import MethodView
-from sqlalchemy.exc import InterfaceError, OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 from handfoot.server import auth, idempotency
 from handfoot.server.blueprint import Blueprint
@@ -96,20 +94,9 @@ def _auth_docs(func: Any) -> Any:
 # Authentication and errors
 
 
-@blp.before_request
-def _authenticate() -> None:
-    flask.g.actor = auth.authenticate()
-
-
-def _actor() -> auth.Actor:
-    actor: auth.Actor = flask.g.actor
-    return actor
-
-
-blp.errorhandler(svc_errors.GameServiceError)(problems.service_problem)
+problems.guard(blp)
 blp.errorhandler(IdempotencyLostError)(problems.idempotency_lost)
-for _error in (OperationalError, InterfaceError, PoolTimeoutError):  # pool: every connection stayed in use
-    blp.errorhandler(_error)(problems.database_down)
+_actor = problems.current_actor
 
 
 # --------------------------------------------------------------------------------------------

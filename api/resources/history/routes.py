@@ -13,17 +13,13 @@ from typing import Any
 
 import flask
 from flask.views import MethodView
-from sqlalchemy.exc import InterfaceError, OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
-from handfoot.server import auth
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
 from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema
 from handfoot.server.resources.games import problems
 from handfoot.server.resources.games.schemas import GameSchema
 from handfoot.server.security import no_store_for_keys
-from handfoot.server.services import errors as svc_errors
 from handfoot.server.services import history as svc
 
 from . import examples as ex
@@ -44,19 +40,8 @@ NDJSON_TYPE = FORMATS["ndjson"]
 CSV_TYPE = FORMATS["csv"]
 
 
-@blp.before_request
-def _authenticate() -> None:
-    flask.g.actor = auth.authenticate()
-
-
-def _actor() -> auth.Actor:
-    actor: auth.Actor = flask.g.actor
-    return actor
-
-
-blp.errorhandler(svc_errors.GameServiceError)(problems.service_problem)
-for _error in (OperationalError, InterfaceError, PoolTimeoutError):
-    blp.errorhandler(_error)(problems.database_down)
+problems.guard(blp)
+_actor = problems.current_actor
 
 
 def _problem_doc(status: int, description: str) -> Any:
