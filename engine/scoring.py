@@ -32,7 +32,7 @@ from handfoot.engine.tallies import TALLY_COUNTS, RankBooks, Tally, tally_proble
 
 __all__ = [
     "LINE_LABELS", "TALLY_COUNTS", "Breakdown", "Line", "RoundInput", "RoundScore", "Tally", "TeamRound",
-    "breakdown", "name_key", "score_round", "side_tally", "sides_problems",
+    "breakdown", "burn_problems", "name_key", "score_round", "side_tally", "sides_problems",
 ]
 
 
@@ -275,7 +275,7 @@ def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
                                 "table (red_threes_laid_out is false): a red three held counts as caught",
                                 (*at, "red_threes")))
     if team.burn:
-        problems += _burn_problems(team.burn, table.closed_ranks(), rules, at)
+        problems += burn_problems(team.burn, table.closed_ranks(), rules, at)
     players = team.players
     problems += player_problems(players, rules, round_number, at)
     problems += out_of_cards_problems([(p.name, bool(p.hand) or p.foot is not None, (*at, "players", j, "hand"))
@@ -325,9 +325,16 @@ def _not_scored_cuts(counts: TeamRound | Tally, rules: RuleSet, at: Path) -> lis
             for key, _code, bonus in _CUT_GRADES if getattr(counts, key) and not getattr(rules, bonus)]
 
 
-def _burn_problems(burn: Sequence[Card], closed: set[str], rules: RuleSet, at: Path) -> list[Problem]:
-    """The burn pile: only where ``after_book`` is ``burn``, no wild cards, and only ranks with a
-    completed book on the side's table (``closed``)."""
+def burn_problems(burn: Sequence[Card], closed: set[str], rules: RuleSet, at: Path) -> list[Problem]:
+    """What is wrong with the cards ``burn`` of one side's burn pile: the rule for scoring a round
+    (:func:`score_round`) and for a meld action of a game in play (one copy for both).
+
+    ``closed`` is the set of rank values (``"7"``, ``"K"``...) with a completed book on the side's
+    table (:meth:`Table.closed_ranks`); ``at`` is the path the problems are placed under (each under
+    ``(*at, "burn")`` or ``(*at, "burn", k)`` for the k-th card). Returns an empty list when the pile
+    is allowed; else a ``burn_not_allowed`` problem (``after_book`` is not ``burn``: no burn pile at
+    all), a ``wild_burned`` problem for each wild card, and a ``burn_needs_closed_book`` problem for
+    each card whose rank has no completed book. Raises nothing."""
     if rules.after_book != "burn":
         return [Problem("burn_not_allowed", "these rules have no burn pile (after_book is "
                         f"{rules.after_book}): meld the cards instead", (*at, "burn"))]

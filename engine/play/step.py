@@ -30,7 +30,7 @@ from handfoot.engine.melds import validate_meld
 from handfoot.engine.play.state import Phase, State
 from handfoot.engine.play.work import Work
 from handfoot.engine.rules import Contract
-from handfoot.engine.scoring import _burn_problems
+from handfoot.engine.scoring import burn_problems
 from handfoot.engine.table import analyse_table
 
 Action = Mapping[str, Any]
@@ -234,7 +234,7 @@ def _meld(state: State, seat: int, action: Action) -> State:
     melds, problems = _table_after(state, side, new, adds)
     if burn and not problems:
         closed = analyse_table(melds, rules).closed_ranks()
-        problems += _burn_problems(burn, closed, rules, ())
+        problems += burn_problems(burn, closed, rules, ())
     if problems:
         raise PlayError(problems)
     if me.foot is None and len(hand_after) <= 1:

@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 
-from handfoot.engine import HandFootError, score_round_request
+from handfoot.engine import PRESETS, HandFootError, score_round_request
+from handfoot.engine.cards import parse_cards
+from handfoot.engine.scoring import burn_problems
 
 K7 = ["KS", "KH", "KD", "KC", "KS", "KH", "KD"]
 Q7 = ["QS", "QH", "QD", "QC", "QS", "QH", "QD"]
@@ -304,3 +306,18 @@ def test_refusals_name_the_rule() -> None:
     assert "burn_not_allowed" in refused({"preset": "pagat", "teams": [{**b, "burn": ["7C"]}, b]})
     assert "team_count" in refused({"preset": "online-11-13", "teams": [b, b, b]})
     assert "all_wild_not_allowed" in refused({"preset": "bicycle", "teams": [{**b, "melds": [WILD7]}, b]})
+
+
+def test_burn_problems_is_the_one_burn_rule() -> None:
+    """The public rule the score and the play step both call: each card refused on its own path."""
+    hodges, pagat = PRESETS["hodges"].rules, PRESETS["pagat"].rules
+    assert hodges.after_book == "burn"
+    assert burn_problems(parse_cards(["7C", "7D"]), {"7"}, hodges, ("teams", 0)) == []
+    found = burn_problems(parse_cards(["7C", "2S", "KH"]), {"7"}, hodges, ("teams", 0))
+    assert [(x.code, x.path) for x in found] == [
+        ("wild_burned", ("teams", 0, "burn", 1)),
+        ("burn_needs_closed_book", ("teams", 0, "burn", 2)),
+    ]
+    assert [(x.code, x.path) for x in burn_problems(parse_cards(["7C"]), {"7"}, pagat, ())] == [
+        ("burn_not_allowed", ("burn",))
+    ]
