@@ -49,6 +49,7 @@ from typing import Any
 import psycopg
 import requests
 
+from bench.live import wait_healthy
 from bench.netns import Lab, wait_port
 
 SERVE = str(Path(sys.executable).with_name("handfoot-server"))
@@ -180,16 +181,13 @@ class Harness:
         for host in hosts:
             proc = host.proc
             assert proc is not None
-            wait_port(host.address, host.port, 300, lambda p=proc: p.poll() is None)  # type: ignore[misc]
-            deadline = time.monotonic() + 300
-            while True:  # the port is bound before the workers answer: wait for /health
-                try:
-                    if requests.get(host.base + "/health", timeout=10).status_code == 200:
-                        break
-                except requests.RequestException:
-                    pass
-                assert time.monotonic() < deadline, f"{host.name}:{host.port} is not healthy"
-                time.sleep(0.2)
+
+            def alive(p: subprocess.Popen[bytes] = proc) -> bool:
+                return p.poll() is None
+
+            wait_port(host.address, host.port, 300, alive)
+            # the port is bound before the workers answer: wait for /health
+            wait_healthy(host.base, alive, 300, request_timeout=10, poll=0.2)
 
     def new_games(self, host: Host, count: int) -> list[int]:
         ids = []

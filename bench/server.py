@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import http.client
 import os
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -23,18 +21,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.live import free_port, stop_process
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 GUNICORN_CONF = "python:handfoot.server.gunicorn_conf"
 FLOOR_APP = "bench.floor_app:create_floor_app()"
 #: Workers of every server: ``make run``'s ``WORKERS`` default (and gunicorn_conf's).
 WORKERS = 2
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass(eq=False)  # one process is one server: compared and hashed by identity
@@ -140,10 +134,4 @@ def _serve(log: Path, command: Callable[[int, int], list[str]], env: dict[str, s
             time.sleep(0.2)
         yield server
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
+        stop_process(process, 30)

@@ -23,7 +23,7 @@ import pytest
 import requests
 from sqlalchemy import create_engine, make_url, text
 
-from tests.api.live_gunicorn import LiveServer
+from bench.live import LiveServer
 from tests.conftest import TEST_DATABASE_URL
 
 STRACE = shutil.which("strace")

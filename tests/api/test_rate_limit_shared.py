@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 import requests
 
+from bench.live import LiveServer
 from handfoot.server import migrate
 from handfoot.server.ratelimit import SQLiteStorage, default_uri
-from tests.api.live_gunicorn import LiveServer
 from tests.conftest import ON_CI
 
 LIMIT = 12

@@ -18,12 +18,7 @@ Runs on SQLite and, marked ``db``, on PostgreSQL. Bounded: a few seconds per bac
 from __future__ import annotations
 
 import itertools
-import os
-import signal
-import socket
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -36,8 +31,8 @@ import pytest
 import requests
 from sqlalchemy import make_url
 
-ROOT = Path(__file__).resolve().parents[2]
-GUNICORN = Path(sys.executable).with_name("gunicorn")
+from bench.live import LiveServer
+
 GAMES = 8
 THREADS = 8
 #: The kill comes once this many rounds are acknowledged (or after KILL_AFTER_SECONDS): far from
@@ -47,58 +42,6 @@ KILL_AFTER_SECONDS = 5.0
 TIMEOUT = 60
 
 pytestmark = pytest.mark.db
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class Server:
-    """gunicorn in its own process group, so one killpg reaches the master and every worker."""
-
-    def __init__(self, db_url: str, log: Path) -> None:
-        self.db_url, self.log = db_url, log
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        args = [str(GUNICORN), "-c", "python:handfoot.server.gunicorn_conf", "-w", "2",
-                "-b", f"127.0.0.1:{self.port}", "handfoot.server:create_app()"]
-        env = {**os.environ, "DATABASE_URL": self.db_url, "HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS": "1",
-               "HANDFOOT_SQLITE_BUSY_TIMEOUT": "15"}
-        env.pop("HANDFOOT_RATE_LIMIT", None)
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                         start_new_session=True)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, self.log.read_text()[-3000:]
-            try:
-                if requests.get(self.base + "/health", timeout=1).status_code == 200:
-                    return
-            except requests.ConnectionError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError("gunicorn did not start:\n" + self.log.read_text()[-3000:])
-
-    def kill(self) -> None:
-        """SIGKILL to the process group: master and workers die at once, mid-request."""
-        assert self.proc is not None
-        os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(5)
 
 
 @dataclass
@@ -170,13 +113,17 @@ def resend(base: str, sent: Sent) -> None:
 
 
 @pytest.fixture
-def server(db_url: str, tmp_path: Path) -> Iterator[Server]:
-    srv = Server(db_url, tmp_path / "gunicorn.log")
+def server(db_url: str, tmp_path: Path) -> Iterator[LiveServer]:
+    """gunicorn, two workers, in its own process group (one killpg reaches the master and every
+    worker): a short idempotency takeover, no rate limit."""
+    srv = LiveServer(db_url, tmp_path / "gunicorn.log", workers=2, unset=("HANDFOOT_RATE_LIMIT",),
+                     env={"HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS": "1", "HANDFOOT_SQLITE_BUSY_TIMEOUT": "15"},
+                     start_timeout=30, stop_grace=15)
     yield srv
     srv.stop()
 
 
-def test_sigkill_mid_append_loses_and_duplicates_nothing(server: Server, db_url: str, db_backend: str) -> None:
+def test_sigkill_mid_append_loses_and_duplicates_nothing(server: LiveServer, db_url: str, db_backend: str) -> None:
     started = time.monotonic()
     server.start()
     game_ids = []

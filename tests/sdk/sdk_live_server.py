@@ -1,6 +1,7 @@
 """A real server process for end-to-end tests: gunicorn on a free port, SQLite in a temp folder.
 
-Used by the ``live_server`` session fixture (conftest.py). The database is migrated first with
+The port, the wait for ``/health`` and the stop are bench/live.py's. Used by the ``live_server``
+session fixture (conftest.py). The database is migrated first with
 ``alembic upgrade head``; the server is stopped when the session ends.
 """
 
@@ -8,14 +9,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import requests
+from bench.live import free_port, stop_process, wait_healthy
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 30.0
@@ -29,13 +28,6 @@ def _tool(name: str) -> str:
     if found is None:
         raise RuntimeError(f"{name} not found beside {sys.executable} nor on PATH")
     return found
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -54,13 +46,7 @@ class LiveServer:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
+        stop_process(self.process, 15)
 
 
 def _create_key(env: dict[str, str], name: str) -> str:
@@ -103,16 +89,9 @@ def start_server(folder: Path, *, extra_env: dict[str, str] | None = None) -> Li
             stderr=subprocess.STDOUT,
         )
     server = LiveServer(url, database_url, log_path, process, api_key, other_key)
-    deadline = time.monotonic() + START_TIMEOUT
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with {process.returncode}:\n{server.log()}")
-        try:
-            if requests.get(f"{url}/health", timeout=2).status_code == 200:
-                return server
-        except requests.RequestException:
-            pass
-        if time.monotonic() > deadline:
-            server.stop()
-            raise RuntimeError(f"gunicorn did not answer /health within {START_TIMEOUT:.0f} s:\n{server.log()}")
-        time.sleep(0.1)
+    try:
+        wait_healthy(url, lambda: process.poll() is None, START_TIMEOUT, server.log)
+    except RuntimeError:
+        server.stop()
+        raise
+    return server

@@ -2,7 +2,7 @@
 
 openapi-python-client (a dev dependency, from PyPI; it runs offline) generates a package from the
 document into a temporary folder; the test imports it and, against gunicorn on a free port
-(tests/api/live_gunicorn.py), scores seed 000's worked round (Team 1 3,740, Team 2 1,075) and
+(bench/live.py), scores seed 000's worked round (Team 1 3,740, Team 2 1,075) and
 creates a game and appends that round to it. Its functions are named after the operationIds
 (``score_round``, ``append_round``), and every operation of the document was generated.
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.live_gunicorn import LiveServer
+from bench.live import LiveServer
 from tests.conftest import WORKED_CASES
 
 ROOT = Path(__file__).resolve().parents[2]
