@@ -28,6 +28,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import make_url, text
+from werkzeug.test import TestResponse
 
 from handfoot.server import create_app, migrate
 from handfoot.server.config import normalize_database_url
@@ -147,6 +148,36 @@ def app(make_app: Callable[..., Flask], app_config: dict[str, Any]) -> Flask:
     return make_app(**app_config)
 
 
+class ClosingClient(FlaskClient):
+    """A test client that keeps each streamed response it gives (the export), so that the ``client``
+    fixture closes every one, read or not: an open stream holds a database session of its own, and
+    on PostgreSQL ``empty_db_url``'s DROP SCHEMA would wait for it (a failing assertion before the
+    stream is read must not hang the run)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.streams: list[TestResponse] = []
+
+    def open(self, *args: Any, **kwargs: Any) -> TestResponse:
+        response = super().open(*args, **kwargs)
+        if response.is_streamed:
+            self.streams.append(response)
+        return response
+
+    def close_streams(self) -> None:
+        """Close every streamed response given (closing a read one does nothing)."""
+        while self.streams:
+            self.streams.pop().close()
+
+
 @pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
+def client(app: Flask) -> Iterator[FlaskClient]:
+    """The app's test client; every streamed response it gave is closed when the test ends, before
+    the database is dropped (:class:`ClosingClient`)."""
+    app.test_client_class = ClosingClient
+    test_client = app.test_client()
+    assert isinstance(test_client, ClosingClient)
+    try:
+        yield test_client
+    finally:
+        test_client.close_streams()

@@ -31,18 +31,25 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+# Each streamed answer is read inside ``with response:``, so it is closed even when an assertion
+# fails first: an open export holds a database session (the ``client`` fixture closes any left).
+
+
 def ndjson(response: Any) -> list[dict[str, Any]]:
-    assert response.status_code == 200, response.get_data(as_text=True)
-    assert response.mimetype == "application/x-ndjson"
-    text = response.get_data(as_text=True)
+    with response:
+        assert response.status_code == 200, response.get_data(as_text=True)
+        assert response.mimetype == "application/x-ndjson"
+        text = response.get_data(as_text=True)
     assert text == "" or text.endswith("\n")
     return [json.loads(line) for line in text.splitlines()]
 
 
 def csv_rows(response: Any) -> list[dict[str, str]]:
-    assert response.status_code == 200, response.get_data(as_text=True)
-    assert response.mimetype == "text/csv"
-    reader = csv.DictReader(io.StringIO(response.get_data(as_text=True)))
+    with response:
+        assert response.status_code == 200, response.get_data(as_text=True)
+        assert response.mimetype == "text/csv"
+        text = response.get_data(as_text=True)
+    reader = csv.DictReader(io.StringIO(text))
     assert tuple(reader.fieldnames or ()) == CSV_COLUMNS
     return list(reader)
 
@@ -71,9 +78,9 @@ def two_games(client: FlaskClient, headers: dict[str, str] | None = None) -> tup
 
 def test_ndjson_lines_are_the_games_as_read(client: FlaskClient, db_backend: str) -> None:
     first, second = two_games(client)
-    response = client.get("/v1/games/export")
-    assert response.is_streamed
-    lines = ndjson(response)
+    with client.get("/v1/games/export") as response:
+        assert response.is_streamed
+        lines = ndjson(response)
     assert [line["id"] for line in lines] == [first, second]  # oldest first
     for line in lines:
         assert line == client.get(f"/v1/games/{line['id']}").get_json()
@@ -153,9 +160,9 @@ def test_bad_filters_are_422_naming_the_parameter(client: FlaskClient, db_backen
 
 
 def test_accept_without_ndjson_or_csv_is_406(client: FlaskClient, db_backend: str) -> None:
-    response = client.get("/v1/games/export", headers={"Accept": "application/xml"})
-    assert response.status_code == 406
-    assert response.content_type == "application/problem+json"
+    with client.get("/v1/games/export", headers={"Accept": "application/xml"}) as response:
+        assert response.status_code == 406
+        assert response.content_type == "application/problem+json"
 
 
 def test_export_reads_in_batches(app: Flask, client: FlaskClient, db_backend: str,
@@ -169,6 +176,20 @@ def test_export_reads_in_batches(app: Flask, client: FlaskClient, db_backend: st
     assert [line["id"] for line in lines] == games
     game_queries = [s for s in statements if s.startswith("SELECT") and "FROM games" in s and "LIMIT" in s]
     assert len(game_queries) == 3  # 2 + 2 + 1, never all five at once
+
+
+def test_an_export_left_unread_is_closed_by_the_client_fixture(app: Flask, client: FlaskClient,
+                                                               db_backend: str) -> None:
+    """A stream nobody read (an assertion failed first) holds its own session; the ``client``
+    fixture's close (tests/conftest.py, ClosingClient) gives its connection back before the database
+    is dropped."""
+    two_games(client)
+    pool = get_db(app).engine.pool
+    response = client.get("/v1/games/export")
+    assert response.is_streamed
+    assert pool.checkedout() == 1  # type: ignore[attr-defined]  # the export's own session, still open
+    client.close_streams()  # type: ignore[attr-defined]  # what the fixture does when the test ends
+    assert pool.checkedout() == 0  # type: ignore[attr-defined]
 
 
 # -- ownership --------------------------------------------------------------------------------

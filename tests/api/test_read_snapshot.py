@@ -40,11 +40,11 @@ class _Read:
     """A read's status, ETag and body (JSON, or a stream's NDJSON lines), the stream read to its end."""
 
     def __init__(self, response: Any) -> None:
-        self.status_code, self.headers = response.status_code, response.headers
-        text = response.get_data(as_text=True)
-        self.body = ([json.loads(line) for line in text.splitlines()]
-                     if response.mimetype == "application/x-ndjson" else response.get_json())
-        response.close()
+        with response:  # closed even if reading fails: an open stream holds a database session
+            self.status_code, self.headers = response.status_code, response.headers
+            text = response.get_data(as_text=True)
+            self.body = ([json.loads(line) for line in text.splitlines()]
+                         if response.mimetype == "application/x-ndjson" else response.get_json())
 
     def get_json(self) -> Any:
         return self.body

@@ -2,7 +2,8 @@
 (``handfoot export --ndjson/--csv``, ``handfoot stats``) against the live gunicorn server.
 
 The live server is shared by the session's tests: each test here counts only the games made since
-it began (``since``), under its own players' names.
+it began (``since``), under its own players' names. Each export is read inside ``closing`` /
+``aclosing``, so its stream is closed even when an assertion fails before it is read to its end.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import aclosing, closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -74,8 +76,8 @@ def check_stats(stats: Statistics, h: History) -> None:
 
 def test_client_export_and_stats(live_server: LiveServer, history: History) -> None:
     with Client(live_server.url, api_key=live_server.api_key) as hf:
-        exported = hf.export_games(since=history.since)
-        check_games(list(exported), history, hf)
+        with closing(hf.export_games(since=history.since)) as exported:  # the stream closed, read or not
+            check_games(list(exported), history, hf)
         rows = list(csv.DictReader(io.StringIO(hf.export_csv(since=history.since))))
         assert [(int(r["game_id"]), r["side"], r["won_game"]) for r in rows] == [
             (history.ids[0], "Us", "1"), (history.ids[0], "Them", "0"), (history.ids[1], "A", "0"),
@@ -88,14 +90,16 @@ def test_client_export_and_stats(live_server: LiveServer, history: History) -> N
             hf.stats(since=history.since, until=history.since)
         assert [e.parameter for e in bad.value.problem.errors] == ["until"]
     with Client(live_server.url, api_key=live_server.other_key) as other:
-        assert list(other.export_games(since=history.since)) == []  # another key's games are not its own
+        with closing(other.export_games(since=history.since)) as none:
+            assert list(none) == []  # another key's games are not its own
         assert other.stats(since=history.since).games == 0
 
 
 def test_async_client_export_and_stats(live_server: LiveServer, history: History) -> None:
     async def body() -> tuple[list[Game], str, Statistics]:
         async with AsyncClient(live_server.url, api_key=live_server.api_key) as hf:
-            games = [g async for g in hf.export_games(since=history.since)]
+            async with aclosing(hf.export_games(since=history.since)) as exported:
+                games = [g async for g in exported]
             return games, await hf.export_csv(since=history.since), await hf.stats(since=history.since)
 
     with ThreadPoolExecutor(max_workers=1) as thread:
