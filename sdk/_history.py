@@ -43,16 +43,24 @@ def history_params(
     return params
 
 
+def game_of_line(number: int, line: bytes | str) -> Game | None:
+    """NDJSON line ``number`` (from 1) of the export read as a ``Game``; ``None`` for an empty line.
+    Raises ``APIResponseValidationError`` for a line that is not JSON."""
+    if not line.strip():
+        return None
+    try:
+        data = json.loads(line)
+    except ValueError as exc:
+        raise APIResponseValidationError(f"{EXPORT_PATH}: line {number} is not JSON") from exc
+    return Game.from_json(data)
+
+
 def games_of_lines(lines: Iterable[bytes | str]) -> Iterator[Game]:
     """Each non-empty NDJSON line read as a ``Game``."""
     for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except ValueError as exc:
-            raise APIResponseValidationError(f"{EXPORT_PATH}: line {number} is not JSON") from exc
-        yield Game.from_json(data)
+        game = game_of_line(number, line)
+        if game is not None:
+            yield game
 
 
 def _csv_text(content: bytes, encoding: str | None) -> str:
@@ -102,19 +110,27 @@ class HistoryMethods:
 
 
 class AsyncHistoryMethods:
-    """The export and statistics methods of ``AsyncClient`` (mixed in); as ``HistoryMethods``,
-    except that the export's answer is read whole before its games are given."""
+    """The export and statistics methods of ``AsyncClient`` (mixed in); as ``HistoryMethods``."""
 
     _transport: AsyncTransport
 
     async def export_games(
         self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None
     ) -> AsyncIterator[Game]:
-        """As ``Client.export_games``."""
-        response = await self._transport.request("GET", EXPORT_PATH, params=history_params(since, until, preset,
-                                                                                           "ndjson"))
-        for game in games_of_lines(response.content.splitlines()):
-            yield game
+        """As ``Client.export_games``: streamed (each game is given as its line arrives), nothing
+        fetched until the first item is asked for; the answer is closed when the iteration ends or
+        the iterator is closed (``contextlib.aclosing``)."""
+        params = history_params(since, until, preset, "ndjson")
+        response = await self._transport.request("GET", EXPORT_PATH, params=params, stream=True)
+        try:
+            number = 0
+            async for line in response.aiter_lines():
+                number += 1
+                game = game_of_line(number, line)
+                if game is not None:
+                    yield game
+        finally:
+            await response.aclose()
 
     async def export_csv(
         self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None

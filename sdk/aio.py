@@ -100,8 +100,11 @@ class AsyncTransport(BaseTransport):
     async def request(
         self, method: str, path: str, *, params: QueryParams | None = None, json: object = None,
         headers: Mapping[str, str] | None = None, idempotent: bool = False, idempotency_key: str | None = None,
+        stream: bool = False,
     ) -> httpx.Response:
-        """As ``Transport.request``: a 2xx/3xx answer, or the SDK's exception for the error."""
+        """As ``Transport.request``: a 2xx/3xx answer, or the SDK's exception for the error.
+        ``stream=True``: a 2xx/3xx body is read as the caller iterates it (``aiter_lines``...), and
+        the caller closes it (``await response.aclose()``); an error's body is read whole first."""
         prepared = prepare(
             method, self.url(path), self.default_headers(), max_retries=self.max_retries, params=params,
             json=json, headers=headers, idempotent=idempotent, idempotency_key=idempotency_key,
@@ -111,10 +114,13 @@ class AsyncTransport(BaseTransport):
         while True:
             started = time.monotonic()
             try:
-                response = await self.http.request(
+                sent = self.http.build_request(
                     method, url, params=prepared.query, content=prepared.body, headers=prepared.headers,
                     timeout=_httpx_timeout(self.timeout),
                 )
+                response = await self.http.send(sent, stream=stream)
+                if stream and response.status_code >= 400:
+                    await response.aread()  # the problem's body, read (and the stream closed) before it is parsed
             except httpx.TransportError as exc:  # timeouts among them (httpx.TimeoutException)
                 timed_out = isinstance(exc, httpx.TimeoutException)
                 if retry < prepared.max_retries:

@@ -13,7 +13,7 @@ import csv
 import io
 import json
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import aclosing, closing
 from dataclasses import dataclass
@@ -100,6 +100,10 @@ def test_async_client_export_and_stats(live_server: LiveServer, history: History
         async with AsyncClient(live_server.url, api_key=live_server.api_key) as hf:
             async with aclosing(hf.export_games(since=history.since)) as exported:
                 games = [g async for g in exported]
+            with pytest.raises(UnprocessableEntityError) as bad:  # a streamed request's problem, read whole
+                async with aclosing(hf.export_games(since="soon")) as refused:
+                    await anext(refused)
+            assert [e.parameter for e in bad.value.problem.errors] == ["since"]
             return games, await hf.export_csv(since=history.since), await hf.stats(since=history.since)
 
     with ThreadPoolExecutor(max_workers=1) as thread:
@@ -108,6 +112,69 @@ def test_async_client_export_and_stats(live_server: LiveServer, history: History
         check_games(games, history, hf)
         assert text == hf.export_csv(since=history.since)
     check_stats(stats, history)
+
+
+#: More games than the server reads in one batch (BATCH_SIZE, 200), and an answer of many network reads.
+MANY = 210
+
+
+class Watched(httpx.AsyncHTTPTransport):
+    """The network, with a note of when the last answer's body has been read to its end."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ended = False
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await super().handle_async_request(request)
+        self.ended = False
+        return httpx.Response(response.status_code, headers=response.headers, extensions=response.extensions,
+                              stream=_Noted(response.stream, self))
+
+
+class _Noted(httpx.AsyncByteStream):
+    def __init__(self, inner: Any, watched: Watched) -> None:
+        self.inner, self.watched = inner, watched
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self.inner:
+            yield chunk
+        self.watched.ended = True
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def test_async_export_streams_the_games_the_sync_client_gives(live_server: LiveServer) -> None:
+    """``AsyncClient.export_games`` gives its first game before the answer's end has arrived (it
+    streams, as ``Client.export_games`` does), and gives the same games, in the same order."""
+    since = datetime.now(UTC)
+    teams = [{"name": "Us", "players": ["Ed", "Flo"]}, {"name": "Them", "players": ["Gus", "Hal"]}]
+    with Client(live_server.url, api_key=live_server.api_key) as hf:
+        ids = [hf.create_game(name=f"Many {i}", preset="pagat", teams=teams).id for i in range(MANY)]
+        with closing(hf.export_games(since=since)) as exported:
+            given = list(exported)
+    assert [g.id for g in given] == ids
+
+    watched = Watched()
+
+    async def body() -> tuple[list[Game], bool]:
+        games: list[Game] = []
+        first_before_end = False
+        async with (httpx.AsyncClient(transport=watched) as http,
+                    AsyncClient(live_server.url, api_key=live_server.api_key, http=http) as hf,
+                    aclosing(hf.export_games(since=since)) as exported):
+            async for game in exported:
+                if not games:
+                    first_before_end = not watched.ended
+                games.append(game)
+        return games, first_before_end
+
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        games, first_before_end = thread.submit(asyncio.run, body()).result()
+    assert first_before_end, "the whole answer was read before the first game was given"
+    assert watched.ended  # and then read to its end
+    assert games == given
 
 
 def cli(server: LiveServer, *argv: str) -> tuple[int, str, str]:
