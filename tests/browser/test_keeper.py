@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
@@ -374,6 +375,30 @@ def test_games_list_resume_and_finished(page: Any, live_server: LiveServer) -> N
     assert page.url.endswith(f"#/games/{ongoing}")
     assert page.locator("h1").inner_text() == "Tonight"
     expect(page.get_by_role("link", name="Enter round 1")).to_be_visible()
+
+
+def test_more_games_follows_the_cursor_past_the_first_page(page: Any, live_server: LiveServer,
+                                                          requests_seen: Requests) -> None:
+    """Ten games at a time: "More games" follows the list's Link rel="next" (a cursor, never the
+    deprecated numbered ``page``) until the last game, newest first, each game once."""
+    made = [stored_game(live_server, 0, name=f"Game {i:02d}") for i in range(23)]
+    page.goto(f"{live_server.url}/")
+    page.wait_for_selector(".game-card")
+    cards = page.locator(".game-card")
+    expect(cards).to_have_count(10)
+    more = page.get_by_role("button", name="More games")
+    more.click()
+    expect(cards).to_have_count(20)
+    assert page.evaluate("document.activeElement.textContent") == "Game 12", "focus on the first game added"
+    more.click()
+    expect(cards).to_have_count(23)
+    expect(more).to_be_hidden()  # the last page sends no rel="next"
+    shown = [int(cards.nth(i).get_attribute("data-game-id")) for i in range(23)]
+    assert shown == made[::-1]  # newest first, none twice, none missed
+    lists = [parse_qs(urlsplit(u).query) for u in requests_seen.urls if urlsplit(u).path == "/v1/games"]
+    assert len(lists) == 3
+    assert ["cursor" in q for q in lists] == [False, True, True]
+    assert not any("page" in q for q in lists)
 
 
 def test_phone_layout_and_keyboard_only(page: Any, live_server: LiveServer) -> None:

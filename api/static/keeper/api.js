@@ -80,15 +80,20 @@ export async function api(method, path, { body, headers = {}, accept = "applicat
   return { data: await response.json(), response };
 }
 
-/** The `X-Pagination` header flask-smorest sends with a page ({total, total_pages, page, ...}), or null. */
-export function pagination(response) {
-  const raw = response.headers.get("X-Pagination");
-  if (!raw) return null;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return null;
+/**
+ * The path and query of the `Link` header's rel="next" URL (RFC 8288), or null on the last page.
+ * Followed as the server wrote it (its `cursor` is opaque); only its origin is dropped, so the keeper
+ * always asks the server that serves it.
+ */
+export function nextLink(response) {
+  for (const [, target, params] of (response.headers.get("Link") || "").matchAll(/<([^>]*)>([^<]*)/g)) {
+    const rel = /;\s*rel\s*=\s*"?([^";,]*)/i.exec(params);
+    if (rel && rel[1].toLowerCase().split(/\s+/).includes("next")) {
+      const url = new URL(target, location.href);
+      return url.pathname + url.search;
+    }
   }
+  return null;
 }
 
 // ---- games and their rounds: every read of round data goes through these ----------------------

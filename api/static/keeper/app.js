@@ -17,7 +17,7 @@ import { keepAwake } from "./wake.js";
 
 // ---- routing ---------------------------------------------------------------------------------------
 
-/** Show the view the location's hash names: #/games[?status=&page=], #/new, #/games/{id},
+/** Show the view the location's hash names: #/games[?status=], #/new, #/games/{id},
  * #/games/{id}/round[?out=<side index>] or #/games/{id}/rounds/{n}. */
 async function route() {
   const hash = location.hash || "#/games";

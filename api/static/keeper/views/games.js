@@ -1,9 +1,11 @@
-// The games list (#/games): newest first, ten a page, filtered by status; each game's totals and standing.
+// The games list (#/games): newest first, filtered by status; each game's totals and standing. Ten
+// games come at a time; "More games" follows the answer's `Link: <...>; rel="next"` (a keyset
+// `cursor`, docs/games-api.md "Paging the games list") and adds the next ten below.
 
-import { api, pagination } from "../api.js";
+import { api, nextLink } from "../api.js";
 import { h, nextId, points } from "../dom.js";
 import { STATUS_WORDS, listWords, plural } from "../format.js";
-import { render } from "../page.js";
+import { failure, render } from "../page.js";
 import { presetList, presetName } from "../presets.js";
 
 /** One game's standing in a line: its winner, a tie, or who leads. */
@@ -19,16 +21,39 @@ function standingLine(game) {
   return `Level: ${listWords(game.leaders || [])}`;
 }
 
-/** Show the list; `query` is the hash's URLSearchParams (`status`, `page`). */
+const PAGE_SIZE = 10;
+
+/** One game's card: name, preset, rounds, status, totals, standing, and a link to resume or view it. */
+function gameCard(g) {
+  return h(
+    "li.game-card",
+    { dataset: { gameId: String(g.id), status: g.status } },
+    h("h2", h("a", { href: `#/games/${g.id}` }, g.name)),
+    h(
+      "p.meta",
+      `${presetName(g.preset)} · ${plural(g.rounds_played, "round")} played · `,
+      h(`span.badge.status-${g.status}`, STATUS_WORDS[g.status] || g.status),
+    ),
+    h(
+      "ul.totals-inline",
+      g.totals.map((t) =>
+        h("li", { class: (g.leaders || []).includes(t.name) ? "leader" : "" }, h("span.team", t.name), " ", h("strong", points(t.total))),
+      ),
+    ),
+    h("p.standing", standingLine(g)),
+    h("a.button", { href: `#/games/${g.id}`, "aria-label": `${g.status === "finished" ? "View" : "Resume"} ${g.name}` }, g.status === "finished" ? "View" : "Resume"),
+  );
+}
+
+/** Show the list; `query` is the hash's URLSearchParams (`status`). */
 export async function showGames(query) {
   const status = query.get("status") || "";
-  const page = Math.max(1, Number(query.get("page")) || 1);
-  const params = new URLSearchParams({ page: String(page), page_size: "10" });
+  const params = new URLSearchParams({ page_size: String(PAGE_SIZE) });
   if (status) params.set("status", status);
   render(h("h1", "Games"), h("p.loading", "Loading games…"));
   await presetList().catch(() => null);
   const { data: games, response } = await api("GET", `/v1/games?${params}`);
-  const pg = pagination(response);
+  let next = nextLink(response);
 
   const filters = h(
     "fieldset.filters",
@@ -47,50 +72,33 @@ export async function showGames(query) {
     }),
   );
 
-  const items = games.map((g) =>
-    h(
-      "li.game-card",
-      { dataset: { gameId: String(g.id), status: g.status } },
-      h("h2", h("a", { href: `#/games/${g.id}` }, g.name)),
-      h(
-        "p.meta",
-        `${presetName(g.preset)} · ${plural(g.rounds_played, "round")} played · `,
-        h(`span.badge.status-${g.status}`, STATUS_WORDS[g.status] || g.status),
-      ),
-      h(
-        "ul.totals-inline",
-        g.totals.map((t) =>
-          h("li", { class: (g.leaders || []).includes(t.name) ? "leader" : "" }, h("span.team", t.name), " ", h("strong", points(t.total))),
-        ),
-      ),
-      h("p.standing", standingLine(g)),
-      h("a.button", { href: `#/games/${g.id}`, "aria-label": `${g.status === "finished" ? "View" : "Resume"} ${g.name}` }, g.status === "finished" ? "View" : "Resume"),
-    ),
-  );
-
-  const nav = [];
-  const totalPages = pg ? pg.total_pages || 1 : null;
-  if (page > 1) {
-    const prev = new URLSearchParams(queryText(status, page - 1));
-    nav.push(h("a.button", { href: `#/games?${prev}`, rel: "prev" }, "Previous page"));
-  }
-  if (totalPages) nav.push(h("span.page-of", `Page ${page} of ${totalPages}`));
-  const hasNext = pg ? page < (pg.total_pages || 1) : games.length === 10;
-  if (hasNext) nav.push(h("a.button", { href: `#/games?${queryText(status, page + 1)}`, rel: "next" }, "Next page"));
+  const list = h("ul.game-list", games.map(gameCard));
+  const more = h("button.button", { type: "button" }, "More games");
+  const pager = h("nav.pager", { "aria-label": "More games" }, more);
+  pager.hidden = !next;
+  more.addEventListener("click", async () => {
+    more.disabled = true;
+    more.textContent = "Loading games…";
+    try {
+      const { data, response: answer } = await api("GET", next);
+      next = nextLink(answer);
+      const cards = data.map(gameCard);
+      list.append(...cards);
+      // The button may go (the last page): keyboard focus moves to the first game just added.
+      if (cards.length) cards[0].querySelector("h2 a").focus();
+    } catch (err) {
+      failure(err);
+    } finally {
+      more.disabled = false;
+      more.textContent = "More games";
+      pager.hidden = !next;
+    }
+  });
 
   render(
     h("div.title-row", h("h1", "Games"), h("a.button.primary", { href: "#/new" }, "New game")),
     filters,
-    games.length
-      ? h("ul.game-list", items)
-      : h("p.empty", status ? "No games here yet." : "No games yet. Start one with “New game”."),
-    nav.length ? h("nav.pager", { "aria-label": "Pages" }, nav) : null,
+    games.length ? list : h("p.empty", status ? "No games here yet." : "No games yet. Start one with “New game”."),
+    pager,
   );
-}
-
-function queryText(status, page) {
-  const q = new URLSearchParams();
-  if (status) q.set("status", status);
-  q.set("page", String(page));
-  return q.toString();
 }
