@@ -150,15 +150,30 @@ def _opening_score(state: State, side: int) -> int | None:
     return state.sides[side].score if state.rules.opening_thresholds else None
 
 
-def _after_cards_leave(work: Work, seat: int) -> None:
+def _last_cards(state: State, seat: int, melds: Sequence[Sequence[Card]], remaining: int) -> bool:
+    """May the seat, its foot picked up, leave itself ``remaining`` (0 or 1) cards with ``melds`` on
+    its side's table, and does it go out by it? Returns whether it may go out now (the checks of
+    :func:`going_out_refusals`). Where ``last_card_needs_contract`` the seat may not do it otherwise
+    (raises :class:`PlayError` with the refusals: D41); where not, play goes on as if the side had
+    not gone out (seed 002; D70)."""
+    refusals = going_out_refusals(state, seat, analyse_table(melds, state.rules).books, True, remaining, True)
+    if refusals and state.rules.last_card_needs_contract:
+        raise PlayError(refusals)
+    return not refusals
+
+
+def _after_cards_leave(work: Work, seat: int, may_go_out: bool) -> None:
     """A hand emptied by melding: the foot is picked up at once (running: seed 000, seed 004), or,
-    with the foot already picked up, the side has gone out."""
+    with the foot already picked up, the side has gone out (``may_go_out``), else the turn passes
+    with nothing to discard (D70)."""
     if work.hands[seat]:
         return
     if work.feet[seat] is not None:
         work.pick_up_foot(seat)
-    else:
+    elif may_go_out:
         work.end_round("went_out", work.side_of(seat))
+    else:
+        work.end_turn(None)
 
 
 def _draw(state: State, seat: int, action: Action) -> State:
@@ -203,10 +218,7 @@ def _take_pile(state: State, seat: int, action: Action) -> State:
     if problems:
         raise PlayError(problems)
     remaining = len(hand_after) + check.cards - 1
-    if me.foot is None and remaining <= 1:
-        refusals = going_out_refusals(state, seat, analyse_table(melds, rules).books, True, remaining, True)
-        if refusals:
-            raise PlayError(refusals)
+    may_go_out = me.foot is None and remaining <= 1 and _last_cards(state, seat, melds, remaining)
     work = Work(state)
     work.hands[seat] = hand_after + list(state.pile[1:check.cards])
     work.pile = list(state.pile[check.cards:])
@@ -214,7 +226,7 @@ def _take_pile(state: State, seat: int, action: Action) -> State:
     work.pile_taken, work.phase = True, "play"
     if me.foot is None:
         work.played[seat] = True
-    _after_cards_leave(work, seat)
+    _after_cards_leave(work, seat, may_go_out)
     return work.freeze()
 
 
@@ -237,18 +249,14 @@ def _meld(state: State, seat: int, action: Action) -> State:
         problems += burn_problems(burn, closed, rules, ())
     if problems:
         raise PlayError(problems)
-    if me.foot is None and len(hand_after) <= 1:
-        refusals = going_out_refusals(state, seat, analyse_table(melds, rules).books, True,
-                                      len(hand_after), True)
-        if refusals:
-            raise PlayError(refusals)
+    may_go_out = me.foot is None and len(hand_after) <= 1 and _last_cards(state, seat, melds, len(hand_after))
     work = Work(state)
     work.hands[seat] = hand_after
     work.melds[side] = melds
     work.burn[side] += burn
     if me.foot is None:
         work.played[seat] = True
-    _after_cards_leave(work, seat)
+    _after_cards_leave(work, seat, may_go_out)
     return work.freeze()
 
 
@@ -264,8 +272,9 @@ def _discard(state: State, seat: int, action: Action) -> State:
     if going_out:
         books = analyse_table(state.sides[me.side].melds, state.rules).books
         refusals = going_out_refusals(state, seat, books, me.played_from_foot, 0, False)
-        if refusals:
+        if refusals and state.rules.last_card_needs_contract:
             raise PlayError(refusals)
+        going_out = not refusals  # else play goes on as if the side had not gone out (D70)
     work = Work(state)
     work.hands[seat] = hand_after
     work.pile.insert(0, card)

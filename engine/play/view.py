@@ -74,8 +74,10 @@ def open_actions(state: State, seat: int) -> list[dict[str, Any]]:
     - ``meld``: ``opening_minimum`` (or ``None`` once the side has melded), ``naturals`` by rank and
       ``wilds`` in hand, ``extend`` (the side's melds that take more cards: ``to``, ``rank``,
       ``size``), ``burn`` (ranks the side may burn), ``keep`` (cards the seat must keep after
-      melding unless it may go out: 0 with the foot still down).
-    - ``discard``: ``cards`` (distinct), ``goes_out`` (the last card).
+      melding unless it may go out: 0 with the foot still down, or where ``last_card_needs_contract``
+      is false and play goes on after the last card: D70).
+    - ``discard``: ``cards`` (distinct), ``goes_out`` (the last card; where
+      ``last_card_needs_contract`` is false, only when the side may go out: else play goes on, D70).
     - ``ask`` (where going out needs the partner's yes and nobody was asked this turn).
     - ``go_out``: ``allowed`` now and ``problems`` (codes) otherwise: not an action itself (going out
       is melding or discarding the last cards); says whether emptying the hand would be accepted.
@@ -118,9 +120,11 @@ def open_actions(state: State, seat: int) -> list[dict[str, Any]]:
     actions = [{"type": "meld", "opening_minimum": opening, "naturals": dict(counts),
                 "wilds": sum(1 for c in me.hand if c.is_wild), "extend": extend,
                 "burn": sorted(table.closed_ranks()) if rules.after_book == "burn" else [],
-                "keep": 0 if me.foot is not None or may_go_out else 2},
+                "keep": 0 if me.foot is not None or may_go_out or not rules.last_card_needs_contract else 2},
                {"type": "discard", "cards": sorted({c.code for c in me.hand}),
-                "goes_out": len(me.hand) == 1 and me.foot is None}]
+                "goes_out": len(me.hand) == 1 and me.foot is None and (
+                    rules.last_card_needs_contract
+                    or not going_out_refusals(state, seat, books, me.played_from_foot, 0, False))}]
     if needs_permission(state, seat) and not state.asked:
         actions.append({"type": "ask"})
     actions.append({"type": "go_out", "allowed": not go_out, "problems": [p.code for p in go_out]})

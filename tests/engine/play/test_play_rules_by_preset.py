@@ -116,7 +116,7 @@ from helpers import arrange, codes
 from handfoot.engine import PRESETS, parse_cards
 from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import cards_points
-from handfoot.engine.play import State, preset_play_options, step
+from handfoot.engine.play import State, preset_play_options, step, view
 from handfoot.engine.rules import Contract, RuleSet
 
 BOOK_OF_SEVENS = "7S 7H 7D 7C 7S 7H 7D"
@@ -415,6 +415,7 @@ def test_going_out_with_the_contract(preset: str) -> None:
     books = books_for(rules.contract_for(1))
     assert went_out(step(ready(preset, books), meld("5S 5H 5D")))
     short = ready(preset, books[:-1])  # one book fewer
+    assert view(short, 0)["actions"][0]["keep"] == (2 if rules.last_card_needs_contract else 0)
     if rules.last_card_needs_contract:
         assert refused(short, meld("5S 5H 5D")) == ["contract_not_met"]
     else:  # play goes on as if the side had not gone out (D70)
@@ -429,6 +430,8 @@ def test_discarding_the_last_card_without_the_contract(preset: str) -> None:
     books = books_for(rules.contract_for(1))
     assert went_out(step(ready(preset, books, hand="9D"), discard("9D")))
     short = ready(preset, books[:-1], hand="9D")
+    goes_out = next(a for a in view(short, 0)["actions"] if a["type"] == "discard")["goes_out"]
+    assert goes_out is rules.last_card_needs_contract  # the last card: going out, or play goes on
     if rules.last_card_needs_contract:
         assert refused(short, discard("9D")) == ["contract_not_met"]
     else:  # play goes on; the seat draws at its next turn (D70)
