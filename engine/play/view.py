@@ -13,7 +13,7 @@ from typing import Any
 
 from handfoot.engine.cards import Card
 from handfoot.engine.checks import check_discard_pile
-from handfoot.engine.melds import cards_points
+from handfoot.engine.melds import cards_points, validate_meld
 from handfoot.engine.play.end import score
 from handfoot.engine.play.state import State
 from handfoot.engine.play.step import going_out_refusals, needs_permission
@@ -70,7 +70,9 @@ def open_actions(state: State, seat: int) -> list[dict[str, Any]]:
     - ``draw``: ``cards`` it gives, ``ends_round`` (an empty stock).
     - ``take_pile``: ``allowed`` (``checks.check_discard_pile`` on the whole hand), ``cards`` it
       takes, ``problems`` (codes, when refused), ``with`` (sets of hand cards that meld the top
-      card), ``opening_minimum`` (points still needed by the side's opening, or ``None``).
+      card and make the take: ``check_discard_pile`` and ``validate_meld`` accept them; a take onto
+      an open meld is not listed), ``opening_minimum`` (points still needed by the side's opening,
+      or ``None``).
     - ``meld``: ``opening_minimum`` (or ``None`` once the side has melded), ``naturals`` by rank and
       ``wilds`` in hand, ``extend`` (the side's melds that take more cards: ``to``, ``rank``,
       ``size``), ``burn`` (ranks the side may burn), ``keep`` (cards the seat must keep after
@@ -101,9 +103,15 @@ def open_actions(state: State, seat: int) -> list[dict[str, Any]]:
             top = state.pile[0]
             same = [c for c in me.hand if c.rank is top.rank]
             wilds = [c for c in me.hand if c.is_wild and c.rank is not top.rank]
-            options = [_codes(same[:2])] if len(same) >= 2 else []
+            candidates = [same[:2]] if len(same) >= 2 else []
             if same and wilds and not top.is_wild:
-                options.append(_codes([same[0], wilds[0]]))
+                candidates.append([same[0], wilds[0]])
+            # offered only where the take's rule and the meld's rule accept them (a first take's
+            # natural pair, pile_later_take, the wild limits): the step's own checks
+            options = [_codes(cards) for cards in candidates
+                       if check_discard_pile(cards, state.pile, rules, side.melds, state.pile_taken,
+                                             state.frozen_turns > 0, side.burn).allowed
+                       and validate_meld([top, *cards], rules).valid]
             actions.append({"type": "take_pile", "allowed": check.allowed, "cards": check.cards,
                             "problems": [p.code for p in check.problems], "with": options,
                             "opening_minimum": opening,

@@ -58,6 +58,9 @@ Opening
 Melds
 - meld size and threes | ``meld_min`` (3 everywhere), ``black_three_books`` (false everywhere) |
   ``test_a_meld_needs_meld_min_cards_and_no_threes`` (every preset).
+- an illegal meld | ``illegal_melds_stand`` | true hodges; false the rest | the play step refuses it in
+  every preset, as the checks do (D31: the rule lets a score sheet keep what was laid); every test here
+  that expects a meld problem runs under hodges too.
 - starting and extending | ``one_open_meld_per_rank`` (true everywhere) | melds
   ``test_adding_to_the_sides_melds_and_the_meld_rules``.
 - the book's size | ``book_max_size`` (7 everywhere), ``clean_books_grow`` (false everywhere) | melds
@@ -99,6 +102,10 @@ Going out
   ``test_discarding_the_last_card_without_the_contract`` (every preset).
 - the final discard | ``going_out_discard`` (optional everywhere) | melds
   ``test_going_out_by_the_final_discard_and_where_it_is_required`` (required as a house rule).
+
+What a seat sees
+- the takes offered (``take_pile.with``) | as for taking the pile | ``test_every_take_the_view_offers_is_accepted``
+  (every preset, a first take and a later one).
 
 The stock
 - running out | PlayOptions ``stock_out`` | ends: all but online-11-13; pile_only: online-11-13 |
@@ -154,6 +161,7 @@ def test_a_drawn_red_three_is_laid_out_or_held(preset: str) -> None:
         assert codes(after.sides[0].red_threes) == ["3H"] and codes(after.seats[0].hand) == ["KS", "9S", "4S"]
     else:
         assert after.sides[0].red_threes == () and codes(after.seats[0].hand) == ["KS", "3H", "9S"]
+        assert codes(step(after, discard("3H")).pile[:1]) == ["3H"]  # held, and discarded (it blocks the pile)
         assert "rank_not_meldable" in refused(replace(after, seats=tuple(
             replace(s, hand=parse_cards("3H 3D 3H KS".split())) if i == 0 else s
             for i, s in enumerate(after.seats))), meld("3H 3D 3H"))
@@ -493,3 +501,18 @@ def test_the_stock_running_out_by_preset(preset: str) -> None:
         assert after.phase == "draw" and after.turn == 1
         assert step(after, {"type": "take_pile", "seat": 1, "cards": ["KC", "KD"]}).phase == "play"
         assert step(after, {"type": "draw", "seat": 1}).ended == "stock_out"
+
+
+# -- what the view offers --------------------------------------------------------------------------
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("broken", [False, True])
+def test_every_take_the_view_offers_is_accepted(preset: str, broken: bool) -> None:
+    """The view's ``take_pile.with``: sets of hand cards a take accepts, and no other (seat 0's side
+    has opened, so the opening minimum is not in question)."""
+    state = arrange(preset, pile="7H 4C", hands={0: "7S 7D 2C JK KS"}, melds={0: ["9S 9H 9C"]}, pile_taken=broken)
+    take = next(a for a in view(state, 0)["actions"] if a["type"] == "take_pile")
+    assert take["allowed"] and take["with"]
+    for cards in take["with"]:
+        assert step(state, {**TAKE, "cards": cards}).sides[0].melds[1][0].code == "7H"
+    pair_and_wild = rules_of(preset).pile_later_take == "natural_and_wild_or_open_meld" and broken
+    assert any(len({c[:-1] for c in cards}) == 2 for cards in take["with"]) is pair_and_wild
