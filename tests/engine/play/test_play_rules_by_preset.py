@@ -120,10 +120,10 @@ from dataclasses import replace
 import pytest
 from helpers import arrange, codes
 
-from handfoot.engine import PRESETS, parse_cards
+from handfoot.engine import PRESETS, parse_cards, score_round_request
 from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import cards_points
-from handfoot.engine.play import State, preset_play_options, step, view
+from handfoot.engine.play import State, preset_play_options, score, score_body, step, view
 from handfoot.engine.rules import Contract, RuleSet
 
 BOOK_OF_SEVENS = "7S 7H 7D 7C 7S 7H 7D"
@@ -430,6 +430,10 @@ def test_going_out_with_the_contract(preset: str) -> None:
         after = step(short, meld("5S 5H 5D"))
         assert after.phase == "draw" and after.turn == 1 and after.seats[0].hand == ()
         assert after.ended is None
+        ended = step(replace(after, stock=()), {"type": "draw", "seat": 1})  # the stock's rule ends it
+        mine, theirs = score(ended), score_round_request(score_body(ended))  # scoring accepts the empty hand
+        assert [(b.name, b.total) for b in mine.teams] == [(b.name, b.total) for b in theirs.teams]
+        assert mine.teams[0].line("going_out").points == 0  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
