@@ -40,9 +40,10 @@ Taking the pile
   natural_and_wild_or_open_meld: wages | turns ``test_a_later_take_needs_a_natural_and_a_wild...``
   (wages, pagat), ``test_a_later_take_by_a_natural_and_a_wild`` (the rest),
   ``test_a_later_take_onto_an_open_meld`` (every preset).
-- a closed rank on top | ``pile_closed_rank_blocks``, ``after_book`` | blocks: wages; a second book
-  of the rank refused: hodges (burn); allowed: the rest | turns ``test_a_closed_rank_blocks_the_pile...``
-  (wages, pagat), ``test_a_closed_rank_on_top_of_the_pile`` (the rest).
+- a closed rank on top | ``pile_closed_rank_blocks``, ``after_book`` | blocks: wages; blocks because no
+  second book of the rank is started: hodges (burn, D71); allowed: the rest | turns
+  ``test_a_closed_rank_blocks_the_pile...`` (wages, pagat), ``test_a_closed_rank_on_top_of_the_pile``
+  (the rest), ``test_the_view_and_the_pile_check_agree_with_the_take_on_a_closed_rank`` (every preset).
 - a frozen pile | ``pile_freezes_on_wild`` | true wages; false the rest | turns
   ``test_a_discarded_wild_freezes_the_pile...``, ``test_a_frozen_pile_thaws...`` (wages, pagat),
   ``test_a_discarded_wild_leaves_the_pile_open_where_the_rules_never_freeze`` (the rest).
@@ -236,11 +237,9 @@ def test_a_later_take_onto_an_open_meld(preset: str) -> None:
 def test_a_closed_rank_on_top_of_the_pile(preset: str) -> None:
     rules = rules_of(preset)
     state = arrange(preset, pile="7H", hands={0: "7S 7D KS"}, melds={0: [BOOK_OF_SEVENS, "9S 9H 9C"]})
-    if rules.pile_closed_rank_blocks:
+    if rules.pile_closed_rank_blocks or rules.after_book == "burn":  # burn: no second book of a rank (D71)
         assert refused(state, TAKE) == ["pile_rank_closed"]
-    elif rules.after_book == "burn":  # no second book of a rank: its cards go to the burn pile
-        assert refused(state, TAKE) == ["second_book_of_rank"]
-        assert refused(state, {**TAKE, "onto": 0}) == ["book_closed"]
+        assert refused(state, {**TAKE, "onto": 0}) == ["pile_rank_closed"]
     else:
         assert codes(step(state, TAKE).sides[0].melds[2]) == ["7H", "7S", "7D"]
     open_rank = arrange(preset, pile="9D", hands={0: "9S 9H KS"}, melds={0: [BOOK_OF_SEVENS]})
@@ -520,3 +519,18 @@ def test_every_take_the_view_offers_is_accepted(preset: str, broken: bool) -> No
         assert step(state, {**TAKE, "cards": cards}).sides[0].melds[1][0].code == "7H"
     pair_and_wild = rules_of(preset).pile_later_take == "natural_and_wild_or_open_meld" and broken
     assert any(len({c[:-1] for c in cards}) == 2 for cards in take["with"]) is pair_and_wild
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_view_and_the_pile_check_agree_with_the_take_on_a_closed_rank(preset: str) -> None:
+    """``take_pile.allowed`` (``check_discard_pile``) and ``with`` say what the take does, where the
+    top card's rank is a completed book on the side's table."""
+    state = arrange(preset, pile="7H", hands={0: "7S 7D KS"}, melds={0: [BOOK_OF_SEVENS, "9S 9H 9C"]})
+    take = next(a for a in view(state, 0)["actions"] if a["type"] == "take_pile")
+    try:
+        step(state, TAKE)
+        accepted = True
+    except PlayError:
+        accepted = False
+    assert take["allowed"] is accepted and bool(take["with"]) is accepted
+    assert accepted is not (rules_of(preset).pile_closed_rank_blocks or rules_of(preset).after_book == "burn")
