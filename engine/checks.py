@@ -251,7 +251,8 @@ def take_problems(top: Card, hand: Sequence[Card], rules: RuleSet, table: Table,
 
     A three on top blocks (``pile_blocked_by``; a red three is never melded); a wild on top needs a
     matching pair of that wild (``pile_wild_top``, ``all_wild_melds``); a rank that is a completed
-    book blocks (``pile_closed_rank_blocks``, seed 003); a rank the side has burned gives no help
+    book blocks (``pile_closed_rank_blocks``, seed 003; and where ``after_book`` is ``burn``, as no
+    second book of it may be started: D71); a rank the side has burned gives no help
     (seed 003 'Burn cards cannot be used to draw from the discard pile'); else two natural cards of
     the rank in hand (seed 000 'You need two cards in hand matching the top card'; seed 001 'two
     matching natural cards from your hand (wilds do not count)'), or after a first take
@@ -275,10 +276,15 @@ def take_problems(top: Card, hand: Sequence[Card], rules: RuleSet, table: Table,
                                     f"{'jokers' if top.rank is Rank.JOKER else '2s'} in hand "
                                     "(pile_wild_top matching_pair)", at_hand))
         return problems
-    if rules.pile_closed_rank_blocks and top.rank.value in table.closed_ranks():
+    closed = top.rank.value in table.closed_ranks()
+    if closed and rules.pile_closed_rank_blocks:
         problems.append(Problem("pile_rank_closed", f"the {top.rank.value}s are a completed book on "
                                 "your table (pile_closed_rank_blocks)", at_top))
-    if any(c.rank is top.rank for c in burn):
+    elif closed and rules.after_book == "burn":  # the top card could start no meld nor join one (D71)
+        problems.append(Problem("pile_rank_closed", f"the {top.rank.value}s are a completed book on "
+                                "your table and these rules start no second book of a rank (after_book "
+                                "burn): the top card cannot be melded", at_top))
+    elif any(c.rank is top.rank for c in burn):
         problems.append(Problem("pile_rank_closed", f"the {top.rank.value}s are burned on your side: "
                                 "burn cards cannot be used to draw from the discard pile", at_top))
     naturals = sum(1 for c in hand if c.rank is top.rank)
