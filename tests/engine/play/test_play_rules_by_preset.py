@@ -534,3 +534,23 @@ def test_the_view_and_the_pile_check_agree_with_the_take_on_a_closed_rank(preset
         accepted = False
     assert take["allowed"] is accepted and bool(take["with"]) is accepted
     assert accepted is not (rules_of(preset).pile_closed_rank_blocks or rules_of(preset).after_book == "burn")
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("broken", [False, True])
+def test_the_takes_the_view_offers_go_onto_the_open_meld_of_the_rank(preset: str, broken: bool) -> None:
+    """With an open meld of the top card's rank on the side's table, ``take_pile.onto`` names it and
+    each set of ``with``, sent with it, is accepted; where a later take needs only that open meld
+    (wages), the empty set is offered too."""
+    state = arrange(preset, pile="7H 4C", hands={0: "7S 7D KS"}, melds={0: ["9S 9H 9C", "7C 7S 7D"]},
+                    pile_taken=broken)
+    take = next(a for a in view(state, 0)["actions"] if a["type"] == "take_pile")
+    assert take["onto"] == 1
+    for cards in take["with"]:
+        after = step(state, {**TAKE, "cards": cards, "onto": take["onto"]})
+        assert codes(after.sides[0].melds[1]) == ["7C", "7S", "7D", "7H", *cards]
+    open_meld_will_do = rules_of(preset).pile_later_take == "natural_and_wild_or_open_meld" and broken
+    assert take["with"] == [["7S", "7D"], *([[]] if open_meld_will_do else [])]
+    assert refused(state, TAKE) == ["duplicate_open_meld"]  # a second open meld of the rank
+    assert take["allowed"] and view(replace(state, sides=(replace(state.sides[0], melds=state.sides[0].melds[:1]),
+                                                          *state.sides[1:])), 0)["actions"][1]["onto"] is None
