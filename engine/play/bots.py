@@ -138,7 +138,7 @@ def greedy_policy(v: dict[str, Any], rules: RuleSet, rng: random.Random) -> list
                                                                             "burn": []}]}, rules))["melds"]
                 if take["opening_minimum"] is not None:
                     out.append({"type": "take_pile", "cards": cards, "melds": extra, "seat": seat})
-                out.append({"type": "take_pile", "cards": cards, "seat": seat})
+                out.append({"type": "take_pile", "cards": cards, "onto": take["onto"], "seat": seat})
         return [*out, {"type": "draw", "seat": seat}]
     parts = meld_parts(v, rules)
     out = []
@@ -163,7 +163,8 @@ def random_policy(v: dict[str, Any], rules: RuleSet, rng: random.Random) -> list
         take = _find(actions, "take_pile")
         draw = {"type": "draw", "seat": seat}
         if take and take["allowed"] and take["with"] and rng.random() < 0.5:
-            return [{"type": "take_pile", "cards": rng.choice(take["with"]), "seat": seat}, draw]
+            return [{"type": "take_pile", "cards": rng.choice(take["with"]), "onto": take["onto"], "seat": seat},
+                    draw]
         return [draw]
     out: list[Action] = []
     parts = meld_parts(v, rules)

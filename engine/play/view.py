@@ -70,9 +70,10 @@ def open_actions(state: State, seat: int) -> list[dict[str, Any]]:
     - ``draw``: ``cards`` it gives, ``ends_round`` (an empty stock).
     - ``take_pile``: ``allowed`` (``checks.check_discard_pile`` on the whole hand), ``cards`` it
       takes, ``problems`` (codes, when refused), ``with`` (sets of hand cards that meld the top
-      card and make the take: ``check_discard_pile`` and ``validate_meld`` accept them; a take onto
-      an open meld is not listed), ``opening_minimum`` (points still needed by the side's opening,
-      or ``None``).
+      card and make the take, sent with ``onto``: ``check_discard_pile`` and ``validate_meld``
+      accept them), ``onto`` (the side's open meld of the top card's rank, which a take goes onto,
+      or ``None``: a new meld), ``opening_minimum`` (points still needed by the side's opening, or
+      ``None``).
     - ``meld``: ``opening_minimum`` (or ``None`` once the side has melded), ``naturals`` by rank and
       ``wilds`` in hand, ``extend`` (the side's melds that take more cards: ``to``, ``rank``,
       ``size``), ``burn`` (ranks the side may burn), ``keep`` (cards the seat must keep after
@@ -103,17 +104,24 @@ def open_actions(state: State, seat: int) -> list[dict[str, Any]]:
             top = state.pile[0]
             same = [c for c in me.hand if c.rank is top.rank]
             wilds = [c for c in me.hand if c.is_wild and c.rank is not top.rank]
-            candidates = [same[:2]] if len(same) >= 2 else []
+            # the side's open meld of the top card's rank: a take goes onto it (one open meld a rank)
+            onto = None if top.is_wild else next(
+                (i for i, c in enumerate(analyse_table(side.melds, rules).checks)
+                 if c.rank == top.rank.value and not c.complete), None)
+            candidates: list[list[Card]] = [same[:2]] if len(same) >= 2 else []
             if same and wilds and not top.is_wild:
                 candidates.append([same[0], wilds[0]])
+            if onto is not None:
+                candidates.append([])  # the open meld alone, where pile_later_take lets it
             # offered only where the take's rule and the meld's rule accept them (a first take's
             # natural pair, pile_later_take, the wild limits): the step's own checks
+            onto_meld = side.melds[onto] if onto is not None else ()
             options = [_codes(cards) for cards in candidates
                        if check_discard_pile(cards, state.pile, rules, side.melds, state.pile_taken,
                                              state.frozen_turns > 0, side.burn).allowed
-                       and validate_meld([top, *cards], rules).valid]
+                       and validate_meld([top, *cards], rules, onto_meld).valid]
             actions.append({"type": "take_pile", "allowed": check.allowed, "cards": check.cards,
-                            "problems": [p.code for p in check.problems], "with": options,
+                            "problems": [p.code for p in check.problems], "with": options, "onto": onto,
                             "opening_minimum": opening,
                             "top_points": cards_points([top], rules)})
         return actions

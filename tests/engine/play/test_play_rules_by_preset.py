@@ -105,7 +105,8 @@ Going out
   ``test_going_out_by_the_final_discard_and_where_it_is_required`` (required as a house rule).
 
 What a seat sees
-- the takes offered (``take_pile.with``) | as for taking the pile | ``test_every_take_the_view_offers_is_accepted``
+- the takes offered (``take_pile.with``, ``onto``) | as for taking the pile |
+  ``test_every_take_the_view_offers_is_accepted``, ``test_the_takes_the_view_offers_go_onto_the_open_meld_of_the_rank``
   (every preset, a first take and a later one).
 
 The stock
