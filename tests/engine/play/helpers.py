@@ -6,12 +6,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from handfoot.engine import parse_cards
-from handfoot.engine.play import State, new_round
+import pytest
+
+from handfoot.engine import PRESETS, parse_cards
+from handfoot.engine.errors import PlayError
+from handfoot.engine.play import State, new_round, step
 from handfoot.engine.play.state import Side
+from handfoot.engine.rules import RuleSet
 
 TEAMS = [("North-South", ["North", "South"]), ("East-West", ["East", "West"])]
 ALONE = [("Ann", ["Ann"]), ("Bob", ["Bob"])]
+BOOK_OF_SEVENS = "7S 7H 7D 7C 7S 7H 7D"
+TAKE = {"type": "take_pile", "seat": 0, "cards": ["7S", "7D"]}
 
 
 def table_of(preset: str) -> list[tuple[str, list[str]]]:
@@ -42,3 +48,27 @@ def arrange(preset: str = "pagat", *, hands: Mapping[int, str] | None = None,
 
 def codes(cards: Sequence[Any]) -> list[str]:
     return [c.code for c in cards]
+
+
+def but(*covered: str) -> list[str]:
+    """Every preset except those an existing test already covers for the rule."""
+    return [p for p in PRESETS if p not in covered]
+
+
+def rules_of(preset: str) -> RuleSet:
+    return PRESETS[preset].rules
+
+
+def refused(state: State, action: Mapping[str, Any]) -> list[str]:
+    """The codes of the refusal of ``action`` (fails if it is accepted)."""
+    with pytest.raises(PlayError) as err:
+        step(state, action)
+    return [p.code for p in err.value.problems]
+
+
+def meld(*melds: str, seat: int = 0) -> dict[str, Any]:
+    return {"type": "meld", "seat": seat, "melds": [m.split() for m in melds]}
+
+
+def discard(card: str, seat: int = 0) -> dict[str, Any]:
+    return {"type": "discard", "seat": seat, "card": card}

@@ -2,8 +2,10 @@
 (with the refusal's code), built from the preset's own RuleSet and PlayOptions values.
 
 The matrix: rule | RuleSet field / PlayOption | presets by value | tests (``deal`` =
-test_play_deal.py, ``turns`` = test_play_turns.py, ``melds`` = test_play_melds.py, the rest here).
-A cell an existing test covers is cited, not repeated: the tests here leave those presets out.
+test_play_deal.py, ``turns`` = test_play_turns.py, ``melds`` = test_play_melds.py, ``view`` =
+test_play_view.py, ``out`` = test_play_going_out_by_preset.py; no file named: this one). A cell an
+existing test covers is cited, not repeated: the tests written for this matrix leave those presets
+out.
 
 Deal
 - hand and foot sizes | ``hand_size``, ``foot_size`` (``*_by_round`` empty in every preset) |
@@ -43,7 +45,7 @@ Taking the pile
 - a closed rank on top | ``pile_closed_rank_blocks``, ``after_book`` | blocks: wages; blocks because no
   second book of the rank is started: hodges (burn, D71); allowed: the rest | turns
   ``test_a_closed_rank_blocks_the_pile...`` (wages, pagat), ``test_a_closed_rank_on_top_of_the_pile``
-  (the rest), ``test_the_view_and_the_pile_check_agree_with_the_take_on_a_closed_rank`` (every preset).
+  (the rest), view ``test_the_view_and_the_pile_check_agree_with_the_take_on_a_closed_rank`` (every preset).
 - a frozen pile | ``pile_freezes_on_wild`` | true wages; false the rest | turns
   ``test_a_discarded_wild_freezes_the_pile...``, ``test_a_frozen_pile_thaws...`` (wages, pagat),
   ``test_a_discarded_wild_leaves_the_pile_open_where_the_rules_never_freeze`` (the rest).
@@ -76,7 +78,7 @@ Melds
 - another meld of a closed rank | ``after_book`` | new_meld: all but hodges, wages; burn: hodges, wages
   | ``test_a_new_meld_of_a_closed_rank`` (every preset).
 - burn | ``after_book`` | as above | melds ``test_burning_a_card_of_a_closed_rank`` (hodges, wages,
-  pagat), ``test_burning_by_preset`` (the rest).
+  pagat), ``test_burning_by_preset`` (the rest); wild cards: ``test_a_wild_card_is_never_burned``.
 
 The foot
 - running and walking | every preset alike (D37) | turns ``test_running_into_the_foot...``,
@@ -86,28 +88,30 @@ Going out
 - the contract | ``contract`` | 2 clean 2 dirty 1 wild: pagat, house, online-11-13, bga; 1 clean 1
   dirty: bicycle, steve-simpson, wages; 3 clean 4 dirty: wikipedia; 1 clean 1 dirty 1 wild:
   saskatchewan; 2 clean 2 dirty: hodges | melds ``test_going_out_needs_the_contract...`` (pagat),
-  ``test_going_out_with_the_contract`` (the rest).
+  out ``test_going_out_with_the_contract`` (the rest).
 - the feet | ``going_out_needs_feet`` | true pagat, bicycle, wikipedia, house, saskatchewan,
   online-11-13; false steve-simpson, hodges, wages, bga | melds (pagat refused),
-  ``test_going_out_with_a_partners_foot_down`` (the rest with partners).
+  out ``test_going_out_with_a_partners_foot_down`` (the rest with partners).
 - played from the foot | ``going_out_needs_foot_play`` | true pagat, bicycle, wikipedia, house,
-  saskatchewan; false the rest | ``test_going_out_with_a_partner_who_never_played_from_the_foot``.
+  saskatchewan; false the rest | out ``test_going_out_with_a_partner_who_never_played_from_the_foot``.
 - asking the partner | PlayOptions ``ask_partner`` | true pagat, bicycle, wikipedia, house,
   saskatchewan, steve-simpson (alone: never asks), online-11-13; false hodges, wages, bga | melds
   ``test_going_out_needs_the_contract_the_feet_and_the_partners_yes`` and ``test_asking_and_answering``
   (pagat yes and no; bga and steve-simpson refused), ``test_going_out_without_asking...`` (bga,
-  hodges), ``test_asking_the_partner_by_preset`` (the rest). The time-out that counts as yes (seed
+  hodges), out ``test_asking_the_partner_by_preset`` (the rest). The time-out that counts as yes (seed
   001) is the HTTP table's (D36), not the engine's.
 - the last card without going out | ``last_card_needs_contract`` | true: all but hodges; false:
-  hodges (play goes on, D70) | ``test_going_out_with_the_contract`` (melding the last cards),
-  ``test_discarding_the_last_card_without_the_contract`` (every preset).
+  hodges (play goes on, D70) | out ``test_going_out_with_the_contract`` (melding the last cards),
+  out ``test_discarding_the_last_card_without_the_contract``,
+  out ``test_a_take_that_leaves_no_card_without_the_contract`` (every preset).
 - the final discard | ``going_out_discard`` (optional everywhere) | melds
   ``test_going_out_by_the_final_discard_and_where_it_is_required`` (required as a house rule).
 
 What a seat sees
 - the takes offered (``take_pile.with``, ``onto``) | as for taking the pile |
-  ``test_every_take_the_view_offers_is_accepted``, ``test_the_takes_the_view_offers_go_onto_the_open_meld_of_the_rank``
-  (every preset, a first take and a later one).
+  view ``test_every_take_the_view_offers_is_accepted``,
+  view ``test_the_takes_the_view_offers_go_onto_the_open_meld_of_the_rank`` (every preset, a first
+  take and a later one).
 
 The stock
 - running out | PlayOptions ``stock_out`` | ends: all but online-11-13; pile_only: online-11-13 |
@@ -120,39 +124,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from helpers import arrange, codes
+from helpers import BOOK_OF_SEVENS, TAKE, arrange, but, codes, discard, meld, refused, rules_of
 
-from handfoot.engine import PRESETS, parse_cards, score_round_request
-from handfoot.engine.errors import PlayError
+from handfoot.engine import PRESETS, parse_cards
 from handfoot.engine.melds import cards_points
-from handfoot.engine.play import State, preset_play_options, score, score_body, step, view
-from handfoot.engine.rules import Contract, RuleSet
-
-BOOK_OF_SEVENS = "7S 7H 7D 7C 7S 7H 7D"
-TAKE = {"type": "take_pile", "seat": 0, "cards": ["7S", "7D"]}
-
-
-def but(*covered: str) -> list[str]:
-    """Every preset except those an existing test already covers for the rule."""
-    return [p for p in PRESETS if p not in covered]
-
-
-def rules_of(preset: str) -> RuleSet:
-    return PRESETS[preset].rules
-
-
-def refused(state: State, action: dict[str, object]) -> list[str]:
-    with pytest.raises(PlayError) as err:
-        step(state, action)
-    return [p.code for p in err.value.problems]
-
-
-def meld(*melds: str, seat: int = 0) -> dict[str, object]:
-    return {"type": "meld", "seat": seat, "melds": [m.split() for m in melds]}
-
-
-def discard(card: str, seat: int = 0) -> dict[str, object]:
-    return {"type": "discard", "seat": seat, "card": card}
+from handfoot.engine.play import preset_play_options, step
+from handfoot.engine.rules import RuleSet
 
 
 # -- red threes ------------------------------------------------------------------------------------
@@ -370,128 +347,11 @@ def test_burning_by_preset(preset: str) -> None:
         assert refused(state, action) == ["burn_not_allowed"]
 
 
-# -- going out -------------------------------------------------------------------------------------
-BOOK_RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "4"]  # never 5: seat 0 goes out with 5s
-
-
-def books_for(contract: Contract) -> list[str]:
-    """Completed books making ``contract``: clean (seven naturals), dirty (five naturals and two
-    wilds: within every preset's wild limits), wild (seven wilds), each of its own rank."""
-    ranks = iter(BOOK_RANKS)
-    out = [" ".join(f"{r}{s}" for s in "SHDCSHD") for r in (next(ranks) for _ in range(contract.clean_books))]
-    out += [" ".join([*(f"{r}{s}" for s in "SHDCS"), "2C", "2D"])
-            for r in (next(ranks) for _ in range(contract.dirty_books))]
-    out += ["2S 2H 2D 2C JK JK 2S"] * contract.wild_books
-    return out
-
-
-def ready(preset: str, books: list[str], *, hand: str = "5S 5H 5D", partner_foot: str | None = None,
-          partner_played: bool = True, answer: bool | None = True) -> State:
-    """Seat 0 in its play phase holding ``hand``, its foot picked up and played from; its partners
-    (if any) holding 9C with the foot picked up (``partner_foot``: still down) and played from as
-    ``partner_played``; side 0's table ``books``. Where going out needs the partner's yes, ``answer``
-    is the partner's answer this turn (``None``: not asked)."""
-    base = arrange(preset, phase="play", hands={0: hand}, melds={0: books})
-    seats = list(base.seats)
-    seats[0] = replace(seats[0], foot=None, played_from_foot=True)
-    for i in partners(base):
-        down = partner_foot is not None
-        seats[i] = replace(seats[i], hand=parse_cards(["9C"]),
-                           foot=parse_cards(partner_foot.split()) if partner_foot is not None else None,
-                           played_from_foot=partner_played and not down)
-    state = replace(base, seats=tuple(seats))
-    if asks(preset, state) and answer is not None:
-        state = replace(state, asked=True, permission=answer)
-    return state
-
-
-def partners(state: State) -> list[int]:
-    return [i for i in state.seats_of(0) if i != 0]
-
-
-def asks(preset: str, state: State) -> bool:
-    return preset_play_options(preset)[0].ask_partner and bool(partners(state))
-
-
-def went_out(state: State) -> bool:
-    return state.phase == "ended" and state.ended == "went_out" and state.out_side == 0
-
-
-@pytest.mark.parametrize("preset", but("pagat"))
-def test_going_out_with_the_contract(preset: str) -> None:
-    rules = rules_of(preset)
-    books = books_for(rules.contract_for(1))
-    assert went_out(step(ready(preset, books), meld("5S 5H 5D")))
-    short = ready(preset, books[:-1])  # one book fewer
-    assert view(short, 0)["actions"][0]["keep"] == (2 if rules.last_card_needs_contract else 0)
-    if rules.last_card_needs_contract:
-        assert refused(short, meld("5S 5H 5D")) == ["contract_not_met"]
-    else:  # play goes on as if the side had not gone out (D70)
-        after = step(short, meld("5S 5H 5D"))
-        assert after.phase == "draw" and after.turn == 1 and after.seats[0].hand == ()
-        assert after.ended is None
-        ended = step(replace(after, stock=()), {"type": "draw", "seat": 1})  # the stock's rule ends it
-        mine, theirs = score(ended), score_round_request(score_body(ended))  # scoring accepts the empty hand
-        assert [(b.name, b.total) for b in mine.teams] == [(b.name, b.total) for b in theirs.teams]
-        assert mine.teams[0].line("going_out").points == 0  # type: ignore[union-attr]
-
-
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_discarding_the_last_card_without_the_contract(preset: str) -> None:
-    rules = rules_of(preset)
-    books = books_for(rules.contract_for(1))
-    assert went_out(step(ready(preset, books, hand="9D"), discard("9D")))
-    short = ready(preset, books[:-1], hand="9D")
-    goes_out = next(a for a in view(short, 0)["actions"] if a["type"] == "discard")["goes_out"]
-    assert goes_out is rules.last_card_needs_contract  # the last card: going out, or play goes on
-    if rules.last_card_needs_contract:
-        assert refused(short, discard("9D")) == ["contract_not_met"]
-    else:  # play goes on; the seat draws at its next turn (D70)
-        after = step(short, discard("9D"))
-        assert after.ended is None and after.turn == 1 and after.seats[0].hand == ()
-        assert codes(after.pile[:1]) == ["9D"]
-        again = step(replace(after, turn=0, phase="draw"), {"type": "draw", "seat": 0})
-        assert len(again.seats[0].hand) == 2 and again.phase == "play"
-
-
-WITH_PARTNERS = [p for p in PRESETS if rules_of(p).players_per_team_max > 1]
-
-
-@pytest.mark.parametrize("preset", [p for p in WITH_PARTNERS if p != "pagat"])
-def test_going_out_with_a_partners_foot_down(preset: str) -> None:
-    rules = rules_of(preset)
-    state = ready(preset, books_for(rules.contract_for(1)), partner_foot="4C 4D 4H")
-    if rules.going_out_needs_feet:
-        assert refused(state, meld("5S 5H 5D")) == ["foot_not_picked_up"]
-    else:
-        assert went_out(step(state, meld("5S 5H 5D")))
-
-
-@pytest.mark.parametrize("preset", WITH_PARTNERS)
-def test_going_out_with_a_partner_who_never_played_from_the_foot(preset: str) -> None:
-    rules = rules_of(preset)
-    state = ready(preset, books_for(rules.contract_for(1)), partner_played=False)
-    if rules.going_out_needs_feet and rules.going_out_needs_foot_play:
-        assert refused(state, meld("5S 5H 5D")) == ["foot_not_played"]
-    else:
-        assert went_out(step(state, meld("5S 5H 5D")))
-
-
-@pytest.mark.parametrize("preset", [p for p in WITH_PARTNERS if p not in ("pagat", "bga")])
-def test_asking_the_partner_by_preset(preset: str) -> None:
-    books = books_for(rules_of(preset).contract_for(1))
-    state = ready(preset, books, answer=None)
-    if not preset_play_options(preset)[0].ask_partner:
-        assert refused(state, {"type": "ask", "seat": 0}) == ["not_in_rules"]
-        assert went_out(step(state, meld("5S 5H 5D")))  # no question to ask
-        return
-    assert refused(state, meld("5S 5H 5D")) == ["partner_not_asked"]
-    asked = step(state, {"type": "ask", "seat": 0})
-    assert asked.phase == "answer" and asked.answerer == partners(state)[0]
-    no = step(asked, {"type": "answer", "seat": asked.answerer, "yes": False})
-    assert refused(no, meld("5S 5H 5D")) == ["partner_not_asked"]
-    yes = step(asked, {"type": "answer", "seat": asked.answerer, "yes": True})
-    assert went_out(step(yes, meld("5S 5H 5D")))
+def test_a_wild_card_is_never_burned(preset: str) -> None:
+    state = arrange(preset, phase="play", hands={0: "2C JK 5S 5H"}, melds={0: [BOOK_OF_KINGS]})
+    expected = ["wild_burned"] if rules_of(preset).after_book == "burn" else ["burn_not_allowed"]
+    assert refused(state, {"type": "meld", "seat": 0, "burn": ["2C"]}) == expected
 
 
 # -- the stock -------------------------------------------------------------------------------------
@@ -505,53 +365,3 @@ def test_the_stock_running_out_by_preset(preset: str) -> None:
         assert after.phase == "draw" and after.turn == 1
         assert step(after, {"type": "take_pile", "seat": 1, "cards": ["KC", "KD"]}).phase == "play"
         assert step(after, {"type": "draw", "seat": 1}).ended == "stock_out"
-
-
-# -- what the view offers --------------------------------------------------------------------------
-@pytest.mark.parametrize("preset", list(PRESETS))
-@pytest.mark.parametrize("broken", [False, True])
-def test_every_take_the_view_offers_is_accepted(preset: str, broken: bool) -> None:
-    """The view's ``take_pile.with``: sets of hand cards a take accepts, and no other (seat 0's side
-    has opened, so the opening minimum is not in question)."""
-    state = arrange(preset, pile="7H 4C", hands={0: "7S 7D 2C JK KS"}, melds={0: ["9S 9H 9C"]}, pile_taken=broken)
-    take = next(a for a in view(state, 0)["actions"] if a["type"] == "take_pile")
-    assert take["allowed"] and take["with"]
-    for cards in take["with"]:
-        assert step(state, {**TAKE, "cards": cards}).sides[0].melds[1][0].code == "7H"
-    pair_and_wild = rules_of(preset).pile_later_take == "natural_and_wild_or_open_meld" and broken
-    assert any(len({c[:-1] for c in cards}) == 2 for cards in take["with"]) is pair_and_wild
-
-
-@pytest.mark.parametrize("preset", list(PRESETS))
-def test_the_view_and_the_pile_check_agree_with_the_take_on_a_closed_rank(preset: str) -> None:
-    """``take_pile.allowed`` (``check_discard_pile``) and ``with`` say what the take does, where the
-    top card's rank is a completed book on the side's table."""
-    state = arrange(preset, pile="7H", hands={0: "7S 7D KS"}, melds={0: [BOOK_OF_SEVENS, "9S 9H 9C"]})
-    take = next(a for a in view(state, 0)["actions"] if a["type"] == "take_pile")
-    try:
-        step(state, TAKE)
-        accepted = True
-    except PlayError:
-        accepted = False
-    assert take["allowed"] is accepted and bool(take["with"]) is accepted
-    assert accepted is not (rules_of(preset).pile_closed_rank_blocks or rules_of(preset).after_book == "burn")
-
-
-@pytest.mark.parametrize("preset", list(PRESETS))
-@pytest.mark.parametrize("broken", [False, True])
-def test_the_takes_the_view_offers_go_onto_the_open_meld_of_the_rank(preset: str, broken: bool) -> None:
-    """With an open meld of the top card's rank on the side's table, ``take_pile.onto`` names it and
-    each set of ``with``, sent with it, is accepted; where a later take needs only that open meld
-    (wages), the empty set is offered too."""
-    state = arrange(preset, pile="7H 4C", hands={0: "7S 7D KS"}, melds={0: ["9S 9H 9C", "7C 7S 7D"]},
-                    pile_taken=broken)
-    take = next(a for a in view(state, 0)["actions"] if a["type"] == "take_pile")
-    assert take["onto"] == 1
-    for cards in take["with"]:
-        after = step(state, {**TAKE, "cards": cards, "onto": take["onto"]})
-        assert codes(after.sides[0].melds[1]) == ["7C", "7S", "7D", "7H", *cards]
-    open_meld_will_do = rules_of(preset).pile_later_take == "natural_and_wild_or_open_meld" and broken
-    assert take["with"] == [["7S", "7D"], *([[]] if open_meld_will_do else [])]
-    assert refused(state, TAKE) == ["duplicate_open_meld"]  # a second open meld of the rank
-    assert take["allowed"] and view(replace(state, sides=(replace(state.sides[0], melds=state.sides[0].melds[:1]),
-                                                          *state.sides[1:])), 0)["actions"][1]["onto"] is None

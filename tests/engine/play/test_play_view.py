@@ -7,9 +7,10 @@ import random
 from dataclasses import replace
 
 import pytest
-from helpers import table_of
+from helpers import BOOK_OF_SEVENS, TAKE, arrange, codes, refused, rules_of, table_of
 
 from handfoot.engine import PRESETS
+from handfoot.engine.errors import PlayError
 from handfoot.engine.play import new_round, state_from_mapping, step, to_mapping, view
 from handfoot.engine.play.bots import greedy_policy, play_round, random_policy
 
@@ -106,3 +107,52 @@ def test_the_reference_policies_play_the_same_round_under_any_hash_seed() -> Non
     runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
     assert len(runs) == 1
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("broken", [False, True])
+def test_every_take_the_view_offers_is_accepted(preset: str, broken: bool) -> None:
+    """The view's ``take_pile.with``: sets of hand cards a take accepts, and no other (seat 0's side
+    has opened, so the opening minimum is not in question)."""
+    state = arrange(preset, pile="7H 4C", hands={0: "7S 7D 2C JK KS"}, melds={0: ["9S 9H 9C"]}, pile_taken=broken)
+    take = next(a for a in view(state, 0)["actions"] if a["type"] == "take_pile")
+    assert take["allowed"] and take["with"]
+    for cards in take["with"]:
+        assert step(state, {**TAKE, "cards": cards}).sides[0].melds[1][0].code == "7H"
+    pair_and_wild = rules_of(preset).pile_later_take == "natural_and_wild_or_open_meld" and broken
+    assert any(len({c[:-1] for c in cards}) == 2 for cards in take["with"]) is pair_and_wild
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_view_and_the_pile_check_agree_with_the_take_on_a_closed_rank(preset: str) -> None:
+    """``take_pile.allowed`` (``check_discard_pile``) and ``with`` say what the take does, where the
+    top card's rank is a completed book on the side's table."""
+    state = arrange(preset, pile="7H", hands={0: "7S 7D KS"}, melds={0: [BOOK_OF_SEVENS, "9S 9H 9C"]})
+    take = next(a for a in view(state, 0)["actions"] if a["type"] == "take_pile")
+    try:
+        step(state, TAKE)
+        accepted = True
+    except PlayError:
+        accepted = False
+    assert take["allowed"] is accepted and bool(take["with"]) is accepted
+    assert accepted is not (rules_of(preset).pile_closed_rank_blocks or rules_of(preset).after_book == "burn")
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("broken", [False, True])
+def test_the_takes_the_view_offers_go_onto_the_open_meld_of_the_rank(preset: str, broken: bool) -> None:
+    """With an open meld of the top card's rank on the side's table, ``take_pile.onto`` names it and
+    each set of ``with``, sent with it, is accepted; where a later take needs only that open meld
+    (wages), the empty set is offered too."""
+    state = arrange(preset, pile="7H 4C", hands={0: "7S 7D KS"}, melds={0: ["9S 9H 9C", "7C 7S 7D"]},
+                    pile_taken=broken)
+    take = next(a for a in view(state, 0)["actions"] if a["type"] == "take_pile")
+    assert take["onto"] == 1
+    for cards in take["with"]:
+        after = step(state, {**TAKE, "cards": cards, "onto": take["onto"]})
+        assert codes(after.sides[0].melds[1]) == ["7C", "7S", "7D", "7H", *cards]
+    open_meld_will_do = rules_of(preset).pile_later_take == "natural_and_wild_or_open_meld" and broken
+    assert take["with"] == [["7S", "7D"], *([[]] if open_meld_will_do else [])]
+    assert refused(state, TAKE) == ["duplicate_open_meld"]  # a second open meld of the rank
+    assert take["allowed"] and view(replace(state, sides=(replace(state.sides[0], melds=state.sides[0].melds[:1]),
+                                                          *state.sides[1:])), 0)["actions"][1]["onto"] is None
