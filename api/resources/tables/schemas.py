@@ -51,7 +51,8 @@ class TableCreateSchema(Schema):
     @validates_schema
     def _game_or_new(self, data: dict[str, Any], **_kwargs: Any) -> None:
         if "game" in data:
-            extra = [k for k in ("name", "preset", "rules", "teams") if k in data]
+            # (rules load as {} when left out: only house rules actually sent are refused)
+            extra = [k for k in ("name", "preset", "rules", "teams") if k in data and (k != "rules" or data[k])]
             if extra:
                 raise ValidationError("A table continuing a stored game takes the game's own; leave it out.",
                                       field_name=extra[0])
