@@ -21,6 +21,7 @@ from .history import PlayerStatistics, SideStatistics, Statistics
 from .presets import PROVENANCE_KINDS, Preset, PresetSummary, Provenance, ProvenanceKind, RuleField
 from .problems import ProblemDetails, ProblemItem
 from .rounds import Breakdown, Comparison, Line, RoundComparison, RoundScore
+from .tables import LastRound, SeatView, Table, TableRound, TableSeat, TableSide
 
 __all__ = [
     "PROVENANCE_KINDS",
@@ -34,6 +35,7 @@ __all__ = [
     "GameTeam",
     "GoingOutCheck",
     "Health",
+    "LastRound",
     "Line",
     "MeldCheck",
     "OpeningCheck",
@@ -51,8 +53,13 @@ __all__ = [
     "RoundSummary",
     "RuleField",
     "Scoresheet",
+    "SeatView",
     "ScoresheetRound",
     "SideStatistics",
     "Statistics",
+    "Table",
+    "TableRound",
+    "TableSeat",
+    "TableSide",
     "TeamTotal",
 ]
