@@ -63,7 +63,7 @@ def test_a_summary_has_no_tokens(rsps: responses.RequestsMock, client: Client) -
     table = client.get_table(3)
     assert table.seats[0].hand_size == 11 and table.turn == 0
     with pytest.raises(ValueError, match="no seat tokens"):
-        table.tokens
+        _ = table.tokens
     assert "token" not in table.to_dict()["seats"][0]
 
 
