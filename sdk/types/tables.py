@@ -94,7 +94,8 @@ class LastRound(Result):
 class SeatView(Result):
     """What one seat sees: ``table``/``game`` ids, ``status`` (``finished``: the game has ended),
     the table ``version`` (send it back with an action), the ``round`` in play, the game's
-    ``rounds`` (``None``: played to a target score), the engine's ``view`` and the ``last_round``."""
+    ``rounds`` (``None``: played to a target score), the engine's ``view`` and the ``last_round``
+    (``None`` in round 1)."""
 
     table: int
     game: int
@@ -104,6 +105,9 @@ class SeatView(Result):
     view: Mapping[str, object]
     rounds: int | None = None
     last_round: LastRound | None = None
+    preset: str | None = field(default=None, metadata=wire(omit_none=True))
+    """The game's preset and house ``rules`` (overrides), when the server sends them."""
+    rules: Mapping[str, object] | None = field(default=None, metadata=wire(omit_none=True))
 
     @property
     def finished(self) -> bool:
