@@ -24,6 +24,7 @@ has ended, through the partner's "May I go out?" answers and round after round, 
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -127,18 +128,24 @@ def _after_conflict(exc: ConflictError, sv: SeatView) -> SeatView:
 
 class Bot:
     """Plays the seat of ``token`` at table ``table_id`` through ``client`` with ``choose``
-    until the game ends. ``wait``: seconds of each long-poll; ``max_actions``: a guard."""
+    until the game ends. ``wait``: seconds of each long-poll; ``max_actions``: a guard; ``stop``:
+    an event that ends the loop early. A ``Client`` is not shared between threads: give each
+    bot of a thread its own."""
 
     def __init__(self, client: Client, table_id: int, token: str, choose: Choose, *,
-                 wait: float = DEFAULT_WAIT, max_actions: int = DEFAULT_MAX_ACTIONS) -> None:
+                 wait: float = DEFAULT_WAIT, max_actions: int = DEFAULT_MAX_ACTIONS,
+                 stop: threading.Event | None = None) -> None:
         self.client, self.table_id, self.token, self.choose = client, table_id, token, choose
-        self.wait, self.max_actions = wait, max_actions
+        self.wait, self.max_actions, self.stop = wait, max_actions, stop
 
     def play(self) -> BotSummary:
-        """Play to the end of the game; raises ``BotError`` when no candidate is accepted."""
+        """Play to the end of the game; raises ``BotError`` when no candidate is accepted, or
+        when ``stop`` is set (checked between moves and long-polls: another bot failed)."""
         tally = _Tally(self.max_actions)
         sv = tally.saw(self.client.seat_view(self.table_id, self.token))
         while not sv.finished:
+            if self.stop is not None and self.stop.is_set():
+                raise BotError(f"table {self.table_id}: stopped at version {sv.version}")
             if not sv.my_move:
                 sv = self.client.seat_view(self.table_id, self.token, version=sv.version, wait=self.wait)
             else:
