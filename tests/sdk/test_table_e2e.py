@@ -1,0 +1,104 @@
+"""End to end: bots play a whole Pagat game at a table through the HTTP API (gunicorn, two worker
+processes, on SQLite and on PostgreSQL), and the game they leave in the history adds up: the
+scoresheet's totals are the sums of its stored rounds, and each stored round is the table's."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from handfoot.client import Client, NotFoundError
+from handfoot.client.bots import Bot, BotSummary, policy_choose
+from tests.api.live_gunicorn import LiveServer
+
+TEAMS: list[Any] = [{"name": "North-South", "players": ["North", "South"]},
+                    {"name": "East-West", "players": ["East", "West"]}]
+BOTS = ["greedy", "random", "greedy", "random"]  # seats in turn order: North, East, South, West
+SEED = 7
+
+
+def play(url: str, table_id: int, tokens: list[str]) -> list[BotSummary]:
+    """Four bots, each in a thread with a client of its own and only its token."""
+    results: list[BotSummary | None] = [None] * 4
+    errors: list[BaseException] = []
+
+    def run(seat: int) -> None:
+        try:
+            with Client(url, timeout=(3.05, 30)) as own:
+                choose = policy_choose(BOTS[seat], preset="pagat", seed=SEED + seat)
+                results[seat] = Bot(own, table_id, tokens[seat], choose, wait=10).play()
+        except BaseException as exc:  # re-raised by the test
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(seat,), daemon=True) for seat in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=600)
+    assert not errors, errors
+    assert all(r is not None for r in results), "a bot did not finish"
+    return [r for r in results if r is not None]
+
+
+def check_game_adds_up(hf: Client, game_id: int, table_id: int) -> list[int]:
+    """The finished game's scoresheet totals are the sums of its stored rounds' totals, and each
+    stored round scores what the table's round says; the totals, in the sheet's side order."""
+    game = hf.game(game_id)
+    assert game.status == "finished", game.status
+    assert game.rounds_played >= 4
+    sheet = hf.scoresheet(game_id)
+    sums = dict.fromkeys(sheet.teams, 0)
+    for number in range(1, game.rounds_played + 1):
+        stored = hf.round(game_id, number)
+        for team in stored.teams:
+            sums[team.name] += team.total
+        public = hf.table_round(table_id, number)
+        assert public.round == number and public.seed is not None and public.actions
+        assert {b.name: b.total for b in public.score} == {t.name: t.total for t in stored.teams}
+    assert list(sheet.totals) == [sums[name] for name in sheet.teams]
+    assert [row.round for row in sheet.rounds] == list(range(1, game.rounds_played + 1))
+    return list(sheet.totals)
+
+
+@pytest.mark.db
+def test_two_greedy_and_two_random_bots_play_a_pagat_game(db_url: str, tmp_path: Path) -> None:
+    with LiveServer(db_url, tmp_path / "gunicorn.log", workers=2) as server, Client(server.base) as hf:
+        table = hf.create_table(preset="pagat", teams=TEAMS, name="Bots end to end", seed=SEED)
+        assert [s.name for s in table.seats] == ["North", "East", "South", "West"]
+        summaries = play(server.base, table.id, table.tokens)
+
+        totals = check_game_adds_up(hf, table.game, table.id)
+        sheet = hf.scoresheet(table.game)
+        assert all(dict(s.totals) == dict(zip(sheet.teams, totals, strict=True)) for s in summaries)
+        assert all(s.rounds == hf.game(table.game).rounds_played for s in summaries)
+        assert sum(s.actions for s in summaries) == sum(
+            len(hf.table_round(table.id, n).actions) for n in range(1, summaries[0].rounds + 1))
+        assert hf.get_table(table.id).status == "finished"
+        with pytest.raises(NotFoundError):  # a token is no key to another table's seat
+            hf.seat_view(table.id + 1000, table.tokens[0])
+
+
+@pytest.mark.db
+def test_handfoot_play_plays_a_game_to_the_end(db_url: str, tmp_path: Path) -> None:
+    with LiveServer(db_url, tmp_path / "gunicorn.log", workers=2) as server, Client(server.base) as hf:
+        cli = Path(sys.executable).with_name("handfoot")
+        done = subprocess.run(
+            [str(cli), "--url", server.base, "play", "--preset", "pagat", "--bots", ",".join(BOTS),
+             "--seed", str(SEED), "--wait", "10"],
+            capture_output=True, text=True, timeout=600,
+        )
+        assert done.returncode == 0, done.stderr
+        first = done.stdout.splitlines()[0]
+        assert first.startswith("Table ") and "(pagat)" in first
+        game_id = int(first.split("game #", 1)[1].split()[0])
+        table_id = int(first.split()[1].rstrip(","))
+        totals = check_game_adds_up(hf, game_id, table_id)
+        sheet = hf.scoresheet(game_id)
+        assert str(sheet) in done.stdout
+        assert sheet.winner is not None and done.stdout.rstrip().endswith(f"Winner: {sheet.winner}")
+        assert sheet.winner == sheet.teams[totals.index(max(totals))]
