@@ -39,6 +39,13 @@ GAME_CODES: dict[str, str] = {
     "and 99 corrections; 409 conflict).",
     "not_last_round": "Only the game's last round can be deleted; an earlier round is corrected instead "
     "(409 not-last-round; `last_round` names it).",
+    "table_not_found": "No such table, or the Seat-Token is not one of its seats (404: a wrong token "
+    "learns nothing more than an unknown table's id).",
+    "version_moved": "The `version` sent is not the table's version: the table moved on since it was read "
+    "(409 version-moved; `version` is the current one).",
+    "table_finished": "The table's game is over: no more actions (409 table-finished).",
+    "table_open": "The game already has a table playing it (409 table-open; `table` names it).",
+    "round_in_play": "The table's round is still in play: its log and seed are shown once it ends (409 round-in-play).",
     "unauthorized": "The request needs a valid API key (401; `Authorization: Bearer <key>`).",
     "etag_mismatch": "If-Match does not match the resource's current ETag (412).",
     "idempotency_key_reused": "The Idempotency-Key was used for another request (422 idempotency-key-reused).",

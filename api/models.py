@@ -1,5 +1,5 @@
 """Database models: API keys, games, their rounds, the earlier revisions of corrected rounds, the
-rounds taken back, and idempotency keys.
+rounds taken back, idempotency keys, and the tables where seats play rounds (with their action logs).
 
 JSON columns use ``sqlalchemy.JSON`` (TEXT on SQLite, ``json`` on PostgreSQL); they hold plain
 builtins only (the request as sent, the engine's Breakdowns, the RuleSet snapshot). Every write
@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     DateTime,
     ForeignKey,
     Index,
@@ -202,3 +203,55 @@ class IdempotencyKey(Base):
     response_body: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Table(Base):
+    """A table: seats playing a stored game's rounds, one action at a time (docs/tables.md).
+
+    ``state`` is the engine's round in play (``handfoot.engine.play.to_mapping``: every card, the
+    round's seed included), never shown as it is; a seat sees its view. ``version`` counts every
+    action accepted over all the table's rounds (monotonic): a seat posts the version it saw, and
+    the write happens only where the row is still at it. ``seat_hashes``: the SHA-256 of each
+    seat's token, in seat order (the tokens are shown once, never stored). ``seed``: the table's
+    seed, from which each round's is derived (secret). ``answer_due_at``: when an unanswered
+    "May I go out?" counts as a yes (``None`` unless a partner is asked). ``rounds_ended``: a
+    summary of each round ended here (number, seed, why it ended, the side out, the score).
+    """
+
+    __tablename__ = "tables"
+    __table_args__ = ({"sqlite_autoincrement": True},)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("api_keys.id", ondelete="RESTRICT"), index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    status: Mapped[str] = mapped_column(String(20))
+    version: Mapped[int] = mapped_column(Integer)
+    round: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    answer_timeout: Mapped[int] = mapped_column(Integer)
+    answer_due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    play: Mapped[dict[str, Any]] = mapped_column(JSON)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seat_hashes: Mapped[list[str]] = mapped_column(JSON)
+    rounds_ended: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+
+
+class TableAction(Base):
+    """One action a table accepted: its round, its place in the round (``index``, from 0), the seat,
+    the action as the engine took it (``seat`` included) and the table ``version`` it made.
+    A round's log is public once the round has ended (its seed and these replay it)."""
+
+    __tablename__ = "table_actions"
+    __table_args__ = (UniqueConstraint("table_id", "version", name="uq_table_actions_table_id_version"),
+                      Index("ix_table_actions_table_id_round", "table_id", "round", "index"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)
+    index: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)

@@ -64,6 +64,11 @@ problem_types: dict[str, str] = {
     "not-last-round": "409: only the game's last round can be deleted (`last_round`); correct an earlier one.",
     "idempotency-key-reused": "422: this Idempotency-Key was used for a different request (method, path or body).",
     "idempotency-in-flight": "409: the first request with this Idempotency-Key is still running; retry shortly.",
+    # Tables (docs/tables.md)
+    "version-moved": "409: the table's version is not the one sent (`version`: the current one); read the view again.",
+    "table-finished": "409: the table's game is over; no action is taken.",
+    "table-open": "409: the game already has a table playing it (`table`).",
+    "round-in-play": "409: the table's round is still in play; its log is shown once it ends.",
     # Engine (rules) problems, all 422; `errors[].code` is one of engine.errors.PROBLEM_CODES.
     "rules-broken": "422: the input breaks the rules of the game.",
     "invalid-card": "422: a string is not a card.",

@@ -44,6 +44,12 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("DELETE", "/v1/games/{game_id}/rounds/{number}"): "deleteRound",
     ("GET", "/v1/games/export"): "exportGames",
     ("GET", "/v1/games/stats"): "getStatistics",
+    ("POST", "/v1/tables"): "createTable",
+    ("GET", "/v1/tables/{table_id}"): "getTable",
+    ("GET", "/v1/tables/{table_id}/view"): "getSeatView",
+    ("GET", "/v1/tables/{table_id}/events"): "streamSeatViews",
+    ("POST", "/v1/tables/{table_id}/actions"): "postAction",
+    ("GET", "/v1/tables/{table_id}/rounds/{number}"): "getTableRound",
 }
 
 _INT = {"type": "integer"}
@@ -72,7 +78,8 @@ HEADERS: dict[str, tuple[str, dict[str, Any]]] = {
         "description": "When the current window ends, in seconds since the Unix epoch (with a rate limit).",
         "schema": _INT, "example": 1796083260}),
     "CACHE_CONTROL": ("Cache-Control", {
-        "description": "`no-store` on answers to requests made with an API key (they are that key's own).",
+        "description": "`no-store` on answers to requests made with an API key (they are that key's own), "
+        "and on every tables answer (a seat's view holds its hand; a creation, the seats' tokens).",
         "schema": _STR, "example": "no-store"}),
     "CONTENT_DISPOSITION": ("Content-Disposition", {
         "description": "On the CSV form only: `inline` with a file name.", "schema": _STR,
@@ -200,7 +207,7 @@ def sent_headers(method: str, path: str, status: str, response: dict[str, Any],
     creation (a 201 with ``Location``, whose ETag is stored for replays) and a 412 (the current
     one); ``Link``: beside ``X-Pagination``; ``Idempotent-Replayed``: the successes of operations
     taking ``Idempotency-Key``; ``X-RateLimit-*``: every answer on ``/v1``; ``Cache-Control``: every
-    games answer; ``Content-Disposition``: CSV answers; the rest by status
+    games and tables answer; ``Content-Disposition``: CSV answers; the rest by status
     (:func:`component_headers`). tests/api/test_sent_headers_documented.py holds this to what is sent.
     """
     statuses = operation.get("responses", {})
@@ -215,7 +222,7 @@ def sent_headers(method: str, path: str, status: str, response: dict[str, Any],
         out.append("IDEMPOTENT_REPLAYED")
     if path.startswith("/v1/"):
         out += _RATE_LIMIT
-    if path.startswith("/v1/games"):
+    if path.startswith(("/v1/games", "/v1/tables")):
         out.append("CACHE_CONTROL")
     if "text/csv" in response.get("content", {}):
         out.append("CONTENT_DISPOSITION")

@@ -17,6 +17,7 @@ BLUEPRINT_MODULES: list[str] = [
     "handfoot.server.resources.checks.routes",
     "handfoot.server.resources.games.routes",
     "handfoot.server.resources.history.routes",
+    "handfoot.server.resources.tables.routes",
 ]
 
 

@@ -77,3 +77,53 @@ class WriteConflictError(GameServiceError):
 
 class StoreUnavailableError(GameServiceError):
     """The database is unreachable, or locked for longer than the busy timeout: a 503."""
+
+
+class TableNotFoundError(GameServiceError):
+    """No table ``table_id`` for this caller (another key's table, or a Seat-Token not of its seats)."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"no table {table_id}")
+        self.table_id = table_id
+
+
+class TableVersionError(GameServiceError):
+    """The version a seat sent is not the table's (``current``)."""
+
+    def __init__(self, sent: int, current: int) -> None:
+        super().__init__(f"the table is at version {current}, not {sent}: read the view again")
+        self.sent, self.current = sent, current
+
+
+class TableFinishedError(GameServiceError):
+    """The table's game is over."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"table {table_id} is finished: its game is over")
+        self.table_id = table_id
+
+
+class TableOpenError(GameServiceError):
+    """The game already has a table playing it."""
+
+    def __init__(self, game_id: int, table_id: int) -> None:
+        super().__init__(f"game {game_id} is already played at table {table_id}")
+        self.game_id, self.table_id = game_id, table_id
+
+
+class TableRoundError(GameServiceError):
+    """Round ``number`` of a table is still in play (``in_play``: a 409) or was never played there (404)."""
+
+    def __init__(self, table_id: int, number: int, *, in_play: bool) -> None:
+        super().__init__(f"round {number} of table {table_id} is still in play" if in_play
+                         else f"table {table_id} has played no round {number}")
+        self.table_id, self.number, self.in_play = table_id, number, in_play
+
+
+class ActionRefusedError(GameServiceError):
+    """The engine refused a seat's action (``error``: its PlayError or CardError); a 422 whose
+    pointers lead into the body's ``action``."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error

@@ -225,6 +225,38 @@ def _prepare(session: Session, row: Row[Any], body: Mapping[str, Any]) -> _Appen
     return _Append(row.id, row.version, number, sides, teams, state_mapping(after))
 
 
+def _store_append(session: Session, actor: Actor, append: _Append, request: Mapping[str, Any],
+                  completion: Completion[Appended] | None) -> Appended:
+    """Write a prepared append in the caller's write transaction: the game row where its version is
+    still the one scored against (``store.VersionMovedError`` otherwise), then the round."""
+    anonymous = actor.key_id is None
+    stamp = now()
+    state = append.state
+    connection = session.connection()
+    moved = connection.execute(_state_update_stmt(anonymous), _params(
+        actor, game_id=append.game_id, old_version=append.version, new_state=state, new_status=state["status"],
+        new_rounds_played=state["rounds_played"], new_updated_at=stamp, new_version=append.version + 1))
+    if moved.rowcount != 1:
+        raise store.VersionMovedError("the game row changed since it was read")
+    rnd = AppendedRound(number=append.number, revision=1, request={**request, "round": append.number},
+                        teams=append.teams, author=actor.name, created_at=stamp, updated_at=stamp)
+    connection.execute(_INSERT_ROUND, {"game_id": append.game_id, "number": rnd.number, "revision": rnd.revision,
+                                       "request": rnd.request, "teams": rnd.teams, "author": rnd.author,
+                                       "created_at": stamp, "updated_at": stamp})
+    appended = AppendedGame(append.game_id, append.sides, state), rnd
+    if completion is not None:
+        completion.store(session, appended)
+    return appended
+
+
+def _read_and_prepare(session: Session, actor: Actor, game_id: int, body: Mapping[str, Any]) -> _Append:
+    # Core statements on the session's connection: the ORM's execute adds nothing they need
+    row = session.connection().execute(_game_row_stmt(actor.key_id is None), _params(actor, game_id=game_id)).first()
+    if row is None:
+        raise GameNotFoundError(game_id)
+    return _prepare(session, row, body)
+
+
 def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, Any], request: Mapping[str, Any],
                  completion: Completion[Appended] | None = None) -> Appended:
     """Score and store the next round (module docstring). ``request`` is the body as sent (stored
@@ -234,35 +266,22 @@ def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, An
     Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`RoundNumberError`,
     :class:`RoundLimitError`, :class:`InvalidRequestError` and engine errors (rules broken).
     """
-    anonymous = actor.key_id is None
 
     def unit() -> Appended:
         with db.session() as session:
-            # Core statements on the session's connection: the ORM's execute adds nothing they need
-            row = session.connection().execute(_game_row_stmt(anonymous), _params(actor, game_id=game_id)).first()
-            if row is None:
-                raise GameNotFoundError(game_id)
-            append = _prepare(session, row, body)
+            append = _read_and_prepare(session, actor, game_id, body)
         with db.write_session() as session:
-            stamp = now()
-            state = append.state
-            connection = session.connection()
-            moved = connection.execute(_state_update_stmt(anonymous), _params(
-                actor, game_id=game_id, old_version=append.version, new_state=state, new_status=state["status"],
-                new_rounds_played=state["rounds_played"], new_updated_at=stamp, new_version=append.version + 1))
-            if moved.rowcount != 1:
-                raise store.VersionMovedError("the game row changed since it was read")
-            rnd = AppendedRound(number=append.number, revision=1, request={**request, "round": append.number},
-                                teams=append.teams, author=actor.name, created_at=stamp, updated_at=stamp)
-            connection.execute(_INSERT_ROUND, {"game_id": game_id, "number": rnd.number, "revision": rnd.revision,
-                                            "request": rnd.request, "teams": rnd.teams, "author": rnd.author,
-                                            "created_at": stamp, "updated_at": stamp})
-            appended = AppendedGame(game_id, append.sides, state), rnd
-            if completion is not None:
-                completion.store(session, appended)
-        return appended
+            return _store_append(session, actor, append, request, completion)
 
     return store.retrying(unit)
+
+
+def append_round_in(session: Session, actor: Actor, game_id: int, body: Mapping[str, Any],
+                    request: Mapping[str, Any]) -> Appended:
+    """:func:`append_round`'s read, scoring and write, all in the caller's write transaction
+    ``session`` (a table's round end stores the round with the table's own change; the caller
+    retries a lost race). Raises what :func:`append_round` raises."""
+    return _store_append(session, actor, _read_and_prepare(session, actor, game_id, body), request, None)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,0 +1,271 @@
+"""``/v1/tables``: a table deals a stored game's rounds and takes each seat's actions, with its token.
+
+The HTTP contract is docs/tables.md. Views are thin: they authenticate (an API key, or a seat by its
+``Seat-Token``: ``problems.py``), call ``handfoot.server.services.tables``, which owns the
+transactions and calls the play engine, and return the documents of ``serializers.py``. A seat may
+wait for a change by long-poll (``GET .../view?version=&wait=``) or server-sent events (``GET
+.../events``); both poll the table's row in the database every :data:`POLL_SECONDS`, so a change
+made through any API host is seen.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import flask
+from flask.views import MethodView
+
+from handfoot.server import idempotency
+from handfoot.server.blueprint import Blueprint
+from handfoot.server.db import get_db
+from handfoot.server.idempotency import HEADER_DOC, IdempotencyLostError, idempotent
+from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema
+from handfoot.server.resources.games import problems as games_problems
+from handfoot.server.resources.games.routes import GAME_ID, LOCATION_HEADER, ROUND_NUMBER
+from handfoot.server.services import tables as svc
+
+from . import examples as ex
+from . import problems
+from . import serializers as doc
+from .schemas import (
+    ActionCreateSchema,
+    EventsQueryArgsSchema,
+    SeatViewQueryArgsSchema,
+    SeatViewSchema,
+    TableCreatedSchema,
+    TableCreateSchema,
+    TableRoundSchema,
+    TableSchema,
+)
+
+#: Seconds between two reads of a table's version while a seat waits.
+POLL_SECONDS = 0.2
+#: Seconds between two keep-alive comments of an event stream.
+KEEP_ALIVE_SECONDS = 15.0
+EVENT_STREAM = "text/event-stream"
+
+blp = Blueprint(
+    "Tables",
+    __name__,
+    url_prefix="/v1/tables",
+    description="Tables where programs (or people) play Hand and Foot by the rules: a table deals a stored game's "
+    "rounds, shows each seat only what its player may see, takes each seat's actions (with its secret "
+    "`Seat-Token`) and stores every ended round in the game's history with its seed and action log. Creating "
+    "a table and its public summary need the games' API key (once the server has keys).",
+)
+
+TABLE_ID = GAME_ID  # the same range: an SQL INTEGER
+
+problems.guard(blp)
+blp.errorhandler(IdempotencyLostError)(games_problems.idempotency_lost)
+
+SEAT_TOKEN_DOC = {"name": problems.SEAT_HEADER, "in": "header", "required": True, "schema": {"type": "string"},
+                  "description": "The seat's token, from the table's creation. A token that is not a seat of "
+                  "this table (or none) is a 404 `table_not_found`, as for an unknown table."}
+
+
+def _problem_doc(status: int, description: str, **kw: Any) -> Any:
+    return blp.alt_response(status, schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE,
+                            description=description, **kw)
+
+
+def _key_docs(func: Any) -> Any:
+    func = _problem_doc(401, "This server has API keys and the request sent none, or an unknown or revoked one "
+                        "(problem type unauthorized; `WWW-Authenticate: Bearer`).")(func)
+    return blp.doc(security=[{"bearerAuth": []}, {}])(func)
+
+
+def _seat_docs(func: Any) -> Any:
+    func = _problem_doc(404, "No such table, or the Seat-Token is missing or not one of its seats "
+                        "(`table_not_found`: the same answer either way).")(func)
+    return blp.doc(security=[{"seatToken": []}])(func)
+
+
+def _seat() -> int:
+    seat: int = flask.g.seat
+    return seat
+
+
+def _actor() -> Any:
+    return flask.g.actor
+
+
+def _created_table_visible(answer: Any) -> None:
+    """A replayed creation answers only while the table it created is there (else a 404)."""
+    svc.get_table(get_db(), _actor(), int(answer["id"]))
+
+
+@blp.route("")
+class TableCollection(MethodView):
+    @idempotent(replayed=_created_table_visible)
+    @_key_docs
+    @blp.arguments(TableCreateSchema, example=ex.TABLE_CREATE_REQUEST)
+    @blp.response(201, TableCreatedSchema, example=ex.TABLE_CREATED, headers=LOCATION_HEADER)
+    @blp.doc(parameters=[HEADER_DOC])
+    @_problem_doc(404, "`game` is not a game of this API key (not-found).")
+    @_problem_doc(409, "The game is over (game-finished), already has a table playing it (table-open), or the "
+                  "Idempotency-Key's first request is still running (idempotency-in-flight).")
+    def post(self, body: dict[str, Any]) -> Any:
+        """Create a table
+
+        A table dealing the next round of a new game (`name`, `preset`, `rules`, `teams`: as POST
+        /v1/games, which this creates) or of the stored game `game` (in progress, and played at no
+        other table). The answer holds each seat's secret token, in turn order: it is shown only
+        here (the server keeps their hashes); a seat sends it as `Seat-Token`. `Idempotency-Key` is
+        honoured: a replay gives the same answer, tokens included (kept with the key for its 24 hours).
+        """
+        created = svc.create_table(get_db(), _actor(), body, idempotency.completion(doc.created_answer))
+        response = flask.jsonify(doc.created_doc(created))
+        response.status_code = 201
+        return response, {"Location": doc.table_location(created.table.id)}
+
+
+@blp.route(f"/<{TABLE_ID}:table_id>")
+class TableItem(MethodView):
+    @_key_docs
+    @blp.response(200, TableSchema, example=ex.TABLE)
+    @_problem_doc(404, "No table of this API key has this id (not-found).")
+    def get(self, table_id: int) -> dict[str, Any]:
+        """Get a table
+
+        The public summary: status, the round and phase, whose turn, each seat's card counts and each
+        side's score before the round. No card.
+        """
+        return doc.summary_doc(svc.get_table(get_db(), _actor(), table_id))
+
+
+@blp.route(f"/<{TABLE_ID}:table_id>/view")
+class SeatView(MethodView):
+    @_seat_docs
+    @blp.arguments(SeatViewQueryArgsSchema, location="query")
+    @blp.response(200, SeatViewSchema, example=ex.SEAT_VIEW)
+    @blp.doc(parameters=[SEAT_TOKEN_DOC])
+    def get(self, args: dict[str, Any], table_id: int) -> dict[str, Any]:
+        """Get a seat's view
+
+        What the seat may see now: its hand, its foot's size, every side's melds, the pile's top,
+        counts of the rest, and `view.actions`, the actions open to it (empty: not its move). With
+        `version` and `wait`, a long-poll: the answer waits until the table's version is not
+        `version`, or `wait` seconds pass (200 either way).
+        """
+        db = get_db()
+        if args.get("version") is not None and args["wait"] > 0:
+            _wait_for_change(db, table_id, args["version"], time.monotonic() + args["wait"])
+        return doc.seat_view_doc(svc.read_table(db, table_id), _seat())
+
+
+def _wait_for_change(db: Any, table_id: int, version: int, deadline: float) -> None:
+    """Return once the table's version is not ``version``, an answer falls due, or ``deadline``."""
+    while True:
+        current, status, due = svc.poll(db, table_id)
+        if current != version or status != "playing" or svc.answer_is_due(due):
+            return
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        time.sleep(min(POLL_SECONDS, left))
+
+
+@blp.route(f"/<{TABLE_ID}:table_id>/events")
+class SeatEvents(MethodView):
+    @_seat_docs
+    @blp.arguments(EventsQueryArgsSchema, location="query")
+    @blp.response(200, content_type=EVENT_STREAM, description="Server-sent events: `id: <table version>`, "
+                  "`event: view`, `data: <SeatView JSON>`, at once and after every change; a comment line "
+                  "every 15 s.")
+    @blp.doc(parameters=[SEAT_TOKEN_DOC, {
+        "name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "integer"},
+        "description": "The last event's id (a table version): the stream sends the current view only if the "
+        "table has moved on since."}])
+    def get(self, args: dict[str, Any], table_id: int) -> Any:
+        """Stream a seat's views
+
+        Server-sent events (`text/event-stream`): the seat's view (a SeatView, as GET .../view) at
+        once and after every change of the table, each with `id:` the table's version. `Last-Event-ID`
+        resumes: the current view is sent only if it is newer. The stream ends when the table is
+        finished, or after `wait` seconds; clients reconnect. It polls the database, so it sees the
+        changes made through any API host.
+        """
+        db, seat = get_db(), _seat()
+        last = flask.request.headers.get("Last-Event-ID", "").strip()
+        seen = int(last) if last.isdigit() else None
+        deadline = time.monotonic() + args["wait"]
+
+        def events() -> Iterator[str]:
+            nonlocal seen
+            beat = time.monotonic()
+            while True:
+                current, status, due = svc.poll(db, table_id)
+                if current != seen or svc.answer_is_due(due):
+                    data = svc.read_table(db, table_id)
+                    if data.version != seen:
+                        seen = data.version
+                        beat = time.monotonic()
+                        yield doc.sse_event(doc.seat_view_doc(data, seat))
+                    status = data.status
+                if status != "playing" or time.monotonic() >= deadline:
+                    return
+                if time.monotonic() - beat >= KEEP_ALIVE_SECONDS:
+                    beat = time.monotonic()
+                    yield ": keep-alive\n\n"
+                time.sleep(min(POLL_SECONDS, max(0.0, deadline - time.monotonic())))
+
+        response = flask.Response(flask.stream_with_context(events()), mimetype=EVENT_STREAM)
+        response.headers["X-Accel-Buffering"] = "no"  # a buffering proxy would hold the events back
+        return response
+
+
+@blp.route(f"/<{TABLE_ID}:table_id>/actions")
+class ActionCollection(MethodView):
+    @idempotent
+    @_seat_docs
+    @blp.arguments(ActionCreateSchema, example=ex.ACTION_REQUEST)
+    @blp.response(200, SeatViewSchema, example=ex.SEAT_VIEW)
+    @blp.doc(parameters=[SEAT_TOKEN_DOC, HEADER_DOC])
+    @_problem_doc(409, "`version` is not the table's (version-moved; `version` is the current one), the game is "
+                  "over (table-finished), or the Idempotency-Key's first request is still running.")
+    def post(self, body: dict[str, Any], table_id: int) -> Any:
+        """Take an action
+
+        The seat's action (the engine's, without `seat`: the token says it) on the table's
+        `version`. Two actions on one version: one is taken, the other is a 409 `version_moved`.
+        An action the rules refuse is a 422 naming each rule broken with the checks' codes, its
+        pointers into `action` (e.g. `/action/melds/0/2`); nothing is stored. An action that ends
+        the round scores it (as POST /v1/rounds/score), stores it in the game's history with its
+        seed and log, and deals the next round unless the game has ended. The answer is the
+        seat's view after it. `Idempotency-Key` is honoured (per seat).
+        """
+        seat = _seat()
+        data = svc.act(get_db(), table_id, seat, body["version"], body["action"],
+                       idempotency.completion(doc.seat_view_answer(seat)))
+        return doc.seat_view_doc(data, seat)
+
+
+@blp.route(f"/<{TABLE_ID}:table_id>/rounds/<{ROUND_NUMBER}:number>")
+class TableRound(MethodView):
+    @blp.response(200, TableRoundSchema, example=ex.TABLE_ROUND)
+    @blp.doc(security=[{"seatToken": []}, {"bearerAuth": []}, {}])
+    @_problem_doc(404, "No such table for this API key or Seat-Token, or no such round ended at it.")
+    @_problem_doc(409, "The round is still in play (round-in-play): its log would show cards.")
+    def get(self, table_id: int, number: int) -> dict[str, Any]:
+        """Get an ended round of a table
+
+        A round ended at this table, public: its seed, why it ended, every action in order (with
+        the seed, they replay the round), the score, and the round in the game's history. With a
+        Seat-Token or the API key.
+        """
+        db = get_db()
+        data = svc.read_table(db, table_id) if flask.g.seat is not None else svc.get_table(db, _actor(), table_id)
+        summary, actions = svc.round_log(db, data, number)
+        return doc.round_doc(data, summary, actions)
+
+
+def register_spec(api: Any) -> None:
+    """The seat-token security scheme the seat operations use."""
+    api.spec.components.security_scheme(
+        "seatToken",
+        {"type": "apiKey", "in": "header", "name": problems.SEAT_HEADER,
+         "description": "A seat's token, shown once when the table is created."},
+    )

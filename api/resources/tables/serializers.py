@@ -1,0 +1,79 @@
+"""Documents of the tables resource, built from the service's :class:`TableData`: what
+``schemas.py`` documents. A seat's document holds only what the engine's ``view`` gives that seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flask
+
+from handfoot.engine import play
+from handfoot.server.idempotency import Answer
+from handfoot.server.services.tables import CreatedTable, TableData
+
+
+def table_location(table_id: int) -> str:
+    return flask.url_for("Tables.TableItem", table_id=table_id)
+
+
+def table_round_location(table_id: int, number: int) -> str:
+    return flask.url_for("Tables.TableRound", table_id=table_id, number=number)
+
+
+def game_round_location(game_id: int, number: int) -> str:
+    return flask.url_for("Games.RoundItem", game_id=game_id, number=number)
+
+
+def created_doc(created: CreatedTable) -> dict[str, Any]:
+    """The 201 of a creation: the table and each seat's token (shown here only)."""
+    data = created.table
+    state = data.engine_state()
+    return {"id": data.id, "game": data.game_id, "href": table_location(data.id), "status": data.status,
+            "round": data.round, "version": data.version,
+            "seats": [{"seat": i, "name": s.name, "side": s.side, "token": token}
+                      for i, (s, token) in enumerate(zip(state.seats, created.tokens, strict=True))]}
+
+
+def created_answer(created: CreatedTable) -> Answer:
+    """The 201 of a creation as stored with its Idempotency-Key (the tokens with it: a replay gives them)."""
+    return Answer(201, {"Location": table_location(created.table.id)}, created_doc(created))
+
+
+def summary_doc(data: TableData) -> dict[str, Any]:
+    """The public summary: counts of cards, never a card."""
+    state = data.engine_state()
+    return {"id": data.id, "game": data.game_id, "href": table_location(data.id), "status": data.status,
+            "round": data.round, "version": data.version, "phase": state.phase, "turn": state.turn,
+            "seats": [{"seat": i, "name": s.name, "side": s.side, "hand_size": len(s.hand),
+                       "foot_size": None if s.foot is None else len(s.foot)} for i, s in enumerate(state.seats)],
+            "sides": [{"name": side.name, "score": side.score} for side in state.sides],
+            "created_at": data.created_at, "updated_at": data.updated_at}
+
+
+def seat_view_doc(data: TableData, seat: int) -> dict[str, Any]:
+    """A SeatView: the engine's view for ``seat``, the table's version and the last round ended."""
+    state = data.engine_state()
+    last = data.rounds_ended[-1] if data.rounds_ended else None
+    return {"table": data.id, "game": data.game_id, "status": data.status, "version": data.version,
+            "round": data.round, "rounds": state.rules.rounds, "view": play.view(state, seat),
+            "last_round": None if last is None else {**last, "href": table_round_location(data.id, last["round"])}}
+
+
+def seat_view_answer(seat: int) -> Any:
+    """The 200 of an action, as stored with its Idempotency-Key (per seat: the key's scope is the seat)."""
+
+    def answer(data: TableData) -> Answer:
+        return Answer(200, {}, seat_view_doc(data, seat))
+
+    return answer
+
+
+def round_doc(data: TableData, summary: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"round": summary["round"], "seed": summary["seed"], "ended": summary["ended"],
+            "out_side": summary["out_side"], "actions": actions, "score": summary["score"],
+            "game_round_href": game_round_location(data.game_id, summary["round"])}
+
+
+def sse_event(doc: dict[str, Any]) -> str:
+    """One server-sent event: ``id`` the table's version, ``event: view``, the SeatView as ``data``."""
+    return f"id: {doc['version']}\nevent: view\ndata: {flask.json.dumps(doc)}\n\n"
