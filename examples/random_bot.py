@@ -17,12 +17,12 @@ from handfoot.client import Client
 from handfoot.client.bots import Bot, BotSummary, Choose, policy_choose
 
 
-def random_choose(preset: str | None = None, seed: int | None = None) -> Choose:
-    """The random ``choose`` under ``preset`` (default: the one the table's view names)."""
+def random_choose(preset: str = "pagat", seed: int | None = None) -> Choose:
+    """The random ``choose`` under ``preset`` (the table's)."""
     return policy_choose("random", preset=preset, seed=seed)
 
 
-def play(client: Client, table: int, token: str, preset: str | None = None, seed: int | None = None) -> BotSummary:
+def play(client: Client, table: int, token: str, preset: str = "pagat", seed: int | None = None) -> BotSummary:
     return Bot(client, table, token, random_choose(preset, seed)).play()
 
 
@@ -30,7 +30,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("table", type=int, help="the table's id")
     parser.add_argument("token", help="this seat's token")
-    parser.add_argument("--preset", help="the table's preset (default: the one its view names)")
+    parser.add_argument("--preset", default="pagat", help="the table's preset (default pagat)")
     parser.add_argument("--seed", type=int, help="seed of the bot's random choices")
     args = parser.parse_args()
     with Client() as client:

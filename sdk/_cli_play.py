@@ -107,7 +107,8 @@ def _cmd_play(client: Client, args: argparse.Namespace, out: TextIO, stdin: Text
         game = client.game(table.game)
         preset, rules = game.preset, dict(game.house_rules)
     else:
-        table = client.create_table(preset=args.preset, teams=sides, rules=rules, name=args.name, seed=args.seed)
+        name = args.name or f"Bots: {', '.join(bots)}"
+        table = client.create_table(preset=args.preset, teams=sides, rules=rules, name=name, seed=args.seed)
         preset = args.preset
     if len(bots) != len(table.seats):
         raise PlayUsageError(f"--bots names {len(bots)} bots for the table's {len(table.seats)} seats "
@@ -141,7 +142,7 @@ def add_play_command(sub: Any) -> None:
     p.add_argument("--side", action="append", metavar="NAME=P1,P2",
                    help="a side and its players (repeat; default North-South=North,South and East-West=East,West)")
     p.add_argument("--rules", metavar="JSON", help="house-rule overrides of a new game, as a JSON object")
-    p.add_argument("--name", help="the new game's name")
+    p.add_argument("--name", help="the new game's name (default: Bots: and the bots)")
     p.add_argument("--game", type=int, metavar="ID", help="continue this stored game instead of a new one")
     p.add_argument("--seed", type=int, help="the table's seed and the bots' (a run repeats)")
     p.add_argument("--wait", type=float, default=30.0, help="seconds of each bot's long-poll (default 30)")

@@ -21,7 +21,7 @@ from ._errors import APIConnectionError, APIResponseValidationError, status_erro
 from ._transport import Timeout
 from .params import GameTeamInput
 from .types import ProblemDetails
-from .types.tables import SeatView, Table, TableRound
+from .types.tables import SeatView, Table, TableCreated, TableRound
 
 if TYPE_CHECKING:
     from ._transport import Transport
@@ -152,13 +152,15 @@ class TableMethods:
         answer_timeout: float | None = None,
         game: int | None = None,
         idempotency_key: str | None = None,
-    ) -> Table:
+    ) -> TableCreated:
         """``POST /v1/tables``: deal a new game (``preset``, house ``rules``, ``teams`` of
         ``{name, players}``, a ``name``) or continue the stored ``game``; ``seed`` (an int) fixes
         the shuffles, ``play`` overrides play options (``{"ask_partner": true}``),
         ``answer_timeout`` (seconds) makes an unanswered "May I go out?" a yes.
 
-        The answer's ``seats`` carry each seat's ``token``, shown this once (``table.tokens``).
+        A new game needs ``name``, ``preset`` and ``teams``; a stored one brings them (``game``
+        alone). The answer's ``seats`` carry each seat's ``token``, shown this once
+        (``table.tokens``); a retry with the same ``idempotency_key`` is given the same answer.
         ``ValueError`` for neither or both of a new game and ``game``; ``UnprocessableEntityError``
         for bad teams or rules; ``NotFoundError`` for an unknown game; ``ConflictError`` when the game
         is finished or already has a table playing.
@@ -166,7 +168,7 @@ class TableMethods:
         body = create_body(preset=preset, teams=teams, rules=rules, name=name, seed=seed, play=play,
                            answer_timeout=answer_timeout, game=game)
         response = self._transport.post_with_idempotency_key(TABLES_PATH, json=body, idempotency_key=idempotency_key)
-        return Table.from_json(response.json())
+        return TableCreated.from_json(response.json())
 
     def get_table(self, table_id: int) -> Table:
         """``GET /v1/tables/{id}`` (the API key): the public summary, no cards; ``NotFoundError``
@@ -251,13 +253,13 @@ class AsyncTableMethods:
         rules: Mapping[str, object] | None = None, name: str | None = None, seed: int | None = None,
         play: Mapping[str, object] | None = None, answer_timeout: float | None = None, game: int | None = None,
         idempotency_key: str | None = None,
-    ) -> Table:
+    ) -> TableCreated:
         """As ``Client.create_table``."""
         body = create_body(preset=preset, teams=teams, rules=rules, name=name, seed=seed, play=play,
                            answer_timeout=answer_timeout, game=game)
         response = await self._transport.request("POST", TABLES_PATH, json=body,
                                                  idempotency_key=idempotency_key or str(uuid.uuid4()))
-        return Table.from_json(response.json())
+        return TableCreated.from_json(response.json())
 
     async def get_table(self, table_id: int) -> Table:
         """As ``Client.get_table``."""

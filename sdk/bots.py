@@ -211,35 +211,23 @@ class AsyncBot:
         raise _none_accepted(sv, refusal)
 
 
-def policy_choose(policy: str, *, preset: str | None = None, rules: Mapping[str, object] | None = None,
+def policy_choose(policy: str, *, preset: str, rules: Mapping[str, object] | None = None,
                   seed: int | None = None) -> Choose:
     """One of the engine's reference policies (``"greedy"``, ``"random"``:
-    ``handfoot.engine.play.bots.POLICIES``) as a ``choose``, its random choices drawn from
-    ``random.Random(seed)``, under ``preset`` plus house ``rules`` (default: those the first view
-    names, when the server sends them). The engine's actions name their ``seat``; at a table the
-    token says it, so it is left out. ``KeyError`` for an unknown policy; ``BotError`` when no preset
-    is known; the engine's ``HandFootError`` for an unknown preset or bad rules."""
+    ``handfoot.engine.play.bots.POLICIES``) as a ``choose``, under ``preset`` plus house ``rules``
+    (the table's game's: a seat's view does not name them), its random choices drawn from
+    ``random.Random(seed)``. The engine's actions name their ``seat``; at a table the token says
+    it, so it is left out. ``KeyError`` for an unknown policy; the engine's ``HandFootError`` for an
+    unknown preset or bad rules."""
     from handfoot import engine
     from handfoot.engine.play.bots import POLICIES
-    from handfoot.engine.rules import RuleSet
 
     chosen = POLICIES[policy]
+    resolved = engine.rules_of({"preset": preset, "rules": dict(rules or {})}).rules
     rng = random.Random(seed)
-    resolved: list[RuleSet] = []
-
-    def rules_for(sv: SeatView) -> RuleSet:
-        if not resolved:
-            name = preset if preset is not None else sv.preset
-            if name is None:
-                raise BotError(f"table {sv.table}: its view names no preset; give policy_choose(preset=...)")
-            house = rules if preset is not None else sv.rules
-            resolved.append(engine.rules_of({"preset": name, "rules": dict(house or {})}).rules)
-        return resolved[0]
 
     def choose(sv: SeatView) -> list[Action]:
-        candidates = chosen(sv.plain_view(), rules_for(sv), rng)
+        candidates = chosen(sv.plain_view(), resolved, rng)
         return [{k: v for k, v in action.items() if k != "seat"} for action in candidates]
 
-    if preset is not None:
-        engine.rules_of({"preset": preset, "rules": dict(rules or {})})  # a bad preset fails here, not mid-game
     return choose

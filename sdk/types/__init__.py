@@ -21,7 +21,17 @@ from .history import PlayerStatistics, SideStatistics, Statistics
 from .presets import PROVENANCE_KINDS, Preset, PresetSummary, Provenance, ProvenanceKind, RuleField
 from .problems import ProblemDetails, ProblemItem
 from .rounds import Breakdown, Comparison, Line, RoundComparison, RoundScore
-from .tables import LastRound, SeatView, Table, TableRound, TableSeat, TableSide
+from .tables import (
+    LastRound,
+    SeatSummary,
+    SeatToken,
+    SeatView,
+    SideScore,
+    SideSummary,
+    Table,
+    TableCreated,
+    TableRound,
+)
 
 __all__ = [
     "PROVENANCE_KINDS",
@@ -53,13 +63,16 @@ __all__ = [
     "RoundSummary",
     "RuleField",
     "Scoresheet",
+    "SeatSummary",
+    "SeatToken",
     "SeatView",
     "ScoresheetRound",
+    "SideScore",
     "SideStatistics",
+    "SideSummary",
     "Statistics",
     "Table",
+    "TableCreated",
     "TableRound",
-    "TableSeat",
-    "TableSide",
     "TeamTotal",
 ]

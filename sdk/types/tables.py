@@ -1,4 +1,4 @@
-"""Tables: ``POST /v1/tables`` and ``GET /v1/tables/{id}`` (``Table``), a seat's view
+"""Tables: ``POST /v1/tables`` (``TableCreated``), ``GET /v1/tables/{id}`` (``Table``), a seat's view
 (``SeatView``: ``GET /v1/tables/{id}/view``, ``.../events``, ``POST .../actions``) and an ended
 round (``TableRound``: ``GET /v1/tables/{id}/rounds/{n}``). Scores are points.
 
@@ -11,34 +11,62 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from .._http import dumps_json
-from .._loader import Result, wire
-from .rounds import Breakdown
+from .._loader import Result
 
-__all__ = ["LastRound", "SeatView", "Table", "TableRound", "TableSeat", "TableSide"]
+__all__ = ["LastRound", "SeatSummary", "SeatToken", "SeatView", "SideScore", "SideSummary", "Table", "TableCreated",
+           "TableRound"]
 
 
 @dataclass(frozen=True, slots=True)
-class TableSeat(Result):
-    """One seat, in turn order: its index, player ``name`` and ``side`` (an index into the sides).
-    ``token`` (the seat's secret, for ``Seat-Token``) only in the answer that created the table;
-    ``hand_size``/``foot_size`` (cards; ``foot_size`` ``None`` once picked up) only in the summary."""
+class SeatToken(Result):
+    """One seat of a new table, in turn order: its index, player ``name``, ``side`` (an index into
+    the sides) and ``token``, the seat's secret for ``Seat-Token`` (shown in this answer only)."""
 
     seat: int
     name: str
     side: int
-    token: str | None = field(default=None, metadata=wire(omit_none=True))
-    hand_size: int | None = None
-    foot_size: int | None = None
+    token: str
 
 
 @dataclass(frozen=True, slots=True)
-class TableSide(Result):
-    """A side at the table and its game score so far (points)."""
+class TableCreated(Result):
+    """The answer of ``POST /v1/tables``: the table, the stored ``game`` it plays, ``status``
+    (``playing``), the first ``round`` dealt, ``version`` 0 and each seat with its token."""
+
+    id: int
+    game: int
+    href: str
+    status: str
+    round: int
+    version: int
+    seats: tuple[SeatToken, ...]
+
+    @property
+    def tokens(self) -> list[str]:
+        """Each seat's token, in seat (turn) order."""
+        return [seat.token for seat in self.seats]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary(Result):
+    """One seat in a table's public summary: player, side, and how many cards it holds
+    (``foot_size`` ``None`` once the foot is picked up)."""
+
+    seat: int
+    name: str
+    side: int
+    hand_size: int
+    foot_size: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SideSummary(Result):
+    """A side at the table and its game total before the round in play (points)."""
 
     name: str
     score: int
@@ -46,30 +74,32 @@ class TableSide(Result):
 
 @dataclass(frozen=True, slots=True)
 class Table(Result):
-    """A table: the stored ``game`` it plays, ``status`` (``playing`` or ``finished``), the
-    ``round`` in play and the table's ``version`` (every action moves it, across rounds).
-    ``phase``/``turn``/``sides``/timestamps come with ``GET /v1/tables/{id}``."""
+    """``GET /v1/tables/{id}``, the public summary (no cards): the stored ``game``, ``status``
+    (``playing`` or ``finished``), the ``round`` in play, the table ``version`` (every action moves
+    it, across rounds), whose ``turn`` (a seat index) and what ``phase``."""
 
     id: int
     game: int
+    href: str
     status: str
     round: int
     version: int
-    seats: tuple[TableSeat, ...]
-    href: str | None = None
-    phase: str | None = None
-    turn: int | None = None
-    sides: tuple[TableSide, ...] = ()
-    created_at: datetime | None = None
-    updated_at: datetime | None = None
+    phase: str
+    turn: int
+    seats: tuple[SeatSummary, ...]
+    sides: tuple[SideSummary, ...]
+    created_at: datetime
+    updated_at: datetime
 
-    @property
-    def tokens(self) -> list[str]:
-        """Each seat's token in seat order (only after ``create_table``; else ``ValueError``)."""
-        tokens = [seat.token for seat in self.seats]
-        if any(token is None for token in tokens):
-            raise ValueError("this answer holds no seat tokens (only the one that created the table does)")
-        return [token for token in tokens if token is not None]
+
+@dataclass(frozen=True, slots=True)
+class SideScore(Result):
+    """One side's score for an ended round: ``total`` points and the ``lines`` that add up to it
+    (each as ``Breakdown``'s lines: ``code``, ``label``, ``count``, ``points_each``, ``points``)."""
+
+    name: str
+    total: int
+    lines: tuple[Mapping[str, object], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,15 +109,15 @@ class LastRound(Result):
 
     round: int
     ended: str
-    out_side: int | None = None
-    seed: int | None = None
-    score: tuple[Breakdown, ...] = ()
-    href: str | None = None
+    out_side: int | None
+    seed: int
+    score: tuple[SideScore, ...]
+    href: str
 
     @property
     def totals(self) -> dict[str, int]:
-        """Side name → the round's total (points)."""
-        return {b.name: b.total for b in self.score}
+        """Side name -> the round's total (points)."""
+        return {side.name: side.total for side in self.score}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +133,8 @@ class SeatView(Result):
     version: int
     round: int
     view: Mapping[str, object]
-    rounds: int | None = None
-    last_round: LastRound | None = None
-    preset: str | None = field(default=None, metadata=wire(omit_none=True))
-    """The game's preset and house ``rules`` (overrides), when the server sends them."""
-    rules: Mapping[str, object] | None = field(default=None, metadata=wire(omit_none=True))
+    rounds: int | None
+    last_round: LastRound | None
 
     @property
     def finished(self) -> bool:
@@ -154,14 +181,14 @@ class SeatView(Result):
 
 @dataclass(frozen=True, slots=True)
 class TableRound(Result):
-    """An ended round, public: its ``seed``, how it ended, the side that went out, every accepted
-    action in order (each with its ``seat``), the score, and the stored round of the game."""
+    """``GET /v1/tables/{id}/rounds/{n}``, an ended round, public: its ``seed``, how it ended, the
+    side that went out, every accepted action in order (each with its ``seat``), each side's score,
+    and the stored round of the game (``game_round_href``)."""
 
     round: int
+    seed: int
     ended: str
+    out_side: int | None
     actions: tuple[Mapping[str, object], ...]
-    score: tuple[Breakdown, ...]
-    seed: int | None = None
-    out_side: int | None = None
-    game_round_href: str | None = None
-
+    score: tuple[SideScore, ...]
+    game_round_href: str

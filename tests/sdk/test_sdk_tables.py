@@ -16,6 +16,7 @@ from handfoot.client import (
     NotFoundError,
     SeatView,
     Table,
+    TableCreated,
     UnprocessableEntityError,
     VersionMovedError,
 )
@@ -40,11 +41,11 @@ def test_create_table_sends_the_body_once_keyed_and_reads_the_tokens(
 ) -> None:
     rsps.post(TABLES, status=503)
     rsps.post(TABLES, json=CREATED, status=201)
-    table = client.create_table(preset="pagat", teams=TEAMS, seed=7, play={"ask_partner": True})
-    assert isinstance(table, Table)
+    table = client.create_table(name="Noon", preset="pagat", teams=TEAMS, seed=7, play={"ask_partner": True})
+    assert isinstance(table, TableCreated) and table.to_dict() == CREATED
     assert table.tokens == ["hf_seat_0", "hf_seat_1", "hf_seat_2", "hf_seat_3"]
     first, second = (call.request for call in rsps.calls)
-    assert json.loads(first.body or b"") == {"preset": "pagat", "teams": TEAMS, "seed": 7,
+    assert json.loads(first.body or b"") == {"name": "Noon", "preset": "pagat", "teams": TEAMS, "seed": 7,
                                              "play": {"ask_partner": True}}
     assert first.headers["Idempotency-Key"] == second.headers["Idempotency-Key"]
 
@@ -57,14 +58,14 @@ def test_create_table_needs_a_new_game_or_a_stored_one(client: Client) -> None:
 
 
 def test_a_summary_has_no_tokens(rsps: responses.RequestsMock, client: Client) -> None:
-    summary = {**CREATED, "seats": [{"seat": 0, "name": "N", "side": 0, "hand_size": 11, "foot_size": 11}],
-               "phase": "draw", "turn": 0, "sides": [{"name": "NS", "score": 0}]}
+    summary = {key: CREATED[key] for key in ("id", "game", "href", "status", "round", "version")} | {
+        "seats": [{"seat": 0, "name": "N", "side": 0, "hand_size": 11, "foot_size": 11}],
+        "phase": "draw", "turn": 0, "sides": [{"name": "NS", "score": 0}],
+        "created_at": "2026-12-01T12:00:00+00:00", "updated_at": "2026-12-01T12:00:05+00:00"}
     rsps.get(f"{TABLES}/3", json=summary)
     table = client.get_table(3)
-    assert table.seats[0].hand_size == 11 and table.turn == 0
-    with pytest.raises(ValueError, match="no seat tokens"):
-        _ = table.tokens
-    assert "token" not in table.to_dict()["seats"][0]
+    assert isinstance(table, Table) and table.seats[0].hand_size == 11 and table.turn == 0
+    assert table.to_dict() == summary and not hasattr(table.seats[0], "token")
 
 
 def test_seat_view_sends_the_token_and_waits_longer(

@@ -22,6 +22,14 @@ BOTS = ["greedy", "random", "greedy", "random"]  # seats in turn order: North, E
 SEED = 7
 
 
+def table_server(db_url: str, log: Path) -> LiveServer:
+    """gunicorn with two worker processes of eight threads: each waiting seat's long-poll holds a
+    thread, so sync workers (one request at a time) would leave the seat to move queued behind them."""
+    server = LiveServer(db_url, log, workers=2)
+    server.args += ["--threads", "8"]
+    return server
+
+
 def play(url: str, table_id: int, tokens: list[str]) -> list[BotSummary]:
     """Four bots, each in a thread with a client of its own and only its token."""
     results: list[BotSummary | None] = [None] * 4
@@ -67,7 +75,7 @@ def check_game_adds_up(hf: Client, game_id: int, table_id: int) -> list[int]:
 
 @pytest.mark.db
 def test_two_greedy_and_two_random_bots_play_a_pagat_game(db_url: str, tmp_path: Path) -> None:
-    with LiveServer(db_url, tmp_path / "gunicorn.log", workers=2) as server, Client(server.base) as hf:
+    with table_server(db_url, tmp_path / "gunicorn.log") as server, Client(server.base) as hf:
         table = hf.create_table(preset="pagat", teams=TEAMS, name="Bots end to end", seed=SEED)
         assert [s.name for s in table.seats] == ["North", "East", "South", "West"]
         summaries = play(server.base, table.id, table.tokens)
@@ -85,7 +93,7 @@ def test_two_greedy_and_two_random_bots_play_a_pagat_game(db_url: str, tmp_path:
 
 @pytest.mark.db
 def test_handfoot_play_plays_a_game_to_the_end(db_url: str, tmp_path: Path) -> None:
-    with LiveServer(db_url, tmp_path / "gunicorn.log", workers=2) as server, Client(server.base) as hf:
+    with table_server(db_url, tmp_path / "gunicorn.log") as server, Client(server.base) as hf:
         cli = Path(sys.executable).with_name("handfoot")
         done = subprocess.run(
             [str(cli), "--url", server.base, "play", "--preset", "pagat", "--bots", ",".join(BOTS),
