@@ -56,7 +56,7 @@ def _bots(text: str) -> list[str]:
 
 
 def _play_all(client: Client, table_id: int, tokens: list[str], bots: list[str], preset: str,
-              rules: dict[str, object] | None, seed: int | None, wait: float) -> list[BotSummary]:
+              rules: dict[str, object] | None, seed: int | None, wait: int) -> list[BotSummary]:
     """Each bot in a thread with its own client; the first failure stops the others and is raised."""
     stop = threading.Event()
     results: list[BotSummary | None] = [None] * len(bots)
@@ -145,6 +145,6 @@ def add_play_command(sub: Any) -> None:
     p.add_argument("--name", help="the new game's name (default: Bots: and the bots)")
     p.add_argument("--game", type=int, metavar="ID", help="continue this stored game instead of a new one")
     p.add_argument("--seed", type=int, help="the table's seed and the bots' (a run repeats)")
-    p.add_argument("--wait", type=float, default=30.0, help="seconds of each bot's long-poll (default 30)")
+    p.add_argument("--wait", type=int, default=30, help="seconds of each bot's long-poll (default 30)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(run=_cmd_play)

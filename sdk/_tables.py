@@ -61,7 +61,7 @@ def create_body(
                  play=play, answer_timeout=answer_timeout, game=game)
 
 
-def view_params(version: int | None, wait: float | None) -> dict[str, int | float | None]:
+def view_params(version: int | None, wait: int | None) -> dict[str, int | None]:
     if wait is not None and not 0 <= wait <= MAX_WAIT:
         raise ValueError(f"wait is seconds from 0 to {MAX_WAIT}")
     return {"version": version, "wait": wait}
@@ -176,7 +176,7 @@ class TableMethods:
         return Table.from_json(self._transport.request("GET", _table_path(table_id)).json())
 
     def seat_view(self, table_id: int, token: str, *, version: int | None = None,
-                  wait: float | None = None) -> SeatView:
+                  wait: int | None = None) -> SeatView:
         """``GET /v1/tables/{id}/view``: what the seat of ``token`` sees. With ``version`` and
         ``wait`` (seconds, 0 to 60) the server answers once the table's version is no longer
         ``version``, or after ``wait`` seconds (the view as it is then). ``NotFoundError`` for an
@@ -266,7 +266,7 @@ class AsyncTableMethods:
         return Table.from_json((await self._transport.request("GET", _table_path(table_id))).json())
 
     async def seat_view(self, table_id: int, token: str, *, version: int | None = None,
-                        wait: float | None = None) -> SeatView:
+                        wait: int | None = None) -> SeatView:
         """As ``Client.seat_view``."""
         response = await self._transport.request(
             "GET", _table_path(table_id, "view"), params=view_params(version, wait), headers=_seat(token),

@@ -37,14 +37,15 @@ if TYPE_CHECKING:
     from ._client import Client
     from .aio import AsyncClient
 
-__all__ = ["AsyncBot", "Bot", "BotError", "BotSummary", "Choose", "final_totals", "policy_choose"]
+__all__ = ["Action", "AsyncBot", "Bot", "BotError", "BotSummary", "Choose", "final_totals", "policy_choose"]
 
+#: An action as the engine takes it (``{"type": "discard", "card": "7H"}``), without ``seat``.
 Action = Mapping[str, Any]
 #: A bot's mind: the seat's view -> candidate actions, best first (the engine's, without ``seat``).
 Choose = Callable[[SeatView], Sequence[Action]]
 
 #: Seconds of one long-poll of the view while another seat plays (the server takes at most 60).
-DEFAULT_WAIT = 30.0
+DEFAULT_WAIT = 30
 #: Actions posted by one bot before it gives up (a game of Pagat takes a few hundred).
 DEFAULT_MAX_ACTIONS = 100_000
 
@@ -133,7 +134,7 @@ class Bot:
     bot of a thread its own."""
 
     def __init__(self, client: Client, table_id: int, token: str, choose: Choose, *,
-                 wait: float = DEFAULT_WAIT, max_actions: int = DEFAULT_MAX_ACTIONS,
+                 wait: int = DEFAULT_WAIT, max_actions: int = DEFAULT_MAX_ACTIONS,
                  stop: threading.Event | None = None) -> None:
         self.client, self.table_id, self.token, self.choose = client, table_id, token, choose
         self.wait, self.max_actions, self.stop = wait, max_actions, stop
@@ -176,7 +177,7 @@ class AsyncBot:
 
     def __init__(self, client: AsyncClient, table_id: int, token: str,
                  choose: Choose | Callable[[SeatView], Awaitable[Sequence[Action]]], *,
-                 wait: float = DEFAULT_WAIT, max_actions: int = DEFAULT_MAX_ACTIONS) -> None:
+                 wait: int = DEFAULT_WAIT, max_actions: int = DEFAULT_MAX_ACTIONS) -> None:
         self.client, self.table_id, self.token, self.choose = client, table_id, token, choose
         self.wait, self.max_actions = wait, max_actions
 

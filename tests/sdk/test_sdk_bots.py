@@ -45,7 +45,7 @@ class FakeTable:
                                    "view": view(self.state, seat), "last_round": None})
 
     def seat_view(self, table_id: int, token: str, *, version: int | None = None,
-                  wait: float | None = None) -> SeatView:
+                  wait: int | None = None) -> SeatView:
         with self.changed:
             if version is not None and wait:
                 self.changed.wait_for(lambda: self.version != version, timeout=wait)
@@ -141,7 +141,7 @@ class AsyncFake:
         self.table = table
 
     async def seat_view(self, table_id: int, token: str, *, version: int | None = None,
-                        wait: float | None = None) -> SeatView:
+                        wait: int | None = None) -> SeatView:
         if version is not None and wait:
             deadline = asyncio.get_running_loop().time() + wait
             while self.table.version == version and asyncio.get_running_loop().time() < deadline:
