@@ -4,6 +4,8 @@ scoresheet's totals are the sums of its stored rounds, and each stored round is 
 
 from __future__ import annotations
 
+import asyncio
+import os
 import subprocess
 import sys
 import threading
@@ -28,6 +30,15 @@ def table_server(db_url: str, log: Path) -> LiveServer:
     server = LiveServer(db_url, log, workers=2)
     server.args += ["--threads", "8"]
     return server
+
+
+def migrated_sqlite(folder: Path) -> str:
+    """A SQLite file in ``folder`` with the migrations applied (``alembic upgrade head``)."""
+    db_url = f"sqlite:///{folder / 'handfoot.sqlite3'}"
+    subprocess.run([str(Path(sys.executable).with_name("alembic")), "upgrade", "head"], check=True,
+                   capture_output=True, env={**os.environ, "DATABASE_URL": db_url},
+                   cwd=Path(__file__).resolve().parents[2])
+    return db_url
 
 
 def play(url: str, table_id: int, tokens: list[str]) -> list[BotSummary]:
@@ -110,3 +121,65 @@ def test_handfoot_play_plays_a_game_to_the_end(db_url: str, tmp_path: Path) -> N
         assert str(sheet) in done.stdout
         assert sheet.winner is not None and done.stdout.rstrip().endswith(f"Winner: {sheet.winner}")
         assert sheet.winner == sheet.teams[totals.index(max(totals))]
+
+
+def test_async_bots_play_a_game_and_a_seat_follows_its_events(tmp_path: Path) -> None:
+    """``AsyncBot`` on ``AsyncClient`` for all four seats in one event loop, while a fifth reader
+    follows seat 0's server-sent events (sync ``seat_events``) to the finished view."""
+    from handfoot.client.aio import AsyncClient
+    from handfoot.client.bots import AsyncBot
+
+    db_url = migrated_sqlite(tmp_path)
+    with table_server(db_url, tmp_path / "gunicorn.log") as server, Client(server.base) as hf:
+        table = hf.create_table(preset="pagat", teams=TEAMS, name="Async bots", seed=SEED + 1)
+        followed: list[Any] = []
+
+        def follow() -> None:
+            with Client(server.base) as reader:
+                followed.extend(reader.seat_events(table.id, table.tokens[0]))
+
+        reader = threading.Thread(target=follow, daemon=True)
+        reader.start()
+
+        async def main() -> list[BotSummary]:
+            async with AsyncClient(server.base, timeout=(3.05, 30)) as ahf:
+                bots = [AsyncBot(ahf, table.id, token, policy_choose(bot, preset="pagat", seed=i), wait=10)
+                        for i, (token, bot) in enumerate(zip(table.tokens, BOTS, strict=True))]
+                return list(await asyncio.gather(*(bot.play() for bot in bots)))
+
+        summaries = asyncio.run(main())
+        reader.join(timeout=120)
+        totals = check_game_adds_up(hf, table.game, table.id)
+        assert all(list(s.totals.values()) == totals for s in summaries)
+        versions = [sv.version for sv in followed]
+        assert versions == sorted(set(versions)) and len(versions) > 10  # one event a change, in order
+        assert followed[-1].finished and followed[-1].version == summaries[0].last.version
+        assert followed[0].view["seat"] == 0 and all(sv.view["seat"] == 0 for sv in followed)
+
+
+def test_async_seat_events_and_a_moved_version(tmp_path: Path) -> None:
+    """``AsyncClient.seat_events`` gives the view at once and after a change; an action on a stale
+    version is ``VersionMovedError`` with the table's version."""
+    from handfoot.client import VersionMovedError
+    from handfoot.client.aio import AsyncClient
+
+    db_url = migrated_sqlite(tmp_path)
+    with table_server(db_url, tmp_path / "gunicorn.log") as server:
+
+        async def main() -> None:
+            async with AsyncClient(server.base) as ahf:
+                table = await ahf.create_table(preset="pagat", teams=TEAMS, name="Events", seed=SEED)
+                events = ahf.seat_events(table.id, table.tokens[1])
+                first = await anext(events)
+                assert first.version == 0 and not first.my_move
+                after = await ahf.act(table.id, table.tokens[0], 0, {"type": "draw"})
+                second = await anext(events)
+                assert second.version == after.version == 1
+                await events.aclose()
+                with pytest.raises(VersionMovedError) as caught:
+                    await ahf.act(table.id, table.tokens[0], 0, {"type": "discard", "card": after.hand[0]})
+                assert caught.value.version == 1
+                long_poll = await ahf.seat_view(table.id, table.tokens[2], version=1, wait=1)
+                assert long_poll.version == 1  # nothing moved: the view as it is, after the wait
+
+        asyncio.run(main())
