@@ -3,9 +3,15 @@
 ``handfoot-server serve`` (and so ``make run``) and the API benchmark (``make bench``) load this
 module, so what is measured is what is served. Command-line flags override it (``make run`` passes ``-b`` and ``-w``).
 
-- ``workers``: ``WEB_CONCURRENCY`` (gunicorn's own variable), default 2; sync workers: scoring is
-  CPU-bound pure Python, so one process per core serves it best, and a slow client cannot hold a
-  thread (put a buffering proxy in front on a public network).
+- ``workers``: ``WEB_CONCURRENCY`` (gunicorn's own variable), default 2: scoring is CPU-bound pure
+  Python, so one process per core serves it best (threads add no scoring throughput: the GIL).
+- ``worker_class`` ``gthread`` with ``threads`` (``HANDFOOT_THREADS``, default 8) per worker: a seat
+  waiting for its turn (a long-poll, ``GET /v1/tables/{id}/view?wait=``, or an event stream) holds
+  its request open for up to a minute (a stream up to 15), sleeping between reads of the table's
+  row. Sync workers serve one request each, so four waiting bots would take every worker and the
+  actions they wait for could never arrive. Threads only let waiting requests wait; ``threads``
+  bounds the waiters (and database connections) a worker holds, so size it to the bots expected.
+  Put a buffering proxy in front on a public network (a slow client holds a thread).
 - ``preload_app``: the app is built once in the master and forked, so workers start fast and share
   its memory. ``create_app()`` opens no database connection (``api/db.py`` creates the engine
   lazily, per worker); ``post_fork`` drops any pool a hook might have opened in the master anyway,
@@ -25,7 +31,8 @@ from typing import Any
 wsgi_app = "handfoot.server:create_app()"
 bind = [os.environ.get("HANDFOOT_BIND", "127.0.0.1:8000")]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "sync"
+worker_class = "gthread"
+threads = int(os.environ.get("HANDFOOT_THREADS", "8"))
 preload_app = True
 timeout = 30
 graceful_timeout = 30

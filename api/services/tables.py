@@ -68,7 +68,10 @@ def now() -> datetime:
 
 
 def _aware(value: datetime | None) -> datetime | None:
-    return None if value is None or value.tzinfo is not None else value.replace(tzinfo=UTC)
+    """A stored timestamp as an aware UTC datetime (SQLite gives it back naive)."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
 
 
 def round_seed(table_seed: int, number: int) -> int:

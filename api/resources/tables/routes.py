@@ -157,7 +157,9 @@ class SeatView(MethodView):
 
 
 def _wait_for_change(db: Any, table_id: int, version: int, deadline: float) -> None:
-    """Return once the table's version is not ``version``, an answer falls due, or ``deadline``."""
+    """Return once the table's version is not ``version``, an answer falls due, or ``deadline``.
+    No transaction is held while waiting (a PostgreSQL session idle in one would hold its locks)."""
+    db.close_session()
     while True:
         current, status, due = svc.poll(db, table_id)
         if current != version or status != "playing" or svc.answer_is_due(due):
@@ -189,6 +191,7 @@ class SeatEvents(MethodView):
         changes made through any API host.
         """
         db, seat = get_db(), _seat()
+        db.close_session()  # the token's check: its transaction ends before the stream begins
         last = flask.request.headers.get("Last-Event-ID", "").strip()
         seen = int(last) if last.isdigit() else None
         deadline = time.monotonic() + args["wait"]
@@ -200,11 +203,12 @@ class SeatEvents(MethodView):
                 current, status, due = svc.poll(db, table_id)
                 if current != seen or svc.answer_is_due(due):
                     data = svc.read_table(db, table_id)
+                    db.close_session()  # no transaction held between events
+                    status = data.status
                     if data.version != seen:
                         seen = data.version
                         beat = time.monotonic()
                         yield doc.sse_event(doc.seat_view_doc(data, seat))
-                    status = data.status
                 if status != "playing" or time.monotonic() >= deadline:
                     return
                 if time.monotonic() - beat >= KEEP_ALIVE_SECONDS:

@@ -51,7 +51,8 @@ class TableCreateSchema(Schema):
     @validates_schema
     def _game_or_new(self, data: dict[str, Any], **_kwargs: Any) -> None:
         if "game" in data:
-            extra = [k for k in ("name", "preset", "rules", "teams") if k in data]
+            # (rules load as {} when left out: only house rules actually sent are refused)
+            extra = [k for k in ("name", "preset", "rules", "teams") if k in data and (k != "rules" or data[k])]
             if extra:
                 raise ValidationError("A table continuing a stored game takes the game's own; leave it out.",
                                       field_name=extra[0])
@@ -100,66 +101,82 @@ class SeatTokenSchema(Schema):
         "description": "The seat's secret token (`Seat-Token` header): shown only in this answer."})
 
 
+def _d(text: str) -> dict[str, str]:
+    return {"description": text}
+
+
+_ID = _d("The table's id.")
+_GAME = _d("The stored game the table plays (GET /v1/games/{id}: its rounds so far).")
+_HREF = _d("The table's URL.")
+_STATUS = _d("`playing`, or `finished` once its game has ended.")
+_ROUND = _d("The game's round in play (the last round once finished).")
+_VERSION = _d("The table's version: the actions taken, over all rounds (monotonic).")
+
+
 class TableCreatedSchema(Schema):
-    id = fields.Integer(required=True)
-    game = fields.Integer(required=True, metadata={"description": "The stored game the table plays."})
-    href = fields.String(required=True)
-    status = fields.String(required=True, metadata={"description": "`playing` or `finished`."})
-    round = fields.Integer(required=True, metadata={"description": "The game's round in play."})
-    version = fields.Integer(required=True, metadata={"description": "The table's version (actions taken)."})
-    seats = fields.List(fields.Nested(SeatTokenSchema), required=True)
+    id = fields.Integer(required=True, metadata=_ID)
+    game = fields.Integer(required=True, metadata=_GAME)
+    href = fields.String(required=True, metadata=_HREF)
+    status = fields.String(required=True, metadata=_STATUS)
+    round = fields.Integer(required=True, metadata=_ROUND)
+    version = fields.Integer(required=True, metadata=_VERSION)
+    seats = fields.List(fields.Nested(SeatTokenSchema), required=True, metadata=_d(
+        "The seats in turn order, each with its token (shown only here)."))
 
 
 class SeatSummarySchema(Schema):
-    seat = fields.Integer(required=True)
-    name = fields.String(required=True)
-    side = fields.Integer(required=True)
-    hand_size = fields.Integer(required=True)
-    foot_size = fields.Integer(allow_none=True, required=True, metadata={"description": "null once picked up."})
+    seat = fields.Integer(required=True, metadata=_d("The seat's index, in turn order."))
+    name = fields.String(required=True, metadata=_d("The player's name."))
+    side = fields.Integer(required=True, metadata=_d("The index of the player's side."))
+    hand_size = fields.Integer(required=True, metadata=_d("Cards in the player's hand."))
+    foot_size = fields.Integer(allow_none=True, required=True, metadata=_d(
+        "Cards in the player's foot; null once picked up."))
 
 
 class SideSummarySchema(Schema):
-    name = fields.String(required=True)
-    score = fields.Integer(required=True, metadata={"description": "The side's game total before this round."})
+    name = fields.String(required=True, metadata=_d("The side's name."))
+    score = fields.Integer(required=True, metadata=_d("The side's game total before this round (points)."))
 
 
 class TableSchema(Schema):
-    id = fields.Integer(required=True)
-    game = fields.Integer(required=True)
-    href = fields.String(required=True)
-    status = fields.String(required=True)
-    round = fields.Integer(required=True)
-    version = fields.Integer(required=True)
-    phase = fields.String(required=True, metadata={"description": "draw, play, answer or ended."})
-    turn = fields.Integer(required=True)
-    seats = fields.List(fields.Nested(SeatSummarySchema), required=True)
-    sides = fields.List(fields.Nested(SideSummarySchema), required=True)
-    created_at = fields.AwareDateTime(default_timezone=None, required=True)
-    updated_at = fields.AwareDateTime(default_timezone=None, required=True)
+    id = fields.Integer(required=True, metadata=_ID)
+    game = fields.Integer(required=True, metadata=_GAME)
+    href = fields.String(required=True, metadata=_HREF)
+    status = fields.String(required=True, metadata=_STATUS)
+    round = fields.Integer(required=True, metadata=_ROUND)
+    version = fields.Integer(required=True, metadata=_VERSION)
+    phase = fields.String(required=True, metadata=_d("draw, play, answer (a partner is asked) or ended."))
+    turn = fields.Integer(required=True, metadata=_d("The seat whose turn it is."))
+    seats = fields.List(fields.Nested(SeatSummarySchema), required=True, metadata=_d(
+        "Every seat, in turn order, with its card counts."))
+    sides = fields.List(fields.Nested(SideSummarySchema), required=True, metadata=_d("Every side, in game order."))
+    created_at = fields.AwareDateTime(default_timezone=None, required=True, metadata=_d("When the table was made."))
+    updated_at = fields.AwareDateTime(default_timezone=None, required=True, metadata=_d(
+        "When the table last changed (its last action)."))
 
 
 class ScoreSchema(Schema):
-    name = fields.String(required=True)
-    total = fields.Integer(required=True)
+    name = fields.String(required=True, metadata=_d("The side's name."))
+    total = fields.Integer(required=True, metadata=_d("The side's score for the round (points)."))
     lines = fields.List(fields.Dict(), required=True, metadata={"description": "The Breakdown's lines."})
 
 
 class LastRoundSchema(Schema):
-    round = fields.Integer(required=True)
+    round = fields.Integer(required=True, metadata=_d("The round's number in the game."))
     ended = fields.String(required=True, metadata={"description": "went_out or stock_out."})
-    out_side = fields.Integer(allow_none=True, required=True)
+    out_side = fields.Integer(allow_none=True, required=True, metadata=_d("The side that went out (null: none)."))
     seed = fields.Integer(required=True, metadata={"description": "The round's seed (public once ended)."})
-    score = fields.List(fields.Nested(ScoreSchema), required=True)
+    score = fields.List(fields.Nested(ScoreSchema), required=True, metadata=_d("Each side's Breakdown of the round."))
     href = fields.String(required=True, metadata={"description": "The round's log: GET it."})
 
 
 class SeatViewSchema(Schema):
-    table = fields.Integer(required=True)
-    game = fields.Integer(required=True)
+    table = fields.Integer(required=True, metadata=_ID)
+    game = fields.Integer(required=True, metadata=_GAME)
     status = fields.String(required=True, metadata={"description": "`finished`: the game has ended."})
     version = fields.Integer(required=True, metadata={
         "description": "The table's version (every action over all rounds): send it with an action."})
-    round = fields.Integer(required=True)
+    round = fields.Integer(required=True, metadata=_ROUND)
     rounds = fields.Integer(allow_none=True, required=True, metadata={
         "description": "The game's rounds (null: played to a target score)."})
     view = fields.Dict(required=True, metadata={
@@ -173,11 +190,11 @@ class SeatViewSchema(Schema):
 
 
 class TableRoundSchema(Schema):
-    round = fields.Integer(required=True)
-    seed = fields.Integer(required=True)
-    ended = fields.String(required=True)
-    out_side = fields.Integer(allow_none=True, required=True)
+    round = fields.Integer(required=True, metadata=_d("The round's number in the game."))
+    seed = fields.Integer(required=True, metadata=_d("The seed the round was dealt from (engine new_round)."))
+    ended = fields.String(required=True, metadata=_d("went_out or stock_out."))
+    out_side = fields.Integer(allow_none=True, required=True, metadata=_d("The side that went out (null: none)."))
     actions = fields.List(fields.Dict(), required=True, metadata={
         "description": "Every action of the round in order, each with its `seat` (with the seed, replays it)."})
-    score = fields.List(fields.Nested(ScoreSchema), required=True)
+    score = fields.List(fields.Nested(ScoreSchema), required=True, metadata=_d("Each side's Breakdown of the round."))
     game_round_href = fields.String(required=True, metadata={"description": "The round in the game's history."})
