@@ -169,3 +169,22 @@ def test_async_bots_play_a_round() -> None:
 
     summaries = asyncio.run(main())
     assert table.finished and sum(s.actions for s in summaries) == len(table.log)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--bots", "greedy,clever,greedy,random"], "unknown bot clever"),
+    (["--bots", "greedy,random"], "2 bots for 4 players"),
+    (["--bots", "greedy,random,greedy,random", "--rules", "[1]"], "a JSON object"),
+    (["--bots", "greedy,random,greedy,random", "--rules", "{"], "not JSON"),
+    (["--bots", "greedy,random,greedy,random", "--side", "Us"], "expected NAME=PLAYER,PLAYER"),
+    (["--bots", "greedy,random,greedy,random", "--game", "3", "--side", "A=B,C"], "--game brings its own"),
+])
+def test_handfoot_play_usage_errors_send_nothing(argv: list[str], message: str) -> None:
+    import io
+
+    from handfoot.client.cli import EXIT_USAGE, main
+
+    out, err = io.StringIO(), io.StringIO()
+    # No server at this address: a usage error must be found before any request.
+    assert main(["--url", "http://127.0.0.1:9", "play", *argv], stdout=out, stderr=err) == EXIT_USAGE
+    assert message in err.getvalue() and out.getvalue() == ""

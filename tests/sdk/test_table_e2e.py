@@ -25,11 +25,9 @@ SEED = 7
 
 
 def table_server(db_url: str, log: Path) -> LiveServer:
-    """gunicorn with two worker processes of eight threads: each waiting seat's long-poll holds a
-    thread, so sync workers (one request at a time) would leave the seat to move queued behind them."""
-    server = LiveServer(db_url, log, workers=2)
-    server.args += ["--threads", "8"]
-    return server
+    """gunicorn with the production settings (api/gunicorn_conf.py: threaded workers, so a seat's
+    long-poll holds a thread, not a whole worker) and two worker processes."""
+    return LiveServer(db_url, log, workers=2)
 
 
 def migrated_sqlite(folder: Path) -> str:
