@@ -181,3 +181,21 @@ def test_async_seat_events_and_a_moved_version(tmp_path: Path) -> None:
                 assert long_poll.version == 1  # nothing moved: the view as it is, after the wait
 
         asyncio.run(main())
+
+
+def test_the_reference_bot_examples_play_a_game(tmp_path: Path) -> None:
+    """examples/greedy_bot.py and examples/random_bot.py, one process a seat with only its token."""
+    root = Path(__file__).resolve().parents[2]
+    with table_server(migrated_sqlite(tmp_path), tmp_path / "gunicorn.log") as server, Client(server.base) as hf:
+        table = hf.create_table(preset="pagat", teams=TEAMS, name="Example bots", seed=SEED + 2)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")} | {"HANDFOOT_URL": server.base}
+        bots = [subprocess.Popen([sys.executable, str(root / "examples" / f"{bot}_bot.py"), str(table.id), token,
+                                  "--seed", str(i)], cwd=root, env=env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+                for i, (bot, token) in enumerate(zip(BOTS, table.tokens, strict=True))]
+        outputs = [bot.communicate(timeout=600) for bot in bots]
+        assert [bot.returncode for bot in bots] == [0, 0, 0, 0], [err for _, err in outputs]
+        totals = check_game_adds_up(hf, table.game, table.id)
+        final = f"final North-South {totals[0]}, East-West {totals[1]}"
+        for seat, (out, _) in enumerate(outputs):
+            assert out.startswith(f"seat {seat}: ") and out.rstrip().endswith(final), out
