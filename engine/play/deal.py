@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from handfoot.engine.cards import deck
-from handfoot.engine.errors import PlayError
+from handfoot.engine.errors import PlayError, Problem
 from handfoot.engine.play.options import play_options
 from handfoot.engine.play.state import Seat, Side, State
 from handfoot.engine.play.work import Work
@@ -44,7 +44,8 @@ def new_round(preset: str, sides: Sequence[tuple[str, Sequence[str]]], seed: int
     ``(round_number - 1) % seats`` (seed 003: each hand started by the next player clockwise).
 
     Raises :class:`PlayError` (``team_count``, ``duplicate_side``, ``duplicate_player``) for sides
-    the rules do not allow, and ``UnknownPresetError``/``RulesError`` for the rules.
+    the rules do not allow, ``inconsistent_rules`` (path ``("rules",)``) when the decks hold fewer
+    cards than the deal, and ``UnknownPresetError``/``RulesError`` for the rules.
     """
     resolved = resolve_rules(preset, overrides)
     rules = resolved.rules
@@ -57,6 +58,11 @@ def new_round(preset: str, sides: Sequence[tuple[str, Sequence[str]]], seed: int
     stock = list(deck(rules.jokers_per_deck)) * rules.decks_for(len(order))
     rng.shuffle(stock)
     hand_size, foot_size = rules.hand_size_for(round_number), rules.foot_size_for(round_number)
+    needed = len(order) * (hand_size + foot_size) + 1  # the hands, the feet and the first discard
+    if needed > len(stock):
+        raise PlayError([Problem("inconsistent_rules", f"round {round_number} deals {needed} cards to "
+                                 f"{len(order)} players (hands, feet and the first discard) and the decks hold "
+                                 f"{len(stock)} (decks_per_player, decks_extra, hand_size, foot_size)", ("rules",))])
     hands = [[stock.pop() for _ in range(hand_size)] for _ in order]
     feet = [tuple(stock.pop() for _ in range(foot_size)) for _ in order]
     top = stock.pop()

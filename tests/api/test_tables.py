@@ -150,6 +150,11 @@ def test_bad_creations_are_422_naming_the_field(client: FlaskClient) -> None:
     bad_play = client.post("/v1/tables", json={"name": "x", "preset": "pagat", "teams": TEAMS, "play": {"fly": 1}})
     assert bad_play.status_code == 422
     assert [(e["pointer"], e["code"]) for e in bad_play.get_json()["errors"]] == [("/play/fly", "unknown_rule")]
+    short = client.post("/v1/tables", json={"name": "x", "preset": "bga", "teams": TEAMS, "rules": {
+        "decks_per_player": 0, "decks_extra": 1, "hand_size": 30, "foot_size": 30,
+        "contract": {"clean_books": 0, "dirty_books": 0, "wild_books": 0}}})
+    assert short.status_code == 422  # the decks cannot deal the round: refused, not a crash
+    assert [(e["pointer"], e["code"]) for e in short.get_json()["errors"]] == [("/rules", "inconsistent_rules")]
     missing = client.post("/v1/tables", json={"preset": "pagat", "teams": TEAMS})
     assert [(e["pointer"], e["code"]) for e in missing.get_json()["errors"]] == [("/name", "required")]
     assert client.get("/v1/games").get_json() == []  # nothing half-written

@@ -251,6 +251,8 @@ class ActionCollection(MethodView):
 class TableRound(MethodView):
     @blp.response(200, TableRoundSchema, example=ex.TABLE_ROUND)
     @blp.doc(security=[{"seatToken": []}, {"bearerAuth": []}, {}])
+    @_problem_doc(401, "Without a Seat-Token: this server has API keys and the request sent none, or an unknown "
+                  "or revoked one (problem type unauthorized; `WWW-Authenticate: Bearer`).")
     @_problem_doc(404, "No such table for this API key or Seat-Token, or no such round ended at it.")
     @_problem_doc(409, "The round is still in play (round-in-play): its log would show cards.")
     def get(self, table_id: int, number: int) -> dict[str, Any]:
