@@ -199,3 +199,36 @@ def test_the_reference_bot_examples_play_a_game(tmp_path: Path) -> None:
         final = f"final North-South {totals[0]}, East-West {totals[1]}"
         for seat, (out, _) in enumerate(outputs):
             assert out.startswith(f"seat {seat}: ") and out.rstrip().endswith(final), out
+
+
+def test_handfoot_play_continues_a_stored_game_as_json(tmp_path: Path) -> None:
+    """``handfoot play --game ID --json``: a game with three rounds kept by hand is played to its end
+    at a table (its round 4), and the summary is JSON with the finished score sheet."""
+    import json
+
+    out = {"clean_books": 2, "dirty_books": 2, "wild_books": 1, "red_threes_on_table": 1, "red_threes_caught": 0,
+           "table_points": 465, "points_left": 25}
+    other = {"clean_books": 1, "dirty_books": 2, "wild_books": 0, "red_threes_on_table": 0, "red_threes_caught": 1,
+             "table_points": 260, "points_left": 185}
+    with table_server(migrated_sqlite(tmp_path), tmp_path / "gunicorn.log") as server, Client(server.base) as hf:
+        game = hf.create_game(name="Kept by hand", preset="pagat", teams=TEAMS)
+        for _ in range(3):
+            hf.add_round(game.id, teams=[{"name": "North-South", "went_out": True, "tally": out},
+                                         {"name": "East-West", "tally": other}])
+        done = subprocess.run(
+            [str(Path(sys.executable).with_name("handfoot")), "--url", server.base, "play", "--game", str(game.id),
+             "--bots", ",".join(BOTS), "--seed", str(SEED), "--wait", "10", "--json"],
+            capture_output=True, text=True, timeout=600,
+        )
+        assert done.returncode == 0, done.stderr
+        summary = json.loads(done.stdout)
+        assert summary["game"] == game.id and [b["bot"] for b in summary["bots"]] == BOTS
+        assert all(b["actions"] > 0 for b in summary["bots"])
+        sheet = hf.scoresheet(game.id)
+        assert summary["scoresheet"] == sheet.to_dict() and sheet.status == "finished"
+        assert hf.table_round(summary["table"], 4).round == 4  # the table played the game's round 4
+        with pytest.raises(NotFoundError):  # and only that one
+            hf.table_round(summary["table"], 3)
+        stored = [hf.round(game.id, n) for n in (1, 2, 3, 4)]
+        sums = [sum(r.teams[i].total for r in stored) for i in (0, 1)]
+        assert list(sheet.totals) == sums
