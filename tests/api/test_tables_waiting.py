@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import requests
 from flask import Flask
-from tables_util import TEAMS, assert_hides, seat_headers, true_state, true_table
+from tables_util import TEAMS, assert_hides, create, play_round, seat_headers, true_state, true_table
 from werkzeug.serving import make_server
 
 pytestmark = pytest.mark.db
@@ -124,3 +124,16 @@ def test_server_sent_events_give_a_view_per_change(app: Flask, server: str) -> N
     with requests.get(url, params={"wait": 1}, headers={**seat_headers(created, 3), "Last-Event-ID": "1"},
                       stream=True, timeout=60) as resumed:
         assert list(events(resumed)) == []
+
+
+def test_the_stream_of_a_finished_table_ends_after_its_last_view(app: Flask, server: str) -> None:
+    client = app.test_client()
+    created = create(client, rules={"rounds": 1})
+    final = play_round(client, app, created, check=False)
+    assert final["status"] == "finished"
+    url = f"{server}/v1/tables/{created['id']}/events"
+    with requests.get(url, params={"wait": 60}, headers={**seat_headers(created, 0), "Last-Event-ID": "3"},
+                      stream=True, timeout=60) as stream:
+        received = list(events(stream))  # the stream ends by itself: the table is finished
+    assert [e["id"] for e in received] == [str(final["version"])]
+    assert received[0]["data"]["status"] == "finished" and received[0]["data"]["view"]["phase"] == "ended"
