@@ -14,6 +14,7 @@ from ._bodies import _body, _cards, _melds, _round_path, _same_json, _seg
 from ._errors import APIResponseValidationError, PreconditionFailedError
 from ._history import HistoryMethods
 from ._loader import Result, load_list
+from ._tables import TableMethods
 from ._transport import (
     DEFAULT_BASE_URL,
     DEFAULT_MAX_RETRIES,
@@ -56,7 +57,7 @@ def _env(name: str) -> str | None:
     value = os.environ.get(name, "").strip()
     return value or None
 
-class Client(HistoryMethods):
+class Client(HistoryMethods, TableMethods):
     """A client of the handfoot HTTP API.
 
     ``base_url`` defaults to ``$HANDFOOT_URL``, then ``http://127.0.0.1:8000``; ``api_key`` to

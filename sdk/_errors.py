@@ -11,6 +11,7 @@ Hierarchy::
         ├── AuthenticationError       401, 403
         ├── NotFoundError             404
         ├── ConflictError             409
+        │   └── VersionMovedError     409 ``version_moved``: a table moved on (``version``: its current one)
         ├── PreconditionFailedError   412
         ├── PayloadTooLargeError      413
         ├── UnprocessableEntityError  422 (alias ValidationError; ``problems``: each rule broken)
@@ -46,6 +47,7 @@ __all__ = [
     "ServerError",
     "UnprocessableEntityError",
     "ValidationError",
+    "VersionMovedError",
 ]
 
 class HandFootError(Exception):
@@ -129,6 +131,22 @@ class ConflictError(APIStatusError):
     """409: a concurrent change, a duplicate, or the same Idempotency-Key still in flight."""
 
 
+class VersionMovedError(ConflictError):
+    """409 ``version_moved``: the table's version is no longer the one the action was sent with
+    (another action came first). ``version`` is the table's current version: read the view again."""
+
+    @property
+    def version(self) -> int | None:
+        value = self.problem.extra.get("version")
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _is_version_moved(problem: ProblemDetails) -> bool:
+    return problem.type.endswith("/version-moved") or problem.type.endswith("/version_moved") or any(
+        item.code == "version_moved" for item in problem.errors
+    )
+
+
 class PreconditionFailedError(APIStatusError):
     """412: the If-Match ETag no longer matches; reload and retry the change."""
 
@@ -184,4 +202,6 @@ def error_class_for_status(status: int) -> type[APIStatusError]:
 
 def status_error_from_response(response: HTTPResponse, problem: ProblemDetails) -> APIStatusError:
     """The exception for an error response and the problem read from it."""
+    if response.status_code == 409 and _is_version_moved(problem):
+        return VersionMovedError(response.status_code, problem, response)
     return error_class_for_status(response.status_code)(response.status_code, problem, response)

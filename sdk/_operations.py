@@ -36,6 +36,13 @@ OPERATIONS: Mapping[tuple[str, str], str] = MappingProxyType(
         ("GET", "/v1/games/{game_id}/scoresheet"): "scoresheet",
         ("GET", "/v1/games/export"): "export_games",
         ("GET", "/v1/games/stats"): "stats",
+        # the table over HTTP (issue 22)
+        ("POST", "/v1/tables"): "create_table",
+        ("GET", "/v1/tables/{table_id}"): "get_table",
+        ("GET", "/v1/tables/{table_id}/view"): "seat_view",
+        ("GET", "/v1/tables/{table_id}/events"): "seat_events",
+        ("POST", "/v1/tables/{table_id}/actions"): "act",
+        ("GET", "/v1/tables/{table_id}/rounds/{number}"): "table_round",
     }
 )
 

@@ -39,6 +39,7 @@ from ._errors import (
 from ._history import AsyncHistoryMethods
 from ._http import HTTPResponse, origin
 from ._loader import Result, load_list
+from ._tables import AsyncTableMethods
 from ._transport import (
     DEFAULT_BASE_URL,
     DEFAULT_MAX_RETRIES,
@@ -100,7 +101,7 @@ class AsyncTransport(BaseTransport):
     async def request(
         self, method: str, path: str, *, params: QueryParams | None = None, json: object = None,
         headers: Mapping[str, str] | None = None, idempotent: bool = False, idempotency_key: str | None = None,
-        stream: bool = False,
+        stream: bool = False, timeout: Timeout | None = None,
     ) -> httpx.Response:
         """As ``Transport.request``: a 2xx/3xx answer, or the SDK's exception for the error.
         ``stream=True``: a 2xx/3xx body is read as the caller iterates it (``aiter_lines``...), and
@@ -116,7 +117,7 @@ class AsyncTransport(BaseTransport):
             try:
                 sent = self.http.build_request(
                     method, url, params=prepared.query, content=prepared.body, headers=prepared.headers,
-                    timeout=_httpx_timeout(self.timeout),
+                    timeout=_httpx_timeout(self.timeout if timeout is None else timeout),
                 )
                 response = await self.http.send(sent, stream=stream)
                 if stream and response.status_code >= 400:
@@ -147,7 +148,7 @@ class AsyncTransport(BaseTransport):
         await asyncio.sleep(wait)
 
 
-class AsyncClient(AsyncHistoryMethods):
+class AsyncClient(AsyncHistoryMethods, AsyncTableMethods):
     """``Client`` for asyncio (chat bots, web apps): ``await`` every method; ``games()`` is an async
     iterator. Each method's arguments, result and errors are those of ``Client``'s method of the
     same name."""

@@ -13,6 +13,7 @@
     handfoot scoresheet GAME [--csv]
     handfoot export [--ndjson | --csv] [--since DATE] [--until DATE] [--preset ID]
     handfoot stats [--since DATE] [--until DATE] [--preset ID]   per player and per side
+    handfoot play --bots greedy,random,greedy,random [--preset ID] [--seed N]   bots play a game
     handfoot completion bash|zsh                    print a shell completion script
 
 Every command takes ``--json`` (print the API's JSON answer). Under ``--json`` an error from the
@@ -34,12 +35,14 @@ from itertools import islice
 from typing import Any, TextIO
 
 from ._cli_history import add_history_commands
+from ._cli_play import PlayUsageError, add_play_command
 from ._client import ENV_API_KEY, ENV_BASE_URL, Client
 from ._completion import SHELLS, completion_script
 from ._errors import APIConnectionError, APIResponseValidationError, APIStatusError, ServerError
 from ._loader import Result
 from ._transport import DEFAULT_BASE_URL
 from ._version import __version__
+from .bots import BotError
 from .display import score_plain, text_table
 from .offline import OfflineProblemError, score_round_offline
 from .params import GameTeamInput, TeamInput, side, tally
@@ -372,6 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_scoresheet)
 
     add_history_commands(sub)  # export, stats
+    add_play_command(sub)  # play: bots at a table
 
     p = sub.add_parser("completion", help="print a completion script: eval \"$(handfoot completion bash)\"")
     p.add_argument("shell", choices=SHELLS, help="the shell")
@@ -435,7 +439,7 @@ def main(
         if out is sys.stdout:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
-    except UsageError as exc:
+    except (UsageError, PlayUsageError) as exc:
         err.write(f"handfoot: {exc}\n")
         return EXIT_USAGE
     except ServerError as exc:
@@ -453,6 +457,9 @@ def main(
     except APIResponseValidationError as exc:
         err.write(f"handfoot: unexpected answer from the server: {exc}\n")
         return EXIT_UNAVAILABLE
+    except BotError as exc:  # handfoot play: the table refused every move a bot had
+        err.write(f"handfoot: {exc}\n")
+        return EXIT_PROBLEM
 
 
 if __name__ == "__main__":  # pragma: no cover

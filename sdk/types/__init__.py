@@ -21,6 +21,17 @@ from .history import PlayerStatistics, SideStatistics, Statistics
 from .presets import PROVENANCE_KINDS, Preset, PresetSummary, Provenance, ProvenanceKind, RuleField
 from .problems import ProblemDetails, ProblemItem
 from .rounds import Breakdown, Comparison, Line, RoundComparison, RoundScore
+from .tables import (
+    LastRound,
+    SeatSummary,
+    SeatToken,
+    SeatView,
+    SideScore,
+    SideSummary,
+    Table,
+    TableCreated,
+    TableRound,
+)
 
 __all__ = [
     "PROVENANCE_KINDS",
@@ -34,6 +45,7 @@ __all__ = [
     "GameTeam",
     "GoingOutCheck",
     "Health",
+    "LastRound",
     "Line",
     "MeldCheck",
     "OpeningCheck",
@@ -51,8 +63,16 @@ __all__ = [
     "RoundSummary",
     "RuleField",
     "Scoresheet",
+    "SeatSummary",
+    "SeatToken",
+    "SeatView",
     "ScoresheetRound",
+    "SideScore",
     "SideStatistics",
+    "SideSummary",
     "Statistics",
+    "Table",
+    "TableCreated",
+    "TableRound",
     "TeamTotal",
 ]

@@ -54,3 +54,26 @@ def test_the_jq_recipe_prints_the_breakdown_the_readme_shows() -> None:
     printed = subprocess.run([jq, "-r", program], input=answer.get_data(as_text=True), capture_output=True,
                              text=True, check=True).stdout
     assert printed == shown
+
+
+def test_the_write_a_bot_example_prints_what_the_readme_shows(db_url: str, tmp_path: Path) -> None:
+    """The bot after ``<!-- write-a-bot -->`` is examples/cautious_bot.py, and run against a fresh
+    server (gunicorn with the production settings) it prints exactly the output after ``<!-- write-a-bot-output -->``
+    (the table's seed and the bots' fix the game)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.api.live_gunicorn import LiveServer
+
+    root = Path(__file__).resolve().parents[2]
+    example = root / "examples" / "cautious_bot.py"
+    shown_code = README.split("<!-- write-a-bot -->", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    assert shown_code == example.read_text(encoding="utf-8")
+    shown = README.split("<!-- write-a-bot-output -->", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    with LiveServer(db_url, tmp_path / "gunicorn.log", workers=2) as server:  # production settings: threaded
+        env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")} | {"HANDFOOT_URL": server.base}
+        done = subprocess.run([sys.executable, str(example)], cwd=root, env=env, capture_output=True, text=True,
+                              timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == shown

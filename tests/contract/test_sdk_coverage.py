@@ -111,6 +111,15 @@ SCHEMA_OF: dict[type[Result], str] = {
     types.PlayerStatistics: "PlayerStatistics",
     types.SideStatistics: "SideStatistics",
     types.Statistics: "Statistics",
+    types.TableCreated: "TableCreated",
+    types.SeatToken: "SeatToken",
+    types.Table: "Table",
+    types.SeatSummary: "SeatSummary",
+    types.SideSummary: "SideSummary",
+    types.SeatView: "SeatView",
+    types.LastRound: "LastRound",
+    types.SideScore: "Score",
+    types.TableRound: "TableRound",
 }
 RESULT_TYPES = sorted(SCHEMA_OF, key=lambda cls: cls.__name__)
 

@@ -8,6 +8,8 @@ import copy
 import dataclasses
 import json
 import pickle
+import random
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,8 +18,10 @@ import requests
 from sdk_live_server import PROJECT_ROOT, LiveServer
 
 import handfoot.client
+from handfoot import engine
 from handfoot.client import types
 from handfoot.client._loader import Result, load
+from handfoot.engine.play.bots import greedy_policy
 
 WORKED_ROUND: dict[str, Any] = json.loads((PROJECT_ROOT / "examples" / "worked_round.json").read_text("utf-8"))
 
@@ -39,6 +43,8 @@ def answers(server: LiveServer) -> Iterator[tuple[str, type[Result], object]]:
         response = http.request(method, server.url + path, json=body, headers=headers, timeout=30)
         assert response.status_code in (200, 201), response.text
         return response.json()
+
+    call.base = server.url  # type: ignore[attr-defined]  # for the table's keyed actions
 
     teams = WORKED_ROUND["teams"]
     yield "GET /health", types.Health, call("GET", "/health")
@@ -79,10 +85,40 @@ def answers(server: LiveServer) -> Iterator[tuple[str, type[Result], object]]:
         yield "GET /v1/games", types.GameSummary, item
     yield "GET /v1/games/{id}/scoresheet", types.Scoresheet, call("GET", f"{game}/scoresheet")
     yield "GET /v1/games/stats", types.Statistics, call("GET", "/v1/games/stats")
+    yield from table_answers(call)
     exported = http.get(server.url + "/v1/games/export", timeout=30)
     assert exported.status_code == 200, exported.text
     for line in exported.text.splitlines()[-2:]:  # one game a line
         yield "GET /v1/games/export", types.Game, json.loads(line)
+
+
+def table_answers(call: Any) -> Iterator[tuple[str, type[Result], object]]:
+    """A table's answers: created, its summary, a seat's views and actions through its first round
+    (played by the engine's greedy policy for every seat, one seat at a time), the round ended."""
+    sides = [{"name": "NS", "players": ["N", "S"]}, {"name": "EW", "players": ["E", "W"]}]
+    created = call("POST", "/v1/tables", {"name": "Types table", "preset": "pagat", "teams": sides, "seed": 3})
+    yield "POST /v1/tables", types.TableCreated, created
+    table = f"/v1/tables/{created['id']}"
+    tokens = [seat["token"] for seat in created["seats"]]
+    yield "GET /v1/tables/{id}", types.Table, call("GET", table)
+    rules = engine.rules_of({"preset": "pagat"}).rules
+    rng = random.Random(3)
+    views = [call("GET", f"{table}/view", **{"Seat-Token": token}) for token in tokens]
+    yield "GET /v1/tables/{id}/view", types.SeatView, views[0]
+    while views[0]["round"] == 1:
+        seat = next(i for i, v in enumerate(views) if v["view"]["actions"])
+        for action in greedy_policy(views[seat]["view"], rules, rng):
+            answer = requests.post(call.base + f"{table}/actions", timeout=30,
+                                   json={"version": views[seat]["version"], "action": action},
+                                   headers={"Seat-Token": tokens[seat], "Idempotency-Key": f'"{uuid.uuid4()}"'})
+            if answer.status_code == 200:
+                break
+            assert answer.status_code == 422, answer.text
+        views = [call("GET", f"{table}/view", **{"Seat-Token": token}) for token in tokens]
+    yield "POST /v1/tables/{id}/actions (round 2 dealt)", types.SeatView, answer.json()
+    yield "GET /v1/tables/{id}/view (after a round)", types.SeatView, views[1]
+    yield "GET /v1/tables/{id}/rounds/{n}", types.TableRound, call("GET", f"{table}/rounds/1",
+                                                                   **{"Seat-Token": tokens[0]})
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,30 @@
+import threading
+
+from handfoot.client import Client, GameTeamInput, SeatView
+from handfoot.client.bots import Action, Bot, Choose, policy_choose
+
+
+def cautious(seed: int) -> Choose:
+    greedy = policy_choose("greedy", preset="pagat", seed=seed)
+
+    def choose(sv: SeatView) -> list[Action]:
+        if sv.phase == "answer":  # "May I go out?": yes only with few cards left to be caught with
+            return [{"type": "answer", "yes": len(sv.hand) <= 5}]
+        return list(greedy(sv))  # otherwise play as the greedy bot
+
+    return choose
+
+
+with Client() as hf:
+    teams: list[GameTeamInput] = [{"name": "Cautious", "players": ["Ann", "Cy"]},
+                                  {"name": "Random", "players": ["Bo", "Di"]}]
+    table = hf.create_table(name="Write a bot", preset="pagat", teams=teams, seed=2026)
+    minds = [cautious(0), policy_choose("random", preset="pagat", seed=1), cautious(2),
+             policy_choose("random", preset="pagat", seed=3)]
+    seats = [threading.Thread(target=Bot(Client(hf.base_url), table.id, token, mind).play)
+             for token, mind in zip(table.tokens, minds, strict=True)]
+    for seat in seats:
+        seat.start()
+    for seat in seats:
+        seat.join()
+    print(hf.scoresheet(table.game))

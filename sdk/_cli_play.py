@@ -1,0 +1,150 @@
+"""``handfoot play``: seat bots at a new table (or a stored game's), play the game to its end, and
+print the score sheet and who won.
+
+    handfoot play --preset pagat --bots greedy,random,greedy,random [--seed N] [--side 'NS=N,S' ...]
+    handfoot play --game ID --bots greedy,random,greedy,random      # continue a stored game
+
+``--bots`` names one of the engine's reference policies per seat, in turn order (the table's seats:
+the sides' players alternating). Each bot plays in a thread of its own with its own connection and
+only its seat's token. ``--seed`` fixes the table's shuffles and the bots' random choices (bot ``i``
+draws from ``seed + i``), so a run repeats. ``--json``: the summary as JSON (table, game, bots,
+scoresheet).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+from typing import Any, TextIO
+
+from ._client import Client
+from .bots import Bot, BotSummary, policy_choose
+from .params import GameTeamInput
+
+__all__ = ["DEFAULT_SIDES", "PlayUsageError", "add_play_command"]
+
+EXIT_OK = 0
+#: Two sides of two, as the contract's example.
+DEFAULT_SIDES = "North-South=North,South", "East-West=East,West"
+#: The policies ``--bots`` may name (``handfoot.engine.play.bots.POLICIES``).
+POLICY_NAMES = ("greedy", "random")
+
+
+class PlayUsageError(ValueError):
+    """A ``--bots``, ``--side`` or ``--rules`` the command cannot use (exit code 2)."""
+
+
+def _sides(texts: list[str] | None) -> list[GameTeamInput]:
+    out: list[GameTeamInput] = []
+    for text in texts or DEFAULT_SIDES:
+        name, sep, players = text.partition("=")
+        names = [p.strip() for p in players.split(",") if p.strip()]
+        if not sep or not name.strip() or not names:
+            raise PlayUsageError(f"--side {text!r}: expected NAME=PLAYER,PLAYER")
+        out.append({"name": name.strip(), "players": names})
+    return out
+
+
+def _bots(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = sorted(set(names) - set(POLICY_NAMES))
+    if not names or unknown:
+        raise PlayUsageError(f"--bots: unknown bot {', '.join(unknown) or '(none)'}; choose among "
+                             f"{', '.join(POLICY_NAMES)}, one per seat, comma-separated")
+    return names
+
+
+def _play_all(client: Client, table_id: int, tokens: list[str], bots: list[str], preset: str,
+              rules: dict[str, object] | None, seed: int | None, wait: int) -> list[BotSummary]:
+    """Each bot in a thread with its own client; the first failure stops the others and is raised."""
+    stop = threading.Event()
+    results: list[BotSummary | None] = [None] * len(bots)
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        choose = policy_choose(bots[i], preset=preset, rules=rules, seed=None if seed is None else seed + i)
+        with Client(client.base_url, api_key="", timeout=client.timeout, max_retries=client.max_retries) as own:
+            try:
+                results[i] = Bot(own, table_id, tokens[i], choose, wait=wait, stop=stop).play()
+            except BaseException as exc:  # reported by the main thread
+                if not stop.is_set():
+                    errors.append(exc)
+                stop.set()
+
+    threads = [threading.Thread(target=run, args=(i,), name=f"bot-{i}", daemon=True) for i in range(len(bots))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return [r for r in results if r is not None]
+
+
+def _rules(text: str | None) -> dict[str, object] | None:
+    if text is None:
+        return None
+    try:
+        rules = json.loads(text)
+    except ValueError as exc:
+        raise PlayUsageError(f"--rules is not JSON: {exc}") from exc
+    if not isinstance(rules, dict):
+        raise PlayUsageError("--rules: expected a JSON object of house rules")
+    return rules
+
+
+def _cmd_play(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    bots = _bots(args.bots)
+    sides = None if args.game is not None else _sides(args.side)
+    if sides is not None and len(bots) != sum(len(side["players"]) for side in sides):
+        raise PlayUsageError(f"--bots names {len(bots)} bots for {sum(len(s['players']) for s in sides)} players")
+    rules = _rules(args.rules)
+    if args.game is not None:
+        if args.rules is not None or args.side is not None:
+            raise PlayUsageError("--game brings its own preset, rules and sides: leave out --rules and --side")
+        table = client.create_table(game=args.game, seed=args.seed)
+        game = client.game(table.game)
+        preset, rules = game.preset, dict(game.house_rules)
+    else:
+        name = args.name or f"Bots: {', '.join(bots)}"
+        table = client.create_table(preset=args.preset, teams=sides, rules=rules, name=name, seed=args.seed)
+        preset = args.preset
+    if len(bots) != len(table.seats):
+        raise PlayUsageError(f"--bots names {len(bots)} bots for the table's {len(table.seats)} seats "
+                             f"(table {table.id} stays open)")
+    summaries = _play_all(client, table.id, table.tokens, bots, preset, rules, args.seed, args.wait)
+    sheet = client.scoresheet(table.game)
+    if args.json:
+        doc: dict[str, Any] = {
+            "table": table.id, "game": table.game,
+            "bots": [{"seat": s.seat, "name": s.name, "bot": b, "actions": r.actions, "refused": r.refused}
+                     for s, b, r in zip(table.seats, bots, summaries, strict=True)],
+            "scoresheet": sheet.to_dict(),
+        }
+        json.dump(doc, out, indent=2, ensure_ascii=False)
+        out.write("\n")
+        return EXIT_OK
+    out.write(f"Table {table.id}, game #{table.game} ({preset}):\n")
+    for seat, bot, summary in zip(table.seats, bots, summaries, strict=True):
+        out.write(f"  seat {seat.seat} {seat.name} ({bot}): {summary.actions} actions\n")
+    out.write(f"{sheet}\n")
+    out.write(f"Winner: {sheet.winner}\n" if sheet.winner else f"No winner ({sheet.status}).\n")
+    return EXIT_OK
+
+
+def add_play_command(sub: Any) -> None:
+    """Add ``play`` to the ``handfoot`` subcommands (``sub``: argparse's subparsers)."""
+    p = sub.add_parser("play", help="seat bots at a table and play a game to its end (needs --api-key once keys exist)")
+    p.add_argument("--preset", default="pagat", help="preset id of a new game (default pagat)")
+    p.add_argument("--bots", required=True, metavar="BOT,BOT,...",
+                   help=f"one bot per seat in turn order, among {', '.join(POLICY_NAMES)}")
+    p.add_argument("--side", action="append", metavar="NAME=P1,P2",
+                   help="a side and its players (repeat; default North-South=North,South and East-West=East,West)")
+    p.add_argument("--rules", metavar="JSON", help="house-rule overrides of a new game, as a JSON object")
+    p.add_argument("--name", help="the new game's name (default: Bots: and the bots)")
+    p.add_argument("--game", type=int, metavar="ID", help="continue this stored game instead of a new one")
+    p.add_argument("--seed", type=int, help="the table's seed and the bots' (a run repeats)")
+    p.add_argument("--wait", type=int, default=30, help="seconds of each bot's long-poll (default 30)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(run=_cmd_play)

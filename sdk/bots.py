@@ -1,0 +1,234 @@
+"""Bots at a table: a loop that waits for a seat's move, asks a ``choose`` function, and acts.
+
+    from handfoot.client import Client
+    from handfoot.client.bots import Bot
+
+    def choose(sv):                       # a SeatView -> candidate actions, best first
+        if sv.phase == "draw":
+            return [{"type": "draw"}]
+        return [{"type": "discard", "card": card} for card in sv.action("discard")["cards"]]
+
+    with Client() as hf:
+        summary = Bot(hf, table_id, token, choose).play()
+
+``choose`` gives candidates in order, as the engine's policies do (``handfoot.engine.play.bots``):
+the first one the table accepts is kept; one it refuses (422) passes to the next; if the table
+moved on meanwhile (409 ``VersionMovedError``) the view is read again and ``choose`` asked again.
+Between moves the bot long-polls its view (``wait`` seconds at a time). It plays until the game
+has ended, through the partner's "May I go out?" answers and round after round, and returns a
+``BotSummary``. ``AsyncBot`` is the same on an ``AsyncClient``.
+
+``policy_choose("greedy", preset="pagat")`` seats one of the engine's reference policies.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ._errors import ConflictError, HandFootError, UnprocessableEntityError, VersionMovedError
+from .types.problems import ProblemItem
+from .types.tables import SeatView
+
+if TYPE_CHECKING:
+    from ._client import Client
+    from .aio import AsyncClient
+
+__all__ = ["Action", "AsyncBot", "Bot", "BotError", "BotSummary", "Choose", "final_totals", "policy_choose"]
+
+#: An action as the engine takes it (``{"type": "discard", "card": "7H"}``), without ``seat``.
+Action = Mapping[str, Any]
+#: A bot's mind: the seat's view -> candidate actions, best first (the engine's, without ``seat``).
+Choose = Callable[[SeatView], Sequence[Action]]
+
+#: Seconds of one long-poll of the view while another seat plays (the server takes at most 60).
+DEFAULT_WAIT = 30
+#: Actions posted by one bot before it gives up (a game of Pagat takes a few hundred).
+DEFAULT_MAX_ACTIONS = 100_000
+
+
+class BotError(HandFootError):
+    """The table refused every candidate ``choose`` gave (``problems``: the last refusal's), or
+    the bot posted ``max_actions`` actions without the game ending."""
+
+    def __init__(self, message: str, problems: Sequence[ProblemItem] = ()) -> None:
+        super().__init__(message)
+        self.problems = list(problems)
+
+
+@dataclass(frozen=True, slots=True)
+class BotSummary:
+    """What one bot did: ``actions`` posted and accepted, ``refused`` candidates (422),
+    ``conflicts`` (409: the table had moved on), the ``rounds`` it saw, the game's final ``totals``
+    (side name -> points, ``final_totals``) and the last view."""
+
+    table: int
+    game: int
+    seat: int | None
+    actions: int
+    refused: int
+    conflicts: int
+    rounds: int
+    totals: Mapping[str, int]
+    last: SeatView = field(repr=False)
+
+
+def final_totals(sv: SeatView) -> dict[str, int]:
+    """Side name -> game score (points) as the view shows it: each side's score before the round
+    in view, plus the round's own score once that round has ended."""
+    sides = sv.view.get("sides")
+    totals: dict[str, int] = {}
+    if not isinstance(sides, tuple):
+        return totals
+    for side in sides:
+        if isinstance(side, Mapping) and isinstance(side.get("name"), str) and isinstance(side.get("score"), int):
+            totals[side["name"]] = side["score"]
+    score = sv.view.get("score")
+    if sv.phase == "ended" and isinstance(score, tuple):
+        for line in score:
+            if isinstance(line, Mapping) and line.get("name") in totals and isinstance(line.get("total"), int):
+                totals[line["name"]] += line["total"]
+    return totals
+
+
+class _Tally:
+    """The counts a bot keeps while it plays (shared by the sync and async loops)."""
+
+    def __init__(self, max_actions: int) -> None:
+        self.actions = self.refused = self.conflicts = 0
+        self.rounds: set[int] = set()
+        self.max_actions = max_actions
+
+    def saw(self, sv: SeatView) -> SeatView:
+        self.rounds.add(sv.round)
+        if self.actions >= self.max_actions and not sv.finished:
+            raise BotError(f"{self.actions} actions posted and the game of table {sv.table} has not ended")
+        return sv
+
+    def summary(self, sv: SeatView) -> BotSummary:
+        return BotSummary(sv.table, sv.game, sv.seat, self.actions, self.refused, self.conflicts,
+                          len(self.rounds), final_totals(sv), sv)
+
+
+def _none_accepted(sv: SeatView, refusal: UnprocessableEntityError | None) -> BotError:
+    problems = refusal.problems if refusal is not None else []
+    codes = ", ".join(p.code for p in problems) or "no candidates"
+    return BotError(f"table {sv.table} version {sv.version}: every candidate was refused ({codes})", problems)
+
+
+def _after_conflict(exc: ConflictError, sv: SeatView) -> SeatView:
+    """The view read again after a 409: a moved version (or a game now over) plays on from it;
+    any other conflict with the game still on is raised (reading again would not end it)."""
+    if isinstance(exc, VersionMovedError) or sv.finished:
+        return sv
+    raise exc
+
+
+class Bot:
+    """Plays the seat of ``token`` at table ``table_id`` through ``client`` with ``choose``
+    until the game ends. ``wait``: seconds of each long-poll; ``max_actions``: a guard; ``stop``:
+    an event that ends the loop early. A ``Client`` is not shared between threads: give each
+    bot of a thread its own."""
+
+    def __init__(self, client: Client, table_id: int, token: str, choose: Choose, *,
+                 wait: int = DEFAULT_WAIT, max_actions: int = DEFAULT_MAX_ACTIONS,
+                 stop: threading.Event | None = None) -> None:
+        self.client, self.table_id, self.token, self.choose = client, table_id, token, choose
+        self.wait, self.max_actions, self.stop = wait, max_actions, stop
+
+    def play(self) -> BotSummary:
+        """Play to the end of the game; raises ``BotError`` when no candidate is accepted, or
+        when ``stop`` is set (checked between moves and long-polls: another bot failed)."""
+        tally = _Tally(self.max_actions)
+        sv = tally.saw(self.client.seat_view(self.table_id, self.token))
+        while not sv.finished:
+            if self.stop is not None and self.stop.is_set():
+                raise BotError(f"table {self.table_id}: stopped at version {sv.version}")
+            if not sv.my_move:
+                sv = self.client.seat_view(self.table_id, self.token, version=sv.version, wait=self.wait)
+            else:
+                sv = self._move(sv, tally)
+            tally.saw(sv)
+        return tally.summary(sv)
+
+    def _move(self, sv: SeatView, tally: _Tally) -> SeatView:
+        refusal: UnprocessableEntityError | None = None
+        for action in self.choose(sv):
+            try:
+                after = self.client.act(self.table_id, self.token, sv.version, action)
+            except UnprocessableEntityError as exc:
+                tally.refused += 1
+                refusal = exc
+                continue
+            except ConflictError as exc:  # moved on (or finished): look again
+                tally.conflicts += isinstance(exc, VersionMovedError)
+                return _after_conflict(exc, self.client.seat_view(self.table_id, self.token))
+            tally.actions += 1
+            return after
+        raise _none_accepted(sv, refusal)
+
+
+class AsyncBot:
+    """``Bot`` on an ``AsyncClient``: ``await bot.play()``. ``choose`` may be a plain function or
+    a coroutine function."""
+
+    def __init__(self, client: AsyncClient, table_id: int, token: str,
+                 choose: Choose | Callable[[SeatView], Awaitable[Sequence[Action]]], *,
+                 wait: int = DEFAULT_WAIT, max_actions: int = DEFAULT_MAX_ACTIONS) -> None:
+        self.client, self.table_id, self.token, self.choose = client, table_id, token, choose
+        self.wait, self.max_actions = wait, max_actions
+
+    async def play(self) -> BotSummary:
+        """As ``Bot.play``."""
+        tally = _Tally(self.max_actions)
+        sv = tally.saw(await self.client.seat_view(self.table_id, self.token))
+        while not sv.finished:
+            if not sv.my_move:
+                sv = await self.client.seat_view(self.table_id, self.token, version=sv.version, wait=self.wait)
+            else:
+                sv = await self._move(sv, tally)
+            tally.saw(sv)
+        return tally.summary(sv)
+
+    async def _move(self, sv: SeatView, tally: _Tally) -> SeatView:
+        chosen = self.choose(sv)
+        candidates: Sequence[Action] = await chosen if isinstance(chosen, Awaitable) else chosen
+        refusal: UnprocessableEntityError | None = None
+        for action in candidates:
+            try:
+                after = await self.client.act(self.table_id, self.token, sv.version, action)
+            except UnprocessableEntityError as exc:
+                tally.refused += 1
+                refusal = exc
+                continue
+            except ConflictError as exc:
+                tally.conflicts += isinstance(exc, VersionMovedError)
+                return _after_conflict(exc, await self.client.seat_view(self.table_id, self.token))
+            tally.actions += 1
+            return after
+        raise _none_accepted(sv, refusal)
+
+
+def policy_choose(policy: str, *, preset: str, rules: Mapping[str, object] | None = None,
+                  seed: int | None = None) -> Choose:
+    """One of the engine's reference policies (``"greedy"``, ``"random"``:
+    ``handfoot.engine.play.bots.POLICIES``) as a ``choose``, under ``preset`` plus house ``rules``
+    (the table's game's: a seat's view does not name them), its random choices drawn from
+    ``random.Random(seed)``. The engine's actions name their ``seat``; at a table the token says
+    it, so it is left out. ``KeyError`` for an unknown policy; the engine's ``HandFootError`` for an
+    unknown preset or bad rules."""
+    from handfoot import engine
+    from handfoot.engine.play.bots import POLICIES
+
+    chosen = POLICIES[policy]
+    resolved = engine.rules_of({"preset": preset, "rules": dict(rules or {})}).rules
+    rng = random.Random(seed)
+
+    def choose(sv: SeatView) -> list[Action]:
+        candidates = chosen(sv.plain_view(), resolved, rng)
+        return [{k: v for k, v in action.items() if k != "seat"} for action in candidates]
+
+    return choose

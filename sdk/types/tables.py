@@ -1,0 +1,194 @@
+"""Tables: ``POST /v1/tables`` (``TableCreated``), ``GET /v1/tables/{id}`` (``Table``), a seat's view
+(``SeatView``: ``GET /v1/tables/{id}/view``, ``.../events``, ``POST .../actions``) and an ended
+round (``TableRound``: ``GET /v1/tables/{id}/rounds/{n}``). Scores are points.
+
+A seat's ``view`` is the engine's view of that seat (``handfoot.engine.play.view``) kept as the
+JSON the server sent (read-only: objects are ``FrozenDict``, arrays tuples); ``SeatView`` gives
+its top-level members typed (``phase``, ``actions``, ...) and ``plain_view()`` a mutable copy.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from .._http import dumps_json
+from .._loader import Result
+
+__all__ = ["LastRound", "SeatSummary", "SeatToken", "SeatView", "SideScore", "SideSummary", "Table", "TableCreated",
+           "TableRound"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatToken(Result):
+    """One seat of a new table, in turn order: its index, player ``name``, ``side`` (an index into
+    the sides) and ``token``, the seat's secret for ``Seat-Token`` (shown in this answer only)."""
+
+    seat: int
+    name: str
+    side: int
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableCreated(Result):
+    """The answer of ``POST /v1/tables``: the table, the stored ``game`` it plays, ``status``
+    (``playing``), the first ``round`` dealt, ``version`` 0 and each seat with its token."""
+
+    id: int
+    game: int
+    href: str
+    status: str
+    round: int
+    version: int
+    seats: tuple[SeatToken, ...]
+
+    @property
+    def tokens(self) -> list[str]:
+        """Each seat's token, in seat (turn) order."""
+        return [seat.token for seat in self.seats]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary(Result):
+    """One seat in a table's public summary: player, side, and how many cards it holds
+    (``foot_size`` ``None`` once the foot is picked up)."""
+
+    seat: int
+    name: str
+    side: int
+    hand_size: int
+    foot_size: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SideSummary(Result):
+    """A side at the table and its game total before the round in play (points)."""
+
+    name: str
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class Table(Result):
+    """``GET /v1/tables/{id}``, the public summary (no cards): the stored ``game``, ``status``
+    (``playing`` or ``finished``), the ``round`` in play, the table ``version`` (every action moves
+    it, across rounds), whose ``turn`` (a seat index) and what ``phase``."""
+
+    id: int
+    game: int
+    href: str
+    status: str
+    round: int
+    version: int
+    phase: str
+    turn: int
+    seats: tuple[SeatSummary, ...]
+    sides: tuple[SideSummary, ...]
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SideScore(Result):
+    """One side's score for an ended round: ``total`` points and the ``lines`` that add up to it
+    (each as ``Breakdown``'s lines: ``code``, ``label``, ``count``, ``points_each``, ``points``)."""
+
+    name: str
+    total: int
+    lines: tuple[Mapping[str, object], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LastRound(Result):
+    """The round that ended last: how (``ended``: ``went_out`` or a stock rule), the side that went
+    out (an index, or ``None``), its now public ``seed`` and each side's score."""
+
+    round: int
+    ended: str
+    out_side: int | None
+    seed: int
+    score: tuple[SideScore, ...]
+    href: str
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """Side name -> the round's total (points)."""
+        return {side.name: side.total for side in self.score}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView(Result):
+    """What one seat sees: ``table``/``game`` ids, ``status`` (``finished``: the game has ended),
+    the table ``version`` (send it back with an action), the ``round`` in play, the game's
+    ``rounds`` (``None``: played to a target score), the engine's ``view`` and the ``last_round``
+    (``None`` in round 1)."""
+
+    table: int
+    game: int
+    status: str
+    version: int
+    round: int
+    view: Mapping[str, object]
+    rounds: int | None
+    last_round: LastRound | None
+
+    @property
+    def finished(self) -> bool:
+        """The game has ended: no more actions."""
+        return self.status == "finished"
+
+    @property
+    def actions(self) -> tuple[Mapping[str, Any], ...]:
+        """The actions open to this seat now (empty: not its move); each ``{"type": ...}``."""
+        value = self.view.get("actions")
+        return tuple(a for a in value if isinstance(a, Mapping)) if isinstance(value, tuple) else ()
+
+    @property
+    def my_move(self) -> bool:
+        """It is this seat's move (its turn, or its answer to "May I go out?")."""
+        return not self.finished and bool(self.actions)
+
+    @property
+    def phase(self) -> str | None:
+        """``draw``, ``meld``, ``answer`` or ``ended``."""
+        value = self.view.get("phase")
+        return value if isinstance(value, str) else None
+
+    @property
+    def seat(self) -> int | None:
+        value = self.view.get("seat")
+        return value if isinstance(value, int) else None
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        """This seat's cards (codes such as ``"KS"``)."""
+        value = self.view.get("hand")
+        return tuple(str(c) for c in value) if isinstance(value, tuple) else ()
+
+    def action(self, kind: str) -> Mapping[str, Any] | None:
+        """The open action of type ``kind`` (``"meld"``, ``"take_pile"``, ...), or ``None``."""
+        return next((a for a in self.actions if a.get("type") == kind), None)
+
+    def plain_view(self) -> dict[str, Any]:
+        """A mutable copy of ``view`` as plain dicts and lists (what the engine's policies read)."""
+        out: dict[str, Any] = json.loads(dumps_json(self.view))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class TableRound(Result):
+    """``GET /v1/tables/{id}/rounds/{n}``, an ended round, public: its ``seed``, how it ended, the
+    side that went out, every accepted action in order (each with its ``seat``), each side's score,
+    and the stored round of the game (``game_round_href``)."""
+
+    round: int
+    seed: int
+    ended: str
+    out_side: int | None
+    actions: tuple[Mapping[str, object], ...]
+    score: tuple[SideScore, ...]
+    game_round_href: str
