@@ -18,16 +18,21 @@ package is a red run naming what is missing, never a quiet green one).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
+import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import make_url, text
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from werkzeug.test import TestResponse
 
 from handfoot.server import create_app, migrate
@@ -119,6 +124,43 @@ def db_url(empty_db_url: str) -> str:
 def make_test_app(db_url: str, **config: Any) -> Flask:
     """``create_app`` for tests: TESTING on, the given database, extra config on top."""
     return create_app({"TESTING": True, "DATABASE_URL": db_url, **config})
+
+
+@contextlib.contextmanager
+def served(app: Flask, request_handler: type[WSGIRequestHandler] | None = None) -> Iterator[BaseWSGIServer]:
+    """``app`` on a real socket (127.0.0.1, a free port), one thread a request, in a thread of this
+    process, for tests that need concurrent clients or real HTTP framing; shut down on exit. The
+    server's ``server_port`` is the port (``served_url`` gives the base URL)."""
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=request_handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        thread.join(10)
+
+
+def served_url(server: BaseWSGIServer) -> str:
+    """The base URL of a :func:`served` server."""
+    return f"http://127.0.0.1:{server.server_port}"
+
+
+T = TypeVar("T")
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coroutine)`` in a thread of its own: a test before this one (the browser tests'
+    sync Playwright API) may have left an event loop running in this thread."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
+@pytest.fixture
+def threaded_server(app: Flask) -> Iterator[str]:
+    """The base URL of ``app`` :func:`served` for this test."""
+    with served(app) as server:
+        yield served_url(server)
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from __future__ import annotations
 import http.client
 import io
 import json
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,9 +15,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from games_util import out_round
-from werkzeug.serving import WSGIRequestHandler, make_server
+from werkzeug.serving import WSGIRequestHandler
 
 from handfoot.server.config import DEFAULT_MAX_BODY_BYTES
+from tests.conftest import served
 
 LIMIT = DEFAULT_MAX_BODY_BYTES
 SCORE = "/v1/rounds/score"
@@ -66,11 +66,8 @@ class _Quiet(WSGIRequestHandler):
 
 @pytest.fixture
 def server(app: Flask) -> Iterator[int]:
-    srv = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_Quiet)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv.port
-    srv.shutdown()
+    with served(app, _Quiet) as srv:
+        yield srv.server_port
 
 
 @pytest.mark.parametrize(("size", "status"), [(3 * LIMIT, 413), (LIMIT + 1, 413), (LIMIT, 200), (1000, 200)])

@@ -10,7 +10,6 @@ SQLite and PostgreSQL.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -23,10 +22,10 @@ from games_routes import GAME_OPERATIONS, WRITES, call, spec_game_operations
 from games_util import SEED_ROUND_1, append, create_game, tally
 from sqlalchemy import event
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
-from werkzeug.serving import make_server
 
 from handfoot.server.auth import create_key
 from handfoot.server.db import get_db
+from tests.conftest import served, served_url
 
 pytestmark = pytest.mark.db
 
@@ -101,11 +100,8 @@ def test_an_exhausted_pool_is_a_503(app: Flask, client: FlaskClient, db_backend:
 def test_three_times_the_pool_in_threads_all_answer(app: Flask, db_backend: str) -> None:
     """48 threads against a pool of 15 (5 + 10 overflow): reads, appends with and without an
     Idempotency-Key, and new games, all at once; every answer is a 2xx, well inside the timeout."""
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{srv.server_port}"
-    try:
+    with served(app) as srv:
+        base = served_url(srv)
         games = [requests.post(f"{base}/v1/games", json=GAME_OPERATIONS[("post", "/v1/games")]["json"],
                                timeout=30).json()["id"] for _ in range(8)]
 
@@ -124,7 +120,4 @@ def test_three_times_the_pool_in_threads_all_answer(app: Flask, db_backend: str)
 
         with ThreadPoolExecutor(48) as pool:
             statuses = list(pool.map(work, range(192)))
-    finally:
-        srv.shutdown()
-        thread.join(10)
     assert all(s < 300 for s in statuses), sorted(set(statuses))

@@ -12,7 +12,6 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,7 +19,6 @@ import requests
 from flask import Flask
 from games_util import TEAMS, tally
 from sqlalchemy import select
-from werkzeug.serving import make_server
 
 from handfoot.server.db import get_db
 from handfoot.server.models import Game, Round, RoundRevision
@@ -31,18 +29,6 @@ APPENDERS = 8
 APPENDS_EACH = 5
 CORRECTORS = 8
 CORRECTIONS_EACH = 4
-
-
-@pytest.fixture
-def server(app: Flask) -> Iterator[str]:
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_port}"
-    finally:
-        srv.shutdown()
-        thread.join(10)
 
 
 def small_round(points: int) -> list[dict[str, Any]]:
@@ -58,9 +44,9 @@ def send(method: str, url: str, retry_on: tuple[int, ...], attempts: int = 200, 
     raise AssertionError(f"{method} {url}: still {response.status_code} after {attempts} attempts")
 
 
-def test_concurrent_appends_and_corrections(app: Flask, server: str, db_backend: str) -> None:
+def test_concurrent_appends_and_corrections(app: Flask, threaded_server: str, db_backend: str) -> None:
     def create(rules: dict[str, Any]) -> int:
-        response = requests.post(f"{server}/v1/games", json={"name": "c", "preset": "pagat", "rules": rules,
+        response = requests.post(f"{threaded_server}/v1/games", json={"name": "c", "preset": "pagat", "rules": rules,
                                                              "teams": TEAMS}, timeout=30)
         assert response.status_code == 201, response.text
         return int(response.json()["id"])
@@ -69,7 +55,7 @@ def test_concurrent_appends_and_corrections(app: Flask, server: str, db_backend:
     corrected = [create({}), create({})]
     for game_id in corrected:
         for _ in range(3):
-            response = requests.post(f"{server}/v1/games/{game_id}/rounds", json={"teams": small_round(100)},
+            response = requests.post(f"{threaded_server}/v1/games/{game_id}/rounds", json={"teams": small_round(100)},
                                      timeout=30)
             assert response.status_code == 201, response.text
 
@@ -82,13 +68,13 @@ def test_concurrent_appends_and_corrections(app: Flask, server: str, db_backend:
         start.wait()
         for j in range(APPENDS_EACH):
             key = str(uuid.uuid4())
-            response = send("POST", f"{server}/v1/games/{target}/rounds", (409, 503),
+            response = send("POST", f"{threaded_server}/v1/games/{target}/rounds", (409, 503),
                             json={"teams": small_round(100 + 5 * (i * APPENDS_EACH + j))},
                             headers={"Idempotency-Key": f'"{key}"'})
             if response.status_code != 201:
                 errors.append(f"append: {response.status_code} {response.text}")
             # a retry of a completed append returns it again and stores nothing
-            again = send("POST", f"{server}/v1/games/{target}/rounds", (409, 503),
+            again = send("POST", f"{threaded_server}/v1/games/{target}/rounds", (409, 503),
                          json={"teams": small_round(100 + 5 * (i * APPENDS_EACH + j))},
                          headers={"Idempotency-Key": f'"{key}"'})
             if again.status_code != 201 or again.json() != response.json():
@@ -100,7 +86,7 @@ def test_concurrent_appends_and_corrections(app: Flask, server: str, db_backend:
         start.wait()
         done = 0
         while done < CORRECTIONS_EACH:
-            url = f"{server}/v1/games/{game_id}/rounds/{number}"
+            url = f"{threaded_server}/v1/games/{game_id}/rounds/{number}"
             got = send("GET", url, (503,))
             response = send("PUT", url, (409, 503), json={"teams": small_round(105 + 5 * i + 10 * done)},
                             headers={"If-Match": got.headers["ETag"]})

@@ -13,38 +13,25 @@ import pytest
 import requests
 from flask import Flask
 from tables_util import TEAMS, assert_hides, create, play_round, seat_headers, true_state, true_table
-from werkzeug.serving import make_server
 
 pytestmark = pytest.mark.db
 
 
-@pytest.fixture
-def server(app: Flask) -> Iterator[str]:
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_port}"
-    finally:
-        srv.shutdown()
-        thread.join(10)
-
-
-def make_table(server: str) -> dict[str, Any]:
-    response = requests.post(f"{server}/v1/tables", json={"name": "Race", "preset": "pagat", "teams": TEAMS,
+def make_table(base: str) -> dict[str, Any]:
+    response = requests.post(f"{base}/v1/tables", json={"name": "Race", "preset": "pagat", "teams": TEAMS,
                                                           "seed": 991199}, timeout=30)
     assert response.status_code == 201
     created: dict[str, Any] = response.json()
     return created
 
 
-def post(server: str, created: dict[str, Any], seat: int, version: int, action: dict[str, Any]) -> requests.Response:
-    return requests.post(f"{server}/v1/tables/{created['id']}/actions", headers=seat_headers(created, seat),
+def post(base: str, created: dict[str, Any], seat: int, version: int, action: dict[str, Any]) -> requests.Response:
+    return requests.post(f"{base}/v1/tables/{created['id']}/actions", headers=seat_headers(created, seat),
                          json={"version": version, "action": action}, timeout=60)
 
 
-def test_two_actions_on_one_version_one_wins(app: Flask, server: str) -> None:
-    created = make_table(server)
+def test_two_actions_on_one_version_one_wins(app: Flask, threaded_server: str) -> None:
+    created = make_table(threaded_server)
     for version in (0, 1):
         if version == 0:
             action: dict[str, Any] = {"type": "draw"}
@@ -56,7 +43,7 @@ def test_two_actions_on_one_version_one_wins(app: Flask, server: str) -> None:
         def send(barrier: threading.Barrier, answers: list[requests.Response], action: dict[str, Any],
                  version: int) -> None:
             barrier.wait()
-            answers.append(post(server, created, 0, version, action))
+            answers.append(post(threaded_server, created, 0, version, action))
 
         threads = [threading.Thread(target=send, args=(barrier, answers, action, version)) for _ in range(2)]
         for t in threads:
@@ -69,26 +56,26 @@ def test_two_actions_on_one_version_one_wins(app: Flask, server: str) -> None:
         assert true_table(app, created["id"]).version == version + 1
 
 
-def test_a_long_poll_returns_on_another_threads_change(app: Flask, server: str) -> None:
-    created = make_table(server)
-    url = f"{server}/v1/tables/{created['id']}/view"
+def test_a_long_poll_returns_on_another_threads_change(app: Flask, threaded_server: str) -> None:
+    created = make_table(threaded_server)
+    url = f"{threaded_server}/v1/tables/{created['id']}/view"
     got: list[dict[str, Any]] = []
     waiter = threading.Thread(target=lambda: got.append(requests.get(
         url, params={"version": 0, "wait": 30}, headers=seat_headers(created, 1), timeout=60).json()))
     waiter.start()
     time.sleep(0.5)  # the waiter is (most likely) polling by now; it returns on the change either way
-    assert post(server, created, 0, 0, {"type": "draw"}).status_code == 200
+    assert post(threaded_server, created, 0, 0, {"type": "draw"}).status_code == 200
     waiter.join(60)
     assert got and got[0]["version"] == 1 and got[0]["view"]["turn"] == 0
     assert_hides(got[0], true_state(app, created["id"]), 1, 991199)
 
 
-def test_a_long_poll_without_a_change_answers_after_its_wait(server: str) -> None:
-    created = make_table(server)
-    response = requests.get(f"{server}/v1/tables/{created['id']}/view", params={"version": 0, "wait": 1},
+def test_a_long_poll_without_a_change_answers_after_its_wait(threaded_server: str) -> None:
+    created = make_table(threaded_server)
+    response = requests.get(f"{threaded_server}/v1/tables/{created['id']}/view", params={"version": 0, "wait": 1},
                             headers=seat_headers(created, 2), timeout=30)
     assert response.status_code == 200 and response.json()["version"] == 0
-    moved_on = requests.get(f"{server}/v1/tables/{created['id']}/view", params={"version": 7, "wait": 30},
+    moved_on = requests.get(f"{threaded_server}/v1/tables/{created['id']}/view", params={"version": 7, "wait": 30},
                             headers=seat_headers(created, 2), timeout=30)  # another version: at once
     assert moved_on.status_code == 200 and moved_on.json()["version"] == 0
 
@@ -106,17 +93,19 @@ def events(response: requests.Response) -> Iterator[dict[str, Any]]:
             event[name] = json.loads(value) if name == "data" else value
 
 
-def test_server_sent_events_give_a_view_per_change(app: Flask, server: str) -> None:
-    created = make_table(server)
-    url = f"{server}/v1/tables/{created['id']}/events"
-    with requests.get(url, params={"wait": 20}, headers=seat_headers(created, 3), stream=True, timeout=60) as stream:
+def test_server_sent_events_give_a_view_per_change(app: Flask, threaded_server: str) -> None:
+    created = make_table(threaded_server)
+    url = f"{threaded_server}/v1/tables/{created['id']}/events"
+    # a short `wait`: the server notices a client gone only when it next writes, so a long stream would
+    # outlive this test in the server's thread
+    with requests.get(url, params={"wait": 5}, headers=seat_headers(created, 3), stream=True, timeout=60) as stream:
         assert stream.status_code == 200 and stream.headers["Content-Type"].startswith("text/event-stream")
         assert stream.headers["Cache-Control"] == "no-store"
         received = events(stream)
         first = next(received)
         assert first["id"] == "0" and first["event"] == "view" and first["data"]["version"] == 0
         assert_hides(first["data"], true_state(app, created["id"]), 3, 991199)
-        assert post(server, created, 0, 0, {"type": "draw"}).status_code == 200
+        assert post(threaded_server, created, 0, 0, {"type": "draw"}).status_code == 200
         second = next(received)
         assert second["id"] == "1" and second["data"]["version"] == 1 and second["data"]["view"]["phase"] == "play"
         assert_hides(second["data"], true_state(app, created["id"]), 3, 991199)
@@ -126,12 +115,12 @@ def test_server_sent_events_give_a_view_per_change(app: Flask, server: str) -> N
         assert list(events(resumed)) == []
 
 
-def test_the_stream_of_a_finished_table_ends_after_its_last_view(app: Flask, server: str) -> None:
+def test_the_stream_of_a_finished_table_ends_after_its_last_view(app: Flask, threaded_server: str) -> None:
     client = app.test_client()
     created = create(client, rules={"rounds": 1})
     final = play_round(client, app, created, check=False)
     assert final["status"] == "finished"
-    url = f"{server}/v1/tables/{created['id']}/events"
+    url = f"{threaded_server}/v1/tables/{created['id']}/events"
     with requests.get(url, params={"wait": 60}, headers={**seat_headers(created, 0), "Last-Event-ID": "3"},
                       stream=True, timeout=60) as stream:
         received = list(events(stream))  # the stream ends by itself: the table is finished

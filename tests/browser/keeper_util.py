@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from werkzeug.serving import WSGIRequestHandler, make_server
+from werkzeug.serving import WSGIRequestHandler
 
 from handfoot.server import create_app
 from handfoot.server.db import get_db
+from tests.conftest import served, served_url
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_ARGS = [
@@ -58,17 +58,14 @@ class LiveServer:
 
     def __init__(self, db_url: str, **config: Any) -> None:
         self.app = create_app({"TESTING": True, "DATABASE_URL": db_url, **config})
-        self.server = make_server("127.0.0.1", 0, self.app, threaded=True, request_handler=QuietHandler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.serving = served(self.app, QuietHandler)
 
     def __enter__(self) -> LiveServer:
-        self.thread.start()
+        self.url = served_url(self.serving.__enter__())
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.thread.join(timeout=10)
+        self.serving.__exit__(None, None, None)
         get_db(self.app).dispose()
 
 

@@ -4,10 +4,8 @@ thread of its own)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import pytest
@@ -24,7 +22,7 @@ from handfoot.client import (
     UnprocessableEntityError,
 )
 from handfoot.client.params import side, tally
-from tests.conftest import WORKED_CASES
+from tests.conftest import WORKED_CASES, run_async
 
 httpx = pytest.importorskip("httpx", reason="the async extra: pip install -e '.[async]'")
 from handfoot.client.aio import AsyncClient, AsyncTransport  # noqa: E402  (needs httpx)
@@ -42,9 +40,7 @@ def run(live_server: LiveServer, body: Callable[[AsyncClient], Awaitable[T]], **
         async with AsyncClient(live_server.url, api_key=live_server.api_key, **options) as hf:
             return await body(hf)
 
-    # A thread of its own: other tests (the browser's sync API) may leave an event loop running here.
-    with ThreadPoolExecutor(max_workers=1) as thread:
-        return thread.submit(asyncio.run, main()).result()
+    return run_async(main())
 
 
 @pytest.fixture

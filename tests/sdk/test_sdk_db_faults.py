@@ -5,18 +5,16 @@ is gone the round is stored exactly once."""
 from __future__ import annotations
 
 import sqlite3
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from sqlalchemy import make_url
-from werkzeug.serving import make_server
 
-import handfoot.client._transport
 from handfoot.client import Client
+from handfoot.client._transport import Transport
 from handfoot.server.db import get_db
-from tests.conftest import make_test_app
+from tests.conftest import make_test_app, served, served_url
 
 TEAMS = [{"name": "Us", "players": ["Ann", "Bo"]}, {"name": "Them", "players": ["Cy", "Di"]}]
 ROUND = [
@@ -31,11 +29,8 @@ ROUND = [
 @pytest.fixture
 def live(db_url: str) -> Iterator[tuple[str, str]]:
     app = make_test_app(db_url, SQLITE_BUSY_TIMEOUT=0.2)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}", db_url
-    server.shutdown()
+    with served(app) as server:
+        yield served_url(server), db_url
     get_db(app).dispose()
 
 
@@ -45,12 +40,12 @@ def test_sdk_retries_a_locked_database_and_stores_the_round_once(live: tuple[str
     holder = sqlite3.connect(make_url(db_url).database, isolation_level=None)
     waits: list[float] = []
 
-    def sleep(seconds: float) -> None:  # the first wait releases the lock, as another writer finishing would
-        waits.append(seconds)
+    def sleep(retry: int, seconds: float, reason: str) -> None:  # the first wait releases the lock, as another
+        waits.append(seconds)  # writer finishing would
         if holder.in_transaction:
             holder.execute("ROLLBACK")
 
-    monkeypatch.setattr(handfoot.client._transport.time, "sleep", sleep)
+    monkeypatch.setattr(Transport, "_sleep", staticmethod(sleep))
     with Client(base, max_retries=3) as hf:
         game = hf.create_game(name="Locked", preset="pagat", teams=TEAMS)
         holder.execute("BEGIN IMMEDIATE")

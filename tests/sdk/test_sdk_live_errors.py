@@ -7,20 +7,19 @@ and the 429's ``Retry-After`` reaches the exception.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from sqlalchemy import make_url
-from werkzeug.serving import make_server
 
-import handfoot.client._transport
 from handfoot.client import Client, RateLimitError, ServerError
+from handfoot.client._transport import Transport
 from handfoot.server.db import get_db
-from tests.conftest import make_test_app
+from tests.conftest import make_test_app, served, served_url
 
 TEAMS = [{"name": "Us", "players": ["Ann", "Bo"]}, {"name": "Them", "players": ["Cy", "Di"]}]
 TALLY = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "red_threes_on_table": 0, "red_threes_caught": 0,
@@ -29,18 +28,16 @@ TALLY = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "red_threes_on_tab
 
 @pytest.fixture
 def serve(db_url: str) -> Iterator[Callable[..., str]]:
-    servers: list[tuple[Any, Flask]] = []
+    apps: list[Flask] = []
+    with contextlib.ExitStack() as servers:
 
-    def start(**config: Any) -> str:
-        app = make_test_app(db_url, **config)
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append((server, app))
-        return f"http://127.0.0.1:{server.server_port}"
+        def start(**config: Any) -> str:
+            app = make_test_app(db_url, **config)
+            apps.append(app)
+            return served_url(servers.enter_context(served(app)))
 
-    yield start
-    for server, app in servers:
-        server.shutdown()
+        yield start
+    for app in apps:
         get_db(app).dispose()
 
 
@@ -48,7 +45,7 @@ def test_server_error_after_the_retries(serve: Callable[..., str], db_url: str,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     base = serve(SQLITE_BUSY_TIMEOUT=0.2)
     waits: list[float] = []
-    monkeypatch.setattr(handfoot.client._transport.time, "sleep", waits.append)
+    monkeypatch.setattr(Transport, "_sleep", staticmethod(lambda retry, wait, reason: waits.append(wait)))
     holder = sqlite3.connect(make_url(db_url).database, isolation_level=None)
     with Client(base, max_retries=2) as hf:
         game = hf.create_game(name="Locked for good", preset="pagat", teams=TEAMS)
@@ -67,7 +64,7 @@ def test_server_error_after_the_retries(serve: Callable[..., str], db_url: str,
 
 def test_rate_limit_error_carries_retry_after(serve: Callable[..., str], monkeypatch: pytest.MonkeyPatch) -> None:
     base = serve(RATE_LIMIT="3/minute")
-    monkeypatch.setattr(handfoot.client._transport.time, "sleep", lambda s: None)
+    monkeypatch.setattr(Transport, "_sleep", staticmethod(lambda retry, wait, reason: None))
     with Client(base, max_retries=0) as hf:
         for _ in range(3):
             hf.presets()

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
+from bench.live import LiveServer
 from handfoot.client import Client, NotFoundError
 from handfoot.client.bots import Bot, BotSummary, policy_choose
-from tests.api.live_gunicorn import LiveServer
+from tests.conftest import run_async
 
 TEAMS: list[Any] = [{"name": "North-South", "players": ["North", "South"]},
                     {"name": "East-West", "players": ["East", "West"]}]
@@ -145,7 +146,7 @@ def test_async_bots_play_a_game_and_a_seat_follows_its_events(tmp_path: Path) ->
                         for i, (token, bot) in enumerate(zip(table.tokens, BOTS, strict=True))]
                 return list(await asyncio.gather(*(bot.play() for bot in bots)))
 
-        summaries = asyncio.run(main())
+        summaries = run_async(main())
         reader.join(timeout=120)
         totals = check_game_adds_up(hf, table.game, table.id)
         assert all(list(s.totals.values()) == totals for s in summaries)
@@ -180,7 +181,7 @@ def test_async_seat_events_and_a_moved_version(tmp_path: Path) -> None:
                 long_poll = await ahf.seat_view(table.id, table.tokens[2], version=1, wait=1)
                 assert long_poll.version == 1  # nothing moved: the view as it is, after the wait
 
-        asyncio.run(main())
+        run_async(main())
 
 
 def test_the_reference_bot_examples_play_a_game(tmp_path: Path) -> None:
