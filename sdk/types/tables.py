@@ -34,9 +34,10 @@ class SeatToken(Result):
 
 
 @dataclass(frozen=True, slots=True)
-class TableCreated(Result):
-    """The answer of ``POST /v1/tables``: the table, the stored ``game`` it plays, ``status``
-    (``playing``), the first ``round`` dealt, ``version`` 0 and each seat with its token."""
+class _TableHead(Result):
+    """What every answer about a table starts with: its ``id``, the stored ``game`` it plays, its
+    ``href``, ``status`` (``playing`` or ``finished``), the game's ``round`` in play and the table
+    ``version`` (every action moves it, across rounds)."""
 
     id: int
     game: int
@@ -44,6 +45,13 @@ class TableCreated(Result):
     status: str
     round: int
     version: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableCreated(_TableHead):
+    """The answer of ``POST /v1/tables``: the table (``status`` ``playing``, the first ``round``
+    dealt, ``version`` 0) and each seat with its token."""
+
     seats: tuple[SeatToken, ...]
 
     @property
@@ -73,17 +81,11 @@ class SideSummary(Result):
 
 
 @dataclass(frozen=True, slots=True)
-class Table(Result):
+class Table(_TableHead):
     """``GET /v1/tables/{id}``, the public summary (no cards): the stored ``game``, ``status``
     (``playing`` or ``finished``), the ``round`` in play, the table ``version`` (every action moves
     it, across rounds), whose ``turn`` (a seat index) and what ``phase``."""
 
-    id: int
-    game: int
-    href: str
-    status: str
-    round: int
-    version: int
     phase: str
     turn: int
     seats: tuple[SeatSummary, ...]

@@ -113,13 +113,18 @@ _ROUND = _d("The game's round in play (the last round once finished).")
 _VERSION = _d("The table's version: the actions taken, over all rounds (monotonic).")
 
 
-class TableCreatedSchema(Schema):
+class _TableHeadSchema(Schema):
+    """What every answer about a table starts with (a base, not a component of its own)."""
+
     id = fields.Integer(required=True, metadata=_ID)
     game = fields.Integer(required=True, metadata=_GAME)
     href = fields.String(required=True, metadata=_HREF)
     status = fields.String(required=True, metadata=_STATUS)
     round = fields.Integer(required=True, metadata=_ROUND)
     version = fields.Integer(required=True, metadata=_VERSION)
+
+
+class TableCreatedSchema(_TableHeadSchema):
     seats = fields.List(fields.Nested(SeatTokenSchema), required=True, metadata=_d(
         "The seats in turn order, each with its token (shown only here)."))
 
@@ -138,13 +143,7 @@ class SideSummarySchema(Schema):
     score = fields.Integer(required=True, metadata=_d("The side's game total before this round (points)."))
 
 
-class TableSchema(Schema):
-    id = fields.Integer(required=True, metadata=_ID)
-    game = fields.Integer(required=True, metadata=_GAME)
-    href = fields.String(required=True, metadata=_HREF)
-    status = fields.String(required=True, metadata=_STATUS)
-    round = fields.Integer(required=True, metadata=_ROUND)
-    version = fields.Integer(required=True, metadata=_VERSION)
+class TableSchema(_TableHeadSchema):
     phase = fields.String(required=True, metadata=_d("draw, play, answer (a partner is asked) or ended."))
     turn = fields.Integer(required=True, metadata=_d("The seat whose turn it is."))
     seats = fields.List(fields.Nested(SeatSummarySchema), required=True, metadata=_d(
