@@ -3,6 +3,7 @@ and stored in the game's history, a restart, Idempotency-Keys, the lazy yes on a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -52,6 +53,28 @@ def test_create_deals_the_first_round_and_shows_each_seat_its_own_hand(app: Flas
     assert not list(card_strings(summary))  # no card at all
     game = client.get(f"/v1/games/{created['game']}").get_json()
     assert game["name"] == "Bots" and [t["name"] for t in game["teams"]] == ["North-South", "East-West"]
+
+
+def test_every_seat_view_names_the_rules_in_force(app: Flask, client: FlaskClient) -> None:
+    """The game's preset and house rules, as stored with the game, in the view, an action's answer
+    and an event; a continued game's table shows the game's own."""
+    house = {"clean_book_bonus": 400, "hand_size_by_round": [13, 12, 11, 10]}
+    created = create(client, rules=house)
+    game = client.get(f"/v1/games/{created['game']}").get_json()
+    assert game["house_rules"] == house
+    view = client.get(f"/v1/tables/{created['id']}/view", headers=seat_headers(created, 1)).get_json()
+    assert (view["preset"], view["rules"]) == ("pagat", house)
+    assert len(view["view"]["hand"]) == 13  # the rules shown are the rules dealt
+    answer = act(client, created, 0, 0, {"type": "draw"}).get_json()
+    assert (answer["preset"], answer["rules"]) == ("pagat", house)
+    stream = client.get(f"/v1/tables/{created['id']}/events?wait=1", headers=seat_headers(created, 2))
+    event = next(line for line in stream.get_data(as_text=True).splitlines() if line.startswith("data: "))
+    assert {k: v for k, v in json.loads(event[len("data: "):]).items() if k in ("preset", "rules")} == {
+        "preset": "pagat", "rules": house}
+    plain = client.post("/v1/games", json={"name": "Plain", "preset": "bga", "teams": TEAMS}).get_json()
+    continued = client.post("/v1/tables", json={"game": plain["id"], "seed": 1}).get_json()
+    view = client.get(f"/v1/tables/{continued['id']}/view", headers=seat_headers(continued, 0)).get_json()
+    assert (view["preset"], view["rules"]) == ("bga", {})
 
 
 def test_an_action_moves_the_version_and_is_logged(app: Flask, client: FlaskClient) -> None:

@@ -64,7 +64,7 @@ def test_the_write_a_bot_example_prints_what_the_readme_shows(db_url: str, tmp_p
     import subprocess
     import sys
 
-    from tests.api.live_gunicorn import LiveServer
+    from bench.live import LiveServer
 
     root = Path(__file__).resolve().parents[2]
     example = root / "examples" / "cautious_bot.py"
