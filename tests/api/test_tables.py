@@ -183,6 +183,32 @@ def test_bad_creations_are_422_naming_the_field(client: FlaskClient) -> None:
     assert client.get("/v1/games").get_json() == []  # nothing half-written
 
 
+#: Two decks for four players: rounds 1, 2 and 4 deal, round 3's 30-card feet do not (173 cards of 108).
+LATER_ROUND_SHORT = {"decks_per_player": 0, "decks_extra": 2, "hand_size_by_round": [11, 12, 13, 11],
+                     "foot_size_by_round": [11, 11, 30, 11]}
+
+
+def test_rules_that_cannot_deal_a_later_round_are_refused_at_creation(client: FlaskClient) -> None:
+    """Round 1 deals, round 3 would not: the table is refused at once (422 at `/rules`, naming round 3),
+    for a new game and for a stored one, and nothing is stored."""
+    new = client.post("/v1/tables", json={"name": "x", "preset": "pagat", "teams": TEAMS, "rules": LATER_ROUND_SHORT})
+    assert new.status_code == 422, new.get_json()
+    errors = new.get_json()["errors"]
+    assert [(e["pointer"], e["code"]) for e in errors] == [("/rules", "inconsistent_rules")]
+    assert errors[0]["detail"].startswith("round 3 deals 173 cards")
+    assert client.get("/v1/games").get_json() == []  # the new game went with the table
+    stored = client.post("/v1/games", json={"name": "Kept", "preset": "pagat", "teams": TEAMS,
+                                            "rules": LATER_ROUND_SHORT}).get_json()
+    before = client.get(f"/v1/games/{stored['id']}").get_json()
+    continued = client.post("/v1/tables", json={"game": stored["id"]})
+    assert continued.status_code == 422
+    assert [(e["pointer"], e["code"]) for e in continued.get_json()["errors"]] == [("/rules", "inconsistent_rules")]
+    assert client.get(f"/v1/games/{stored['id']}").get_json() == before
+    fine = {**LATER_ROUND_SHORT, "foot_size_by_round": [11, 11, 11, 11]}  # every round deals: a table
+    assert client.post("/v1/tables", json={"name": "y", "preset": "pagat", "teams": TEAMS, "rules": fine}).status_code \
+        == 201
+
+
 def test_a_round_played_to_its_end_is_stored_in_the_game_scored_by_the_one_path(app: Flask,
                                                                               client: FlaskClient) -> None:
     created = create(client, rules={"rounds": 2})
