@@ -44,7 +44,8 @@ GAME_CODES: dict[str, str] = {
     "version_moved": "The `version` sent is not the table's version: the table moved on since it was read "
     "(409 version-moved; `version` is the current one).",
     "table_finished": "The table's game is over: no more actions (409 table-finished).",
-    "table_open": "The game already has a table playing it (409 table-open; `table` names it).",
+    "table_open": "The game has a table playing it (409 table-open; `table` and `href` name it): a second table "
+    "for it, or a round appended, corrected or deleted straight on it, is refused (D51).",
     "round_in_play": "The table's round is still in play: its log and seed are shown once it ends (409 round-in-play).",
     "unauthorized": "The request needs a valid API key (401; `Authorization: Bearer <key>`).",
     "etag_mismatch": "If-Match does not match the resource's current ETag (412).",

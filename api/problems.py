@@ -67,7 +67,8 @@ problem_types: dict[str, str] = {
     # Tables (docs/tables.md)
     "version-moved": "409: the table's version is not the one sent (`version`: the current one); read the view again.",
     "table-finished": "409: the table's game is over; no action is taken.",
-    "table-open": "409: the game already has a table playing it (`table`).",
+    "table-open": "409: the game has a table playing it (`table`, `href`): no second table, and no round written "
+    "straight on the game.",
     "round-in-play": "409: the table's round is still in play; its log is shown once it ends.",
     # Engine (rules) problems, all 422; `errors[].code` is one of engine.errors.PROBLEM_CODES.
     "rules-broken": "422: the input breaks the rules of the game.",

@@ -5,7 +5,7 @@ from handfoot.client.bots import Action, Bot, Choose, policy_choose
 
 
 def cautious(seed: int) -> Choose:
-    greedy = policy_choose("greedy", preset="pagat", seed=seed)
+    greedy = policy_choose("greedy", seed=seed)
 
     def choose(sv: SeatView) -> list[Action]:
         if sv.phase == "answer":  # "May I go out?": yes only with few cards left to be caught with
@@ -19,8 +19,8 @@ with Client() as hf:
     teams: list[GameTeamInput] = [{"name": "Cautious", "players": ["Ann", "Cy"]},
                                   {"name": "Random", "players": ["Bo", "Di"]}]
     table = hf.create_table(name="Write a bot", preset="pagat", teams=teams, seed=2026)
-    minds = [cautious(0), policy_choose("random", preset="pagat", seed=1), cautious(2),
-             policy_choose("random", preset="pagat", seed=3)]
+    minds = [cautious(0), policy_choose("random", seed=1), cautious(2),
+             policy_choose("random", seed=3)]
     seats = [threading.Thread(target=Bot(Client(hf.base_url), table.id, token, mind).play)
              for token, mind in zip(table.tokens, minds, strict=True)]
     for seat in seats:

@@ -55,15 +55,16 @@ def _bots(text: str) -> list[str]:
     return names
 
 
-def _play_all(client: Client, table_id: int, tokens: list[str], bots: list[str], preset: str,
-              rules: dict[str, object] | None, seed: int | None, wait: int) -> list[BotSummary]:
-    """Each bot in a thread with its own client; the first failure stops the others and is raised."""
+def _play_all(client: Client, table_id: int, tokens: list[str], bots: list[str], seed: int | None,
+              wait: int) -> list[BotSummary]:
+    """Each bot in a thread with its own client (the rules in force are its view's); the first
+    failure stops the others and is raised."""
     stop = threading.Event()
     results: list[BotSummary | None] = [None] * len(bots)
     errors: list[BaseException] = []
 
     def run(i: int) -> None:
-        choose = policy_choose(bots[i], preset=preset, rules=rules, seed=None if seed is None else seed + i)
+        choose = policy_choose(bots[i], seed=None if seed is None else seed + i)
         with Client(client.base_url, api_key="", timeout=client.timeout, max_retries=client.max_retries) as own:
             try:
                 results[i] = Bot(own, table_id, tokens[i], choose, wait=wait, stop=stop).play()
@@ -104,16 +105,14 @@ def _cmd_play(client: Client, args: argparse.Namespace, out: TextIO, stdin: Text
         if args.rules is not None or args.side is not None:
             raise PlayUsageError("--game brings its own preset, rules and sides: leave out --rules and --side")
         table = client.create_table(game=args.game, seed=args.seed)
-        game = client.game(table.game)
-        preset, rules = game.preset, dict(game.house_rules)
     else:
         name = args.name or f"Bots: {', '.join(bots)}"
         table = client.create_table(preset=args.preset, teams=sides, rules=rules, name=name, seed=args.seed)
-        preset = args.preset
     if len(bots) != len(table.seats):
         raise PlayUsageError(f"--bots names {len(bots)} bots for the table's {len(table.seats)} seats "
                              f"(table {table.id} stays open)")
-    summaries = _play_all(client, table.id, table.tokens, bots, preset, rules, args.seed, args.wait)
+    summaries = _play_all(client, table.id, table.tokens, bots, args.seed, args.wait)
+    preset = summaries[0].last.preset  # the game's, as its seats saw it
     sheet = client.scoresheet(table.game)
     if args.json:
         doc: dict[str, Any] = {

@@ -18,11 +18,13 @@ Between moves the bot long-polls its view (``wait`` seconds at a time). It plays
 has ended, through the partner's "May I go out?" answers and round after round, and returns a
 ``BotSummary``. ``AsyncBot`` is the same on an ``AsyncClient``.
 
-``policy_choose("greedy", preset="pagat")`` seats one of the engine's reference policies.
+``policy_choose("greedy")`` seats one of the engine's reference policies, under the rules the
+seat's view names (its game's preset and house rules).
 """
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -30,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ._errors import ConflictError, HandFootError, UnprocessableEntityError, VersionMovedError
+from ._http import dumps_json
 from .types.problems import ProblemItem
 from .types.tables import SeatView
 
@@ -212,23 +215,34 @@ class AsyncBot:
         raise _none_accepted(sv, refusal)
 
 
-def policy_choose(policy: str, *, preset: str, rules: Mapping[str, object] | None = None,
+def policy_choose(policy: str, *, preset: str | None = None, rules: Mapping[str, object] | None = None,
                   seed: int | None = None) -> Choose:
     """One of the engine's reference policies (``"greedy"``, ``"random"``:
-    ``handfoot.engine.play.bots.POLICIES``) as a ``choose``, under ``preset`` plus house ``rules``
-    (the table's game's: a seat's view does not name them), its random choices drawn from
-    ``random.Random(seed)``. The engine's actions name their ``seat``; at a table the token says
-    it, so it is left out. ``KeyError`` for an unknown policy; the engine's ``HandFootError`` for an
-    unknown preset or bad rules."""
+    ``handfoot.engine.play.bots.POLICIES``) as a ``choose``, its random choices drawn from
+    ``random.Random(seed)``. The rules are the view's (``SeatView.preset`` and ``.rules``, the
+    table's game's); ``preset`` (with house ``rules``) plays under those instead. The engine's
+    actions name their ``seat``; at a table the token says it, so it is left out. ``KeyError`` for
+    an unknown policy; the engine's ``HandFootError`` for an unknown preset or bad rules (at once
+    when ``preset`` is given, else at the first view)."""
     from handfoot import engine
     from handfoot.engine.play.bots import POLICIES
+    from handfoot.engine.rules import RuleSet
 
     chosen = POLICIES[policy]
-    resolved = engine.rules_of({"preset": preset, "rules": dict(rules or {})}).rules
+    resolved: dict[bytes, RuleSet] = {}  # by the rules' JSON: a table's views all carry the same
+
+    def rules_of(preset_id: str, overrides: Mapping[str, object]) -> RuleSet:
+        key = dumps_json({"preset": preset_id, "rules": overrides})
+        if key not in resolved:
+            resolved[key] = engine.rules_of({"preset": preset_id, "rules": json.loads(dumps_json(overrides))}).rules
+        return resolved[key]
+
+    fixed = None if preset is None else rules_of(preset, rules or {})
     rng = random.Random(seed)
 
     def choose(sv: SeatView) -> list[Action]:
-        candidates = chosen(sv.plain_view(), resolved, rng)
+        in_force = fixed if fixed is not None else rules_of(sv.preset, sv.rules)
+        candidates = chosen(sv.plain_view(), in_force, rng)
         return [{k: v for k, v in action.items() if k != "seat"} for action in candidates]
 
     return choose

@@ -29,6 +29,7 @@ from handfoot.server.auth import Actor
 from handfoot.server.db import Database
 from handfoot.server.idempotency import Completion
 from handfoot.server.models import Game, Round, RoundDeletion, RoundRevision
+from handfoot.server.models import Table as TableRow
 from handfoot.server.schemas import MAX_ROUNDS_PER_GAME, breakdown_data
 from handfoot.server.services import store
 from handfoot.server.services.errors import (
@@ -41,6 +42,7 @@ from handfoot.server.services.errors import (
     RoundLimitError,
     RoundNotFoundError,
     RoundNumberError,
+    TableOpenError,
 )
 from handfoot.server.services.games import find_game, now, rules_of, set_state, side_names, state_mapping
 
@@ -225,10 +227,19 @@ def _prepare(session: Session, row: Row[Any], body: Mapping[str, Any]) -> _Appen
     return _Append(row.id, row.version, number, sides, teams, state_mapping(after))
 
 
+def refuse_open_table(session: Session, game_id: int) -> None:
+    """:class:`TableOpenError` if a table is playing game ``game_id``: its rounds are the table's to
+    store (D51). Run with the game row locked or updated, so a table made meanwhile is seen."""
+    playing = session.scalar(select(TableRow.id).where(TableRow.game_id == game_id, TableRow.status == "playing"))
+    if playing is not None:
+        raise TableOpenError(game_id, playing)
+
+
 def _store_append(session: Session, actor: Actor, append: _Append, request: Mapping[str, Any],
-                  completion: Completion[Appended] | None) -> Appended:
+                  completion: Completion[Appended] | None, *, by_table: bool = False) -> Appended:
     """Write a prepared append in the caller's write transaction: the game row where its version is
-    still the one scored against (``store.VersionMovedError`` otherwise), then the round."""
+    still the one scored against (``store.VersionMovedError`` otherwise), then the round. Unless
+    ``by_table`` (a table storing its own round), a game a table is playing is refused."""
     anonymous = actor.key_id is None
     stamp = now()
     state = append.state
@@ -238,6 +249,9 @@ def _store_append(session: Session, actor: Actor, append: _Append, request: Mapp
         new_rounds_played=state["rounds_played"], new_updated_at=stamp, new_version=append.version + 1))
     if moved.rowcount != 1:
         raise store.VersionMovedError("the game row changed since it was read")
+    if not by_table:
+        # after the row's update, which waits for a table's creation holding it: that table is seen
+        refuse_open_table(session, append.game_id)
     rnd = AppendedRound(number=append.number, revision=1, request={**request, "round": append.number},
                         teams=append.teams, author=actor.name, created_at=stamp, updated_at=stamp)
     connection.execute(_INSERT_ROUND, {"game_id": append.game_id, "number": rnd.number, "revision": rnd.revision,
@@ -264,7 +278,8 @@ def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, An
     round.
 
     Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`RoundNumberError`,
-    :class:`RoundLimitError`, :class:`InvalidRequestError` and engine errors (rules broken).
+    :class:`RoundLimitError`, :class:`InvalidRequestError`, engine errors (rules broken) and
+    :class:`TableOpenError` (a table is playing the game: its rounds are the table's).
     """
 
     def unit() -> Appended:
@@ -281,7 +296,8 @@ def append_round_in(session: Session, actor: Actor, game_id: int, body: Mapping[
     """:func:`append_round`'s read, scoring and write, all in the caller's write transaction
     ``session`` (a table's round end stores the round with the table's own change; the caller
     retries a lost race). Raises what :func:`append_round` raises."""
-    return _store_append(session, actor, _read_and_prepare(session, actor, game_id, body), request, None)
+    return _store_append(session, actor, _read_and_prepare(session, actor, game_id, body), request, None,
+                         by_table=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -320,11 +336,13 @@ def correct_round(db: Database, actor: Actor, game_id: int, number: int, body: M
 
     ``if_match(round)`` (the If-Match check, which raises) runs on the round once the game is
     locked. Later running totals and the game's status are recomputed. A round already at
-    :data:`MAX_REVISIONS_PER_ROUND` raises :class:`RevisionLimitError`, storing nothing.
+    :data:`MAX_REVISIONS_PER_ROUND` raises :class:`RevisionLimitError`, storing nothing; a game a
+    table is playing raises :class:`TableOpenError`.
     """
 
     def run(session: Session) -> tuple[Game, Round]:
         game = find_game(session, actor, game_id, lock=True)
+        refuse_open_table(session, game.id)
         rnd = _find_round(session, game, number)
         if if_match is not None:
             if_match(rnd)
@@ -388,11 +406,13 @@ def delete_round(db: Database, actor: Actor, game_id: int, number: int, if_match
     deletion that is still the game's last change (the round gone, the game at the version the
     deletion left, If-Match naming the version before it) changes nothing and returns the game:
     DELETE is idempotent. Raises :class:`GameNotFoundError`,
-    :class:`RoundNotFoundError` and :class:`NotLastRoundError` (409: an earlier round is corrected).
+    :class:`RoundNotFoundError`, :class:`NotLastRoundError` (409: an earlier round is corrected)
+    and :class:`TableOpenError` (a table is playing the game).
     """
 
     def run(session: Session) -> Game:
         game = find_game(session, actor, game_id, lock=True)
+        refuse_open_table(session, game.id)
         rnd = session.scalars(select(Round).where(Round.game_id == game.id, Round.number == number)
                               .execution_options(populate_existing=True)).first()
         if rnd is None:

@@ -151,7 +151,9 @@ def create_table(db: Database, actor: Actor, body: Mapping[str, Any],
     Idempotency-Key, stored with the table.
 
     Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`TableOpenError`,
-    :class:`InvalidRequestError` and engine errors (preset, house rules, play options, sides).
+    :class:`InvalidRequestError` and engine errors (preset, house rules, play options, sides; a
+    :class:`PlayError` ``inconsistent_rules`` when the decks cannot deal one of the game's rounds,
+    ``play.deal_problems``: nothing is stored).
     """
     seed = body.get("seed")
     if seed is None:
@@ -174,6 +176,12 @@ def create_table(db: Database, actor: Actor, body: Mapping[str, Any],
         scores = [int(t["total"]) for t in game.state["totals"]]
         state = play.new_round(game.preset, sides, round_seed(seed, number), number, game.house_rules, options,
                                scores)
+        # every later round is dealt by the table too: refuse now rules whose decks cannot deal one
+        # (a round-ending action would be refused then, and the table stuck)
+        for later in play.rounds_from(state.rules, number + 1):
+            problems = play.deal_problems(state.rules, len(state.seats), later)
+            if problems:
+                raise PlayError(problems)
         tokens = [SEAT_TOKEN_PREFIX + secrets.token_urlsafe(32) for _ in state.seats]
         stamp = now()
         values = {"owner_id": actor.key_id, "game_id": game.id, "status": "playing", "version": 0, "round": number,

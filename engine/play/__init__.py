@@ -11,7 +11,7 @@ Every legality decision calls the rule functions of the checks and scoring (``me
 (:func:`~handfoot.engine.play.end.score`). Standard library only.
 """
 
-from handfoot.engine.play.deal import new_round, seat_order
+from handfoot.engine.play.deal import deal_problems, new_round, rounds_from, seat_order
 from handfoot.engine.play.end import round_input, score, score_body
 from handfoot.engine.play.options import PlayOptions, play_options, preset_play_options
 from handfoot.engine.play.state import Seat, Side, State, state_from_mapping, to_mapping
@@ -19,7 +19,7 @@ from handfoot.engine.play.step import ACTION_TYPES, step
 from handfoot.engine.play.view import open_actions, view
 
 __all__ = [
-    "ACTION_TYPES", "PlayOptions", "Seat", "Side", "State", "new_round", "open_actions", "play_options",
-    "preset_play_options", "round_input", "score", "score_body", "seat_order", "state_from_mapping", "step",
-    "to_mapping", "view",
+    "ACTION_TYPES", "PlayOptions", "Seat", "Side", "State", "deal_problems", "new_round", "open_actions",
+    "play_options", "preset_play_options", "round_input", "rounds_from", "score", "score_body", "seat_order",
+    "state_from_mapping", "step", "to_mapping", "view",
 ]

@@ -12,6 +12,7 @@ from handfoot.engine.play.options import play_options
 from handfoot.engine.play.state import Seat, Side, State
 from handfoot.engine.play.work import Work
 from handfoot.engine.presets import resolve_rules
+from handfoot.engine.rules import RuleSet
 from handfoot.engine.scoring import sides_problems
 
 
@@ -23,6 +24,31 @@ def seat_order(sides: Sequence[tuple[str, Sequence[str]]]) -> list[tuple[str, in
     for k in range(max((len(players) for _, players in sides), default=0)):
         order += [(players[k], j) for j, (_, players) in enumerate(sides) if k < len(players)]
     return order
+
+
+def deal_problems(rules: RuleSet, players: int, round_number: int) -> list[Problem]:
+    """Why round ``round_number`` cannot be dealt to ``players`` players under ``rules``: an
+    ``inconsistent_rules`` problem (path ``("rules",)``) when the decks (``RuleSet.decks_for``, each
+    a :func:`~handfoot.engine.cards.deck`) hold fewer cards than the round's hands and feet
+    (:meth:`RuleSet.hand_size_for`, :meth:`RuleSet.foot_size_for`) and the first discard; else
+    ``[]``. :func:`new_round` refuses a deal by it; a table checks every round of its game by it."""
+    held = len(deck(rules.jokers_per_deck)) * rules.decks_for(players)
+    hand_size, foot_size = rules.hand_size_for(round_number), rules.foot_size_for(round_number)
+    needed = players * (hand_size + foot_size) + 1  # the hands, the feet and the first discard
+    if needed <= held:
+        return []
+    return [Problem("inconsistent_rules", f"round {round_number} deals {needed} cards to {players} players "
+                    f"(hands, feet and the first discard) and the decks hold {held} (decks_per_player, "
+                    "decks_extra, hand_size, foot_size, hand_size_by_round, foot_size_by_round)", ("rules",))]
+
+
+def rounds_from(rules: RuleSet, first: int) -> range:
+    """The rounds from ``first`` on whose deals can differ: to the game's last (``rules.rounds``),
+    or, played to a target score, to the first round past ``hand_size_by_round`` and
+    ``foot_size_by_round`` (every later round deals the same sizes)."""
+    if rules.rounds is not None:
+        return range(first, rules.rounds + 1)
+    return range(first, max(first, len(rules.hand_size_by_round) + 1, len(rules.foot_size_by_round) + 1) + 1)
 
 
 def new_round(preset: str, sides: Sequence[tuple[str, Sequence[str]]], seed: int, round_number: int = 1,
@@ -45,7 +71,7 @@ def new_round(preset: str, sides: Sequence[tuple[str, Sequence[str]]], seed: int
 
     Raises :class:`PlayError` (``team_count``, ``duplicate_side``, ``duplicate_player``) for sides
     the rules do not allow, ``inconsistent_rules`` (path ``("rules",)``) when the decks hold fewer
-    cards than the deal, and ``UnknownPresetError``/``RulesError`` for the rules.
+    cards than the deal (:func:`deal_problems`), and ``UnknownPresetError``/``RulesError`` for the rules.
     """
     resolved = resolve_rules(preset, overrides)
     rules = resolved.rules
@@ -55,14 +81,12 @@ def new_round(preset: str, sides: Sequence[tuple[str, Sequence[str]]], seed: int
         raise PlayError(problems)
     order = seat_order(sides)
     rng = random.Random(seed)
+    problems = deal_problems(rules, len(order), round_number)
+    if problems:
+        raise PlayError(problems)
     stock = list(deck(rules.jokers_per_deck)) * rules.decks_for(len(order))
     rng.shuffle(stock)
     hand_size, foot_size = rules.hand_size_for(round_number), rules.foot_size_for(round_number)
-    needed = len(order) * (hand_size + foot_size) + 1  # the hands, the feet and the first discard
-    if needed > len(stock):
-        raise PlayError([Problem("inconsistent_rules", f"round {round_number} deals {needed} cards to "
-                                 f"{len(order)} players (hands, feet and the first discard) and the decks hold "
-                                 f"{len(stock)} (decks_per_player, decks_extra, hand_size, foot_size)", ("rules",))])
     hands = [[stock.pop() for _ in range(hand_size)] for _ in order]
     feet = [tuple(stock.pop() for _ in range(foot_size)) for _ in order]
     top = stock.pop()

@@ -126,8 +126,9 @@ class LastRound(Result):
 class SeatView(Result):
     """What one seat sees: ``table``/``game`` ids, ``status`` (``finished``: the game has ended),
     the table ``version`` (send it back with an action), the ``round`` in play, the game's
-    ``rounds`` (``None``: played to a target score), the engine's ``view`` and the ``last_round``
-    (``None`` in round 1)."""
+    ``rounds`` (``None``: played to a target score), the rules in force (the game's ``preset`` id
+    and its house-rule overrides, ``rules``: ``{}`` when none), the engine's ``view`` and the
+    ``last_round`` (``None`` in round 1)."""
 
     table: int
     game: int
@@ -137,6 +138,8 @@ class SeatView(Result):
     view: Mapping[str, object]
     rounds: int | None
     last_round: LastRound | None
+    preset: str
+    rules: Mapping[str, object]
 
     @property
     def finished(self) -> bool:

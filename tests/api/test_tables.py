@@ -3,6 +3,7 @@ and stored in the game's history, a restart, Idempotency-Keys, the lazy yes on a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -52,6 +53,28 @@ def test_create_deals_the_first_round_and_shows_each_seat_its_own_hand(app: Flas
     assert not list(card_strings(summary))  # no card at all
     game = client.get(f"/v1/games/{created['game']}").get_json()
     assert game["name"] == "Bots" and [t["name"] for t in game["teams"]] == ["North-South", "East-West"]
+
+
+def test_every_seat_view_names_the_rules_in_force(app: Flask, client: FlaskClient) -> None:
+    """The game's preset and house rules, as stored with the game, in the view, an action's answer
+    and an event; a continued game's table shows the game's own."""
+    house = {"clean_book_bonus": 400, "hand_size_by_round": [13, 12, 11, 10]}
+    created = create(client, rules=house)
+    game = client.get(f"/v1/games/{created['game']}").get_json()
+    assert game["house_rules"] == house
+    view = client.get(f"/v1/tables/{created['id']}/view", headers=seat_headers(created, 1)).get_json()
+    assert (view["preset"], view["rules"]) == ("pagat", house)
+    assert len(view["view"]["hand"]) == 13  # the rules shown are the rules dealt
+    answer = act(client, created, 0, 0, {"type": "draw"}).get_json()
+    assert (answer["preset"], answer["rules"]) == ("pagat", house)
+    stream = client.get(f"/v1/tables/{created['id']}/events?wait=1", headers=seat_headers(created, 2))
+    event = next(line for line in stream.get_data(as_text=True).splitlines() if line.startswith("data: "))
+    assert {k: v for k, v in json.loads(event[len("data: "):]).items() if k in ("preset", "rules")} == {
+        "preset": "pagat", "rules": house}
+    plain = client.post("/v1/games", json={"name": "Plain", "preset": "bga", "teams": TEAMS}).get_json()
+    continued = client.post("/v1/tables", json={"game": plain["id"], "seed": 1}).get_json()
+    view = client.get(f"/v1/tables/{continued['id']}/view", headers=seat_headers(continued, 0)).get_json()
+    assert (view["preset"], view["rules"]) == ("bga", {})
 
 
 def test_an_action_moves_the_version_and_is_logged(app: Flask, client: FlaskClient) -> None:
@@ -158,6 +181,32 @@ def test_bad_creations_are_422_naming_the_field(client: FlaskClient) -> None:
     missing = client.post("/v1/tables", json={"preset": "pagat", "teams": TEAMS})
     assert [(e["pointer"], e["code"]) for e in missing.get_json()["errors"]] == [("/name", "required")]
     assert client.get("/v1/games").get_json() == []  # nothing half-written
+
+
+#: Two decks for four players: rounds 1, 2 and 4 deal, round 3's 30-card feet do not (173 cards of 108).
+LATER_ROUND_SHORT = {"decks_per_player": 0, "decks_extra": 2, "hand_size_by_round": [11, 12, 13, 11],
+                     "foot_size_by_round": [11, 11, 30, 11]}
+
+
+def test_rules_that_cannot_deal_a_later_round_are_refused_at_creation(client: FlaskClient) -> None:
+    """Round 1 deals, round 3 would not: the table is refused at once (422 at `/rules`, naming round 3),
+    for a new game and for a stored one, and nothing is stored."""
+    new = client.post("/v1/tables", json={"name": "x", "preset": "pagat", "teams": TEAMS, "rules": LATER_ROUND_SHORT})
+    assert new.status_code == 422, new.get_json()
+    errors = new.get_json()["errors"]
+    assert [(e["pointer"], e["code"]) for e in errors] == [("/rules", "inconsistent_rules")]
+    assert errors[0]["detail"].startswith("round 3 deals 173 cards")
+    assert client.get("/v1/games").get_json() == []  # the new game went with the table
+    stored = client.post("/v1/games", json={"name": "Kept", "preset": "pagat", "teams": TEAMS,
+                                            "rules": LATER_ROUND_SHORT}).get_json()
+    before = client.get(f"/v1/games/{stored['id']}").get_json()
+    continued = client.post("/v1/tables", json={"game": stored["id"]})
+    assert continued.status_code == 422
+    assert [(e["pointer"], e["code"]) for e in continued.get_json()["errors"]] == [("/rules", "inconsistent_rules")]
+    assert client.get(f"/v1/games/{stored['id']}").get_json() == before
+    fine = {**LATER_ROUND_SHORT, "foot_size_by_round": [11, 11, 11, 11]}  # every round deals: a table
+    assert client.post("/v1/tables", json={"name": "y", "preset": "pagat", "teams": TEAMS, "rules": fine}).status_code \
+        == 201
 
 
 def test_a_round_played_to_its_end_is_stored_in_the_game_scored_by_the_one_path(app: Flask,

@@ -77,3 +77,26 @@ def test_the_write_a_bot_example_prints_what_the_readme_shows(db_url: str, tmp_p
                               timeout=600)
     assert done.returncode == 0, done.stderr
     assert done.stdout == shown
+
+
+def test_the_handfoot_play_command_prints_what_the_readme_shows(db_url: str, tmp_path: Path) -> None:
+    """The command after ``<!-- handfoot-play -->``, run against a fresh server (gunicorn with the
+    production settings), prints exactly the output after ``<!-- handfoot-play-output -->`` (its seed
+    fixes the table's shuffles and the bots' choices)."""
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    from bench.live import LiveServer
+
+    shown_command = README.split("<!-- handfoot-play -->", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    argv = shlex.split(shown_command)
+    assert argv[:2] == ["handfoot", "play"] and "--seed" in argv
+    shown = README.split("<!-- handfoot-play-output -->", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    with LiveServer(db_url, tmp_path / "gunicorn.log", workers=2) as server:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")} | {"HANDFOOT_URL": server.base}
+        done = subprocess.run([str(Path(sys.executable).with_name("handfoot")), *argv[1:]], env=env,
+                              capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == shown

@@ -27,13 +27,14 @@ class FakeTable:
     """A table of ``rounds`` rounds: table version across rounds, 409 on a stale version, 422 on a
     refusal, long-poll by a condition; tokens are ``"t0"``..``"t3"``."""
 
-    def __init__(self, rounds: int = 2, seed: int = 5) -> None:
-        self.rounds, self.seed, self.version = rounds, seed, 0
-        self.state = new_round("pagat", SIDES, seed, 1)
+    def __init__(self, rounds: int = 2, seed: int = 5, rules: Mapping[str, Any] | None = None) -> None:
+        self.rounds, self.seed, self.version, self.rules = rounds, seed, 0, dict(rules or {})
+        self.state = new_round("pagat", SIDES, seed, 1, self.rules)
         self.totals = [0, 0]
         self.finished = False
         self.changed = threading.Condition()
         self.log: list[tuple[int, dict[str, Any]]] = []
+        self.refusals: list[str] = []  # the codes of every refused action
         self.stale_once = {2}  # seats whose first action gets a 409 (another seat "came first")
 
     def _seat(self, token: str) -> int:
@@ -42,7 +43,8 @@ class FakeTable:
     def _view(self, seat: int) -> SeatView:
         return SeatView.from_json({"table": 1, "game": 1, "status": "finished" if self.finished else "playing",
                                    "version": self.version, "round": self.state.round, "rounds": self.rounds,
-                                   "view": view(self.state, seat), "last_round": None})
+                                   "preset": "pagat", "rules": self.rules, "view": view(self.state, seat),
+                                   "last_round": None})
 
     def seat_view(self, table_id: int, token: str, *, version: int | None = None,
                   wait: int | None = None) -> SeatView:
@@ -65,6 +67,7 @@ class FakeTable:
             try:
                 state = step(self.state, {**action, "seat": seat})
             except PlayError as exc:
+                self.refusals += [p.code for p in exc.problems]
                 raise UnprocessableEntityError(422, ProblemDetails.from_json(
                     {"type": "x/play", "title": "Action refused", "status": 422,
                      "errors": [{"code": p.code, "detail": p.detail} for p in exc.problems]}, status=422)) from exc
@@ -75,7 +78,7 @@ class FakeTable:
                 if state.round == self.rounds:
                     self.finished = True
                 else:
-                    self.state = new_round("pagat", SIDES, self.seed + state.round, state.round + 1,
+                    self.state = new_round("pagat", SIDES, self.seed + state.round, state.round + 1, self.rules,
                                            scores=self.totals)
             self.changed.notify_all()
             return self._view(seat)
@@ -105,6 +108,46 @@ def test_four_bots_play_two_rounds_to_the_end() -> None:
     assert {seat for seat, _ in table.log} == {0, 1, 2, 3}
 
 
+def play_fake(table: FakeTable, minds: Sequence[Any]) -> list[Any]:
+    summaries: list[Any] = [None] * 4
+
+    def run(seat: int) -> None:
+        summaries[seat] = Bot(cast(Client, table), 1, f"t{seat}", minds[seat], wait=5).play()
+
+    threads = [threading.Thread(target=run, args=(seat,)) for seat in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert all(s is not None for s in summaries), "a bot did not finish"
+    return summaries
+
+
+def test_policy_choose_reads_the_rules_from_the_view() -> None:
+    """No preset given: the bots play under the view's preset and house rules (melds of four at
+    least), so no meld of theirs is too small; told plain Pagat instead, they offer melds of three,
+    which the table refuses."""
+    house = {"meld_min": 4}
+    table = FakeTable(rounds=1, rules=house)
+    summaries = play_fake(table, [policy_choose(kind, seed=seat) for seat, kind in enumerate(["greedy"] * 4)])
+    assert table.finished and "meld_too_small" not in table.refusals
+    assert all(s.last.preset == "pagat" and dict(s.last.rules) == house for s in summaries)
+    melds = [m for _, a in table.log for m in a.get("melds", ())]
+    assert melds and all(len(m) >= 4 for m in melds)
+    told = FakeTable(rounds=1, rules=house)
+    summaries = play_fake(told, [policy_choose("greedy", preset="pagat", seed=seat) for seat in range(4)])
+    assert "meld_too_small" in told.refusals  # the preset given wins over the view's
+
+
+def test_policy_choose_refuses_a_view_of_unknown_rules() -> None:
+    from handfoot.engine.errors import HandFootError
+
+    sv = SeatView.from_json({"table": 1, "game": 1, "status": "playing", "version": 0, "round": 1,
+                             "preset": "no-such-preset", "rules": {}, "view": {"phase": "draw"}})
+    with pytest.raises(HandFootError):
+        policy_choose("greedy")(sv)
+
+
 def test_a_refused_candidate_passes_to_the_next() -> None:
     table = FakeTable(rounds=1)
     table.stale_once = set()
@@ -128,6 +171,7 @@ def test_every_candidate_refused_is_a_bot_error_naming_the_rule() -> None:
 
 def test_final_totals_add_the_ended_round() -> None:
     sv = SeatView.from_json({"table": 1, "game": 1, "status": "finished", "version": 9, "round": 2,
+                             "preset": "pagat", "rules": {},
                              "view": {"phase": "ended", "sides": [{"name": "A", "score": 100},
                                                                   {"name": "B", "score": 50}],
                                       "score": [{"name": "A", "total": 5}, {"name": "B", "total": -20}]}})

@@ -31,7 +31,7 @@ CREATED = {"id": 3, "game": 12, "href": "/v1/tables/3", "status": "playing", "ro
 
 def seat_view(version: int = 5, *, status: str = "playing", actions: list[Any] | None = None) -> dict[str, Any]:
     return {"table": 3, "game": 12, "status": status, "version": version, "round": 1, "rounds": 4,
-            "view": {"seat": 0, "phase": "draw", "hand": ["KS", "7H"],
+            "preset": "pagat", "rules": {"meld_min": 4}, "view": {"seat": 0, "phase": "draw", "hand": ["KS", "7H"],
                      "actions": [{"type": "draw", "cards": 2}] if actions is None else actions},
             "last_round": None}
 

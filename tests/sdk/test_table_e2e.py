@@ -48,7 +48,7 @@ def play(url: str, table_id: int, tokens: list[str]) -> list[BotSummary]:
     def run(seat: int) -> None:
         try:
             with Client(url, timeout=(3.05, 30)) as own:
-                choose = policy_choose(BOTS[seat], preset="pagat", seed=SEED + seat)
+                choose = policy_choose(BOTS[seat], seed=SEED + seat)
                 results[seat] = Bot(own, table_id, tokens[seat], choose, wait=10).play()
         except BaseException as exc:  # re-raised by the test
             errors.append(exc)
@@ -142,7 +142,7 @@ def test_async_bots_play_a_game_and_a_seat_follows_its_events(tmp_path: Path) ->
 
         async def main() -> list[BotSummary]:
             async with AsyncClient(server.base, timeout=(3.05, 30)) as ahf:
-                bots = [AsyncBot(ahf, table.id, token, policy_choose(bot, preset="pagat", seed=i), wait=10)
+                bots = [AsyncBot(ahf, table.id, token, policy_choose(bot, seed=i), wait=10)
                         for i, (token, bot) in enumerate(zip(table.tokens, BOTS, strict=True))]
                 return list(await asyncio.gather(*(bot.play() for bot in bots)))
 

@@ -38,6 +38,8 @@ def service_problem(error: svc.GameServiceError) -> flask.Response:
         problem = make_problem(409, "Not the last round", f"{str(error)[0].upper()}{str(error)[1:]}.",
                                type_slug="not-last-round", last_round=error.last,
                                errors=[{"pointer": "", "code": "not_last_round", "detail": str(error)}])
+    elif isinstance(error, svc.TableOpenError):
+        problem = table_open(error, {"parameter": "game_id"})
     elif isinstance(error, svc.InvalidRequestError):
         problem = make_problem(
             422, "Request does not fit the game", str(error), type_slug="validation-error",
@@ -49,6 +51,16 @@ def service_problem(error: svc.GameServiceError) -> flask.Response:
     else:  # pragma: no cover - every subclass is listed above
         problem = make_problem(500)
     return problem_response(problem, headers)
+
+
+def table_open(error: svc.TableOpenError, where: dict[str, str]) -> dict[str, object]:
+    """409 table-open: the game is being played at a table, named by its id (``table``) and URL
+    (``href``); ``where`` is the error item's pointer or parameter."""
+    href = flask.url_for("Tables.TableItem", table_id=error.table_id)
+    return make_problem(409, "Table open", f"Game {error.game_id} is being played at table {error.table_id} "
+                        f"({href}): its rounds are stored by the table.", type_slug="table-open",
+                        table=error.table_id, href=href,
+                        errors=[{**where, "code": "table_open", "detail": f"{error} ({href})"}])
 
 
 def idempotency_lost(_error: Exception) -> flask.Response:

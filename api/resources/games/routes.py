@@ -232,6 +232,10 @@ def _appended_round_standing(answer: Any) -> None:
         raise svc_errors.RoundNotFoundError(game_id, number)
 
 
+#: The 409 of a round written straight on a game a table is playing (D51).
+TABLE_OPEN = "a table is playing the game (table-open: `table` and `href` name it; its rounds are the table's to store)"
+
+
 @blp.route(f"/<{GAME_ID}:game_id>/rounds")
 class RoundCollection(MethodView):
     @idempotent(before=_visible_game, replayed=_appended_round_standing)
@@ -241,8 +245,8 @@ class RoundCollection(MethodView):
     @blp.response(201, RoundSchema, example=ex.ROUND_RESPONSE, headers=LOCATION_HEADER)
     @blp.doc(parameters=[HEADER_DOC])
     @_problem_doc(409, "The game is over (game-finished, naming why), `round` is not the next number "
-                  f"(round-number), the game holds {MAX_ROUNDS_PER_GAME} rounds already, or the Idempotency-Key's "
-                  "first request is still running (idempotency-in-flight).")
+                  f"(round-number), the game holds {MAX_ROUNDS_PER_GAME} rounds already, " + TABLE_OPEN + ", or the "
+                  "Idempotency-Key's first request is still running (idempotency-in-flight).")
     def post(self, body: dict[str, Any], game_id: int) -> Any:
         """Append a round
 
@@ -283,6 +287,7 @@ class RoundItem(MethodView):
     @blp.etag
     @blp.arguments(RoundUpdateSchema, example=ex.ROUND_UPDATE_REQUEST)
     @blp.response(200, RoundSchema, example={**ex.ROUND_RESPONSE, "revision": 2})
+    @_problem_doc(409, "The round has the most revisions a round may have (revision_limit), or " + TABLE_OPEN + ".")
     def put(self, body: dict[str, Any], game_id: int, number: int) -> dict[str, Any]:
         """Correct a round
 
@@ -304,7 +309,7 @@ class RoundItem(MethodView):
     @blp.response(204)
     @blp.doc(parameters=[IF_MATCH_GAME])
     @_problem_doc(409, "The round is not the game's last (not-last-round, naming the last round): an earlier "
-                  "round is corrected, not deleted.")
+                  "round is corrected, not deleted; or " + TABLE_OPEN + ".")
     def delete(self, game_id: int, number: int) -> None:
         """Delete the last round
 

@@ -34,6 +34,7 @@ ACTION_REQUEST: dict[str, Any] = {"version": 5, "action": {"type": "meld", "meld
 
 SEAT_VIEW: dict[str, Any] = {
     "table": 3, "game": 12, "status": "playing", "version": 6, "round": 1, "rounds": 4,
+    "preset": "pagat", "rules": {"clean_book_bonus": 400},
     "view": {"seat": 1, "side": 1, "round": 1, "version": 6, "phase": "play", "turn": 1,
              "hand": ["4C", "7D", "9H", "JS", "QC", "QD", "AS", "2H", "JK"], "foot_size": 11,
              "played_from_foot": False, "stock_size": 140, "actions": [{"type": "discard", "cards": ["4C"],

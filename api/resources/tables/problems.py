@@ -65,9 +65,7 @@ def table_problem(error: svc.GameServiceError) -> flask.Response:
         problem = make_problem(409, "Table finished", str(error).capitalize() + ".", type_slug="table-finished",
                                errors=[{"pointer": "", "code": "table_finished", "detail": str(error)}])
     elif isinstance(error, svc.TableOpenError):
-        problem = make_problem(409, "Table open", str(error).capitalize() + ".", type_slug="table-open",
-                               table=error.table_id,
-                               errors=[{"pointer": "/game", "code": "table_open", "detail": str(error)}])
+        problem = games_problems.table_open(error, {"pointer": "/game"})
     elif isinstance(error, svc.TableRoundError) and error.in_play:
         problem = make_problem(409, "Round in play", str(error).capitalize() + ": its log is shown once it ends.",
                                type_slug="round-in-play",

@@ -178,6 +178,10 @@ class SeatViewSchema(Schema):
     round = fields.Integer(required=True, metadata=_ROUND)
     rounds = fields.Integer(allow_none=True, required=True, metadata={
         "description": "The game's rounds (null: played to a target score)."})
+    preset = fields.String(required=True, metadata={
+        "description": "The game's preset id (GET /v1/presets/{id}): with `rules`, the rules in force."})
+    rules = fields.Dict(required=True, metadata={
+        "description": "The game's house-rule overrides on top of `preset`, as stored with the game (`{}`: none)."})
     view = fields.Dict(required=True, metadata={
         "description": "What this seat may see (the engine's view): seat, side, round, version (the round's), "
         "phase, turn, hand, foot_size, played_from_foot, sides (melds, books, red threes, burn, score), seats "

@@ -51,11 +51,13 @@ def summary_doc(data: TableData) -> dict[str, Any]:
 
 
 def seat_view_doc(data: TableData, seat: int) -> dict[str, Any]:
-    """A SeatView: the engine's view for ``seat``, the table's version and the last round ended."""
+    """A SeatView: the engine's view for ``seat``, the table's version, the rules in force (the game's
+    ``preset`` and house-rule overrides, ``rules``) and the last round ended."""
     state = data.engine_state()
     last = data.rounds_ended[-1] if data.rounds_ended else None
     return {"table": data.id, "game": data.game_id, "status": data.status, "version": data.version,
-            "round": data.round, "rounds": state.rules.rounds, "view": play.view(state, seat),
+            "round": data.round, "rounds": state.rules.rounds,
+            "preset": state.preset, "rules": dict(state.overrides), "view": play.view(state, seat),
             "last_round": None if last is None else {**last, "href": table_round_location(data.id, last["round"])}}
 
 

@@ -7,7 +7,8 @@ from helpers import table_of
 
 from handfoot.engine import PRESETS
 from handfoot.engine.errors import PlayError
-from handfoot.engine.play import new_round, to_mapping
+from handfoot.engine.play import deal_problems, new_round, rounds_from, to_mapping
+from handfoot.engine.presets import resolve_rules
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -83,3 +84,26 @@ def test_partners_sit_apart() -> None:
     state = new_round("pagat", table_of("pagat"), 1)
     assert [s.side for s in state.seats] == [0, 1, 0, 1]
     assert [s.name for s in state.seats] == ["North", "East", "South", "West"]
+
+
+def test_deal_problems_is_the_deal_s_own_check_round_by_round() -> None:
+    """Two decks for four players deal rounds of 11 + 11 but not round 3's 11 + 30: ``deal_problems``
+    names that round, and ``new_round`` refuses exactly it, with the same problem."""
+    house = {"decks_per_player": 0, "decks_extra": 2, "foot_size_by_round": [11, 11, 30, 11], "hand_size": 11}
+    rules = resolve_rules("pagat", house).rules
+    sides = [("NS", ["N", "S"]), ("EW", ["E", "W"])]
+    found = {n: deal_problems(rules, 4, n) for n in rounds_from(rules, 1)}
+    assert list(found) == [1, 2, 3, 4] and [n for n, p in found.items() if p] == [3]
+    assert [(p.code, p.path) for p in found[3]] == [("inconsistent_rules", ("rules",))]
+    assert "round 3 deals 165 cards" in found[3][0].detail and "hold 108" in found[3][0].detail
+    for n in (1, 2, 4):
+        new_round("pagat", sides, 1, n, house)
+    with pytest.raises(PlayError) as refused:
+        new_round("pagat", sides, 1, 3, house)
+    assert list(refused.value.problems) == found[3]
+
+
+def test_rounds_from_a_game_to_a_target_score_ends_past_the_sizes_by_round() -> None:
+    rules = resolve_rules("pagat", {"rounds": None, "target_score": 10000, "hand_size_by_round": [11, 12],
+                                    "foot_size_by_round": [11, 12, 13]}).rules
+    assert list(rounds_from(rules, 1)) == [1, 2, 3, 4] and list(rounds_from(rules, 9)) == [9]
