@@ -11,10 +11,9 @@ the seat's move, acts, and plays round after round to the end.
 
 from __future__ import annotations
 
-import argparse
+import one_seat
 
-from handfoot.client import Client
-from handfoot.client.bots import Bot, BotSummary, Choose, policy_choose
+from handfoot.client.bots import Choose, policy_choose
 
 
 def random_choose(seed: int | None = None) -> Choose:
@@ -22,21 +21,5 @@ def random_choose(seed: int | None = None) -> Choose:
     return policy_choose("random", seed=seed)
 
 
-def play(client: Client, table: int, token: str, seed: int | None = None) -> BotSummary:
-    return Bot(client, table, token, random_choose(seed)).play()
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("table", type=int, help="the table's id")
-    parser.add_argument("token", help="this seat's token")
-    parser.add_argument("--seed", type=int, help="seed of the bot's random choices")
-    args = parser.parse_args()
-    with Client() as client:
-        summary = play(client, args.table, args.token, args.seed)
-    totals = ", ".join(f"{name} {points}" for name, points in summary.totals.items())
-    print(f"seat {summary.seat}: {summary.actions} actions over {summary.rounds} rounds; final {totals}")
-
-
 if __name__ == "__main__":
-    main()
+    one_seat.main(random_choose, __doc__)
