@@ -8,13 +8,11 @@ it began (``since``), under its own players' names. Each export is read inside `
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 import json
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import aclosing, closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,6 +24,7 @@ from sdk_live_server import LiveServer
 from handfoot.client import Client, Game, Statistics, UnprocessableEntityError
 from handfoot.client.cli import EXIT_OK, EXIT_PROBLEM, main
 from handfoot.client.params import side, tally
+from tests.conftest import run_async
 
 httpx = pytest.importorskip("httpx", reason="the async extra: pip install -e '.[async]'")
 from handfoot.client.aio import AsyncClient  # noqa: E402  (needs httpx)
@@ -106,8 +105,7 @@ def test_async_client_export_and_stats(live_server: LiveServer, history: History
             assert [e.parameter for e in bad.value.problem.errors] == ["since"]
             return games, await hf.export_csv(since=history.since), await hf.stats(since=history.since)
 
-    with ThreadPoolExecutor(max_workers=1) as thread:
-        games, text, stats = thread.submit(asyncio.run, body()).result()
+    games, text, stats = run_async(body())
     with Client(live_server.url, api_key=live_server.api_key) as hf:
         check_games(games, history, hf)
         assert text == hf.export_csv(since=history.since)
@@ -170,8 +168,7 @@ def test_async_export_streams_the_games_the_sync_client_gives(live_server: LiveS
                 games.append(game)
         return games, first_before_end
 
-    with ThreadPoolExecutor(max_workers=1) as thread:
-        games, first_before_end = thread.submit(asyncio.run, body()).result()
+    games, first_before_end = run_async(body())
     assert first_before_end, "the whole answer was read before the first game was given"
     assert watched.ended  # and then read to its end
     assert games == given

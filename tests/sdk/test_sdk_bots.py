@@ -19,6 +19,7 @@ from handfoot.engine.play.deal import new_round
 from handfoot.engine.play.end import score
 from handfoot.engine.play.step import step
 from handfoot.engine.play.view import view
+from tests.conftest import run_async
 
 SIDES = [("NS", ["N", "S"]), ("EW", ["E", "W"])]
 
@@ -211,7 +212,7 @@ def test_async_bots_play_a_round() -> None:
                 for seat in range(4)]
         return list(await asyncio.gather(*(bot.play() for bot in bots)))
 
-    summaries = asyncio.run(main())
+    summaries = run_async(main())  # not asyncio.run here: the browser tests leave a loop in this thread
     assert table.finished and sum(s.actions for s in summaries) == len(table.log)
 
 
