@@ -351,13 +351,14 @@ def _end_round(session: Session, data: TableData, ended: play.State,
         select(ACTIONS.c.action).where(ACTIONS.c.table_id == data.id, ACTIONS.c.round == ended.round)
         .order_by(ACTIONS.c.index)).scalars())
     body = play.score_body(ended)
-    summary = {"round": ended.round, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side,
-               "score": play.view(ended, 0)["score"]}
     request = {"teams": body["teams"], "play": {
         "table": data.id, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side,
         "actions": log}}
-    game, _rnd = rounds_svc.append_round_in(session, _owner(session, data.owner_id), data.game_id,
-                                            {"round": ended.round, "teams": body["teams"]}, request)
+    game, rnd = rounds_svc.append_round_in(session, _owner(session, data.owner_id), data.game_id,
+                                           {"round": ended.round, "teams": body["teams"]}, request)
+    # the summary's scores are the Breakdowns the append stored: the round is scored once
+    summary = {"round": ended.round, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side,
+               "score": [{k: team[k] for k in ("name", "total", "lines")} for team in rnd.teams]}
     rounds_ended = [*rounds_ended, summary]
     if game.state["status"] == "finished":
         return "finished", rounds_ended, ended
