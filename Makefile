@@ -82,9 +82,9 @@ pytest: install
 	if [ $$rc -eq 5 ]; then echo "pytest: no tests ran (exit 5)" >&2; fi; \
 	exit $$rc
 
-# The long schemathesis run (tests/fuzz; also on PostgreSQL when TEST_DATABASE_URL is set).
+# The long schemathesis run (tests/contract/test_schema_fuzz.py; also on PostgreSQL when TEST_DATABASE_URL is set).
 fuzz: install
-	HANDFOOT_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest tests/fuzz -p no:logging $(PYTEST_ARGS)
+	HANDFOOT_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest tests/contract/test_schema_fuzz.py -p no:logging $(PYTEST_ARGS)
 
 openapi: install
 	$(VENV)/bin/flask --app 'handfoot.server:create_app' openapi write openapi/openapi.json

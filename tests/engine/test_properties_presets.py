@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_properties import melds, player_not_out
+from tests.engine.test_properties import melds, player_not_out
 
 from handfoot.engine import PRESETS, HandFootError, card_points, parse_cards, score_round_request, validate_meld
 from handfoot.server import create_app

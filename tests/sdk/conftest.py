@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 import responses
-from sdk_live_server import LiveServer, start_server
-from sdk_testutil import BASE
+from tests.helpers.live import LiveServer, start_server
+from tests.helpers.sdk import BASE
 
 from handfoot.client import Client
 

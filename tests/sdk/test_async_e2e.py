@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import pytest
-from sdk_live_server import LiveServer, free_port
+from tests.helpers.live import LiveServer, free_port
 
 from handfoot.client import (
     APIConnectionError,

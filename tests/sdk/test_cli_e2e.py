@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sdk_live_server import LiveServer, free_port
+from tests.helpers.live import LiveServer, free_port
 
 from handfoot.client.cli import EXIT_OK, EXIT_PROBLEM, main
 from tests.conftest import WORKED_CASES

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import requests
 from requests.adapters import HTTPAdapter
-from sdk_live_server import LiveServer, free_port
+from tests.helpers.live import LiveServer, free_port
 
 import handfoot.client
 from handfoot.client import (

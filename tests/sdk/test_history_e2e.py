@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from sdk_live_server import LiveServer
+from tests.helpers.live import LiveServer
 
 from handfoot.client import Client, Game, Statistics, UnprocessableEntityError
 from handfoot.client.cli import EXIT_OK, EXIT_PROBLEM, main

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import table_of
+from tests.engine.play.helpers import table_of
 
 from handfoot.engine import PRESETS
 from handfoot.engine.errors import PlayError

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from helpers import TAKE, arrange, but, codes, discard, meld, refused, rules_of
+from tests.engine.play.helpers import TAKE, arrange, but, codes, discard, meld, refused, rules_of
 
 from handfoot.engine import PRESETS, parse_cards, score_round_request
 from handfoot.engine.play import State, preset_play_options, score, score_body, step, view

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from helpers import arrange, codes
+from tests.engine.play.helpers import arrange, codes
 
 from handfoot.engine import score_round_request
 from handfoot.engine.errors import PlayError

@@ -124,7 +124,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from helpers import BOOK_OF_SEVENS, TAKE, arrange, but, codes, discard, meld, refused, rules_of
+from tests.engine.play.helpers import BOOK_OF_SEVENS, TAKE, arrange, but, codes, discard, meld, refused, rules_of
 
 from handfoot.engine import PRESETS, parse_cards
 from handfoot.engine.melds import cards_points

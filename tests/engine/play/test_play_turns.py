@@ -4,7 +4,7 @@ and one that refuses it, per preset where the presets differ."""
 from __future__ import annotations
 
 import pytest
-from helpers import arrange, codes
+from tests.engine.play.helpers import arrange, codes
 
 from handfoot.engine.errors import PlayError
 from handfoot.engine.play import step

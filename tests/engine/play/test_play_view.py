@@ -7,7 +7,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from helpers import BOOK_OF_SEVENS, TAKE, arrange, codes, refused, rules_of, table_of
+from tests.engine.play.helpers import BOOK_OF_SEVENS, TAKE, arrange, codes, refused, rules_of, table_of
 
 from handfoot.engine import PRESETS
 from handfoot.engine.errors import PlayError

@@ -1,0 +1,117 @@
+"""A request's work and its answer are bounded whatever its shape (issue 18, defect 2).
+
+A 400 KB body of 100,000 empty sides once got a 9.4 MB problem document, one error per side, and
+held a worker for seconds. Now the body's shape is counted (in at most a bounded number of steps)
+before the schema walks it, a body past the limits is refused as a whole, and a problem lists at
+most :data:`MAX_ERRORS_LISTED` errors with the count of the rest. "Cheap" is shown by counting
+the work (marshmallow field deserializations, steps of the shape count), not by a timing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import marshmallow
+import pytest
+from flask.testing import FlaskClient
+from tests.helpers.games import SEED_ROUND_1, create_game
+
+from handfoot.server import parsing
+from handfoot.server.problems import MAX_ERRORS_LISTED, make_problem
+
+EMPTY_SIDES = json.dumps({"preset": "pagat", "teams": [{}] * 100_000}).encode()
+
+
+@pytest.fixture
+def field_loads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Counts marshmallow field deserializations: the work validation does, item by item."""
+    count = [0]
+    original = marshmallow.fields.Field.deserialize
+
+    def counting(self: Any, *args: Any, **kwargs: Any) -> Any:
+        count[0] += 1
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(marshmallow.fields.Field, "deserialize", counting)
+    yield count
+
+
+def _paths(client: FlaskClient) -> list[str]:
+    game_id = create_game(client)["id"]
+    return ["/v1/rounds/score", "/v1/rounds/compare", "/v1/games", f"/v1/games/{game_id}/rounds"]
+
+
+@pytest.mark.parametrize("key", [None, '"k"'])
+def test_100000_empty_sides_are_refused_before_validation_walks_them(
+        client: FlaskClient, field_loads: list[int], key: str | None) -> None:
+    paths = _paths(client)
+    headers = {"Content-Type": "application/json", **({"Idempotency-Key": key} if key else {})}
+    for path in paths:
+        field_loads[0] = 0
+        response = client.post(path, data=EMPTY_SIDES, headers=headers)
+        assert response.status_code == 413, (path, response.status_code)
+        problem = response.get_json()
+        assert problem["type"].endswith("/body-too-large")
+        assert [e["code"] for e in problem["errors"]] == ["body_too_complex"]
+        assert len(response.get_data()) < 2_000
+        assert field_loads[0] == 0, path  # the schema never saw it
+
+
+def test_the_shape_count_stops_at_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count's work is bounded by the limit, not by the body: it refuses a list of a million
+    items after looking at no more than MAX_BODY_VALUES of them."""
+    steps = [0]
+    original = parsing._children
+
+    def counting(node: Any) -> Any:
+        steps[0] += 1
+        return original(node)
+
+    monkeypatch.setattr(parsing, "_children", counting)
+    with pytest.raises(parsing.BodyTooComplexError):
+        parsing.check_shape([[0]] * 1_000_000)
+    assert steps[0] <= 2
+
+
+@pytest.mark.parametrize(("body", "what"), [
+    ([0] * (parsing.MAX_BODY_VALUES + 1), "values"),
+    ([{}] * (parsing.MAX_BODY_OBJECTS + 1), "objects"),
+    (json.loads("[" * (parsing.MAX_BODY_DEPTH + 1) + "]" * (parsing.MAX_BODY_DEPTH + 1)), "nested"),
+])
+def test_each_limit_is_refused_by_name(body: Any, what: str) -> None:
+    with pytest.raises(parsing.BodyTooComplexError, match=what):
+        parsing.check_shape(body)
+
+
+def test_every_real_request_fits() -> None:
+    parsing.check_shape([0] * (parsing.MAX_BODY_VALUES - 1))
+    parsing.check_shape([{}] * parsing.MAX_BODY_OBJECTS)
+    deep: Any = []
+    for _ in range(parsing.MAX_BODY_DEPTH - 1):
+        deep = [deep]
+    parsing.check_shape(deep)
+
+
+def test_a_problem_lists_the_first_errors_and_counts_the_rest(client: FlaskClient, field_loads: list[int]) -> None:
+    """Within the shape limits, 900 bad sides: 100 errors listed, the rest counted."""
+    sides = [{"name": 5}] * 900
+    response = client.post("/v1/rounds/score", json={"preset": "pagat", "teams": sides})
+    assert response.status_code == 422
+    problem = response.get_json()
+    assert len(problem["errors"]) == MAX_ERRORS_LISTED
+    assert problem["errors_not_listed"] == problem["errors_found"] - MAX_ERRORS_LISTED > 0
+    assert problem["errors"][0]["pointer"].startswith("/teams/0/")
+    assert field_loads[0] <= 20 * len(sides)  # linear in the sides, at most a few fields each
+
+
+def test_a_short_error_list_is_whole() -> None:
+    errors = [{"pointer": f"/x/{i}", "code": "required", "detail": "d"} for i in range(3)]
+    problem = make_problem(422, errors=errors)
+    assert problem["errors"] == errors and "errors_not_listed" not in problem
+
+
+def test_a_valid_round_is_unchanged(client: FlaskClient) -> None:
+    response = client.post("/v1/rounds/score", json={"preset": "pagat", "teams": SEED_ROUND_1})
+    assert response.status_code == 200 and response.get_json()["teams"][0]["total"] == 3740

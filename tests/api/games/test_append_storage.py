@@ -1,0 +1,257 @@
+"""How an append stores its round (api/services/rounds.py ``append_round``), on every backend.
+
+The round is scored against the game row read without a lock, then the game row is updated only
+if its version is still the one read. These tests put a write, from another request (a thread of
+its own), between the read and the update (a concurrent append, a deletion, a change of owner) and
+check the append then behaves as if it had run after that write: the next round number, the
+recomputed state, a 404. They also check the answer, built without marshmallow, against
+RoundSchema's dump, and which statements run in the write transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from flask import Flask, jsonify
+from flask.testing import FlaskClient
+from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, out_round, recorded_statements, tally
+from sqlalchemy import event, select, update
+
+from bench import rounds as bench_rounds
+from handfoot.server.auth import ANONYMOUS, Actor, create_key
+from handfoot.server.db import get_db
+from handfoot.server.models import Game, Round
+from handfoot.server.resources.games import serializers
+from handfoot.server.resources.games.schemas import RoundSchema
+from handfoot.server.services import games as svc
+from handfoot.server.services import rounds as rounds_svc
+
+pytestmark = pytest.mark.db
+
+
+@contextmanager
+def between_read_and_write(app: Flask, monkeypatch: pytest.MonkeyPatch, write: Callable[[], None]) -> Iterator[None]:
+    """Run ``write`` once, as another request would (a thread with its own app context), after an
+    append has read and scored against the game row and before its write transaction."""
+    original = rounds_svc._prepare
+    done: list[bool] = []
+    failed: list[BaseException] = []
+
+    def other() -> None:
+        try:
+            with app.app_context():
+                write()
+        except BaseException as err:  # noqa: BLE001 - reported below
+            failed.append(err)
+
+    def prepared(*args: Any, **kwargs: Any) -> Any:
+        plan = original(*args, **kwargs)
+        if not done:
+            done.append(True)
+            worker = threading.Thread(target=other)
+            worker.start()
+            worker.join(30)
+        return plan
+
+    monkeypatch.setattr(rounds_svc, "_prepare", prepared)
+    yield
+    assert done, "the append did not read the game"
+    assert not failed, failed
+
+
+def _stored_state(app: Flask, game_id: int) -> tuple[dict[str, Any], dict[str, Any], list[int]]:
+    with app.app_context():
+        game = svc.get_game(get_db(), ANONYMOUS, game_id)
+        return game.state, svc.state_mapping(svc.current_state(game)), [r.number for r in game.rounds]
+
+
+def test_an_append_between_read_and_write_moves_the_round_on(app: Flask, client: FlaskClient,
+                                                             monkeypatch: pytest.MonkeyPatch, db_backend: str) -> None:
+    game_id = create_game(client)["id"]
+    append(client, game_id, SEED_ROUND_1)
+
+    def other_append() -> None:
+        rounds_svc.append_round(get_db(app), ANONYMOUS, game_id, {"teams": out_round("Team 2", "Team 1")},
+                                {"teams": out_round("Team 2", "Team 1")})
+
+    with between_read_and_write(app, monkeypatch, other_append):
+        rnd = append(client, game_id, out_round("Team 1", "Team 2"))
+    assert rnd["number"] == 3
+    assert [t["total"] for t in rnd["totals_after"]] == [3740 + 650 + 3700, 1075 + 3700 + 650]
+    stored, recomputed, numbers = _stored_state(app, game_id)
+    assert stored == recomputed and numbers == [1, 2, 3]
+    game = client.get(f"/v1/games/{game_id}").get_json()
+    assert game["version"] == 4 and game["rounds_played"] == 3
+
+
+def test_a_round_number_read_stale_is_a_409(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch,
+                                            db_backend: str) -> None:
+    game_id = create_game(client)["id"]
+
+    def other_append() -> None:
+        rounds_svc.append_round(get_db(app), ANONYMOUS, game_id, {"teams": SEED_ROUND_1}, {"teams": SEED_ROUND_1})
+
+    with between_read_and_write(app, monkeypatch, other_append):
+        response = client.post(f"/v1/games/{game_id}/rounds", json={"round": 1, "teams": SEED_ROUND_1})
+    assert response.status_code == 409 and response.get_json()["next_round"] == 2
+    assert _stored_state(app, game_id)[2] == [1]
+
+
+def test_a_game_deleted_between_read_and_write_is_a_404(app: Flask, client: FlaskClient,
+                                                        monkeypatch: pytest.MonkeyPatch, db_backend: str) -> None:
+    game_id = create_game(client)["id"]
+    with between_read_and_write(app, monkeypatch, lambda: svc.delete_game(get_db(app), ANONYMOUS, game_id)):
+        response = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1})
+    assert response.status_code == 404
+    with app.app_context(), get_db().session() as session:
+        assert session.scalars(select(Round).where(Round.game_id == game_id)).all() == []
+
+
+def test_a_game_given_away_between_read_and_write_is_not_found(app: Flask, client: FlaskClient,
+                                                               monkeypatch: pytest.MonkeyPatch,
+                                                               db_backend: str) -> None:
+    """``keys create --adopt-anonymous`` changes a game's owner without moving its version."""
+    game_id = create_game(client)["id"]
+    with app.app_context():
+        key, _token = create_key(get_db(), "keeper")
+
+    def adopt() -> None:
+        with get_db(app).write_session() as session:
+            session.execute(update(Game).where(Game.owner_id.is_(None)).values(owner_id=key.id))
+
+    with app.app_context(), between_read_and_write(app, monkeypatch, adopt), pytest.raises(svc.GameNotFoundError):
+        rounds_svc.append_round(get_db(), ANONYMOUS, game_id, {"teams": SEED_ROUND_1}, {"teams": SEED_ROUND_1})
+    with app.app_context():
+        owner = Actor(key.id, key.name)
+        game, rnd = rounds_svc.append_round(get_db(), owner, game_id, {"teams": SEED_ROUND_1},
+                                            {"teams": SEED_ROUND_1})
+        assert rnd.number == 1 and rnd.author == "keeper" and game.state["rounds_played"] == 1
+
+
+@pytest.mark.parametrize("form", ["tallies", "cards"])
+def test_answer_is_the_documented_schema_dump(app: Flask, client: FlaskClient, form: str, db_backend: str) -> None:
+    """The append's answer is built without marshmallow; it must be byte for byte what dumping the
+    same round through RoundSchema (the documented response) and jsonify gives."""
+    if form == "cards":
+        body, teams, rules = bench_rounds.append_body(), bench_rounds.game_teams(), {"clean_book_bonus": 450}
+    else:
+        body, teams, rules = {"round": 1, "teams": SEED_ROUND_1}, TEAMS, None
+    game_id = create_game(client, teams=teams, rules=rules)["id"]
+    captured: list[rounds_svc.Appended] = []
+    original = rounds_svc.append_round
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        result = original(*args, **kwargs)
+        captured.append(result)
+        return result
+
+    for _ in range(2):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(rounds_svc, "append_round", spy)
+            response = client.post(f"/v1/games/{game_id}/rounds", json={**body, "round": len(captured) + 1})
+        assert response.status_code == 201, response.get_json()
+        game, rnd = captured[-1]
+        expected = RoundSchema().dump(serializers.round_members(game.sides, game.state["running"], rnd))
+        with app.app_context():
+            assert response.data == jsonify(expected).get_data()
+        # and what a GET of the round answers (timestamps compared as instants)
+        got = client.get(f"/v1/games/{game_id}/rounds/{rnd.number}").get_json()
+        answer = response.get_json()
+        for member in ("created_at", "updated_at"):
+            assert _instant(got.pop(member)) == _instant(answer.pop(member))
+        assert got == answer
+
+
+def _instant(value: str) -> Any:
+    from datetime import datetime
+
+    return datetime.fromisoformat(value)
+
+
+def test_a_replayed_append_answers_the_first_answer(client: FlaskClient, db_backend: str) -> None:
+    game_id = create_game(client)["id"]
+    headers = {"Idempotency-Key": '"append-answer"'}
+    first = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers=headers)
+    again = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert again.headers["Idempotent-Replayed"] == "true" and "Idempotent-Replayed" not in first.headers
+    assert again.get_json() == first.get_json()
+    assert again.headers["ETag"] == first.headers["ETag"] and again.headers["Location"] == first.headers["Location"]
+
+
+def test_only_the_update_and_the_insert_run_in_the_write_transaction(app: Flask, client: FlaskClient,
+                                                                      db_backend: str) -> None:
+    """The round is scored before the write transaction, which holds the UPDATE of the game (at the
+    version read), one indexed read of ``tables`` (a table playing the game refuses the append, D51:
+    read after the UPDATE, so a table made meanwhile is seen) and the INSERT of the round, nothing
+    else; no row is read ``FOR UPDATE``. On
+    SQLite the reads (the API-key check, the game row) are a transaction of their own, then the write
+    begins with ``BEGIN IMMEDIATE``; on PostgreSQL the write continues the request's transaction,
+    on the one connection the request checked out."""
+    game_id = create_game(client)["id"]
+    append(client, game_id, SEED_ROUND_1)
+    statements: list[str] = []
+    checkouts: list[int] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        statements.append(" ".join(statement.split()))
+
+    def checkout(*args: Any) -> None:
+        checkouts.append(1)
+
+    engine = get_db(app).engine
+    event.listen(engine, "before_cursor_execute", record)
+    event.listen(engine.pool, "checkout", checkout)
+    try:
+        append(client, game_id, [tally("Team 1", clean=1, table=100), tally("Team 2", clean=1, table=90)])
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+        event.remove(engine.pool, "checkout", checkout)
+    assert not any("FOR UPDATE" in s for s in statements), statements
+    reads = [s for s in statements if s.startswith("SELECT")]
+    assert [s.split(" FROM ")[1].split()[0] for s in reads] == ["api_keys", "games", "tables"], statements
+    assert statements.index(reads[-1]) > next(i for i, s in enumerate(statements) if s.startswith("UPDATE"))
+    writes = [s.split()[0] for s in statements if s.split()[0] in ("UPDATE", "INSERT", "DELETE")]
+    assert writes == ["UPDATE", "INSERT"], statements
+    if db_backend == "sqlite":
+        assert [s for s in statements if s.startswith("BEGIN")] == ["BEGIN", "BEGIN IMMEDIATE"], statements
+        assert statements.index("BEGIN IMMEDIATE") == len(statements) - 4, statements  # UPDATE, SELECT, INSERT
+        assert len(checkouts) == 2  # the read transaction's connection, then the write's
+    else:
+        assert len(checkouts) == 1
+
+
+def test_an_append_with_an_idempotency_key_stores_its_answer_in_the_rounds_transaction(
+        app: Flask, client: FlaskClient, db_backend: str) -> None:
+    """With a key the answer is stored with the round, in the round's write transaction."""
+    game_id = create_game(client)["id"]
+    with recorded_statements(app) as statements:
+        response = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
+                               headers={"Idempotency-Key": "one-transaction"})
+    assert response.status_code == 201, response.get_json()
+    assert [s.split()[0] for s in statements if s.split()[0] in ("UPDATE", "INSERT")][-3:] == [
+        "UPDATE", "INSERT", "UPDATE"], statements  # the game, the round, the key's stored answer
+    last = max(i for i, s in enumerate(statements) if s.startswith("UPDATE games"))
+    assert not any(s.startswith("BEGIN") for s in statements[last:]), statements  # one transaction
+    again = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
+                        headers={"Idempotency-Key": "one-transaction"})
+    assert again.status_code == 201 and again.data == response.data
+    assert client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1
+
+
+def test_the_stored_round_is_the_request_as_sent(app: Flask, client: FlaskClient, db_backend: str) -> None:
+    game_id = create_game(client)["id"]
+    sent = {"teams": SEED_ROUND_1}
+    response = client.post(f"/v1/games/{game_id}/rounds", data=json.dumps(sent), content_type="application/json")
+    assert response.status_code == 201
+    with app.app_context(), get_db().session() as session:
+        rnd = session.scalars(select(Round).where(Round.game_id == game_id)).one()
+        assert rnd.request == {**sent, "round": 1} and rnd.revision == 1 and rnd.author is None
+        assert [b["total"] for b in rnd.teams] == [3740, 1075]
+        game = session.get(Game, game_id)
+        assert game is not None and game.version == 2 and game.status == "in_progress" and game.rounds_played == 1

@@ -1,0 +1,193 @@
+"""The games list pages by keyset (issue 18, "the next scale"): each page follows the last game of
+the one before through an opaque ``cursor`` in ``Link: <...>; rel="next"``, so no page counts the
+list or skips rows (no ``COUNT``, no ``OFFSET``), a page deep in the list runs the same statement as
+the first, games with the same ``created_at`` are neither lost nor repeated, and a game created or
+deleted during a walk shifts no other. The deprecated ``page`` keeps its numbered pages and totals.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from tests.helpers.games import create_game, recorded_statements
+from sqlalchemy import event, update
+from tests.api.app.test_problems import assert_problem
+
+from handfoot.server.db import get_db
+from handfoot.server.models import Game
+from handfoot.server.pagination import decode_cursor, encode_cursor
+
+pytestmark = pytest.mark.db
+
+GAMES = "/v1/games"
+
+
+def _raw(text: str) -> str:
+    """A cursor of the server's form (URL-safe base64, no padding) around ``text``."""
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def _next(response: Any) -> str | None:
+    links = {m.group(2): m.group(1) for m in re.finditer(r'<([^>]+)>; rel="(\w+)"', response.headers.get("Link", ""))}
+    return links.get("next")
+
+
+def _walk(client: FlaskClient, url: str) -> tuple[list[int], list[Any]]:
+    ids: list[int] = []
+    responses = []
+    next_url: str | None = url
+    while next_url is not None:
+        response = client.get(next_url)
+        assert response.status_code == 200, response.get_json()
+        responses.append(response)
+        ids += [g["id"] for g in response.get_json()]
+        next_url = _next(response)
+        assert len(responses) < 100, "the walk never ends"
+    return ids, responses
+
+
+def _games(client: FlaskClient, n: int, **kw: Any) -> list[int]:
+    return [create_game(client, name=f"Game {i}", **kw)["id"] for i in range(n)]
+
+
+def _same_instant(app: Flask, ids: list[int]) -> None:
+    """Give every game in ``ids`` one ``created_at`` (earlier than the others'): only the id orders them."""
+    with app.app_context():
+        with get_db().write_session() as session:
+            session.execute(update(Game).where(Game.id.in_(ids)).values(created_at=datetime(2026, 12, 1, tzinfo=UTC)))
+
+
+def test_following_next_gives_every_game_once_newest_first(client: FlaskClient, db_backend: str) -> None:
+    ids = _games(client, 7)
+    walked, responses = _walk(client, f"{GAMES}?page_size=3")
+    assert walked == ids[::-1]
+    assert [len(r.get_json()) for r in responses] == [3, 3, 1]
+    assert 'rel="first"' in responses[-1].headers["Link"] and _next(responses[-1]) is None
+    # the list is longer than a page: its total would cost a count, so none is sent
+    assert all("X-Pagination" not in r.headers for r in responses)
+
+
+def test_a_first_page_holding_the_whole_list_gives_its_total(client: FlaskClient, db_backend: str) -> None:
+    _games(client, 3)
+    response = client.get(GAMES)
+    assert json.loads(response.headers["X-Pagination"])["total"] == 3
+    assert _next(response) is None
+
+
+def test_games_created_at_the_same_instant_are_neither_lost_nor_repeated(app: Flask, client: FlaskClient,
+                                                                         db_backend: str) -> None:
+    ids = _games(client, 9)
+    _same_instant(app, ids[2:8])
+    walked, _ = _walk(client, f"{GAMES}?page_size=2")
+    assert sorted(walked) == sorted(ids) and len(walked) == len(set(walked))
+    # the six share an instant before the others': they come last, the higher id first
+    assert walked == [ids[8], ids[1], ids[0], *sorted(ids[2:8], reverse=True)]
+
+
+def test_games_created_or_deleted_during_a_walk_shift_no_other(client: FlaskClient, db_backend: str) -> None:
+    ids = _games(client, 6)
+    first = client.get(f"{GAMES}?page_size=2")
+    assert [g["id"] for g in first.get_json()] == [ids[5], ids[4]]
+    newer = create_game(client, name="Newer")["id"]
+    assert client.delete(f"{GAMES}/{ids[4]}").status_code == 204  # the last game shown, which the cursor names
+    rest, _ = _walk(client, _next(first) or "")
+    assert rest == [ids[3], ids[2], ids[1], ids[0]]
+    assert newer not in rest
+
+
+def test_the_next_link_keeps_the_filters(client: FlaskClient, db_backend: str) -> None:
+    mine = _games(client, 5, teams=[{"name": "A", "players": ["Ann", "Al"]}, {"name": "B", "players": ["Bo", "Bea"]}])
+    _games(client, 4)
+    walked, responses = _walk(client, f"{GAMES}?player=ann&page_size=2")
+    assert walked == mine[::-1]
+    assert all("player=ann" in (_next(r) or "player=ann") for r in responses)
+
+
+def test_no_page_counts_or_skips_and_a_deep_page_runs_the_first_pages_statement(
+        app: Flask, client: FlaskClient, db_backend: str) -> None:
+    _games(client, 12)
+    statements: dict[str, list[str]] = {}
+    url: str | None = f"{GAMES}?page_size=3"
+    pages = 0
+    offsets: list[Any] = []
+
+    def offset_of(conn: Any, cursor: Any, statement: str, parameters: Any, *args: Any) -> None:
+        # SQLite's dialect writes `LIMIT ? OFFSET ?` for every LIMIT: the OFFSET bound must be 0
+        if "FROM games" in statement and "OFFSET" in statement:
+            offsets.append(parameters[-1])
+
+    event.listen(get_db(app).engine, "before_cursor_execute", offset_of)
+    try:
+        while url is not None:
+            with recorded_statements(app) as sql:
+                response = client.get(url)
+            statements[url] = [s for s in sql if "FROM games" in s]
+            url = _next(response)
+            pages += 1
+    finally:
+        event.remove(get_db(app).engine, "before_cursor_execute", offset_of)
+    assert pages == 4
+    shapes = [[re.sub(r"\d+", "N", s) for s in sql] for sql in statements.values()]
+    assert all(len(s) == 1 for s in shapes), shapes
+    assert not any(re.search(r"count\(", s, re.IGNORECASE) for s in sum(shapes, []))
+    assert offsets == ([0] * pages if db_backend == "sqlite" else [])
+    assert len({tuple(s) for s in shapes[1:]}) == 1  # every later page: the same statement
+    # and the list reads no rules snapshot
+    assert not any("rules_snapshot" in s for s in sum(shapes, []))
+
+
+def test_the_deprecated_numbered_pages_still_work(client: FlaskClient, db_backend: str) -> None:
+    ids = _games(client, 7)
+    page = client.get(f"{GAMES}?page=2&page_size=3")
+    assert page.status_code == 200
+    assert [g["id"] for g in page.get_json()] == [ids[3], ids[2], ids[1]]
+    meta = json.loads(page.headers["X-Pagination"])
+    assert meta["total"] == 7 and meta["total_pages"] == 3 and meta["page"] == 2
+    assert 'page=3&page_size=3>; rel="next"' in page.headers["Link"]
+    assert 'rel="last"' in page.headers["Link"]
+    past = client.get(f"{GAMES}?page=9&page_size=3")
+    assert past.status_code == 200 and past.get_json() == []
+
+
+@pytest.mark.parametrize("cursor", ["", "abc", "not base64!", encode_cursor(datetime(2026, 1, 1, tzinfo=UTC), 0),
+                                    "MjAyNi0xMi0wMVQwMDowMDowMHwx",  # no time zone
+                                    "x" * 300,
+                                    _raw("0001-01-01T00:00:00+01:00|5"),  # before year 1 in UTC
+                                    _raw("2026-12-01T00:00:00+00:00|" + "9" * 4000)])
+def test_a_cursor_not_given_by_the_server_is_a_422_naming_it(client: FlaskClient, db_backend: str,
+                                                            cursor: str) -> None:
+    response = client.get(GAMES, query_string={"cursor": cursor})
+    assert_problem(response, 422, "validation-error")
+    assert {"parameter": "cursor", "code": "invalid_value"} in [
+        {"parameter": e.get("parameter"), "code": e["code"]} for e in response.get_json()["errors"]]
+
+
+def test_cursor_and_page_together_are_a_422(client: FlaskClient, db_backend: str) -> None:
+    _games(client, 3)
+    cursor = _next(client.get(f"{GAMES}?page_size=1")) or ""
+    response = client.get(cursor + "&page=2")
+    assert_problem(response, 422, "validation-error")
+    assert response.get_json()["errors"][0]["parameter"] == "cursor"
+
+
+def test_a_cursor_round_trips() -> None:
+    moment = datetime(2026, 12, 1, 13, 30, 5, 123456, tzinfo=UTC)
+    assert decode_cursor(encode_cursor(moment, 42), max_id=2**31 - 1) == (moment, 42)
+    naive = datetime(2026, 12, 1, 13, 30, 5, 123456)  # as SQLite gives it back: UTC without tzinfo
+    assert decode_cursor(encode_cursor(naive, 7), max_id=2**31 - 1) == (moment, 7)
+
+
+def test_the_spec_documents_cursor_and_the_deprecated_page(client: FlaskClient) -> None:
+    spec = client.get("/openapi.json").get_json()
+    operation = spec["paths"]["/v1/games"]["get"]
+    params = {p["name"]: p for p in operation["parameters"]}
+    assert "cursor" in params and params["page"].get("deprecated") is True
+    assert "Link" in operation["responses"]["200"]["headers"]
+    assert "X-Pagination" in operation["responses"]["200"]["headers"]

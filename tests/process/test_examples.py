@@ -1,0 +1,126 @@
+"""The examples/ scripts and notebook run against the live test server (and offline)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from tests.helpers.live import PROJECT_ROOT, LiveServer
+
+EXAMPLES = PROJECT_ROOT / "examples"
+
+
+def run_example(name: str, live_server: LiveServer | None = None, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")}
+    if live_server is not None:
+        env["HANDFOOT_URL"] = live_server.url
+    return subprocess.run(
+        [sys.executable, str(EXAMPLES / name), *args],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_score_round_example(live_server: LiveServer) -> None:
+    done = run_example("score_round.py", live_server)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith("Team 1: 3740\nTeam 2: 1075")
+    assert "Wild books" in done.stdout
+
+
+def test_meld_bot_example(live_server: LiveServer) -> None:
+    done = run_example("meld_bot.py", live_server, "--turns", "8", "--seed", "7")
+    assert done.returncode == 0, done.stderr
+    assert "would break the rules (too_many_wilds)" in done.stdout  # the server refused a greedy meld
+    assert "opening met" in done.stdout and "melds checked" in done.stdout
+
+
+def test_offline_score_example() -> None:
+    done = run_example("offline_score.py")  # no server at all
+    assert done.returncode == 0, done.stderr
+    totals = [line.split()[-1] for line in done.stdout.splitlines() if line.strip().startswith("Total")]
+    assert totals == ["3740", "1075"]
+
+
+def execute_notebook(name: str, env: dict[str, str]) -> list[Any]:
+    """Run ``examples/NAME`` in a fresh kernel; its code cells' outputs, in order."""
+    nbformat = pytest.importorskip("nbformat", reason="nbformat/nbclient are dev extras: pip install -e '.[dev]'")
+    nbclient = pytest.importorskip("nbclient", reason="nbformat/nbclient are dev extras: pip install -e '.[dev]'")
+    notebook = nbformat.read(EXAMPLES / name, as_version=4)
+    client = nbclient.NotebookClient(
+        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(EXAMPLES)}}
+    )
+    client.execute(env=env)  # raises CellExecutionError, with the cell and traceback, on any failure
+    return [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.outputs]
+
+
+def _text(outputs: list[Any]) -> str:
+    return "\n".join(str(out.get("text", "")) + str(out.get("data", {}).get("text/plain", "")) for out in outputs)
+
+
+def _dataframes(outputs: list[Any]) -> list[str]:
+    """The HTML of every pandas DataFrame shown (pandas renders them as ``<table class="dataframe">``)."""
+    return [html for out in outputs if 'class="dataframe"' in (html := str(out.get("data", {}).get("text/html", "")))]
+
+
+def test_replay_game_notebook(live_server: LiveServer) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")}
+    env["HANDFOOT_URL"] = live_server.url
+    env["HANDFOOT_API_KEY"] = live_server.api_key
+    outputs = execute_notebook("replay_game.ipynb", env)
+    text = _text(outputs)
+    assert "round 1: Team 1 3740, Team 2 1075" in text
+    assert "round,Team 1,Team 1 total,Team 2,Team 2 total" in text
+    # the chart is drawn inline (a PNG in the cell's output), and the score sheet is a DataFrame
+    assert any("image/png" in out.get("data", {}) for out in outputs)
+    [frame] = _dataframes(outputs)
+    assert "Team 1 total" in frame and "9085" in frame
+
+
+def test_committed_notebooks_carry_their_outputs() -> None:
+    nbformat = pytest.importorskip("nbformat", reason="nbformat is a dev extra")
+    for name in ("replay_game.ipynb", "other_rules.ipynb", "history.ipynb"):
+        notebook = nbformat.read(EXAMPLES / name, as_version=4)
+        outputs = [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.outputs]
+        assert _dataframes(outputs), name
+    replay = nbformat.read(EXAMPLES / "replay_game.ipynb", as_version=4)
+    assert any("image/png" in out.get("data", {}) for cell in replay.cells for out in cell.get("outputs", []))
+
+
+def test_history_notebook(live_server: LiveServer) -> None:
+    """The export as a DataFrame in one line, and the statistics as another (issue 20, item 7)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")}
+    env["HANDFOOT_URL"] = live_server.url
+    env["HANDFOOT_API_KEY"] = live_server.api_key
+    outputs = execute_notebook("history.ipynb", env)  # its last cell asserts the figures agree with the rows
+    rounds, pivot, players = _dataframes(outputs)
+    assert "total_after" in rounds and "Grandma &amp; Sam" in rounds
+    assert rounds.split("<tbody>")[1].count("<tr>") == 4  # one row per side per round
+    assert "bga" in pivot and "pagat" in pivot
+    assert "average_round" in players and "Grandma" in players
+    assert "2 games, 2 rounds" in _text(outputs)
+
+
+def test_other_rules_notebook_needs_no_server() -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")}
+    env["HANDFOOT_URL"] = "http://127.0.0.1:9"  # nothing listens: the notebook must not ask
+    outputs = execute_notebook("other_rules.ipynb", env)
+    assert "under pagat: Us 11035, Them 7205" in _text(outputs)
+    frames = _dataframes(outputs)
+    assert len(frames) == 1 and "bicycle" in frames[0] and "all_wild_not_allowed" in frames[0]
+    assert any("Cards left in hands and feet" in str(out.get("data", {}).get("text/html", "")) for out in outputs)
+
+
+def test_async_bot_example(live_server: LiveServer) -> None:
+    pytest.importorskip("httpx", reason="the async extra: pip install -e '.[async]'")
+    done = run_example("async_bot.py", live_server)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Team 1 3740, Team 2 1075"
+    assert lines[1].startswith("valid dirty meld of 9s") and lines[2].startswith("INVALID")

@@ -1,0 +1,131 @@
+"""The ``handfoot`` command: arguments, output and exit codes (HTTP mocked with ``responses``)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+import requests
+import responses
+from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
+from tests.sdk.test_client import SCORE_JSON
+from tests.sdk.test_games import GAME_JSON, SUMMARY_JSON
+
+from handfoot.client.cli import EXIT_OK, EXIT_PROBLEM, EXIT_UNAVAILABLE, EXIT_USAGE, main
+
+ROUND = {"preset": "pagat", "round": 1, "teams": [{"name": "Team 1"}, {"name": "Team 2"}]}
+
+
+def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["--url", BASE, *argv], stdout=out, stderr=err, stdin=io.StringIO(stdin))
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def round_file(tmp_path: Path) -> Path:
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(ROUND), encoding="utf-8")
+    return path
+
+
+def test_score_prints_a_table(rsps: responses.RequestsMock, round_file: Path) -> None:
+    rsps.post(f"{BASE}/v1/rounds/score", json=SCORE_JSON)
+    code, out, err = run("score", str(round_file))
+    assert (code, err) == (EXIT_OK, "")
+    assert "Clean books      2   500    1000" in out
+    assert out.rstrip().endswith("Team 1: 3740\nTeam 2: 1075")
+    assert json.loads(rsps.calls[0].request.body or b"") == ROUND
+
+
+def test_score_from_stdin_with_preset_and_json(rsps: responses.RequestsMock) -> None:
+    rsps.post(f"{BASE}/v1/rounds/score", json=SCORE_JSON)
+    code, out, _ = run("score", "-", "--preset", "bicycle", "--json", stdin=json.dumps({"teams": []}))
+    assert code == EXIT_OK
+    assert json.loads(out)["teams"][0]["total"] == 3740
+    assert json.loads(rsps.calls[0].request.body or b"") == {"preset": "bicycle", "round": 1, "teams": []}
+
+
+def test_score_reads_a_shared_case_file(rsps: responses.RequestsMock, tmp_path: Path) -> None:
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps({"id": "x", "request": ROUND, "expect": {}}), encoding="utf-8")
+    rsps.post(f"{BASE}/v1/rounds/score", json=SCORE_JSON)
+    assert run("score", str(case))[0] == EXIT_OK
+
+
+@pytest.mark.parametrize(
+    ("stdin", "message"),
+    [
+        ("{not json", "stdin is not JSON"),
+        ('{"preset": "pagat"}', "a `teams` list"),
+        ('{"teams": []}', "no preset"),
+    ],
+)
+def test_score_usage_errors(stdin: str, message: str) -> None:
+    code, out, err = run("score", "-", stdin=stdin)
+    assert code == EXIT_USAGE and out == "" and message in err
+
+
+def test_missing_file_is_a_usage_error(tmp_path: Path) -> None:
+    code, _, err = run("score", str(tmp_path / "nope.json"))
+    assert code == EXIT_USAGE and "cannot read" in err
+
+
+def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bogus"]) == EXIT_USAGE
+    assert main([]) == EXIT_USAGE
+    assert main(["--help"]) == EXIT_OK
+    help_text = capsys.readouterr().out
+    assert "handfoot-server keys create NAME" in help_text
+    assert "handfoot-server migrate" in help_text and "HANDFOOT_URL" in help_text
+
+
+def test_422_prints_problems_and_exits_1(rsps: responses.RequestsMock, round_file: Path) -> None:
+    err_item = {"pointer": "/teams/0/melds/0/0", "code": "unknown_card", "detail": "'XX' is not a card"}
+    rsps.post(
+        f"{BASE}/v1/rounds/score",
+        status=422,
+        json=problem(422, "Invalid card", detail="'XX' is not a card", errors=[err_item]),
+        content_type=PROBLEM_JSON,
+    )
+    code, out, err = run("score", str(round_file))
+    assert code == EXIT_PROBLEM and out == ""
+    assert err.splitlines() == [
+        "handfoot: 422 Invalid card: 'XX' is not a card",
+        "  - /teams/0/melds/0/0: 'XX' is not a card [unknown_card]",
+    ]
+
+
+def test_server_error_and_no_connection_exit_3(rsps: responses.RequestsMock, sleeps: list[float]) -> None:
+    for _ in range(3):
+        rsps.get(f"{BASE}/v1/presets", status=500)
+    assert run("presets")[0] == EXIT_UNAVAILABLE
+    for _ in range(3):
+        rsps.get(f"{BASE}/v1/presets", body=requests.ConnectionError("refused"))
+    code, _, err = run("presets")
+    assert code == EXIT_UNAVAILABLE and "no answer from the server" in err
+
+
+def test_presets_and_preset(rsps: responses.RequestsMock) -> None:
+    rsps.get(f"{BASE}/v1/presets", json=[{"id": "pagat", "name": "Pagat", "source": "Pagat", "summary": "13/13"}])
+    rsps.get(f"{BASE}/v1/presets/pagat", json={"id": "pagat", "name": "Pagat", "rules": {"book_size": 7}})
+    code, out, _ = run("presets")
+    assert code == EXIT_OK and out.splitlines()[1].split() == ["pagat", "Pagat", "Pagat", "13/13"]
+    code, out, _ = run("preset", "pagat", "--json")
+    assert json.loads(out)["rules"] == {"book_size": 7}
+
+
+def test_games_and_game(rsps: responses.RequestsMock, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HANDFOOT_API_KEY", "k1")
+    rsps.get(f"{BASE}/v1/games", json=[SUMMARY_JSON, {**SUMMARY_JSON, "id": 11}])
+    rsps.get(f"{BASE}/v1/games/12", json=GAME_JSON)
+    code, out, _ = run("games", "--status", "in_progress", "--limit", "1")
+    assert code == EXIT_OK
+    assert out.splitlines()[1].split()[:5] == ["12", "Friday", "pagat", "1", "in_progress"]
+    assert len(out.splitlines()) == 2
+    assert rsps.calls[0].request.headers["Authorization"] == "Bearer k1"
+    assert "status=in_progress" in (rsps.calls[0].request.url or "")
+    code, out, _ = run("game", "12", "--json")
+    assert json.loads(out)["totals"] == [{"name": "Us", "total": 3740}, {"name": "Them", "total": 1075}]

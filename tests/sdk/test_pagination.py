@@ -1,0 +1,150 @@
+"""Pagination: follow Link rel="next" (same origin only), totals from X-Pagination."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pytest
+import responses
+from responses import matchers
+from tests.helpers.sdk import BASE
+
+from handfoot.client import APIResponseValidationError, Client, Page
+
+GAMES = f"{BASE}/v1/games"
+
+
+@dataclass(frozen=True)
+class Item:
+    id: int
+
+    @classmethod
+    def from_json(cls, data: object) -> Item:
+        assert isinstance(data, dict)
+        return cls(int(data["id"]))
+
+
+def pagination(page: int, *, total: int = 7, total_pages: int = 3) -> dict[str, str]:
+    meta = {
+        "total": total,
+        "total_pages": total_pages,
+        "first_page": 1,
+        "last_page": total_pages,
+        "page": page,
+    }
+    if page < total_pages:
+        meta["next_page"] = page + 1
+    return {"X-Pagination": json.dumps(meta)}
+
+
+def add_page(
+    rsps: responses.RequestsMock, page: int, ids: list[int], next_link: str | None
+) -> None:
+    headers = pagination(page)
+    if next_link is not None:
+        headers["Link"] = f'<{next_link}>; rel="next", <{GAMES}?page=3&page_size=3>; rel="last"'
+    params = {"page_size": "3"} if page == 1 else {"page": str(page), "page_size": "3"}
+    rsps.get(
+        GAMES,
+        json=[{"id": i} for i in ids],
+        headers=headers,
+        match=[matchers.query_param_matcher(params)],
+    )
+
+
+def test_walks_three_pages_following_link(rsps: responses.RequestsMock, client: Client) -> None:
+    add_page(rsps, 1, [1, 2, 3], f"{GAMES}?page=2&page_size=3")
+    add_page(rsps, 2, [4, 5, 6], "/v1/games?page=3&page_size=3")  # relative link
+    add_page(rsps, 3, [7], None)
+
+    first = client._get_page("/v1/games", parse=Item.from_json, params={"page_size": 3})
+    assert isinstance(first, Page)
+    assert first.items == (Item(1), Item(2), Item(3))
+    assert (first.page, first.page_size, first.total, first.total_pages) == (1, 3, 7, 3)
+    assert first.has_next_page()
+
+    assert [item.id for item in first.iter_all()] == [1, 2, 3, 4, 5, 6, 7]
+    assert len(rsps.calls) == 3
+
+    second = first.next_page()
+    assert second is not None and second.page == 2
+    third = second.next_page()
+    assert third is not None and third.items == (Item(7),) and not third.has_next_page()
+    assert third.next_page() is None
+
+
+def test_cross_origin_next_link_is_refused(rsps: responses.RequestsMock) -> None:
+    client = Client(BASE, api_key="secret")
+    rsps.get(
+        GAMES,
+        json=[{"id": 1}],
+        headers={"Link": '<http://evil.test/v1/games?page=2>; rel="next"', **pagination(1)},
+    )
+    first = client._get_page("/v1/games", parse=Item.from_json)
+    seen: list[int] = []
+    with pytest.raises(APIResponseValidationError, match="another origin"):
+        for item in first.iter_all():
+            seen.append(item.id)
+    assert seen == [1]
+    assert len(rsps.calls) == 1  # nothing was sent to evil.test
+
+
+@pytest.mark.parametrize(
+    "link", ["https://api.test/v1/games?page=2", "http://api.test:8080/v1/games?page=2"]
+)
+def test_other_scheme_or_port_is_another_origin(
+    rsps: responses.RequestsMock, client: Client, link: str
+) -> None:
+    rsps.get(GAMES, json=[], headers={"Link": f'<{link}>; rel="next"'})
+    with pytest.raises(APIResponseValidationError):
+        client._get_page("/v1/games", parse=Item.from_json).next_page()
+
+
+def test_explicit_default_port_is_same_origin(rsps: responses.RequestsMock, client: Client) -> None:
+    rsps.get(
+        GAMES,
+        json=[],
+        headers={"Link": '<http://API.test:80/v1/games?page=2>; rel="next"'},
+        match=[matchers.query_param_matcher({})],
+    )
+    rsps.get(
+        "http://api.test:80/v1/games",
+        json=[{"id": 9}],
+        match=[matchers.query_param_matcher({"page": "2"})],
+    )
+    items = list(client._get_page("/v1/games", parse=Item.from_json).iter_all())
+    assert items == [Item(9)]
+
+
+def test_falls_back_to_x_pagination_without_link(
+    rsps: responses.RequestsMock, client: Client
+) -> None:
+    rsps.get(
+        GAMES,
+        json=[{"id": 1}],
+        headers=pagination(1, total=2, total_pages=2),
+        match=[matchers.query_param_matcher({"status": "open"})],
+    )
+    rsps.get(
+        GAMES,
+        json=[{"id": 2}],
+        headers=pagination(2, total=2, total_pages=2),
+        match=[matchers.query_param_matcher({"status": "open", "page": "2"})],
+    )
+    page = client._get_page("/v1/games", parse=Item.from_json, params={"status": "open"})
+    assert [i.id for i in page.iter_all()] == [1, 2]
+
+
+def test_single_page_without_headers(rsps: responses.RequestsMock, client: Client) -> None:
+    rsps.get(GAMES, json=[{"id": 1}])
+    page = client._get_page("/v1/games", parse=Item.from_json)
+    assert (page.page, page.total, page.total_pages, page.next_url) == (None, None, None, None)
+    assert list(page.iter_all()) == [Item(1)]
+
+
+def test_link_loop_stops(rsps: responses.RequestsMock, client: Client) -> None:
+    rsps.get(GAMES, json=[{"id": 1}], headers={"Link": f'<{GAMES}>; rel="next"'})
+    items = list(client._get_page("/v1/games", parse=Item.from_json).iter_all())
+    assert items == [Item(1)]
+    assert len(rsps.calls) == 1
