@@ -212,8 +212,16 @@ class ClosingClient(FlaskClient):
             self.streams.pop().close()
 
 
+@pytest.fixture(scope="session")
+def stateless_client(tmp_path_factory: pytest.TempPathFactory) -> FlaskClient:
+    """A test client of one app for the whole run, for the operations that touch no database
+    (scoring, the checks, the presets, the documents): its database file is never created."""
+    unused = tmp_path_factory.mktemp("stateless") / "unused.sqlite3"
+    return create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{unused}"}).test_client()
+
+
 @pytest.fixture
-def client(app: Flask) -> Iterator[FlaskClient]:
+def flask_client(app: Flask) -> Iterator[FlaskClient]:
     """The app's test client; every streamed response it gave is closed when the test ends, before
     the database is dropped (:class:`ClosingClient`)."""
     app.test_client_class = ClosingClient

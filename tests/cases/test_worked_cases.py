@@ -16,7 +16,6 @@ import pytest
 from flask.testing import FlaskClient
 
 from handfoot import engine
-from handfoot.server import create_app
 from tests.conftest import WORKED_CASES
 
 CASE_FILES = sorted(WORKED_CASES.glob("*.json"))
@@ -40,13 +39,6 @@ def test_cases_folder_is_found() -> None:
     assert CASE_FILES, f"no cases found in {WORKED_CASES}"
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> FlaskClient:
-    db = tmp_path_factory.mktemp("cases") / "unused.sqlite3"
-    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}"})
-    return app.test_client()
-
-
 def check_expectations(case: dict[str, Any], status: int, body: Any) -> None:
     expect = case["expect"]
     assert status == expect.get("status", 200), body
@@ -67,10 +59,10 @@ def check_expectations(case: dict[str, Any], status: int, body: Any) -> None:
 
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=[p.stem for p in CASE_FILES])
-def test_case_over_http(path: Path, client: FlaskClient) -> None:
+def test_case_over_http(path: Path, stateless_client: FlaskClient) -> None:
     case = load(path)
     method, url = case["endpoint"].split(" ", 1)
-    response = client.open(url, method=method, json=case["request"])
+    response = stateless_client.open(url, method=method, json=case["request"])
     if response.status_code >= 400:
         assert response.content_type == "application/problem+json"
         assert response.json and response.json["errors"], "a refusal names the rule broken"

@@ -18,18 +18,11 @@ import pytest
 from flask.testing import FlaskClient
 
 from handfoot.engine import PRESETS
-from handfoot.server import create_app
 
 KEEPER = Path(__file__).resolve().parents[2] / "api" / "static" / "keeper"
 SEED = re.compile("seed", re.IGNORECASE)
 #: A filing label: "seed" and a three-digit number ("seed 000", "Seed 003", "seeds 000 and 001").
 SEED_LABEL = re.compile(r"\bseeds?\W{0,3}\d{3}\b", re.IGNORECASE)
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> FlaskClient:
-    db = tmp_path_factory.mktemp("labels") / "unused.sqlite3"
-    return create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}"}).test_client()
 
 
 def _texts(value: Any, where: str = "") -> list[tuple[str, str]]:
@@ -42,15 +35,15 @@ def _texts(value: Any, where: str = "") -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("path", ["/v1/presets", *(f"/v1/presets/{pid}" for pid in PRESETS)])
-def test_served_presets_show_no_seed(client: FlaskClient, path: str) -> None:
-    response = client.get(path)
+def test_served_presets_show_no_seed(stateless_client: FlaskClient, path: str) -> None:
+    response = stateless_client.get(path)
     assert response.status_code == 200
     found = [(where, text) for where, text in _texts(response.get_json()) if SEED.search(text)]
     assert not found
 
 
-def test_the_openapi_document_shows_no_seed(client: FlaskClient) -> None:
-    document = client.get("/openapi.json").get_json()
+def test_the_openapi_document_shows_no_seed(stateless_client: FlaskClient) -> None:
+    document = stateless_client.get("/openapi.json").get_json()
     found = [(where, text) for where, text in _texts(document) if SEED_LABEL.search(text)]
     assert not found
     committed = json.loads((KEEPER.parents[2] / "openapi" / "openapi.json").read_text(encoding="utf-8"))

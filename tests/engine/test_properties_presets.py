@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.engine.test_properties import melds, player_not_out
 
 from handfoot.engine import PRESETS, HandFootError, card_points, parse_cards, score_round_request, validate_meld
 from handfoot.server import create_app
+from tests.engine.test_properties import melds, player_not_out
 
 PRESET_IDS = sorted(PRESETS)
 PER_PRESET = settings(max_examples=40, deadline=None,

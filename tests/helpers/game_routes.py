@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+
 from tests.helpers.games import SEED_ROUND_1, TEAMS
 
 CREATE_BODY = {"name": "Friday", "preset": "pagat", "teams": TEAMS}
@@ -41,7 +42,7 @@ def spec_game_operations(app: Flask) -> set[tuple[str, str]]:
             for method in item if method in ("get", "post", "put", "patch", "delete")}
 
 
-def call(client: FlaskClient, op: tuple[str, str], *, game_id: int = 1, number: int = 1,
+def call(flask_client: FlaskClient, op: tuple[str, str], *, game_id: int = 1, number: int = 1,
          headers: dict[str, str] | None = None, etag: str | None = None) -> Any:
     """Send ``op`` with its body; ``{game_id}`` and ``{number}`` filled in; ``If-Match: etag`` on PUT,
     and on a round's DELETE the game's ETag (read first with the same headers; ``"any"`` if none)."""
@@ -50,8 +51,10 @@ def call(client: FlaskClient, op: tuple[str, str], *, game_id: int = 1, number: 
     all_headers = dict(headers or {})
     if_match = kwargs.pop("if_match", False)
     if if_match == "game":
-        all_headers["If-Match"] = client.get(f"/v1/games/{game_id}", headers=all_headers).headers.get("ETag", '"any"')
+        all_headers["If-Match"] = flask_client.get(f"/v1/games/{game_id}", headers=all_headers).headers.get(
+            "ETag", '"any"'
+        )
     elif if_match:
         all_headers["If-Match"] = etag or '"any"'
     path = template.replace("{game_id}", str(game_id)).replace("{number}", str(number))
-    return getattr(client, method)(path, headers=all_headers, **kwargs)
+    return getattr(flask_client, method)(path, headers=all_headers, **kwargs)

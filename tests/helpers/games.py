@@ -38,20 +38,20 @@ def out_round(winner: str, other: str) -> list[dict[str, Any]]:
             tally(other, clean=1, table=200, left=50)]
 
 
-def create_game(client: FlaskClient, preset: str = "pagat", *, name: str = "Friday", teams: Any = None,
+def create_game(flask_client: FlaskClient, preset: str = "pagat", *, name: str = "Friday", teams: Any = None,
                 rules: Any = None, headers: Any = None) -> dict[str, Any]:
     body: dict[str, Any] = {"name": name, "preset": preset, "teams": teams or TEAMS}
     if rules is not None:
         body["rules"] = rules
-    response = client.post("/v1/games", json=body, headers=headers or {})
+    response = flask_client.post("/v1/games", json=body, headers=headers or {})
     assert response.status_code == 201, response.get_json()
     game: dict[str, Any] = response.get_json()
     return game
 
 
-def append(client: FlaskClient, game_id: int, teams: list[dict[str, Any]], headers: Any = None,
+def append(flask_client: FlaskClient, game_id: int, teams: list[dict[str, Any]], headers: Any = None,
            expect: int = 201, **extra: Any) -> dict[str, Any]:
-    response = client.post(f"/v1/games/{game_id}/rounds", json={"teams": teams, **extra}, headers=headers or {})
+    response = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": teams, **extra}, headers=headers or {})
     assert response.status_code == expect, response.get_json()
     body: dict[str, Any] = response.get_json()
     return body

@@ -24,9 +24,9 @@ CARD = re.compile(r"^(10|[2-9JQKA])[SHDC]$|^JK$")
 CARD_IN_TEXT = re.compile(r"\b(10|[2-9JQKA])[SHDC]\b|\bJK\b")
 
 
-def create(client: FlaskClient, **extra: Any) -> dict[str, Any]:
+def create(flask_client: FlaskClient, **extra: Any) -> dict[str, Any]:
     body = {"name": "Bots", "preset": "pagat", "teams": TEAMS, "seed": 424242, **extra}
-    response = client.post("/v1/tables", json=body)
+    response = flask_client.post("/v1/tables", json=body)
     assert response.status_code == 201, response.get_json()
     created: dict[str, Any] = response.get_json()
     return created
@@ -95,7 +95,7 @@ def assert_hides(answer: Any, state: State, seat: int, table_seed: int) -> None:
             assert code in mine, code
 
 
-def play_turn(client: FlaskClient, app: Flask, created: dict[str, Any], rng: random.Random,
+def play_turn(flask_client: FlaskClient, app: Flask, created: dict[str, Any], rng: random.Random,
               check: bool = True) -> dict[str, Any]:
     """The acting seat's greedy move, sent candidate after candidate until one is taken; every answer
     (the view, each refusal) checked for hidden information. Returns the accepted action's answer."""
@@ -103,11 +103,11 @@ def play_turn(client: FlaskClient, app: Flask, created: dict[str, Any], rng: ran
     state = table.engine_state()
     seat = actor(state)
     headers = seat_headers(created, seat)
-    view = client.get(f"/v1/tables/{created['id']}/view", headers=headers).get_json()
+    view = flask_client.get(f"/v1/tables/{created['id']}/view", headers=headers).get_json()
     if check:
         assert_hides(view, state, seat, table.seed)
     for action in greedy_policy(view["view"], state.rules, rng):
-        response = client.post(f"/v1/tables/{created['id']}/actions", headers=headers,
+        response = flask_client.post(f"/v1/tables/{created['id']}/actions", headers=headers,
                                json={"version": view["version"], "action": action})
         answer = response.get_json()
         if response.status_code == 200:
@@ -120,13 +120,13 @@ def play_turn(client: FlaskClient, app: Flask, created: dict[str, Any], rng: ran
     raise AssertionError("no candidate taken")
 
 
-def play_round(client: FlaskClient, app: Flask, created: dict[str, Any], seed: int = 1,
+def play_round(flask_client: FlaskClient, app: Flask, created: dict[str, Any], seed: int = 1,
                check: bool = True) -> dict[str, Any]:
     """Play the table's round to its end by greedy moves; the answer of the action that ended it."""
     rng = random.Random(seed)
     number = true_table(app, created["id"]).round
     for _ in range(5000):
-        answer = play_turn(client, app, created, rng, check)
+        answer = play_turn(flask_client, app, created, rng, check)
         if answer["round"] != number or answer["status"] == "finished":
             return answer
     raise AssertionError("the round did not end")

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 import pytest
+
 from tests.helpers.live import PROJECT_ROOT, LiveServer
 
 EXAMPLES = PROJECT_ROOT / "examples"

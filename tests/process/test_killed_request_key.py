@@ -20,7 +20,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
@@ -48,7 +47,7 @@ CHILD = textwrap.dedent("""
 """)
 
 
-def _stall_then_kill(client: FlaskClient, db_url: str, path: str, body: dict[str, object],
+def _stall_then_kill(flask_client: FlaskClient, db_url: str, path: str, body: dict[str, object],
                      *host: str) -> None:
     """Start a child that claims ``"crash-1"`` on ``path`` and stalls; check its key is in flight
     while it lives; SIGKILL it."""
@@ -58,7 +57,7 @@ def _stall_then_kill(client: FlaskClient, db_url: str, path: str, body: dict[str
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "claimed"
-        alive = client.post(path, json=body, headers={"Idempotency-Key": '"crash-1"'})
+        alive = flask_client.post(path, json=body, headers={"Idempotency-Key": '"crash-1"'})
         assert alive.status_code == 409, alive.get_json()  # its request is still running
         assert alive.get_json()["type"].endswith("/idempotency-in-flight")
     finally:
@@ -66,32 +65,32 @@ def _stall_then_kill(client: FlaskClient, db_url: str, path: str, body: dict[str
         child.wait(timeout=30)
 
 
-def test_a_killed_requests_key_on_another_host(client: FlaskClient, db_url: str, db_backend: str) -> None:
-    game_id = create_game(client)["id"]
+def test_a_killed_requests_key_on_another_host(flask_client: FlaskClient, db_url: str, db_backend: str) -> None:
+    game_id = create_game(flask_client)["id"]
     path = f"/v1/games/{game_id}/rounds"
     body = {"teams": out_round(*[t["name"] for t in TEAMS])}
-    _stall_then_kill(client, db_url, path, body, "otherhost000")
-    retried = client.post(path, json=body, headers={"Idempotency-Key": '"crash-1"'})
+    _stall_then_kill(flask_client, db_url, path, body, "otherhost000")
+    retried = flask_client.post(path, json=body, headers={"Idempotency-Key": '"crash-1"'})
     if db_backend == "sqlite":  # one host only: an unknown host's claim waits for the timeout
         assert retried.status_code == 409, retried.get_json()
         return
     assert retried.status_code == 201, retried.get_json()
     assert retried.headers.get("Idempotent-Replayed") is None
-    assert client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1
+    assert flask_client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1
 
 
-def test_a_killed_requests_key_is_free_at_once(client: FlaskClient, db_url: str, db_backend: str) -> None:
-    game_id = create_game(client)["id"]
+def test_a_killed_requests_key_is_free_at_once(flask_client: FlaskClient, db_url: str, db_backend: str) -> None:
+    game_id = create_game(flask_client)["id"]
     path = f"/v1/games/{game_id}/rounds"
     body = {"teams": out_round(*[t["name"] for t in TEAMS])}
-    _stall_then_kill(client, db_url, path, body)
+    _stall_then_kill(flask_client, db_url, path, body)
     headers = {"Idempotency-Key": '"crash-1"'}
-    retried = client.post(path, json=body, headers=headers)
+    retried = flask_client.post(path, json=body, headers=headers)
     assert retried.status_code == 201, retried.get_json()
     assert retried.headers.get("Idempotent-Replayed") is None
-    replay = client.post(path, json=body, headers=headers)
+    replay = flask_client.post(path, json=body, headers=headers)
     assert replay.status_code == 201 and replay.headers["Idempotent-Replayed"] == "true"
-    assert client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1
+    assert flask_client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1
 
 
 def test_holder_alive_reads_the_marker() -> None:

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 import responses
-from tests.helpers.live import LiveServer, start_server
-from tests.helpers.sdk import BASE
 
 from handfoot.client import Client
+from tests.helpers.live import LiveServer, start_server
+from tests.helpers.sdk import BASE
 
 
 @pytest.fixture(autouse=True)
@@ -35,7 +35,7 @@ def rsps(sleeps: list[float]) -> Iterator[responses.RequestsMock]:
 
 
 @pytest.fixture
-def client() -> Iterator[Client]:
+def sdk_client() -> Iterator[Client]:
     with Client(BASE, max_retries=2) as c:
         yield c
 

@@ -9,7 +9,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import pytest
-from tests.helpers.live import LiveServer, free_port
 
 from handfoot.client import (
     APIConnectionError,
@@ -23,6 +22,7 @@ from handfoot.client import (
 )
 from handfoot.client.params import side, tally
 from tests.conftest import WORKED_CASES, run_async
+from tests.helpers.live import LiveServer, free_port
 
 httpx = pytest.importorskip("httpx", reason="the async extra: pip install -e '.[async]'")
 from handfoot.client.aio import AsyncClient, AsyncTransport  # noqa: E402  (needs httpx)

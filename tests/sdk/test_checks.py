@@ -7,8 +7,6 @@ import json
 import pytest
 import responses
 from responses import matchers
-from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
-from tests.sdk.test_client import SCORE_JSON
 
 from handfoot.client import (
     Books,
@@ -23,6 +21,8 @@ from handfoot.client import (
     RoundComparison,
     UnprocessableEntityError,
 )
+from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
+from tests.sdk.test_client import SCORE_JSON
 
 TOO_MANY_WILDS = {
     "pointer": "/cards",
@@ -46,14 +46,14 @@ def body(rsps: responses.RequestsMock, i: int = 0) -> object:
     return json.loads(rsps.calls[i].request.body or b"")
 
 
-def test_health(rsps: responses.RequestsMock, client: Client) -> None:
+def test_health(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(f"{BASE}/health", json={"status": "ok", "database": "ok"})
-    health = client.health()
+    health = sdk_client.health()
     assert health == Health("ok", "ok") and health.ok
     assert str(health) == "status ok, database ok"
 
 
-def test_validate_meld_request_and_answer(rsps: responses.RequestsMock, client: Client) -> None:
+def test_validate_meld_request_and_answer(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.post(
         f"{BASE}/v1/melds/validate",
         json=MELD_JSON,
@@ -63,7 +63,7 @@ def test_validate_meld_request_and_answer(rsps: responses.RequestsMock, client: 
             )
         ],
     )
-    check = client.validate_meld(preset="pagat", cards=("9D", "2S", "2♣", "JK"), rules={"wild_ratio": "twice"})
+    check = sdk_client.validate_meld(preset="pagat", cards=("9D", "2S", "2♣", "JK"), rules={"wild_ratio": "twice"})
     assert isinstance(check, MeldCheck)
     assert not check and check.valid is False and check.kind == "dirty" and check.rank == "9"
     assert (check.size, check.naturals, check.wilds, check.points) == (4, 1, 3, 100)
@@ -74,18 +74,18 @@ def test_validate_meld_request_and_answer(rsps: responses.RequestsMock, client: 
     assert "<caption>Problems</caption>" in check._repr_html_()
 
 
-def test_validate_meld_onto(rsps: responses.RequestsMock, client: Client) -> None:
+def test_validate_meld_onto(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.post(
         f"{BASE}/v1/melds/validate",
         json={**MELD_JSON, "valid": True, "size": 5, "naturals": 4, "wilds": 1, "points": 60, "problems": []},
     )
-    check = client.validate_meld(preset="pagat", cards=["9D", "2S"], onto=["9S", "9H", "9C"])
+    check = sdk_client.validate_meld(preset="pagat", cards=["9D", "2S"], onto=["9S", "9H", "9C"])
     assert check and check.problems == ()
     assert body(rsps) == {"preset": "pagat", "cards": ["9D", "2S"], "onto": ["9S", "9H", "9C"]}
     assert str(check) == "valid dirty meld of 9s: 5 cards (4 natural, 1 wild), 60 points, not a book yet"
 
 
-def test_check_opening(rsps: responses.RequestsMock, client: Client) -> None:
+def test_check_opening(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     answer = {
         "points": 30,
         "minimum": 50,
@@ -93,7 +93,7 @@ def test_check_opening(rsps: responses.RequestsMock, client: Client) -> None:
         "problems": [{"pointer": "/melds", "code": "opening_below_minimum", "detail": "30 < 50"}],
     }
     rsps.post(f"{BASE}/v1/openings/check", json=answer)
-    check = client.check_opening(preset="pagat", melds=[("KS", "KH", "KD")], round=2, from_pile=["KD"], score=3000)
+    check = sdk_client.check_opening(preset="pagat", melds=[("KS", "KH", "KD")], round=2, from_pile=["KD"], score=3000)
     assert check == OpeningCheck(30, 50, False, (ProblemItem("opening_below_minimum", "30 < 50", "/melds"),))
     assert body(rsps) == {
         "preset": "pagat",
@@ -105,7 +105,7 @@ def test_check_opening(rsps: responses.RequestsMock, client: Client) -> None:
     assert str(check).splitlines()[0] == "opening NOT met: 30 of 50 points"
 
 
-def test_check_going_out(rsps: responses.RequestsMock, client: Client) -> None:
+def test_check_going_out(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     answer = {
         "met": False,
         "books": {"clean_books": 1, "dirty_books": 0, "wild_books": 0},
@@ -115,7 +115,7 @@ def test_check_going_out(rsps: responses.RequestsMock, client: Client) -> None:
     }
     rsps.post(f"{BASE}/v1/going-out/check", json=answer)
     players: list[PlayerInput] = [{"name": "North", "hand": []}, {"name": "South", "hand": ["4C"], "foot": ["5C"]}]
-    check = client.check_going_out(preset="pagat", melds=[["KS"] * 7], players=players)
+    check = sdk_client.check_going_out(preset="pagat", melds=[["KS"] * 7], players=players)
     assert isinstance(check, GoingOutCheck) and not check
     assert check.books == Books(1, 0, 0) and check.missing == Books(1, 2, 1) and check.contract == Books(2, 2, 1)
     assert body(rsps) == {"preset": "pagat", "round": 1, "melds": [["KS"] * 7], "players": players}
@@ -125,13 +125,13 @@ def test_check_going_out(rsps: responses.RequestsMock, client: Client) -> None:
     )
 
 
-def test_check_discard_pile(rsps: responses.RequestsMock, client: Client) -> None:
+def test_check_discard_pile(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.post(f"{BASE}/v1/discard-pile/check", json={"allowed": True, "cards": 7, "problems": []})
     rsps.post(f"{BASE}/v1/discard-pile/check", json={"allowed": False, "cards": 0, "problems": []})
-    check = client.check_discard_pile(preset="bga", hand=["KS", "KH"], pile=["KD", "4C"])
+    check = sdk_client.check_discard_pile(preset="bga", hand=["KS", "KH"], pile=["KD", "4C"])
     assert check == DiscardPileCheck(True, 7) and check
     assert body(rsps, 0) == {"preset": "bga", "hand": ["KS", "KH"], "pile": ["KD", "4C"]}
-    client.check_discard_pile(
+    sdk_client.check_discard_pile(
         preset="bga", hand=["KS"], pile=["KD"], melds=[["KS", "KH", "KD"]], taken_before=True, frozen=True
     )
     assert body(rsps, 1) == {
@@ -143,11 +143,11 @@ def test_check_discard_pile(rsps: responses.RequestsMock, client: Client) -> Non
         "frozen": True,
     }
     rsps.post(f"{BASE}/v1/discard-pile/check", json={"allowed": False, "cards": 0, "problems": []})
-    client.check_discard_pile(preset="wages", hand=["KS", "KH"], pile=["KD"], burn=["KC"])
+    sdk_client.check_discard_pile(preset="wages", hand=["KS", "KH"], pile=["KD"], burn=["KC"])
     assert body(rsps, 2) == {"preset": "wages", "hand": ["KS", "KH"], "pile": ["KD"], "burn": ["KC"]}
 
 
-def test_compare_presets(rsps: responses.RequestsMock, client: Client) -> None:
+def test_compare_presets(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     answer = {
         "round": 1,
         "results": [
@@ -161,7 +161,7 @@ def test_compare_presets(rsps: responses.RequestsMock, client: Client) -> None:
         ],
     }
     rsps.post(f"{BASE}/v1/rounds/compare", json=answer)
-    result = client.compare_presets(presets=["pagat", "bicycle"], teams=[{"name": "Team 1"}], rules={})
+    result = sdk_client.compare_presets(presets=["pagat", "bicycle"], teams=[{"name": "Team 1"}], rules={})
     assert body(rsps) == {"presets": ["pagat", "bicycle"], "round": 1, "teams": [{"name": "Team 1"}], "rules": {}}
     assert isinstance(result, RoundComparison)
     pagat, bicycle = result.results
@@ -174,7 +174,7 @@ def test_compare_presets(rsps: responses.RequestsMock, client: Client) -> None:
     assert "<td>bicycle</td>" in result._repr_html_()
 
 
-def test_check_with_a_bad_question_raises_422(rsps: responses.RequestsMock, client: Client) -> None:
+def test_check_with_a_bad_question_raises_422(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     err = {"pointer": "/cards/0", "code": "unknown_card", "detail": "'XX' is not a card"}
     rsps.post(
         f"{BASE}/v1/melds/validate",
@@ -183,12 +183,12 @@ def test_check_with_a_bad_question_raises_422(rsps: responses.RequestsMock, clie
         content_type=PROBLEM_JSON,
     )
     with pytest.raises(UnprocessableEntityError) as info:
-        client.validate_meld(preset="pagat", cards=["XX"])
+        sdk_client.validate_meld(preset="pagat", cards=["XX"])
     assert info.value.problems == [ProblemItem("unknown_card", "'XX' is not a card", "/cards/0")]
     assert len(rsps.calls) == 1  # never retried
 
 
-def test_preset_fields_are_parsed(rsps: responses.RequestsMock, client: Client) -> None:
+def test_preset_fields_are_parsed(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     field = {
         "name": "book_size",
         "group": "melds",
@@ -200,7 +200,7 @@ def test_preset_fields_are_parsed(rsps: responses.RequestsMock, client: Client) 
         f"{BASE}/v1/presets/pagat",
         json={"id": "pagat", "name": "Pagat", "rules": {"book_size": 7}, "provenance": {}, "fields": [field]},
     )
-    preset = client.preset("pagat")
+    preset = sdk_client.preset("pagat")
     (rule,) = preset.fields
     assert (rule.name, rule.group, rule.value) == ("book_size", "melds", 7)
     assert rule.provenance is not None and rule.provenance.kind == "stated"

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 import requests
 import responses
+
+from handfoot.client.cli import EXIT_OK, EXIT_PROBLEM, EXIT_UNAVAILABLE, EXIT_USAGE, main
 from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
 from tests.sdk.test_client import SCORE_JSON
 from tests.sdk.test_games import GAME_JSON, SUMMARY_JSON
-
-from handfoot.client.cli import EXIT_OK, EXIT_PROBLEM, EXIT_UNAVAILABLE, EXIT_USAGE, main
 
 ROUND = {"preset": "pagat", "round": 1, "teams": [{"name": "Team 1"}, {"name": "Team 2"}]}
 

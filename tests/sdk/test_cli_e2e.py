@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.helpers.live import LiveServer, free_port
 
 from handfoot.client.cli import EXIT_OK, EXIT_PROBLEM, main
 from tests.conftest import WORKED_CASES
+from tests.helpers.live import LiveServer, free_port
 
 WORKED = WORKED_CASES / "s0-worked-round-tally.json"
 # Seed 000's worked round as tally flags, the counts that are zero left out (0 is filled in).

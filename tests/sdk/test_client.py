@@ -8,10 +8,10 @@ import pytest
 import requests
 import responses
 from responses import matchers
-from tests.helpers.sdk import BASE
 
 import handfoot.client
 from handfoot.client import Client, PresetSummary, RoundScore, TeamInput
+from tests.helpers.sdk import BASE
 
 PRESET_JSON = {
     "id": "pagat",
@@ -96,9 +96,9 @@ def test_explicit_arguments_beat_env(
     assert rsps.calls[0].request.headers["Authorization"] == "Bearer k-arg"
 
 
-def test_no_authorization_header_without_key(rsps: responses.RequestsMock, client: Client) -> None:
+def test_no_authorization_header_without_key(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(f"{BASE}/v1/presets", json=[])
-    client.presets()
+    sdk_client.presets()
     assert "Authorization" not in rsps.calls[0].request.headers
 
 
@@ -127,21 +127,21 @@ def test_timeout_is_passed_to_requests(rsps: responses.RequestsMock) -> None:
     Client(BASE, timeout=5).presets()
 
 
-def test_presets(rsps: responses.RequestsMock, client: Client) -> None:
+def test_presets(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(
         f"{BASE}/v1/presets",
         json=[{k: PRESET_JSON[k] for k in ("id", "name", "source", "summary")}],
     )
-    assert client.presets() == [
+    assert sdk_client.presets() == [
         PresetSummary(
             "pagat", "Pagat", "https://www.pagat.com/rummy/handfoot.html", "Two-player-team classic"
         )
     ]
 
 
-def test_preset(rsps: responses.RequestsMock, client: Client) -> None:
+def test_preset(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(f"{BASE}/v1/presets/pagat", json=PRESET_JSON)
-    p = client.preset("pagat")
+    p = sdk_client.preset("pagat")
     assert (p.id, p.name) == ("pagat", "Pagat")
     assert p.rules["book_size"] == 7
     assert p.rules["opening_minimums"] == (50, 90, 120, 150)
@@ -152,12 +152,12 @@ def test_preset(rsps: responses.RequestsMock, client: Client) -> None:
         p.rules["book_size"] = 8  # type: ignore[index]
 
 
-def test_preset_id_is_escaped_in_path(rsps: responses.RequestsMock, client: Client) -> None:
+def test_preset_id_is_escaped_in_path(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(f"{BASE}/v1/presets/a%2Fb", json={**PRESET_JSON, "id": "a/b"})
-    assert client.preset("a/b").id == "a/b"
+    assert sdk_client.preset("a/b").id == "a/b"
 
 
-def test_score_round_sends_cards_as_given(rsps: responses.RequestsMock, client: Client) -> None:
+def test_score_round_sends_cards_as_given(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     teams: list[TeamInput] = [
         {
             "name": "Team 1",
@@ -180,7 +180,7 @@ def test_score_round_sends_cards_as_given(rsps: responses.RequestsMock, client: 
             )
         ],
     )
-    score = client.score_round(preset="pagat", teams=teams, round=2, rules={"book_size": 8})
+    score = sdk_client.score_round(preset="pagat", teams=teams, round=2, rules={"book_size": 8})
     assert isinstance(score, RoundScore)
     assert score.teams[0].total == 3740
     request = rsps.calls[0].request
@@ -189,10 +189,10 @@ def test_score_round_sends_cards_as_given(rsps: responses.RequestsMock, client: 
 
 
 def test_score_round_omits_rules_when_not_given(
-    rsps: responses.RequestsMock, client: Client
+    rsps: responses.RequestsMock, sdk_client: Client
 ) -> None:
     rsps.post(f"{BASE}/v1/rounds/score", json=SCORE_JSON)
-    client.score_round(preset="pagat", teams=[{"name": "A"}])
+    sdk_client.score_round(preset="pagat", teams=[{"name": "A"}])
     assert json.loads(rsps.calls[0].request.body or b"") == {
         "preset": "pagat",
         "round": 1,
@@ -200,23 +200,23 @@ def test_score_round_omits_rules_when_not_given(
     }
 
 
-def test_preset_rules_can_be_sent_back(rsps: responses.RequestsMock, client: Client) -> None:
+def test_preset_rules_can_be_sent_back(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(f"{BASE}/v1/presets/pagat", json=PRESET_JSON)
     rsps.post(f"{BASE}/v1/rounds/score", json=SCORE_JSON)
-    rules = client.preset("pagat").rules
-    client.score_round(preset="pagat", teams=[], rules=rules)
+    rules = sdk_client.preset("pagat").rules
+    sdk_client.score_round(preset="pagat", teams=[], rules=rules)
     assert json.loads(rsps.calls[1].request.body or b"")["rules"] == PRESET_JSON["rules"]
 
 
 def test_bad_success_body_raises_response_validation_error(
-    rsps: responses.RequestsMock, client: Client
+    rsps: responses.RequestsMock, sdk_client: Client
 ) -> None:
     rsps.get(f"{BASE}/v1/presets", body="<html>oops</html>", content_type="text/html")
     rsps.get(f"{BASE}/v1/presets/pagat", json={"id": "pagat"})
     with pytest.raises(handfoot.client.APIResponseValidationError, match="not JSON"):
-        client.presets()
+        sdk_client.presets()
     with pytest.raises(handfoot.client.APIResponseValidationError, match="missing member 'rules'"):
-        client.preset("pagat")
+        sdk_client.preset("pagat")
 
 
 def test_public_names() -> None:

@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 import requests
 from requests.adapters import HTTPAdapter
-from tests.helpers.live import LiveServer, free_port
 
 import handfoot.client
 from handfoot.client import (
@@ -38,6 +37,7 @@ from handfoot.client import (
 )
 from handfoot.client.cli import main as cli_main
 from tests.conftest import WORKED_CASES
+from tests.helpers.live import LiveServer, free_port
 
 WORKED_ROUND: dict[str, Any] = json.loads((WORKED_CASES / "s0-worked-round-cards.json").read_text(encoding="utf-8"))[
     "request"
@@ -47,8 +47,8 @@ WORKED_TEAMS: list[TeamInput] = WORKED_ROUND["teams"]
 
 @pytest.fixture
 def hf(live_server: LiveServer) -> Iterator[Client]:
-    with Client(live_server.url, timeout=(3.05, 30)) as client:
-        yield client
+    with Client(live_server.url, timeout=(3.05, 30)) as sdk_client:
+        yield sdk_client
 
 
 # --------------------------------------------------------------------------- reads and scoring
@@ -160,8 +160,8 @@ def test_400_malformed_json(live_server: LiveServer) -> None:
             kwargs["data"] = b'{"preset": "pagat", "teams": ['
             return super().request(method, url, *args, **kwargs)
 
-    with Client(live_server.url, session=Corrupting()) as client, pytest.raises(BadRequestError) as info:
-        client.score_round(preset="pagat", teams=[])
+    with Client(live_server.url, session=Corrupting()) as sdk_client, pytest.raises(BadRequestError) as info:
+        sdk_client.score_round(preset="pagat", teams=[])
     assert info.value.problems[0].code == "malformed_json"
 
 
@@ -173,8 +173,8 @@ def test_413_body_too_large(hf: Client) -> None:
 
 
 def test_connection_error_on_a_closed_port(sleeps: list[float]) -> None:
-    with Client(f"http://127.0.0.1:{free_port()}", max_retries=1) as client, pytest.raises(APIConnectionError):
-        client.presets()
+    with Client(f"http://127.0.0.1:{free_port()}", max_retries=1) as sdk_client, pytest.raises(APIConnectionError):
+        sdk_client.presets()
     assert len(sleeps) == 1  # retried once, with back-off
 
 
@@ -183,8 +183,8 @@ def test_timeout_on_a_server_that_never_answers() -> None:
         silent.bind(("127.0.0.1", 0))
         silent.listen()
         url = f"http://127.0.0.1:{silent.getsockname()[1]}"
-        with Client(url, timeout=(1, 0.2), max_retries=0) as client, pytest.raises(APITimeoutError):
-            client.health()
+        with Client(url, timeout=(1, 0.2), max_retries=0) as sdk_client, pytest.raises(APITimeoutError):
+            sdk_client.health()
 
 
 # --------------------------------------------------------------------------- the handfoot command
@@ -246,12 +246,13 @@ def test_cli_exit_codes(live_server: LiveServer, round_file: Path) -> None:
 
 @pytest.fixture
 def games(live_server: LiveServer) -> Iterator[Client]:
-    with Client(live_server.url, api_key=live_server.api_key) as client:
-        yield client
+    with Client(live_server.url, api_key=live_server.api_key) as sdk_client:
+        yield sdk_client
 
 
-def new_game(client: Client, name: str = "Friday", players: tuple[str, str] = ("East", "West")) -> handfoot.client.Game:
-    return client.create_game(
+def new_game(sdk_client: Client, name: str = "Friday",
+             players: tuple[str, str] = ("East", "West")) -> handfoot.client.Game:
+    return sdk_client.create_game(
         name=name,
         preset="pagat",
         teams=[{"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": list(players)}],

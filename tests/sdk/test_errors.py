@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 import responses
-from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
 
 import handfoot.client
 from handfoot.client import (
@@ -23,6 +22,7 @@ from handfoot.client import (
     ServerError,
     UnprocessableEntityError,
 )
+from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
 
 
 @pytest.mark.parametrize(
@@ -62,7 +62,7 @@ def test_status_maps_to_exception(
     assert str(err).startswith(f"{status} Something: It went wrong.")
 
 
-def test_validation_error_exposes_problems(rsps: responses.RequestsMock, client: Client) -> None:
+def test_validation_error_exposes_problems(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     body = problem(
         422,
         "Round breaks the rules",
@@ -80,7 +80,7 @@ def test_validation_error_exposes_problems(rsps: responses.RequestsMock, client:
     )
     rsps.post(f"{BASE}/v1/rounds/score", json=body, status=422, content_type=PROBLEM_JSON)
     with pytest.raises(UnprocessableEntityError) as info:
-        client.score_round(preset="pagat", teams=[{"name": "Team 1", "went_out": True}])
+        sdk_client.score_round(preset="pagat", teams=[{"name": "Team 1", "went_out": True}])
     err = info.value
     assert len(rsps.calls) == 1  # 422 is never retried
     assert err.problems == [
@@ -105,7 +105,7 @@ def test_validation_error_exposes_problems(rsps: responses.RequestsMock, client:
 
 
 def test_flask_smorest_default_error_body_is_understood(
-    rsps: responses.RequestsMock, client: Client
+    rsps: responses.RequestsMock, sdk_client: Client
 ) -> None:
     body = {
         "code": 422,
@@ -118,7 +118,7 @@ def test_flask_smorest_default_error_body_is_understood(
     }
     rsps.post(f"{BASE}/v1/rounds/score", json=body, status=422)
     with pytest.raises(UnprocessableEntityError) as info:
-        client.score_round(preset="pagat", teams=[])
+        sdk_client.score_round(preset="pagat", teams=[])
     p = info.value.problem
     assert p.type == "about:blank"
     assert p.title == "Unprocessable Entity"

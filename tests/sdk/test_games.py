@@ -10,8 +10,6 @@ import pytest
 import requests
 import responses
 from responses import matchers
-from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
-from tests.sdk.test_client import SCORE_JSON
 
 from handfoot.client import (
     Books,
@@ -28,6 +26,8 @@ from handfoot.client import (
     TeamInput,
     TeamTotal,
 )
+from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
+from tests.sdk.test_client import SCORE_JSON
 
 GAMES = f"{BASE}/v1/games"
 KEY = re.compile(r'^"[0-9a-f-]{36}"$')
@@ -98,7 +98,7 @@ def sent(rsps: responses.RequestsMock, i: int = -1) -> requests.PreparedRequest:
     return rsps.calls[i].request
 
 
-def test_create_game_sends_body_and_an_idempotency_key(rsps: responses.RequestsMock, client: Client) -> None:
+def test_create_game_sends_body_and_an_idempotency_key(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.post(
         GAMES,
         json=GAME_JSON,
@@ -115,7 +115,7 @@ def test_create_game_sends_body_and_an_idempotency_key(rsps: responses.RequestsM
             )
         ],
     )
-    game = client.create_game(
+    game = sdk_client.create_game(
         name="Friday",
         preset="pagat",
         rules={"clean_book_bonus": 400},
@@ -144,35 +144,35 @@ def test_create_game_sends_body_and_an_idempotency_key(rsps: responses.RequestsM
 
 
 def test_create_game_retry_reuses_the_key(
-    rsps: responses.RequestsMock, client: Client, sleeps: list[float]
+    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
 ) -> None:
     rsps.post(GAMES, body=requests.ConnectionError("reset"))
     rsps.post(GAMES, json=GAME_JSON, status=201)
-    client.create_game(name="g", preset="pagat", teams=[], idempotency_key="my-key")
+    sdk_client.create_game(name="g", preset="pagat", teams=[], idempotency_key="my-key")
     keys = {call.request.headers["Idempotency-Key"] for call in rsps.calls}
     assert keys == {'"my-key"'} and len(sleeps) == 1
 
 
 def test_add_round_one_key_per_call_reused_on_retries(
-    rsps: responses.RequestsMock, client: Client, sleeps: list[float]
+    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
 ) -> None:
     url = f"{GAMES}/12/rounds"
     rsps.post(url, status=503)
     rsps.post(url, body=requests.ConnectionError("reset"))
     rsps.post(url, json=ROUND_JSON, status=201, headers={"ETag": '"r1"'})
     rsps.post(url, json={**ROUND_JSON, "number": 2}, status=201)
-    r = client.add_round(12, teams=TEAMS, round=1)
+    r = sdk_client.add_round(12, teams=TEAMS, round=1)
     assert isinstance(r, Round) and r.etag == '"r1"' and r.number == 1
     first_call_keys = {call.request.headers["Idempotency-Key"] for call in rsps.calls[:3]}
     assert len(first_call_keys) == 1
     assert json.loads(sent(rsps, 0).body or b"") == {"teams": TEAMS, "round": 1}
-    client.add_round(12, teams=TEAMS)
+    sdk_client.add_round(12, teams=TEAMS)
     assert sent(rsps, 3).headers["Idempotency-Key"] not in first_call_keys
     assert json.loads(sent(rsps, 3).body or b"") == {"teams": TEAMS}
     assert "Running totals: Us 3,740, Them 1,075" in str(r)
 
 
-def test_add_round_finished_game_is_a_conflict_not_retried(rsps: responses.RequestsMock, client: Client) -> None:
+def test_add_round_finished_game_is_a_conflict_not_retried(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.post(
         f"{GAMES}/12/rounds",
         status=409,
@@ -180,11 +180,11 @@ def test_add_round_finished_game_is_a_conflict_not_retried(rsps: responses.Reque
         content_type=PROBLEM_JSON,
     )
     with pytest.raises(ConflictError, match="4 rounds played") as info:
-        client.add_round(12, teams=TEAMS)
+        sdk_client.add_round(12, teams=TEAMS)
     assert info.value.type.endswith("/game-finished") and len(rsps.calls) == 1
 
 
-def test_games_iterates_all_pages_with_filters(rsps: responses.RequestsMock, client: Client) -> None:
+def test_games_iterates_all_pages_with_filters(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     page2 = f"{GAMES}?status=finished&player=Ann&page=2&page_size=2"
     rsps.get(
         GAMES,
@@ -197,37 +197,37 @@ def test_games_iterates_all_pages_with_filters(rsps: responses.RequestsMock, cli
         json=[{**SUMMARY_JSON, "id": 1}],
         match=[matchers.query_param_matcher({"status": "finished", "player": "Ann", "page": "2", "page_size": "2"})],
     )
-    games = client.games(status="finished", player="Ann", page_size=2)
+    games = sdk_client.games(status="finished", player="Ann", page_size=2)
     assert len(rsps.calls) == 0  # lazy
     items = list(games)
     assert [g.id for g in items] == [3, 2, 1] and all(isinstance(g, GameSummary) for g in items)
     assert str(items[0]) == "#3 Friday (pagat, 1 round): Us 3,740, Them 1,075 - in progress: Us leads"
 
 
-def test_games_page(rsps: responses.RequestsMock, client: Client) -> None:
+def test_games_page(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(
         GAMES,
         json=[SUMMARY_JSON],
         headers={"X-Pagination": json.dumps({"total": 41, "total_pages": 3, "page": 2, "next_page": 3})},
         match=[matchers.query_param_matcher({"preset": "pagat", "page": "2", "page_size": "20"})],
     )
-    page = client.games_page(preset="pagat", page=2, page_size=20)
+    page = sdk_client.games_page(preset="pagat", page=2, page_size=20)
     assert page.total == 41 and page.page == 2 and page.has_next_page()
     assert page.items[0].teams[0] == GameTeam("Us", ("Ann", "Bo"))
 
 
-def test_game_and_delete(rsps: responses.RequestsMock, client: Client) -> None:
+def test_game_and_delete(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(f"{GAMES}/12", json=GAME_JSON, headers={"ETag": '"v3"'})
     rsps.delete(f"{GAMES}/12", status=204, match=[matchers.header_matcher({"If-Match": '"v3"'})])
     rsps.delete(f"{GAMES}/13", status=204)
-    game = client.game(12)
+    game = sdk_client.game(12)
     assert game.etag == '"v3"'
-    client.delete_game(12, if_match=game.etag)
-    client.delete_game(13)
+    sdk_client.delete_game(12, if_match=game.etag)
+    sdk_client.delete_game(13)
     assert "If-Match" not in sent(rsps).headers
 
 
-def test_round_and_revisions(rsps: responses.RequestsMock, client: Client) -> None:
+def test_round_and_revisions(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(f"{GAMES}/12/rounds/1", json=ROUND_JSON, headers={"ETag": '"r1"'})
     revision = {
         "revision": 1,
@@ -242,15 +242,15 @@ def test_round_and_revisions(rsps: responses.RequestsMock, client: Client) -> No
         f"{GAMES}/12/rounds/1/revisions",
         json=[revision, {**revision, "revision": 2, "current": True, "replaced_at": None, "author": None}],
     )
-    r = client.round(12, 1)
+    r = sdk_client.round(12, 1)
     assert r.etag == '"r1"' and r.request["teams"][0]["name"] == "Us"  # type: ignore[index]
-    old, current = client.revisions(12, 1)
+    old, current = sdk_client.revisions(12, 1)
     assert isinstance(old, Revision) and old.author == "phone" and not old.current and current.current
     assert str(old) == "revision 1 (replaced 2026-11-29 12:10 by phone): Us 3,740, Them 1,075"
     assert str(current) == "revision 2 (current): Us 3,740, Them 1,075"
 
 
-def test_correct_round_reads_the_etag_first(rsps: responses.RequestsMock, client: Client) -> None:
+def test_correct_round_reads_the_etag_first(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     url = f"{GAMES}/12/rounds/1"
     rsps.get(url, json=ROUND_JSON, headers={"ETag": '"r1"'})
     rsps.put(
@@ -259,25 +259,25 @@ def test_correct_round_reads_the_etag_first(rsps: responses.RequestsMock, client
         headers={"ETag": '"r2"'},
         match=[matchers.header_matcher({"If-Match": '"r1"'}), matchers.json_params_matcher({"teams": TEAMS})],
     )
-    r = client.correct_round(12, 1, teams=TEAMS)
+    r = sdk_client.correct_round(12, 1, teams=TEAMS)
     assert r.revision == 2 and r.etag == '"r2"'
     assert "Round 1 (revision 2)" in str(r)
 
 
-def test_correct_round_with_if_match_skips_the_read(rsps: responses.RequestsMock, client: Client) -> None:
+def test_correct_round_with_if_match_skips_the_read(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.put(f"{GAMES}/12/rounds/1", json=ROUND_JSON, match=[matchers.header_matcher({"If-Match": '"r7"'})])
-    client.correct_round(12, 1, teams=TEAMS, if_match='"r7"')
+    sdk_client.correct_round(12, 1, teams=TEAMS, if_match='"r7"')
     assert len(rsps.calls) == 1
 
 
-def test_correct_round_412_says_someone_else_changed_it(rsps: responses.RequestsMock, client: Client) -> None:
+def test_correct_round_412_says_someone_else_changed_it(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     url = f"{GAMES}/12/rounds/1"
     rsps.get(url, json=ROUND_JSON, headers={"ETag": '"r1"'})
     rsps.put(url, status=412, json=problem(412, "Precondition failed", detail="stale ETag"), content_type=PROBLEM_JSON)
     other = [{"name": "Us", "tally": {"clean_books": 3}}, {"name": "Them", "tally": {}}]
     rsps.get(url, json={**ROUND_JSON, "revision": 2, "request": {"teams": other}}, headers={"ETag": '"r2"'})
     with pytest.raises(PreconditionFailedError) as info:
-        client.correct_round(12, 1, teams=TEAMS)
+        sdk_client.correct_round(12, 1, teams=TEAMS)
     message = str(info.value)
     assert "round 1 of game 12 was changed by someone else" in message
     assert "revision 2" in message and "stale ETag" in message
@@ -286,19 +286,19 @@ def test_correct_round_412_says_someone_else_changed_it(rsps: responses.Requests
 
 
 def test_correct_round_412_after_our_own_lost_answer_returns_the_round(
-    rsps: responses.RequestsMock, client: Client, sleeps: list[float]
+    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
 ) -> None:
     url = f"{GAMES}/12/rounds/1"
     rsps.put(url, body=requests.ConnectionError("reset after the write"))
     rsps.put(url, status=412, json=problem(412, "Precondition failed"), content_type=PROBLEM_JSON)
     rsps.get(url, json={**ROUND_JSON, "revision": 2}, headers={"ETag": '"r2"'})
-    r = client.correct_round(12, 1, teams=TEAMS, if_match='"r1"')
+    r = sdk_client.correct_round(12, 1, teams=TEAMS, if_match='"r1"')
     assert r.revision == 2 and r.etag == '"r2"'
 
 
-def test_scoresheet_rows_for_pandas(rsps: responses.RequestsMock, client: Client) -> None:
+def test_scoresheet_rows_for_pandas(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(f"{GAMES}/12/scoresheet", json=SHEET_JSON)
-    sheet = client.scoresheet(12)
+    sheet = sdk_client.scoresheet(12)
     assert isinstance(sheet, Scoresheet)
     assert sheet.columns() == ["round", "Us", "Us total", "Them", "Them total"]
     assert sheet.rows() == [
@@ -312,7 +312,7 @@ def test_scoresheet_rows_for_pandas(rsps: responses.RequestsMock, client: Client
     assert "<th style=\"text-align:right\">Us total</th>" in sheet._repr_html_()
 
 
-def test_scoresheet_csv(rsps: responses.RequestsMock, client: Client) -> None:
+def test_scoresheet_csv(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     csv = "round,Us,Us total,Thém,Thém total\r\n1,3740,3740,1075,1075\r\n"
     rsps.get(
         f"{GAMES}/12/scoresheet",
@@ -320,7 +320,7 @@ def test_scoresheet_csv(rsps: responses.RequestsMock, client: Client) -> None:
         content_type="text/csv",
         match=[matchers.header_matcher({"Accept": "text/csv"})],
     )
-    assert client.scoresheet_csv(12) == csv
+    assert sdk_client.scoresheet_csv(12) == csv
 
 
 def test_game_summary_tolerates_minimal_items() -> None:

@@ -19,12 +19,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from tests.helpers.live import LiveServer
 
 from handfoot.client import Client, Game, Statistics, UnprocessableEntityError
 from handfoot.client.cli import EXIT_OK, EXIT_PROBLEM, main
 from handfoot.client.params import side, tally
 from tests.conftest import run_async
+from tests.helpers.live import LiveServer
 
 httpx = pytest.importorskip("httpx", reason="the async extra: pip install -e '.[async]'")
 from handfoot.client.aio import AsyncClient  # noqa: E402  (needs httpx)

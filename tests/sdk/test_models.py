@@ -7,7 +7,6 @@ import json
 import pickle
 
 import pytest
-from tests.sdk.test_client import PRESET_JSON, SCORE_JSON
 
 from handfoot.client import (
     APIResponseValidationError,
@@ -22,6 +21,7 @@ from handfoot.client import (
     Scoresheet,
 )
 from handfoot.client._loader import FrozenDict
+from tests.sdk.test_client import PRESET_JSON, SCORE_JSON
 
 
 def test_round_score_parses() -> None:

@@ -7,12 +7,12 @@ from collections.abc import Iterator
 
 import pytest
 import responses
-from tests.helpers.live import LiveServer
-from tests.helpers.sdk import BASE
 
 from handfoot.client import Client, ServerError
 from handfoot.client._transport import LOGGER, _log_from_env
 from handfoot.client.params import side, tally
+from tests.helpers.live import LiveServer
+from tests.helpers.sdk import BASE
 
 HEALTH = {"status": "ok", "database": "ok"}
 

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import pytest
 import responses
 from responses import matchers
-from tests.helpers.sdk import BASE
 
 from handfoot.client import APIResponseValidationError, Client, Page
+from tests.helpers.sdk import BASE
 
 GAMES = f"{BASE}/v1/games"
 
@@ -53,12 +53,12 @@ def add_page(
     )
 
 
-def test_walks_three_pages_following_link(rsps: responses.RequestsMock, client: Client) -> None:
+def test_walks_three_pages_following_link(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     add_page(rsps, 1, [1, 2, 3], f"{GAMES}?page=2&page_size=3")
     add_page(rsps, 2, [4, 5, 6], "/v1/games?page=3&page_size=3")  # relative link
     add_page(rsps, 3, [7], None)
 
-    first = client._get_page("/v1/games", parse=Item.from_json, params={"page_size": 3})
+    first = sdk_client._get_page("/v1/games", parse=Item.from_json, params={"page_size": 3})
     assert isinstance(first, Page)
     assert first.items == (Item(1), Item(2), Item(3))
     assert (first.page, first.page_size, first.total, first.total_pages) == (1, 3, 7, 3)
@@ -75,13 +75,13 @@ def test_walks_three_pages_following_link(rsps: responses.RequestsMock, client: 
 
 
 def test_cross_origin_next_link_is_refused(rsps: responses.RequestsMock) -> None:
-    client = Client(BASE, api_key="secret")
+    sdk_client = Client(BASE, api_key="secret")
     rsps.get(
         GAMES,
         json=[{"id": 1}],
         headers={"Link": '<http://evil.test/v1/games?page=2>; rel="next"', **pagination(1)},
     )
-    first = client._get_page("/v1/games", parse=Item.from_json)
+    first = sdk_client._get_page("/v1/games", parse=Item.from_json)
     seen: list[int] = []
     with pytest.raises(APIResponseValidationError, match="another origin"):
         for item in first.iter_all():
@@ -94,14 +94,14 @@ def test_cross_origin_next_link_is_refused(rsps: responses.RequestsMock) -> None
     "link", ["https://api.test/v1/games?page=2", "http://api.test:8080/v1/games?page=2"]
 )
 def test_other_scheme_or_port_is_another_origin(
-    rsps: responses.RequestsMock, client: Client, link: str
+    rsps: responses.RequestsMock, sdk_client: Client, link: str
 ) -> None:
     rsps.get(GAMES, json=[], headers={"Link": f'<{link}>; rel="next"'})
     with pytest.raises(APIResponseValidationError):
-        client._get_page("/v1/games", parse=Item.from_json).next_page()
+        sdk_client._get_page("/v1/games", parse=Item.from_json).next_page()
 
 
-def test_explicit_default_port_is_same_origin(rsps: responses.RequestsMock, client: Client) -> None:
+def test_explicit_default_port_is_same_origin(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(
         GAMES,
         json=[],
@@ -113,12 +113,12 @@ def test_explicit_default_port_is_same_origin(rsps: responses.RequestsMock, clie
         json=[{"id": 9}],
         match=[matchers.query_param_matcher({"page": "2"})],
     )
-    items = list(client._get_page("/v1/games", parse=Item.from_json).iter_all())
+    items = list(sdk_client._get_page("/v1/games", parse=Item.from_json).iter_all())
     assert items == [Item(9)]
 
 
 def test_falls_back_to_x_pagination_without_link(
-    rsps: responses.RequestsMock, client: Client
+    rsps: responses.RequestsMock, sdk_client: Client
 ) -> None:
     rsps.get(
         GAMES,
@@ -132,19 +132,19 @@ def test_falls_back_to_x_pagination_without_link(
         headers=pagination(2, total=2, total_pages=2),
         match=[matchers.query_param_matcher({"status": "open", "page": "2"})],
     )
-    page = client._get_page("/v1/games", parse=Item.from_json, params={"status": "open"})
+    page = sdk_client._get_page("/v1/games", parse=Item.from_json, params={"status": "open"})
     assert [i.id for i in page.iter_all()] == [1, 2]
 
 
-def test_single_page_without_headers(rsps: responses.RequestsMock, client: Client) -> None:
+def test_single_page_without_headers(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(GAMES, json=[{"id": 1}])
-    page = client._get_page("/v1/games", parse=Item.from_json)
+    page = sdk_client._get_page("/v1/games", parse=Item.from_json)
     assert (page.page, page.total, page.total_pages, page.next_url) == (None, None, None, None)
     assert list(page.iter_all()) == [Item(1)]
 
 
-def test_link_loop_stops(rsps: responses.RequestsMock, client: Client) -> None:
+def test_link_loop_stops(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(GAMES, json=[{"id": 1}], headers={"Link": f'<{GAMES}>; rel="next"'})
-    items = list(client._get_page("/v1/games", parse=Item.from_json).iter_all())
+    items = list(sdk_client._get_page("/v1/games", parse=Item.from_json).iter_all())
     assert items == [Item(1)]
     assert len(rsps.calls) == 1

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 import requests
 import responses
-from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
 
 from handfoot.client import (
     APIConnectionError,
@@ -23,6 +22,7 @@ from handfoot.client import (
     UnprocessableEntityError,
 )
 from handfoot.client._transport import backoff_delay
+from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
 
 PRESETS = f"{BASE}/v1/presets"
 SCORE = f"{BASE}/v1/rounds/score"
@@ -36,71 +36,71 @@ IN_FLIGHT = "https://handfoot.example/problems/idempotency-in-flight"
 
 
 def test_connection_error_then_success(
-    rsps: responses.RequestsMock, client: Client, sleeps: list[float]
+    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
 ) -> None:
     rsps.get(PRESETS, body=requests.ConnectionError("refused"))
     rsps.get(PRESETS, json=SUMMARY)
-    assert [p.id for p in client.presets()] == ["pagat"]
+    assert [p.id for p in sdk_client.presets()] == ["pagat"]
     assert len(rsps.calls) == 2
     assert len(sleeps) == 1 and 0.375 <= sleeps[0] <= 0.5
 
 
 def test_429_honours_retry_after_seconds(
-    rsps: responses.RequestsMock, client: Client, sleeps: list[float]
+    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
 ) -> None:
     rsps.get(PRESETS, status=429, headers={"Retry-After": "7"})
     rsps.get(PRESETS, json=SUMMARY)
-    client.presets()
+    sdk_client.presets()
     assert sleeps == [7.0]
 
 
 def test_503_honours_retry_after_http_date(
-    rsps: responses.RequestsMock, client: Client, sleeps: list[float]
+    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
 ) -> None:
     when = email.utils.formatdate(time.time() + 30, usegmt=True)
     rsps.get(PRESETS, status=503, headers={"Retry-After": when})
     rsps.get(PRESETS, json=SUMMARY)
-    client.presets()
+    sdk_client.presets()
     assert len(sleeps) == 1 and 27 <= sleeps[0] <= 30
 
 
 def test_503_then_success_with_backoff(
-    rsps: responses.RequestsMock, client: Client, sleeps: list[float]
+    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
 ) -> None:
     rsps.get(PRESETS, status=503)
     rsps.get(PRESETS, status=503)
     rsps.get(PRESETS, json=SUMMARY)
-    client.presets()
+    sdk_client.presets()
     assert len(rsps.calls) == 3
     assert 0.375 <= sleeps[0] <= 0.5 and 0.75 <= sleeps[1] <= 1.0
 
 
 def test_gives_up_after_max_retries(
-    rsps: responses.RequestsMock, client: Client, sleeps: list[float]
+    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
 ) -> None:
     rsps.get(PRESETS, status=502, json=problem(502, "Bad Gateway"), content_type=PROBLEM_JSON)
     with pytest.raises(ServerError) as info:
-        client.presets()
+        sdk_client.presets()
     assert info.value.status == 502
     assert len(rsps.calls) == 3  # first try + max_retries=2
     assert len(sleeps) == 2
 
 
 def test_retry_after_over_60_seconds_is_not_waited(
-    rsps: responses.RequestsMock, client: Client, sleeps: list[float]
+    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
 ) -> None:
     rsps.get(PRESETS, status=429, headers={"Retry-After": "61"})
     with pytest.raises(RateLimitError):
-        client.presets()
+        sdk_client.presets()
     assert len(rsps.calls) == 1 and sleeps == []
 
 
 def test_timeout_is_retried_then_raised(
-    rsps: responses.RequestsMock, client: Client, sleeps: list[float]
+    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
 ) -> None:
     rsps.get(PRESETS, body=requests.ReadTimeout("slow"))
     with pytest.raises(APITimeoutError):
-        client.presets()
+        sdk_client.presets()
     assert len(rsps.calls) == 3
     assert isinstance(APITimeoutError(), APIConnectionError)
 
@@ -114,39 +114,39 @@ def test_backoff_is_capped_with_jitter() -> None:
 
 @pytest.mark.parametrize("status", [409, 412, 422, 400, 404])
 def test_no_retry_on_non_transient_status(
-    rsps: responses.RequestsMock, client: Client, status: int, sleeps: list[float]
+    rsps: responses.RequestsMock, sdk_client: Client, status: int, sleeps: list[float]
 ) -> None:
     rsps.put(f"{BASE}/v1/games/1/rounds/1", status=status, json=problem(status, "No"))
     with pytest.raises(Exception) as info:
-        client._request("PUT", "/v1/games/1/rounds/1", json=ROUND, headers={"If-Match": '"1"'})
+        sdk_client._request("PUT", "/v1/games/1/rounds/1", json=ROUND, headers={"If-Match": '"1"'})
     assert getattr(info.value, "status", None) == status
     assert len(rsps.calls) == 1 and sleeps == []
 
 
 def test_409_conflict_on_keyed_post_is_not_retried(
-    rsps: responses.RequestsMock, client: Client
+    rsps: responses.RequestsMock, sdk_client: Client
 ) -> None:
     rsps.post(APPEND, status=409, json=problem(409, "Duplicate round"))
     with pytest.raises(ConflictError):
-        client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
+        sdk_client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
     assert len(rsps.calls) == 1
 
 
-def test_412_is_never_retried_even_with_key(rsps: responses.RequestsMock, client: Client) -> None:
+def test_412_is_never_retried_even_with_key(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.post(APPEND, status=412, json=problem(412, "Precondition Failed"))
     with pytest.raises(PreconditionFailedError):
-        client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
+        sdk_client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
     assert len(rsps.calls) == 1
 
 
 def test_idempotency_key_generated_once_and_reused_across_retries(
-    rsps: responses.RequestsMock, client: Client, sleeps: list[float]
+    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
 ) -> None:
     in_flight = {"type": IN_FLIGHT, "title": "Request in flight", "status": 409}
     rsps.post(APPEND, body=requests.ConnectionError("reset"))
     rsps.post(APPEND, status=409, json=in_flight, content_type=PROBLEM_JSON)
     rsps.post(APPEND, status=201, json={"number": 1})
-    response = client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
+    response = sdk_client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
     assert response.json() == {"number": 1} and response.status_code == 201
     keys = [call.request.headers["Idempotency-Key"] for call in rsps.calls]
     assert len(keys) == 3 and len(set(keys)) == 1
@@ -154,24 +154,24 @@ def test_idempotency_key_generated_once_and_reused_across_retries(
     assert len(sleeps) == 2
 
     # A second logical call gets a new key.
-    client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
+    sdk_client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
     assert rsps.calls[-1].request.headers["Idempotency-Key"] != keys[0]
 
 
 def test_explicit_idempotency_key_is_quoted_and_escaped(
-    rsps: responses.RequestsMock, client: Client
+    rsps: responses.RequestsMock, sdk_client: Client
 ) -> None:
     rsps.post(APPEND, status=201, json={})
-    client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND, idempotency_key='my "key"')
+    sdk_client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND, idempotency_key='my "key"')
     assert rsps.calls[0].request.headers["Idempotency-Key"] == '"my \\"key\\""'
     with pytest.raises(ValueError):
-        client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND, idempotency_key="é")
+        sdk_client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND, idempotency_key="é")
 
 
-def test_keyed_post_is_not_retried_on_500(rsps: responses.RequestsMock, client: Client) -> None:
+def test_keyed_post_is_not_retried_on_500(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.post(APPEND, status=500)
     with pytest.raises(ServerError):
-        client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
+        sdk_client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
     assert len(rsps.calls) == 1
 
 
@@ -186,30 +186,30 @@ def test_keyed_post_is_not_retried_on_500(rsps: responses.RequestsMock, client: 
     ],
 )
 def test_plain_post_is_never_retried(
-    rsps: responses.RequestsMock, client: Client, failure: dict[str, Any], sleeps: list[float]
+    rsps: responses.RequestsMock, sdk_client: Client, failure: dict[str, Any], sleeps: list[float]
 ) -> None:
     rsps.add(responses.POST, f"{BASE}/v1/games", **failure)
     with pytest.raises((ServerError, RateLimitError, APIConnectionError)):
-        client._request("POST", "/v1/games", json={"preset": "pagat"})
+        sdk_client._request("POST", "/v1/games", json={"preset": "pagat"})
     assert len(rsps.calls) == 1 and sleeps == []
     assert "Idempotency-Key" not in rsps.calls[0].request.headers
 
 
 @pytest.mark.parametrize("status", [500, 503])
 def test_score_round_is_idempotent_and_retried(
-    rsps: responses.RequestsMock, client: Client, status: int
+    rsps: responses.RequestsMock, sdk_client: Client, status: int
 ) -> None:
     rsps.post(SCORE, status=status)
     rsps.post(SCORE, json={"preset": "pagat", "round": 1, "teams": []})
-    assert client.score_round(preset="pagat", teams=[]).teams == ()
+    assert sdk_client.score_round(preset="pagat", teams=[]).teams == ()
     assert len(rsps.calls) == 2
     assert "Idempotency-Key" not in rsps.calls[0].request.headers
 
 
-def test_score_round_422_is_not_retried(rsps: responses.RequestsMock, client: Client) -> None:
+def test_score_round_422_is_not_retried(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.post(SCORE, status=422, json=problem(422, "Invalid round"), content_type=PROBLEM_JSON)
     with pytest.raises(UnprocessableEntityError):
-        client.score_round(preset="pagat", teams=[])
+        sdk_client.score_round(preset="pagat", teams=[])
     assert len(rsps.calls) == 1
 
 

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 import responses
-from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
 
 from handfoot.client import (
     Client,
@@ -21,6 +20,7 @@ from handfoot.client import (
     VersionMovedError,
 )
 from handfoot.client._tables import SSEParser
+from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
 
 TABLES = f"{BASE}/v1/tables"
 TEAMS: list[Any] = [{"name": "NS", "players": ["N", "S"]}, {"name": "EW", "players": ["E", "W"]}]
@@ -37,11 +37,11 @@ def seat_view(version: int = 5, *, status: str = "playing", actions: list[Any] |
 
 
 def test_create_table_sends_the_body_once_keyed_and_reads_the_tokens(
-    rsps: responses.RequestsMock, client: Client
+    rsps: responses.RequestsMock, sdk_client: Client
 ) -> None:
     rsps.post(TABLES, status=503)
     rsps.post(TABLES, json=CREATED, status=201)
-    table = client.create_table(name="Noon", preset="pagat", teams=TEAMS, seed=7, play={"ask_partner": True})
+    table = sdk_client.create_table(name="Noon", preset="pagat", teams=TEAMS, seed=7, play={"ask_partner": True})
     assert isinstance(table, TableCreated) and table.to_dict() == CREATED
     assert table.tokens == ["hf_seat_0", "hf_seat_1", "hf_seat_2", "hf_seat_3"]
     first, second = (call.request for call in rsps.calls)
@@ -50,37 +50,37 @@ def test_create_table_sends_the_body_once_keyed_and_reads_the_tokens(
     assert first.headers["Idempotency-Key"] == second.headers["Idempotency-Key"]
 
 
-def test_create_table_needs_a_new_game_or_a_stored_one(client: Client) -> None:
+def test_create_table_needs_a_new_game_or_a_stored_one(sdk_client: Client) -> None:
     with pytest.raises(ValueError, match="preset and teams"):
-        client.create_table(preset="pagat")
+        sdk_client.create_table(preset="pagat")
     with pytest.raises(ValueError, match="game alone"):
-        client.create_table(game=12, preset="pagat")
+        sdk_client.create_table(game=12, preset="pagat")
 
 
-def test_a_summary_has_no_tokens(rsps: responses.RequestsMock, client: Client) -> None:
+def test_a_summary_has_no_tokens(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     summary = {key: CREATED[key] for key in ("id", "game", "href", "status", "round", "version")} | {
         "seats": [{"seat": 0, "name": "N", "side": 0, "hand_size": 11, "foot_size": 11}],
         "phase": "draw", "turn": 0, "sides": [{"name": "NS", "score": 0}],
         "created_at": "2026-12-01T12:00:00+00:00", "updated_at": "2026-12-01T12:00:05+00:00"}
     rsps.get(f"{TABLES}/3", json=summary)
-    table = client.get_table(3)
+    table = sdk_client.get_table(3)
     assert isinstance(table, Table) and table.seats[0].hand_size == 11 and table.turn == 0
     assert table.to_dict() == summary and not hasattr(table.seats[0], "token")
 
 
 def test_seat_view_sends_the_token_and_waits_longer(
-    rsps: responses.RequestsMock, client: Client, monkeypatch: pytest.MonkeyPatch
+    rsps: responses.RequestsMock, sdk_client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     timeouts: list[object] = []
-    send = client._transport.session.request
+    send = sdk_client._transport.session.request
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         timeouts.append(kwargs.get("timeout"))
         return send(*args, **kwargs)
 
-    monkeypatch.setattr(client._transport.session, "request", spy)
+    monkeypatch.setattr(sdk_client._transport.session, "request", spy)
     rsps.get(f"{TABLES}/3/view", json=seat_view())
-    sv = client.seat_view(3, "hf_seat_0", version=4, wait=20)
+    sv = sdk_client.seat_view(3, "hf_seat_0", version=4, wait=20)
     request = rsps.calls[0].request
     assert request.headers["Seat-Token"] == "hf_seat_0"
     assert "version=4" in (request.url or "") and "wait=20" in (request.url or "")
@@ -91,34 +91,34 @@ def test_seat_view_sends_the_token_and_waits_longer(
     plain["hand"].append("2C")  # a mutable copy
     assert sv.hand == ("KS", "7H")
     with pytest.raises(ValueError, match="wait"):
-        client.seat_view(3, "hf_seat_0", wait=61)
+        sdk_client.seat_view(3, "hf_seat_0", wait=61)
 
 
 def test_a_moved_version_is_a_version_moved_error_with_the_current_version(
-    rsps: responses.RequestsMock, client: Client
+    rsps: responses.RequestsMock, sdk_client: Client
 ) -> None:
     body = problem(409, "Version moved", version=9,
                    errors=[{"pointer": "/version", "code": "version_moved", "detail": "the table is at 9"}])
     rsps.post(f"{TABLES}/3/actions", json=body, status=409, content_type=PROBLEM_JSON)
     with pytest.raises(VersionMovedError) as caught:
-        client.act(3, "hf_seat_0", 5, {"type": "draw"})
+        sdk_client.act(3, "hf_seat_0", 5, {"type": "draw"})
     assert isinstance(caught.value, ConflictError) and caught.value.version == 9
     assert len(rsps.calls) == 1  # a 409 is not retried
 
 
-def test_another_conflict_is_a_plain_conflict_error(rsps: responses.RequestsMock, client: Client) -> None:
+def test_another_conflict_is_a_plain_conflict_error(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.post(f"{TABLES}/3/actions", json=problem(409, "Table finished"), status=409, content_type=PROBLEM_JSON)
     with pytest.raises(ConflictError) as caught:
-        client.act(3, "hf_seat_0", 5, {"type": "draw"})
+        sdk_client.act(3, "hf_seat_0", 5, {"type": "draw"})
     assert not isinstance(caught.value, VersionMovedError)
 
 
 def test_an_action_is_retried_with_the_same_key_and_sent_as_given(
-    rsps: responses.RequestsMock, client: Client
+    rsps: responses.RequestsMock, sdk_client: Client
 ) -> None:
     rsps.post(f"{TABLES}/3/actions", status=502)
     rsps.post(f"{TABLES}/3/actions", json=seat_view(6, actions=[]))
-    sv = client.act(3, "hf_seat_0", 5, {"type": "discard", "card": "7H"})
+    sv = sdk_client.act(3, "hf_seat_0", 5, {"type": "discard", "card": "7H"})
     assert sv.version == 6 and not sv.my_move
     first, second = (call.request for call in rsps.calls)
     assert first.headers["Idempotency-Key"] == second.headers["Idempotency-Key"]
@@ -126,12 +126,12 @@ def test_an_action_is_retried_with_the_same_key_and_sent_as_given(
     assert json.loads(second.body or b"") == {"version": 5, "action": {"type": "discard", "card": "7H"}}
 
 
-def test_a_refused_action_names_the_rule(rsps: responses.RequestsMock, client: Client) -> None:
+def test_a_refused_action_names_the_rule(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     body = problem(422, "Play refused", errors=[{"pointer": "/action/melds/0/2", "code": "card_not_held",
                                                  "detail": "not in the hand"}])
     rsps.post(f"{TABLES}/3/actions", json=body, status=422, content_type=PROBLEM_JSON)
     with pytest.raises(UnprocessableEntityError) as caught:
-        client.act(3, "hf_seat_0", 5, {"type": "meld", "melds": [["KS", "KH", "KD"]]})
+        sdk_client.act(3, "hf_seat_0", 5, {"type": "meld", "melds": [["KS", "KH", "KD"]]})
     assert [p.code for p in caught.value.problems] == ["card_not_held"]
 
 
@@ -141,15 +141,15 @@ def test_a_wrong_token_is_not_found(rsps: responses.RequestsMock, once: Client) 
         once.seat_view(3, "hf_seat_nope")
 
 
-def test_table_round_with_a_token_or_the_key(rsps: responses.RequestsMock, client: Client) -> None:
+def test_table_round_with_a_token_or_the_key(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     ended = {"round": 1, "seed": 123, "ended": "went_out", "out_side": 0,
              "actions": [{"seat": 0, "type": "draw"}],
              "score": [{"name": "NS", "total": 300, "lines": []}, {"name": "EW", "total": -40, "lines": []}],
              "game_round_href": "/v1/games/12/rounds/1"}
     rsps.get(f"{TABLES}/3/rounds/1", json=ended)
     rsps.get(f"{TABLES}/3/rounds/1", json=ended)
-    assert client.table_round(3, 1, "hf_seat_0").score[1].total == -40
-    assert client.table_round(3, 1).seed == 123
+    assert sdk_client.table_round(3, 1, "hf_seat_0").score[1].total == -40
+    assert sdk_client.table_round(3, 1).seed == 123
     assert rsps.calls[0].request.headers["Seat-Token"] == "hf_seat_0"
     assert "Seat-Token" not in rsps.calls[1].request.headers
 
@@ -167,12 +167,12 @@ def _stream(*views: dict[str, Any]) -> str:
 
 
 def test_seat_events_reconnect_with_last_event_id_until_finished(
-    rsps: responses.RequestsMock, client: Client
+    rsps: responses.RequestsMock, sdk_client: Client
 ) -> None:
     events = f"{TABLES}/3/events"
     rsps.get(events, body=_stream(seat_view(5), seat_view(6)), content_type="text/event-stream")
     rsps.get(events, body=_stream(seat_view(7, status="finished", actions=[])), content_type="text/event-stream")
-    seen = list(client.seat_events(3, "hf_seat_0"))
+    seen = list(sdk_client.seat_events(3, "hf_seat_0"))
     assert [sv.version for sv in seen] == [5, 6, 7]
     assert all(isinstance(sv, SeatView) for sv in seen) and seen[-1].finished and not seen[-1].my_move
     first, second = (call.request for call in rsps.calls)

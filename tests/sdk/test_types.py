@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 import requests
-from tests.helpers.live import PROJECT_ROOT, LiveServer
 
 import handfoot.client
 from handfoot import engine
 from handfoot.client import types
 from handfoot.client._loader import Result, load
 from handfoot.engine.play.bots import greedy_policy
+from tests.helpers.live import PROJECT_ROOT, LiveServer
 
 WORKED_ROUND: dict[str, Any] = json.loads((PROJECT_ROOT / "examples" / "worked_round.json").read_text("utf-8"))
 

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from tests.helpers.games import out_round
 from werkzeug.serving import WSGIRequestHandler
 
 from handfoot.server.config import DEFAULT_MAX_BODY_BYTES
 from tests.conftest import served
+from tests.helpers.games import out_round
 
 LIMIT = DEFAULT_MAX_BODY_BYTES
 SCORE = "/v1/rounds/score"
@@ -30,8 +30,8 @@ def padded(size: int) -> bytes:
     return body + b" " * (size - len(body))
 
 
-def _chunked(client: FlaskClient, data: bytes) -> Any:
-    return client.post(SCORE, input_stream=io.BytesIO(data), content_type="application/json",
+def _chunked(flask_client: FlaskClient, data: bytes) -> Any:
+    return flask_client.post(SCORE, input_stream=io.BytesIO(data), content_type="application/json",
                        headers={"Transfer-Encoding": "chunked"},
                        environ_overrides={"wsgi.input_terminated": True})
 
@@ -41,21 +41,21 @@ def assert_too_large(status: int, problem: dict[str, Any]) -> None:
     assert problem["type"].endswith("/body-too-large")
 
 
-def test_a_chunked_body_past_the_limit_is_413(client: FlaskClient) -> None:
-    response = _chunked(client, padded(3 * LIMIT))
+def test_a_chunked_body_past_the_limit_is_413(flask_client: FlaskClient) -> None:
+    response = _chunked(flask_client, padded(3 * LIMIT))
     assert_too_large(response.status_code, response.get_json())
-    response = _chunked(client, padded(LIMIT + 1))
+    response = _chunked(flask_client, padded(LIMIT + 1))
     assert_too_large(response.status_code, response.get_json())
 
 
-def test_a_chunked_body_at_the_limit_is_read_whole(client: FlaskClient) -> None:
-    response = _chunked(client, padded(LIMIT))
+def test_a_chunked_body_at_the_limit_is_read_whole(flask_client: FlaskClient) -> None:
+    response = _chunked(flask_client, padded(LIMIT))
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["teams"][0]["total"] == 3700
 
 
-def test_a_declared_length_past_the_limit_is_413(client: FlaskClient) -> None:
-    response = client.post(SCORE, data=padded(LIMIT + 1), content_type="application/json")
+def test_a_declared_length_past_the_limit_is_413(flask_client: FlaskClient) -> None:
+    response = flask_client.post(SCORE, data=padded(LIMIT + 1), content_type="application/json")
     assert_too_large(response.status_code, response.get_json())
 
 

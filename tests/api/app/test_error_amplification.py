@@ -16,10 +16,10 @@ from typing import Any
 import marshmallow
 import pytest
 from flask.testing import FlaskClient
-from tests.helpers.games import SEED_ROUND_1, create_game
 
 from handfoot.server import parsing
 from handfoot.server.problems import MAX_ERRORS_LISTED, make_problem
+from tests.helpers.games import SEED_ROUND_1, create_game
 
 EMPTY_SIDES = json.dumps({"preset": "pagat", "teams": [{}] * 100_000}).encode()
 
@@ -38,19 +38,19 @@ def field_loads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     yield count
 
 
-def _paths(client: FlaskClient) -> list[str]:
-    game_id = create_game(client)["id"]
+def _paths(flask_client: FlaskClient) -> list[str]:
+    game_id = create_game(flask_client)["id"]
     return ["/v1/rounds/score", "/v1/rounds/compare", "/v1/games", f"/v1/games/{game_id}/rounds"]
 
 
 @pytest.mark.parametrize("key", [None, '"k"'])
 def test_100000_empty_sides_are_refused_before_validation_walks_them(
-        client: FlaskClient, field_loads: list[int], key: str | None) -> None:
-    paths = _paths(client)
+        flask_client: FlaskClient, field_loads: list[int], key: str | None) -> None:
+    paths = _paths(flask_client)
     headers = {"Content-Type": "application/json", **({"Idempotency-Key": key} if key else {})}
     for path in paths:
         field_loads[0] = 0
-        response = client.post(path, data=EMPTY_SIDES, headers=headers)
+        response = flask_client.post(path, data=EMPTY_SIDES, headers=headers)
         assert response.status_code == 413, (path, response.status_code)
         problem = response.get_json()
         assert problem["type"].endswith("/body-too-large")
@@ -94,10 +94,12 @@ def test_every_real_request_fits() -> None:
     parsing.check_shape(deep)
 
 
-def test_a_problem_lists_the_first_errors_and_counts_the_rest(client: FlaskClient, field_loads: list[int]) -> None:
+def test_a_problem_lists_the_first_errors_and_counts_the_rest(
+    flask_client: FlaskClient, field_loads: list[int]
+) -> None:
     """Within the shape limits, 900 bad sides: 100 errors listed, the rest counted."""
     sides = [{"name": 5}] * 900
-    response = client.post("/v1/rounds/score", json={"preset": "pagat", "teams": sides})
+    response = flask_client.post("/v1/rounds/score", json={"preset": "pagat", "teams": sides})
     assert response.status_code == 422
     problem = response.get_json()
     assert len(problem["errors"]) == MAX_ERRORS_LISTED
@@ -112,6 +114,6 @@ def test_a_short_error_list_is_whole() -> None:
     assert problem["errors"] == errors and "errors_not_listed" not in problem
 
 
-def test_a_valid_round_is_unchanged(client: FlaskClient) -> None:
-    response = client.post("/v1/rounds/score", json={"preset": "pagat", "teams": SEED_ROUND_1})
+def test_a_valid_round_is_unchanged(flask_client: FlaskClient) -> None:
+    response = flask_client.post("/v1/rounds/score", json={"preset": "pagat", "teams": SEED_ROUND_1})
     assert response.status_code == 200 and response.get_json()["teams"][0]["total"] == 3740

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+
 from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, tally
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -57,14 +58,14 @@ class Hostile:
     headers: dict[str, str] = field(default_factory=dict)
     code: str | None = None  #: an ``errors[].code`` the answer must carry
 
-    def send(self, client: FlaskClient) -> Any:
+    def send(self, flask_client: FlaskClient) -> Any:
         kwargs: dict[str, Any] = {"headers": dict(self.headers)}
         if self.json is not None:
             kwargs["json"] = self.json
         if self.data is not None:
             kwargs["data"] = self.data
             kwargs["content_type"] = self.content_type or "application/json"
-        return getattr(client, self.method.lower())(self.path, **kwargs)
+        return getattr(flask_client, self.method.lower())(self.path, **kwargs)
 
 
 HOSTILE: list[Hostile] = [
@@ -185,10 +186,10 @@ HOSTILE: list[Hostile] = [
 @pytest.fixture
 def hostile_app(make_app: Callable[..., Flask]) -> Flask:
     app = make_app(PROPAGATE_EXCEPTIONS=False)
-    client = app.test_client()
-    game_id = create_game(client)["id"]
+    flask_client = app.test_client()
+    game_id = create_game(flask_client)["id"]
     assert game_id == 1
-    append(client, 1, SEED_ROUND_1, headers={"Idempotency-Key": "used-once"})
+    append(flask_client, 1, SEED_ROUND_1, headers={"Idempotency-Key": "used-once"})
     return app
 
 
@@ -200,9 +201,9 @@ def test_at_least_30_kinds() -> None:
 @pytest.mark.db
 @pytest.mark.parametrize("hostile", HOSTILE, ids=[h.kind for h in HOSTILE])
 def test_hostile_input(hostile_app: Flask, db_backend: str, hostile: Hostile) -> None:
-    client = hostile_app.test_client()
-    before = client.get("/v1/games/1").get_json()
-    response = hostile.send(client)
+    flask_client = hostile_app.test_client()
+    before = flask_client.get("/v1/games/1").get_json()
+    response = hostile.send(flask_client)
     text = response.get_data(as_text=True)
     assert response.status_code == hostile.status, text[:500]
     assert "Traceback" not in text and "sqlalchemy" not in text.lower()
@@ -216,7 +217,7 @@ def test_hostile_input(hostile_app: Flask, db_backend: str, hostile: Hostile) ->
     if hostile.status == 200:  # a filter value is data, never SQL: it matches no game
         assert response.get_json() == []
     if hostile.status >= 400:  # a refused request changes nothing
-        after = client.get("/v1/games/1").get_json()
+        after = flask_client.get("/v1/games/1").get_json()
         assert after == before
 
 

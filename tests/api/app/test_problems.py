@@ -136,13 +136,13 @@ def test_invalid_utf8_is_400(tc: FlaskClient) -> None:
     assert_problem(r, 400, "malformed-json")
 
 
-def test_unknown_route_is_404(client: FlaskClient) -> None:
-    body = assert_problem(client.get("/v1/nothing-here"), 404, "not-found")
+def test_unknown_route_is_404(flask_client: FlaskClient) -> None:
+    body = assert_problem(flask_client.get("/v1/nothing-here"), 404, "not-found")
     assert body["errors"] == []
 
 
-def test_wrong_method_is_405_with_allow(client: FlaskClient) -> None:
-    r = client.delete("/health")
+def test_wrong_method_is_405_with_allow(flask_client: FlaskClient) -> None:
+    r = flask_client.delete("/health")
     assert_problem(r, 405, "method-not-allowed")
     assert "GET" in r.headers["Allow"]
 

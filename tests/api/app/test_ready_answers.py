@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from tests.helpers.game_routes import GAME_OPERATIONS, call
-from tests.helpers.games import SEED_ROUND_1, append, create_game
 from openapi_schema_validator import OAS31Validator
 
 from bench import rounds as bench_rounds
+from tests.helpers.game_routes import GAME_OPERATIONS, call
+from tests.helpers.games import SEED_ROUND_1, append, create_game
 
 pytestmark = pytest.mark.db
 
@@ -42,8 +42,8 @@ def _closed(node: Any) -> Any:
 
 
 @pytest.fixture
-def spec(client: FlaskClient) -> dict[str, Any]:
-    document: dict[str, Any] = client.get("/openapi.json").get_json()
+def spec(flask_client: FlaskClient) -> dict[str, Any]:
+    document: dict[str, Any] = flask_client.get("/openapi.json").get_json()
     return document
 
 
@@ -67,7 +67,7 @@ def assert_documented(spec: dict[str, Any], method: str, path: str, response: An
     assert not errors, (method, path, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]])
 
 
-def test_every_operation_of_the_document_is_sent(app: Flask, client: FlaskClient, spec: dict[str, Any],
+def test_every_operation_of_the_document_is_sent(app: Flask, flask_client: FlaskClient, spec: dict[str, Any],
                                                  db_backend: str) -> None:
     sent = set()
     for path, item in spec["paths"].items():
@@ -80,7 +80,11 @@ def test_every_operation_of_the_document_is_sent(app: Flask, client: FlaskClient
                 url = path.replace("{preset_id}", "pagat")
             else:
                 url = path
-            response = getattr(client, method)(url, json=body) if body is not None else getattr(client, method)(url)
+            response = (
+                getattr(flask_client, method)(url, json=body)
+                if body is not None
+                else getattr(flask_client, method)(url)
+            )
             if response.mimetype != "application/json":
                 continue  # the docs pages, the keeper's HTML
             assert_documented(spec, method, path, response)
@@ -88,32 +92,34 @@ def test_every_operation_of_the_document_is_sent(app: Flask, client: FlaskClient
     assert ("post", "/v1/rounds/score") in sent and ("post", "/v1/rounds/compare") in sent
 
     for op in sorted(GAME_OPERATIONS, key=lambda op: op[0] == "delete"):  # DELETE last
-        game_id = create_game(client)["id"]
-        append(client, game_id, SEED_ROUND_1)
-        etag = client.get(f"/v1/games/{game_id}/rounds/1").headers["ETag"]
-        assert_documented(spec, op[0], op[1], call(client, op, game_id=game_id, etag=etag))
+        game_id = create_game(flask_client)["id"]
+        append(flask_client, game_id, SEED_ROUND_1)
+        etag = flask_client.get(f"/v1/games/{game_id}/rounds/1").headers["ETag"]
+        assert_documented(spec, op[0], op[1], call(flask_client, op, game_id=game_id, etag=etag))
 
 
 @pytest.mark.parametrize("form", ["tallies", "cards"])
-def test_the_ready_answers_in_both_forms(client: FlaskClient, spec: dict[str, Any], db_backend: str,
-                                         form: str) -> None:
+def test_the_ready_answers_in_both_forms(
+    flask_client: FlaskClient, spec: dict[str, Any], db_backend: str, form: str
+) -> None:
     """The two ready answers, for a round in tallies and a round in cards with house rules."""
     if form == "cards":
         body, teams, rules = bench_rounds.append_body(), bench_rounds.game_teams(), {"clean_book_bonus": 450}
     else:
         body, teams, rules = {"round": 1, "teams": SEED_ROUND_1}, None, None
-    game_id = create_game(client, teams=teams, rules=rules)["id"]
-    appended = client.post(f"/v1/games/{game_id}/rounds", json=body)
+    game_id = create_game(flask_client, teams=teams, rules=rules)["id"]
+    appended = flask_client.post(f"/v1/games/{game_id}/rounds", json=body)
     assert_documented(spec, "post", "/v1/games/{game_id}/rounds", appended)
-    scored = client.post("/v1/rounds/score", json={**body, "preset": "pagat", "rules": rules or {}})
+    scored = flask_client.post("/v1/rounds/score", json={**body, "preset": "pagat", "rules": rules or {}})
     assert_documented(spec, "post", "/v1/rounds/score", scored)
 
 
-def test_an_undocumented_or_missing_typed_member_fails(client: FlaskClient, spec: dict[str, Any],
-                                                       db_backend: str) -> None:
+def test_an_undocumented_or_missing_typed_member_fails(
+    flask_client: FlaskClient, spec: dict[str, Any], db_backend: str
+) -> None:
     """The check can fail: an extra member, or a member of the wrong type, is reported."""
-    game_id = create_game(client)["id"]
-    answer = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1})
+    game_id = create_game(flask_client)["id"]
+    answer = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1})
 
     class Altered:
         status_code = 201

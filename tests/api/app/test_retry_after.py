@@ -18,21 +18,23 @@ def app_config() -> dict[str, object]:
 
 
 def test_no_retry_after_on_answers_that_are_not_refusals(app: Flask) -> None:
-    client = app.test_client()
-    ok = client.get("/v1/presets")
-    unknown = client.post("/v1/rounds/score", json={"preset": "pagat", "teams": [{"name": "A", "melds": [["1X"]]}]})
-    missing = client.get("/v1/presets/nope")
-    bad_json = client.post("/v1/rounds/score", data="{", content_type="application/json")
+    flask_client = app.test_client()
+    ok = flask_client.get("/v1/presets")
+    unknown = flask_client.post(
+        "/v1/rounds/score", json={"preset": "pagat", "teams": [{"name": "A", "melds": [["1X"]]}]}
+    )
+    missing = flask_client.get("/v1/presets/nope")
+    bad_json = flask_client.post("/v1/rounds/score", data="{", content_type="application/json")
     for response in (ok, unknown, missing, bad_json):
         assert response.status_code in (200, 400, 404, 422)
         assert "Retry-After" not in response.headers, (response.status_code, response.headers)
 
 
 def test_429_carries_the_window(app: Flask) -> None:
-    client = app.test_client()
-    statuses = [client.get("/v1/presets").status_code for _ in range(6)]
+    flask_client = app.test_client()
+    statuses = [flask_client.get("/v1/presets").status_code for _ in range(6)]
     assert statuses[-1] == 429
-    refused = client.get("/v1/presets")
+    refused = flask_client.get("/v1/presets")
     assert 0 < int(refused.headers["Retry-After"]) <= 60
 
 

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from tests.helpers.games import create_game
 from sqlalchemy import select
 
 from handfoot.server import auth
@@ -19,6 +18,7 @@ from handfoot.server.auth import create_key
 from handfoot.server.db import get_db
 from handfoot.server.models import ApiKey
 from handfoot.server.security import parse_origins
+from tests.helpers.games import create_game
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -39,7 +39,7 @@ def test_keys_are_stored_as_sha256_only(app: Flask, db_backend: str) -> None:
     assert rows[0]["key_hash"] == hashlib.sha256(token.encode()).hexdigest()
 
 
-def test_keys_are_compared_in_constant_time(app: Flask, client: FlaskClient,
+def test_keys_are_compared_in_constant_time(app: Flask, flask_client: FlaskClient,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     _, token = create_key(get_db(app), "kitchen")
     calls: list[tuple[Any, Any]] = []
@@ -50,9 +50,9 @@ def test_keys_are_compared_in_constant_time(app: Flask, client: FlaskClient,
         return compare(a, b)
 
     monkeypatch.setattr(auth.hmac, "compare_digest", spy)
-    assert client.get("/v1/games", headers=bearer(token)).status_code == 200
+    assert flask_client.get("/v1/games", headers=bearer(token)).status_code == 200
     assert calls == [(auth.hash_key(token), auth.hash_key(token))]
-    assert client.get("/v1/games", headers=bearer(token[:-1] + "x")).status_code == 401
+    assert flask_client.get("/v1/games", headers=bearer(token[:-1] + "x")).status_code == 401
 
 
 def test_keys_are_random_and_long() -> None:
@@ -64,25 +64,25 @@ def test_keys_are_random_and_long() -> None:
 # --- CORS -----------------------------------------------------------------------------------------------
 
 
-def test_cors_is_off_by_default(client: FlaskClient) -> None:
+def test_cors_is_off_by_default(flask_client: FlaskClient) -> None:
     origin = {"Origin": "https://evil.example"}
-    for response in (client.get("/v1/presets", headers=origin), client.get("/v1/games", headers=origin),
-                     client.options("/v1/games", headers={**origin, "Access-Control-Request-Method": "POST"})):
+    for response in (flask_client.get("/v1/presets", headers=origin), flask_client.get("/v1/games", headers=origin),
+                     flask_client.options("/v1/games", headers={**origin, "Access-Control-Request-Method": "POST"})):
         assert "Access-Control-Allow-Origin" not in response.headers
 
 
 def test_cors_allows_only_the_configured_origins(make_app: Callable[..., Flask]) -> None:
-    client = make_app(CORS_ORIGINS="https://keeper.example, https://other.example/").test_client()
-    ok = client.options("/v1/games", headers={"Origin": "https://keeper.example",
+    flask_client = make_app(CORS_ORIGINS="https://keeper.example, https://other.example/").test_client()
+    ok = flask_client.options("/v1/games", headers={"Origin": "https://keeper.example",
                                               "Access-Control-Request-Method": "POST",
                                               "Access-Control-Request-Headers": "Authorization, Idempotency-Key"})
     assert ok.headers["Access-Control-Allow-Origin"] == "https://keeper.example"
     allowed = ok.headers["Access-Control-Allow-Headers"].lower()
     assert "authorization" in allowed and "idempotency-key" in allowed
-    read = client.get("/v1/games", headers={"Origin": "https://other.example"})
+    read = flask_client.get("/v1/games", headers={"Origin": "https://other.example"})
     assert read.headers["Access-Control-Allow-Origin"] == "https://other.example"
     assert "ETag" in read.headers["Access-Control-Expose-Headers"]
-    denied = client.get("/v1/games", headers={"Origin": "https://evil.example"})
+    denied = flask_client.get("/v1/games", headers={"Origin": "https://evil.example"})
     assert "Access-Control-Allow-Origin" not in denied.headers
 
 
@@ -95,15 +95,15 @@ def test_parse_origins() -> None:
 # --- Cache-Control ---------------------------------------------------------------------------------------
 
 
-def test_game_reads_with_a_key_are_no_store(app: Flask, client: FlaskClient) -> None:
+def test_game_reads_with_a_key_are_no_store(app: Flask, flask_client: FlaskClient) -> None:
     _, token = create_key(get_db(app), "kitchen")
-    game_id = create_game(client, headers=bearer(token))["id"]
+    game_id = create_game(flask_client, headers=bearer(token))["id"]
     for path in ("/v1/games", f"/v1/games/{game_id}", f"/v1/games/{game_id}/scoresheet"):
-        response = client.get(path, headers=bearer(token))
+        response = flask_client.get(path, headers=bearer(token))
         assert response.status_code == 200
         assert response.headers["Cache-Control"] == "no-store"
         assert "Authorization" in response.headers["Vary"]
-    assert client.get("/v1/games/999", headers=bearer(token)).headers["Cache-Control"] == "no-store"
+    assert flask_client.get("/v1/games/999", headers=bearer(token)).headers["Cache-Control"] == "no-store"
 
 
 # --- rate limiting ----------------------------------------------------------------------------------------
@@ -118,36 +118,36 @@ def assert_429(response: Any) -> None:
     assert "3 per 1 minute" in body["detail"]
 
 
-def test_no_rate_limit_unless_configured(client: FlaskClient) -> None:
+def test_no_rate_limit_unless_configured(flask_client: FlaskClient) -> None:
     for _ in range(30):
-        assert client.get("/v1/presets").status_code == 200
+        assert flask_client.get("/v1/presets").status_code == 200
 
 
 def test_rate_limit_per_key(make_app: Callable[..., Flask]) -> None:
     app = make_app(RATE_LIMIT="3/minute")
-    client = app.test_client()
+    flask_client = app.test_client()
     _, alice = create_key(get_db(app), "alice")
     _, bob = create_key(get_db(app), "bob")
     for _ in range(3):
-        response = client.get("/v1/games", headers=bearer(alice))
+        response = flask_client.get("/v1/games", headers=bearer(alice))
         assert response.status_code == 200 and "Retry-After" not in response.headers
-    assert_429(client.get("/v1/games", headers=bearer(alice)))
-    assert_429(client.post("/v1/rounds/score", json={}, headers=bearer(alice)))  # every /v1 route counts
+    assert_429(flask_client.get("/v1/games", headers=bearer(alice)))
+    assert_429(flask_client.post("/v1/rounds/score", json={}, headers=bearer(alice)))  # every /v1 route counts
     # bob has his own allowance, and so has an anonymous caller's address
-    assert client.get("/v1/games", headers=bearer(bob)).status_code == 200
-    assert client.get("/v1/presets").status_code == 200
+    assert flask_client.get("/v1/games", headers=bearer(bob)).status_code == 200
+    assert flask_client.get("/v1/presets").status_code == 200
     # health, docs and the spec are not limited
     for _ in range(5):
-        assert client.get("/health").status_code == 200
-        assert client.get("/openapi.json").status_code == 200
+        assert flask_client.get("/health").status_code == 200
+        assert flask_client.get("/openapi.json").status_code == 200
 
 
 def test_made_up_keys_share_the_address_allowance(make_app: Callable[..., Flask]) -> None:
-    client = make_app(RATE_LIMIT="3/minute").test_client()
+    flask_client = make_app(RATE_LIMIT="3/minute").test_client()
     for i in range(3):
-        assert client.get("/v1/presets", headers=bearer(f"hf_made_up_{i}")).status_code == 200
-    assert_429(client.get("/v1/presets", headers=bearer("hf_made_up_again")))
-    assert_429(client.get("/v1/presets"))
+        assert flask_client.get("/v1/presets", headers=bearer(f"hf_made_up_{i}")).status_code == 200
+    assert_429(flask_client.get("/v1/presets", headers=bearer("hf_made_up_again")))
+    assert_429(flask_client.get("/v1/presets"))
 
 
 def test_rate_limit_from_the_environment(monkeypatch: pytest.MonkeyPatch, db_url: str) -> None:
@@ -155,10 +155,10 @@ def test_rate_limit_from_the_environment(monkeypatch: pytest.MonkeyPatch, db_url
 
     monkeypatch.setenv("HANDFOOT_RATE_LIMIT", "3/minute")
     monkeypatch.setenv("HANDFOOT_RATE_LIMIT_STORAGE", "memory://")
-    client = create_app({"TESTING": True, "DATABASE_URL": db_url}).test_client()
+    flask_client = create_app({"TESTING": True, "DATABASE_URL": db_url}).test_client()
     for _ in range(3):
-        client.get("/v1/presets")
-    assert_429(client.get("/v1/presets"))
+        flask_client.get("/v1/presets")
+    assert_429(flask_client.get("/v1/presets"))
 
 
 def test_429_is_documented_on_every_v1_operation(app: Flask) -> None:

@@ -33,8 +33,8 @@ def documented(spec: dict[str, Any], method: str, path: str, status: int) -> set
 class Recorder:
     """Calls the API and records, per answer, the watched headers it sent that are not documented."""
 
-    def __init__(self, client: FlaskClient, spec: dict[str, Any], token: str) -> None:
-        self.client, self.spec, self.auth = client, spec, {"Authorization": f"Bearer {token}"}
+    def __init__(self, flask_client: FlaskClient, spec: dict[str, Any], token: str) -> None:
+        self.client, self.spec, self.auth = flask_client, spec, {"Authorization": f"Bearer {token}"}
         self.missing: list[tuple[str, str, int, str]] = []
         self.seen: set[str] = set()
 

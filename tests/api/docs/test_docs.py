@@ -13,8 +13,8 @@ from flask.views import MethodView
 from handfoot.server.blueprint import Blueprint
 
 
-def test_openapi_json_served(client: FlaskClient) -> None:
-    r = client.get("/openapi.json")
+def test_openapi_json_served(flask_client: FlaskClient) -> None:
+    r = flask_client.get("/openapi.json")
     assert r.status_code == 200
     spec = r.get_json()
     assert spec["openapi"] == "3.1.0"
@@ -23,15 +23,15 @@ def test_openapi_json_served(client: FlaskClient) -> None:
     assert "/health" in spec["paths"]
 
 
-def test_docs_page_is_offline(client: FlaskClient) -> None:
-    r = client.get("/docs")
+def test_docs_page_is_offline(flask_client: FlaskClient) -> None:
+    r = flask_client.get("/docs")
     assert r.status_code == 200
     html = r.get_data(as_text=True)
     refs = re.findall(r"""<(?:script|link)\b[^>]*\b(?:src|href)\s*=\s*["']([^"']+)""", html)
     assert refs, html
     for ref in refs:
         assert not re.match(r"(?i)^(https?:)?//", ref), ref
-        asset = client.get(ref)
+        asset = flask_client.get(ref)
         assert asset.status_code == 200, ref
         assert len(asset.data) > 1000
     assert not re.search(r"(?i)\b(src|href)\s*=\s*[\"']?(https?:)?//", html)

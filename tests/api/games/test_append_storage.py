@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 from flask import Flask, jsonify
 from flask.testing import FlaskClient
-from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, out_round, recorded_statements, tally
 from sqlalchemy import event, select, update
 
 from bench import rounds as bench_rounds
@@ -30,6 +29,7 @@ from handfoot.server.resources.games import serializers
 from handfoot.server.resources.games.schemas import RoundSchema
 from handfoot.server.services import games as svc
 from handfoot.server.services import rounds as rounds_svc
+from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, out_round, recorded_statements, tally
 
 pytestmark = pytest.mark.db
 
@@ -70,53 +70,53 @@ def _stored_state(app: Flask, game_id: int) -> tuple[dict[str, Any], dict[str, A
         return game.state, svc.state_mapping(svc.current_state(game)), [r.number for r in game.rounds]
 
 
-def test_an_append_between_read_and_write_moves_the_round_on(app: Flask, client: FlaskClient,
+def test_an_append_between_read_and_write_moves_the_round_on(app: Flask, flask_client: FlaskClient,
                                                              monkeypatch: pytest.MonkeyPatch, db_backend: str) -> None:
-    game_id = create_game(client)["id"]
-    append(client, game_id, SEED_ROUND_1)
+    game_id = create_game(flask_client)["id"]
+    append(flask_client, game_id, SEED_ROUND_1)
 
     def other_append() -> None:
         rounds_svc.append_round(get_db(app), ANONYMOUS, game_id, {"teams": out_round("Team 2", "Team 1")},
                                 {"teams": out_round("Team 2", "Team 1")})
 
     with between_read_and_write(app, monkeypatch, other_append):
-        rnd = append(client, game_id, out_round("Team 1", "Team 2"))
+        rnd = append(flask_client, game_id, out_round("Team 1", "Team 2"))
     assert rnd["number"] == 3
     assert [t["total"] for t in rnd["totals_after"]] == [3740 + 650 + 3700, 1075 + 3700 + 650]
     stored, recomputed, numbers = _stored_state(app, game_id)
     assert stored == recomputed and numbers == [1, 2, 3]
-    game = client.get(f"/v1/games/{game_id}").get_json()
+    game = flask_client.get(f"/v1/games/{game_id}").get_json()
     assert game["version"] == 4 and game["rounds_played"] == 3
 
 
-def test_a_round_number_read_stale_is_a_409(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch,
+def test_a_round_number_read_stale_is_a_409(app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch,
                                             db_backend: str) -> None:
-    game_id = create_game(client)["id"]
+    game_id = create_game(flask_client)["id"]
 
     def other_append() -> None:
         rounds_svc.append_round(get_db(app), ANONYMOUS, game_id, {"teams": SEED_ROUND_1}, {"teams": SEED_ROUND_1})
 
     with between_read_and_write(app, monkeypatch, other_append):
-        response = client.post(f"/v1/games/{game_id}/rounds", json={"round": 1, "teams": SEED_ROUND_1})
+        response = flask_client.post(f"/v1/games/{game_id}/rounds", json={"round": 1, "teams": SEED_ROUND_1})
     assert response.status_code == 409 and response.get_json()["next_round"] == 2
     assert _stored_state(app, game_id)[2] == [1]
 
 
-def test_a_game_deleted_between_read_and_write_is_a_404(app: Flask, client: FlaskClient,
+def test_a_game_deleted_between_read_and_write_is_a_404(app: Flask, flask_client: FlaskClient,
                                                         monkeypatch: pytest.MonkeyPatch, db_backend: str) -> None:
-    game_id = create_game(client)["id"]
+    game_id = create_game(flask_client)["id"]
     with between_read_and_write(app, monkeypatch, lambda: svc.delete_game(get_db(app), ANONYMOUS, game_id)):
-        response = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1})
+        response = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1})
     assert response.status_code == 404
     with app.app_context(), get_db().session() as session:
         assert session.scalars(select(Round).where(Round.game_id == game_id)).all() == []
 
 
-def test_a_game_given_away_between_read_and_write_is_not_found(app: Flask, client: FlaskClient,
+def test_a_game_given_away_between_read_and_write_is_not_found(app: Flask, flask_client: FlaskClient,
                                                                monkeypatch: pytest.MonkeyPatch,
                                                                db_backend: str) -> None:
     """``keys create --adopt-anonymous`` changes a game's owner without moving its version."""
-    game_id = create_game(client)["id"]
+    game_id = create_game(flask_client)["id"]
     with app.app_context():
         key, _token = create_key(get_db(), "keeper")
 
@@ -134,14 +134,15 @@ def test_a_game_given_away_between_read_and_write_is_not_found(app: Flask, clien
 
 
 @pytest.mark.parametrize("form", ["tallies", "cards"])
-def test_answer_is_the_documented_schema_dump(app: Flask, client: FlaskClient, form: str, db_backend: str) -> None:
+def test_answer_is_the_documented_schema_dump(app: Flask, flask_client: FlaskClient, form: str,
+                                               db_backend: str) -> None:
     """The append's answer is built without marshmallow; it must be byte for byte what dumping the
     same round through RoundSchema (the documented response) and jsonify gives."""
     if form == "cards":
         body, teams, rules = bench_rounds.append_body(), bench_rounds.game_teams(), {"clean_book_bonus": 450}
     else:
         body, teams, rules = {"round": 1, "teams": SEED_ROUND_1}, TEAMS, None
-    game_id = create_game(client, teams=teams, rules=rules)["id"]
+    game_id = create_game(flask_client, teams=teams, rules=rules)["id"]
     captured: list[rounds_svc.Appended] = []
     original = rounds_svc.append_round
 
@@ -153,14 +154,14 @@ def test_answer_is_the_documented_schema_dump(app: Flask, client: FlaskClient, f
     for _ in range(2):
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(rounds_svc, "append_round", spy)
-            response = client.post(f"/v1/games/{game_id}/rounds", json={**body, "round": len(captured) + 1})
+            response = flask_client.post(f"/v1/games/{game_id}/rounds", json={**body, "round": len(captured) + 1})
         assert response.status_code == 201, response.get_json()
         game, rnd = captured[-1]
         expected = RoundSchema().dump(serializers.round_members(game.sides, game.state["running"], rnd))
         with app.app_context():
             assert response.data == jsonify(expected).get_data()
         # and what a GET of the round answers (timestamps compared as instants)
-        got = client.get(f"/v1/games/{game_id}/rounds/{rnd.number}").get_json()
+        got = flask_client.get(f"/v1/games/{game_id}/rounds/{rnd.number}").get_json()
         answer = response.get_json()
         for member in ("created_at", "updated_at"):
             assert _instant(got.pop(member)) == _instant(answer.pop(member))
@@ -173,19 +174,20 @@ def _instant(value: str) -> Any:
     return datetime.fromisoformat(value)
 
 
-def test_a_replayed_append_answers_the_first_answer(client: FlaskClient, db_backend: str) -> None:
-    game_id = create_game(client)["id"]
+def test_a_replayed_append_answers_the_first_answer(flask_client: FlaskClient, db_backend: str) -> None:
+    game_id = create_game(flask_client)["id"]
     headers = {"Idempotency-Key": '"append-answer"'}
-    first = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers=headers)
-    again = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers=headers)
+    first = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers=headers)
+    again = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers=headers)
     assert first.status_code == again.status_code == 201
     assert again.headers["Idempotent-Replayed"] == "true" and "Idempotent-Replayed" not in first.headers
     assert again.get_json() == first.get_json()
     assert again.headers["ETag"] == first.headers["ETag"] and again.headers["Location"] == first.headers["Location"]
 
 
-def test_only_the_update_and_the_insert_run_in_the_write_transaction(app: Flask, client: FlaskClient,
-                                                                      db_backend: str) -> None:
+def test_only_the_update_and_the_insert_run_in_the_write_transaction(
+    app: Flask, flask_client: FlaskClient, db_backend: str
+) -> None:
     """The round is scored before the write transaction, which holds the UPDATE of the game (at the
     version read), one indexed read of ``tables`` (a table playing the game refuses the append, D51:
     read after the UPDATE, so a table made meanwhile is seen) and the INSERT of the round, nothing
@@ -193,8 +195,8 @@ def test_only_the_update_and_the_insert_run_in_the_write_transaction(app: Flask,
     SQLite the reads (the API-key check, the game row) are a transaction of their own, then the write
     begins with ``BEGIN IMMEDIATE``; on PostgreSQL the write continues the request's transaction,
     on the one connection the request checked out."""
-    game_id = create_game(client)["id"]
-    append(client, game_id, SEED_ROUND_1)
+    game_id = create_game(flask_client)["id"]
+    append(flask_client, game_id, SEED_ROUND_1)
     statements: list[str] = []
     checkouts: list[int] = []
 
@@ -208,7 +210,7 @@ def test_only_the_update_and_the_insert_run_in_the_write_transaction(app: Flask,
     event.listen(engine, "before_cursor_execute", record)
     event.listen(engine.pool, "checkout", checkout)
     try:
-        append(client, game_id, [tally("Team 1", clean=1, table=100), tally("Team 2", clean=1, table=90)])
+        append(flask_client, game_id, [tally("Team 1", clean=1, table=100), tally("Team 2", clean=1, table=90)])
     finally:
         event.remove(engine, "before_cursor_execute", record)
         event.remove(engine.pool, "checkout", checkout)
@@ -227,27 +229,33 @@ def test_only_the_update_and_the_insert_run_in_the_write_transaction(app: Flask,
 
 
 def test_an_append_with_an_idempotency_key_stores_its_answer_in_the_rounds_transaction(
-        app: Flask, client: FlaskClient, db_backend: str) -> None:
+    app: Flask, flask_client: FlaskClient, db_backend: str
+) -> None:
     """With a key the answer is stored with the round, in the round's write transaction."""
-    game_id = create_game(client)["id"]
+    game_id = create_game(flask_client)["id"]
     with recorded_statements(app) as statements:
-        response = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
-                               headers={"Idempotency-Key": "one-transaction"})
+        response = flask_client.post(
+            f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers={"Idempotency-Key": "one-transaction"}
+        )
     assert response.status_code == 201, response.get_json()
     assert [s.split()[0] for s in statements if s.split()[0] in ("UPDATE", "INSERT")][-3:] == [
-        "UPDATE", "INSERT", "UPDATE"], statements  # the game, the round, the key's stored answer
+        "UPDATE",
+        "INSERT",
+        "UPDATE",
+    ], statements  # the game, the round, the key's stored answer
     last = max(i for i, s in enumerate(statements) if s.startswith("UPDATE games"))
     assert not any(s.startswith("BEGIN") for s in statements[last:]), statements  # one transaction
-    again = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
-                        headers={"Idempotency-Key": "one-transaction"})
+    again = flask_client.post(
+        f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers={"Idempotency-Key": "one-transaction"}
+    )
     assert again.status_code == 201 and again.data == response.data
-    assert client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1
+    assert flask_client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1
 
 
-def test_the_stored_round_is_the_request_as_sent(app: Flask, client: FlaskClient, db_backend: str) -> None:
-    game_id = create_game(client)["id"]
+def test_the_stored_round_is_the_request_as_sent(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    game_id = create_game(flask_client)["id"]
     sent = {"teams": SEED_ROUND_1}
-    response = client.post(f"/v1/games/{game_id}/rounds", data=json.dumps(sent), content_type="application/json")
+    response = flask_client.post(f"/v1/games/{game_id}/rounds", data=json.dumps(sent), content_type="application/json")
     assert response.status_code == 201
     with app.app_context(), get_db().session() as session:
         rnd = session.scalars(select(Round).where(Round.game_id == game_id)).one()

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 import requests
 from flask import Flask
-from tests.helpers.games import TEAMS, tally
 from sqlalchemy import select
 
 from handfoot.server.db import get_db
 from handfoot.server.models import Game, Round, RoundRevision
+from tests.helpers.games import TEAMS, tally
 
 pytestmark = pytest.mark.db
 

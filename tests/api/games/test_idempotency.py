@@ -7,11 +7,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from tests.helpers.games import SEED_ROUND_1, TEAMS, create_game, out_round
 from sqlalchemy import select
 
 from handfoot.server.db import get_db
 from handfoot.server.models import IdempotencyKey, Round
+from tests.helpers.games import SEED_ROUND_1, TEAMS, create_game, out_round
 
 pytestmark = pytest.mark.db
 
@@ -23,12 +23,12 @@ def rounds_stored(app: Flask, game_id: int) -> int:
         return len(session.scalars(select(Round).where(Round.game_id == game_id)).all())
 
 
-def test_same_key_same_body_stores_one_round(app: Flask, client: FlaskClient, db_backend: str) -> None:
-    game_id = create_game(client)["id"]
+def test_same_key_same_body_stores_one_round(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    game_id = create_game(flask_client)["id"]
     headers = {"Idempotency-Key": '"8e03978e-40d5-43e8-bc93-6894a57f9324"'}
-    first = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers=headers)
+    first = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers=headers)
     assert first.status_code == 201 and "Idempotent-Replayed" not in first.headers
-    again = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers=headers)
+    again = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers=headers)
     assert again.status_code == 201
     assert again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json() == first.get_json()
@@ -36,100 +36,138 @@ def test_same_key_same_body_stores_one_round(app: Flask, client: FlaskClient, db
     assert again.headers["Location"] == first.headers["Location"] and again.headers["ETag"] == first.headers["ETag"]
     assert rounds_stored(app, game_id) == 1
     # unquoted is the same key
-    unquoted = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
+    unquoted = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
                            headers={"Idempotency-Key": "8e03978e-40d5-43e8-bc93-6894a57f9324"})
     assert unquoted.status_code == 201 and unquoted.headers["Idempotent-Replayed"] == "true"
     # a new key is a new round
-    client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers={"Idempotency-Key": "k2"})
+    flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers={"Idempotency-Key": "k2"})
     assert rounds_stored(app, game_id) == 2
 
 
-def test_same_key_other_body_is_422(app: Flask, client: FlaskClient, db_backend: str) -> None:
-    game_id = create_game(client)["id"]
+def test_same_key_other_body_is_422(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    game_id = create_game(flask_client)["id"]
     headers = {"Idempotency-Key": "abc"}
-    assert client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers=headers).status_code == 201
-    response = client.post(f"/v1/games/{game_id}/rounds", json={"teams": out_round("Team 1", "Team 2")},
-                           headers=headers)
+    assert (
+        flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers=headers).status_code
+        == 201
+    )
+    response = flask_client.post(
+        f"/v1/games/{game_id}/rounds", json={"teams": out_round("Team 1", "Team 2")}, headers=headers
+    )
     assert response.status_code == 422
     assert response.get_json()["type"] == PROBLEMS + "idempotency-key-reused"
-    other_game = create_game(client)["id"]  # another path is another request too
-    response = client.post(f"/v1/games/{other_game}/rounds", json={"teams": SEED_ROUND_1}, headers=headers)
+    other_game = create_game(flask_client)["id"]  # another path is another request too
+    response = flask_client.post(f"/v1/games/{other_game}/rounds", json={"teams": SEED_ROUND_1}, headers=headers)
     assert response.status_code == 422
     assert rounds_stored(app, game_id) == 1 and rounds_stored(app, other_game) == 0
 
 
-def test_key_in_flight_is_409(app: Flask, client: FlaskClient, db_backend: str) -> None:
-    game_id = create_game(client)["id"]
+def test_key_in_flight_is_409(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    game_id = create_game(flask_client)["id"]
     from handfoot.server.idempotency import fingerprint
 
     body = b'{"teams": []}'
     now = datetime.now(UTC)
     with get_db(app).write_session() as session:  # a first request still running
-        session.add(IdempotencyKey(scope="anonymous", key="busy", token="t", status=None, created_at=now,
-                                   expires_at=now + timedelta(days=1),
-                                   fingerprint=fingerprint("POST", f"/v1/games/{game_id}/rounds", body)))
-    response = client.post(f"/v1/games/{game_id}/rounds", data=body, content_type="application/json",
-                           headers={"Idempotency-Key": "busy"})
+        session.add(
+            IdempotencyKey(
+                scope="anonymous",
+                key="busy",
+                token="t",
+                status=None,
+                created_at=now,
+                expires_at=now + timedelta(days=1),
+                fingerprint=fingerprint("POST", f"/v1/games/{game_id}/rounds", body),
+            )
+        )
+    response = flask_client.post(
+        f"/v1/games/{game_id}/rounds", data=body, content_type="application/json", headers={"Idempotency-Key": "busy"}
+    )
     assert response.status_code == 409
     assert response.get_json()["type"] == PROBLEMS + "idempotency-in-flight"
     assert response.headers["Retry-After"]
     assert rounds_stored(app, game_id) == 0
 
 
-def test_abandoned_in_flight_key_is_taken_over(app: Flask, client: FlaskClient, db_backend: str) -> None:
-    game_id = create_game(client)["id"]
+def test_abandoned_in_flight_key_is_taken_over(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    game_id = create_game(flask_client)["id"]
     from handfoot.server.idempotency import fingerprint
 
-    raw = client.application.json.dumps({"teams": SEED_ROUND_1}).encode()
+    raw = flask_client.application.json.dumps({"teams": SEED_ROUND_1}).encode()
     old = datetime.now(UTC) - timedelta(hours=1)
     with get_db(app).write_session() as session:
-        session.add(IdempotencyKey(scope="anonymous", key="dead", token="t", status=None, created_at=old,
-                                   expires_at=old + timedelta(days=1),
-                                   fingerprint=fingerprint("POST", f"/v1/games/{game_id}/rounds", raw)))
-    response = client.post(f"/v1/games/{game_id}/rounds", data=raw, content_type="application/json",
-                           headers={"Idempotency-Key": "dead"})
+        session.add(
+            IdempotencyKey(
+                scope="anonymous",
+                key="dead",
+                token="t",
+                status=None,
+                created_at=old,
+                expires_at=old + timedelta(days=1),
+                fingerprint=fingerprint("POST", f"/v1/games/{game_id}/rounds", raw),
+            )
+        )
+    response = flask_client.post(
+        f"/v1/games/{game_id}/rounds", data=raw, content_type="application/json", headers={"Idempotency-Key": "dead"}
+    )
     assert response.status_code == 201
     assert rounds_stored(app, game_id) == 1
 
 
-def test_failed_request_releases_its_key(app: Flask, client: FlaskClient, db_backend: str) -> None:
-    game_id = create_game(client)["id"]
+def test_failed_request_releases_its_key(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    game_id = create_game(flask_client)["id"]
     headers = {"Idempotency-Key": "retry-me"}
-    bad = client.post(f"/v1/games/{game_id}/rounds", json={"teams": [SEED_ROUND_1[0]]}, headers=headers)
+    bad = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": [SEED_ROUND_1[0]]}, headers=headers)
     assert bad.status_code == 422
     with get_db(app).session() as session:
         assert session.scalars(select(IdempotencyKey)).all() == []
     # the fixed body under a new key works; the same body under the same key runs again (422 again)
-    assert client.post(f"/v1/games/{game_id}/rounds", json={"teams": [SEED_ROUND_1[0]]},
-                       headers=headers).status_code == 422
+    assert (
+        flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": [SEED_ROUND_1[0]]}, headers=headers).status_code
+        == 422
+    )
 
 
-def test_create_game_is_idempotent(app: Flask, client: FlaskClient, db_backend: str) -> None:
+def test_create_game_is_idempotent(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
     body = {"name": "F", "preset": "pagat", "teams": TEAMS}
-    first = client.post("/v1/games", json=body, headers={"Idempotency-Key": "g1"})
-    again = client.post("/v1/games", json=body, headers={"Idempotency-Key": "g1"})
+    first = flask_client.post("/v1/games", json=body, headers={"Idempotency-Key": "g1"})
+    again = flask_client.post("/v1/games", json=body, headers={"Idempotency-Key": "g1"})
     assert first.status_code == again.status_code == 201
     assert again.get_json() == first.get_json() and again.headers["Idempotent-Replayed"] == "true"
     assert again.data.strip() == first.data.strip()
-    assert len(client.get("/v1/games").get_json()) == 1
+    assert len(flask_client.get("/v1/games").get_json()) == 1
 
 
 @pytest.mark.parametrize("value", ["", "x" * 256, '"unterminated\\"', "caf\u00e9"])
-def test_bad_keys_are_422(client: FlaskClient, db_backend: str, value: str) -> None:
-    game_id = create_game(client)["id"]
-    response = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
-                           headers={"Idempotency-Key": value.encode("utf-8").decode("latin-1")})
+def test_bad_keys_are_422(flask_client: FlaskClient, db_backend: str, value: str) -> None:
+    game_id = create_game(flask_client)["id"]
+    response = flask_client.post(
+        f"/v1/games/{game_id}/rounds",
+        json={"teams": SEED_ROUND_1},
+        headers={"Idempotency-Key": value.encode("utf-8").decode("latin-1")},
+    )
     assert response.status_code == 422
     assert response.get_json()["errors"][0]["parameter"] == "Idempotency-Key"
 
 
-def test_expired_keys_are_purged(app: Flask, client: FlaskClient, db_backend: str) -> None:
-    game_id = create_game(client)["id"]
+def test_expired_keys_are_purged(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    game_id = create_game(flask_client)["id"]
     old = datetime.now(UTC) - timedelta(days=2)
     with get_db(app).write_session() as session:
-        session.add(IdempotencyKey(scope="anonymous", key="old", token="t", status=201, created_at=old,
-                                   expires_at=old + timedelta(days=1), fingerprint="x", response_body="{}",
-                                   response_headers={}))
-    response = client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
-                           headers={"Idempotency-Key": "old"})
+        session.add(
+            IdempotencyKey(
+                scope="anonymous",
+                key="old",
+                token="t",
+                status=201,
+                created_at=old,
+                expires_at=old + timedelta(days=1),
+                fingerprint="x",
+                response_body="{}",
+                response_headers={},
+            )
+        )
+    response = flask_client.post(
+        f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers={"Idempotency-Key": "old"}
+    )
     assert response.status_code == 201 and "Idempotent-Replayed" not in response.headers

@@ -4,31 +4,32 @@
 from __future__ import annotations
 
 from flask.testing import FlaskClient
-from tests.helpers.games import TEAMS, create_game, out_round
+
 from tests.api.app.test_problems import assert_problem
+from tests.helpers.games import TEAMS, create_game, out_round
 
 
-def test_replay_of_an_append_to_a_deleted_game_is_404(client: FlaskClient) -> None:
-    game_id = create_game(client)["id"]
+def test_replay_of_an_append_to_a_deleted_game_is_404(flask_client: FlaskClient) -> None:
+    game_id = create_game(flask_client)["id"]
     body = {"teams": out_round(*[t["name"] for t in TEAMS])}
     headers = {"Idempotency-Key": '"k-1"'}
-    first = client.post(f"/v1/games/{game_id}/rounds", json=body, headers=headers)
+    first = flask_client.post(f"/v1/games/{game_id}/rounds", json=body, headers=headers)
     assert first.status_code == 201
-    replay = client.post(f"/v1/games/{game_id}/rounds", json=body, headers=headers)
+    replay = flask_client.post(f"/v1/games/{game_id}/rounds", json=body, headers=headers)
     assert replay.status_code == 201 and replay.headers.get("Idempotent-Replayed") == "true"
-    assert client.delete(f"/v1/games/{game_id}").status_code == 204
-    assert_problem(client.post(f"/v1/games/{game_id}/rounds", json=body, headers=headers), 404, "not-found")
+    assert flask_client.delete(f"/v1/games/{game_id}").status_code == 204
+    assert_problem(flask_client.post(f"/v1/games/{game_id}/rounds", json=body, headers=headers), 404, "not-found")
 
 
-def test_replay_of_a_game_creation_whose_game_was_deleted_is_404(client: FlaskClient) -> None:
+def test_replay_of_a_game_creation_whose_game_was_deleted_is_404(flask_client: FlaskClient) -> None:
     body = {"name": "Friday", "preset": "pagat", "teams": TEAMS}
     headers = {"Idempotency-Key": '"create-1"'}
-    first = client.post("/v1/games", json=body, headers=headers)
+    first = flask_client.post("/v1/games", json=body, headers=headers)
     assert first.status_code == 201
-    replay = client.post("/v1/games", json=body, headers=headers)
+    replay = flask_client.post("/v1/games", json=body, headers=headers)
     assert replay.status_code == 201 and replay.headers["Location"] == first.headers["Location"]
-    assert client.delete(first.headers["Location"]).status_code == 204
-    gone = client.post("/v1/games", json=body, headers=headers)
+    assert flask_client.delete(first.headers["Location"]).status_code == 204
+    gone = flask_client.post("/v1/games", json=body, headers=headers)
     assert_problem(gone, 404, "not-found")
     assert "Location" not in gone.headers
-    assert client.get(first.headers["Location"]).status_code == 404
+    assert flask_client.get(first.headers["Location"]).status_code == 404

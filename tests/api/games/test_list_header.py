@@ -8,17 +8,18 @@ import json
 
 import jsonschema
 from flask.testing import FlaskClient
+
 from tests.helpers.games import create_game
 
 
-def test_x_pagination_is_documented_as_json_text_and_sent_so(client: FlaskClient) -> None:
-    spec = client.get("/openapi.json").get_json()
+def test_x_pagination_is_documented_as_json_text_and_sent_so(flask_client: FlaskClient) -> None:
+    spec = flask_client.get("/openapi.json").get_json()
     header = spec["components"]["headers"]["PAGINATION"]
     assert "schema" not in header
     schema = header["content"]["application/json"]["schema"]
     assert schema == {"$ref": "#/components/schemas/PaginationMetadata"}
-    create_game(client)
-    sent = client.get("/v1/games").headers["X-Pagination"]
+    create_game(flask_client)
+    sent = flask_client.get("/v1/games").headers["X-Pagination"]
     metadata = json.loads(sent)
     jsonschema.validate(metadata, spec["components"]["schemas"]["PaginationMetadata"])
     assert metadata["total"] == 1

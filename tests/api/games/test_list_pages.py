@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from tests.helpers.games import create_game, recorded_statements
 from sqlalchemy import event, update
-from tests.api.app.test_problems import assert_problem
 
 from handfoot.server.db import get_db
 from handfoot.server.models import Game
 from handfoot.server.pagination import decode_cursor, encode_cursor
+from tests.api.app.test_problems import assert_problem
+from tests.helpers.games import create_game, recorded_statements
 
 pytestmark = pytest.mark.db
 
@@ -39,12 +39,12 @@ def _next(response: Any) -> str | None:
     return links.get("next")
 
 
-def _walk(client: FlaskClient, url: str) -> tuple[list[int], list[Any]]:
+def _walk(flask_client: FlaskClient, url: str) -> tuple[list[int], list[Any]]:
     ids: list[int] = []
     responses = []
     next_url: str | None = url
     while next_url is not None:
-        response = client.get(next_url)
+        response = flask_client.get(next_url)
         assert response.status_code == 200, response.get_json()
         responses.append(response)
         ids += [g["id"] for g in response.get_json()]
@@ -53,8 +53,8 @@ def _walk(client: FlaskClient, url: str) -> tuple[list[int], list[Any]]:
     return ids, responses
 
 
-def _games(client: FlaskClient, n: int, **kw: Any) -> list[int]:
-    return [create_game(client, name=f"Game {i}", **kw)["id"] for i in range(n)]
+def _games(flask_client: FlaskClient, n: int, **kw: Any) -> list[int]:
+    return [create_game(flask_client, name=f"Game {i}", **kw)["id"] for i in range(n)]
 
 
 def _same_instant(app: Flask, ids: list[int]) -> None:
@@ -64,9 +64,9 @@ def _same_instant(app: Flask, ids: list[int]) -> None:
             session.execute(update(Game).where(Game.id.in_(ids)).values(created_at=datetime(2026, 12, 1, tzinfo=UTC)))
 
 
-def test_following_next_gives_every_game_once_newest_first(client: FlaskClient, db_backend: str) -> None:
-    ids = _games(client, 7)
-    walked, responses = _walk(client, f"{GAMES}?page_size=3")
+def test_following_next_gives_every_game_once_newest_first(flask_client: FlaskClient, db_backend: str) -> None:
+    ids = _games(flask_client, 7)
+    walked, responses = _walk(flask_client, f"{GAMES}?page_size=3")
     assert walked == ids[::-1]
     assert [len(r.get_json()) for r in responses] == [3, 3, 1]
     assert 'rel="first"' in responses[-1].headers["Link"] and _next(responses[-1]) is None
@@ -74,45 +74,48 @@ def test_following_next_gives_every_game_once_newest_first(client: FlaskClient, 
     assert all("X-Pagination" not in r.headers for r in responses)
 
 
-def test_a_first_page_holding_the_whole_list_gives_its_total(client: FlaskClient, db_backend: str) -> None:
-    _games(client, 3)
-    response = client.get(GAMES)
+def test_a_first_page_holding_the_whole_list_gives_its_total(flask_client: FlaskClient, db_backend: str) -> None:
+    _games(flask_client, 3)
+    response = flask_client.get(GAMES)
     assert json.loads(response.headers["X-Pagination"])["total"] == 3
     assert _next(response) is None
 
 
-def test_games_created_at_the_same_instant_are_neither_lost_nor_repeated(app: Flask, client: FlaskClient,
+def test_games_created_at_the_same_instant_are_neither_lost_nor_repeated(app: Flask, flask_client: FlaskClient,
                                                                          db_backend: str) -> None:
-    ids = _games(client, 9)
+    ids = _games(flask_client, 9)
     _same_instant(app, ids[2:8])
-    walked, _ = _walk(client, f"{GAMES}?page_size=2")
+    walked, _ = _walk(flask_client, f"{GAMES}?page_size=2")
     assert sorted(walked) == sorted(ids) and len(walked) == len(set(walked))
     # the six share an instant before the others': they come last, the higher id first
     assert walked == [ids[8], ids[1], ids[0], *sorted(ids[2:8], reverse=True)]
 
 
-def test_games_created_or_deleted_during_a_walk_shift_no_other(client: FlaskClient, db_backend: str) -> None:
-    ids = _games(client, 6)
-    first = client.get(f"{GAMES}?page_size=2")
+def test_games_created_or_deleted_during_a_walk_shift_no_other(flask_client: FlaskClient, db_backend: str) -> None:
+    ids = _games(flask_client, 6)
+    first = flask_client.get(f"{GAMES}?page_size=2")
     assert [g["id"] for g in first.get_json()] == [ids[5], ids[4]]
-    newer = create_game(client, name="Newer")["id"]
-    assert client.delete(f"{GAMES}/{ids[4]}").status_code == 204  # the last game shown, which the cursor names
-    rest, _ = _walk(client, _next(first) or "")
+    newer = create_game(flask_client, name="Newer")["id"]
+    assert flask_client.delete(f"{GAMES}/{ids[4]}").status_code == 204  # the last game shown, which the cursor names
+    rest, _ = _walk(flask_client, _next(first) or "")
     assert rest == [ids[3], ids[2], ids[1], ids[0]]
     assert newer not in rest
 
 
-def test_the_next_link_keeps_the_filters(client: FlaskClient, db_backend: str) -> None:
-    mine = _games(client, 5, teams=[{"name": "A", "players": ["Ann", "Al"]}, {"name": "B", "players": ["Bo", "Bea"]}])
-    _games(client, 4)
-    walked, responses = _walk(client, f"{GAMES}?player=ann&page_size=2")
+def test_the_next_link_keeps_the_filters(flask_client: FlaskClient, db_backend: str) -> None:
+    mine = _games(
+        flask_client, 5, teams=[{"name": "A", "players": ["Ann", "Al"]}, {"name": "B", "players": ["Bo", "Bea"]}]
+    )
+    _games(flask_client, 4)
+    walked, responses = _walk(flask_client, f"{GAMES}?player=ann&page_size=2")
     assert walked == mine[::-1]
     assert all("player=ann" in (_next(r) or "player=ann") for r in responses)
 
 
 def test_no_page_counts_or_skips_and_a_deep_page_runs_the_first_pages_statement(
-        app: Flask, client: FlaskClient, db_backend: str) -> None:
-    _games(client, 12)
+    app: Flask, flask_client: FlaskClient, db_backend: str
+) -> None:
+    _games(flask_client, 12)
     statements: dict[str, list[str]] = {}
     url: str | None = f"{GAMES}?page_size=3"
     pages = 0
@@ -127,7 +130,7 @@ def test_no_page_counts_or_skips_and_a_deep_page_runs_the_first_pages_statement(
     try:
         while url is not None:
             with recorded_statements(app) as sql:
-                response = client.get(url)
+                response = flask_client.get(url)
             statements[url] = [s for s in sql if "FROM games" in s]
             url = _next(response)
             pages += 1
@@ -143,36 +146,46 @@ def test_no_page_counts_or_skips_and_a_deep_page_runs_the_first_pages_statement(
     assert not any("rules_snapshot" in s for s in sum(shapes, []))
 
 
-def test_the_deprecated_numbered_pages_still_work(client: FlaskClient, db_backend: str) -> None:
-    ids = _games(client, 7)
-    page = client.get(f"{GAMES}?page=2&page_size=3")
+def test_the_deprecated_numbered_pages_still_work(flask_client: FlaskClient, db_backend: str) -> None:
+    ids = _games(flask_client, 7)
+    page = flask_client.get(f"{GAMES}?page=2&page_size=3")
     assert page.status_code == 200
     assert [g["id"] for g in page.get_json()] == [ids[3], ids[2], ids[1]]
     meta = json.loads(page.headers["X-Pagination"])
     assert meta["total"] == 7 and meta["total_pages"] == 3 and meta["page"] == 2
     assert 'page=3&page_size=3>; rel="next"' in page.headers["Link"]
     assert 'rel="last"' in page.headers["Link"]
-    past = client.get(f"{GAMES}?page=9&page_size=3")
+    past = flask_client.get(f"{GAMES}?page=9&page_size=3")
     assert past.status_code == 200 and past.get_json() == []
 
 
-@pytest.mark.parametrize("cursor", ["", "abc", "not base64!", encode_cursor(datetime(2026, 1, 1, tzinfo=UTC), 0),
-                                    "MjAyNi0xMi0wMVQwMDowMDowMHwx",  # no time zone
-                                    "x" * 300,
-                                    _raw("0001-01-01T00:00:00+01:00|5"),  # before year 1 in UTC
-                                    _raw("2026-12-01T00:00:00+00:00|" + "9" * 4000)])
-def test_a_cursor_not_given_by_the_server_is_a_422_naming_it(client: FlaskClient, db_backend: str,
-                                                            cursor: str) -> None:
-    response = client.get(GAMES, query_string={"cursor": cursor})
+@pytest.mark.parametrize(
+    "cursor",
+    [
+        "",
+        "abc",
+        "not base64!",
+        encode_cursor(datetime(2026, 1, 1, tzinfo=UTC), 0),
+        "MjAyNi0xMi0wMVQwMDowMDowMHwx",  # no time zone
+        "x" * 300,
+        _raw("0001-01-01T00:00:00+01:00|5"),  # before year 1 in UTC
+        _raw("2026-12-01T00:00:00+00:00|" + "9" * 4000),
+    ],
+)
+def test_a_cursor_not_given_by_the_server_is_a_422_naming_it(
+    flask_client: FlaskClient, db_backend: str, cursor: str
+) -> None:
+    response = flask_client.get(GAMES, query_string={"cursor": cursor})
     assert_problem(response, 422, "validation-error")
     assert {"parameter": "cursor", "code": "invalid_value"} in [
-        {"parameter": e.get("parameter"), "code": e["code"]} for e in response.get_json()["errors"]]
+        {"parameter": e.get("parameter"), "code": e["code"]} for e in response.get_json()["errors"]
+    ]
 
 
-def test_cursor_and_page_together_are_a_422(client: FlaskClient, db_backend: str) -> None:
-    _games(client, 3)
-    cursor = _next(client.get(f"{GAMES}?page_size=1")) or ""
-    response = client.get(cursor + "&page=2")
+def test_cursor_and_page_together_are_a_422(flask_client: FlaskClient, db_backend: str) -> None:
+    _games(flask_client, 3)
+    cursor = _next(flask_client.get(f"{GAMES}?page_size=1")) or ""
+    response = flask_client.get(cursor + "&page=2")
     assert_problem(response, 422, "validation-error")
     assert response.get_json()["errors"][0]["parameter"] == "cursor"
 
@@ -184,8 +197,8 @@ def test_a_cursor_round_trips() -> None:
     assert decode_cursor(encode_cursor(naive, 7), max_id=2**31 - 1) == (moment, 7)
 
 
-def test_the_spec_documents_cursor_and_the_deprecated_page(client: FlaskClient) -> None:
-    spec = client.get("/openapi.json").get_json()
+def test_the_spec_documents_cursor_and_the_deprecated_page(flask_client: FlaskClient) -> None:
+    spec = flask_client.get("/openapi.json").get_json()
     operation = spec["paths"]["/v1/games"]["get"]
     params = {p["name"]: p for p in operation["parameters"]}
     assert "cursor" in params and params["page"].get("deprecated") is True

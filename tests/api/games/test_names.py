@@ -7,9 +7,9 @@ import re
 
 import pytest
 from flask.testing import FlaskClient
-from tests.api.app.test_problems import assert_problem
 
 from handfoot.server.names import NAME_PATTERN
+from tests.api.app.test_problems import assert_problem
 
 BLANK = ["   ", "\u200b", " \u00a0 ", "\u2060\ufeff", "\u3000"]
 TEAMS = [{"name": "Us", "players": ["Ann", "Bo"]}, {"name": "Them", "players": ["Cy", "Di"]}]
@@ -18,7 +18,7 @@ TALLY = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "red_threes_on_tab
 
 
 @pytest.mark.parametrize("blank", BLANK)
-def test_blank_names_are_refused(client: FlaskClient, blank: str) -> None:
+def test_blank_names_are_refused(flask_client: FlaskClient, blank: str) -> None:
     cases = [
         ({"name": blank, "preset": "pagat", "teams": TEAMS}, "/name"),
         ({"name": "G", "preset": "pagat", "teams": [{"name": blank, "players": ["Ann", "Bo"]}, TEAMS[1]]},
@@ -27,16 +27,16 @@ def test_blank_names_are_refused(client: FlaskClient, blank: str) -> None:
          "/teams/0/players/1"),
     ]
     for body, pointer in cases:
-        problem = assert_problem(client.post("/v1/games", json=body), 422)
+        problem = assert_problem(flask_client.post("/v1/games", json=body), 422)
         assert any(e.get("pointer") == pointer for e in problem["errors"]), problem
         assert not re.fullmatch(NAME_PATTERN, blank)
     score = {"preset": "pagat", "teams": [{"name": blank, "tally": TALLY}, {"name": "B", "tally": TALLY}]}
-    problem = assert_problem(client.post("/v1/rounds/score", json=score), 422)
+    problem = assert_problem(flask_client.post("/v1/rounds/score", json=score), 422)
     assert any(e.get("pointer") == "/teams/0/name" for e in problem["errors"]), problem
 
 
 @pytest.mark.parametrize("name", ["Zoë 🂡 北", " Ann ", "A", "x\u200by"])
-def test_names_with_something_visible_are_kept_as_sent(client: FlaskClient, name: str) -> None:
-    response = client.post("/v1/games", json={"name": name, "preset": "pagat", "teams": TEAMS})
+def test_names_with_something_visible_are_kept_as_sent(flask_client: FlaskClient, name: str) -> None:
+    response = flask_client.post("/v1/games", json={"name": name, "preset": "pagat", "teams": TEAMS})
     assert response.status_code == 201 and response.get_json()["name"] == name
     assert re.fullmatch(NAME_PATTERN, name)

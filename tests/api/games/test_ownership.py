@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from tests.helpers.game_routes import GAME_OPERATIONS, call, spec_game_operations
-from tests.helpers.games import SEED_ROUND_1, append, create_game
 
 from handfoot.server.auth import create_key
 from handfoot.server.db import get_db
+from tests.helpers.game_routes import GAME_OPERATIONS, call, spec_game_operations
+from tests.helpers.games import SEED_ROUND_1, append, create_game
 
 pytestmark = pytest.mark.db
 
@@ -30,55 +30,55 @@ def test_every_games_operation_has_a_case(app: Flask, db_backend: str) -> None:
 
 
 @pytest.fixture
-def alices_game(app: Flask, client: FlaskClient) -> tuple[str, str, int, str]:
+def alices_game(app: Flask, flask_client: FlaskClient) -> tuple[str, str, int, str]:
     """Keys for alice and bob; a game of alice's with one round; the round's ETag."""
     _, alice = create_key(get_db(app), "alice")
     _, bob = create_key(get_db(app), "bob")
-    game_id = create_game(client, headers=bearer(alice))["id"]
-    append(client, game_id, SEED_ROUND_1, headers=bearer(alice))
-    etag = client.get(f"/v1/games/{game_id}/rounds/1", headers=bearer(alice)).headers["ETag"]
+    game_id = create_game(flask_client, headers=bearer(alice))["id"]
+    append(flask_client, game_id, SEED_ROUND_1, headers=bearer(alice))
+    etag = flask_client.get(f"/v1/games/{game_id}/rounds/1", headers=bearer(alice)).headers["ETag"]
     return alice, bob, game_id, etag
 
 
 @pytest.mark.parametrize("op", ON_A_GAME, ids=lambda op: f"{op[0].upper()} {op[1]}")
-def test_another_keys_game_is_404_and_unchanged(client: FlaskClient, db_backend: str, op: tuple[str, str],
+def test_another_keys_game_is_404_and_unchanged(flask_client: FlaskClient, db_backend: str, op: tuple[str, str],
                                                  alices_game: tuple[str, str, int, str]) -> None:
     alice, bob, game_id, etag = alices_game
-    before = client.get(f"/v1/games/{game_id}", headers=bearer(alice)).get_json()
-    response = call(client, op, game_id=game_id, headers=bearer(bob), etag=etag)
+    before = flask_client.get(f"/v1/games/{game_id}", headers=bearer(alice)).get_json()
+    response = call(flask_client, op, game_id=game_id, headers=bearer(bob), etag=etag)
     assert response.status_code == 404, response.get_json()
     assert response.content_type == "application/problem+json"
     assert str(game_id) in response.get_json()["detail"]
     assert "alice" not in response.get_data(as_text=True)
-    after = client.get(f"/v1/games/{game_id}", headers=bearer(alice)).get_json()
+    after = flask_client.get(f"/v1/games/{game_id}", headers=bearer(alice)).get_json()
     assert after == before  # nothing read, nothing changed
 
 
 @pytest.mark.parametrize("op", OPERATIONS, ids=lambda op: f"{op[0].upper()} {op[1]}")
 @pytest.mark.parametrize("auth", ["none", "malformed", "unknown", "basic"])
-def test_no_valid_key_is_401(client: FlaskClient, db_backend: str, op: tuple[str, str], auth: str,
+def test_no_valid_key_is_401(flask_client: FlaskClient, db_backend: str, op: tuple[str, str], auth: str,
                              alices_game: tuple[str, str, int, str]) -> None:
     alice, _, game_id, etag = alices_game
     headers = {"none": {}, "malformed": {"Authorization": "Bearer"}, "unknown": bearer("hf_" + "x" * 43),
                "basic": {"Authorization": "Basic YWxpY2U6c2VjcmV0"}}[auth]
-    response = call(client, op, game_id=game_id, headers=headers, etag=etag)
+    response = call(flask_client, op, game_id=game_id, headers=headers, etag=etag)
     assert response.status_code == 401, response.get_json()
     assert response.headers["WWW-Authenticate"].startswith("Bearer")
     assert response.get_json()["type"] == "https://handfoot.dev/problems/unauthorized"
-    assert client.get(f"/v1/games/{game_id}", headers=bearer(alice)).get_json()["rounds_played"] == 1
+    assert flask_client.get(f"/v1/games/{game_id}", headers=bearer(alice)).get_json()["rounds_played"] == 1
 
 
-def test_list_shows_only_own_games(client: FlaskClient, db_backend: str,
+def test_list_shows_only_own_games(flask_client: FlaskClient, db_backend: str,
                                    alices_game: tuple[str, str, int, str]) -> None:
     alice, bob, game_id, _ = alices_game
-    assert client.get("/v1/games", headers=bearer(bob)).get_json() == []
-    assert [g["id"] for g in client.get("/v1/games", headers=bearer(alice)).get_json()] == [game_id]
-    assert client.get("/v1/games?player=North", headers=bearer(bob)).get_json() == []
+    assert flask_client.get("/v1/games", headers=bearer(bob)).get_json() == []
+    assert [g["id"] for g in flask_client.get("/v1/games", headers=bearer(alice)).get_json()] == [game_id]
+    assert flask_client.get("/v1/games?player=North", headers=bearer(bob)).get_json() == []
 
 
 @pytest.mark.parametrize("op", ON_A_GAME, ids=lambda op: f"{op[0].upper()} {op[1]}")
-def test_owner_succeeds_on_every_operation(client: FlaskClient, db_backend: str, op: tuple[str, str],
+def test_owner_succeeds_on_every_operation(flask_client: FlaskClient, db_backend: str, op: tuple[str, str],
                                            alices_game: tuple[str, str, int, str]) -> None:
     alice, _, game_id, etag = alices_game
-    response = call(client, op, game_id=game_id, headers=bearer(alice), etag=etag)
+    response = call(flask_client, op, game_id=game_id, headers=bearer(alice), etag=etag)
     assert response.status_code in (200, 201, 204), response.get_json()

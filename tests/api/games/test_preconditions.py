@@ -7,21 +7,22 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from tests.helpers.games import TEAMS, append, create_game, out_round
+
 from tests.api.app.test_problems import assert_problem
+from tests.helpers.games import TEAMS, append, create_game, out_round
 
 
 @pytest.fixture
-def game(client: FlaskClient) -> dict[str, Any]:
-    game_id = create_game(client)["id"]
+def game(flask_client: FlaskClient) -> dict[str, Any]:
+    game_id = create_game(flask_client)["id"]
     names = [t["name"] for t in TEAMS]
-    append(client, game_id, out_round(*names))
+    append(flask_client, game_id, out_round(*names))
     return {"id": game_id, "body": {"teams": out_round(*reversed(names))}}
 
 
-def test_correction_without_if_match_names_the_header(client: FlaskClient, game: dict[str, Any]) -> None:
+def test_correction_without_if_match_names_the_header(flask_client: FlaskClient, game: dict[str, Any]) -> None:
     problem = assert_problem(
-        client.put(f"/v1/games/{game['id']}/rounds/1", json=game["body"]), 428, "precondition-required"
+        flask_client.put(f"/v1/games/{game['id']}/rounds/1", json=game["body"]), 428, "precondition-required"
     )
     assert problem["errors"] == [
         {"parameter": "If-Match", "code": "required", "detail": problem["errors"][0]["detail"]}
@@ -31,11 +32,11 @@ def test_correction_without_if_match_names_the_header(client: FlaskClient, game:
 
 @pytest.mark.parametrize(("method", "path"), [("PUT", "/rounds/1"), ("DELETE", "")])
 def test_stale_if_match_names_the_header_and_the_current_etag(
-    client: FlaskClient, game: dict[str, Any], method: str, path: str
+    flask_client: FlaskClient, game: dict[str, Any], method: str, path: str
 ) -> None:
     url = f"/v1/games/{game['id']}{path}"
-    current = client.get(url if method == "PUT" else f"/v1/games/{game['id']}").headers["ETag"]
-    response = client.open(
+    current = flask_client.get(url if method == "PUT" else f"/v1/games/{game['id']}").headers["ETag"]
+    response = flask_client.open(
         url, method=method, json=game["body"] if method == "PUT" else None, headers={"If-Match": '"stale"'}
     )
     problem = assert_problem(response, 412, "precondition-failed")

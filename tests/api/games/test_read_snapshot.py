@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from tests.helpers.game_routes import GAME_OPERATIONS, call
-from tests.helpers.games import SEED_ROUND_1, append, create_game, tally
 from sqlalchemy import event
 
 from handfoot.server.auth import ANONYMOUS
 from handfoot.server.db import get_db
 from handfoot.server.services import rounds as rounds_svc
+from tests.helpers.game_routes import GAME_OPERATIONS, call
+from tests.helpers.games import SEED_ROUND_1, append, create_game, tally
 
 pytestmark = pytest.mark.db
 
@@ -50,20 +50,20 @@ class _Read:
         return self.body
 
 
-def _send(client: FlaskClient, op: tuple[str, str], game_id: int) -> _Read:
+def _send(flask_client: FlaskClient, op: tuple[str, str], game_id: int) -> _Read:
     if op == NUMBERED_LIST:
-        return _Read(client.get("/v1/games", query_string={"page": 1}))
-    return _Read(call(client, op, game_id=game_id))
+        return _Read(flask_client.get("/v1/games", query_string={"page": 1}))
+    return _Read(call(flask_client, op, game_id=game_id))
 
 
 @pytest.mark.parametrize("op", [*READS, NUMBERED_LIST], ids=lambda op: f"GET {op[1]}")
-def test_a_write_during_a_read_shows_in_none_of_it(app: Flask, client: FlaskClient, db_backend: str,
+def test_a_write_during_a_read_shows_in_none_of_it(app: Flask, flask_client: FlaskClient, db_backend: str,
                                                     op: tuple[str, str]) -> None:
     """A read of several statements sees none of a write committed between them; a read of one
     statement (the keyset list, the score sheet: the game row alone) has nothing in between."""
-    game_id = create_game(client)["id"]
-    append(client, game_id, SEED_ROUND_1)
-    before = _send(client, op, game_id)
+    game_id = create_game(flask_client)["id"]
+    append(flask_client, game_id, SEED_ROUND_1)
+    before = _send(flask_client, op, game_id)
     assert before.status_code == 200
 
     reader = threading.get_ident()
@@ -91,7 +91,7 @@ def test_a_write_during_a_read_shows_in_none_of_it(app: Flask, client: FlaskClie
     engine = get_db(app).engine
     event.listen(engine, "before_cursor_execute", between)
     try:
-        during = _send(client, op, game_id)
+        during = _send(flask_client, op, game_id)
     finally:
         event.remove(engine, "before_cursor_execute", between)
     if op in ONE_STATEMENT:
@@ -102,7 +102,7 @@ def test_a_write_during_a_read_shows_in_none_of_it(app: Flask, client: FlaskClie
     assert during.status_code == 200, during.get_json()
     assert during.get_json() == before.get_json()
     assert during.headers.get("ETag") == before.headers.get("ETag")
-    after = _send(client, op, game_id)
+    after = _send(flask_client, op, game_id)
     assert after.get_json() != before.get_json()  # the write shows in the next read
 
 

@@ -13,107 +13,107 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, out_round, tally
 from sqlalchemy import select
-from tests.api.app.test_problems import assert_problem
 
 from handfoot.server.db import get_db
 from handfoot.server.models import RoundDeletion, RoundRevision
+from tests.api.app.test_problems import assert_problem
+from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, out_round, tally
 
 pytestmark = pytest.mark.db
 
 NAMES = [t["name"] for t in TEAMS]
 
 
-def _game(client: FlaskClient, rounds: int, **create: Any) -> int:
-    game_id: int = create_game(client, **create)["id"]
+def _game(flask_client: FlaskClient, rounds: int, **create: Any) -> int:
+    game_id: int = create_game(flask_client, **create)["id"]
     for _ in range(rounds):
-        append(client, game_id, out_round(*NAMES))
+        append(flask_client, game_id, out_round(*NAMES))
     return game_id
 
 
-def _etag(client: FlaskClient, game_id: int) -> str:
-    return str(client.get(f"/v1/games/{game_id}").headers["ETag"])
+def _etag(flask_client: FlaskClient, game_id: int) -> str:
+    return str(flask_client.get(f"/v1/games/{game_id}").headers["ETag"])
 
 
-def _delete(client: FlaskClient, game_id: int, number: int, etag: str | None) -> Any:
+def _delete(flask_client: FlaskClient, game_id: int, number: int, etag: str | None) -> Any:
     headers = {"If-Match": etag} if etag is not None else {}
-    return client.delete(f"/v1/games/{game_id}/rounds/{number}", headers=headers)
+    return flask_client.delete(f"/v1/games/{game_id}/rounds/{number}", headers=headers)
 
 
-def test_the_last_round_goes_and_the_game_follows(client: FlaskClient) -> None:
-    game_id = _game(client, 2)
-    before = client.get(f"/v1/games/{game_id}").get_json()
-    response = _delete(client, game_id, 2, _etag(client, game_id))
+def test_the_last_round_goes_and_the_game_follows(flask_client: FlaskClient) -> None:
+    game_id = _game(flask_client, 2)
+    before = flask_client.get(f"/v1/games/{game_id}").get_json()
+    response = _delete(flask_client, game_id, 2, _etag(flask_client, game_id))
     assert response.status_code == 204, response.get_data(as_text=True)
-    game = client.get(f"/v1/games/{game_id}").get_json()
+    game = flask_client.get(f"/v1/games/{game_id}").get_json()
     assert game["rounds_played"] == 1 and game["next_round"] == 2
     assert [r["number"] for r in game["rounds"]] == [1]
     assert game["totals"] == [{"name": NAMES[0], "total": 3700}, {"name": NAMES[1], "total": 650}]
     assert game["version"] == before["version"] + 1
-    assert_problem(client.get(f"/v1/games/{game_id}/rounds/2"), 404)
+    assert_problem(flask_client.get(f"/v1/games/{game_id}/rounds/2"), 404)
     # Round 2 is played again, with other scores: the number is free and the totals are its own.
-    append(client, game_id, [tally(NAMES[0], clean=1, table=100), tally(NAMES[1], out=True, clean=2, dirty=2,
+    append(flask_client, game_id, [tally(NAMES[0], clean=1, table=100), tally(NAMES[1], out=True, clean=2, dirty=2,
                                                                           wild=1, table=500)], round=2)
-    assert client.get(f"/v1/games/{game_id}").get_json()["totals"][1]["total"] == 650 + 3700
+    assert flask_client.get(f"/v1/games/{game_id}").get_json()["totals"][1]["total"] == 650 + 3700
 
 
-def test_a_finished_game_whose_last_round_goes_plays_on(client: FlaskClient) -> None:
-    game_id = _game(client, 1, rules={"rounds": 1})
-    assert client.get(f"/v1/games/{game_id}").get_json()["status"] == "finished"
-    assert _delete(client, game_id, 1, _etag(client, game_id)).status_code == 204
-    game = client.get(f"/v1/games/{game_id}").get_json()
+def test_a_finished_game_whose_last_round_goes_plays_on(flask_client: FlaskClient) -> None:
+    game_id = _game(flask_client, 1, rules={"rounds": 1})
+    assert flask_client.get(f"/v1/games/{game_id}").get_json()["status"] == "finished"
+    assert _delete(flask_client, game_id, 1, _etag(flask_client, game_id)).status_code == 204
+    game = flask_client.get(f"/v1/games/{game_id}").get_json()
     assert (game["status"], game["rounds_played"], game["next_round"], game["winner"]) == (
         "in_progress", 0, 1, None)
     assert [t["total"] for t in game["totals"]] == [0, 0]
 
 
-def test_only_the_last_round_can_be_deleted(client: FlaskClient) -> None:
-    game_id = _game(client, 3)
-    etag = _etag(client, game_id)
+def test_only_the_last_round_can_be_deleted(flask_client: FlaskClient) -> None:
+    game_id = _game(flask_client, 3)
+    etag = _etag(flask_client, game_id)
     for number in (1, 2):
-        body = assert_problem(_delete(client, game_id, number, etag), 409, "not-last-round")
+        body = assert_problem(_delete(flask_client, game_id, number, etag), 409, "not-last-round")
         assert body["last_round"] == 3
         assert [e["code"] for e in body["errors"]] == ["not_last_round"]
         assert "only the last round (3)" in body["detail"].lower(), body["detail"]
-    assert_problem(_delete(client, game_id, 4, etag), 404)
-    assert client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 3, "nothing deleted"
-    assert _etag(client, game_id) == etag, "nothing written"
+    assert_problem(_delete(flask_client, game_id, 4, etag), 404)
+    assert flask_client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 3, "nothing deleted"
+    assert _etag(flask_client, game_id) == etag, "nothing written"
 
 
-def test_if_match_on_the_game_is_required(client: FlaskClient) -> None:
-    game_id = _game(client, 1)
-    assert_problem(_delete(client, game_id, 1, None), 428)
-    round_etag = client.get(f"/v1/games/{game_id}/rounds/1").headers["ETag"]
-    assert_problem(_delete(client, game_id, 1, round_etag), 412)  # the round's ETag is not the game's
-    stale = _etag(client, game_id)
-    append(client, game_id, out_round(*NAMES))
-    assert_problem(_delete(client, game_id, 2, stale), 412)
-    assert client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 2
+def test_if_match_on_the_game_is_required(flask_client: FlaskClient) -> None:
+    game_id = _game(flask_client, 1)
+    assert_problem(_delete(flask_client, game_id, 1, None), 428)
+    round_etag = flask_client.get(f"/v1/games/{game_id}/rounds/1").headers["ETag"]
+    assert_problem(_delete(flask_client, game_id, 1, round_etag), 412)  # the round's ETag is not the game's
+    stale = _etag(flask_client, game_id)
+    append(flask_client, game_id, out_round(*NAMES))
+    assert_problem(_delete(flask_client, game_id, 2, stale), 412)
+    assert flask_client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 2
 
 
-def test_a_repeated_delete_answers_the_same_while_nothing_else_changed(client: FlaskClient) -> None:
-    game_id = _game(client, 2)
-    etag = _etag(client, game_id)
-    assert _delete(client, game_id, 2, etag).status_code == 204
-    after = _etag(client, game_id)
-    repeat = _delete(client, game_id, 2, etag)
+def test_a_repeated_delete_answers_the_same_while_nothing_else_changed(flask_client: FlaskClient) -> None:
+    game_id = _game(flask_client, 2)
+    etag = _etag(flask_client, game_id)
+    assert _delete(flask_client, game_id, 2, etag).status_code == 204
+    after = _etag(flask_client, game_id)
+    repeat = _delete(flask_client, game_id, 2, etag)
     assert repeat.status_code == 204, repeat.get_data(as_text=True)
-    assert _etag(client, game_id) == after, "a repeat writes nothing"
-    assert client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1, "round 1 stays"
-    assert_problem(_delete(client, game_id, 2, after), 404)  # not a repeat: there is no round 2
-    append(client, game_id, out_round(*NAMES))  # round 2 again: the old deletion is history now
-    assert_problem(_delete(client, game_id, 2, etag), 412)
+    assert _etag(flask_client, game_id) == after, "a repeat writes nothing"
+    assert flask_client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1, "round 1 stays"
+    assert_problem(_delete(flask_client, game_id, 2, after), 404)  # not a repeat: there is no round 2
+    append(flask_client, game_id, out_round(*NAMES))  # round 2 again: the old deletion is history now
+    assert_problem(_delete(flask_client, game_id, 2, etag), 412)
 
 
-def test_the_deleted_round_and_its_revisions_are_kept(app: Flask, client: FlaskClient) -> None:
-    game_id = _game(client, 0)
-    append(client, game_id, SEED_ROUND_1)
-    round_etag = client.get(f"/v1/games/{game_id}/rounds/1").headers["ETag"]
-    corrected = client.put(f"/v1/games/{game_id}/rounds/1", json={"teams": out_round(*NAMES)},
+def test_the_deleted_round_and_its_revisions_are_kept(app: Flask, flask_client: FlaskClient) -> None:
+    game_id = _game(flask_client, 0)
+    append(flask_client, game_id, SEED_ROUND_1)
+    round_etag = flask_client.get(f"/v1/games/{game_id}/rounds/1").headers["ETag"]
+    corrected = flask_client.put(f"/v1/games/{game_id}/rounds/1", json={"teams": out_round(*NAMES)},
                            headers={"If-Match": round_etag})
     assert corrected.status_code == 200
-    assert _delete(client, game_id, 1, _etag(client, game_id)).status_code == 204
+    assert _delete(flask_client, game_id, 1, _etag(flask_client, game_id)).status_code == 204
     with get_db(app).session() as session:
         kept = session.scalars(select(RoundDeletion).where(RoundDeletion.game_id == game_id)).one()
         assert (kept.number, kept.revision) == (1, 2)
@@ -122,19 +122,22 @@ def test_the_deleted_round_and_its_revisions_are_kept(app: Flask, client: FlaskC
         assert [b["total"] for b in kept.revisions[0]["teams"]] == [3740, 1075]
         assert kept.revisions[0]["request"]["teams"][0]["tally"]["table_points"] == 465
         assert session.scalars(select(RoundRevision)).all() == [], "the revisions' rows went with the round"
-    assert client.delete(f"/v1/games/{game_id}").status_code == 204
+    assert flask_client.delete(f"/v1/games/{game_id}").status_code == 204
     with get_db(app).session() as session:
         assert session.scalars(select(RoundDeletion)).all() == [], "deleted with the game"
 
 
-def test_a_replayed_append_of_a_deleted_round_is_not_found(client: FlaskClient) -> None:
-    game_id = _game(client, 0)
+def test_a_replayed_append_of_a_deleted_round_is_not_found(flask_client: FlaskClient) -> None:
+    game_id = _game(flask_client, 0)
     key = {"Idempotency-Key": '"undo-me"'}
-    first = client.post(f"/v1/games/{game_id}/rounds", json={"teams": out_round(*NAMES)}, headers=key)
+    first = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": out_round(*NAMES)}, headers=key)
     assert first.status_code == 201
-    replay = client.post(f"/v1/games/{game_id}/rounds", json={"teams": out_round(*NAMES)}, headers=key)
+    replay = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": out_round(*NAMES)}, headers=key)
     assert replay.status_code == 201 and replay.get_json() == first.get_json()
-    assert _delete(client, game_id, 1, _etag(client, game_id)).status_code == 204
-    assert_problem(client.post(f"/v1/games/{game_id}/rounds", json={"teams": out_round(*NAMES)}, headers=key), 404)
-    append(client, game_id, out_round(*NAMES))  # round 1 played again: still not the key's round
-    assert_problem(client.post(f"/v1/games/{game_id}/rounds", json={"teams": out_round(*NAMES)}, headers=key), 404)
+    assert _delete(flask_client, game_id, 1, _etag(flask_client, game_id)).status_code == 204
+    again = {"teams": out_round(*NAMES)}
+    assert_problem(flask_client.post(f"/v1/games/{game_id}/rounds", json=again, headers=key), 404)
+    append(flask_client, game_id, out_round(*NAMES))  # round 1 played again: still not the key's round
+    assert_problem(
+        flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": out_round(*NAMES)}, headers=key), 404
+    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask.testing import FlaskClient
+
 from tests.helpers.games import create_game
 
 SIDES = [{"name": "North", "players": ["Ann", "Bo"]}, {"name": "South", "players": ["Cy", "Di"]}]
@@ -31,44 +32,44 @@ def _warnings(breakdowns: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     return [b["warnings"] for b in breakdowns]
 
 
-def test_every_stored_breakdown_with_warnings_is_answered(client: FlaskClient) -> None:
-    scored = client.post("/v1/rounds/score", json={"preset": "hodges", "round": 1, "teams": _teams(ILLEGAL)})
+def test_every_stored_breakdown_with_warnings_is_answered(flask_client: FlaskClient) -> None:
+    scored = flask_client.post("/v1/rounds/score", json={"preset": "hodges", "round": 1, "teams": _teams(ILLEGAL)})
     assert scored.status_code == 200, scored.get_json()
     expected = _warnings(scored.get_json()["teams"])
     assert [(w["code"], w["pointer"]) for w in expected[0]] == [("too_many_wilds", "/teams/0/melds/2")]
     assert expected[1] == []
 
-    game_id = create_game(client, "hodges", teams=SIDES)["id"]
-    appended = client.post(f"/v1/games/{game_id}/rounds", json={"teams": _teams(ILLEGAL)})
+    game_id = create_game(flask_client, "hodges", teams=SIDES)["id"]
+    appended = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": _teams(ILLEGAL)})
     assert appended.status_code == 201, appended.get_data(as_text=True)[:500]
     assert _warnings(appended.get_json()["teams"]) == expected
 
-    read = client.get(f"/v1/games/{game_id}/rounds/1")
+    read = flask_client.get(f"/v1/games/{game_id}/rounds/1")
     assert read.status_code == 200
     assert _warnings(read.get_json()["teams"]) == expected
 
     # A correction that keeps an illegal meld (now a different one) and the revisions of both.
     other = ["6S", "JK", "2C"]
-    corrected = client.put(f"/v1/games/{game_id}/rounds/1", json={"teams": _teams(other)},
+    corrected = flask_client.put(f"/v1/games/{game_id}/rounds/1", json={"teams": _teams(other)},
                            headers={"If-Match": read.headers["ETag"]})
     assert corrected.status_code == 200, corrected.get_data(as_text=True)[:500]
     now = _warnings(corrected.get_json()["teams"])
     assert now[0] and now[0][0]["pointer"] == "/teams/0/melds/2"
 
-    revisions = client.get(f"/v1/games/{game_id}/rounds/1/revisions")
+    revisions = flask_client.get(f"/v1/games/{game_id}/rounds/1/revisions")
     assert revisions.status_code == 200, revisions.get_data(as_text=True)[:500]
     body = revisions.get_json()
     items = body["items"] if isinstance(body, dict) else body
     assert [_warnings(r["teams"]) for r in items] == [expected, now]
 
 
-def test_the_reads_of_a_game_with_warnings_answer(client: FlaskClient) -> None:
+def test_the_reads_of_a_game_with_warnings_answer(flask_client: FlaskClient) -> None:
     """The game, its score sheet (JSON and CSV) and the statistics read the stored rounds."""
-    game_id = create_game(client, "hodges", teams=SIDES)["id"]
-    assert client.post(f"/v1/games/{game_id}/rounds", json={"teams": _teams(ILLEGAL)}).status_code == 201
+    game_id = create_game(flask_client, "hodges", teams=SIDES)["id"]
+    assert flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": _teams(ILLEGAL)}).status_code == 201
     for path, accept in ((f"/v1/games/{game_id}", "application/json"),
                          (f"/v1/games/{game_id}/scoresheet", "application/json"),
                          (f"/v1/games/{game_id}/scoresheet", "text/csv"),
                          ("/v1/games/stats", "application/json")):
-        response = client.get(path, headers={"Accept": accept})
+        response = flask_client.get(path, headers={"Accept": accept})
         assert response.status_code == 200, (path, accept, response.get_data(as_text=True)[:300])

@@ -9,8 +9,8 @@ from handfoot.server import create_app
 
 
 @pytest.mark.db
-def test_health_ok(client: FlaskClient, db_backend: str) -> None:
-    r = client.get("/health")
+def test_health_ok(flask_client: FlaskClient, db_backend: str) -> None:
+    r = flask_client.get("/health")
     assert r.status_code == 200
     assert r.mimetype == "application/json"
     assert r.get_json() == {"status": "ok", "database": "ok"}

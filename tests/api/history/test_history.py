@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, out_round, recorded_statements, tally
 from sqlalchemy import update
 
 from handfoot.server.auth import create_key
@@ -23,6 +22,7 @@ from handfoot.server.db import get_db
 from handfoot.server.models import Game
 from handfoot.server.resources.history.serializers import CSV_COLUMNS
 from handfoot.server.services import history
+from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, out_round, recorded_statements, tally
 
 pytestmark = pytest.mark.db
 
@@ -61,35 +61,35 @@ def set_created(app: Flask, game_id: int, when: str) -> None:
         session.execute(update(Game).where(Game.id == game_id).values(created_at=datetime.fromisoformat(when)))
 
 
-def two_games(client: FlaskClient, headers: dict[str, str] | None = None) -> tuple[int, int]:
+def two_games(flask_client: FlaskClient, headers: dict[str, str] | None = None) -> tuple[int, int]:
     """A pagat game of two rounds (seed 000's round, then Team 2 goes out) and a BGA game of one."""
-    first = create_game(client, headers=headers)["id"]
-    append(client, first, SEED_ROUND_1, headers=headers)
-    append(client, first, out_round("Team 2", "Team 1"), headers=headers)
-    second = create_game(client, "bga", name="=cmd|' /C calc'!A0", headers=headers,
+    first = create_game(flask_client, headers=headers)["id"]
+    append(flask_client, first, SEED_ROUND_1, headers=headers)
+    append(flask_client, first, out_round("Team 2", "Team 1"), headers=headers)
+    second = create_game(flask_client, "bga", name="=cmd|' /C calc'!A0", headers=headers,
                          teams=[{"name": "Us", "players": ["north", "East"]},
                                 {"name": "Them", "players": ["Zoë", "Yan"]}])["id"]
-    append(client, second, out_round("Us", "Them"), headers=headers)
+    append(flask_client, second, out_round("Us", "Them"), headers=headers)
     return first, second
 
 
 # -- export ----------------------------------------------------------------------------------
 
 
-def test_ndjson_lines_are_the_games_as_read(client: FlaskClient, db_backend: str) -> None:
-    first, second = two_games(client)
-    with client.get("/v1/games/export") as response:
+def test_ndjson_lines_are_the_games_as_read(flask_client: FlaskClient, db_backend: str) -> None:
+    first, second = two_games(flask_client)
+    with flask_client.get("/v1/games/export") as response:
         assert response.is_streamed
         lines = ndjson(response)
     assert [line["id"] for line in lines] == [first, second]  # oldest first
     for line in lines:
-        assert line == client.get(f"/v1/games/{line['id']}").get_json()
+        assert line == flask_client.get(f"/v1/games/{line['id']}").get_json()
     assert [r["scores"][0]["total"] for r in lines[0]["rounds"]] == [3740, 650]
 
 
-def test_csv_has_one_row_per_side_per_round(client: FlaskClient, db_backend: str) -> None:
-    first, second = two_games(client)
-    rows = csv_rows(client.get("/v1/games/export", headers={"Accept": "text/csv"}))
+def test_csv_has_one_row_per_side_per_round(flask_client: FlaskClient, db_backend: str) -> None:
+    first, second = two_games(flask_client)
+    rows = csv_rows(flask_client.get("/v1/games/export", headers={"Accept": "text/csv"}))
     assert len(rows) == 2 * 2 + 1 * 2
     assert [(int(r["game_id"]), int(r["round"]), r["side"]) for r in rows] == [
         (first, 1, "Team 1"), (first, 1, "Team 2"), (first, 2, "Team 1"), (first, 2, "Team 2"),
@@ -103,29 +103,29 @@ def test_csv_has_one_row_per_side_per_round(client: FlaskClient, db_backend: str
     assert rows[4]["game"].startswith("'=")  # a spreadsheet does not run it
     assert rows[4]["players"] == "north; East"
     # format= wins over Accept
-    assert csv_rows(client.get("/v1/games/export?format=csv", headers={"Accept": "application/x-ndjson"})) == rows
+    assert csv_rows(flask_client.get("/v1/games/export?format=csv", headers={"Accept": "application/x-ndjson"})) == rows
 
 
-def test_won_game_marks_the_winner_of_a_finished_game(client: FlaskClient, db_backend: str) -> None:
-    game = create_game(client, rules={"rounds": 1})["id"]
-    append(client, game, SEED_ROUND_1)
-    rows = csv_rows(client.get("/v1/games/export?format=csv"))
+def test_won_game_marks_the_winner_of_a_finished_game(flask_client: FlaskClient, db_backend: str) -> None:
+    game = create_game(flask_client, rules={"rounds": 1})["id"]
+    append(flask_client, game, SEED_ROUND_1)
+    rows = csv_rows(flask_client.get("/v1/games/export?format=csv"))
     assert [(r["side"], r["game_status"], r["won_game"]) for r in rows] == [
         ("Team 1", "finished", "1"), ("Team 2", "finished", "0")]
 
 
-def test_empty_export(client: FlaskClient, db_backend: str) -> None:
-    assert ndjson(client.get("/v1/games/export")) == []
-    assert csv_rows(client.get("/v1/games/export?format=csv")) == []
+def test_empty_export(flask_client: FlaskClient, db_backend: str) -> None:
+    assert ndjson(flask_client.get("/v1/games/export")) == []
+    assert csv_rows(flask_client.get("/v1/games/export?format=csv")) == []
 
 
-def test_filters_by_date_and_preset(app: Flask, client: FlaskClient, db_backend: str) -> None:
-    first, second = two_games(client)
+def test_filters_by_date_and_preset(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    first, second = two_games(flask_client)
     set_created(app, first, "2026-10-15T20:00:00+00:00")
     set_created(app, second, "2026-11-01T00:00:00+00:00")
 
     def ids(query: str) -> list[int]:
-        return [line["id"] for line in ndjson(client.get(f"/v1/games/export?{query}"))]
+        return [line["id"] for line in ndjson(flask_client.get(f"/v1/games/export?{query}"))]
 
     assert ids("since=2026-11-01") == [second]  # at or after midnight UTC
     assert ids("until=2026-11-01") == [first]  # before: the range is half-open
@@ -133,7 +133,7 @@ def test_filters_by_date_and_preset(app: Flask, client: FlaskClient, db_backend:
     assert ids("since=2026-10-15T21:00:00%2B01:00&until=2026-10-16") == [first]  # an offset is honoured
     assert ids("preset=bga") == [second]
     assert ids("preset=pagat&since=2026-11-01") == []
-    stats = client.get("/v1/games/stats?preset=bga").get_json()
+    stats = flask_client.get("/v1/games/stats?preset=bga").get_json()
     assert (stats["games"], stats["rounds"]) == (1, 1)
 
 
@@ -149,9 +149,9 @@ BAD_CASES = [(path, q, p) for path in ("/v1/games/export", "/v1/games/stats") fo
 
 
 @pytest.mark.parametrize(("path", "query", "parameter"), BAD_CASES, ids=[f"{p} {q}" for p, q, _ in BAD_CASES])
-def test_bad_filters_are_422_naming_the_parameter(client: FlaskClient, db_backend: str, path: str, query: str,
+def test_bad_filters_are_422_naming_the_parameter(flask_client: FlaskClient, db_backend: str, path: str, query: str,
                                                   parameter: str) -> None:
-    response = client.get(f"{path}?{query}")
+    response = flask_client.get(f"{path}?{query}")
     assert response.status_code == 422, response.get_data(as_text=True)
     assert response.content_type == "application/problem+json"
     problem = response.get_json()
@@ -159,74 +159,77 @@ def test_bad_filters_are_422_naming_the_parameter(client: FlaskClient, db_backen
     assert parameter in json.dumps(problem)
 
 
-def test_accept_without_ndjson_or_csv_is_406(client: FlaskClient, db_backend: str) -> None:
-    with client.get("/v1/games/export", headers={"Accept": "application/xml"}) as response:
+def test_accept_without_ndjson_or_csv_is_406(flask_client: FlaskClient, db_backend: str) -> None:
+    with flask_client.get("/v1/games/export", headers={"Accept": "application/xml"}) as response:
         assert response.status_code == 406
         assert response.content_type == "application/problem+json"
 
 
-def test_export_reads_in_batches(app: Flask, client: FlaskClient, db_backend: str,
+def test_export_reads_in_batches(app: Flask, flask_client: FlaskClient, db_backend: str,
                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    games = [create_game(client, name=f"g{i}")["id"] for i in range(5)]
+    games = [create_game(flask_client, name=f"g{i}")["id"] for i in range(5)]
     for game in games:
-        append(client, game, SEED_ROUND_1)
+        append(flask_client, game, SEED_ROUND_1)
     monkeypatch.setattr(history, "BATCH_SIZE", 2)
     with recorded_statements(app) as statements:
-        lines = ndjson(client.get("/v1/games/export"))
+        lines = ndjson(flask_client.get("/v1/games/export"))
     assert [line["id"] for line in lines] == games
     game_queries = [s for s in statements if s.startswith("SELECT") and "FROM games" in s and "LIMIT" in s]
     assert len(game_queries) == 3  # 2 + 2 + 1, never all five at once
 
 
-def test_an_export_left_unread_is_closed_by_the_client_fixture(app: Flask, client: FlaskClient,
+def test_an_export_left_unread_is_closed_by_the_client_fixture(app: Flask, flask_client: FlaskClient,
                                                                db_backend: str) -> None:
     """A stream nobody read (an assertion failed first) holds its own session; the ``client``
     fixture's close (tests/conftest.py, ClosingClient) gives its connection back before the database
     is dropped."""
-    two_games(client)
+    two_games(flask_client)
     pool = get_db(app).engine.pool
-    response = client.get("/v1/games/export")
+    response = flask_client.get("/v1/games/export")
     assert response.is_streamed
     assert pool.checkedout() == 1  # type: ignore[attr-defined]  # the export's own session, still open
-    client.close_streams()  # type: ignore[attr-defined]  # what the fixture does when the test ends
+    flask_client.close_streams()  # type: ignore[attr-defined]  # what the fixture does when the test ends
     assert pool.checkedout() == 0  # type: ignore[attr-defined]
 
 
 # -- ownership --------------------------------------------------------------------------------
 
 
-def test_an_owner_sees_only_their_own_games(app: Flask, client: FlaskClient, db_backend: str) -> None:
-    anonymous = create_game(client)["id"]  # made before any key: nobody's
+def test_an_owner_sees_only_their_own_games(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    anonymous = create_game(flask_client)["id"]  # made before any key: nobody's
     _, alice = create_key(get_db(app), "alice")
     _, bob = create_key(get_db(app), "bob")
-    first, second = two_games(client, bearer(alice))
-    bobs = create_game(client, headers=bearer(bob))["id"]
-    append(client, bobs, SEED_ROUND_1, headers=bearer(bob))
+    first, second = two_games(flask_client, bearer(alice))
+    bobs = create_game(flask_client, headers=bearer(bob))["id"]
+    append(flask_client, bobs, SEED_ROUND_1, headers=bearer(bob))
 
-    assert [g["id"] for g in ndjson(client.get("/v1/games/export", headers=bearer(alice)))] == [first, second]
-    assert [g["id"] for g in ndjson(client.get("/v1/games/export", headers=bearer(bob)))] == [bobs]
-    assert {int(r["game_id"]) for r in csv_rows(client.get("/v1/games/export?format=csv",
+    assert [g["id"] for g in ndjson(flask_client.get("/v1/games/export", headers=bearer(alice)))] == [first, second]
+    assert [g["id"] for g in ndjson(flask_client.get("/v1/games/export", headers=bearer(bob)))] == [bobs]
+    assert {int(r["game_id"]) for r in csv_rows(flask_client.get("/v1/games/export?format=csv",
                                                             headers=bearer(bob)))} == {bobs}
-    stats = client.get("/v1/games/stats", headers=bearer(bob)).get_json()
+    stats = flask_client.get("/v1/games/stats", headers=bearer(bob)).get_json()
     assert (stats["games"], stats["rounds"]) == (1, 1)
-    assert anonymous not in [g["id"] for g in ndjson(client.get("/v1/games/export", headers=bearer(alice)))]
+    assert anonymous not in [g["id"] for g in ndjson(flask_client.get("/v1/games/export", headers=bearer(alice)))]
     for path in ("/v1/games/export", "/v1/games/stats"):
-        response = client.get(path)
+        response = flask_client.get(path)
         assert response.status_code == 401
         assert response.headers["WWW-Authenticate"].startswith("Bearer")
-        assert client.get(path, headers=bearer(alice)).headers["Cache-Control"] == "no-store"
+        assert flask_client.get(path, headers=bearer(alice)).headers["Cache-Control"] == "no-store"
 
 
 # -- statistics -------------------------------------------------------------------------------
 
 
-def test_statistics_add_up_from_the_rounds(client: FlaskClient, db_backend: str) -> None:
-    two_games(client)
-    finished = create_game(client, rules={"rounds": 1}, teams=[
+def test_statistics_add_up_from_the_rounds(flask_client: FlaskClient, db_backend: str) -> None:
+    two_games(flask_client)
+    finished = create_game(flask_client, rules={"rounds": 1}, teams=[
         {"name": "A", "players": ["NORTH", "South"]}, {"name": "B", "players": ["West", "East"]}])["id"]
-    append(client, finished, [tally("A", clean=1, table=100, left=10), tally("B", out=True, clean=2, dirty=2, wild=1,
-                                                                                table=300)])
-    stats = client.get("/v1/games/stats").get_json()
+    append(
+        flask_client,
+        finished,
+        [tally("A", clean=1, table=100, left=10), tally("B", out=True, clean=2, dirty=2, wild=1, table=300)],
+    )
+    stats = flask_client.get("/v1/games/stats").get_json()
     assert (stats["games"], stats["rounds"]) == (3, 4)
     players = {p["name"]: p for p in stats["players"]}
     # "North", "north" and "NORTH" are one player, shown as last written
@@ -249,12 +252,12 @@ def test_statistics_add_up_from_the_rounds(client: FlaskClient, db_backend: str)
     assert stats["players"][0]["games"] >= stats["players"][-1]["games"]  # most games first
 
 
-def test_statistics_empty(client: FlaskClient, db_backend: str) -> None:
-    assert client.get("/v1/games/stats").get_json() == {"games": 0, "rounds": 0, "players": [], "sides": []}
+def test_statistics_empty(flask_client: FlaskClient, db_backend: str) -> None:
+    assert flask_client.get("/v1/games/stats").get_json() == {"games": 0, "rounds": 0, "players": [], "sides": []}
 
 
-def test_statistics_of_a_game_without_rounds(client: FlaskClient, db_backend: str) -> None:
-    create_game(client, teams=TEAMS)
-    stats = client.get("/v1/games/stats").get_json()
+def test_statistics_of_a_game_without_rounds(flask_client: FlaskClient, db_backend: str) -> None:
+    create_game(flask_client, teams=TEAMS)
+    stats = flask_client.get("/v1/games/stats").get_json()
     north = next(p for p in stats["players"] if p["name"] == "North")
     assert (north["games"], north["rounds"], north["average_round"], north["best_round"]) == (1, 0, None, None)

@@ -7,21 +7,14 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from tests.api.app.test_problems import assert_problem
 
 from handfoot.engine import PRESETS
-from handfoot.server import create_app
+from tests.api.app.test_problems import assert_problem
 
 NEW_RULES = ("hand_size_by_round", "foot_size_by_round", "jokers_per_deck", "clean_books_grow",
              "opening_needs_book", "perfect_cut_within_1_bonus", "perfect_cut_within_3_bonus",
              "rank_book_bonuses", "illegal_melds_stand")
 KINGS_ILLEGAL = ["KS", "KH", "KD", "2C", "2D", "2H", "JK"]
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> FlaskClient:
-    db = tmp_path_factory.mktemp("house-rules") / "unused.sqlite3"
-    return create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}"}).test_client()
 
 
 def _body(preset: str, rules: dict[str, Any], melds: list[list[str]]) -> dict[str, Any]:
@@ -33,8 +26,8 @@ def _body(preset: str, rules: dict[str, Any], melds: list[list[str]]) -> dict[st
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_every_preset_answers_each_new_rule_with_its_provenance(client: FlaskClient, preset: str) -> None:
-    answer = client.get(f"/v1/presets/{preset}").json
+def test_every_preset_answers_each_new_rule_with_its_provenance(stateless_client: FlaskClient, preset: str) -> None:
+    answer = stateless_client.get(f"/v1/presets/{preset}").json
     fields = {f["name"] for f in answer["fields"]}
     for name in NEW_RULES:
         assert name in answer["rules"] and name in answer["provenance"] and name in fields, name
@@ -57,19 +50,22 @@ def test_every_preset_answers_each_new_rule_with_its_provenance(client: FlaskCli
     ({"rank_book_bonuses": [{"rank": "7", "bonus": -100_001}]}, "/rules/rank_book_bonuses/0/bonus"),
     ({"rank_book_bonuses": [{"rank": "7"}]}, "/rules/rank_book_bonuses/0/bonus"),
 ])
-def test_an_out_of_range_house_rule_is_a_422_naming_it(client: FlaskClient, preset: str, rules: dict[str, Any],
-                                                        pointer: str) -> None:
-    problem = assert_problem(client.post("/v1/rounds/score", json=_body(preset, rules, [["7S", "7H", "7D"]])), 422)
+def test_an_out_of_range_house_rule_is_a_422_naming_it(
+    stateless_client: FlaskClient, preset: str, rules: dict[str, Any], pointer: str
+) -> None:
+    problem = assert_problem(
+        stateless_client.post("/v1/rounds/score", json=_body(preset, rules, [["7S", "7H", "7D"]])), 422
+    )
     assert [e["pointer"] for e in problem["errors"]] == [pointer]
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_a_set_house_rule_is_in_force_and_reported_as_overridden(client: FlaskClient, preset: str) -> None:
+def test_a_set_house_rule_is_in_force_and_reported_as_overridden(stateless_client: FlaskClient, preset: str) -> None:
     sevens = ["7S", "7H", "7D", "7C", "7S", "7H", "7D"]
     rules = {"rank_book_bonuses": [{"rank": "7", "bonus": 1500}], "perfect_cut_within_1_bonus": 50}
     body = _body(preset, rules, [sevens])
     body["teams"][0]["cuts_within_1"] = 1
-    answer = client.post("/v1/rounds/score", json=body)
+    answer = stateless_client.post("/v1/rounds/score", json=body)
     assert answer.status_code == 200, answer.json
     side = answer.json["teams"][0]
     lines = {line["code"]: line["points"] for line in side["lines"]}
@@ -79,21 +75,26 @@ def test_a_set_house_rule_is_in_force_and_reported_as_overridden(client: FlaskCl
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_whats_layed_is_played_answers_warnings_not_a_422(client: FlaskClient, preset: str) -> None:
+def test_whats_layed_is_played_answers_warnings_not_a_422(stateless_client: FlaskClient, preset: str) -> None:
     stands = {"illegal_melds_stand": True}
-    answer = client.post("/v1/rounds/score", json=_body(preset, stands, [KINGS_ILLEGAL]))
+    answer = stateless_client.post("/v1/rounds/score", json=_body(preset, stands, [KINGS_ILLEGAL]))
     assert answer.status_code == 200, answer.json
     warnings = answer.json["teams"][0]["warnings"]
     assert warnings and {w["pointer"] for w in warnings} == {"/teams/0/melds/0"}
     assert all(set(w) == {"pointer", "code", "detail"} and w["detail"] for w in warnings)
-    refused = assert_problem(client.post("/v1/rounds/score", json=_body(preset, {"illegal_melds_stand": False},
-                                                                        [KINGS_ILLEGAL])), 422)
+    refused = assert_problem(
+        stateless_client.post("/v1/rounds/score", json=_body(preset, {"illegal_melds_stand": False}, [KINGS_ILLEGAL])),
+        422,
+    )
     assert sorted((e["pointer"], e["code"]) for e in refused["errors"]) == sorted(
-        (w["pointer"], w["code"]) for w in warnings)
+        (w["pointer"], w["code"]) for w in warnings
+    )
 
 
-def test_hodges_lets_an_uncaught_meld_stand_by_default(client: FlaskClient) -> None:
-    answer = client.post("/v1/rounds/score", json=_body("hodges", {}, [KINGS_ILLEGAL]))
+def test_hodges_lets_an_uncaught_meld_stand_by_default(stateless_client: FlaskClient) -> None:
+    answer = stateless_client.post("/v1/rounds/score", json=_body("hodges", {}, [KINGS_ILLEGAL]))
     assert answer.status_code == 200, answer.json
     assert answer.json["teams"][0]["warnings"]
-    assert not client.post("/v1/melds/validate", json={"preset": "hodges", "cards": KINGS_ILLEGAL}).json["valid"]
+    assert not stateless_client.post("/v1/melds/validate", json={"preset": "hodges", "cards": KINGS_ILLEGAL}).json[
+        "valid"
+    ]

@@ -43,32 +43,32 @@ def test_valid_lists_load_as_lists() -> None:
         (("teams", 0, "melds"), "KS", "/teams/0/melds"),
     ],
 )
-def test_bad_items_are_named_by_position(client: Any, where: tuple[Any, ...], value: Any, pointer: str) -> None:
+def test_bad_items_are_named_by_position(flask_client: Any, where: tuple[Any, ...], value: Any, pointer: str) -> None:
     body = copy.deepcopy(ROUND)
     target = body
     for key in where[:-1]:
         target = target[key]
     target[where[-1]] = value
-    response = client.post("/v1/rounds/score", json=body)
+    response = flask_client.post("/v1/rounds/score", json=body)
     assert response.status_code == 422
     assert response.headers["Content-Type"].startswith("application/problem+json")
     assert [e["pointer"] for e in response.get_json()["errors"]] == [pointer]
 
 
-def test_too_many_cards_and_melds(client: Any) -> None:
+def test_too_many_cards_and_melds(flask_client: Any) -> None:
     body = copy.deepcopy(ROUND)
     body["teams"][0]["players"][0]["hand"] = ["4S"] * 201
     body["teams"][1]["melds"] = [["5S", "5H", "5D"]] * 61
-    response = client.post("/v1/rounds/score", json=body)
+    response = flask_client.post("/v1/rounds/score", json=body)
     assert response.status_code == 422
     pointers = sorted(e["pointer"] for e in response.get_json()["errors"])
     assert pointers == ["/teams/0/players/0/hand", "/teams/1/melds"]
 
 
-def test_unknown_card_is_named_by_the_engine(client: Any) -> None:
+def test_unknown_card_is_named_by_the_engine(flask_client: Any) -> None:
     body = copy.deepcopy(ROUND)
     body["teams"][1]["melds"][0][2] = "ZZ"
-    response = client.post("/v1/rounds/score", json=body)
+    response = flask_client.post("/v1/rounds/score", json=body)
     assert response.status_code == 422
     errors = response.get_json()["errors"]
     assert [(e["pointer"], e["code"]) for e in errors] == [("/teams/1/melds/0/2", "unknown_card")]

@@ -8,17 +8,10 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from tests.api.app.test_problems import assert_problem
 
 from handfoot.engine import PRESETS, PROBLEM_CODES
-from handfoot.server import create_app
+from tests.api.app.test_problems import assert_problem
 from tests.conftest import WORKED_CASES
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> FlaskClient:
-    db = tmp_path_factory.mktemp("scoring") / "unused.sqlite3"
-    return create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}"}).test_client()
 
 
 def worked(form: str) -> dict[str, Any]:
@@ -26,8 +19,8 @@ def worked(form: str) -> dict[str, Any]:
     return request
 
 
-def test_worked_round_every_line(client: FlaskClient) -> None:
-    body = client.post("/v1/rounds/score", json=worked("cards")).json
+def test_worked_round_every_line(stateless_client: FlaskClient) -> None:
+    body = stateless_client.post("/v1/rounds/score", json=worked("cards")).json
     assert body["preset"] == "pagat" and body["round"] == 1 and body["rules_overridden"] == []
     one, two = body["teams"]
     assert [(ln["code"], ln["count"], ln["points_each"], ln["points"]) for ln in one["lines"]] == [
@@ -53,9 +46,9 @@ def test_worked_round_every_line(client: FlaskClient) -> None:
     }
 
 
-def test_cards_and_tally_forms_answer_identically(client: FlaskClient) -> None:
-    cards = client.post("/v1/rounds/score", json=worked("cards")).json
-    tally = client.post("/v1/rounds/score", json=worked("tally")).json
+def test_cards_and_tally_forms_answer_identically(stateless_client: FlaskClient) -> None:
+    cards = stateless_client.post("/v1/rounds/score", json=worked("cards")).json
+    tally = stateless_client.post("/v1/rounds/score", json=worked("tally")).json
     assert cards == tally
 
 
@@ -63,7 +56,7 @@ def test_cards_and_tally_forms_answer_identically(client: FlaskClient) -> None:
     ("form", "rules"),
     [("cards", {}), ("tally", {}), ("cards", {"clean_book_bonus": 400}), ("cards", {"after_book": "burn"})],
 )
-def test_answer_is_the_documented_schema_dump(client: FlaskClient, form: str, rules: dict[str, Any]) -> None:
+def test_answer_is_the_documented_schema_dump(stateless_client: FlaskClient, form: str, rules: dict[str, Any]) -> None:
     """The score answer is built without marshmallow; it must be byte for byte what dumping it through
     RoundScoreSchema (the documented response) and jsonify gave."""
     from flask import jsonify
@@ -72,70 +65,80 @@ def test_answer_is_the_documented_schema_dump(client: FlaskClient, form: str, ru
     from handfoot.server.resources.rounds.schemas import RoundScoreSchema
 
     body = {**worked(form), "rules": rules}
-    response = client.post("/v1/rounds/score", json=body)
+    response = stateless_client.post("/v1/rounds/score", json=body)
     assert response.status_code == 200, response.json
     resolved = resolve_rules(body["preset"], rules)
     score = score_round(round_from_mapping(body), resolved.rules)
     expected = RoundScoreSchema().dump({"preset": resolved.preset.id, "round": score.round,
                                         "rules_overridden": list(resolved.overridden), "teams": score.teams})
-    with client.application.app_context():
+    with stateless_client.application.app_context():
         assert response.data == jsonify(expected).get_data()
 
 
-def bad(client: FlaskClient, body: Any, status: int, pointer: str, code: str, **kw: Any) -> dict[str, Any]:
+def bad(stateless_client: FlaskClient, body: Any, status: int, pointer: str, code: str, **kw: Any) -> dict[str, Any]:
     response = (
-        client.post("/v1/rounds/score", json=body, **kw) if body is not None else client.post("/v1/rounds/score", **kw)
+        stateless_client.post("/v1/rounds/score", json=body, **kw)
+        if body is not None
+        else stateless_client.post("/v1/rounds/score", **kw)
     )
     problem = assert_problem(response, status)
     assert any(e.get("pointer") == pointer and e["code"] == code for e in problem["errors"]), problem
     return problem
 
 
-def test_malformed_json(client: FlaskClient) -> None:
-    bad(client, None, 400, "", "malformed_json", data='{"preset": "pagat", "teams": [', content_type="application/json")
+def test_malformed_json(stateless_client: FlaskClient) -> None:
+    bad(
+        stateless_client,
+        None,
+        400,
+        "",
+        "malformed_json",
+        data='{"preset": "pagat", "teams": [',
+        content_type="application/json",
+    )
 
 
-def test_unknown_card_names_its_position(client: FlaskClient) -> None:
+def test_unknown_card_names_its_position(stateless_client: FlaskClient) -> None:
     body = worked("cards")
     body["teams"][1]["melds"][2][3] = "1X"
     body["teams"][0]["players"][1]["hand"][0] = "ZZ"
-    problem = bad(client, body, 422, "/teams/1/melds/2/3", "unknown_card")
+    problem = bad(stateless_client, body, 422, "/teams/1/melds/2/3", "unknown_card")
     assert any(e["pointer"] == "/teams/0/players/1/hand/0" for e in problem["errors"])
     assert "1X" in problem["detail"]
 
 
-def test_unknown_preset(client: FlaskClient) -> None:
-    bad(client, {**worked("tally"), "preset": "poker"}, 422, "/preset", "unknown_preset")
+def test_unknown_preset(stateless_client: FlaskClient) -> None:
+    bad(stateless_client, {**worked("tally"), "preset": "poker"}, 422, "/preset", "unknown_preset")
 
 
-def test_negative_tally(client: FlaskClient) -> None:
+def test_negative_tally(stateless_client: FlaskClient) -> None:
     body = worked("tally")
     body["teams"][1]["tally"]["points_left"] = -185
-    bad(client, body, 422, "/teams/1/tally/points_left", "negative_tally")
+    bad(stateless_client, body, 422, "/teams/1/tally/points_left", "negative_tally")
 
 
-def test_string_where_a_number_belongs(client: FlaskClient) -> None:
+def test_string_where_a_number_belongs(stateless_client: FlaskClient) -> None:
     body = worked("tally")
     body["teams"][0]["tally"]["table_points"] = "465"
-    bad(client, body, 422, "/teams/0/tally/table_points", "invalid_type")
+    bad(stateless_client, body, 422, "/teams/0/tally/table_points", "invalid_type")
 
 
-def test_two_megabyte_body(client: FlaskClient) -> None:
+def test_two_megabyte_body(stateless_client: FlaskClient) -> None:
     body = worked("cards")
     body["teams"][0]["name"] = "x" * 2_000_000
-    assert_problem(client.post("/v1/rounds/score", json=body), 413)
+    assert_problem(stateless_client.post("/v1/rounds/score", json=body), 413)
 
 
-def test_unknown_field_is_named(client: FlaskClient) -> None:
+def test_unknown_field_is_named(stateless_client: FlaskClient) -> None:
     body = worked("tally")
     body["teams"][0]["tally"]["bonus"] = 5
-    bad(client, body, 422, "/teams/0/tally/bonus", "unknown_field")
+    bad(stateless_client, body, 422, "/teams/0/tally/bonus", "unknown_field")
 
 
-def test_tally_and_cards_together_refused(client: FlaskClient) -> None:
+def test_tally_and_cards_together_refused(stateless_client: FlaskClient) -> None:
     body = worked("tally")
     body["teams"][0]["melds"] = [["KS", "KH", "KD"]]
-    bad(client, body, 422, "/teams/0/tally", "invalid_value")
+    bad(stateless_client, body, 422, "/teams/0/tally", "invalid_value")
 
 
 @pytest.mark.parametrize(
@@ -150,28 +153,32 @@ def test_tally_and_cards_together_refused(client: FlaskClient) -> None:
         ({"contract": {"wild_books": 9}}, "/rules/contract/wild_books", "inconsistent_rules"),
     ],
 )
-def test_house_rules_refused_by_name(client: FlaskClient, rules: dict[str, Any], pointer: str, code: str) -> None:
-    bad(client, {**worked("tally"), "rules": rules}, 422, pointer, code)
+def test_house_rules_refused_by_name(
+    stateless_client: FlaskClient, rules: dict[str, Any], pointer: str, code: str
+) -> None:
+    bad(stateless_client, {**worked("tally"), "rules": rules}, 422, pointer, code)
 
 
-def test_house_rules_change_the_score(client: FlaskClient) -> None:
-    body = client.post("/v1/rounds/score", json={**worked("tally"), "rules": {"clean_book_bonus": 400}}).json
+def test_house_rules_change_the_score(stateless_client: FlaskClient) -> None:
+    body = stateless_client.post("/v1/rounds/score", json={**worked("tally"), "rules": {"clean_book_bonus": 400}}).json
     assert body["rules_overridden"] == ["clean_book_bonus"]
     assert [t["total"] for t in body["teams"]] == [3740 - 200, 1075 - 100]
 
 
-def test_rule_breaking_round_names_the_rule(client: FlaskClient) -> None:
+def test_rule_breaking_round_names_the_rule(stateless_client: FlaskClient) -> None:
     body = worked("cards")
     body["teams"][1]["went_out"] = True
-    problem = assert_problem(client.post("/v1/rounds/score", json=body), 422, "invalid-round")
+    problem = assert_problem(stateless_client.post("/v1/rounds/score", json=body), 422, "invalid-round")
     codes = {e["code"] for e in problem["errors"]}
     assert {"two_sides_out", "contract_not_met"} <= codes
     assert codes <= set(PROBLEM_CODES)
 
 
-def test_compare_presets(client: FlaskClient) -> None:
+def test_compare_presets(stateless_client: FlaskClient) -> None:
     body = {k: v for k, v in worked("tally").items() if k != "preset"}
-    answer = client.post("/v1/rounds/compare", json={**body, "presets": ["pagat", "bga", "bicycle", "hodges"]}).json
+    answer = stateless_client.post(
+        "/v1/rounds/compare", json={**body, "presets": ["pagat", "bga", "bicycle", "hodges"]}
+    ).json
     results = {r["preset"]: r for r in answer["results"]}
     assert [t["total"] for t in results["pagat"]["teams"]] == [3740, 1075]
     assert [t["total"] for t in results["bga"]["teams"]] == [3740, 1075]  # bga's values match pagat's here
@@ -179,14 +186,14 @@ def test_compare_presets(client: FlaskClient) -> None:
     assert {p["code"] for p in results["bicycle"]["problems"]} >= {"all_wild_not_allowed"}
     # hodges: no red threes laid out, no wild books
     assert results["hodges"]["valid"] is False
-    bad_preset = client.post("/v1/rounds/compare", json={**body, "presets": ["pagat", "nope"]})
+    bad_preset = stateless_client.post("/v1/rounds/compare", json={**body, "presets": ["pagat", "nope"]})
     assert any(e["pointer"] == "/presets/1" for e in assert_problem(bad_preset, 422)["errors"])
 
 
-def test_presets_list_and_detail(client: FlaskClient) -> None:
-    listed = client.get("/v1/presets").json
+def test_presets_list_and_detail(stateless_client: FlaskClient) -> None:
+    listed = stateless_client.get("/v1/presets").json
     assert [p["id"] for p in listed] == list(PRESETS)
-    hodges = client.get("/v1/presets/hodges").json
+    hodges = stateless_client.get("/v1/presets/hodges").json
     assert hodges["rules"]["black_three_points"] == 300
     assert hodges["provenance"]["black_three_points"] == {
         "kind": "stated",
@@ -195,18 +202,18 @@ def test_presets_list_and_detail(client: FlaskClient) -> None:
     }
     assert hodges["provenance"]["pile_take_count"]["kind"] == "filled"
     assert [f["name"] for f in hodges["fields"]] == list(hodges["rules"])
-    problem = assert_problem(client.get("/v1/presets/nope"), 404, "not-found")
+    problem = assert_problem(stateless_client.get("/v1/presets/nope"), 404, "not-found")
     assert problem["errors"][0]["parameter"] == "preset_id"
 
 
-def test_check_operations(client: FlaskClient) -> None:
-    meld = client.post("/v1/melds/validate", json={"preset": "pagat", "cards": ["9S", "3S", "10D"]}).json
+def test_check_operations(stateless_client: FlaskClient) -> None:
+    meld = stateless_client.post("/v1/melds/validate", json={"preset": "pagat", "cards": ["9S", "3S", "10D"]}).json
     assert meld["valid"] is False
     assert {(p["pointer"], p["code"]) for p in meld["problems"]} == {
         ("/cards/1", "rank_not_meldable"),
         ("/cards", "mixed_ranks"),
     }
-    opening = client.post(
+    opening = stateless_client.post(
         "/v1/openings/check", json={"preset": "hodges", "round": 1, "melds": [["AS", "AH", "AD"]]}
     ).json
     assert opening == {
@@ -221,20 +228,26 @@ def test_check_operations(client: FlaskClient) -> None:
             }
         ],
     }
-    pile = client.post("/v1/discard-pile/check", json={"preset": "pagat", "hand": ["9S"], "pile": ["3C", "9D"]}).json
+    pile = stateless_client.post(
+        "/v1/discard-pile/check", json={"preset": "pagat", "hand": ["9S"], "pile": ["3C", "9D"]}
+    ).json
     assert pile["allowed"] is False and pile["problems"][0]["code"] == "pile_blocked"
-    pile = client.post(
+    pile = stateless_client.post(
         "/v1/discard-pile/check", json={"preset": "saskatchewan", "hand": ["9S", "9H"], "pile": ["9D"] + ["5S"] * 9}
     ).json
     assert pile == {"allowed": True, "cards": 10, "problems": []}
-    out = client.post("/v1/going-out/check", json={"preset": "hodges", "melds": [], "players": []}).json
+    out = stateless_client.post("/v1/going-out/check", json={"preset": "hodges", "melds": [], "players": []}).json
     assert out["met"] is False and out["missing"] == {"clean_books": 2, "dirty_books": 2, "wild_books": 0}
 
 
-def test_check_bad_input_is_a_problem(client: FlaskClient) -> None:
-    problem = assert_problem(client.post("/v1/melds/validate", json={"preset": "pagat", "cards": ["9S", 9]}), 422)
+def test_check_bad_input_is_a_problem(stateless_client: FlaskClient) -> None:
+    problem = assert_problem(
+        stateless_client.post("/v1/melds/validate", json={"preset": "pagat", "cards": ["9S", 9]}), 422
+    )
     assert problem["errors"][0]["pointer"] == "/cards/1"
-    problem = assert_problem(client.post("/v1/openings/check", json={"preset": "pagat", "melds": [["XX"]]}), 422)
+    problem = assert_problem(
+        stateless_client.post("/v1/openings/check", json={"preset": "pagat", "melds": [["XX"]]}), 422
+    )
     assert problem["errors"][0] == {
         "pointer": "/melds/0/0",
         "code": "unknown_card",
@@ -242,8 +255,8 @@ def test_check_bad_input_is_a_problem(client: FlaskClient) -> None:
     }
 
 
-def test_compare_keeps_the_request_untouched(client: FlaskClient) -> None:
+def test_compare_keeps_the_request_untouched(stateless_client: FlaskClient) -> None:
     body = {k: v for k, v in worked("cards").items() if k != "preset"}
     before = copy.deepcopy(body)
-    client.post("/v1/rounds/compare", json={**body, "presets": ["pagat"]})
+    stateless_client.post("/v1/rounds/compare", json={**body, "presets": ["pagat"]})
     assert body == before

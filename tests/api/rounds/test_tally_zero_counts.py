@@ -32,29 +32,29 @@ def test_some_cases_have_zero_counts() -> None:
 
 
 @pytest.mark.parametrize("case", TALLY_CASES, ids=[c["id"] for c in TALLY_CASES])
-def test_omitted_zero_counts_score_as_zeros(client: FlaskClient, case: dict[str, Any]) -> None:
-    whole = client.post("/v1/rounds/score", json=case["request"])
-    short = client.post("/v1/rounds/score", json=without_zeros(case["request"]))
+def test_omitted_zero_counts_score_as_zeros(flask_client: FlaskClient, case: dict[str, Any]) -> None:
+    whole = flask_client.post("/v1/rounds/score", json=case["request"])
+    short = flask_client.post("/v1/rounds/score", json=without_zeros(case["request"]))
     assert short.status_code == whole.status_code, short.get_json()
     assert short.get_json() == whole.get_json()
 
 
-def test_an_empty_tally_scores_nothing(client: FlaskClient) -> None:
+def test_an_empty_tally_scores_nothing(flask_client: FlaskClient) -> None:
     body = {"preset": "pagat", "teams": [
         {"name": "Us", "went_out": True, "tally": {"clean_books": 2, "dirty_books": 2, "wild_books": 1,
                                                     "table_points": 465, "points_left": 0}},
         {"name": "Them", "tally": {}}]}
-    answer = client.post("/v1/rounds/score", json=body)
+    answer = flask_client.post("/v1/rounds/score", json=body)
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["teams"][1]["total"] == 0
 
 
-def test_appended_round_fills_zeros(client: FlaskClient) -> None:
+def test_appended_round_fills_zeros(flask_client: FlaskClient) -> None:
     case = json.loads((WORKED_CASES / "s0-worked-round-tally.json").read_text())["request"]
-    game = client.post("/v1/games", json={"name": "Zeros", "preset": "pagat", "teams": [
+    game = flask_client.post("/v1/games", json={"name": "Zeros", "preset": "pagat", "teams": [
         {"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}]})
     assert game.status_code == 201, game.get_json()
-    appended = client.post(f"/v1/games/{game.get_json()['id']}/rounds",
+    appended = flask_client.post(f"/v1/games/{game.get_json()['id']}/rounds",
                            json={"round": 1, "teams": without_zeros(case)["teams"]})
     assert appended.status_code == 201, appended.get_json()
     assert [t["total"] for t in appended.get_json()["teams"]] == [3740, 1075]

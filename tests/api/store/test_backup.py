@@ -17,9 +17,9 @@ def test_backup_copies_the_games_while_a_connection_holds_a_read(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
     migrate.upgrade(url)
-    client = create_app({"TESTING": True, "DATABASE_URL": url}).test_client()
-    game = client.post("/v1/games", json={"name": "kept", "preset": "pagat", "teams": TEAMS}).get_json()
-    assert client.post(f"/v1/games/{game['id']}/rounds", json={"teams": SEED_ROUND_1}).status_code == 201
+    flask_client = create_app({"TESTING": True, "DATABASE_URL": url}).test_client()
+    game = flask_client.post("/v1/games", json={"name": "kept", "preset": "pagat", "teams": TEAMS}).get_json()
+    assert flask_client.post(f"/v1/games/{game['id']}/rounds", json={"teams": SEED_ROUND_1}).status_code == 201
     monkeypatch.setenv("DATABASE_URL", url)
     reader = sqlite3.connect(tmp_path / "live.sqlite3")  # the server keeps serving reads meanwhile
     reader.execute("BEGIN")

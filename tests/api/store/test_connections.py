@@ -18,14 +18,14 @@ import pytest
 import requests
 from flask import Flask
 from flask.testing import FlaskClient
-from tests.helpers.game_routes import GAME_OPERATIONS, WRITES, call, spec_game_operations
-from tests.helpers.games import SEED_ROUND_1, append, create_game, tally
 from sqlalchemy import event
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 from handfoot.server.auth import create_key
 from handfoot.server.db import get_db
 from tests.conftest import served, served_url
+from tests.helpers.game_routes import GAME_OPERATIONS, WRITES, call, spec_game_operations
+from tests.helpers.games import SEED_ROUND_1, append, create_game, tally
 
 pytestmark = pytest.mark.db
 
@@ -62,35 +62,38 @@ def test_every_games_operation_is_covered(app: Flask, db_backend: str) -> None:
 
 @pytest.mark.parametrize("op", OPERATIONS, ids=lambda op: f"{op[0].upper()} {op[1]}")
 @pytest.mark.parametrize("who", ["anonymous", "anonymous+idempotency", "key", "key+idempotency"])
-def test_a_request_holds_one_connection_at_a_time(app: Flask, client: FlaskClient, db_backend: str,
+def test_a_request_holds_one_connection_at_a_time(app: Flask, flask_client: FlaskClient, db_backend: str,
                                                   op: tuple[str, str], who: str,
                                                   most_held: Callable[[], int]) -> None:
     headers: dict[str, str] = {}
     if who.startswith("key"):
         _, token = create_key(get_db(app), "alice")
         headers["Authorization"] = f"Bearer {token}"
-    game_id = create_game(client, headers=headers)["id"]
-    append(client, game_id, SEED_ROUND_1, headers=headers)
-    etag = client.get(f"/v1/games/{game_id}/rounds/1", headers=headers).headers["ETag"]
+    game_id = create_game(flask_client, headers=headers)["id"]
+    append(flask_client, game_id, SEED_ROUND_1, headers=headers)
+    etag = flask_client.get(f"/v1/games/{game_id}/rounds/1", headers=headers).headers["ETag"]
     if who.endswith("idempotency") and op in WRITES and op[0] == "post":
         headers["Idempotency-Key"] = f"k-{op[1]}"
     most_held()
-    response = call(client, op, game_id=game_id, headers=headers, etag=etag)
+    response = call(flask_client, op, game_id=game_id, headers=headers, etag=etag)
     assert response.status_code < 300, response.get_json()
     assert most_held() == 1
 
 
-def test_an_exhausted_pool_is_a_503(app: Flask, client: FlaskClient, db_backend: str,
+def test_an_exhausted_pool_is_a_503(app: Flask, flask_client: FlaskClient, db_backend: str,
                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    game_id = create_game(client)["id"]
+    game_id = create_game(flask_client)["id"]
     pool = get_db(app).engine.pool
 
     def exhausted(*_: Any, **__: Any) -> Any:
         raise PoolTimeoutError("QueuePool limit of size 5 overflow 10 reached, connection timed out")
 
     monkeypatch.setattr(pool, "connect", exhausted)
-    for response in (client.get(f"/v1/games/{game_id}"), client.post("/v1/games", json=GAME_OPERATIONS[
-            ("post", "/v1/games")]["json"]), client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1})):
+    for response in (
+        flask_client.get(f"/v1/games/{game_id}"),
+        flask_client.post("/v1/games", json=GAME_OPERATIONS[("post", "/v1/games")]["json"]),
+        flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}),
+    ):
         assert response.status_code == 503, response.get_json()
         assert response.content_type == "application/problem+json"
         assert response.headers["Retry-After"]
@@ -102,8 +105,12 @@ def test_three_times_the_pool_in_threads_all_answer(app: Flask, db_backend: str)
     Idempotency-Key, and new games, all at once; every answer is a 2xx, well inside the timeout."""
     with served(app) as srv:
         base = served_url(srv)
-        games = [requests.post(f"{base}/v1/games", json=GAME_OPERATIONS[("post", "/v1/games")]["json"],
-                               timeout=30).json()["id"] for _ in range(8)]
+        games = [
+            requests.post(f"{base}/v1/games", json=GAME_OPERATIONS[("post", "/v1/games")]["json"], timeout=30).json()[
+                "id"
+            ]
+            for _ in range(8)
+        ]
 
         def work(i: int) -> int:
             game = games[i % len(games)]
@@ -111,8 +118,9 @@ def test_three_times_the_pool_in_threads_all_answer(app: Flask, db_backend: str)
             if kind == 0:
                 return requests.get(f"{base}/v1/games/{game}", timeout=25).status_code
             if kind == 1:
-                return requests.post(f"{base}/v1/games", json=GAME_OPERATIONS[("post", "/v1/games")]["json"],
-                                     timeout=25).status_code
+                return requests.post(
+                    f"{base}/v1/games", json=GAME_OPERATIONS[("post", "/v1/games")]["json"], timeout=25
+                ).status_code
             body = {"teams": [tally("Team 1", clean=1, table=100), tally("Team 2", clean=1, table=90)]}
             headers = {"Idempotency-Key": f"t-{i}"} if kind == 2 else {}
             status = requests.post(f"{base}/v1/games/{game}/rounds", json=body, headers=headers, timeout=25).status_code

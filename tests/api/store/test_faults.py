@@ -14,8 +14,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from tests.helpers.game_routes import GAME_OPERATIONS, WRITES, call
-from tests.helpers.games import SEED_ROUND_1, append, create_game
 from sqlalchemy import make_url, text
 
 from handfoot.server import create_app
@@ -23,6 +21,8 @@ from handfoot.server.db import get_db
 from handfoot.server.services import games as svc
 from handfoot.server.services import history as history_svc
 from handfoot.server.services import rounds as rounds_svc
+from tests.helpers.game_routes import GAME_OPERATIONS, WRITES, call
+from tests.helpers.games import SEED_ROUND_1, append, create_game
 
 OPERATIONS = sorted(GAME_OPERATIONS)
 IDS = [f"{m.upper()} {p}" for m, p in OPERATIONS]
@@ -66,8 +66,8 @@ def unreachable_app(request: pytest.FixtureRequest, tmp_path: Any) -> Flask:
 
 @pytest.mark.parametrize("op", OPERATIONS, ids=IDS)
 def test_unreachable_database_is_503_on_every_games_operation(unreachable_app: Flask, op: tuple[str, str]) -> None:
-    client = unreachable_app.test_client()
-    body = assert_503(call(client, op))
+    flask_client = unreachable_app.test_client()
+    body = assert_503(call(flask_client, op))
     assert body["detail"] == "The database is unreachable or busy; retry later."
 
 
@@ -132,21 +132,21 @@ def test_health_reports_a_locked_database(locked_client: FlaskClient, lock: Call
 def test_a_writer_waits_for_the_lock_then_writes(make_app: Callable[..., Flask], db_url: str) -> None:
     """A write that finds SQLite's write lock taken waits for it (``BEGIN IMMEDIATE`` on the busy
     timeout), and goes ahead once it is released: a 201, the round stored once."""
-    client = make_app(SQLITE_BUSY_TIMEOUT=5).test_client()
-    game_id = create_game(client)["id"]
+    flask_client = make_app(SQLITE_BUSY_TIMEOUT=5).test_client()
+    game_id = create_game(flask_client)["id"]
     path = make_url(db_url).database
     assert path
     answers: list[int] = []
     with _sqlite_write_lock(path) as take:
         take()
         writer = threading.Thread(target=lambda: answers.append(
-            client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}).status_code))
+            flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}).status_code))
         writer.start()
         time.sleep(0.3)
         assert writer.is_alive() and not answers  # waiting for the lock
     writer.join(5)
     assert answers == [201]
-    assert client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1
+    assert flask_client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1
 
 
 def test_the_busy_timeout_bounds_the_wait(locked_client: FlaskClient, lock: Callable[[], None]) -> None:
@@ -175,13 +175,13 @@ def test_writes_work_again_once_the_lock_is_released(locked_client: FlaskClient,
 @pytest.mark.db
 def test_a_database_error_leaks_no_sql(make_app: Callable[..., Flask], db_backend: str) -> None:
     app = make_app(PROPAGATE_EXCEPTIONS=False)
-    client = app.test_client()
-    game_id = create_game(client)["id"]
+    flask_client = app.test_client()
+    game_id = create_game(flask_client)["id"]
     with get_db(app).engine.begin() as connection:
         connection.execute(text("DROP TABLE game_players"))
-    assert client.get(f"/v1/games/{game_id}").status_code == 200  # reads no player rows
+    assert flask_client.get(f"/v1/games/{game_id}").status_code == 200  # reads no player rows
     create = GAME_OPERATIONS[("post", "/v1/games")]["json"]
-    for response in (client.get("/v1/games?player=North"), client.post("/v1/games", json=create)):
+    for response in (flask_client.get("/v1/games?player=North"), flask_client.post("/v1/games", json=create)):
         assert response.status_code in (500, 503), response.get_data(as_text=True)
         assert response.content_type == "application/problem+json"
         assert_no_leak(response)
@@ -192,10 +192,10 @@ def test_a_database_error_leaks_no_sql(make_app: Callable[..., Flask], db_backen
 def test_an_unexpected_exception_is_a_generic_500(make_app: Callable[..., Flask], op: tuple[str, str],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app(PROPAGATE_EXCEPTIONS=False)
-    client = app.test_client()
-    game_id = create_game(client)["id"]
-    append(client, game_id, SEED_ROUND_1)
-    etag = client.get(f"/v1/games/{game_id}/rounds/1").headers["ETag"]
+    flask_client = app.test_client()
+    game_id = create_game(flask_client)["id"]
+    append(flask_client, game_id, SEED_ROUND_1)
+    etag = flask_client.get(f"/v1/games/{game_id}/rounds/1").headers["ETag"]
 
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("secret internals: SELECT * FROM api_keys")
@@ -206,7 +206,7 @@ def test_an_unexpected_exception_is_a_generic_500(make_app: Callable[..., Flask]
         monkeypatch.setattr(rounds_svc, name, boom)
     for name in ("game_batches", "statistics"):
         monkeypatch.setattr(history_svc, name, boom)
-    response = call(client, op, game_id=game_id, etag=etag)
+    response = call(flask_client, op, game_id=game_id, etag=etag)
     assert response.status_code == 500
     assert response.content_type == "application/problem+json"
     body = response.get_json()

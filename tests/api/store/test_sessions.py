@@ -11,23 +11,23 @@ import threading
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from tests.helpers.games import SEED_ROUND_1, append, create_game, recorded_statements, tally
 from sqlalchemy import select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from handfoot.server.db import get_db
 from handfoot.server.models import ApiKey
+from tests.helpers.games import SEED_ROUND_1, append, create_game, recorded_statements, tally
 
 pytestmark = pytest.mark.db
 
 
-def test_requests_return_their_connections(app: Flask, client: FlaskClient, db_backend: str) -> None:
-    game_id = create_game(client)["id"]
+def test_requests_return_their_connections(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    game_id = create_game(flask_client)["id"]
     for i in range(3):
-        append(client, game_id, SEED_ROUND_1 if i == 0 else [tally("Team 1", clean=1, table=100),
+        append(flask_client, game_id, SEED_ROUND_1 if i == 0 else [tally("Team 1", clean=1, table=100),
                                                              tally("Team 2", clean=1, table=90)])
-        assert client.get(f"/v1/games/{game_id}").status_code == 200
-    assert client.post(f"/v1/games/{game_id + 1000}/rounds", json={"teams": SEED_ROUND_1}).status_code == 404
+        assert flask_client.get(f"/v1/games/{game_id}").status_code == 200
+    assert flask_client.post(f"/v1/games/{game_id + 1000}/rounds", json={"teams": SEED_ROUND_1}).status_code == 404
     assert get_db(app).engine.pool.checkedout() == 0  # type: ignore[attr-defined]
 
 
@@ -113,19 +113,19 @@ def test_a_failed_write_session_rolls_back_and_returns_its_connection(app: Flask
     assert db.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
 
 
-def test_each_request_has_its_own_session_inside_one_app_context(app: Flask, client: FlaskClient,
+def test_each_request_has_its_own_session_inside_one_app_context(app: Flask, flask_client: FlaskClient,
                                                                  db_backend: str) -> None:
     """Flask reuses an app context pushed around a request; the request's session (and its
     snapshot) still ends with the request, so the next request reads what was committed meanwhile."""
-    game_id = create_game(client)["id"]
+    game_id = create_game(flask_client)["id"]
 
     def other_request() -> None:
         append(app.test_client(), game_id, SEED_ROUND_1)
 
     with app.app_context():
-        assert client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 0
+        assert flask_client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 0
         worker = threading.Thread(target=other_request)  # its own app context
         worker.start()
         worker.join(30)
-        assert client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1
+        assert flask_client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 1
     assert get_db(app).engine.pool.checkedout() == 0  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+
 from tests.helpers.tables import TEAMS, play_round
 
 pytestmark = pytest.mark.db
@@ -30,30 +31,31 @@ def assert_table_open(response: Any, table: dict[str, Any]) -> None:
 
 
 def test_round_writes_on_a_game_at_a_table_are_refused_until_it_is_finished(app: Flask,
-                                                                            client: FlaskClient) -> None:
-    game = client.post("/v1/games", json={"name": "Kept", "preset": "pagat", "teams": TEAMS,
+                                                                            flask_client: FlaskClient) -> None:
+    game = flask_client.post("/v1/games", json={"name": "Kept", "preset": "pagat", "teams": TEAMS,
                                           "rules": {"rounds": 2}}).get_json()
-    assert client.post(f"/v1/games/{game['id']}/rounds", json={"teams": ROUND}).status_code == 201
-    table = client.post("/v1/tables", json={"game": game["id"], "seed": 11}).get_json()
+    assert flask_client.post(f"/v1/games/{game['id']}/rounds", json={"teams": ROUND}).status_code == 201
+    table = flask_client.post("/v1/tables", json={"game": game["id"], "seed": 11}).get_json()
     assert table["round"] == 2
-    before = client.get(f"/v1/games/{game['id']}")
-    round_1 = client.get(f"/v1/games/{game['id']}/rounds/1")
+    before = flask_client.get(f"/v1/games/{game['id']}")
+    round_1 = flask_client.get(f"/v1/games/{game['id']}/rounds/1")
 
-    assert_table_open(client.post(f"/v1/games/{game['id']}/rounds", json={"teams": ROUND}), table)
-    assert_table_open(client.post(f"/v1/games/{game['id']}/rounds", json={"teams": ROUND, "round": 2},
+    assert_table_open(flask_client.post(f"/v1/games/{game['id']}/rounds", json={"teams": ROUND}), table)
+    assert_table_open(flask_client.post(f"/v1/games/{game['id']}/rounds", json={"teams": ROUND, "round": 2},
                                   headers={"Idempotency-Key": "k-append"}), table)
     corrected = [{**ROUND[0], "tally": {**OUT, "table_points": 470}}, ROUND[1]]
-    assert_table_open(client.put(f"/v1/games/{game['id']}/rounds/1", json={"teams": corrected},
+    assert_table_open(flask_client.put(f"/v1/games/{game['id']}/rounds/1", json={"teams": corrected},
                                  headers={"If-Match": round_1.headers["ETag"]}), table)
-    assert_table_open(client.delete(f"/v1/games/{game['id']}/rounds/1", headers={"If-Match": before.headers["ETag"]}),
-                      table)
-    after = client.get(f"/v1/games/{game['id']}")
+    assert_table_open(
+        flask_client.delete(f"/v1/games/{game['id']}/rounds/1", headers={"If-Match": before.headers["ETag"]}), table
+    )
+    after = flask_client.get(f"/v1/games/{game['id']}")
     assert after.get_json() == before.get_json() and after.headers["ETag"] == before.headers["ETag"]
-    assert client.get(f"/v1/games/{game['id']}/rounds/1").get_json() == round_1.get_json()
+    assert flask_client.get(f"/v1/games/{game['id']}/rounds/1").get_json() == round_1.get_json()
 
-    ended = play_round(client, app, table, check=False)  # the table's own append is not refused
+    ended = play_round(flask_client, app, table, check=False)  # the table's own append is not refused
     assert ended["status"] == "finished"
-    finished = client.get(f"/v1/games/{game['id']}")
+    finished = flask_client.get(f"/v1/games/{game['id']}")
     assert finished.get_json()["rounds_played"] == 2
-    deleted = client.delete(f"/v1/games/{game['id']}/rounds/2", headers={"If-Match": finished.headers["ETag"]})
+    deleted = flask_client.delete(f"/v1/games/{game['id']}/rounds/2", headers={"If-Match": finished.headers["ETag"]})
     assert deleted.status_code == 204  # the table is finished: the game is the keeper's again

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import requests
 from flask import Flask
+
 from tests.helpers.tables import TEAMS, assert_hides, create, play_round, seat_headers, true_state, true_table
 
 pytestmark = pytest.mark.db
@@ -116,9 +117,9 @@ def test_server_sent_events_give_a_view_per_change(app: Flask, threaded_server: 
 
 
 def test_the_stream_of_a_finished_table_ends_after_its_last_view(app: Flask, threaded_server: str) -> None:
-    client = app.test_client()
-    created = create(client, rules={"rounds": 1})
-    final = play_round(client, app, created, check=False)
+    flask_client = app.test_client()
+    created = create(flask_client, rules={"rounds": 1})
+    final = play_round(flask_client, app, created, check=False)
     assert final["status"] == "finished"
     url = f"{threaded_server}/v1/tables/{created['id']}/events"
     with requests.get(url, params={"wait": 60}, headers={**seat_headers(created, 0), "Last-Event-ID": "3"},

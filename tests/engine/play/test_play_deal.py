@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from tests.engine.play.helpers import table_of
 
 from handfoot.engine import PRESETS
 from handfoot.engine.errors import PlayError
 from handfoot.engine.play import deal_problems, new_round, rounds_from, to_mapping
 from handfoot.engine.presets import resolve_rules
+from tests.engine.play.helpers import table_of
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

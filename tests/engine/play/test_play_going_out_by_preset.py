@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from tests.engine.play.helpers import TAKE, arrange, but, codes, discard, meld, refused, rules_of
 
 from handfoot.engine import PRESETS, parse_cards, score_round_request
 from handfoot.engine.play import State, preset_play_options, score, score_body, step, view
 from handfoot.engine.rules import Contract
+from tests.engine.play.helpers import TAKE, arrange, but, codes, discard, meld, refused, rules_of
 
 BOOK_RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "4"]  # never 5: seat 0 goes out with 5s
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from tests.engine.play.helpers import arrange, codes
 
 from handfoot.engine import score_round_request
 from handfoot.engine.errors import PlayError
 from handfoot.engine.play import score, score_body, step
+from tests.engine.play.helpers import arrange, codes
 
 # side 0's table with pagat's contract: 2 clean, 2 dirty, 1 wild book
 CONTRACT = ["KS KH KD KC KS KH KD", "QS QH QD QC QS QH QD", "JS JH JD JC JS 2H 2D",

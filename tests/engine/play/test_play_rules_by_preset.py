@@ -124,12 +124,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from tests.engine.play.helpers import BOOK_OF_SEVENS, TAKE, arrange, but, codes, discard, meld, refused, rules_of
 
 from handfoot.engine import PRESETS, parse_cards
 from handfoot.engine.melds import cards_points
 from handfoot.engine.play import preset_play_options, step
 from handfoot.engine.rules import RuleSet
+from tests.engine.play.helpers import BOOK_OF_SEVENS, TAKE, arrange, but, codes, discard, meld, refused, rules_of
 
 
 # -- red threes ------------------------------------------------------------------------------------

@@ -4,10 +4,10 @@ and one that refuses it, per preset where the presets differ."""
 from __future__ import annotations
 
 import pytest
-from tests.engine.play.helpers import arrange, codes
 
 from handfoot.engine.errors import PlayError
 from handfoot.engine.play import step
+from tests.engine.play.helpers import arrange, codes
 
 BOOK_OF_SEVENS = "7S 7H 7D 7C 7S 7H 7D"
 

@@ -7,12 +7,12 @@ import random
 from dataclasses import replace
 
 import pytest
-from tests.engine.play.helpers import BOOK_OF_SEVENS, TAKE, arrange, codes, refused, rules_of, table_of
 
 from handfoot.engine import PRESETS
 from handfoot.engine.errors import PlayError
 from handfoot.engine.play import new_round, state_from_mapping, step, to_mapping, view
 from handfoot.engine.play.bots import greedy_policy, play_round, random_policy
+from tests.engine.play.helpers import BOOK_OF_SEVENS, TAKE, arrange, codes, refused, rules_of, table_of
 
 
 def hidden_changed(state):  # type: ignore[no-untyped-def]

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.process.browser.keeper_util import CHROMIUM, LiveServer, Requests, launch
 
 from handfoot.server import migrate
+from tests.process.browser.keeper_util import CHROMIUM, LiveServer, Requests, launch
 
 try:
     from playwright.sync_api import sync_playwright

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 import requests
+
 from tests.process.browser.keeper_util import LiveServer
 
 Tally = dict[str, int]

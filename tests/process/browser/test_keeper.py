@@ -14,6 +14,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
+
+from handfoot.server.keeper import KEEPER_STATIC
 from tests.process.browser.keeper_pages import (
     FOUR_ROUNDS,
     OPENING_MINIMUMS,
@@ -35,8 +37,6 @@ from tests.process.browser.keeper_pages import (
     total,
 )
 from tests.process.browser.keeper_util import LiveServer, Requests, screenshot
-
-from handfoot.server.keeper import KEEPER_STATIC
 
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 

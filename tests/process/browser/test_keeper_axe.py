@@ -14,8 +14,18 @@ from typing import Any
 
 import pytest
 import requests
+
 from tests.process.browser.conftest import launch
-from tests.process.browser.keeper_pages import SEED_T1, SEED_T2, enter_tally, open_entry, settle, stored_game, tally, team_entry
+from tests.process.browser.keeper_pages import (
+    SEED_T1,
+    SEED_T2,
+    enter_tally,
+    open_entry,
+    settle,
+    stored_game,
+    tally,
+    team_entry,
+)
 from tests.process.browser.keeper_util import DESKTOP, PHONE, LiveServer
 
 AXE = Path(__file__).resolve().parent / "axe.min.js"

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import requests
+
 from tests.process.browser.keeper_pages import SEED_T1, SEED_T2, api_get, enter_tally, fmt, lines_of, settle, team_entry
 from tests.process.browser.keeper_util import LiveServer
 

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+
 from tests.process.browser.keeper_pages import SEED_T2, enter_tally, new_game, open_entry, settle, team_entry
 from tests.process.browser.keeper_util import LiveServer
 

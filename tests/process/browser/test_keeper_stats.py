@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tests.process.browser.conftest import launch
 from tests.process.browser.keeper_pages import api_get, stored_game
 from tests.process.browser.keeper_util import DESKTOP, PHONE, LiveServer

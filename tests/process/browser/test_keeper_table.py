@@ -37,6 +37,7 @@ from typing import Any
 
 import pytest
 import requests
+
 from tests.process.browser.keeper_pages import (
     FOUR_ROUNDS,
     api_get,

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 import requests
+
 from tests.process.browser.keeper_pages import api_get, enter_tally, fmt, open_entry, save, settle, stored_game, tally
 from tests.process.browser.keeper_util import LiveServer
 
