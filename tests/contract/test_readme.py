@@ -1,14 +1,21 @@
-"""The README documents every problem code and every preset."""
+"""The README documents every problem code and every preset; every block of it that shows an
+output is named for tests/process/test_readme_outputs.py, which produces that output; and every
+file a command of it names is in the repository (or made by a command shown before it)."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import re
+import shlex
+import subprocess
+from pathlib import PurePosixPath
 
+from handfoot.client import __version__
 from handfoot.engine import PRESETS
 from handfoot.server.codes import PROBLEM_CODES
 from handfoot.server.problems import problem_types
+from tests.helpers.readme import PROJECT_ROOT, Block, fenced_blocks, named_blocks, read_readme, shows_output
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+README = read_readme()
 
 
 def test_readme_opens_with_the_two_commands() -> None:
@@ -29,74 +36,91 @@ def test_every_preset_has_a_readme_section() -> None:
     assert not [pid for pid in PRESETS if f"### `{pid}`" not in README]
 
 
-def test_the_jq_recipe_prints_the_breakdown_the_readme_shows() -> None:
-    """The recipe after ``<!-- jq-breakdown -->``, run by jq on the server's answer to the README's
-    round, prints exactly the table the README shows."""
-    import json
-    import shutil
-    import subprocess
-
-    import pytest
-
-    from handfoot.server import create_app
-
-    jq = shutil.which("jq")
-    if jq is None:
-        pytest.skip("jq is not installed (.ci/run installs it)")
-    recipe_block = README.split("<!-- jq-breakdown -->", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    program = recipe_block.split("jq -r '", 1)[1].rsplit("'", 1)[0]
-    shown = README.split("```text\n", 1)[1].split("```", 1)[0]
-    case = Path(__file__).resolve().parents[1] / "cases" / "worked" / "s0-worked-round-tally.json"
-    body = json.loads(case.read_text(encoding="utf-8"))["request"]
-    app = create_app({"TESTING": True, "DATABASE_URL": "sqlite://"})
-    answer = app.test_client().post("/v1/rounds/score", json=body)
-    assert answer.status_code == 200
-    printed = subprocess.run([jq, "-r", program], input=answer.get_data(as_text=True), capture_output=True,
-                             text=True, check=True).stdout
-    assert printed == shown
+def test_every_block_that_shows_an_output_is_named() -> None:
+    """A block showing an output has a ``<!-- NAME -->`` marker, so that a test produces it."""
+    unnamed = [f"line {b.line}: {reason}" for b in fenced_blocks(README)
+               if b.name is None and (reason := shows_output(b)) is not None]
+    assert not unnamed, f"README blocks that show an output without a name: {unnamed}"
 
 
-def test_the_write_a_bot_example_prints_what_the_readme_shows(db_url: str, tmp_path: Path) -> None:
-    """The bot after ``<!-- write-a-bot -->`` is examples/cautious_bot.py, and run against a fresh
-    server (gunicorn with the production settings) it prints exactly the output after ``<!-- write-a-bot-output -->``
-    (the table's seed and the bots' fix the game)."""
-    import os
-    import subprocess
-    import sys
-
-    from bench.live import LiveServer
-
-    root = Path(__file__).resolve().parents[2]
-    example = root / "examples" / "cautious_bot.py"
-    shown_code = README.split("<!-- write-a-bot -->", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
-    assert shown_code == example.read_text(encoding="utf-8")
-    shown = README.split("<!-- write-a-bot-output -->", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
-    with LiveServer(db_url, tmp_path / "gunicorn.log", workers=2) as server:  # production settings: threaded
-        env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")} | {"HANDFOOT_URL": server.base}
-        done = subprocess.run([sys.executable, str(example)], cwd=root, env=env, capture_output=True, text=True,
-                              timeout=600)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == shown
+def test_every_output_block_follows_its_command() -> None:
+    named = named_blocks(README)
+    orphans = [name for name, block in named.items() if name.endswith("-output")
+               and (name[: -len("-output")] not in named or named[name[: -len("-output")]].line > block.line)]
+    assert not orphans
 
 
-def test_the_handfoot_play_command_prints_what_the_readme_shows(db_url: str, tmp_path: Path) -> None:
-    """The command after ``<!-- handfoot-play -->``, run against a fresh server (gunicorn with the
-    production settings), prints exactly the output after ``<!-- handfoot-play-output -->`` (its seed
-    fixes the table's shuffles and the bots' choices)."""
-    import os
-    import shlex
-    import subprocess
-    import sys
+# Folders a command the README shows makes: `.venv` by `make install` (and `make run`, the first
+# block), `dist` by `make dist`, which must come before the path in the same block.
+MADE_BY: dict[str, str | None] = {".venv/": None, "dist/": "make dist"}
+_FILE_EXTENSION = re.compile(r"\.(json|py|csv|whl|ipynb|md|txt)$")
+_PATH = re.compile(r"[\w.-]+(/[\w.*-]+)*/?")
 
-    from bench.live import LiveServer
 
-    shown_command = README.split("<!-- handfoot-play -->", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    argv = shlex.split(shown_command)
-    assert argv[:2] == ["handfoot", "play"] and "--seed" in argv
-    shown = README.split("<!-- handfoot-play-output -->", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
-    with LiveServer(db_url, tmp_path / "gunicorn.log", workers=2) as server:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")} | {"HANDFOOT_URL": server.base}
-        done = subprocess.run([str(Path(sys.executable).with_name("handfoot")), *argv[1:]], env=env,
-                              capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == shown
+def _commands(block: Block) -> list[str]:
+    """The shell commands of a block, each with its continuation lines (a trailing backslash, or a
+    quote still open); in a ``$`` session only the commands, not what they printed."""
+    session = any(line.startswith("$ ") for line in block.text.splitlines())
+    commands: list[str] = []
+    pending: str | None = None if session else ""
+    for line in block.text.splitlines():
+        if session and line.startswith("$ "):
+            pending = ""
+            line = line[2:]
+        if pending is None:
+            continue  # a session's output
+        pending += line + "\n"
+        try:
+            shlex.split(pending, comments=True)
+        except ValueError:  # a quote still open: the command goes on
+            continue
+        if not pending.rstrip().endswith("\\"):
+            commands.append(pending)
+            pending = None if session else ""
+    return commands
+
+
+def _named_paths(block: Block) -> list[tuple[str, set[str]]]:
+    """Each relative file path a block's commands (or a Python block's ``open``) name, with the
+    paths made before it: a redirection's file (``> table.json``) and the folders of :data:`MADE_BY`."""
+    if block.info == "python":
+        return [(path, set()) for path in re.findall(r"\bopen\(\"([^\"]+)\"\)", block.text)]
+    if block.info not in ("sh", "text"):
+        return []
+    found: list[tuple[str, set[str]]] = []
+    made = {prefix for prefix, maker in MADE_BY.items() if maker is None}
+    for command in _commands(block):
+        words = shlex.split(command, comments=True)
+        for before, word in zip(["", *words], words, strict=False):
+            word = re.sub(r"\[[\w,]+\]$", "", word)  # a wheel's extras: dist/x.whl[server]
+            if before in (">", ">>"):
+                made.add(word)
+            elif ("/" in word or _FILE_EXTENSION.search(word)) and _PATH.fullmatch(word):
+                found.append((word, set(made)))
+        made |= {prefix for prefix, maker in MADE_BY.items() if maker and command.startswith(maker)}
+    return found
+
+
+def test_every_file_a_command_names_is_in_the_repository() -> None:
+    """A path a shown command reads is a committed file or folder, or made by a command before it."""
+    tracked = set(subprocess.run(["git", "ls-files"], cwd=PROJECT_ROOT, capture_output=True, text=True,
+                                 check=True).stdout.splitlines())
+    folders = {str(parent) for path in tracked for parent in PurePosixPath(path).parents}
+    missing = [f"line {block.line}: {path}" for block in fenced_blocks(README) for path, made in _named_paths(block)
+               if path.rstrip("/") not in tracked | folders and not any(path.startswith(m) for m in made)]
+    assert not missing, f"README commands name files the repository does not have: {missing}"
+
+
+def test_the_paths_check_sees_the_commands_files() -> None:
+    """The check above reads the paths it must: a session's commands and not their output, a
+    continued command, a redirection's file, a wheel's extras, a Python ``open``."""
+    session = Block(1, "sh", "$ handfoot score a/b.json \\\n    --x c.csv\nout/put.json\n$ jq . > made.json\n", None)
+    assert [path for path, _ in _named_paths(session)] == ["a/b.json", "c.csv"]
+    script = Block(1, "sh", "make dist\npip install 'dist/h-1.whl[server]' --find-links dist\n", None)
+    assert _named_paths(script) == [("dist/h-1.whl", {".venv/", "dist/"})]
+    assert _named_paths(Block(1, "python", 'json.load(open("x/y.json"))\n', None)) == [("x/y.json", set())]
+
+
+def test_the_wheels_the_readme_names_carry_the_packages_version() -> None:
+    named = set(re.findall(r"dist/handfoot(?:_server)?-([0-9][^-\s]*)-", README))
+    assert named == {__version__}, named

@@ -1,0 +1,524 @@
+"""Every README block that shows an output is run here, and what it prints is compared with what the
+README shows: a change that alters an output fails until the README shows the new one.
+
+The README names its blocks with ``<!-- NAME -->`` above the fence (tests/helpers/readme.py);
+:data:`RUNNERS` runs each named block and tests/contract/test_readme.py fails on a block that shows
+an output and has no name. Servers run in this process (``served``: a real socket, a fresh migrated
+SQLite database a test), except where the process itself is what a block shows (``make run``,
+``handfoot-server serve``): those start once, briefly, in a network namespace of their own, so
+that they bind the README's 127.0.0.1:8000 whatever else runs on the machine.
+
+A failing test's message is a diff from what the README shows to what the code prints. After a
+deliberate change, ``UPDATE_README=1`` writes what the code prints into the README (review the diff).
+
+What is compared is exact but for the normalisations of :func:`normalise` and
+:func:`only_shown_headers` (ports, times, CRLF line ends, the HTTP headers the README leaves out),
+and a command output's missing final newline in a ``$`` session (:func:`shell_session`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import io
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from tests.helpers.readme import PROJECT_ROOT, README_PATH, Block, named_blocks, read_readme, replace_block
+
+# --- Normalisation: written once, each with its reason ------------------------------------------
+
+
+def normalise(text: str) -> str:
+    """``text`` with what differs from run to run, and is no output of the code, made constant."""
+    # Ports: the README's server is `make run`'s, on 127.0.0.1:8000; a test's takes a free port.
+    text = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:<port>", text)
+    # Times: a revision says when it was replaced (UTC, to the minute): the clock's, not the code's.
+    text = re.sub(r"\b\d{4}-\d\d-\d\d \d\d:\d\d\b", "<time>", text)
+    # Line ends: curl prints the server's CRLF header lines as they came.
+    return text.replace("\r\n", "\n")
+
+
+_HEADER = re.compile(r"([A-Za-z][A-Za-z0-9-]*): ")
+
+
+def only_shown_headers(shown: str, produced: str) -> str:
+    """``produced`` with only the HTTP header lines whose names ``shown`` has: ``curl -i`` prints
+    every header, and the README shows those a reader needs (the status line, ``Content-Type``);
+    the others (``Date``, ``Server``, ``Content-Length``) say when and by what it was served."""
+    shown_names = {m.group(1).lower() for line in shown.splitlines() if (m := _HEADER.match(line))}
+    kept: list[str] = []
+    in_headers = False
+    for line in produced.splitlines(keepends=True):
+        if line.startswith("HTTP/"):
+            in_headers = True
+        elif in_headers and not line.strip():
+            in_headers = False
+        elif in_headers and (m := _HEADER.match(line)) and m.group(1).lower() not in shown_names:
+            continue
+        kept.append(line)
+    return "".join(kept)
+
+
+def compare(name: str, block: Block, produced: str) -> str | None:
+    """``None`` when ``produced`` is what the README's block ``name`` shows (after :func:`normalise`),
+    else a message naming the block, with a diff from the README to the code's output."""
+    shown = normalise(block.text)
+    made = normalise(only_shown_headers(block.text, produced))
+    if shown == made:
+        return None
+    diff = difflib.unified_diff(shown.splitlines(keepends=True), made.splitlines(keepends=True),
+                                f"README.md <!-- {name} --> (line {block.line})", "what the code prints")
+    return f"README block {name!r} (line {block.line}) is not what the code prints:\n{''.join(diff)}"
+
+
+# --- Running blocks ------------------------------------------------------------------------------
+
+
+class Context:
+    """What a run needs: a server started on first use, a scratch folder, ``monkeypatch``."""
+
+    def __init__(self, request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.request, self.tmp_path, self.monkeypatch = request, tmp_path, monkeypatch
+        self._url: str | None = None
+
+    @property
+    def url(self) -> str:
+        """The base URL of the app served in this process on a fresh migrated database."""
+        if self._url is None:
+            self._url = str(self.request.getfixturevalue("threaded_server"))
+        return self._url
+
+    def shell_env(self) -> dict[str, str]:
+        """The environment of a shown shell command: this interpreter's ``bin`` first on ``PATH``
+        (``handfoot``, ``python``), and ``HANDFOOT_URL`` naming this test's server."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")}
+        env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+        env["HANDFOOT_URL"] = self.url
+        return env
+
+    def here(self, command: str) -> str:
+        """``command`` aimed at this test's server instead of ``make run``'s."""
+        return command.replace("http://127.0.0.1:8000", self.url)
+
+
+T = TypeVar("T")
+
+
+def in_thread(work: Callable[[], T]) -> T:
+    """``work()`` in a thread of its own: a shown snippet may call ``asyncio.run``, which fails where
+    an earlier test left an event loop running in this thread."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(work).result()
+
+
+def exec_printing(code: str, namespace: dict[str, Any]) -> str:
+    """What ``code`` prints to stdout, run in ``namespace``."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "<README>", "exec"), namespace)
+    return out.getvalue()
+
+
+def python_session(session: str, namespace: dict[str, Any]) -> str:
+    """The transcript of a ``>>>`` session run as the interpreter runs it: each statement (its
+    ``>>>`` line and any ``...`` lines) in ``single`` mode, so an expression's value is shown, and an
+    exception as its last traceback line, ``Name: message`` (the README leaves out the stack)."""
+    transcript: list[str] = []
+    lines = session.splitlines(keepends=True)
+    index = 0
+    while index < len(lines):
+        if not lines[index].startswith(">>> "):
+            index += 1  # the shown answer of the statement before; produced again below
+            continue
+        statement = [lines[index]]
+        index += 1
+        while index < len(lines) and lines[index].startswith("... "):
+            statement.append(lines[index])
+            index += 1
+        transcript.extend(statement)
+        source = "".join(line[4:] for line in statement)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            try:
+                exec(compile(source, "<README>", "single"), namespace)
+            except Exception as exc:
+                print(f"{type(exc).__name__}: {exc}")
+        transcript.append(out.getvalue())
+    return "".join(transcript)
+
+
+_PRINT_COMMENT = re.compile(r"^(\s*print\(.*\)\s+#\s)(.*)$")
+
+
+def commented_prints(code: str, namespace: dict[str, Any]) -> str:
+    """``code`` with each ``print(...)  # shown`` comment replaced by the line that print printed,
+    in order (each such print prints one line, once)."""
+    printed = exec_printing(code, namespace).splitlines()
+    lines = code.splitlines(keepends=True)
+    commented = [i for i, line in enumerate(lines) if _PRINT_COMMENT.match(line)]
+    if len(printed) != len(commented):
+        return f"{code}# printed {len(printed)} lines for {len(commented)} commented prints: {printed}\n"
+    for i, out in zip(commented, printed, strict=True):
+        match = _PRINT_COMMENT.match(lines[i])
+        assert match is not None
+        lines[i] = f"{match.group(1)}{out}\n"
+    return "".join(lines)
+
+
+def run_bash(script: str, ctx: Context, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``script`` run by bash in ``cwd`` with the shown commands' environment, stderr into stdout
+    (as a terminal shows both)."""
+    return subprocess.run(["bash", "-c", script], cwd=cwd, env=ctx.shell_env(), stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=timeout)
+
+
+def _command_end(lines: list[str], start: int) -> int:
+    """The index after the shell command beginning at ``lines[start]`` (a ``$ `` line, continued by
+    a trailing backslash or by a quote left open)."""
+    end = start + 1
+    text = lines[start][2:]
+    while end < len(lines):
+        try:
+            shlex.split(text, comments=True)
+            if not text.rstrip().endswith("\\"):
+                break
+        except ValueError:  # a quote still open
+            pass
+        text += lines[end]
+        end += 1
+    return end
+
+
+def shell_session(session: str, ctx: Context, cwd: Path) -> str:
+    """The transcript of a ``$`` session: its commands run in turn by one bash, each followed by what
+    it printed. A command's output gets a final newline where it has none (curl prints a body as
+    the server sent it; the README's block ends the line, as the terminal's next prompt would)."""
+    lines = session.splitlines(keepends=True)
+    commands: list[tuple[str, str]] = []  # (the lines as shown, the command to run)
+    index = 0
+    while index < len(lines):
+        if lines[index].startswith("$ "):
+            end = _command_end(lines, index)
+            shown = "".join(lines[index:end])
+            commands.append((shown, ctx.here(shown[2:])))
+            index = end
+        else:
+            index += 1
+    # After each command, a newline (ending an output without one) and a separator line; `$?` is
+    # kept for the next command (`echo $?`).
+    separator = "<<readme: next command>>"
+    script = "".join(f"{command}\n__rc=$?; echo; echo '{separator}'; (exit $__rc)\n" for _, command in commands)
+    done = run_bash(script, ctx, cwd)
+    outputs = done.stdout.split(f"\n{separator}\n")  # the newline echoed goes with the separator
+    transcript = []
+    for (shown, _), out in zip(commands, outputs, strict=False):
+        transcript.append(shown + out + ("" if out.endswith("\n") or not out else "\n"))
+    return "".join(transcript)
+
+
+def _net_namespace() -> None:
+    """Skip unless this process may make a network namespace (root, or CAP_SYS_ADMIN)."""
+    if shutil.which("unshare") is None or subprocess.run(["unshare", "-n", "true"], capture_output=True).returncode:
+        pytest.skip("cannot make a network namespace (unshare -n): run as root")
+
+
+def served_process(command: str, ctx: Context, *, env: dict[str, str]) -> tuple[str, str]:
+    """``command`` run by bash in a network namespace of its own (so 127.0.0.1:8000 is free), until
+    ``GET http://127.0.0.1:8000/health`` answers or 60 s pass; then stopped. Returns what it printed
+    and what ``/health`` answered."""
+    _net_namespace()
+    script = (
+        "set -m\n"  # job control: the command runs in a process group of its own, stopped whole
+        "ip link set lo up\n"
+        f"{command} > served.log 2>&1 &\n"
+        "for _ in $(seq 300); do\n"
+        "  if answer=$(curl -s --max-time 2 http://127.0.0.1:8000/health); then break; fi; sleep 0.2\n"
+        "done\n"
+        "kill -TERM -- -$! 2>/dev/null; wait\n"
+        'printf %s "$answer"\n'
+    )
+    done = subprocess.run(["unshare", "-n", "bash", "-c", script], cwd=ctx.tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    return (ctx.tmp_path / "served.log").read_text(encoding="utf-8", errors="replace"), done.stdout
+
+
+# --- What runs each block --------------------------------------------------------------------------
+
+Problems = list[str]
+
+
+@dataclass(frozen=True)
+class Runner:
+    """``reads``: the blocks a run reads; ``compares``: those of them whose text it produces and
+    compares (the others are run, or say what a run must show); ``run`` gives the problems."""
+
+    reads: tuple[str, ...]
+    compares: tuple[str, ...]
+    run: Callable[[dict[str, Block], Context], Problems]
+
+
+#: ``UPDATE_README=1``: a shown output that differs is written into README.md (ports as the
+#: README's, headers as shown) instead of failing; review the diff, then commit it.
+UPDATE_README = os.environ.get("UPDATE_README") == "1"
+
+
+def _problems(blocks: dict[str, Block], produced: dict[str, str]) -> Problems:
+    problems = [p for name, text in produced.items() if (p := compare(name, blocks[name], text))]
+    if UPDATE_README:
+        for name, text in produced.items():
+            if compare(name, blocks[name], text) is not None:
+                shown = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:8000", only_shown_headers(blocks[name].text, text))
+                README_PATH.write_text(replace_block(read_readme(), name, shown), encoding="utf-8")
+        return []
+    return problems
+
+
+def _serves_as_shown(command: str, ctx: Context, *, says: list[str]) -> Problems:
+    """``command`` (bash, in the shown commands' environment less ``HANDFOOT_*``, its database a
+    scratch SQLite file) prints each line of ``says`` and answers ``/health`` on 127.0.0.1:8000."""
+    database = ctx.tmp_path / "served.sqlite3"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")} | {
+        "DATABASE_URL": f"sqlite:///{database}",
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    log, health = served_process(command, ctx, env=env)
+    says = [line.replace("<database>", str(database)) for line in says]
+    problems = [f"{command!r} printed no line {line!r}:\n{log}" for line in says if line not in log]
+    if '"status":"ok"' not in health:
+        problems.append(f"{command!r} did not answer /health on 127.0.0.1:8000 ({health!r}):\n{log}")
+    return problems
+
+
+def _make_run(blocks: dict[str, Block], ctx: Context) -> Problems:
+    """``make run`` as the first block shows it (its other line, ``make test``, is the suite itself),
+    the install step taken as done: it migrates, prints the SQLite path, serves on 127.0.0.1:8000."""
+    assert re.search(r"^make run +# .*SQLite path printed.*serve http://127\.0\.0\.1:8000", blocks["make-run"].text,
+                     re.M), blocks["make-run"].text
+    venv = Path(sys.executable).parent.parent
+    command = f"make -C {shlex.quote(str(PROJECT_ROOT))} --old-file={venv}/.installed-dev VENV={venv} run"
+    return _serves_as_shown(command, ctx, says=["SQLite database file: <database>", "database at head",
+                                                "serving on http://127.0.0.1:8000"])
+
+
+def _installed_serve(blocks: dict[str, Block], ctx: Context) -> Problems:
+    """The ``handfoot-server serve`` line of the install block: it migrates, then serves on
+    127.0.0.1:8000 (from this environment: building and installing the wheels, the lines before it,
+    is what .ci/dist-check does on CI)."""
+    lines = [line for line in blocks["install-wheels"].text.splitlines() if line.startswith("handfoot-server serve")]
+    assert len(lines) == 1 and "# migrates, then serves on 127.0.0.1:8000" in lines[0], blocks["install-wheels"].text
+    return _serves_as_shown(shlex.join(shlex.split(lines[0], comments=True)), ctx,
+                            says=["database at head", "serving on http://127.0.0.1:8000"])
+
+
+def _jq_breakdown(blocks: dict[str, Block], ctx: Context) -> Problems:
+    """The scoring ``curl`` piped into the ``jq`` recipe prints the breakdown shown."""
+    if shutil.which("jq") is None:
+        pytest.skip("jq is not installed (.ci/run installs it)")
+    curl = ctx.here(blocks["jq-breakdown-input"].text).rstrip("\n")
+    done = run_bash(f"{curl} | {blocks['jq-breakdown'].text}", ctx, ctx.tmp_path)
+    return _problems(blocks, {"jq-breakdown-output": done.stdout})
+
+
+def _shell_sessions(*names: str) -> Callable[[dict[str, Block], Context], Problems]:
+    def run(blocks: dict[str, Block], ctx: Context) -> Problems:
+        return _problems(blocks, {name: shell_session(blocks[name].text, ctx, PROJECT_ROOT) for name in names})
+
+    return run
+
+
+def _python_in_checkout(ctx: Context, work: Callable[[], T]) -> T:
+    """``work()`` as a reader runs a snippet: in the checkout (its paths are the checkout's), with
+    ``HANDFOOT_URL`` naming this test's server, in a thread of its own."""
+    ctx.monkeypatch.chdir(PROJECT_ROOT)
+    ctx.monkeypatch.setenv("HANDFOOT_URL", ctx.url)
+    ctx.monkeypatch.delenv("HANDFOOT_API_KEY", raising=False)
+    return in_thread(work)
+
+
+def _commented(name: str, *, server: bool = False) -> Callable[[dict[str, Block], Context], Problems]:
+    def run(blocks: dict[str, Block], ctx: Context) -> Problems:
+        code = blocks[name].text
+        if server:
+            produced = _python_in_checkout(ctx, lambda: commented_prints(code, {}))
+        else:
+            ctx.monkeypatch.chdir(PROJECT_ROOT)
+            produced = in_thread(lambda: commented_prints(code, {}))
+        return _problems(blocks, {name: produced})
+
+    return run
+
+
+def _play_engine(blocks: dict[str, Block], ctx: Context) -> Problems:
+    code = blocks["play-engine"].text
+    return _problems(blocks, {"play-engine-output": in_thread(lambda: exec_printing(code, {}))})
+
+
+def _table_curl(blocks: dict[str, Block], ctx: Context) -> Problems:
+    """The curl and jq flow at a table, in a scratch folder (it writes its answers there)."""
+    if shutil.which("jq") is None:
+        pytest.skip("jq is not installed (.ci/run installs it)")
+    done = run_bash(ctx.here(blocks["table-curl"].text), ctx, ctx.tmp_path)
+    return _problems(blocks, {"table-curl-output": done.stdout})
+
+
+SDK_SESSION = ("sdk-score", "sdk-checks", "sdk-errors", "stored-games", "stored-games-corrections",
+               "stored-games-scoresheet")
+
+
+def _sdk(blocks: dict[str, Block], ctx: Context) -> Problems:
+    """The SDK section's Python, in the README's order, in one interpreter (as a reader pastes it):
+    each later block uses the names the earlier ones made (``hf``, ``body``, ``g``, ``round_2``)."""
+
+    def work() -> dict[str, str]:
+        namespace: dict[str, Any] = {}
+        produced: dict[str, str] = {}
+        for name in SDK_SESSION:
+            text = blocks[name].text
+            if text.startswith(">>> "):
+                produced[name] = python_session(text, namespace)
+            else:
+                produced[f"{name}-output"] = exec_printing(text, namespace)
+        return produced
+
+    return _problems(blocks, _python_in_checkout(ctx, work))
+
+
+def _keeping_score(blocks: dict[str, Block], ctx: Context) -> Problems:
+    """The shell's score keeping, line by line in a scratch folder (its files go there; the
+    README's example files are the checkout's): every command succeeds, and ``create-game`` prints
+    game #1 as its comment says. Its last line, ``handfoot play``, is the ``handfoot-play`` block's
+    command, run there."""
+    lines = blocks["keeping-score"].text.rstrip("\n").split("\n")
+    play = blocks["handfoot-play"].text.strip()
+    assert lines[-1].split("#")[0].strip() == play, (lines[-1], play)
+    (ctx.tmp_path / "examples").symlink_to(PROJECT_ROOT / "examples")
+    script = "set -e\n" + "\n".join(lines[:-1]) + "\n"
+    done = run_bash(script, ctx, ctx.tmp_path)
+    problems = [] if done.returncode == 0 else [f"keeping-score: a command failed ({done.returncode}):\n{done.stdout}"]
+    assert "# prints game #1" in lines[0]
+    if not done.stdout.startswith("Game #1 Friday (pagat)\n"):
+        problems.append(f"keeping-score: create-game does not print game #1:\n{done.stdout}")
+    return problems
+
+
+def _write_a_bot(blocks: dict[str, Block], ctx: Context) -> Problems:
+    """The shown bot is examples/cautious_bot.py, and the shown command runs it."""
+    example = (PROJECT_ROOT / "examples" / "cautious_bot.py").read_text(encoding="utf-8")
+    command = ctx.here(blocks["write-a-bot-command"].text)
+    done = run_bash(command, ctx, PROJECT_ROOT, timeout=600)
+    return _problems(blocks, {"write-a-bot": example, "write-a-bot-output": done.stdout})
+
+
+def _handfoot_play(blocks: dict[str, Block], ctx: Context) -> Problems:
+    done = run_bash(blocks["handfoot-play"].text, ctx, ctx.tmp_path, timeout=600)
+    return _problems(blocks, {"handfoot-play-output": done.stdout})
+
+
+RUNNERS: dict[str, Runner] = {
+    "make-run": Runner(("make-run",), (), _make_run),
+    "jq-breakdown": Runner(("jq-breakdown-input", "jq-breakdown", "jq-breakdown-output"),
+                           ("jq-breakdown-output",), _jq_breakdown),
+    "validate-curl": Runner(("validate-curl",), ("validate-curl",), _shell_sessions("validate-curl")),
+    "problem-curl": Runner(("problem-curl",), ("problem-curl",), _shell_sessions("problem-curl")),
+    "engine-request": Runner(("engine-request",), ("engine-request",), _commented("engine-request")),
+    "play-engine": Runner(("play-engine", "play-engine-output"), ("play-engine-output",), _play_engine),
+    "table-curl": Runner(("table-curl", "table-curl-output"), ("table-curl-output",), _table_curl),
+    "sdk": Runner(
+        (*SDK_SESSION, "sdk-score-output", "stored-games-output"),
+        ("sdk-score-output", "sdk-checks", "sdk-errors", "stored-games-output", "stored-games-corrections",
+         "stored-games-scoresheet"),
+        _sdk),
+    "engine-file": Runner(("engine-file",), ("engine-file",), _commented("engine-file")),
+    "async-client": Runner(("async-client",), ("async-client",), _commented("async-client", server=True)),
+    "handfoot-score": Runner(("handfoot-score",), ("handfoot-score",), _shell_sessions("handfoot-score")),
+    "keeping-score": Runner(("keeping-score",), (), _keeping_score),
+    "install-wheels": Runner(("install-wheels",), (), _installed_serve),
+    "write-a-bot": Runner(("write-a-bot", "write-a-bot-command", "write-a-bot-output"),
+                          ("write-a-bot", "write-a-bot-output"), _write_a_bot),
+    "handfoot-play": Runner(("handfoot-play", "handfoot-play-output"), ("handfoot-play-output",), _handfoot_play),
+}
+
+
+def check(runner: str, readme: str, ctx: Context) -> Problems:
+    """Run :data:`RUNNERS`' ``runner`` on the blocks of ``readme``: the problems found."""
+    return RUNNERS[runner].run(named_blocks(readme), ctx)
+
+
+@pytest.fixture
+def ctx(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Context:
+    return Context(request, tmp_path, monkeypatch)
+
+
+@pytest.mark.parametrize("runner", sorted(RUNNERS))
+def test_the_readme_block_prints_what_it_shows(runner: str, ctx: Context) -> None:
+    problems = check(runner, read_readme(), ctx)
+    assert not problems, "\n\n".join(problems)
+
+
+def test_every_named_block_is_run_and_every_run_block_is_named() -> None:
+    named = set(named_blocks(read_readme()))
+    read = [name for runner in RUNNERS.values() for name in runner.reads]
+    assert len(read) == len(set(read)), "a block is read by two runners"
+    assert named == set(read), {"named, run by nothing": named - set(read), "run, named nowhere": set(read) - named}
+    assert all(set(r.compares) <= set(r.reads) for r in RUNNERS.values())
+
+
+# --- The test of the test --------------------------------------------------------------------------
+
+
+def _alter(text: str) -> str:
+    """``text`` with its last digit changed that :func:`normalise` keeps (else a line added)."""
+    for match in reversed(list(re.finditer(r"\d", text))):
+        altered = f"{text[: match.start()]}{(int(match.group()) + 1) % 10}{text[match.end() :]}"
+        if normalise(altered) != normalise(text):
+            return altered
+    return text + "a line the code does not print\n"
+
+
+@pytest.mark.parametrize("name", sorted(name for runner in RUNNERS.values() for name in runner.compares))
+def test_a_changed_output_fails_naming_its_block(name: str) -> None:
+    """Every compared block: what the README shows passes against itself; changed by one digit, the
+    same comparison fails and names the block and its line."""
+    block = named_blocks(read_readme())[name]
+    assert compare(name, block, block.text) is None
+    altered = Block(block.line, block.info, _alter(block.text), block.name)
+    message = compare(name, altered, block.text)
+    assert message is not None and f"README block {name!r} (line {block.line})" in message
+
+
+def test_a_changed_output_fails_the_run(ctx: Context) -> None:
+    """The whole path, from the README's text to the run: the play engine's shown output with one
+    number changed fails its runner, naming the block."""
+    readme = read_readme()
+    block = named_blocks(readme)["play-engine-output"]
+    altered = readme.replace(block.text, _alter(block.text), 1)
+    assert altered != readme
+    problems = check("play-engine", altered, ctx)
+    assert len(problems) == 1 and "README block 'play-engine-output'" in problems[0]
+    assert not check("play-engine", readme, ctx)
+
+
+def test_sessions_are_transcribed_as_a_terminal_and_an_interpreter_show_them(ctx: Context) -> None:
+    """The transcripts compared above: a ``$`` session's outputs (one without a final newline ended
+    as a terminal ends it), continued commands, exit codes kept for ``echo $?``; a ``>>>`` session's
+    values, prints, compound statements and exceptions; a print's output in its comment."""
+    ctx._url = "http://127.0.0.1:9"  # nothing listens: these commands ask no server
+    shell = "$ printf 'no newline'\n$ echo two \\\n  lines\n$ false\n$ echo $?\n"
+    assert shell_session(shell, ctx, ctx.tmp_path) == (
+        "$ printf 'no newline'\nno newline\n$ echo two \\\n  lines\ntwo lines\n$ false\n$ echo $?\n1\n")
+    python = ">>> x = [1, 2]\n>>> x\n>>> for i in x: print(i)\n>>> x[5]\n"
+    assert python_session(python, {}) == (
+        ">>> x = [1, 2]\n>>> x\n[1, 2]\n>>> for i in x: print(i)\n1\n2\n"
+        ">>> x[5]\nIndexError: list index out of range\n")
+    assert commented_prints("x = 3\nprint(x * 2)   # 7\n", {}) == "x = 3\nprint(x * 2)   # 6\n"
