@@ -497,16 +497,20 @@ def test_a_changed_output_fails_naming_its_block(name: str) -> None:
     assert message is not None and f"README block {name!r} (line {block.line})" in message
 
 
-def test_a_changed_output_fails_the_run(ctx: Context) -> None:
-    """The whole path, from the README's text to the run: the play engine's shown output with one
-    number changed fails its runner, naming the block."""
+@pytest.mark.parametrize(("runner", "name"), [("play-engine", "play-engine-output"),  # a program's output
+                                           ("validate-curl", "validate-curl"),  # a shell session
+                                           ("sdk", "sdk-checks")])  # an interpreter session
+def test_a_changed_output_fails_the_run(runner: str, name: str, ctx: Context) -> None:
+    """The whole path, from the README's text to the run, for a block of each kind: with one number
+    of its shown output changed the run fails, naming the block, and only it."""
+    if UPDATE_README:
+        pytest.skip("UPDATE_README=1 writes outputs instead of failing")
     readme = read_readme()
-    block = named_blocks(readme)["play-engine-output"]
-    altered = readme.replace(block.text, _alter(block.text), 1)
+    block = named_blocks(readme)[name]
+    altered = replace_block(readme, name, _alter(block.text))
     assert altered != readme
-    problems = check("play-engine", altered, ctx)
-    assert len(problems) == 1 and "README block 'play-engine-output'" in problems[0]
-    assert not check("play-engine", readme, ctx)
+    problems = check(runner, altered, ctx)
+    assert len(problems) == 1 and f"README block {name!r}" in problems[0], problems
 
 
 def test_sessions_are_transcribed_as_a_terminal_and_an_interpreter_show_them(ctx: Context) -> None:
