@@ -451,8 +451,12 @@ RUNNERS: dict[str, Runner] = {
 
 
 def check(runner: str, readme: str, ctx: Context) -> Problems:
-    """Run :data:`RUNNERS`' ``runner`` on the blocks of ``readme``: the problems found."""
-    return RUNNERS[runner].run(named_blocks(readme), ctx)
+    """Run :data:`RUNNERS`' ``runner`` on the blocks of ``readme``: the problems found. A snippet that
+    raises (a name it never defines) fails naming the blocks it ran."""
+    try:
+        return RUNNERS[runner].run(named_blocks(readme), ctx)
+    except Exception as exc:
+        raise AssertionError(f"README blocks {RUNNERS[runner].reads} raised {type(exc).__name__}: {exc}") from exc
 
 
 @pytest.fixture
