@@ -239,6 +239,7 @@ def served_process(command: str, ctx: Context, *, env: dict[str, str]) -> tuple[
     ``GET http://127.0.0.1:8000/health`` answers or 60 s pass; then stopped. Returns what it printed
     and what ``/health`` answered."""
     _net_namespace()
+    _needs("curl", "ip")
     script = (
         "set -m\n"  # job control: the command runs in a process group of its own, stopped whole
         "ip link set lo up\n"
@@ -321,10 +322,15 @@ def _installed_serve(blocks: dict[str, Block], ctx: Context) -> Problems:
                             says=["database at head", "serving on http://127.0.0.1:8000"])
 
 
+def _needs(*tools: str) -> None:
+    for tool in tools:
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not installed (.ci/run installs it)")
+
+
 def _jq_breakdown(blocks: dict[str, Block], ctx: Context) -> Problems:
     """The scoring ``curl`` piped into the ``jq`` recipe prints the breakdown shown."""
-    if shutil.which("jq") is None:
-        pytest.skip("jq is not installed (.ci/run installs it)")
+    _needs("curl", "jq")
     curl = ctx.here(blocks["jq-breakdown-input"].text).rstrip("\n")
     done = run_bash(f"{curl} | {blocks['jq-breakdown'].text}", ctx, ctx.tmp_path)
     return _problems(blocks, {"jq-breakdown-output": done.stdout})
@@ -332,6 +338,7 @@ def _jq_breakdown(blocks: dict[str, Block], ctx: Context) -> Problems:
 
 def _shell_sessions(*names: str) -> Callable[[dict[str, Block], Context], Problems]:
     def run(blocks: dict[str, Block], ctx: Context) -> Problems:
+        _needs("curl")
         return _problems(blocks, {name: shell_session(blocks[name].text, ctx, PROJECT_ROOT) for name in names})
 
     return run
@@ -366,8 +373,7 @@ def _play_engine(blocks: dict[str, Block], ctx: Context) -> Problems:
 
 def _table_curl(blocks: dict[str, Block], ctx: Context) -> Problems:
     """The curl and jq flow at a table, in a scratch folder (it writes its answers there)."""
-    if shutil.which("jq") is None:
-        pytest.skip("jq is not installed (.ci/run installs it)")
+    _needs("curl", "jq")
     done = run_bash(ctx.here(blocks["table-curl"].text), ctx, ctx.tmp_path)
     return _problems(blocks, {"table-curl-output": done.stdout})
 
@@ -402,11 +408,11 @@ def _keeping_score(blocks: dict[str, Block], ctx: Context) -> Problems:
     lines = blocks["keeping-score"].text.rstrip("\n").split("\n")
     play = blocks["handfoot-play"].text.strip()
     assert lines[-1].split("#")[0].strip() == play, (lines[-1], play)
+    assert "# prints game #1" in lines[0], lines[0]
     (ctx.tmp_path / "examples").symlink_to(PROJECT_ROOT / "examples")
     script = "set -e\n" + "\n".join(lines[:-1]) + "\n"
     done = run_bash(script, ctx, ctx.tmp_path)
     problems = [] if done.returncode == 0 else [f"keeping-score: a command failed ({done.returncode}):\n{done.stdout}"]
-    assert "# prints game #1" in lines[0]
     if not done.stdout.startswith("Game #1 Friday (pagat)\n"):
         problems.append(f"keeping-score: create-game does not print game #1:\n{done.stdout}")
     return problems
