@@ -38,6 +38,7 @@ from werkzeug.test import TestResponse
 from handfoot.server import create_app, migrate
 from handfoot.server.config import normalize_database_url
 from handfoot.server.db import get_db, make_engine
+from tests.helpers.live import LiveServer, start_server
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None
 BACKENDS = ("sqlite", "postgresql")
@@ -231,3 +232,14 @@ def flask_client(app: Flask) -> Iterator[FlaskClient]:
         yield test_client
     finally:
         test_client.close_streams()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """gunicorn (2 workers) on a free port with a migrated SQLite file in a temp folder, shared by the
+    session (the SDK's end-to-end tests and the examples)."""
+    server = start_server(tmp_path_factory.mktemp("live-server"))
+    try:
+        yield server
+    finally:
+        server.stop()

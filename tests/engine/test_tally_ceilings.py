@@ -43,7 +43,7 @@ def test_the_most_the_decks_hold_is_accepted(tally: dict[str, int]) -> None:
     score_round_request(body(**tally))
 
 
-def test_numbers_past_64_bits_are_refused_by_the_schema(client: FlaskClient) -> None:
-    response = client.post("/v1/rounds/score", json=body(table_points=18446744073709551615))
+def test_numbers_past_64_bits_are_refused_by_the_schema(stateless_client: FlaskClient) -> None:
+    response = stateless_client.post("/v1/rounds/score", json=body(table_points=18446744073709551615))
     assert response.status_code == 422
     assert response.get_json()["errors"][0]["pointer"] == "/teams/0/tally/table_points"

@@ -1,5 +1,5 @@
-"""Fixtures for the SDK tests: a mocked HTTP layer (``responses``), a recorded ``time.sleep``, and a
-live server process for the end-to-end tests."""
+"""Fixtures for the SDK tests: a mocked HTTP layer (``responses``), and a recorded ``time.sleep`` (the live
+server for the end-to-end tests is ``live_server`` in tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 import responses
 
 from handfoot.client import Client
-from tests.helpers.live import LiveServer, start_server
 from tests.helpers.sdk import BASE
 
 
@@ -45,13 +44,3 @@ def once() -> Iterator[Client]:
     """A client that never retries, so each response is seen exactly once."""
     with Client(BASE, max_retries=0) as c:
         yield c
-
-
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """gunicorn (2 workers) on a free port with a migrated SQLite file in a temp folder."""
-    server = start_server(tmp_path_factory.mktemp("live-server"))
-    try:
-        yield server
-    finally:
-        server.stop()
