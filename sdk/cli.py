@@ -3,30 +3,34 @@
     handfoot score FILE [--preset ID] [--offline] [--json]   score a round (FILE or - for stdin);
                                                     --offline: with the engine, no server
     handfoot compare FILE --preset A --preset B [--json]     one round under several presets
-    handfoot validate --preset ID CARD... [--onto CARD...]   is this meld legal?
+    handfoot validate --preset ID CARD... [--onto CARD...]   is this meld legal? (exit 1 if not)
     handfoot presets | preset ID                    the rule presets / one preset's rules
     handfoot games [--status S] [--player P] [--preset ID] [--limit N] | game ID
-    handfoot create-game --name N --preset ID --side 'Us=Ann,Bob' --side 'Them=Cy,Di'
-    handfoot add-round GAME [FILE] [--tally 'Us:clean_books=2,table_points=465'] [--went-out Us]
+    handfoot create-game --name N --preset ID --side 'Us=Ann,Bob' --side 'Them=Cy,Di' [--quiet]
+    handfoot add-round GAME [FILE] [--tally 'Us:clean_books=2,table_points=465'] [--went-out Us] [--quiet]
     handfoot correct-round GAME N [FILE] [--tally ...] [--went-out SIDE]
+    handfoot round GAME N | revisions GAME N | delete-round GAME N [--if-match ETAG]
     handfoot delete-game GAME [--if-match ETAG]
     handfoot scoresheet GAME [--csv]
     handfoot export [--ndjson | --csv] [--since DATE] [--until DATE] [--preset ID]
     handfoot stats [--since DATE] [--until DATE] [--preset ID]   per player and per side
     handfoot play --bots greedy,random,greedy,random [--preset ID] [--seed N]   bots play a game
-    handfoot completion bash|zsh                    print a shell completion script
+    handfoot completion bash|zsh|fish               print a shell completion script
 
 Every command takes ``--json`` (print the API's JSON answer). Under ``--json`` an error from the
 server (or, with ``--offline``, from the engine) is printed to stdout as its problem document.
 
-Exit codes: 0 ok, 1 the server refused the request (4xx; its problems go to stderr), 2 usage
-(bad arguments, unreadable input file), 3 no answer or a server error (connection, timeout, 5xx).
+``--url``, ``--api-key`` and ``--timeout`` go before or after the command. ``--quiet`` prints only
+the new id (or round number), for scripts.
+
+Exit codes: 0 ok, 1 the server refused the request (4xx; its problems go to stderr) or the meld
+``validate`` checked is not legal, 2 usage (bad arguments, unreadable input file, a round expected
+on standard input that is a terminal), 3 no answer or a server error (connection, timeout, 5xx).
 """
 
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import os
 import sys
@@ -34,34 +38,40 @@ from collections.abc import Iterator, Mapping, Sequence
 from itertools import islice
 from typing import Any, TextIO
 
+from ._cli_common import (
+    EXIT_OK,
+    EXIT_PROBLEM,
+    EXIT_UNAVAILABLE,
+    EXIT_USAGE,
+    UsageError,
+    print_json,
+    read_body,
+    round_number,
+    show,
+)
 from ._cli_history import add_history_commands
 from ._cli_play import PlayUsageError, add_play_command
+from ._cli_rounds import add_round_commands
 from ._client import ENV_API_KEY, ENV_BASE_URL, Client
 from ._completion import SHELLS, completion_script
-from ._errors import APIConnectionError, APIResponseValidationError, APIStatusError, ServerError
-from ._loader import Result
+from ._errors import APIConnectionError, APIResponseValidationError, APIStatusError, APITimeoutError, ServerError
 from ._transport import DEFAULT_BASE_URL
 from ._version import __version__
 from .bots import BotError
 from .display import score_plain, text_table
 from .offline import OfflineProblemError, score_round_offline
-from .params import GameTeamInput, TeamInput, side, tally
+from .params import GameTeamInput
 from .types import GameSummary, ProblemDetails
 
 __all__ = ["EXIT_OK", "EXIT_PROBLEM", "EXIT_UNAVAILABLE", "EXIT_USAGE", "main"]
-
-EXIT_OK = 0
-EXIT_PROBLEM = 1
-EXIT_USAGE = 2
-EXIT_UNAVAILABLE = 3
 
 EPILOG = f"""\
 settings:
   --url defaults to ${ENV_BASE_URL}, then {DEFAULT_BASE_URL}; --api-key to ${ENV_API_KEY}.
 
 exit codes:
-  0 ok; 1 the server refused the request (4xx, problems on stderr); 2 usage;
-  3 no answer or a server error (connection, timeout, 5xx).
+  0 ok; 1 the server refused the request (4xx, problems on stderr) or validate's meld is not legal;
+  2 usage; 3 no answer or a server error (connection, timeout, 5xx).
 
 server administration (on the server host, with the server extra installed):
   handfoot-server migrate             create or migrate the database (DATABASE_URL)
@@ -70,59 +80,24 @@ server administration (on the server host, with the server extra installed):
 """
 
 
-class UsageError(Exception):
-    """Bad input on our side (unreadable file, missing preset): exit code 2."""
-
-
-def _print_json(value: Result | Sequence[Result], out: TextIO) -> None:
-    """The server's JSON for a result (or a list of results): ``to_dict()``."""
-    data = value.to_dict() if isinstance(value, Result) else [item.to_dict() for item in value]
-    json.dump(data, out, indent=2, ensure_ascii=False)
-    out.write("\n")
-
-
-def _read_body(path: str, stdin: TextIO) -> dict[str, Any]:
-    try:
-        if path == "-":
-            text = stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise UsageError(f"{'stdin' if path == '-' else path} is not JSON: {exc}") from exc
-    if isinstance(data, dict) and "teams" not in data and isinstance(data.get("request"), dict):
-        data = data["request"]  # a shared case file: {"id", "request": {...}, "expect": ...}
-    if isinstance(data, list):
-        data = {"teams": data}
-    if not isinstance(data, dict) or not isinstance(data.get("teams"), list):
-        raise UsageError(
-            "the round must be a JSON object with a `teams` list (the body of POST /v1/rounds/score)"
-        )
-    return data
-
-
 def _cmd_score(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    body = _read_body(args.file, stdin)
+    body = read_body(args.file, stdin)
     preset = args.preset or body.get("preset")
     if not isinstance(preset, str) or not preset:
         raise UsageError("no preset: give --preset ID or a `preset` member in the file")
     rules = body.get("rules")
-    round_number = _round_number(body)
+    number = round_number(body)
     if args.offline:  # the engine, as the server would answer: no request is sent
-        score = score_round_offline({**body, "preset": preset, "round": round_number})
+        score = score_round_offline({**body, "preset": preset, "round": number})
     else:
         score = client.score_round(
             preset=preset,
             teams=body["teams"],
-            round=round_number,
+            round=number,
             rules=rules if isinstance(rules, Mapping) else None,
         )
     if args.json:
-        _print_json(score, out)
+        print_json(score, out)
     else:
         out.write(score_plain(score))
     return EXIT_OK
@@ -131,7 +106,7 @@ def _cmd_score(client: Client, args: argparse.Namespace, out: TextIO, stdin: Tex
 def _cmd_presets(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     presets = client.presets()
     if args.json:
-        _print_json(presets, out)
+        print_json(presets, out)
         return EXIT_OK
     rows = [("id", "name", "source", "summary")]
     rows.extend((p.id, p.name, p.source, p.summary) for p in presets)
@@ -139,17 +114,8 @@ def _cmd_presets(client: Client, args: argparse.Namespace, out: TextIO, stdin: T
     return EXIT_OK
 
 
-def _show(result: Result, args: argparse.Namespace, out: TextIO) -> int:
-    """One result: its JSON with ``--json``, else how it prints (``handfoot.client.display``)."""
-    if args.json:
-        _print_json(result, out)
-    else:
-        out.write(f"{result}\n")
-    return EXIT_OK
-
-
 def _cmd_preset(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    return _show(client.preset(args.id), args, out)
+    return show(client.preset(args.id), args, out)
 
 
 def _cmd_games(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
@@ -159,7 +125,7 @@ def _cmd_games(client: Client, args: argparse.Namespace, out: TextIO, stdin: Tex
     if args.limit:
         games = islice(games, args.limit)
     if args.json:
-        _print_json(list(games), out)
+        print_json(list(games), out)
         return EXIT_OK
     rows = [("id", "name", "preset", "rounds", "status", "totals")]
     for g in games:
@@ -170,20 +136,20 @@ def _cmd_games(client: Client, args: argparse.Namespace, out: TextIO, stdin: Tex
 
 
 def _cmd_game(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    return _show(client.game(args.id), args, out)
+    return show(client.game(args.id), args, out)
 
 
 def _cmd_compare(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    body = _read_body(args.file, stdin)
+    body = read_body(args.file, stdin)
     rules = body.get("rules")
     result = client.compare_presets(
         presets=args.preset,
         teams=body["teams"],
-        round=_round_number(body),
+        round=round_number(body),
         rules=rules if isinstance(rules, Mapping) else None,
     )
     if args.json:
-        return _show(result, args, out)
+        return show(result, args, out)
     rows = [("preset", "valid", "totals")]
     for item in result.results:
         totals = item.totals
@@ -196,7 +162,10 @@ def _cmd_compare(client: Client, args: argparse.Namespace, out: TextIO, stdin: T
 
 
 def _cmd_validate(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    return _show(client.validate_meld(preset=args.preset, cards=args.cards, onto=args.onto), args, out)
+    """Exit 1 when the meld is not legal, so a script can branch on the answer."""
+    result = client.validate_meld(preset=args.preset, cards=args.cards, onto=args.onto)
+    show(result, args, out)
+    return EXIT_OK if result.valid else EXIT_PROBLEM
 
 
 def _parse_side(text: str) -> GameTeamInput:
@@ -208,51 +177,11 @@ def _parse_side(text: str) -> GameTeamInput:
 
 def _cmd_create_game(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     teams = [_parse_side(side) for side in args.side]
-    return _show(client.create_game(name=args.name, preset=args.preset, teams=teams), args, out)
-
-
-def _parse_tally(text: str) -> TeamInput:
-    """``'Us:clean_books=2,table_points=465'`` → that side with its tally (counts left out are 0)."""
-    name, sep, members = text.partition(":")
-    if not sep or not name.strip():
-        raise UsageError(f"--tally {text!r}: expected SIDE:count=N,... (e.g. 'Us:clean_books=2,table_points=465')")
-    counts: dict[str, int] = {}
-    for member in filter(None, (m.strip() for m in members.split(","))):
-        key, eq, value = member.partition("=")
-        if not eq or not value.strip().lstrip("-").isdigit():
-            raise UsageError(f"--tally {text!r}: {member!r} is not count=INTEGER")
-        counts[key.strip()] = int(value)
-    try:
-        return side(name.strip(), tally(**counts))  # type: ignore[arg-type]  # names checked just below
-    except TypeError:
-        known = ", ".join(inspect.signature(tally).parameters)
-        raise UsageError(f"--tally {text!r}: the counts are {known}") from None
-
-
-def _round_teams(args: argparse.Namespace, stdin: TextIO) -> tuple[list[TeamInput], int | None]:
-    """The sides of a round to store: from ``FILE`` / stdin, or from ``--tally`` flags."""
-    if args.tally:
-        if args.file is not None:
-            raise UsageError("give a round FILE or --tally flags, not both")
-        teams = [_parse_tally(text) for text in args.tally]
-        for team in teams:
-            team["went_out"] = team["name"] in (args.went_out or ())
-        return teams, None
-    if args.went_out:
-        raise UsageError("--went-out goes with --tally (a round FILE says `went_out` per side)")
-    body = _read_body(args.file or "-", stdin)
-    number = body.get("round")
-    return body["teams"], number if isinstance(number, int) else None
-
-
-def _cmd_add_round(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    teams, number = _round_teams(args, stdin)
-    return _show(client.add_round(args.game, teams=teams, round=args.round or number), args, out)
-
-
-def _cmd_correct_round(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    teams, _ = _round_teams(args, stdin)
-    return _show(client.correct_round(args.game, args.number, teams=teams, if_match=args.if_match), args, out)
+    game = client.create_game(name=args.name, preset=args.preset, teams=teams)
+    if args.quiet:  # the new game's id alone: GAME=$(handfoot create-game ... --quiet)
+        out.write(f"{game.id}\n")
+        return EXIT_OK
+    return show(game, args, out)
 
 
 def _cmd_delete_game(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
@@ -268,19 +197,12 @@ def _cmd_scoresheet(client: Client, args: argparse.Namespace, out: TextIO, stdin
     if args.csv:
         out.write(client.scoresheet_csv(args.game))
         return EXIT_OK
-    return _show(client.scoresheet(args.game), args, out)
+    return show(client.scoresheet(args.game), args, out)
 
 
 def _cmd_completion(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     out.write(completion_script(build_parser(), args.shell))
     return EXIT_OK
-
-
-def _round_number(body: Mapping[str, Any]) -> int:
-    number = body.get("round", 1)
-    if not isinstance(number, int):
-        raise UsageError("`round` must be an integer")
-    return number
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -291,9 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"handfoot-sdk {__version__}")
-    parser.add_argument("--url", help=f"API base URL (default ${ENV_BASE_URL}, then {DEFAULT_BASE_URL})")
-    parser.add_argument("--api-key", help=f"API key, sent as a Bearer token (default ${ENV_API_KEY})")
-    parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for an answer (default 30)")
+    _connection_options(parser, default=None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser("score", help="score one round from a JSON file (- for stdin)")
@@ -342,25 +262,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", required=True, help="the game's name")
     p.add_argument("--preset", required=True, help="preset id")
     p.add_argument("--side", action="append", required=True, metavar="NAME=P1,P2", help="a side and its players")
+    p.add_argument("--quiet", "-q", action="store_true", help="print only the new game's id")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_create_game)
-
-    for name, run, help_text in (
-        ("add-round", _cmd_add_round, "score the next round and append it to a game"),
-        ("correct-round", _cmd_correct_round, "replace a stored round's sides (the old revision is kept)"),
-    ):
-        p = sub.add_parser(name, help=help_text)
-        p.add_argument("game", metavar="GAME", type=int, help="game id")
-        if name == "correct-round":
-            p.add_argument("number", metavar="N", type=int, help="round number")
-            p.add_argument("--if-match", help="the round's ETag (default: read it first)")
-        else:
-            p.add_argument("--round", type=int, help="the round number expected next")
-        p.add_argument("file", metavar="FILE", nargs="?", help="the round's `teams` as JSON (default -: stdin)")
-        p.add_argument("--tally", action="append", metavar="SIDE:count=N,...", help="a side's tally (repeat)")
-        p.add_argument("--went-out", action="append", metavar="SIDE", help="with --tally: the side that went out")
-        p.add_argument("--json", action="store_true", help="print JSON")
-        p.set_defaults(run=run)
 
     p = sub.add_parser("delete-game", help="delete a stored game")
     p.add_argument("game", metavar="GAME", type=int, help="game id")
@@ -374,13 +278,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_scoresheet)
 
+    add_round_commands(sub)  # add-round, correct-round, round, revisions, delete-round
     add_history_commands(sub)  # export, stats
     add_play_command(sub)  # play: bots at a table
 
     p = sub.add_parser("completion", help="print a completion script: eval \"$(handfoot completion bash)\"")
     p.add_argument("shell", choices=SHELLS, help="the shell")
     p.set_defaults(run=_cmd_completion)
+    for command in sub.choices.values():  # before or after the command: `handfoot games --url U` too
+        _connection_options(command, default=argparse.SUPPRESS)
     return parser
+
+
+def _connection_options(parser: argparse.ArgumentParser, default: Any) -> None:
+    """``--url``, ``--api-key`` and ``--timeout``. On the commands their default is ``SUPPRESS``, so
+    an option given after the command overrides the one before it and an absent one changes nothing."""
+    parser.add_argument("--url", default=default,
+                        help=f"API base URL (default ${ENV_BASE_URL}, then {DEFAULT_BASE_URL})")
+    parser.add_argument("--api-key", default=default, help=f"API key, sent as a Bearer token (default ${ENV_API_KEY})")
+    parser.add_argument("--timeout", type=float, default=default if default is not None else 30.0,
+                        help="seconds to wait for an answer (default 30)")
 
 
 def problem_json(problem: ProblemDetails) -> dict[str, Any]:
@@ -428,8 +345,9 @@ def main(
     if args.command == "games" and args.limit is not None and args.limit < 1:
         err.write("handfoot: --limit must be at least 1\n")
         return EXIT_USAGE
+    client = Client(args.url, api_key=args.api_key, timeout=(3.05, args.timeout))
     try:
-        with Client(args.url, api_key=args.api_key, timeout=(3.05, args.timeout)) as client:
+        with client:
             code: int = args.run(client, args, out, inp)
             out.flush()
             return code
@@ -451,8 +369,13 @@ def main(
     except OfflineProblemError as exc:
         _report_problem(exc.problem, args, out, err)
         return EXIT_PROBLEM
+    except APITimeoutError:
+        err.write(f"handfoot: no answer from the handfoot server at {client.base_url} within {args.timeout:g} s "
+                  "(--timeout)\n")
+        return EXIT_UNAVAILABLE
     except APIConnectionError as exc:
-        err.write(f"handfoot: no answer from the server: {exc}\n")
+        err.write(f"handfoot: no handfoot server at {client.base_url} ({_reason(exc)}); start one with "
+                  "`make run` or `handfoot-server serve`, or give --url\n")
         return EXIT_UNAVAILABLE
     except APIResponseValidationError as exc:
         err.write(f"handfoot: unexpected answer from the server: {exc}\n")
@@ -460,6 +383,15 @@ def main(
     except BotError as exc:  # handfoot play: the table refused every move a bot had
         err.write(f"handfoot: {exc}\n")
         return EXIT_PROBLEM
+
+
+def _reason(exc: APIConnectionError) -> str:
+    """The innermost cause's words ("Connection refused"), not the layers of requests' wrapping."""
+    cause: BaseException = exc
+    while cause.__cause__ is not None or cause.__context__ is not None:
+        cause = cause.__cause__ or cause.__context__  # type: ignore[assignment]
+    reason = getattr(cause, "strerror", None) or str(cause) or type(cause).__name__
+    return str(reason)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -18,7 +18,16 @@ from .games import (
 )
 from .health import Health
 from .history import PlayerStatistics, SideStatistics, Statistics
-from .presets import PROVENANCE_KINDS, Preset, PresetSummary, Provenance, ProvenanceKind, RuleField
+from .presets import (
+    PRESET_IDS,
+    PROVENANCE_KINDS,
+    Preset,
+    PresetId,
+    PresetSummary,
+    Provenance,
+    ProvenanceKind,
+    RuleField,
+)
 from .problems import ProblemDetails, ProblemItem
 from .rounds import Breakdown, Comparison, Line, RoundComparison, RoundScore
 from .tables import (
@@ -34,6 +43,7 @@ from .tables import (
 )
 
 __all__ = [
+    "PRESET_IDS",
     "PROVENANCE_KINDS",
     "BookKind",
     "Books",
@@ -55,6 +65,7 @@ __all__ = [
     "ProblemDetails",
     "ProblemItem",
     "Provenance",
+    "PresetId",
     "ProvenanceKind",
     "Revision",
     "Round",

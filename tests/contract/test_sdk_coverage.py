@@ -175,3 +175,11 @@ def test_async_client_has_each_method_with_the_same_parameters(name: str) -> Non
     assert list(inspect.signature(async_method).parameters) == list(inspect.signature(sync_method).parameters)
     if name != "with_options":
         assert inspect.iscoroutinefunction(async_method) or inspect.isasyncgenfunction(async_method), name
+
+
+def test_preset_ids_are_the_servers() -> None:
+    """The SDK's ``PresetId`` (mypy's check of ``preset="pagatt"``, and the shell's completion of
+    ``--preset``) lists the presets the server serves, in its order."""
+    from handfoot.engine import PRESETS
+
+    assert list(handfoot.client.PRESET_IDS) == list(PRESETS)

@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 import requests
 import responses
+from responses import matchers
 
 from handfoot.client.cli import EXIT_OK, EXIT_PROBLEM, EXIT_UNAVAILABLE, EXIT_USAGE, main
 from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
+from tests.sdk.test_checks import MELD_JSON
 from tests.sdk.test_client import SCORE_JSON
-from tests.sdk.test_games import GAME_JSON, SUMMARY_JSON
+from tests.sdk.test_games import GAME_JSON, ROUND_JSON, SUMMARY_JSON
 
 ROUND = {"preset": "pagat", "round": 1, "teams": [{"name": "Team 1"}, {"name": "Team 2"}]}
 
@@ -105,7 +107,77 @@ def test_server_error_and_no_connection_exit_3(rsps: responses.RequestsMock, sle
     for _ in range(3):
         rsps.get(f"{BASE}/v1/presets", body=requests.ConnectionError("refused"))
     code, _, err = run("presets")
-    assert code == EXIT_UNAVAILABLE and "no answer from the server" in err
+    assert code == EXIT_UNAVAILABLE
+    assert err == f"handfoot: no handfoot server at {BASE} (refused); start one with `make run` or " \
+                  "`handfoot-server serve`, or give --url\n"
+
+
+def test_a_timeout_names_the_server_and_the_seconds(rsps: responses.RequestsMock, sleeps: list[float]) -> None:
+    """A timeout said "no answer from the server: " with an empty reason; it names the URL and the limit."""
+    for _ in range(3):
+        rsps.get(f"{BASE}/v1/presets", body=requests.ReadTimeout())
+    code, _, err = run("presets", "--timeout", "2.5")
+    assert code == EXIT_UNAVAILABLE
+    assert err == f"handfoot: no answer from the handfoot server at {BASE} within 2.5 s (--timeout)\n"
+
+
+def test_connection_options_go_before_or_after_the_command(rsps: responses.RequestsMock) -> None:
+    """``--url``, ``--api-key`` and ``--timeout`` worked only before the command; after it they were
+    refused as unknown arguments. Given on both sides, the one after the command wins."""
+    rsps.get("http://after.example/v1/presets", json=[])
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["presets", "--url", "http://after.example", "--api-key", "k2"], stdout=out, stderr=err)
+    assert (code, err.getvalue()) == (EXIT_OK, "")
+    assert rsps.calls[0].request.headers["Authorization"] == "Bearer k2"
+    rsps.get("http://after.example/v1/presets/pagat", json={"id": "pagat", "name": "Pagat", "rules": {}})
+    assert main(["--url", BASE, "preset", "pagat", "--url", "http://after.example"], stdout=out, stderr=err) == 0
+
+
+def test_validate_exits_1_on_an_illegal_meld(rsps: responses.RequestsMock) -> None:
+    """``validate`` exited 0 whatever the answer: a script could not tell a legal meld from an illegal one."""
+    rsps.post(f"{BASE}/v1/melds/validate", json=MELD_JSON)
+    code, out, _ = run("validate", "--preset", "pagat", "9D", "2S", "2C", "JK")
+    assert code == EXIT_PROBLEM and out.startswith("INVALID dirty meld of 9s")
+    rsps.post(f"{BASE}/v1/melds/validate", json={**MELD_JSON, "valid": True, "problems": []})
+    assert run("validate", "--preset", "pagat", "9D", "9S", "2C", "--json")[0] == EXIT_OK
+
+
+def test_create_game_and_add_round_quiet_print_the_id(rsps: responses.RequestsMock) -> None:
+    """Scripts took the new game's id out of a table; ``--quiet`` prints it alone."""
+    rsps.post(f"{BASE}/v1/games", json=GAME_JSON, status=201)
+    code, out, _ = run("create-game", "--name", "F", "--preset", "pagat", "--side", "Us=A", "--side", "Them=B", "-q")
+    assert (code, out) == (EXIT_OK, "12\n")
+    rsps.post(f"{BASE}/v1/games/12/rounds", json={**ROUND_JSON, "number": 4}, status=201)
+    code, out, _ = run("add-round", "12", "--tally", "Us:clean_books=1", "--tally", "Them:", "--quiet")
+    assert (code, out) == (EXIT_OK, "4\n")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_round_from_a_terminal_is_refused_not_awaited() -> None:
+    """``add-round GAME`` with no FILE and no --tally read standard input silently, so at a terminal it
+    looked hung; it refuses at once, saying what to give."""
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["--url", BASE, "add-round", "12"], stdout=out, stderr=err, stdin=_Terminal())
+    assert code == EXIT_USAGE
+    assert "standard input, which is a terminal: give a FILE, --tally flags, or pipe the JSON in" in err.getvalue()
+
+
+def test_round_revisions_and_delete_round(rsps: responses.RequestsMock) -> None:
+    """The SDK's round(), revisions() and delete_round() had no command."""
+    rsps.get(f"{BASE}/v1/games/12/rounds/1", json=ROUND_JSON, headers={"ETag": '"r1"'})
+    code, out, _ = run("round", "12", "1", "--json")
+    assert code == EXIT_OK and json.loads(out)["totals_after"][0] == {"name": "Us", "total": 3740}
+    revision = {"revision": 1, "current": True, "request": ROUND_JSON["request"], "teams": ROUND_JSON["teams"]}
+    rsps.get(f"{BASE}/v1/games/12/rounds/1/revisions", json=[revision])
+    code, out, _ = run("revisions", "12", "1")
+    assert (code, out) == (EXIT_OK, "revision 1 (current): Us 3,740, Them 1,075\n")
+    rsps.delete(f"{BASE}/v1/games/12/rounds/1", status=204,
+                match=[matchers.header_matcher({"If-Match": '"g1"'})])
+    assert run("delete-round", "12", "1", "--if-match", '"g1"') == (EXIT_OK, "round 1 of game 12 deleted\n", "")
 
 
 def test_presets_and_preset(rsps: responses.RequestsMock) -> None:

@@ -135,7 +135,16 @@ def test_keep_a_game_from_the_shell(live_server: LiveServer, tmp_path: Path) -> 
     code, out, _ = run(live_server, "scoresheet", gid, "--json")
     assert code == EXIT_OK and len(json.loads(out)["rows"]) == 3
 
-    # delete; then the game is gone (the error as a problem document under --json)
+    # read round 1 and its revisions; take back round 3
+    code, out, _ = run(live_server, "round", gid, "1", "--json")
+    assert code == EXIT_OK and json.loads(out)["revision"] == 2
+    code, out, _ = run(live_server, "revisions", gid, "1")
+    assert code == EXIT_OK and [line.split(" (")[0] for line in out.splitlines()] == ["revision 1", "revision 2"]
+    assert run(live_server, "delete-round", gid, "3") == (EXIT_OK, f"round 3 of game {gid} deleted\n", "")
+    code, out, _ = run(live_server, "delete-round", gid, "1", "--json")
+    assert code == EXIT_PROBLEM and json.loads(out)["status"] == 409  # only the last round can be taken back
+
+        # delete; then the game is gone (the error as a problem document under --json)
     assert run(live_server, "delete-game", gid) == (EXIT_OK, f"game {gid} deleted\n", "")
     code, out, _ = run(live_server, "game", gid, "--json")
     assert code == EXIT_PROBLEM and json.loads(out)["status"] == 404
@@ -154,6 +163,29 @@ def test_a_write_without_the_key_is_refused(live_server: LiveServer) -> None:
         key=False,
     )
     assert code == EXIT_PROBLEM and json.loads(out)["status"] == 401
+
+
+def test_fish_completion_lists_commands_options_and_preset_ids() -> None:
+    """Completion was bash/zsh only and knew no preset ids."""
+    code, out, _ = run("http://127.0.0.1:1", "completion", "fish")
+    assert code == EXIT_OK
+    lines = out.splitlines()
+    assert "complete -c handfoot -n __fish_use_subcommand -f -a delete-round -d 'take back a game's last round'" \
+        not in lines  # quotes are escaped
+    assert "complete -c handfoot -n __fish_use_subcommand -f -a delete-round -d 'take back a game\\'s last round'" \
+        in lines
+    preset = next(line for line in lines if "__fish_seen_subcommand_from validate" in line and "-l preset" in line)
+    assert "-r -f -a 'pagat bicycle wikipedia" in preset
+    assert any("__fish_seen_subcommand_from games" in line and "'in_progress tiebreaker finished'" in line
+               for line in lines)
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="no fish")
+def test_fish_reads_its_completion() -> None:
+    script = run("http://127.0.0.1:1", "completion", "fish")[1]
+    done = subprocess.run(["fish", "-c", f"{script}\ncomplete -C 'handfoot valid'"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("validate")
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh"])
@@ -182,3 +214,6 @@ def test_bash_completes_commands_options_and_choices() -> None:
     assert _complete(script, "--url", "http://x", "sc") == ["score", "scoresheet"]
     assert "--offline" in _complete(script, "score", "--o")
     assert _complete(script, "games", "--status", "fin") == ["finished"]
+    assert _complete(script, "score", "f.json", "--preset", "b") == ["bicycle", "bga"]
+    assert _complete(script, "preset", "sa") == ["saskatchewan"]
+    assert "delete-round" in _complete(script, "de")
