@@ -15,6 +15,15 @@ Worked cases: the project's own copy is ``tests/cases/worked`` (:data:`WORKED_CA
 with nothing beside it tests itself; ``tests/cases/test_case_copy.py`` keeps it equal to
 ``../shared/cases`` wherever that folder exists.
 
+Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (default ``ci`` under ``CI=true``, else ``dev``):
+
+- ``ci`` (``make test``, ``.ci/run``): every property test runs its own number of examples, the one
+  it passes to :func:`examples` (150 to 400), and a test that names none runs Hypothesis's 100.
+- ``dev`` (``make check``, and a bare ``pytest``): 20 examples a test, for the loop run after each change.
+
+Both turn the deadline off (a loaded machine is not a slow rule). The schema fuzz has its own count
+(``HANDFOOT_FUZZ_EXAMPLES``, tests/contract/test_schema_fuzz.py).
+
 Skips are loud on CI: with ``CI=true`` a skipped test fails (a missing PostgreSQL, Chromium or
 package is a red run naming what is missing, never a quiet green one).
 """
@@ -35,6 +44,7 @@ from typing import Any, TypeVar
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import settings
 from sqlalchemy import make_url, pool, text
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from werkzeug.test import TestResponse
@@ -47,6 +57,21 @@ from tests.helpers.live import LiveServer, start_server
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None
 BACKENDS = ("sqlite", "postgresql")
 ON_CI = os.environ.get("CI", "").lower() == "true"
+
+HYPOTHESIS_PROFILES = {"ci": 100, "dev": 20}  # examples a property test runs unless it says otherwise
+for _name, _count in HYPOTHESIS_PROFILES.items():
+    settings.register_profile(_name, max_examples=_count, deadline=None)
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if ON_CI else "dev")
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def examples(count: int) -> int:
+    """A property test's number of examples: ``count`` under the ``ci`` profile, at most the
+    profile's own number under any other (``dev``: 20)."""
+    if HYPOTHESIS_PROFILE == "ci":
+        return count
+    return min(count, HYPOTHESIS_PROFILES.get(HYPOTHESIS_PROFILE, count))
+
 
 #: The project's copy of the worked cases (one ``*.json`` a case; see tests/cases/worked/README.md).
 WORKED_CASES = Path(__file__).resolve().parent / "cases" / "worked"
