@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from handfoot.server import jsonio
+from tests.conftest import examples
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
@@ -30,7 +31,7 @@ def _providers() -> tuple[jsonio.JSONProvider, DefaultJSONProvider]:
     return jsonio.JSONProvider(app), default
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(value=JSON)
 def test_answers_mean_what_the_standard_library_wrote(value: Any) -> None:
     ours, flask_own = _providers()
@@ -39,7 +40,7 @@ def test_answers_mean_what_the_standard_library_wrote(value: Any) -> None:
     assert list(_keys(json.loads(text))) == list(_keys(value))  # members keep their order
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(value=JSON)
 def test_stored_columns_round_trip(value: Any) -> None:
     assert json.loads(jsonio.dumps(value)) == value  # read back by the standard library (api/db.py)

@@ -29,6 +29,7 @@ from handfoot.server.resources.rounds.schemas import (
     plain_team,
 )
 from handfoot.server.schemas import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, Schema
+from tests.conftest import examples
 
 
 def _reference(schema: type[Schema]) -> type[Schema]:
@@ -140,7 +141,7 @@ def test_reference_copies_have_no_side_list(schema: type[Schema]) -> None:
     assert any(isinstance(f, SideList) for f in schema().fields.values())
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(teams=TEAMS)
 def test_sides_load_as_marshmallow_loads_them(teams: Any) -> None:
     for schema in (RoundScoreRequestSchema, RoundUpdateSchema):
@@ -148,7 +149,7 @@ def test_sides_load_as_marshmallow_loads_them(teams: Any) -> None:
         assert _load(schema(), body) == _load(_reference(schema)(), body)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(players=st.one_of(st.lists(PLAYER, max_size=3), BAD))
 def test_players_load_as_marshmallow_loads_them(players: Any) -> None:
     body = {"preset": "pagat", "melds": [["KS", "KH", "KD"]], "players": players}
@@ -156,7 +157,7 @@ def test_players_load_as_marshmallow_loads_them(players: Any) -> None:
     assert _load(schema(), body) == _load(_reference(schema)(), body)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(item=TEAM)
 def test_plain_team_is_the_schema_load_or_declines(item: Any) -> None:
     fast = plain_team(item)
@@ -164,7 +165,7 @@ def test_plain_team_is_the_schema_load_or_declines(item: Any) -> None:
         assert _load(_REF_TEAM(), item) == ("ok", fast)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(item=PLAYER)
 def test_plain_player_is_the_schema_load_or_declines(item: Any) -> None:
     fast = plain_player(item)
