@@ -288,7 +288,7 @@ def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, An
         with db.write_session() as session:
             return _store_append(session, actor, append, request, completion)
 
-    return store.retrying(unit)
+    return store.retrying(unit, db)
 
 
 def append_round_in(session: Session, actor: Actor, game_id: int, body: Mapping[str, Any],

@@ -13,9 +13,14 @@ import re
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, jsonify
 from flask.testing import FlaskClient
 
+from handfoot.server.auth import ANONYMOUS
+from handfoot.server.db import get_db
+from handfoot.server.resources.games import serializers
+from handfoot.server.resources.games.schemas import GameSchema
+from handfoot.server.services import games as svc
 from tests.helpers.games import TEAMS, create_game, out_round, recorded_statements, tally
 
 pytestmark = pytest.mark.db
@@ -94,3 +99,15 @@ def test_the_summaries_and_the_sheet_agree_with_each_rounds_breakdowns(
     assert [row["scores"] for row in sheet["rows"]] == [[b["total"] for b in r["teams"]] for r in full]
     assert [row["totals"] for row in sheet["rows"]] == [[t["total"] for t in r["totals_after"]] for r in full]
     assert sheet["totals"] == [t["total"] for t in game["totals"]] == sheet["rows"][-1]["totals"]
+
+
+def test_the_game_read_is_the_schemas_dump(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    """The game read is sent ready (no marshmallow dump of its rounds): byte for byte what
+    GameSchema's dump of the same game would send."""
+    game_id = _game(flask_client, 3)
+    response = flask_client.get(f"/v1/games/{game_id}")
+    assert response.status_code == 200
+    with app.test_request_context():
+        game, numbers = svc.read_game(get_db(app), ANONYMOUS, game_id)
+        assert numbers == [(1, 1), (2, 1), (3, 1)]
+        assert response.data == jsonify(GameSchema().dump(serializers.game_doc(game, numbers))).get_data()
