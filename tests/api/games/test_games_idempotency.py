@@ -8,15 +8,20 @@ An Idempotency-Key never brings back a game that is gone: replaying an append to
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
+import requests
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from handfoot.server.db import get_db
 from handfoot.server.models import IdempotencyKey, Round
+from handfoot.server.services import rounds as rounds_svc
 from tests.api.app.test_problems import assert_problem
 from tests.helpers.games import SEED_ROUND_1, TEAMS, create_game, out_round
 
@@ -210,3 +215,34 @@ def test_replay_of_a_game_creation_whose_game_was_deleted_is_404(flask_client: F
     assert_problem(gone, 404, "not-found")
     assert "Location" not in gone.headers
     assert flask_client.get(first.headers["Location"]).status_code == 404
+
+
+def test_one_key_sent_twice_at_once_stores_once_and_replays(
+    app: Flask, threaded_server: str, db_backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The claim is written in the append's own transaction: a second request with the key, sent
+    while the first is still scoring, waits for the first's commit and replays its answer (no
+    409, no second round)."""
+    game_id = requests.post(f"{threaded_server}/v1/games", json={"name": "F", "preset": "pagat", "teams": TEAMS},
+                            timeout=30).json()["id"]
+    original = rounds_svc._prepare
+    first_inside = threading.Event()
+
+    def slow_prepare(*args: Any, **kwargs: Any) -> Any:
+        first_inside.set()
+        time.sleep(0.3)  # the second request arrives meanwhile (the order, not a timing, is asserted)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(rounds_svc, "_prepare", slow_prepare)
+    url = f"{threaded_server}/v1/games/{game_id}/rounds"
+    headers = {"Idempotency-Key": '"twice"'}
+    answers: list[requests.Response] = []
+    first = threading.Thread(target=lambda: answers.append(
+        requests.post(url, json={"teams": SEED_ROUND_1}, headers=headers, timeout=30)))
+    first.start()
+    assert first_inside.wait(30)
+    second = requests.post(url, json={"teams": SEED_ROUND_1}, headers=headers, timeout=30)
+    first.join(30)
+    assert [a.status_code for a in answers] == [201] and second.status_code == 201, second.text
+    assert second.headers.get("Idempotent-Replayed") == "true" and second.content == answers[0].content
+    assert rounds_stored(app, game_id) == 1

@@ -40,13 +40,16 @@ import threading
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, jsonify
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
 from handfoot.server.auth import ANONYMOUS
 from handfoot.server.db import get_db
+from handfoot.server.resources.games import serializers
+from handfoot.server.resources.games.schemas import GameSchema
 from handfoot.server.resources.games.serializers import csv_cell, scoresheet_csv
+from handfoot.server.services import games as svc
 from handfoot.server.services import rounds as rounds_svc
 from tests.helpers.game_routes import GAME_OPERATIONS, call
 from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, out_round, recorded_statements, tally
@@ -309,3 +312,15 @@ def test_the_reads_of_a_game_with_warnings_answer(flask_client: FlaskClient) -> 
                          ("/v1/games/stats", "application/json")):
         response = flask_client.get(path, headers={"Accept": accept})
         assert response.status_code == 200, (path, accept, response.get_data(as_text=True)[:300])
+
+
+def test_the_game_read_is_the_schemas_dump(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    """The game read is sent ready (no marshmallow dump of its rounds): byte for byte what
+    GameSchema's dump of the same game would send."""
+    game_id = _game(flask_client, 3)
+    response = flask_client.get(f"/v1/games/{game_id}")
+    assert response.status_code == 200
+    with app.test_request_context():
+        game, numbers = svc.read_game(get_db(app), ANONYMOUS, game_id)
+        assert numbers == [(1, 1), (2, 1), (3, 1)]
+        assert response.data == jsonify(GameSchema().dump(serializers.game_doc(game, numbers))).get_data()
