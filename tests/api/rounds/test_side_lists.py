@@ -1,5 +1,7 @@
-"""The one-pass side lists (``SideList``, ``plain_team``, ``plain_player``) load exactly what
-marshmallow's own ``List(Nested(...))`` loads, and refuse exactly what it refuses, with the same errors.
+"""The side lists taken as sent (``SideList``, ``plain_team``, ``plain_player``, ``plain_tally``) and the
+score body taken as sent (``plain_score_body``) take exactly what marshmallow's own ``List(Nested(...))``
+takes, meaning the same once its defaults are filled in, and refuse exactly what it refuses, with the same
+errors.
 
 Every request schema that takes sides or players is compared with a reference copy of itself whose
 side and player lists are the plain ``fields.List(fields.Nested(...))`` (no one-pass path), on
@@ -26,6 +28,7 @@ from handfoot.server.resources.rounds.schemas import (
     SideList,
     TeamSchema,
     plain_player,
+    plain_score_body,
     plain_team,
 )
 from handfoot.server.schemas import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, Schema
@@ -118,8 +121,23 @@ TEAM_EDGES: dict[str, st.SearchStrategy[Any]] = {
     "perfect_cuts": st.one_of(st.sampled_from([0, 20, 21, -1, True, 2.0]), BAD), "tally": st.one_of(TALLY, BAD),
     "bogus": BAD,
 }
+TALLY_EDGES: dict[str, st.SearchStrategy[Any]] = {
+    "clean_books": st.one_of(st.sampled_from([0, -1, 10_000_000, 10_000_001, True, 2.0]), BAD),
+    "table_points": st.one_of(st.sampled_from([0, 10_000_000, 10_000_001, False]), BAD),
+    "perfect_cuts": st.sampled_from([0, 1, -1, None]),
+    "rank_books": st.one_of(st.just([]), st.just([{"rank": "7", "clean_books": 1}]), BAD),
+    "has_melded": st.one_of(st.booleans(), BAD), "bogus": BAD,
+}
+GOOD_TALLY_TEAM = st.fixed_dictionaries(
+    {"name": st.sampled_from(["A", "B"]), "tally": TALLY},
+    optional={"went_out": st.booleans(), "melds": st.just([]), "players": st.just([]), "red_threes": st.just([]),
+              "burn": st.just([])},
+)
+TALLY_TEAM = st.one_of(GOOD_TALLY_TEAM, _one_off(GOOD_TALLY_TEAM, TEAM_EDGES),
+                       st.builds(lambda team, tally: {**team, "tally": tally}, GOOD_TALLY_TEAM,
+                                 _one_off(TALLY, TALLY_EDGES)))
 TEAM = st.one_of(GOOD_TEAM, _one_off(GOOD_TEAM, TEAM_EDGES), _one_off(GOOD_TEAM, TEAM_EDGES),
-                 _optional(TEAM_EDGES), BAD)
+                 _optional(TEAM_EDGES), TALLY_TEAM, BAD)
 TEAMS = st.one_of(st.lists(TEAM, max_size=4), st.lists(TEAM, min_size=MAX_TEAMS + 1, max_size=MAX_TEAMS + 1), BAD)
 
 
@@ -128,6 +146,18 @@ def _load(schema: Schema, body: dict[str, Any]) -> tuple[str, Any]:
         return "ok", schema.load(body)
     except ValidationError as err:
         return "error", err.messages
+
+
+def _same(schema: type[Schema], body: dict[str, Any]) -> None:
+    """``schema`` and its reference copy agree on ``body``: the same errors, or loads that mean the
+    same (the reference's load of what ``schema`` took, taken as sent or not, is the reference's load
+    of the body: only defaults differ)."""
+    ref = _reference(schema)()
+    fast, slow = _load(schema(), body), _load(ref, body)
+    if fast[0] == "error":
+        assert fast == slow
+    else:
+        assert slow[0] == "ok" and _load(ref, fast[1]) == slow
 
 
 SCHEMAS = [RoundScoreRequestSchema, RoundCompareRequestSchema, RoundCreateSchema, RoundUpdateSchema,
@@ -146,35 +176,53 @@ def test_reference_copies_have_no_side_list(schema: type[Schema]) -> None:
 def test_sides_load_as_marshmallow_loads_them(teams: Any) -> None:
     for schema in (RoundScoreRequestSchema, RoundUpdateSchema):
         body = {"preset": "pagat", "teams": teams} if schema is RoundScoreRequestSchema else {"teams": teams}
-        assert _load(schema(), body) == _load(_reference(schema)(), body)
+        _same(schema, body)
 
 
 @settings(max_examples=examples(300), deadline=None)
 @given(players=st.one_of(st.lists(PLAYER, max_size=3), BAD))
 def test_players_load_as_marshmallow_loads_them(players: Any) -> None:
     body = {"preset": "pagat", "melds": [["KS", "KH", "KD"]], "players": players}
-    schema = GoingOutCheckRequestSchema
-    assert _load(schema(), body) == _load(_reference(schema)(), body)
+    _same(GoingOutCheckRequestSchema, body)
 
 
 @settings(max_examples=examples(300), deadline=None)
 @given(item=TEAM)
-def test_plain_team_is_the_schema_load_or_declines(item: Any) -> None:
-    fast = plain_team(item)
-    if fast is not None:
-        assert _load(_REF_TEAM(), item) == ("ok", fast)
+def test_plain_team_is_taken_by_the_schema_or_declines(item: Any) -> None:
+    if plain_team(item):
+        assert _load(_REF_TEAM(), item)[0] == "ok"
 
 
 @settings(max_examples=examples(300), deadline=None)
 @given(item=PLAYER)
-def test_plain_player_is_the_schema_load_or_declines(item: Any) -> None:
-    fast = plain_player(item)
-    if fast is not None:
-        assert _load(PlayerSchema(), item) == ("ok", fast)
+def test_plain_player_is_taken_by_the_schema_or_declines(item: Any) -> None:
+    if plain_player(item):
+        assert _load(PlayerSchema(), item)[0] == "ok"
+
+
+SCORE_EDGES: dict[str, st.SearchStrategy[Any]] = {
+    "preset": st.one_of(st.sampled_from(["pagat", "", "x" * 40, "x" * 41]), BAD),
+    "round": st.one_of(st.sampled_from([1, 50, 0, 51, True, None]), BAD),
+    "rules": st.one_of(st.sampled_from([{}, {"going_out_bonus": 200}, {"going_out_bonus": "x"}, {"bogus": 1}]), BAD),
+    "bogus": BAD,
+}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(body=_one_off(st.fixed_dictionaries({"preset": st.just("pagat"), "teams": st.lists(GOOD_TEAM, min_size=1,
+                                                                                        max_size=2)}),
+                     SCORE_EDGES))
+def test_score_bodies_load_as_marshmallow_loads_them(body: Any) -> None:
+    """A score body with one top-level member at or past its edge: taken as sent only when the
+    schema takes it, else the schema's own errors."""
+    _same(RoundScoreRequestSchema, body)
+    if plain_score_body(body):
+        assert RoundScoreRequestSchema().load(body) is body
 
 
 def test_the_benchmark_round_takes_the_one_pass_path() -> None:
     """Not behaviour, speed: every side of an ordinary round is taken without falling back."""
-    from bench.rounds import score_body
+    from bench.rounds import score_body, tally_body
 
-    assert all(plain_team(team) is not None for team in score_body()["teams"])
+    assert all(map(plain_team, score_body()["teams"]))
+    assert plain_score_body(score_body()) and plain_score_body(tally_body())
