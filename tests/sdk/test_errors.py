@@ -166,3 +166,39 @@ def test_rate_limit_error_exposes_retry_after(rsps: responses.RequestsMock, once
     with pytest.raises(RateLimitError) as info:
         once.presets()
     assert info.value.retry_after == 120.0
+
+
+@pytest.mark.parametrize(
+    ("problem_type", "status", "code"),
+    [
+        ("https://handfoot.dev/problems/version-moved", 409, "version_moved"),
+        ("https://handfoot.dev/problems/idempotency-in-flight/", 409, "idempotency_in_flight"),
+        ("https://handfoot.example/problems/invalid-round?lang=en", 422, "invalid_round"),
+        ("about:blank", 502, "bad_gateway"),
+        ("about:blank", 429, "too_many_requests"),
+        ("about:blank", 599, "http_error"),
+    ],
+)
+def test_code_names_the_problem_type(
+    rsps: responses.RequestsMock, once: Client, problem_type: str, status: int, code: str
+) -> None:
+    """Callers branch on ``e.code`` (a plain identifier) instead of comparing type URLs."""
+    body = {"type": problem_type, "title": "t", "status": status}
+    rsps.get(f"{BASE}/v1/presets/x", json=body, status=status, content_type=PROBLEM_JSON)
+    with pytest.raises(APIStatusError) as info:
+        once.preset("x")
+    assert info.value.code == code
+    assert f"code={code!r}" in repr(info.value)
+
+
+def test_request_id_is_the_answers_x_request_id(rsps: responses.RequestsMock, once: Client) -> None:
+    """The id to quote in a bug report is on the error, read from the answer's ``X-Request-ID``."""
+    rsps.get(f"{BASE}/v1/presets/x", json=problem(404, "Not found"), status=404, content_type=PROBLEM_JSON,
+             headers={"X-Request-ID": "abc123"})
+    rsps.get(f"{BASE}/v1/presets/y", json=problem(404, "Not found"), status=404, content_type=PROBLEM_JSON)
+    with pytest.raises(NotFoundError) as info:
+        once.preset("x")
+    assert info.value.request_id == "abc123"
+    with pytest.raises(NotFoundError) as info:
+        once.preset("y")
+    assert info.value.request_id is None

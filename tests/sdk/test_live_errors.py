@@ -1,8 +1,8 @@
 """The SDK's error classes that only a misbehaving server provokes, against a real server.
 
 ``ServerError``: the database stays locked, so every try of an append gets 503 and the SDK gives up
-after its retries, carrying the problem. ``RateLimitError``: the server's rate limit is exceeded,
-and the 429's ``Retry-After`` reaches the exception.
+after its retries, carrying the problem, its ``code`` and the server's request id. ``RateLimitError``:
+the server's rate limit is exceeded, and the 429's ``Retry-After`` reaches the exception.
 """
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ def test_server_error_after_the_retries(serve: Callable[..., str], db_url: str,
             holder.close()
         assert info.value.status == 503
         assert info.value.problem.type.endswith("/service-unavailable")
+        assert info.value.code == "service_unavailable"
+        assert info.value.request_id is not None and len(info.value.request_id) == 32  # the server's own id
         assert len(waits) == 2  # two retries, each after the 503's Retry-After
         assert hf.game(game.id).rounds_played == 0  # nothing half-written
 
@@ -70,5 +72,5 @@ def test_rate_limit_error_carries_retry_after(serve: Callable[..., str], monkeyp
             hf.presets()
         with pytest.raises(RateLimitError) as info:
             hf.presets()
-    assert info.value.status == 429
+    assert (info.value.status, info.value.code) == (429, "too_many_requests")
     assert info.value.retry_after is not None and 0 < info.value.retry_after <= 60

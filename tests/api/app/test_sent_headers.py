@@ -20,7 +20,8 @@ from handfoot.server.db import get_db
 from handfoot.server.resources.games import examples as ex
 
 WATCHED = ("ETag", "Location", "Link", "X-Pagination", "Idempotent-Replayed", "Retry-After", "X-RateLimit-Limit",
-           "X-RateLimit-Remaining", "X-RateLimit-Reset", "Cache-Control", "Content-Disposition", "WWW-Authenticate")
+           "X-RateLimit-Remaining", "X-RateLimit-Reset", "Cache-Control", "Content-Disposition", "WWW-Authenticate",
+           "X-Request-ID")
 
 
 def documented(spec: dict[str, Any], method: str, path: str, status: int) -> set[str]:
