@@ -112,12 +112,19 @@ def test_each_limit_is_refused_by_name(body: Any, what: str) -> None:
 
 
 def test_every_real_request_fits() -> None:
+    """The limits sit exactly at their values: the largest body of each kind is taken and one more value,
+    object or level is refused, so a limit off by one either way fails here (not only a body far past it)."""
     parsing.check_shape([0] * (parsing.MAX_BODY_VALUES - 1))
     parsing.check_shape([{}] * parsing.MAX_BODY_OBJECTS)
     deep: Any = []
     for _ in range(parsing.MAX_BODY_DEPTH - 1):
         deep = [deep]
     parsing.check_shape(deep)
+    one_more = [([0] * parsing.MAX_BODY_VALUES, "values"), ([{}] * (parsing.MAX_BODY_OBJECTS + 1), "objects"),
+                ([deep], "nested")]
+    for body, what in one_more:
+        with pytest.raises(parsing.BodyTooComplexError, match=what):
+            parsing.check_shape(body)
 
 
 def test_a_problem_lists_the_first_errors_and_counts_the_rest(
