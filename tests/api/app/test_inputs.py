@@ -72,6 +72,7 @@ def _paths(flask_client: FlaskClient) -> list[str]:
 @pytest.mark.parametrize("key", [None, '"k"'])
 def test_100000_empty_sides_are_refused_before_validation_walks_them(
         flask_client: FlaskClient, field_loads: list[int], key: str | None) -> None:
+    """100,000 empty sides once got a 9.4 MB problem and held a worker for seconds (issue 18, defect 2)."""
     paths = _paths(flask_client)
     headers = {"Content-Type": "application/json", **({"Idempotency-Key": key} if key else {})}
     for path in paths:
@@ -107,6 +108,7 @@ def test_the_shape_count_stops_at_its_limit(monkeypatch: pytest.MonkeyPatch) -> 
     (json.loads("[" * (parsing.MAX_BODY_DEPTH + 1) + "]" * (parsing.MAX_BODY_DEPTH + 1)), "nested"),
 ])
 def test_each_limit_is_refused_by_name(body: Any, what: str) -> None:
+    """Each shape limit is refused with its own name, so a client knows which one it passed."""
     with pytest.raises(parsing.BodyTooComplexError, match=what):
         parsing.check_shape(body)
 
@@ -142,12 +144,14 @@ def test_a_problem_lists_the_first_errors_and_counts_the_rest(
 
 
 def test_a_short_error_list_is_whole() -> None:
+    """Bounding the error list must not cut a short one or claim errors were left out."""
     errors = [{"pointer": f"/x/{i}", "code": "required", "detail": "d"} for i in range(3)]
     problem = make_problem(422, errors=errors)
     assert problem["errors"] == errors and "errors_not_listed" not in problem
 
 
 def test_a_valid_round_is_unchanged(flask_client: FlaskClient) -> None:
+    """The shape count must not change what a valid round scores."""
     response = flask_client.post("/v1/rounds/score", json={"preset": "pagat", "teams": SEED_ROUND_1})
     assert response.status_code == 200 and response.get_json()["teams"][0]["total"] == 3740
 
@@ -174,6 +178,7 @@ def assert_too_large(status: int, problem: dict[str, Any]) -> None:
 
 
 def test_a_chunked_body_past_the_limit_is_413(flask_client: FlaskClient) -> None:
+    """A chunked body was once cut at the limit and answered as if whole (issue 18, defect 3)."""
     response = _chunked(flask_client, padded(3 * LIMIT))
     assert_too_large(response.status_code, response.get_json())
     response = _chunked(flask_client, padded(LIMIT + 1))
@@ -181,12 +186,14 @@ def test_a_chunked_body_past_the_limit_is_413(flask_client: FlaskClient) -> None
 
 
 def test_a_chunked_body_at_the_limit_is_read_whole(flask_client: FlaskClient) -> None:
+    """The chunked-body guard must not refuse or cut a body exactly at the limit."""
     response = _chunked(flask_client, padded(LIMIT))
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["teams"][0]["total"] == 3700
 
 
 def test_a_declared_length_past_the_limit_is_413(flask_client: FlaskClient) -> None:
+    """A body with a Content-Length past the limit is a 413 body-too-large, not read."""
     response = flask_client.post(SCORE, data=padded(LIMIT + 1), content_type="application/json")
     assert_too_large(response.status_code, response.get_json())
 
@@ -204,6 +211,7 @@ def server(app: Flask) -> Iterator[int]:
 
 @pytest.mark.parametrize(("size", "status"), [(3 * LIMIT, 413), (LIMIT + 1, 413), (LIMIT, 200), (1000, 200)])
 def test_chunked_bodies_on_a_real_socket(server: int, size: int, status: int) -> None:
+    """The test client frames bodies its own way: the chunked limit must also hold on a real socket."""
     data = padded(size)
     conn = http.client.HTTPConnection("127.0.0.1", server, timeout=30)
     chunks = (data[i:i + 65536] for i in range(0, len(data), 65536))
@@ -239,6 +247,7 @@ def paths(flask_client: FlaskClient) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("kind", sorted(BODIES))
 def test_hostile_bodies_are_4xx_on_every_path(flask_client: FlaskClient, paths: list[tuple[str, str]], kind: str,
                                               key: str | None) -> None:
+    """Parsing an untrusted body once raised past the 4xx handlers (issue 18, defect 1): never a 500."""
     headers = {"Content-Type": "application/json", "If-Match": '"x"'}
     if key is not None:
         headers["Idempotency-Key"] = key
@@ -250,6 +259,7 @@ def test_hostile_bodies_are_4xx_on_every_path(flask_client: FlaskClient, paths: 
 
 @pytest.mark.parametrize("value", ['"' + "\\" * 10 + '"', "\x7f", '"' * 300, "é", " "])
 def test_hostile_idempotency_keys_are_4xx(flask_client: FlaskClient, value: str) -> None:
+    """An Idempotency-Key is untrusted input too: a bad one is a 4xx, never a 500."""
     response = flask_client.post("/v1/games", data=b"{}", headers={"Content-Type": "application/json",
                                                               "Idempotency-Key": value})
     assert 400 <= response.status_code < 500, response.status_code
@@ -260,6 +270,7 @@ def test_hostile_idempotency_keys_are_4xx(flask_client: FlaskClient, value: str)
 @pytest.mark.parametrize("value", ['"\\', "\x00\x01", "W/" * 1000, "é" * 10, ";;==,,", "-1"])
 def test_hostile_header_values_are_never_5xx(flask_client: FlaskClient, paths: list[tuple[str, str]], header: str,
                                              value: str) -> None:
+    """Hostile header values on every path never get a 5xx (issue 18, defect 1)."""
     for method, path in [*paths, ("GET", "/v1/games/1"), ("GET", "/v1/games/1/scoresheet"), ("GET", "/v1/games"),
                          ("DELETE", "/v1/games/999")]:
         response = flask_client.open(path, method=method, data=b"{}",
@@ -272,6 +283,7 @@ UNICODE = "Zoë 🂡 北"
 
 @pytest.mark.db
 def test_unicode_names_are_stored_and_returned_intact(flask_client: FlaskClient, db_backend: str) -> None:
+    """Names must come back exactly as sent: no normalisation, no lost characters, on every backend."""
     decomposed = "Zoe\u0308"  # NFD: not normalised either
     teams = [{"name": UNICODE, "players": [decomposed, "Ålesund 🃏"]}, {"name": "Team 2", "players": ["東", "ج"]}]
     game = create_game(flask_client, name=UNICODE, teams=teams)
@@ -289,6 +301,7 @@ def test_unicode_names_are_stored_and_returned_intact(flask_client: FlaskClient,
 
 @pytest.mark.db
 def test_name_length_is_counted_in_characters(flask_client: FlaskClient, db_backend: str) -> None:
+    """A name's limit counts characters, not UTF-8 bytes: 100 four-byte characters fit, one more is refused."""
     longest = "🂡" * MAX_NAME_LENGTH  # 100 characters, 400 bytes in UTF-8
     assert create_game(flask_client, name=longest)["name"] == longest
     response = flask_client.post("/v1/games", json={"name": longest + "x", "preset": "pagat", "teams": TEAMS})
@@ -297,6 +310,7 @@ def test_name_length_is_counted_in_characters(flask_client: FlaskClient, db_back
 
 
 def test_players_per_side_limit(flask_client: FlaskClient) -> None:
+    """One player past the per-side limit is refused naming the players list."""
     players = [f"p{i}" for i in range(MAX_PLAYERS_PER_TEAM + 1)]
     response = flask_client.post("/v1/games", json={"name": "x", "preset": "bga", "teams": [
         {"name": "A", "players": players}, TEAMS[1]]})
@@ -305,6 +319,7 @@ def test_players_per_side_limit(flask_client: FlaskClient) -> None:
 
 
 def test_page_size_limit(flask_client: FlaskClient) -> None:
+    """The largest page size is accepted and one more is refused naming page_size."""
     assert flask_client.get("/v1/games", query_string={"page_size": MAX_PAGE_SIZE}).status_code == 200
     response = flask_client.get("/v1/games", query_string={"page_size": MAX_PAGE_SIZE + 1})
     assert response.status_code == 422
@@ -312,6 +327,7 @@ def test_page_size_limit(flask_client: FlaskClient) -> None:
 
 
 def test_limits_are_in_the_spec(flask_client: FlaskClient) -> None:
+    """A limit a client cannot read in the OpenAPI document is a surprise: each is published there."""
     spec = flask_client.get("/openapi.json").get_json()
     schemas = spec["components"]["schemas"]
     team = schemas["Team"]["properties"] if "Team" in schemas else None
