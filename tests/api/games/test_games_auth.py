@@ -38,6 +38,7 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def test_every_games_operation_has_a_case(app: Flask, db_backend: str) -> None:
+    """A new games route without an ownership case would go untested: the cases must cover the served document."""
     assert spec_game_operations(app) == set(GAME_OPERATIONS)
 
 
@@ -127,6 +128,8 @@ def _expected(keys: str, target: str, body: str) -> int:
 @pytest.mark.parametrize("keys", KEYS)
 def test_the_anonymous_appends_key_check_answers_as_the_check_alone(
         app: Flask, flask_client: FlaskClient, db_backend: str, keys: str, target: str, body: str) -> None:
+    """An anonymous append is authenticated like every other games request: for each key state, target
+    and body it answers what the key check, then the parse, then the service give."""
     game_id = _setup(app, flask_client, keys, target)
     sent: dict[str, Any] = {"teams": SEED_ROUND_1} if body == "valid" else {"teams": "not a list"}
     response = flask_client.post(f"/v1/games/{game_id}/rounds", json=sent)
@@ -143,6 +146,7 @@ def test_the_anonymous_appends_key_check_answers_as_the_check_alone(
 
 def test_a_key_created_between_two_anonymous_appends_stops_the_second(app: Flask, flask_client: FlaskClient,
                                                                       db_backend: str) -> None:
+    """The key check is asked per request, not remembered: once a key exists the next anonymous append is a 401."""
     game_id = create_game(flask_client)["id"]
     assert flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}).status_code == 201
     create_key(get_db(app), "kitchen")

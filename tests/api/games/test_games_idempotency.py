@@ -192,6 +192,7 @@ def test_expired_keys_are_purged(app: Flask, flask_client: FlaskClient, db_backe
 
 
 def test_replay_of_an_append_to_a_deleted_game_is_404(flask_client: FlaskClient) -> None:
+    """A stored key must not bring back a deleted game's append as a 201."""
     game_id = create_game(flask_client)["id"]
     body = {"teams": out_round(*[t["name"] for t in TEAMS])}
     headers = {"Idempotency-Key": '"k-1"'}
@@ -204,6 +205,7 @@ def test_replay_of_an_append_to_a_deleted_game_is_404(flask_client: FlaskClient)
 
 
 def test_replay_of_a_game_creation_whose_game_was_deleted_is_404(flask_client: FlaskClient) -> None:
+    """A stored key must not answer 201 for a created game that is gone."""
     body = {"name": "Friday", "preset": "pagat", "teams": TEAMS}
     headers = {"Idempotency-Key": '"create-1"'}
     first = flask_client.post("/v1/games", json=body, headers=headers)

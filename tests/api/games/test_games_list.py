@@ -223,6 +223,7 @@ def test_the_spec_documents_cursor_and_the_deprecated_page(flask_client: FlaskCl
 
 
 def test_x_pagination_is_documented_as_json_text_and_sent_so(flask_client: FlaskClient) -> None:
+    """X-Pagination was documented as an object schema that a header's string can never match (issue 18, defect 6)."""
     spec = flask_client.get("/openapi.json").get_json()
     header = spec["components"]["headers"]["PAGINATION"]
     assert "schema" not in header

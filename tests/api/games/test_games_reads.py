@@ -168,6 +168,7 @@ def _round_columns(statements: list[str]) -> set[str]:
 
 @pytest.mark.db
 def test_a_50_round_games_read_loads_no_breakdown(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    """GET /v1/games/{id} once loaded and dumped every stored round (issue 18): its cost must not grow with rounds."""
     one, fifty = _game(flask_client, 1), _game(flask_client, 50)
     small, small_sql = _reads(app, flask_client, f"/v1/games/{one}")
     large, large_sql = _reads(app, flask_client, f"/v1/games/{fifty}")
@@ -181,6 +182,7 @@ def test_a_50_round_games_read_loads_no_breakdown(app: Flask, flask_client: Flas
 
 @pytest.mark.db
 def test_the_score_sheet_reads_the_game_row_alone(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    """The score sheet once loaded every round though the game row holds the running totals."""
     one, fifty = _game(flask_client, 1), _game(flask_client, 50)
     _, small_sql = _reads(app, flask_client, f"/v1/games/{one}/scoresheet")
     sheet, large_sql = _reads(app, flask_client, f"/v1/games/{fifty}/scoresheet")
@@ -194,6 +196,7 @@ def test_the_score_sheet_reads_the_game_row_alone(app: Flask, flask_client: Flas
 def test_the_summaries_and_the_sheet_agree_with_each_rounds_breakdowns(
     flask_client: FlaskClient, db_backend: str
 ) -> None:
+    """Reading less must not answer differently: the summaries equal what the stored breakdowns say."""
     game_id = _game(flask_client, 6)
     etag = flask_client.get(f"/v1/games/{game_id}/rounds/3").headers["ETag"]
     corrected = [
@@ -226,6 +229,7 @@ def _rows(text: str) -> list[list[str]]:
 
 @pytest.mark.parametrize("name", HOSTILE)
 def test_side_names_that_look_like_formulas_are_neutralised(flask_client: FlaskClient, name: str) -> None:
+    """CSV injection (issue 18, defect 4): a side name opened as a live spreadsheet formula."""
     teams = [{"name": name, "players": ["a", "b"]}, {"name": "Them", "players": ["c", "d"]}]
     game = create_game(flask_client, name=name, teams=teams)
     response = flask_client.post(f"/v1/games/{game['id']}/rounds", json={"teams": [
@@ -243,6 +247,7 @@ def test_side_names_that_look_like_formulas_are_neutralised(flask_client: FlaskC
 
 @pytest.mark.parametrize("text", ["\tx", "\rx", "=1", "+", "-", "@"])
 def test_every_dangerous_first_character_is_neutralised(text: str) -> None:
+    """Every first character a spreadsheet reads as a formula gets the leading quote, not only =."""
     assert csv_cell(text) == "'" + text
     sheet = {"teams": [text, "B"], "rows": [{"round": 1, "scores": [-5, 5], "totals": [-5, 5]}]}
     assert _rows(scoresheet_csv(sheet))[0][1] == "'" + text
@@ -250,6 +255,7 @@ def test_every_dangerous_first_character_is_neutralised(text: str) -> None:
 
 @pytest.mark.parametrize("value", ["ok", "a=b", "", 0, -50, 12])
 def test_other_cells_are_unchanged(value: object) -> None:
+    """The guard must not alter numbers (negative totals too) or text a spreadsheet reads as text."""
     assert csv_cell(value) == value
 
 
@@ -272,6 +278,7 @@ def _warnings(breakdowns: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 
 
 def test_every_stored_breakdown_with_warnings_is_answered(flask_client: FlaskClient) -> None:
+    """A stored breakdown with warnings (D31) was a 500 on reads: BreakdownSchema dumped only Problem objects."""
     scored = flask_client.post("/v1/rounds/score", json={"preset": "hodges", "round": 1, "teams": _teams(ILLEGAL)})
     assert scored.status_code == 200, scored.get_json()
     expected = _warnings(scored.get_json()["teams"])

@@ -182,6 +182,7 @@ def _shape(statements: list[str]) -> list[str]:
 
 
 def test_a_round_read_costs_the_same_whatever_its_history(app: Flask, flask_client: FlaskClient) -> None:
+    """A round read once loaded every revision without returning them (issue 18, defect 5)."""
     fresh, corrected = _game_with_round(flask_client), _game_with_round(flask_client)
     _correct(flask_client, corrected, 12)
     reads = {}
@@ -196,6 +197,7 @@ def test_a_round_read_costs_the_same_whatever_its_history(app: Flask, flask_clie
 
 
 def test_revisions_are_paginated(flask_client: FlaskClient) -> None:
+    """The revisions list came in one answer however long (issue 18, defect 5): it is paginated now."""
     game_id = _game_with_round(flask_client)
     _correct(flask_client, game_id, 6)  # revisions 1..6 earlier, 7 current
     first = flask_client.get(f"/v1/games/{game_id}/rounds/1/revisions", query_string={"page_size": 3})
@@ -215,6 +217,8 @@ def test_revisions_are_paginated(flask_client: FlaskClient) -> None:
 def test_a_correction_past_the_limit_is_refused_by_name(
     flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A round's history had no bound (issue 18, defect 5): past the limit a correction is a 409
+    naming revision_limit."""
     monkeypatch.setattr(rounds_svc, "MAX_REVISIONS_PER_ROUND", 4)
     game_id = _game_with_round(flask_client)
     _correct(flask_client, game_id, 3)  # revision 4: the limit
@@ -229,6 +233,7 @@ def test_a_correction_past_the_limit_is_refused_by_name(
 
 
 def test_the_limit_is_documented() -> None:
+    """The revision limit must be the one the README states."""
     from pathlib import Path
 
     readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")

@@ -100,6 +100,7 @@ NAME_TEAMS = [{"name": "Us", "players": ["Ann", "Bo"]}, {"name": "Them", "player
 
 @pytest.mark.parametrize("blank", BLANK)
 def test_blank_names_are_refused(flask_client: FlaskClient, blank: str) -> None:
+    """Names of spaces or invisible characters showed nothing in a score sheet: refused wherever a name is taken."""
     cases = [
         ({"name": blank, "preset": "pagat", "teams": NAME_TEAMS}, "/name"),
         ({"name": "G", "preset": "pagat", "teams": [{"name": blank, "players": ["Ann", "Bo"]}, NAME_TEAMS[1]]},
@@ -118,6 +119,7 @@ def test_blank_names_are_refused(flask_client: FlaskClient, blank: str) -> None:
 
 @pytest.mark.parametrize("name", ["Zoë 🂡 北", " Ann ", "A", "x\u200by"])
 def test_names_with_something_visible_are_kept_as_sent(flask_client: FlaskClient, name: str) -> None:
+    """The blank-name rule must not refuse or alter a name that shows something."""
     response = flask_client.post("/v1/games", json={"name": name, "preset": "pagat", "teams": NAME_TEAMS})
     assert response.status_code == 201 and response.get_json()["name"] == name
     assert re.fullmatch(NAME_PATTERN, name)
@@ -125,6 +127,7 @@ def test_names_with_something_visible_are_kept_as_sent(flask_client: FlaskClient
 
 @pytest.mark.db
 def test_a_new_game_never_takes_a_deleted_games_id(flask_client: FlaskClient, db_backend: str) -> None:
+    """SQLite reused a deleted newest game's rowid for the next game (found by a tester): ids are AUTOINCREMENT."""
     seen: set[int] = set()
     for name in ("first", "second", "third"):
         created = flask_client.post("/v1/games", json={"name": name, "preset": "pagat", "teams": TEAMS})
@@ -139,6 +142,7 @@ def test_a_new_game_never_takes_a_deleted_games_id(flask_client: FlaskClient, db
 @pytest.mark.db
 def test_a_deleted_games_etag_and_idempotency_key_do_not_reach_a_new_game(flask_client: FlaskClient,
                                                                          db_backend: str) -> None:
+    """A reused id once let an old game's ETag delete the new game and its key replay the old round."""
     old = flask_client.post("/v1/games", json={"name": "old", "preset": "pagat",
                                          "teams": TEAMS})
     old_id, old_etag = old.get_json()["id"], old.headers["ETag"]
@@ -166,6 +170,7 @@ def game(flask_client: FlaskClient) -> dict[str, Any]:
 
 
 def test_correction_without_if_match_names_the_header(flask_client: FlaskClient, game: dict[str, Any]) -> None:
+    """A 428 must say which header is missing and what to send, not only the status."""
     problem = assert_problem(
         flask_client.put(f"/v1/games/{game['id']}/rounds/1", json=game["body"]), 428, "precondition-required"
     )
@@ -179,6 +184,7 @@ def test_correction_without_if_match_names_the_header(flask_client: FlaskClient,
 def test_stale_if_match_names_the_header_and_the_current_etag(
     flask_client: FlaskClient, game: dict[str, Any], method: str, path: str
 ) -> None:
+    """A 412 must give the current ETag, so a client can re-read and retry without guessing."""
     url = f"/v1/games/{game['id']}{path}"
     current = flask_client.get(url if method == "PUT" else f"/v1/games/{game['id']}").headers["ETag"]
     response = flask_client.open(
