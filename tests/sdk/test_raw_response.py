@@ -93,11 +93,15 @@ class ReversedAnswers(httpx.AsyncBaseTransport):
 
     def __init__(self) -> None:
         self.order: list[str] = []
+        self.answered = {preset_id: asyncio.Event() for preset_id in PRESET_IDS}
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         preset_id = request.url.path.rsplit("/", 1)[-1]
-        await asyncio.sleep(0.01 * (len(PRESET_IDS) - PRESET_IDS.index(preset_id)))
+        later = PRESET_IDS[PRESET_IDS.index(preset_id) + 1:]
+        if later:  # an event, not a sleep: the order holds however loaded the machine is
+            await self.answered[later[0]].wait()
         self.order.append(preset_id)
+        self.answered[preset_id].set()
         return httpx.Response(200, json=preset_body(preset_id), headers={"X-Request-ID": f"id-{preset_id}"})
 
 
