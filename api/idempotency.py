@@ -99,7 +99,7 @@ HEADER_DOC = {
     '`"8e03978e-40d5-43e8-bc93-6894a57f9324"`; unquoted accepted; at most 255 characters). '
     "Sent again with the same body, the first response comes back (with `Idempotent-Replayed: "
     "true`) and nothing is stored twice; with another body it is a 422 (idempotency-key-reused); "
-    "while the first request runs, a 409 (idempotency-in-flight). Successful responses are kept "
+    "sent while the first request runs, it waits for it and replays its answer. Successful responses are kept "
     "24 hours (HANDFOOT_IDEMPOTENCY_TTL_SECONDS); a failed request releases its key.",
     "schema": {"type": "string", "maxLength": MAX_KEY_LENGTH},
 }

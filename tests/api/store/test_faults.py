@@ -200,7 +200,7 @@ def test_an_unexpected_exception_is_a_generic_500(make_app: Callable[..., Flask]
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("secret internals: SELECT * FROM api_keys")
 
-    for name in ("list_games", "create_game", "get_game", "delete_game"):
+    for name in ("list_games", "create_game", "get_game", "read_game", "delete_game"):
         monkeypatch.setattr(svc, name, boom)
     for name in ("append_round", "get_round", "correct_round", "delete_round", "round_revisions"):
         monkeypatch.setattr(rounds_svc, name, boom)
