@@ -18,12 +18,15 @@ PYTEST_ARGS ?=
 RATE_LIMIT ?= 600/minute
 FUZZ_EXAMPLES ?= 300
 
-.PHONY: help install run serve test lint typecheck pytest openapi openapi-check migrate dist dist-check \
+.PHONY: help install run serve test check lint typecheck pytest openapi openapi-check migrate dist dist-check \
         migrations-check revision clean bench bench-check bench-profile bench-limiter bench-listing bench-table multihost fuzz simulate
 
 help:
 	@echo "make run      install, migrate the database, serve on http://$(HOST):$(PORT) (docs: /docs)"
-	@echo "make test     install, then ruff, mypy --strict, pytest, OpenAPI freshness, alembic check"
+	@echo "make check    the loop after each change: engine, API, SDK, cases and contract tests in process"
+	@echo "              (no servers, browsers, builds or fuzzing), Hypothesis dev profile, on every core"
+	@echo "make test     install, then ruff, mypy --strict, pytest (every test, every core, Hypothesis ci"
+	@echo "              profile), OpenAPI freshness, alembic check"
 	@echo "make openapi  regenerate openapi/openapi.json"
 	@echo "make fuzz     schemathesis on every operation, FUZZ_EXAMPLES (300) each; make test runs 12 each"
 	@echo "make migrate  alembic upgrade head (DATABASE_URL, default var/handfoot.sqlite3)"
@@ -74,11 +77,23 @@ typecheck: install
 	MYPYPATH=$(TYPECHECK) $(VENV)/bin/mypy --strict examples
 
 # pytest exits 5 when it collected no tests: that is a failure too, said out loud.
-# PYTEST_WORKERS: pytest-xdist processes; 0 (the default) runs in this process. `auto` (one a core)
-# is faster, but the fuzz run's per-operation 2xx check needs all its cases in one process.
-PYTEST_WORKERS ?= 0
+# PYTEST_WORKERS: pytest-xdist processes (`auto`: one a core; 0 runs in this process). --dist loadgroup
+# keeps each xdist_group on one worker: the schema fuzz's per-operation 2xx check needs all its cases
+# in one process. HYPOTHESIS_PROFILE (tests/conftest.py): ci runs each property test's full count.
+PYTEST_WORKERS ?= auto
 pytest: install
-	@rc=0; $(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS) || rc=$$?; \
+	@rc=0; HYPOTHESIS_PROFILE="$${HYPOTHESIS_PROFILE-ci}" \
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS) || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest: no tests ran (exit 5)" >&2; fi; \
+	exit $$rc
+
+# The developer's loop: the in-process tests only. Deselected: `process` (a test that starts a server
+# process: those using the session's gunicorn `live_server`) and `fuzz` (schemathesis); tests/process
+# (crash, durability, packaging, browser, README runs) is not collected at all.
+CHECK_PATHS := tests/engine tests/api tests/sdk tests/cases tests/contract
+check: install
+	@rc=0; HYPOTHESIS_PROFILE="$${HYPOTHESIS_PROFILE-dev}" \
+	$(PY) -m pytest -n $(PYTEST_WORKERS) -m "not process and not fuzz" $(CHECK_PATHS) $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no tests ran (exit 5)" >&2; fi; \
 	exit $$rc
 

@@ -88,6 +88,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         report.longrepr = f"skipped under CI=true, which allows no skip: {reason}"
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test that uses the session's gunicorn (``live_server``) is marked ``process``, so that
+    ``make check`` (``-m "not process and not fuzz"``) leaves it to ``make test``."""
+    for item in items:
+        if "live_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.process)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Under ``CI=true`` PostgreSQL must be configured and reachable: say so once, before any test."""
     if not ON_CI:
