@@ -23,7 +23,6 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import replace
 from types import TracebackType
 from typing import Any, TypeVar
-from urllib.parse import urljoin
 
 import httpx
 
@@ -37,7 +36,7 @@ from ._errors import (
     status_error_from_response,
 )
 from ._history import AsyncHistoryMethods
-from ._http import HTTPResponse, origin
+from ._http import HTTPResponse
 from ._loader import Result, load_list
 from ._raw import AsyncRawResponseMethods, record_answer
 from ._tables import AsyncTableMethods
@@ -55,6 +54,7 @@ from ._transport import (
     prepare,
     retry_wait_for,
 )
+from .pagination import AsyncPage, async_fetch_page
 from .params import Card, GameTeamInput, PlayerInput, TeamInput
 from .types import (
     DiscardPileCheck,
@@ -172,6 +172,18 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
         return self._transport.base_url
 
     @property
+    def api_key(self) -> str | None:
+        return self._transport.api_key
+
+    @property
+    def timeout(self) -> Timeout:
+        return self._transport.timeout
+
+    @property
+    def max_retries(self) -> int:
+        return self._transport.max_retries
+
+    @property
     def last_response(self) -> httpx.Response | None:
         """The last HTTP answer received by any call (as ``Client.last_response``); under
         ``asyncio.gather`` another task's: use ``await hf.with_raw_response(hf.method, ...)``."""
@@ -267,15 +279,18 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
         page_size: int | None = None,
     ) -> AsyncIterator[GameSummary]:
         """Every game (newest first), following the ``Link: rel="next"`` pages as you iterate."""
-        params: QueryParams | None = {"status": status, "player": player, "preset": preset, "page_size": page_size}
-        url: str | None = "/v1/games"
-        while url is not None:
-            response = await self._request("GET", url, params=params)
-            body = _decode(response)
-            items = body["items"] if isinstance(body, Mapping) and isinstance(body.get("items"), list) else body
-            for item in load_list(GameSummary, items, "items"):
-                yield item
-            url, params = _next_url(self._transport.base_url, response), None
+        first = await self.games_page(status=status, player=player, preset=preset, page_size=page_size)
+        async for game in first.iter_all():
+            yield game
+
+    async def games_page(
+        self, *, status: str | None = None, player: str | None = None, preset: str | None = None,
+        page: int | None = None, page_size: int | None = None,
+    ) -> AsyncPage[GameSummary]:
+        """One page of games (as ``Client.games_page``); ``await page.next_page()`` goes on."""
+        params: QueryParams = {"status": status, "player": player, "preset": preset, "page": page,
+                               "page_size": page_size}
+        return await async_fetch_page(self._transport, "/v1/games", parse=GameSummary.from_json, params=params)
 
     async def game(self, game_id: int) -> Game:
         return _with_etag(Game, await self._request("GET", f"/v1/games/{_seg(game_id)}"))
@@ -354,14 +369,3 @@ def _decode(response: HTTPResponse) -> Any:
 
 def _with_etag(cls: type[RE], response: HTTPResponse) -> RE:
     return cls.from_json(_decode(response), etag=response.headers.get("ETag"))
-
-
-def _next_url(base_url: str, response: httpx.Response) -> str | None:
-    """The next page's URL from the ``Link`` header, on the client's own origin only."""
-    link = response.links.get("next")
-    if not link or not link.get("url"):
-        return None
-    url = urljoin(str(response.url), link["url"])
-    if origin(url) != origin(base_url):
-        raise APIResponseValidationError(f"refusing to follow a next-page link to another origin: {url!r}")
-    return url
