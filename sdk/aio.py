@@ -45,6 +45,7 @@ from ._transport import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
     BaseTransport,
+    Lifecycle,
     QueryParams,
     Timeout,
     _log_from_env,
@@ -53,6 +54,7 @@ from ._transport import (
     log_answer,
     prepare,
     retry_wait_for,
+    timeout_message,
 )
 from .pagination import AsyncPage, async_fetch_page
 from .params import Card, GameTeamInput, PlayerInput, TeamInput
@@ -80,6 +82,13 @@ R = TypeVar("R", bound=Result)
 RE = TypeVar("RE", Game, Round)
 
 
+#: What each httpx timeout says timed out (``handfoot.client._transport.timeout_message``).
+_TIMEOUT_PHASES: dict[type[Exception], str] = {
+    httpx.ConnectTimeout: "connecting", httpx.WriteTimeout: "sending the request",
+    httpx.ReadTimeout: "reading the answer", httpx.PoolTimeout: "waiting for a free connection",
+}
+
+
 def _httpx_timeout(timeout: Timeout) -> httpx.Timeout:
     if isinstance(timeout, tuple):
         connect, read = timeout
@@ -92,9 +101,9 @@ class AsyncTransport(BaseTransport):
 
     def __init__(
         self, base_url: str, *, api_key: str | None, timeout: Timeout, max_retries: int,
-        http: httpx.AsyncClient | None = None,
+        http: httpx.AsyncClient | None = None, parent: AsyncTransport | None = None,
     ) -> None:
-        super().__init__(base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
+        super().__init__(base_url, api_key=api_key, timeout=timeout, max_retries=max_retries, parent=parent)
         self._owns_http = http is None
         self.http = http if http is not None else httpx.AsyncClient()
         self.last_response: httpx.Response | None = None
@@ -112,26 +121,33 @@ class AsyncTransport(BaseTransport):
             json=json, headers=headers, idempotent=idempotent, idempotency_key=idempotency_key,
         )
         method, url = prepared.method, prepared.url
+        limit = self.timeout if timeout is None else timeout
         retry = 0
         while True:
+            self.check_open(method, url)
             started = time.monotonic()
             try:
                 sent = self.http.build_request(
                     method, url, params=prepared.query, content=prepared.body, headers=prepared.headers,
-                    timeout=_httpx_timeout(self.timeout if timeout is None else timeout),
+                    timeout=_httpx_timeout(limit),
                 )
                 response = await self.http.send(sent, stream=stream)
                 if stream and response.status_code >= 400:
                     await response.aread()  # the problem's body, read (and the stream closed) before it is parsed
-            except httpx.TransportError as exc:  # timeouts among them (httpx.TimeoutException)
-                timed_out = isinstance(exc, httpx.TimeoutException)
+            except (httpx.TransportError, RuntimeError) as exc:  # timeouts among them; RuntimeError: httpx closed
+                self.check_open(method, url, exc)
+                if isinstance(exc, RuntimeError):
+                    raise
+                message = (timeout_message(method, url, _TIMEOUT_PHASES.get(type(exc), "reading the answer"),
+                                           limit, retry + 1)
+                           if isinstance(exc, httpx.TimeoutException) else f"{method} {url} failed: {exc}")
                 if retry < prepared.max_retries:
-                    await self._sleep(retry, backoff_delay(retry), f"{method} {url}: {exc!r}")
+                    await self._sleep(retry, backoff_delay(retry), message)
                     retry += 1
                     continue
-                if timed_out:
-                    raise APITimeoutError(f"{method} {url} timed out: {exc}") from exc
-                raise APIConnectionError(f"{method} {url} failed: {exc}") from exc
+                if isinstance(exc, httpx.TimeoutException):
+                    raise APITimeoutError(message) from exc
+                raise APIConnectionError(message) from exc
             self.last_response = response
             record_answer(response, streamed=stream)
             log_answer(prepared, retry, response.status_code, response.headers, started)
@@ -192,12 +208,17 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
     def with_options(self, *, timeout: Timeout | None = None, max_retries: int | None = None) -> AsyncClient:
         """As ``Client.with_options``: the same server, key and connection pool, other settings."""
         t = self._transport
-        return AsyncClient(
+        other = AsyncClient(
             t.base_url, api_key=t.api_key, timeout=t.timeout if timeout is None else timeout,
             max_retries=t.max_retries if max_retries is None else max_retries, http=t.http,
         )
+        other._transport.lifecycle = Lifecycle(t.lifecycle)  # closed with this client, not the reverse
+        return other
 
     async def aclose(self) -> None:
+        """Close the connection pool if the client created it; any later call, or one in flight,
+        raises ``ClientClosedError`` (not retried)."""
+        self._transport.lifecycle.close()
         if self._transport._owns_http:
             await self._transport.http.aclose()
 
