@@ -61,6 +61,7 @@ from .params import Card, GameTeamInput, PlayerInput, TeamInput
 from .types import (
     DiscardPileCheck,
     Game,
+    GameStatus,
     GameSummary,
     GoingOutCheck,
     Health,
@@ -296,7 +297,7 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
         return _with_etag(Game, await self._keyed_post("/v1/games", body, idempotency_key))
 
     async def games(
-        self, *, status: str | None = None, player: str | None = None, preset: str | None = None,
+        self, *, status: GameStatus | None = None, player: str | None = None, preset: str | None = None,
         page_size: int | None = None,
     ) -> AsyncIterator[GameSummary]:
         """Every game (newest first), following the ``Link: rel="next"`` pages as you iterate."""
@@ -305,7 +306,7 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
             yield game
 
     async def games_page(
-        self, *, status: str | None = None, player: str | None = None, preset: str | None = None,
+        self, *, status: GameStatus | None = None, player: str | None = None, preset: str | None = None,
         page: int | None = None, page_size: int | None = None,
     ) -> AsyncPage[GameSummary]:
         """One page of games (as ``Client.games_page``); ``await page.next_page()`` goes on."""

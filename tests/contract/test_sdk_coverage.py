@@ -1,6 +1,6 @@
 """The SDK against openapi/openapi.json: every operation has a typed method
 (``handfoot.client.OPERATIONS``), every result type's fields are its schema's members, and the SDK's
-enums (provenance kinds, meld kinds) are the document's.
+enums (provenance kinds, meld kinds, game statuses) are the document's.
 
 It fails as soon as the API grows an operation or a member the SDK does not cover.
 """
@@ -142,6 +142,13 @@ def test_fields_are_the_schema_members(cls: type[Result]) -> None:
 
 def test_provenance_kinds_are_the_spec_enum() -> None:
     assert list(handfoot.client.PROVENANCE_KINDS) == SCHEMAS["Provenance"]["properties"]["kind"]["enum"]
+
+
+def test_game_statuses_are_the_spec_enum() -> None:
+    """``GameStatus`` (on ``GameSummary``/``Game``/``Scoresheet`` and ``games(status=...)``) is the enum of the
+    games list's ``status`` filter, so mypy refuses a status the server would refuse."""
+    (status,) = [p for p in SPEC["paths"]["/v1/games"]["get"]["parameters"] if p["name"] == "status"]
+    assert list(handfoot.client.GAME_STATUSES) == status["schema"]["enum"]
 
 
 def test_book_kinds_are_the_spec_enum() -> None:
