@@ -30,6 +30,7 @@ from .params import Card, GameTeamInput, PlayerInput, TeamInput
 from .types import (
     DiscardPileCheck,
     Game,
+    GameStatus,
     GameSummary,
     GoingOutCheck,
     Health,
@@ -309,7 +310,7 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
     def games(
         self,
         *,
-        status: str | None = None,
+        status: GameStatus | None = None,
         player: str | None = None,
         preset: str | None = None,
         page_size: int | None = None,
@@ -329,7 +330,7 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
     def games_page(
         self,
         *,
-        status: str | None = None,
+        status: GameStatus | None = None,
         player: str | None = None,
         preset: str | None = None,
         page: int | None = None,

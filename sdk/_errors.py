@@ -4,7 +4,8 @@ Hierarchy::
 
     HandFootError
     ├── APIConnectionError            the request never got an HTTP answer
-    │   └── APITimeoutError           ... because it timed out
+    │   ├── APITimeoutError           ... because it timed out (says what, and the seconds)
+    │   └── ClientClosedError         ... because the client was closed (never retried)
     ├── APIResponseValidationError    the server answered 2xx with a body the SDK cannot read
     └── APIStatusError                the server answered 4xx/5xx (carries ``problem``)
         ├── BadRequestError           400
@@ -40,6 +41,7 @@ __all__ = [
     "APITimeoutError",
     "AuthenticationError",
     "BadRequestError",
+    "ClientClosedError",
     "ConflictError",
     "HandFootError",
     "NotFoundError",
@@ -70,6 +72,11 @@ class APITimeoutError(APIConnectionError):
 
     def __init__(self, message: str = "Request timed out.") -> None:
         super().__init__(message)
+
+
+class ClientClosedError(APIConnectionError):
+    """The client was closed (``close()`` / ``aclose()``) before or while the request was sent; such a
+    request is not retried."""
 
 
 class APIResponseValidationError(HandFootError, ValueError):

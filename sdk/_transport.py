@@ -18,7 +18,7 @@ from typing import TypeAlias
 import requests
 from requests.structures import CaseInsensitiveDict
 
-from ._errors import APIConnectionError, APITimeoutError, status_error_from_response
+from ._errors import APIConnectionError, APITimeoutError, ClientClosedError, status_error_from_response
 from ._http import dumps_json, parse_retry_after, sf_string
 from ._raw import record_answer
 from ._retry import IDEMPOTENCY_IN_FLIGHT_SUFFIX, MAX_RETRY_AFTER, backoff_delay, is_naturally_idempotent, retry_wait
@@ -145,16 +145,53 @@ def retry_wait_for(
     return wait
 
 
+def timeout_message(method: str, url: str, phase: str, timeout: Timeout, tries: int) -> str:
+    """What timed out, and after how long: ``GET http://h/v1/games timed out reading the answer (no
+    answer within 30 s; 3 tries)``. ``phase``: ``connecting``, ``sending the request``, ``reading the
+    answer`` or ``waiting for a free connection`` (the connect limit applies to connecting, the read
+    limit to the rest)."""
+    connect, read = timeout if isinstance(timeout, tuple) else (timeout, timeout)
+    seconds = connect if phase == "connecting" else read
+    tried = f"; {tries} tries" if tries > 1 else ""
+    return f"{method} {url} timed out {phase} (no answer within {seconds:g} s{tried})"
+
+
+class Lifecycle:
+    """Whether a transport is closed; a ``with_options`` copy is closed with its parent, not the reverse."""
+
+    __slots__ = ("_closed", "_parent")
+
+    def __init__(self, parent: Lifecycle | None = None) -> None:
+        self._closed = False
+        self._parent = parent
+
+    @property
+    def closed(self) -> bool:
+        return self._closed or (self._parent is not None and self._parent.closed)
+
+    def close(self) -> None:
+        self._closed = True
+
+
 class BaseTransport:
     """What both transports keep: the base URL, the key, the defaults; URLs and default headers."""
 
-    def __init__(self, base_url: str, *, api_key: str | None, timeout: Timeout, max_retries: int) -> None:
+    def __init__(self, base_url: str, *, api_key: str | None, timeout: Timeout, max_retries: int,
+                 parent: BaseTransport | None = None) -> None:
         if max_retries < 0:
             raise ValueError("max_retries must be >= 0")
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
         self.timeout = timeout
         self.max_retries = max_retries
+        self.lifecycle: Lifecycle = Lifecycle(parent.lifecycle if parent is not None else None)
+
+    def check_open(self, method: str, url: str, exc: BaseException | None = None) -> None:
+        """Raise ``ClientClosedError`` once the client is closed (``exc``: the error the closing
+        caused in a request in flight), so a closed client never retries."""
+        if self.lifecycle.closed:
+            when = "while the request was in flight" if exc is not None else "before the request was sent"
+            raise ClientClosedError(f"{method} {url} failed: client closed {when}")
 
     def url(self, path: str) -> str:
         """An absolute URL: ``path`` is joined to the base URL unless it is already absolute."""
@@ -183,8 +220,9 @@ class Transport(BaseTransport):
         timeout: Timeout = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         session: requests.Session | None = None,
+        parent: Transport | None = None,
     ) -> None:
-        super().__init__(base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
+        super().__init__(base_url, api_key=api_key, timeout=timeout, max_retries=max_retries, parent=parent)
         self._owns_session = session is None
         self.session = session if session is not None else requests.Session()
         #: The last HTTP answer received by any call (a success, or the error an exception was raised
@@ -199,10 +237,13 @@ class Transport(BaseTransport):
             timeout=self.timeout if timeout is None else timeout,
             max_retries=self.max_retries if max_retries is None else max_retries,
             session=self.session,
+            parent=self,
         )
 
     def close(self) -> None:
-        """Close the session if this transport created it (a session passed in is left open)."""
+        """Close the session if this transport created it (a session passed in is left open); any
+        later request, or one in flight, raises ``ClientClosedError``."""
+        self.lifecycle.close()
         if self._owns_session:
             self.session.close()
 
@@ -241,7 +282,9 @@ class Transport(BaseTransport):
         )
         method, url = prepared.method, prepared.url
         retry = 0
+        limit = self.timeout if timeout is None else timeout
         while True:
+            self.check_open(method, url)
             started = time.monotonic()
             try:
                 response = self.session.request(
@@ -250,22 +293,27 @@ class Transport(BaseTransport):
                     params=prepared.query,
                     data=prepared.body,
                     headers=prepared.headers,
-                    timeout=self.timeout if timeout is None else timeout,
+                    timeout=limit,
                     stream=stream,
                 )
             except requests.Timeout as exc:
+                self.check_open(method, url, exc)
+                phase = "connecting" if isinstance(exc, requests.ConnectTimeout) else "reading the answer"
+                message = timeout_message(method, url, phase, limit, retry + 1)
                 if retry < prepared.max_retries:
-                    self._sleep(retry, backoff_delay(retry), f"{method} {url}: timeout ({exc})")
+                    self._sleep(retry, backoff_delay(retry), message)
                     retry += 1
                     continue
-                raise APITimeoutError(f"{method} {url} timed out: {exc}") from exc
+                raise APITimeoutError(message) from exc
             except _CONNECTION_ERRORS as exc:
+                self.check_open(method, url, exc)
                 if retry < prepared.max_retries:
                     self._sleep(retry, backoff_delay(retry), f"{method} {url}: {exc}")
                     retry += 1
                     continue
                 raise APIConnectionError(f"{method} {url} failed: {exc}") from exc
             except requests.RequestException as exc:  # invalid URL, too many redirects, ...
+                self.check_open(method, url, exc)
                 raise APIConnectionError(f"{method} {url} failed: {exc}") from exc
 
             self.last_response = response

@@ -23,7 +23,6 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import replace
 from types import TracebackType
 from typing import Any, TypeVar
-from urllib.parse import urljoin
 
 import httpx
 
@@ -37,7 +36,7 @@ from ._errors import (
     status_error_from_response,
 )
 from ._history import AsyncHistoryMethods
-from ._http import HTTPResponse, origin
+from ._http import HTTPResponse
 from ._loader import Result, load_list
 from ._raw import AsyncRawResponseMethods, record_answer
 from ._tables import AsyncTableMethods
@@ -46,6 +45,7 @@ from ._transport import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
     BaseTransport,
+    Lifecycle,
     QueryParams,
     Timeout,
     _log_from_env,
@@ -54,11 +54,14 @@ from ._transport import (
     log_answer,
     prepare,
     retry_wait_for,
+    timeout_message,
 )
+from .pagination import AsyncPage, async_fetch_page
 from .params import Card, GameTeamInput, PlayerInput, TeamInput
 from .types import (
     DiscardPileCheck,
     Game,
+    GameStatus,
     GameSummary,
     GoingOutCheck,
     Health,
@@ -80,6 +83,13 @@ R = TypeVar("R", bound=Result)
 RE = TypeVar("RE", Game, Round)
 
 
+#: What each httpx timeout says timed out (``handfoot.client._transport.timeout_message``).
+_TIMEOUT_PHASES: dict[type[Exception], str] = {
+    httpx.ConnectTimeout: "connecting", httpx.WriteTimeout: "sending the request",
+    httpx.ReadTimeout: "reading the answer", httpx.PoolTimeout: "waiting for a free connection",
+}
+
+
 def _httpx_timeout(timeout: Timeout) -> httpx.Timeout:
     if isinstance(timeout, tuple):
         connect, read = timeout
@@ -92,9 +102,9 @@ class AsyncTransport(BaseTransport):
 
     def __init__(
         self, base_url: str, *, api_key: str | None, timeout: Timeout, max_retries: int,
-        http: httpx.AsyncClient | None = None,
+        http: httpx.AsyncClient | None = None, parent: AsyncTransport | None = None,
     ) -> None:
-        super().__init__(base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
+        super().__init__(base_url, api_key=api_key, timeout=timeout, max_retries=max_retries, parent=parent)
         self._owns_http = http is None
         self.http = http if http is not None else httpx.AsyncClient()
         self.last_response: httpx.Response | None = None
@@ -112,26 +122,33 @@ class AsyncTransport(BaseTransport):
             json=json, headers=headers, idempotent=idempotent, idempotency_key=idempotency_key,
         )
         method, url = prepared.method, prepared.url
+        limit = self.timeout if timeout is None else timeout
         retry = 0
         while True:
+            self.check_open(method, url)
             started = time.monotonic()
             try:
                 sent = self.http.build_request(
                     method, url, params=prepared.query, content=prepared.body, headers=prepared.headers,
-                    timeout=_httpx_timeout(self.timeout if timeout is None else timeout),
+                    timeout=_httpx_timeout(limit),
                 )
                 response = await self.http.send(sent, stream=stream)
                 if stream and response.status_code >= 400:
                     await response.aread()  # the problem's body, read (and the stream closed) before it is parsed
-            except httpx.TransportError as exc:  # timeouts among them (httpx.TimeoutException)
-                timed_out = isinstance(exc, httpx.TimeoutException)
+            except (httpx.TransportError, RuntimeError) as exc:  # timeouts among them; RuntimeError: httpx closed
+                self.check_open(method, url, exc)
+                if isinstance(exc, RuntimeError):
+                    raise
+                message = (timeout_message(method, url, _TIMEOUT_PHASES.get(type(exc), "reading the answer"),
+                                           limit, retry + 1)
+                           if isinstance(exc, httpx.TimeoutException) else f"{method} {url} failed: {exc}")
                 if retry < prepared.max_retries:
-                    await self._sleep(retry, backoff_delay(retry), f"{method} {url}: {exc!r}")
+                    await self._sleep(retry, backoff_delay(retry), message)
                     retry += 1
                     continue
-                if timed_out:
-                    raise APITimeoutError(f"{method} {url} timed out: {exc}") from exc
-                raise APIConnectionError(f"{method} {url} failed: {exc}") from exc
+                if isinstance(exc, httpx.TimeoutException):
+                    raise APITimeoutError(message) from exc
+                raise APIConnectionError(message) from exc
             self.last_response = response
             record_answer(response, streamed=stream)
             log_answer(prepared, retry, response.status_code, response.headers, started)
@@ -172,6 +189,18 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
         return self._transport.base_url
 
     @property
+    def api_key(self) -> str | None:
+        return self._transport.api_key
+
+    @property
+    def timeout(self) -> Timeout:
+        return self._transport.timeout
+
+    @property
+    def max_retries(self) -> int:
+        return self._transport.max_retries
+
+    @property
     def last_response(self) -> httpx.Response | None:
         """The last HTTP answer received by any call (as ``Client.last_response``); under
         ``asyncio.gather`` another task's: use ``await hf.with_raw_response(hf.method, ...)``."""
@@ -180,12 +209,17 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
     def with_options(self, *, timeout: Timeout | None = None, max_retries: int | None = None) -> AsyncClient:
         """As ``Client.with_options``: the same server, key and connection pool, other settings."""
         t = self._transport
-        return AsyncClient(
+        other = AsyncClient(
             t.base_url, api_key=t.api_key, timeout=t.timeout if timeout is None else timeout,
             max_retries=t.max_retries if max_retries is None else max_retries, http=t.http,
         )
+        other._transport.lifecycle = Lifecycle(t.lifecycle)  # closed with this client, not the reverse
+        return other
 
     async def aclose(self) -> None:
+        """Close the connection pool if the client created it; any later call, or one in flight,
+        raises ``ClientClosedError`` (not retried)."""
+        self._transport.lifecycle.close()
         if self._transport._owns_http:
             await self._transport.http.aclose()
 
@@ -263,19 +297,22 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
         return _with_etag(Game, await self._keyed_post("/v1/games", body, idempotency_key))
 
     async def games(
-        self, *, status: str | None = None, player: str | None = None, preset: str | None = None,
+        self, *, status: GameStatus | None = None, player: str | None = None, preset: str | None = None,
         page_size: int | None = None,
     ) -> AsyncIterator[GameSummary]:
         """Every game (newest first), following the ``Link: rel="next"`` pages as you iterate."""
-        params: QueryParams | None = {"status": status, "player": player, "preset": preset, "page_size": page_size}
-        url: str | None = "/v1/games"
-        while url is not None:
-            response = await self._request("GET", url, params=params)
-            body = _decode(response)
-            items = body["items"] if isinstance(body, Mapping) and isinstance(body.get("items"), list) else body
-            for item in load_list(GameSummary, items, "items"):
-                yield item
-            url, params = _next_url(self._transport.base_url, response), None
+        first = await self.games_page(status=status, player=player, preset=preset, page_size=page_size)
+        async for game in first.iter_all():
+            yield game
+
+    async def games_page(
+        self, *, status: GameStatus | None = None, player: str | None = None, preset: str | None = None,
+        page: int | None = None, page_size: int | None = None,
+    ) -> AsyncPage[GameSummary]:
+        """One page of games (as ``Client.games_page``); ``await page.next_page()`` goes on."""
+        params: QueryParams = {"status": status, "player": player, "preset": preset, "page": page,
+                               "page_size": page_size}
+        return await async_fetch_page(self._transport, "/v1/games", parse=GameSummary.from_json, params=params)
 
     async def game(self, game_id: int) -> Game:
         return _with_etag(Game, await self._request("GET", f"/v1/games/{_seg(game_id)}"))
@@ -354,14 +391,3 @@ def _decode(response: HTTPResponse) -> Any:
 
 def _with_etag(cls: type[RE], response: HTTPResponse) -> RE:
     return cls.from_json(_decode(response), etag=response.headers.get("ETag"))
-
-
-def _next_url(base_url: str, response: httpx.Response) -> str | None:
-    """The next page's URL from the ``Link`` header, on the client's own origin only."""
-    link = response.links.get("next")
-    if not link or not link.get("url"):
-        return None
-    url = urljoin(str(response.url), link["url"])
-    if origin(url) != origin(base_url):
-        raise APIResponseValidationError(f"refusing to follow a next-page link to another origin: {url!r}")
-    return url

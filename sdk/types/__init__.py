@@ -6,7 +6,9 @@ server sent with ``to_dict()``. How they print is ``handfoot.client.display``.
 
 from .checks import BookKind, Books, DiscardPileCheck, GoingOutCheck, MeldCheck, OpeningCheck
 from .games import (
+    GAME_STATUSES,
     Game,
+    GameStatus,
     GameSummary,
     GameTeam,
     Revision,
@@ -43,6 +45,7 @@ from .tables import (
 )
 
 __all__ = [
+    "GAME_STATUSES",
     "PRESET_IDS",
     "PROVENANCE_KINDS",
     "BookKind",
@@ -51,6 +54,7 @@ __all__ = [
     "Comparison",
     "DiscardPileCheck",
     "Game",
+    "GameStatus",
     "GameSummary",
     "GameTeam",
     "GoingOutCheck",

@@ -6,18 +6,26 @@ header, not from the body; pass them back as ``if_match=``.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Literal
 
 from .._loader import FrozenDict, Result, wire
 from .checks import Books
 from .rounds import Breakdown
 
-__all__ = ["Game", "GameSummary", "GameTeam", "Revision", "Round", "RoundSummary", "Scoresheet", "ScoresheetRound",
-           "TeamTotal"]
+__all__ = ["GAME_STATUSES", "Game", "GameStatus", "GameSummary", "GameTeam", "Revision", "Round", "RoundSummary",
+           "Scoresheet", "ScoresheetRound", "TeamTotal"]
 
 _ETAG = wire(in_body=False)
+
+#: A game's status: ``in_progress``; ``tiebreaker`` (level at the top after the end, so one more
+#: round); ``finished``. The enum of ``GET /v1/games``' ``status`` filter in openapi/openapi.json
+#: (tests/contract/test_sdk_coverage.py compares the two).
+GameStatus = Literal["in_progress", "tiebreaker", "finished"]
+GAME_STATUSES: tuple[GameStatus, ...] = typing.get_args(GameStatus)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +91,7 @@ class GameSummary(Result):
     id: int
     name: str = ""
     preset: str
-    status: str
+    status: GameStatus
     teams: tuple[GameTeam, ...] = ()
     totals: tuple[TeamTotal, ...] = ()
     leaders: tuple[str, ...] = ()
@@ -157,7 +165,7 @@ class Scoresheet(Result):
     teams: tuple[str, ...]
     rounds: tuple[ScoresheetRound, ...] = field(metadata=wire(member="rows"))
     totals: tuple[int, ...] = ()
-    status: str = ""
+    status: GameStatus | None = None
     leaders: tuple[str, ...] = ()
     winner: str | None = None
     tie: bool = False

@@ -1,6 +1,6 @@
 """The SDK against openapi/openapi.json: every operation has a typed method
 (``handfoot.client.OPERATIONS``), every result type's fields are its schema's members, and the SDK's
-enums (provenance kinds, meld kinds) are the document's.
+enums (provenance kinds, meld kinds, game statuses) are the document's.
 
 It fails as soon as the API grows an operation or a member the SDK does not cover.
 """
@@ -144,6 +144,13 @@ def test_provenance_kinds_are_the_spec_enum() -> None:
     assert list(handfoot.client.PROVENANCE_KINDS) == SCHEMAS["Provenance"]["properties"]["kind"]["enum"]
 
 
+def test_game_statuses_are_the_spec_enum() -> None:
+    """``GameStatus`` (on ``GameSummary``/``Game``/``Scoresheet`` and ``games(status=...)``) is the enum of the
+    games list's ``status`` filter, so mypy refuses a status the server would refuse."""
+    (status,) = [p for p in SPEC["paths"]["/v1/games"]["get"]["parameters"] if p["name"] == "status"]
+    assert list(handfoot.client.GAME_STATUSES) == status["schema"]["enum"]
+
+
 def test_book_kinds_are_the_spec_enum() -> None:
     assert [*types.checks.BookKind.__args__, None] == SCHEMAS["MeldCheck"]["properties"]["kind"]["enum"]
 
@@ -165,7 +172,7 @@ def test_request_typeddicts_match_the_spec(typed_dict: str, schema: str) -> None
     assert set(cls.__annotations__) == set(SCHEMAS[schema]["properties"]), typed_dict
 
 
-ASYNC_ALSO = {"scoresheet_csv", "export_csv", "with_options"}
+ASYNC_ALSO = {"scoresheet_csv", "export_csv", "with_options", "games_page", "with_raw_response"}
 
 
 @pytest.mark.parametrize("name", sorted(set(handfoot.client.OPERATIONS.values()) | ASYNC_ALSO))
@@ -173,8 +180,19 @@ def test_async_client_has_each_method_with_the_same_parameters(name: str) -> Non
     aio = pytest.importorskip("handfoot.client.aio", reason="the async extra (httpx)")
     sync_method, async_method = getattr(handfoot.client.Client, name), getattr(aio.AsyncClient, name)
     assert list(inspect.signature(async_method).parameters) == list(inspect.signature(sync_method).parameters)
-    if name != "with_options":
+    if name not in ("with_options", "with_raw_response"):
         assert inspect.iscoroutinefunction(async_method) or inspect.isasyncgenfunction(async_method), name
+
+
+def test_both_clients_have_the_same_public_surface() -> None:
+    """What one client offers the other does too (methods, settings, ``last_response``), so code moves
+    between them by adding ``await``; only the closing differs (``close`` / ``aclose``)."""
+    aio = pytest.importorskip("handfoot.client.aio", reason="the async extra (httpx)")
+
+    def public(cls: type) -> set[str]:
+        return {name for name in dir(cls) if not name.startswith("_")}
+
+    assert public(handfoot.client.Client) - {"close"} == public(aio.AsyncClient) - {"aclose"}
 
 
 def test_preset_ids_are_the_servers() -> None:

@@ -1,14 +1,16 @@
-"""Per-call control: ``with_options``, the raw answer (``last_response``) and debug logging."""
+"""Per-call control: ``with_options``, the raw answer (``last_response``), debug logging, and closing."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+import requests
 import responses
 
-from handfoot.client import Client, ServerError
+from handfoot.client import APIConnectionError, Client, ClientClosedError, ServerError
 from handfoot.client._transport import LOGGER, _log_from_env
 from handfoot.client.params import side, tally
 from tests.helpers.live import LiveServer
@@ -91,3 +93,67 @@ def test_a_replayed_append_is_visible_in_the_raw_answer(live_server: LiveServer)
         assert hf.last_response.headers.get("Idempotent-Replayed") == "true"
         assert again.number == first.number == 1
         assert len(hf.game(game.id).rounds) == 1
+
+
+def test_closing_mid_request_raises_client_closed_without_retrying(
+    rsps: responses.RequestsMock, sleeps: list[float], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Closing a client whose request is in flight once logged "retrying" and tried again on a closed session."""
+    hf = Client(BASE, max_retries=2)
+
+    def close_then_fail(request: Any) -> Any:
+        hf.close()  # another thread closes the client while this request waits for its answer
+        raise requests.ConnectionError("connection pool is closed")
+
+    rsps.add_callback(responses.GET, f"{BASE}/health", callback=close_then_fail)
+    with caplog.at_level(logging.INFO, logger="handfoot.client"), pytest.raises(ClientClosedError) as info:
+        hf.health()
+    assert str(info.value) == f"GET {BASE}/health failed: client closed while the request was in flight"
+    assert isinstance(info.value, APIConnectionError)
+    assert len(rsps.calls) == 1 and sleeps == [] and "retrying" not in caplog.text
+
+
+def test_a_closed_client_sends_nothing(rsps: responses.RequestsMock) -> None:
+    """After ``close()`` every call says so at once; a ``with_options`` copy is closed with its client,
+    and closing the copy leaves its client open."""
+    rsps.get(f"{BASE}/health", json=HEALTH)
+    hf = Client(BASE)
+    copy = hf.with_options(max_retries=0)
+    copy.close()
+    assert hf.health().status == "ok"
+    copy2 = hf.with_options(timeout=1)
+    hf.close()
+    for client in (hf, copy2):
+        with pytest.raises(ClientClosedError, match="client closed before the request was sent"):
+            client.health()
+    assert len(rsps.calls) == 1
+
+
+def test_closing_an_async_client_mid_request() -> None:
+    """AsyncClient: the same error, in flight (no retry) and after ``aclose()`` (httpx's own error was a
+    RuntimeError)."""
+    httpx = pytest.importorskip("httpx", reason="the async extra")
+    from handfoot.client.aio import AsyncClient
+    from tests.conftest import run_async
+
+    sent: list[httpx.Request] = []
+
+    async def main() -> tuple[str, str]:
+        async def close_then_fail(request: httpx.Request) -> httpx.Response:
+            sent.append(request)
+            await ahf.aclose()  # another task closes the client while this request waits for its answer
+            raise httpx.ReadError("closed under the request", request=request)
+
+        http = httpx.AsyncClient(transport=httpx.MockTransport(close_then_fail))
+        ahf = AsyncClient(BASE, max_retries=2, http=http)
+        with pytest.raises(ClientClosedError) as in_flight:
+            await ahf.health()
+        with pytest.raises(ClientClosedError) as after:
+            await ahf.with_options(max_retries=0).health()
+        await http.aclose()
+        return str(in_flight.value), str(after.value)
+
+    in_flight, after = run_async(main())
+    assert in_flight == f"GET {BASE}/health failed: client closed while the request was in flight"
+    assert after == f"GET {BASE}/health failed: client closed before the request was sent"
+    assert len(sent) == 1

@@ -148,3 +148,44 @@ def test_link_loop_stops(rsps: responses.RequestsMock, sdk_client: Client) -> No
     items = list(sdk_client._get_page("/v1/games", parse=Item.from_json).iter_all())
     assert items == [Item(1)]
     assert len(rsps.calls) == 1
+
+
+def summary(game_id: int) -> dict[str, object]:
+    return {"id": game_id, "name": f"g{game_id}", "preset": "pagat", "status": "in_progress", "rounds_played": 0,
+            "next_round": 1, "teams": [], "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}
+
+
+def test_async_games_page_reads_and_follows_the_same_headers() -> None:
+    """``AsyncClient.games_page`` gives an ``AsyncPage`` with ``Page``'s fields, following ``Link`` on the same
+    origin only, as ``Client.games_page`` does."""
+    httpx = pytest.importorskip("httpx", reason="the async extra")
+    from handfoot.client.aio import AsyncClient
+    from handfoot.client.pagination import AsyncPage
+    from tests.conftest import run_async
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        cursor = request.url.params.get("cursor")
+        if cursor is None:
+            return httpx.Response(200, json=[summary(3), summary(2)], headers={
+                **pagination(1, total=4, total_pages=2), "Link": f'<{GAMES}?cursor=c2&page_size=2>; rel="next"'})
+        if cursor == "c2":
+            return httpx.Response(200, json=[summary(1), summary(0)],
+                                  headers={"Link": '<http://elsewhere.test/v1/games?cursor=c3>; rel="next"'})
+        raise AssertionError(f"unexpected {request.url}")
+
+    async def main() -> tuple[AsyncPage[object], list[int], Exception | None]:
+        async with AsyncClient(BASE, http=httpx.AsyncClient(transport=httpx.MockTransport(handler))) as ahf:
+            first = await ahf.games_page(status="in_progress", page_size=2)
+            ids = []
+            try:
+                async for game in first.iter_all():
+                    ids.append(game.id)
+            except APIResponseValidationError as exc:
+                return first, ids, exc
+            return first, ids, None
+
+    first, ids, refused = run_async(main())
+    assert (first.total, first.total_pages, first.page_size, first.has_next_page()) == (4, 2, 2, True)
+    assert first.url == f"{GAMES}?status=in_progress&page_size=2"
+    assert ids == [3, 2, 1, 0]
+    assert refused is not None and "another origin" in str(refused)

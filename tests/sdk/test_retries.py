@@ -118,6 +118,53 @@ def test_timeout_is_retried_then_raised(
     assert isinstance(APITimeoutError(), APIConnectionError)
 
 
+@pytest.mark.parametrize(
+    ("error", "timeout", "said"),
+    [
+        (requests.ReadTimeout(), (3.05, 30), "timed out reading the answer (no answer within 30 s; 3 tries)"),
+        (requests.ConnectTimeout(), (3.05, 30), "timed out connecting (no answer within 3.05 s; 3 tries)"),
+        (requests.ReadTimeout(""), 7.5, "timed out reading the answer (no answer within 7.5 s; 3 tries)"),
+    ],
+)
+def test_a_timeout_says_what_timed_out_and_the_seconds(
+    rsps: responses.RequestsMock, sleeps: list[float], error: Exception, timeout: float | tuple[float, float],
+    said: str,
+) -> None:
+    """The message once ended "timed out: " with nothing after it (requests' empty reason)."""
+    rsps.get(PRESETS, body=error)
+    with Client(BASE, timeout=timeout, max_retries=2) as hf, pytest.raises(APITimeoutError) as info:
+        hf.presets()
+    assert str(info.value) == f"GET {PRESETS} {said}"
+
+
+def test_an_async_timeout_says_the_same() -> None:
+    """AsyncClient's timeouts (httpx's, with an empty message too) read as Client's do, per phase."""
+    httpx = pytest.importorskip("httpx", reason="the async extra")
+    from handfoot.client.aio import AsyncClient
+    from tests.conftest import run_async
+
+    errors = iter([httpx.ConnectTimeout(""), httpx.ReadTimeout(""), httpx.PoolTimeout("")])
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        raise next(errors)
+
+    async def main() -> list[str]:
+        messages = []
+        async with AsyncClient(BASE, timeout=(2, 9), max_retries=0,
+                               http=httpx.AsyncClient(transport=httpx.MockTransport(handler))) as ahf:
+            for _ in range(3):
+                with pytest.raises(APITimeoutError) as info:
+                    await ahf.presets()
+                messages.append(str(info.value))
+        return messages
+
+    assert run_async(main()) == [
+        f"GET {PRESETS} timed out connecting (no answer within 2 s)",
+        f"GET {PRESETS} timed out reading the answer (no answer within 9 s)",
+        f"GET {PRESETS} timed out waiting for a free connection (no answer within 9 s)",
+    ]
+
+
 def test_backoff_is_capped_with_jitter() -> None:
     for n in range(12):
         base = min(0.5 * 2**n, 8.0)

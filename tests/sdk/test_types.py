@@ -186,3 +186,12 @@ def test_problem_details_pickle_and_deepcopy(live_server: LiveServer) -> None:
     problem = info.value.problem
     assert problem.errors and pickle.loads(pickle.dumps(problem)) == problem == copy.deepcopy(problem)
     assert dataclasses.asdict(problem)["errors"][0]["code"] == "unknown_card"
+
+
+def test_a_status_outside_game_status_is_refused() -> None:
+    """``GameSummary.status`` is a ``GameStatus``: a value the type does not list is an
+    ``APIResponseValidationError`` naming the member, not a string that no ``match`` arm handles."""
+    item = {"id": 1, "name": "g", "preset": "pagat", "status": "paused"}
+    with pytest.raises(handfoot.client.APIResponseValidationError, match="status.*'in_progress'.*'paused'"):
+        types.GameSummary.from_json(item)
+    assert types.GameSummary.from_json({**item, "status": "tiebreaker"}).status == "tiebreaker"
