@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 PRESET = "pagat"
@@ -92,6 +93,10 @@ def side_melds(melds: int) -> list[list[str]]:
     return out
 
 
+#: A foot never picked up: the 13 cards Pagat deals (foot_size).
+_FOOT = ["QS", "9D", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC"]
+
+
 def side_body(melds: int) -> dict[str, Any]:
     """``POST /v1/rounds/score`` where one side has ``melds`` melds on the table and went out; the
     other side, the same in every size, has one meld and a few cards left. Both are in cards: a
@@ -100,8 +105,15 @@ def side_body(melds: int) -> dict[str, Any]:
         {"name": "Side", "went_out": True, "melds": side_melds(melds), "red_threes": [], "burn": [],
          "players": [{"name": "a", "hand": []}, {"name": "b", "hand": []}]},
         {"name": "Other", "went_out": False, "melds": [["5H", "5D", "5C"]], "red_threes": [], "burn": [],
-         "players": [{"name": "c", "hand": ["8S", "3C"]}, {"name": "d", "hand": ["KH"], "foot": ["QS", "9D"]}]},
+         "players": [{"name": "c", "hand": ["8S", "3C"]}, {"name": "d", "hand": ["KH"],
+                                                              "foot": _FOOT}]},
     ]}
+
+
+def readme_body() -> dict[str, Any]:
+    """The README's worked round of Pagat's rules, cards form (``examples/worked_round.json``): two
+    sides of two, about 80 cards."""
+    return json.loads((Path(__file__).resolve().parent.parent / "examples" / "worked_round.json").read_text())
 
 
 def validate_body() -> dict[str, Any]:

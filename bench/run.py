@@ -68,8 +68,9 @@ def bench_engine(report: Report, runs: int) -> None:
         report.add("engine", name, "µs/call", vals)
     for name, floor in engine_bench.RATIOS.items():
         row = report.add("engine", f"{name} / {floor}", "x", ratios(samples[name], samples[floor]))
-        if name == "score_cards":
-            target(row, "<= 10x", lambda v: v <= 10)
+        most = engine_bench.TARGETS.get(name)
+        if most is not None:
+            target(row, f"<= {most:g}x", lambda v, most=most: v <= most)
     bench_scaling(report, samples)
 
 

@@ -112,8 +112,9 @@ def going_out_problems(books: Contract, players: Sequence[PlayerState] | None, r
     ``going_out_needs_foot_play``, played from: a ``played_from_foot`` of false is refused)."""
     problems: list[Problem] = []
     needed = rules.contract_for(round_number)
-    missing = contract_shortfall(books, needed)
-    if missing != Contract():
+    if (books.clean_books < needed.clean_books or books.dirty_books < needed.dirty_books
+            or books.wild_books < needed.wild_books):
+        missing = contract_shortfall(books, needed)
         parts = [f"{n} {k.replace('_', ' ')}" for k, n in missing.as_dict().items() if n]
         problems.append(Problem("contract_not_met", f"going out in round {round_number} needs "
                                 f"{needed.clean_books} clean, {needed.dirty_books} dirty and "
@@ -146,13 +147,16 @@ def player_problems(players: Sequence[PlayerState], rules: RuleSet, round_number
     """
     problems: list[Problem] = []
     for i, player in enumerate(players):
+        foot = player.foot
+        if foot is None and (player.played_from_foot is not False or player.hand):
+            continue  # the usual end state: nothing to check (decided before any path is built)
         at = (*prefix, "players", i)
-        if player.foot is not None:
+        if foot is not None:
             dealt = rules.foot_size_for(round_number)
-            if len(player.foot) != dealt:
+            if len(foot) != dealt:
                 problems.append(Problem("foot_count", f"{player.name}'s foot was never picked up, so it holds "
                                         f"the {dealt} cards dealt (foot_size); it lists "
-                                        f"{len(player.foot)}", (*at, "foot")))
+                                        f"{len(foot)}", (*at, "foot")))
             if player.played_from_foot:
                 problems.append(Problem("invalid_input", f"{player.name} cannot have played from a foot "
                                         "never picked up", (*at, "played_from_foot")))

@@ -8,12 +8,11 @@ a.k.a. pile or canasta) at ``book_size`` cards, else *open*. Its kind: ``clean``
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, Card, Rank, composition
 from handfoot.engine.errors import Problem
-from handfoot.engine.frozen import fast_init
 from handfoot.engine.rules import RuleSet, per_rules
 
 
@@ -40,6 +39,8 @@ def rank_points(rules: RuleSet) -> tuple[int, ...]:
 
 
 _RANKS = tuple(Rank)
+#: Each rank's canonical text, by rank index (an enum's ``.value`` is a Python-level descriptor).
+_RANK_TEXT = tuple(rank.value for rank in Rank)
 _TWO, _THREE, _JOKER = RANK_INDEX[Rank.TWO], RANK_INDEX[Rank.THREE], RANK_INDEX[Rank.JOKER]
 #: The fields of a composition that count natural cards: all but 2s and jokers.
 _NATURAL_FIELDS = sum(MELD_CARDS_MAX << RANK_BITS * r for r in range(len(Rank)) if r not in (_TWO, _JOKER))
@@ -56,12 +57,13 @@ def cards_points(cards: Sequence[Card], rules: RuleSet) -> int:
     return sum([points[c.rank_index] for c in cards])
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class MeldCheck:
+class MeldCheck(NamedTuple):
     """The answer about one meld: ``valid``; ``kind`` (None when no kind applies, e.g. mixed ranks);
     ``rank`` (canonical rank text of its naturals, None for a wild meld); ``complete`` (a book);
-    ``size``, ``naturals``, ``wilds``; ``points`` (card points of the whole meld); ``problems``."""
+    ``size``, ``naturals``, ``wilds``; ``points`` (card points of the whole meld); ``problems``.
+
+    A named tuple (immutable, compared by value, fields by name), built with ``tuple.__new__``
+    (``_new``) as :class:`~handfoot.engine.scoring.Line` is: every meld of every table has one."""
 
     valid: bool
     kind: BookKind | None
@@ -72,6 +74,10 @@ class MeldCheck:
     wilds: int
     points: int
     problems: tuple[Problem, ...]
+
+
+#: ``_new(MeldCheck, (valid, kind, ...))``: a MeldCheck without its Python ``__new__``.
+_new = tuple.__new__
 
 
 def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ()) -> MeldCheck:
@@ -90,38 +96,107 @@ def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = 
 
 
 def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ()) -> MeldCheck:
-    """The meld rules, all of them, for :func:`validate_meld` and every meld on a table.
+    """The meld rules, all of them, for :func:`validate_meld` and every meld on a table
+    (:func:`handfoot.engine.table.analyse_table` calls :func:`meld_of` with the composition it has).
 
     Reads the meld's composition (``handfoot.engine.cards``), and its cards only for the colour of
-    its threes. So a meld without threes, taken alone (no ``onto``), gets an answer that depends on
-    its composition and nothing else: what :func:`handfoot.engine.table.analyse_table` relies on to
-    check each composition once.
+    its threes.
     """
     whole = [*onto, *cards] if onto else cards
     size = len(whole)
     if size > MELD_CARDS_MAX:
-        return MeldCheck(False, None, None, size >= rules.book_size, size, 0, 0, 0, (Problem(
+        return _new(MeldCheck, (False, None, None, size >= rules.book_size, size, 0, 0, 0, (Problem(
             "meld_too_large", f"a meld holds at most {MELD_CARDS_MAX} cards (the engine counts no "
-            f"more); this one has {size}", ("cards",)),))
-    comp = composition(whole)
+            f"more); this one has {size}", ("cards",)),)))
+    return meld_of(composition(whole), size, cards, onto, rules)
+
+
+# -- the meld rules: decided as bits (``meld_of``), explained from the bits (``meld_problems``) ----
+# Each bit is one rule broken; 0 is a valid meld. A check decides with a few integer tests on the
+# meld's composition, and words and paths are built only for a meld that breaks a rule.
+
+#: A red three, or a black three where ``black_three_books`` is false (``rank_not_meldable``).
+THREE_NOT_MELDABLE = 1 << 0
+#: Naturals of more than one rank (``mixed_ranks``).
+MIXED_RANKS = 1 << 1
+#: Fewer cards than ``meld_min`` (``meld_too_small``).
+TOO_SMALL = 1 << 2
+#: Cards added onto a completed book that the rules close (``book_closed``).
+BOOK_CLOSED = 1 << 3
+#: More cards than ``book_max_size`` (``meld_too_large``).
+TOO_LARGE = 1 << 4
+#: Wild cards only, without ``all_wild_melds`` (``all_wild_not_allowed``).
+ALL_WILD = 1 << 5
+#: Black threes with wild cards (``too_many_wilds``).
+THREES_WITH_WILDS = 1 << 6
+#: The wild-card limits (:func:`wild_faults`), in their own bits.
+WILD_RATIO = 1 << 7
+FEW_NATURALS = 1 << 8
+FEW_NATURALS_IN_BOOK = 1 << 9
+NATURAL_SHARE = 1 << 10
+WILDS_IN_BOOK = 1 << 11
+
+_THREE_SHIFT, _TWO_SHIFT, _JOKER_SHIFT = RANK_BITS * _THREE, RANK_BITS * _TWO, RANK_BITS * _JOKER
+
+
+def meld_of(comp: int, size: int, cards: Sequence[Card], onto: Sequence[Card], rules: RuleSet) -> MeldCheck:
+    """The :class:`MeldCheck` of a meld of ``size`` cards (at most ``MELD_CARDS_MAX``) whose
+    composition is ``comp``: ``cards`` added ``onto`` a meld (``onto`` empty for a meld taken whole).
+    The cards are read only when the composition holds threes (their colour)."""
     points_by_rank = rank_points(rules)
-    twos = comp >> RANK_BITS * _TWO & MELD_CARDS_MAX
-    jokers = comp >> RANK_BITS * _JOKER
+    twos = comp >> _TWO_SHIFT & MELD_CARDS_MAX
+    jokers = comp >> _JOKER_SHIFT
     wilds = twos + jokers
     n = size - wilds  # naturals
     natural_fields = comp & _NATURAL_FIELDS
     top = (natural_fields.bit_length() - 1) // RANK_BITS  # the highest natural rank (-1: none)
     mixed = natural_fields >> RANK_BITS * top != n if n else False
-    points = twos * points_by_rank[_TWO] + jokers * points_by_rank[_JOKER]
+    faults = 0
     if mixed:
-        ranks = [r for r in range(len(Rank)) if natural_fields >> RANK_BITS * r & MELD_CARDS_MAX]
-        points += sum(points_by_rank[r] * (comp >> RANK_BITS * r & MELD_CARDS_MAX) for r in ranks)
+        faults = MIXED_RANKS
+        points = sum(points_by_rank[r] * (comp >> RANK_BITS * r & MELD_CARDS_MAX) for r in range(len(_RANKS)))
     else:
-        points += n * points_by_rank[top] if n else 0
-    threes = comp >> RANK_BITS * _THREE & MELD_CARDS_MAX
+        points = n * points_by_rank[top] if n else 0
+        if twos:
+            points += twos * points_by_rank[_TWO]
+        if jokers:
+            points += jokers * points_by_rank[_JOKER]
+    threes = comp >> _THREE_SHIFT & MELD_CARDS_MAX
+    if threes and (not rules.black_three_books or any(c.is_red_three for c in cards)
+                   or any(c.is_red_three for c in onto)):
+        faults |= THREE_NOT_MELDABLE
+    if size < rules.meld_min:
+        faults |= TOO_SMALL
+    # clean_books_grow: a clean meld has no size limit of its own (a dirty one still closes at it)
+    max_size = None if rules.clean_books_grow and not wilds else rules.book_max_size
+    if onto and cards and max_size == rules.book_size and len(onto) >= rules.book_size:
+        faults |= BOOK_CLOSED
+    elif max_size is not None and size > max_size:
+        faults |= TOO_LARGE
+    complete = size >= rules.book_size
+    if not wilds:
+        kind: BookKind | None = BookKind.CLEAN if n else None
+    elif not n:
+        kind = BookKind.WILD
+        if not rules.all_wild_melds:
+            faults |= ALL_WILD
+    else:
+        kind = BookKind.DIRTY
+        if threes:
+            faults |= THREES_WITH_WILDS
+        faults |= wild_faults(n, wilds, complete, rules)
+    if mixed:
+        kind = None
+    return _new(MeldCheck, (not faults, kind, _RANK_TEXT[top] if n and not mixed else None, complete, size, n,
+                            wilds, points, meld_problems(faults, comp, size, cards, onto, rules) if faults else ()))
+
+
+def meld_problems(faults: int, comp: int, size: int, cards: Sequence[Card], onto: Sequence[Card],
+                  rules: RuleSet) -> tuple[Problem, ...]:
+    """The problems of the meld rules broken (``faults``, from :func:`meld_of`), in words, with
+    their paths: ``("cards",)``, ``("onto",)``, or ``("cards", i)`` / ``("onto", i)`` for a three."""
     problems: list[Problem] = []
-    # threes: red threes are laid out, black threes only melded under black_three_books
-    if threes:
+    if faults & THREE_NOT_MELDABLE:
         for group, name in ((onto, "onto"), (cards, "cards")):
             for i, card in enumerate(group):
                 if card.is_red_three:
@@ -130,74 +205,79 @@ def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ())
                 elif card.is_black_three and not rules.black_three_books:
                     problems.append(Problem("rank_not_meldable", f"{card.code}: black threes cannot be "
                                             "melded under these rules (black_three_books is false)", (name, i)))
-    if mixed:
+    if faults & MIXED_RANKS:
+        natural_fields = comp & _NATURAL_FIELDS
+        ranks = [r for r in range(len(Rank)) if natural_fields >> RANK_BITS * r & MELD_CARDS_MAX]
         problems.append(Problem("mixed_ranks", "a meld is cards of one rank (plus wild cards); this one "
                                 f"has {', '.join(sorted(_RANKS[r].value for r in ranks))}", ("cards",)))
-    if size < rules.meld_min:
+    if faults & TOO_SMALL:
         problems.append(Problem("meld_too_small", f"a meld needs at least {rules.meld_min} cards "
                                 f"(meld_min); this one has {size}", ("cards",)))
-    # clean_books_grow: a clean meld has no size limit of its own (a dirty one still closes at it)
-    max_size = None if rules.clean_books_grow and not wilds else rules.book_max_size
-    complete_before = bool(onto) and len(onto) >= rules.book_size
-    if complete_before and cards and max_size == rules.book_size:
+    grow = ", clean_books_grow: only a clean book grows" if rules.clean_books_grow else ""
+    if faults & BOOK_CLOSED:
         problems.append(Problem("book_closed", f"the meld is a completed book of {len(onto)}; no card "
-                                f"may be added (book_max_size {rules.book_max_size}"
-                                + (", clean_books_grow: only a clean book grows)" if rules.clean_books_grow else ")"),
-                                ("onto",)))
-    elif max_size is not None and size > max_size:
-        problems.append(Problem("meld_too_large", f"a meld holds at most {max_size} cards "
-                                "(book_max_size" + ("; clean_books_grow: only a clean book grows" if
-                                                    rules.clean_books_grow else "") + f"); this one has {size}",
+                                f"may be added (book_max_size {rules.book_max_size}{grow})", ("onto",)))
+    if faults & TOO_LARGE:
+        problems.append(Problem("meld_too_large", f"a meld holds at most {rules.book_max_size} cards "
+                                f"(book_max_size{grow.replace(',', ';', 1)}); this one has {size}", ("cards",)))
+    if faults & ALL_WILD:
+        problems.append(Problem("all_wild_not_allowed", "these rules have no all-wild melds "
+                                "(all_wild_melds is false)", ("cards",)))
+    if faults & THREES_WITH_WILDS:
+        problems.append(Problem("too_many_wilds", "a meld of black threes holds natural cards only",
                                 ("cards",)))
-    complete = size >= rules.book_size
-    if wilds and not n:
-        kind: BookKind | None = BookKind.WILD
-        if not rules.all_wild_melds:
-            problems.append(Problem("all_wild_not_allowed", "these rules have no all-wild melds "
-                                    "(all_wild_melds is false)", ("cards",)))
-    elif wilds:
-        kind = BookKind.DIRTY
-        if threes:
-            problems.append(Problem("too_many_wilds", "a meld of black threes holds natural cards only",
-                                    ("cards",)))
-        problems.extend(wild_card_problems(n, wilds, complete, rules))
-    elif n:
-        kind = BookKind.CLEAN
-    else:
-        kind = None
-    if mixed:
-        kind = None
-    rank_text = _RANKS[top].value if n and not mixed else None
-    return MeldCheck(valid=not problems, kind=kind, rank=rank_text, complete=complete, size=size,
-                     naturals=n, wilds=wilds, points=points, problems=tuple(problems))
+    if faults & _WILD_FAULTS:
+        wilds = (comp >> _TWO_SHIFT & MELD_CARDS_MAX) + (comp >> _JOKER_SHIFT)
+        problems += wild_card_problems(size - wilds, wilds, size >= rules.book_size, rules)
+    return tuple(problems)
+
+
+def wild_faults(naturals: int, wilds: int, complete: bool, rules: RuleSet) -> int:
+    """The wild-card limits broken by a meld of ``naturals`` natural and ``wilds`` (at least one)
+    wild cards, ``complete`` when a book, as bits (0: none; :func:`wild_card_problems` explains):
+    ``wild_ratio`` (``WILD_RATIO``), ``min_naturals_with_wilds`` (``FEW_NATURALS``) and, for a
+    book, ``min_naturals_dirty_book`` (``FEW_NATURALS_IN_BOOK``), ``min_natural_share`` as a
+    percentage of the meld's cards (seed 004's 'a certain percentage of the cards in a meld at any
+    given time to be non-wild'; ``NATURAL_SHARE``), ``max_wilds_per_book`` (``WILDS_IN_BOOK``).
+    Also what :func:`handfoot.engine.rule_fields.consistency_problems` asks of a dirty book, so a
+    rule set that forbids every dirty book is refused by these same limits."""
+    faults = 0 if _RATIOS[rules.wild_ratio][1](naturals, wilds) else WILD_RATIO
+    if naturals < rules.min_naturals_with_wilds:
+        faults |= FEW_NATURALS
+    if complete and naturals < rules.min_naturals_dirty_book:
+        faults |= FEW_NATURALS_IN_BOOK
+    if naturals * 100 < rules.min_natural_share * (naturals + wilds):
+        faults |= NATURAL_SHARE
+    if rules.max_wilds_per_book is not None and wilds > rules.max_wilds_per_book:
+        faults |= WILDS_IN_BOOK
+    return faults
+
+
+_WILD_FAULTS = WILD_RATIO | FEW_NATURALS | FEW_NATURALS_IN_BOOK | NATURAL_SHARE | WILDS_IN_BOOK
 
 
 def wild_card_problems(naturals: int, wilds: int, complete: bool, rules: RuleSet) -> list[Problem]:
-    """The wild-card limits of a meld of ``naturals`` natural and ``wilds`` (at least one) wild
-    cards, ``complete`` when a book: ``wild_ratio`` (``too_many_wilds``), ``min_naturals_with_wilds``
-    and, for a book, ``min_naturals_dirty_book`` (``too_few_naturals``), ``max_wilds_per_book``
-    (``wild_limit_in_book``), ``min_natural_share`` as a percentage of the meld's cards (seed 004's
-    'a certain percentage of the cards in a meld at any given time to be non-wild'; ``too_many_wilds``).
-    Also what :func:`handfoot.engine.rule_fields.consistency_problems` asks of a dirty book, so a rule set
-    that forbids every dirty book is refused by these same limits."""
+    """The wild-card limits that :func:`wild_faults` finds broken, in words (codes
+    ``too_many_wilds``, ``too_few_naturals``, ``wild_limit_in_book``; path ``("cards",)``)."""
+    faults = wild_faults(naturals, wilds, complete, rules)
     problems: list[Problem] = []
-    words, keeps = _RATIOS[rules.wild_ratio]
-    if not keeps(naturals, wilds):
+    if faults & WILD_RATIO:
+        words = _RATIOS[rules.wild_ratio][0]
         problems.append(Problem("too_many_wilds", f"{naturals} natural and {wilds} wild cards break the "
                                 f"rule {words} (wild_ratio {rules.wild_ratio})", ("cards",)))
-    if naturals < rules.min_naturals_with_wilds:
+    if faults & FEW_NATURALS:
         problems.append(Problem("too_few_naturals", f"a meld with wild cards needs at least "
                                 f"{rules.min_naturals_with_wilds} natural cards "
                                 f"(min_naturals_with_wilds); this one has {naturals}", ("cards",)))
-    if complete and naturals < rules.min_naturals_dirty_book:
+    if faults & FEW_NATURALS_IN_BOOK:
         problems.append(Problem("too_few_naturals", f"a dirty book needs at least "
                                 f"{rules.min_naturals_dirty_book} natural cards "
                                 f"(min_naturals_dirty_book); this one has {naturals}", ("cards",)))
-    if naturals * 100 < rules.min_natural_share * (naturals + wilds):
+    if faults & NATURAL_SHARE:
         problems.append(Problem("too_many_wilds", f"{naturals} natural cards of {naturals + wilds} are "
                                 f"below the least share of naturals, {rules.min_natural_share}% "
                                 "(min_natural_share)", ("cards",)))
-    if rules.max_wilds_per_book is not None and wilds > rules.max_wilds_per_book:
+    if faults & WILDS_IN_BOOK:
         problems.append(Problem("wild_limit_in_book", f"at most {rules.max_wilds_per_book} wild "
                                 f"cards in a meld (max_wilds_per_book); this one has {wilds}",
                                 ("cards",)))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from handfoot.engine import checks
-from handfoot.engine.cards import Card, parse_card_lists, parse_cards
+from handfoot.engine.cards import CARD_TABLE, Card, parse_card_lists, parse_cards
 from handfoot.engine.errors import CardError, HandFootError, Path, Problem, RoundError
 from handfoot.engine.melds import MeldCheck, validate_meld
 from handfoot.engine.presets import ResolvedRules, find_preset, resolve_rules
@@ -139,15 +139,57 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
                           rank_books=_rank_books(ranked, (*at, "tally", "rank_books")) if ranked else ())
             teams.append(TeamRound(name=name, went_out=went_out, tally=tally))
             continue
-        melds = parse.melds(_list(get("melds", ()), (*at, "melds")), (*at, "melds"))
-        players = parse.players(_list(get("players", ()), (*at, "players")), (*at, "players"))
-        red_threes = parse(_list(get("red_threes", ()), (*at, "red_threes")), (*at, "red_threes"))
-        burn = parse(_list(get("burn", ()), (*at, "burn")), (*at, "burn"))
-        cuts = [get(key, 0) for key in ("perfect_cuts", "cuts_within_1", "cuts_within_3")]
-        teams.append(TeamRound(name, went_out, melds, red_threes, burn, players, None,
-                               *[n if isinstance(n, int) and not isinstance(n, bool) else 0 for n in cuts]))
+        side = _cards_side(team, name, went_out)
+        if side is None:  # something to report, or a spelling the table does not hold: the long way
+            melds = parse.melds(_list(get("melds", ()), (*at, "melds")), (*at, "melds"))
+            players = parse.players(_list(get("players", ()), (*at, "players")), (*at, "players"))
+            red_threes = parse(_list(get("red_threes", ()), (*at, "red_threes")), (*at, "red_threes"))
+            burn = parse(_list(get("burn", ()), (*at, "burn")), (*at, "burn"))
+            side = TeamRound(name, went_out, melds, red_threes, burn, players, None,
+                             *[_count(get(key, 0)) for key in _CUTS])
+        teams.append(side)
     parse.done()
     return RoundInput(round=round_number, teams=tuple(teams))
+
+
+_CUTS = ("perfect_cuts", "cuts_within_1", "cuts_within_3")
+_card = CARD_TABLE.__getitem__
+
+
+def _count(n: Any) -> int:
+    return n if isinstance(n, int) and not isinstance(n, bool) else 0
+
+
+def _cards_side(team: Mapping[str, Any], name: str, went_out: bool) -> TeamRound | None:
+    """A side in cards form read in one pass, every list a JSON list and every card spelled as the
+    card table holds it (canonical or an alias); ``None`` for anything else, which the caller then
+    reads item by item, naming each problem with its path (what an error needs, and only then)."""
+    get = team.get
+    melds, players, red_threes, burn = get("melds", ()), get("players", ()), get("red_threes", ()), get("burn", ())
+    if not (type(melds) in _LISTS and type(players) in _LISTS and type(red_threes) in _LISTS
+            and type(burn) in _LISTS and _LISTS.issuperset(map(type, melds))):
+        return None
+    try:
+        side_players = tuple([_cards_player(p) for p in players])
+        return TeamRound(name, went_out, tuple([tuple(map(_card, meld)) for meld in melds]),
+                         tuple(map(_card, red_threes)), tuple(map(_card, burn)), side_players, None,
+                         _count(get("perfect_cuts", 0)), _count(get("cuts_within_1", 0)),
+                         _count(get("cuts_within_3", 0)))
+    except (KeyError, TypeError, AttributeError):
+        return None
+
+
+def _cards_player(player: Any) -> checks.PlayerState:
+    """A player of :func:`_cards_side`: a named JSON object whose lists are JSON lists, else raises
+    ``KeyError`` (unnamed players are named by their path) or ``TypeError``."""
+    if type(player) is not dict:
+        raise TypeError
+    hand, foot, from_foot = player.get("hand", ()), player.get("foot"), player.get("played_from_foot")
+    if type(hand) not in _LISTS or not (foot is None or type(foot) in _LISTS) or not (
+            from_foot is None or type(from_foot) is bool):
+        raise TypeError
+    return checks.PlayerState(str(player["name"]), tuple(map(_card, hand)),
+                              None if foot is None else tuple(map(_card, foot)), from_foot)
 
 
 def validate_meld_request(body: Mapping[str, Any]) -> MeldCheck:

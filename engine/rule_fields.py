@@ -315,7 +315,7 @@ _NATURAL_RANK_COUNT = range(11)  # 4-K and A
 
 def _dirty_book_possible(rules: RuleSet) -> bool:
     """Some book of ``book_size`` cards with wild cards in it keeps the wild-card limits."""
-    from handfoot.engine.melds import wild_card_problems  # melds imports this module
+    from handfoot.engine.melds import wild_faults  # melds imports this module
 
     size = rules.book_size
-    return any(not wild_card_problems(size - wilds, wilds, True, rules) for wilds in range(1, size))
+    return any(not wild_faults(size - wilds, wilds, True, rules) for wilds in range(1, size))

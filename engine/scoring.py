@@ -278,8 +278,9 @@ def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
         problems += burn_problems(team.burn, table.closed_ranks(), rules, at)
     players = team.players
     problems += player_problems(players, rules, round_number, at)
-    problems += out_of_cards_problems([(p.name, bool(p.hand) or p.foot is not None, (*at, "players", j, "hand"))
-                                       for j, p in enumerate(players)], team.went_out, rules)
+    if not team.went_out and rules.last_card_needs_contract:
+        problems += out_of_cards_problems([(p.name, bool(p.hand) or p.foot is not None, (*at, "players", j, "hand"))
+                                           for j, p in enumerate(players)], team.went_out, rules)
     if team.perfect_cuts or team.cuts_within_1 or team.cuts_within_3:
         problems += _not_scored_cuts(team, rules, at)
     held = list(chain.from_iterable([p.hand for p in players] + [p.foot for p in players if p.foot]))

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
-from handfoot.engine.cards import Card, Rank, composition_count
+from handfoot.engine.cards import MELD_CARDS_MAX, Card
 from handfoot.engine.errors import Path, Problem
 from handfoot.engine.frozen import fast_init
-from handfoot.engine.melds import BookKind, MeldCheck, meld_check
-from handfoot.engine.rules import Contract, RuleSet, per_rules
+from handfoot.engine.melds import BookKind, MeldCheck, meld_check, meld_of
+from handfoot.engine.rules import Contract, RuleSet
 
 
 @fast_init
@@ -39,25 +39,6 @@ class Table:
         return {c.rank for c in self.checks if not c.complete and c.rank is not None}
 
 
-#: How many meld checks :func:`_checked` keeps per RuleSet: the valid melds of a preset number a few
-#: thousand compositions; the bound keeps a stream of odd melds from growing the memory.
-_CHECKED_MAX = 8192
-
-
-@per_rules
-def _checked(rules: RuleSet) -> dict[int, MeldCheck]:
-    """``meld_check(meld, rules)`` of every table meld seen under ``rules``, by the meld's composition:
-    melds without threes only, whose answer depends on nothing else (see ``meld_check``)."""
-    return {}
-
-
-def _check(meld: Sequence[Card], comp: int, rules: RuleSet, checked: dict[int, MeldCheck]) -> MeldCheck:
-    check = meld_check(meld, rules)
-    if not composition_count(comp, Rank.THREE) and len(checked) < _CHECKED_MAX:
-        checked[comp] = check
-    return check
-
-
 _composition_of = attrgetter("composition")
 _points_of = attrgetter("points")
 _problems_of = attrgetter("problems")
@@ -66,19 +47,14 @@ _problems_of = attrgetter("problems")
 def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = ("melds",)) -> Table:
     """Validate every meld of one side and the rules between melds.
 
-    Each meld is checked by :func:`~handfoot.engine.melds.meld_check`, once per composition and
-    RuleSet (the answer is kept). Between melds (see :func:`_table_problems`): two unfinished melds
-    of one rank (``duplicate_open_meld``, when ``one_open_meld_per_rank``); another meld of a rank
-    whose book is complete where the rules burn instead (``second_book_of_rank``, when
-    ``after_book`` is ``burn``). An invalid meld is no book.
+    Each meld is checked by :func:`~handfoot.engine.melds.meld_of` on its composition. Between
+    melds (see :func:`_table_problems`): two unfinished melds of one rank (``duplicate_open_meld``,
+    when ``one_open_meld_per_rank``); another meld of a rank whose book is complete where the rules
+    burn instead (``second_book_of_rank``, when ``after_book`` is ``burn``). An invalid meld is no
+    book.
     """
-    checked = _checked(rules)
-    comps = [sum(map(_composition_of, meld)) for meld in melds]  # each meld's composition
-    found = list(map(checked.get, comps))
-    if not all(found):  # a composition not seen yet, or with threes
-        found = [check or _check(meld, comp, rules, checked)
-                 for check, meld, comp in zip(found, melds, comps, strict=True)]
-    checks: tuple[MeldCheck, ...] = tuple(found)  # type: ignore[arg-type]
+    checks = tuple([meld_of(sum(map(_composition_of, meld)), len(meld), meld, (), rules)
+                    if len(meld) <= MELD_CARDS_MAX else meld_check(meld, rules) for meld in melds])
     ranks = [c.rank for c in checks if c.rank is not None]
     between = len(set(ranks)) < len(ranks)  # the rules between melds concern two melds of one rank
     problems = _table_problems(checks, rules, path, between) if between or any(map(_problems_of, checks)) else ()
