@@ -30,7 +30,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import and_, bindparam, func, insert, select, update
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -39,7 +39,7 @@ from handfoot.engine.errors import HandFootError, PlayError, Problem
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
 from handfoot.server.idempotency import Completion
-from handfoot.server.models import ApiKey, Table, TableAction
+from handfoot.server.models import ApiKey, Table, TableAction, TableRound
 from handfoot.server.schemas import breakdown_data
 from handfoot.server.services import games as games_svc
 from handfoot.server.services import rounds as rounds_svc
@@ -63,6 +63,7 @@ MAX_SEED = 2**63 - 1
 
 TABLES: SqlTable = Table.__table__  # type: ignore[assignment]
 ACTIONS: SqlTable = TableAction.__table__  # type: ignore[assignment]
+ROUNDS_ENDED: SqlTable = TableRound.__table__  # type: ignore[assignment]
 
 T = TypeVar("T")
 
@@ -113,29 +114,44 @@ class TableData:
     play: dict[str, Any]
     state: play.State
     seat_hashes: list[str]
-    rounds_ended: list[dict[str, Any]]
     created_at: datetime
     updated_at: datetime
+    last_round: dict[str, Any] | None = None
     row_version: int = -1
     due_answer: dict[str, Any] | None = None
 
 
-_COLUMNS = [f.name for f in fields(TableData)][:-2]
-_SELECT = select(*(TABLES.c[name] for name in _COLUMNS)).where(TABLES.c.id == bindparam("table_id"))
-_SELECT_FOR_UPDATE = _SELECT.with_for_update()
+_COLUMNS = [f.name for f in fields(TableData)][:-3]
+_ROUND_COLUMNS = ("round", "seed", "ended", "out_side", "score")
+_LAST = ROUNDS_ENDED.alias("last_ended")
+# the table and its last ended round, one statement (the rounds are numbered in order)
+_SELECT = (select(*(TABLES.c[name] for name in _COLUMNS),
+                  *(_LAST.c[name].label(f"last_{name}") for name in _ROUND_COLUMNS))
+           .select_from(TABLES.outerjoin(_LAST, and_(_LAST.c.table_id == TABLES.c.id, _LAST.c.round == (
+               select(func.max(ROUNDS_ENDED.c.round)).where(ROUNDS_ENDED.c.table_id == TABLES.c.id)
+               .scalar_subquery()))))
+           .where(TABLES.c.id == bindparam("table_id")))
+_INSERT_ROUND = insert(ROUNDS_ENDED)
+_SELECT_ROUND = select(*(ROUNDS_ENDED.c[name] for name in _ROUND_COLUMNS)).where(
+    ROUNDS_ENDED.c.table_id == bindparam("table_id"), ROUNDS_ENDED.c.round == bindparam("number"))
+_SELECT_LOG = (select(ACTIONS.c.action).where(ACTIONS.c.table_id == bindparam("table_id"),
+                                              ACTIONS.c.round == bindparam("number")).order_by(ACTIONS.c.index))
 _INSERT_ACTION = insert(ACTIONS)
 _UPDATE = (update(TABLES).where(TABLES.c.id == bindparam("table_id"), TABLES.c.version == bindparam("row_version"))
            .values(version=bindparam("new_version"), status=bindparam("new_status"), round=bindparam("new_round"),
                    state=bindparam("new_state"), answer_due_at=bindparam("new_answer_due_at"),
-                   rounds_ended=bindparam("new_rounds_ended"), updated_at=bindparam("new_updated_at")))
+                   updated_at=bindparam("new_updated_at")))
 
 
-def _load(session: Session, table_id: int, *, lock: bool = False) -> TableData:
-    """Table ``table_id`` as stored (its round decoded); :class:`TableNotFoundError` if there is none."""
-    row = session.connection().execute(_SELECT_FOR_UPDATE if lock else _SELECT, {"table_id": table_id}).first()
+def _load(session: Session, table_id: int) -> TableData:
+    """Table ``table_id`` as stored (its round decoded, its last ended round's summary);
+    :class:`TableNotFoundError` if there is none."""
+    row = session.connection().execute(_SELECT, {"table_id": table_id}).first()
     if row is None:
         raise TableNotFoundError(table_id)
     values = dict(row._mapping)
+    last = {name: values.pop(f"last_{name}") for name in _ROUND_COLUMNS}
+    values["last_round"] = None if last["round"] is None else last
     for name in ("created_at", "updated_at", "answer_due_at"):
         values[name] = _aware(values[name])
     values["state"] = play.state_from_mapping(values["state"])
@@ -220,7 +236,7 @@ def create_table(db: Database, actor: Actor, body: Mapping[str, Any],
         values = {"owner_id": actor.key_id, "game_id": game.id, "status": "playing", "version": 0, "round": number,
                   "seed": seed, "answer_timeout": timeout, "answer_due_at": None, "play": options,
                   "state": play.to_mapping(state), "seat_hashes": [hash_token(t) for t in tokens],
-                  "rounds_ended": [], "created_at": stamp, "updated_at": stamp}
+                  "created_at": stamp, "updated_at": stamp}
         table_id = session.connection().execute(insert(TABLES).values(**values)).inserted_primary_key[0]
         data = TableData(id=int(table_id), **{**values, "state": state}, row_version=0)
         if state.phase == "ended":  # a deal can end its round (a red three wanting a card the stock lacks)
@@ -364,19 +380,19 @@ def _store_action(session: Session, data: TableData, action: Mapping[str, Any], 
 def _store_change(session: Session, data: TableData, after: play.State, stamp: datetime) -> TableData:
     """Write the table's next version: the round ``after`` (scored, stored and the next dealt when
     it has ended), guarded by the row's version read."""
-    status, rounds_ended = data.status, data.rounds_ended
+    status, last = data.status, data.last_round
     while after.phase == "ended" and status == "playing":
-        status, rounds_ended, after = _end_round(session, data, after, rounds_ended)
+        status, last, after = _end_round(session, data, after)
     due = stamp + timedelta(seconds=data.answer_timeout) if after.phase == "answer" else None
     version = data.version + 1
     moved = session.connection().execute(_UPDATE, {
         "table_id": data.id, "row_version": data.row_version, "new_version": version, "new_status": status,
         "new_round": after.round, "new_state": play.to_mapping(after), "new_answer_due_at": due,
-        "new_rounds_ended": rounds_ended, "new_updated_at": stamp})
+        "new_updated_at": stamp})
     if moved.rowcount != 1:
         raise store.VersionMovedError("the table row changed since it was read")  # run again: then a 409
     return replace(data, version=version, row_version=version, status=status, round=after.round, state=after,
-                   answer_due_at=due, rounds_ended=rounds_ended, updated_at=stamp, due_answer=None)
+                   answer_due_at=due, last_round=last, updated_at=stamp, due_answer=None)
 
 
 def _owner(session: Session, owner_id: int | None) -> Actor:
@@ -386,37 +402,39 @@ def _owner(session: Session, owner_id: int | None) -> Actor:
     return Actor(owner_id, None if key is None else key.name)
 
 
-def _end_round(session: Session, data: TableData, ended: play.State,
-               rounds_ended: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]], play.State]:
+def _end_round(session: Session, data: TableData, ended: play.State) -> tuple[str, dict[str, Any], play.State]:
     """Score the ended round (``play.score``: the one scoring path, on the engine's values) and
     append it to the game with its seed (its log is the table's: ``GET /v1/tables/{id}/rounds/{n}``);
-    then deal the next round, unless the game has ended. Returns the table's status, its rounds'
-    summaries and the round now at the table."""
+    its summary is a ``table_rounds`` row. Then deal the next round, unless the game has ended.
+    Returns the table's status, the round's summary and the round now at the table."""
     teams = [breakdown_data(b) for b in play.score(ended).teams]  # in the state's side order: the game's
     request = {"play": {"table": data.id, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side}}
     game, _rnd = rounds_svc.append_scored_in(session, _owner(session, data.owner_id), data.game_id, ended.round,
                                              teams, request)
     summary = {"round": ended.round, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side,
                "score": [{k: team[k] for k in ("name", "total", "lines")} for team in teams]}
-    rounds_ended = [*rounds_ended, summary]
+    session.connection().execute(_INSERT_ROUND, {"table_id": data.id, **summary, "created_at": now()})
     if game.state["status"] == "finished":
-        return "finished", rounds_ended, ended
+        return "finished", summary, ended
     number = ended.round + 1
     sides = [(side.name, [ended.seats[i].name for i in ended.seats_of(j)]) for j, side in enumerate(ended.sides)]
     scores = [int(t["total"]) for t in game.state["totals"]]
     dealt = play.new_round(ended.preset, sides, round_seed(data.seed, number), number, ended.overrides, data.play,
                            scores)
-    return "playing", rounds_ended, dealt
+    return "playing", summary, dealt
 
 
 def round_log(db: Database, table: TableData, number: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """An ended round of ``table``: its summary (round, seed, ended, out_side, score) and its
     actions in order. :class:`TableRoundError`: the round is in play (``in_play``) or was not
     played at this table."""
-    summary = next((r for r in table.rounds_ended if r["round"] == number), None)
-    if summary is None:
-        raise TableRoundError(table.id, number, in_play=table.status == "playing" and number == table.round)
-    actions = store.read(db, lambda session: list(session.connection().execute(
-        select(ACTIONS.c.action).where(ACTIONS.c.table_id == table.id, ACTIONS.c.round == number)
-        .order_by(ACTIONS.c.index)).scalars()))
-    return summary, actions
+
+    def run(session: Session) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        connection = session.connection()
+        summary = connection.execute(_SELECT_ROUND, {"table_id": table.id, "number": number}).first()
+        if summary is None:
+            raise TableRoundError(table.id, number, in_play=table.status == "playing" and number == table.round)
+        return dict(summary._mapping), list(connection.execute(_SELECT_LOG, {"table_id": table.id,
+                                                                             "number": number}).scalars())
+
+    return store.read(db, run)

@@ -54,7 +54,7 @@ def seat_view_doc(data: TableData, seat: int) -> dict[str, Any]:
     """A SeatView: the engine's view for ``seat``, the table's version, the rules in force (the game's
     ``preset`` and house-rule overrides, ``rules``) and the last round ended."""
     state = data.state
-    last = data.rounds_ended[-1] if data.rounds_ended else None
+    last = data.last_round
     return {"table": data.id, "game": data.game_id, "status": data.status, "version": data.version,
             "round": data.round, "rounds": state.rules.rounds,
             "preset": state.preset, "rules": dict(state.overrides), "view": play.view(state, seat),
