@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import re
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, abort, request
+from flask import Flask, Response, abort, request
 
 from handfoot.server import db, security
 from handfoot.server.config import DEFAULT_SQLITE_PATH, load_config
@@ -35,6 +37,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     app.before_request(_reject_large_bodies)
+    app.after_request(_send_request_id)
     security.init_app(app)  # CORS (off by default), rate limiting on /v1 (HANDFOOT_RATE_LIMIT)
     app.register_blueprint(make_docs_blueprint())
     app.register_blueprint(keeper_blueprint)  # the score keeper page at / (api/keeper.py)
@@ -43,6 +46,19 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_blueprints(api)
     app.extensions["handfoot.api"] = api
     return app
+
+
+#: What a client-sent ``X-Request-ID`` may be to be echoed (else the server makes one): short, and
+#: safe to write in logs and headers as is.
+REQUEST_ID_PATTERN = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+def _send_request_id(response: Response) -> Response:
+    """``X-Request-ID`` on every answer, errors included: the client's own when it sent one that
+    matches :data:`REQUEST_ID_PATTERN`, else a fresh uuid4 in hex. Quote it when reporting a problem."""
+    sent = request.headers.get("X-Request-ID", "")
+    response.headers["X-Request-ID"] = sent if REQUEST_ID_PATTERN.fullmatch(sent) else uuid.uuid4().hex
+    return response
 
 
 def _reject_large_bodies() -> None:

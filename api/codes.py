@@ -25,8 +25,9 @@ SCHEMA_CODES: dict[str, str] = {
     "invalid_type": "A value of the wrong JSON type: a string where an integer belongs, null "
     "where a value is required, an object where a list belongs, ...",
     "invalid_value": "A value of the right type that breaks a constraint (range, length, choice, format).",
-    "body_too_complex": "The body holds more JSON values (50,000), objects (1,000) or nesting levels (32) "
-    "than any request needs; refused before it is validated (413 body-too-large).",
+    "body_too_complex": "The body holds more JSON values (50,000) or objects (1,000) than any request needs, "
+    "counted on its bytes (a `,`, `[` or `{` inside a string counts too); refused before it is validated "
+    "(413 body-too-large).",
 }
 
 GAME_CODES: dict[str, str] = {

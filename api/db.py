@@ -208,10 +208,11 @@ class Database:
 
         SQLite: it begins with ``BEGIN IMMEDIATE``, so it waits (up to the busy timeout) for the write
         lock before its first statement, then raises ``OperationalError`` "database is locked"; a
-        read transaction the context holds is committed first (SQLite cannot turn a read transaction
-        into a write one once another writer has committed since it began). PostgreSQL: it continues
-        the context's transaction; a row another transaction changed since that transaction's
-        snapshot fails to update with a serialization failure, which the services retry."""
+        read transaction the context holds is ended first, rolled back as it wrote nothing (SQLite
+        cannot turn a read transaction into a write one once another writer has committed since it
+        began). PostgreSQL: it continues the context's transaction; a row another transaction
+        changed since that transaction's snapshot fails to update with a serialization failure,
+        which the services retry."""
         session = self._context_session()
         if session is None:
             with self.sessionmaker() as own, self._writing(own):
@@ -223,10 +224,20 @@ class Database:
         with self._writing(session):
             yield session
 
+    def writing(self) -> bool:
+        """Whether the context's session is inside a write transaction (:meth:`write_session`)."""
+        session = flask.g.get(self._key) if flask.has_app_context() else None
+        return session is not None and bool(session.info.get("writing"))
+
     @contextmanager
     def _writing(self, session: Session) -> Iterator[None]:
         if self.is_sqlite and session.in_transaction():
-            session.commit()  # a read transaction: it wrote nothing
+            # a read transaction (the key check, a read before the write): it wrote nothing, so it
+            # ends with a rollback, not a commit; what it loaded is read again where it is used
+            if session.new or session.dirty or session.deleted:
+                session.commit()
+            else:
+                session.rollback()
         if not session.in_transaction():
             session.connection(execution_options={SQLITE_IMMEDIATE: True} if self.is_sqlite else None)
         session.info["writing"] = True

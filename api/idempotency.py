@@ -5,24 +5,28 @@ characters. Keys are stored per API key (or per anonymous store) with a fingerpr
 (SHA-256 of method, path and the body's canonical JSON) and, once the request succeeded, its
 response (status, ``Location``, ``ETag``, body):
 
-- a new key: the request runs; its 2xx answer is stored **in the same transaction** as the write,
-  by the service that owns that transaction (:class:`Completion`), so a round can never be stored
-  without its key, nor twice;
-- the same key and body again: the stored response, with ``Idempotent-Replayed: true``;
+- a new key: the request runs in one write transaction that claims the key (``INSERT ... ON
+  CONFLICT DO NOTHING``), runs the write and stores its 2xx answer (the service that writes stores
+  it, :class:`Completion`), committed once: a round is never stored without its key, nor twice,
+  and a claim is never seen in flight by another request;
+- the same key and body again: the stored response, with ``Idempotent-Replayed: true``, read
+  without writing; a request with the key that runs meanwhile waits for the first one's commit
+  (SQLite's write lock, PostgreSQL's unique index) and then replays it;
 - the same key with another method, path or body: 422 ``idempotency-key-reused``;
-- the same key while its first request is still running: 409 ``idempotency-in-flight`` (retry it);
-- a request that fails (4xx, 5xx) releases its key: sent again, it runs again.
+- a request that fails (4xx, 5xx) rolls its claim back with its write: sent again, it runs again.
 
-Keys are kept ``HANDFOOT_IDEMPOTENCY_TTL_SECONDS`` (default 86400: 24 hours) after first use, then
-purged. A key left in flight by a request that died is free at once: the claim's ``token`` names
-the process that holds it (:func:`process_marker`: host, pid, start time), and a claim whose
-process is gone, so whose transactions are gone, is taken over by the next request with the key
-(:func:`holder_alive`). A claim held by a process on another host (several API hosts on one
-PostgreSQL) is checked through the database: every claiming process holds an advisory lock named
-after its marker (:mod:`handfoot.server.liveness`), so a free lock is a dead holder. Where neither can
-tell (SQLite has one host; a token from before markers), the claim is taken over after
-:data:`IN_FLIGHT_TAKEOVER_SECONDS`. Either way the dead request, if it ever resumed, could not
-complete it (its token no longer matches).
+Keys are kept ``HANDFOOT_IDEMPOTENCY_TTL_SECONDS`` (default 86400: 24 hours) after first use; a key
+found expired is replaced, and expired keys are deleted by a sweep each process runs at most every
+``HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS`` (default 300), in a claim's transaction.
+
+A claim stored in flight by an earlier version (which claimed in a transaction of its own) is still
+honoured: 409 ``idempotency-in-flight`` while its holder runs, taken over once it is gone. The
+claim's ``token`` names the process that holds it (:func:`process_marker`: host, pid, start time);
+a claim whose process is gone is taken over by the next request with the key (:func:`holder_alive`).
+A claim held by a process on another host (several API hosts on one PostgreSQL) is checked through
+the database: every claiming process holds an advisory lock named after its marker
+(:mod:`handfoot.server.liveness`), so a free lock is a dead holder. Where neither can tell, the
+claim is taken over after :data:`IN_FLIGHT_TAKEOVER_SECONDS`.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -41,15 +46,18 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import flask
-from sqlalchemy import delete, select, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
 
 from handfoot.server import liveness
 from handfoot.server.db import Database, get_db
 from handfoot.server.models import IdempotencyKey
 from handfoot.server.parsing import decode_json
 from handfoot.server.problems import abort_problem
+from handfoot.server.services.store import retrying as store_retrying
 
 log = logging.getLogger(__name__)
 
@@ -299,58 +307,98 @@ def _replay(row: IdempotencyKey) -> flask.Response:
     return response
 
 
-def _claim(db: Database, scope: str, key: str, print_: str) -> Claim | flask.Response:
+#: Seconds between two sweeps of expired keys by a process (``HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS``,
+#: docs/deploy.md): a claim runs the sweep when the last one is older, not on every request.
+DEFAULT_SWEEP_SECONDS = 300
+SWEEP_ENV = "HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS"
+_last_sweep = -float("inf")  # time.monotonic() of this process's last sweep
+
+
+def sweep_seconds() -> float:
+    return _setting(SWEEP_ENV, DEFAULT_SWEEP_SECONDS)
+
+
+def _sweep_if_due(session: Session, now: datetime) -> None:
+    """Delete the expired keys, at most once every :func:`sweep_seconds` per process (a key found
+    expired before then is replaced where it is found: :func:`_claim`)."""
+    global _last_sweep
+    moment = time.monotonic()
+    if moment - _last_sweep >= sweep_seconds():
+        session.execute(_DELETE_EXPIRED, {"now": now})
+        _last_sweep = moment
+
+
+#: The statements every keyed request runs, built once.
+_FIND = select(IdempotencyKey).where(IdempotencyKey.scope == bindparam("scope"), IdempotencyKey.key == bindparam("key"))
+_FIND_FOR_UPDATE = _FIND.with_for_update()
+_DELETE_EXPIRED = delete(IdempotencyKey).where(IdempotencyKey.expires_at < bindparam("now"))
+_DELETE_ROW = delete(IdempotencyKey).where(IdempotencyKey.id == bindparam("row_id"))
+
+
+def _insert_new(db: Database) -> Any:
+    """``INSERT ... ON CONFLICT (scope, key) DO NOTHING RETURNING id`` in ``db``'s dialect."""
+    dialect_insert = sqlite_insert if db.is_sqlite else pg_insert
+    return dialect_insert(IdempotencyKey).on_conflict_do_nothing(
+        index_elements=["scope", "key"]).returning(IdempotencyKey.id)
+
+
+def _stored(session: Session, scope: str, key: str, print_: str) -> flask.Response | None:
+    """The stored answer to the key, checked against this request (422 when it was another
+    request), in the request's read transaction; ``None`` when there is none to replay."""
+    row = session.scalars(_FIND, {"scope": scope, "key": key}).first()
+    if row is None or _aware(row.expires_at) < datetime.now(UTC):
+        return None
+    _check_fingerprint(row, print_)
+    return _replay(row) if row.status is not None else None
+
+
+def _check_fingerprint(row: IdempotencyKey, print_: str) -> None:
+    if row.fingerprint != print_:
+        abort_problem(
+            422, "Idempotency-Key reused",
+            "This Idempotency-Key was used for a different request (method, path or body); "
+            "use a new key for a new request.", type_slug="idempotency-key-reused",
+            errors=[{"parameter": HEADER, "code": "idempotency_key_reused",
+                     "detail": "the key belongs to another request"}])
+
+
+def _claim(db: Database, session: Session, scope: str, key: str, print_: str) -> Claim | flask.Response:
+    """Claim the key in the request's write transaction ``session`` (``INSERT ... ON CONFLICT DO
+    NOTHING``), or the stored answer to replay. A key inserted by a transaction this one cannot see
+    (a concurrent request with the key) raises ``StaleDataError``: the request's write runs again
+    and finds that request's answer (``api/services/store.py`` retries)."""
     now = datetime.now(UTC)
-    for _attempt in range(3):
-        try:
-            with db.write_session() as session:
-                session.execute(delete(IdempotencyKey).where(IdempotencyKey.expires_at < now))
-                row = session.scalars(
-                    select(IdempotencyKey).where(IdempotencyKey.scope == scope, IdempotencyKey.key == key)
-                    .with_for_update()
-                ).first()
-                if row is None:
-                    token = _new_claim_token(db)
-                    row = IdempotencyKey(scope=scope, key=key, fingerprint=print_, token=token, created_at=now,
-                                         expires_at=now + timedelta(seconds=ttl_seconds()))
-                    session.add(row)
-                    session.flush()
-                    return Claim(row.id, token)
-                if row.fingerprint != print_:
-                    abort_problem(
-                        422, "Idempotency-Key reused",
-                        "This Idempotency-Key was used for a different request (method, path or body); "
-                        "use a new key for a new request.", type_slug="idempotency-key-reused",
-                        errors=[{"parameter": HEADER, "code": "idempotency_key_reused",
-                                 "detail": "the key belongs to another request"}])
-                if row.status is not None:
-                    return _replay(row)
-                alive = claim_holder_alive(db, row.token)
-                timed_out = now - _aware(row.created_at) >= timedelta(seconds=takeover_seconds())
-                if alive or (alive is None and not timed_out):
-                    abort_problem(
-                        409, "Request in flight",
-                        "The first request with this Idempotency-Key is still running; retry shortly.",
-                        type_slug="idempotency-in-flight", retry_after=1,
-                        errors=[{"parameter": HEADER, "code": "idempotency_in_flight",
-                                 "detail": "a request with this key is running"}])
-                row.token = _new_claim_token(db)  # its holder is gone: this request takes the key over
-                row.created_at = now
-                return Claim(row.id, row.token)
-        except IntegrityError:
-            continue  # another request inserted the same key first: read it again
-    abort_problem(409, "Request in flight", "Another request with this Idempotency-Key is running.",
-                  type_slug="idempotency-in-flight", retry_after=1)
-
-
-def _release(db: Database, claim: Claim) -> None:
-    try:
-        with db.write_session() as session:
-            session.execute(delete(IdempotencyKey).where(
-                IdempotencyKey.id == claim.row_id, IdempotencyKey.token == claim.token,
-                IdempotencyKey.status.is_(None)))
-    except SQLAlchemyError:  # the database is down: the key is taken over after the timeout
-        log.warning("could not release Idempotency-Key %s", claim.row_id, exc_info=True)
+    _sweep_if_due(session, now)
+    row = session.scalars(_FIND_FOR_UPDATE, {"scope": scope, "key": key}).first()
+    if row is not None and _aware(row.expires_at) < now:
+        session.execute(_DELETE_ROW, {"row_id": row.id})
+        row = None
+    if row is None:
+        token = _new_claim_token(db)
+        row_id = session.execute(_insert_new(db), {
+            "scope": scope, "key": key, "fingerprint": print_, "token": token, "created_at": now,
+            "expires_at": now + timedelta(seconds=ttl_seconds())}).scalar()
+        if row_id is None:
+            raise StaleDataError("another request claimed the Idempotency-Key meanwhile")
+        return Claim(row_id, token)
+    _check_fingerprint(row, print_)
+    if row.status is not None:
+        return _replay(row)
+    # A claim stored in flight (by a version that claimed in a transaction of its own): taken over
+    # once its holder is gone.
+    alive = claim_holder_alive(db, row.token)
+    timed_out = now - _aware(row.created_at) >= timedelta(seconds=takeover_seconds())
+    if alive or (alive is None and not timed_out):
+        abort_problem(
+            409, "Request in flight",
+            "The first request with this Idempotency-Key is still running; retry shortly.",
+            type_slug="idempotency-in-flight", retry_after=1,
+            errors=[{"parameter": HEADER, "code": "idempotency_in_flight",
+                     "detail": "a request with this key is running"}])
+    row.token = _new_claim_token(db)  # its holder is gone: this request takes the key over
+    row.created_at = now
+    session.flush()
+    return Claim(row.id, row.token)
 
 
 def idempotent(view: Callable[..., Any] | None = None, *,
@@ -379,19 +427,31 @@ def idempotent(view: Callable[..., Any] | None = None, *,
         key = parse_key(raw)
         db = get_db()
         request = flask.request
-        outcome = _claim(db, flask.g.actor.scope, key, fingerprint(request.method, request.path, request.get_data()))
-        if isinstance(outcome, flask.Response):
-            if replayed is not None and outcome.status_code < 300:
-                replayed(outcome.get_json())
-            return outcome
-        flask.g.idempotency_claim = outcome
-        try:
-            response = view(*args, **kwargs)
-        except BaseException:
-            _release(db, outcome)
-            raise
-        if not outcome.completed:
-            _release(db, outcome)
-        return response
+        scope = flask.g.actor.scope
+        print_ = fingerprint(request.method, request.path, request.get_data())
+        with db.session() as session:
+            stored = _stored(session, scope, key, print_)  # a replay writes nothing
+
+        def unit() -> Any:
+            with db.write_session() as session:
+                outcome = _claim(db, session, scope, key, print_)
+                if isinstance(outcome, flask.Response):
+                    return outcome
+                flask.g.idempotency_claim = outcome
+                try:
+                    response = view(*args, **kwargs)
+                finally:
+                    flask.g.pop("idempotency_claim", None)
+                if not outcome.completed:  # no answer to keep (the view stored none): the key is free
+                    session.execute(_DELETE_ROW, {"row_id": outcome.row_id})
+                return response
+
+        if stored is None:
+            stored = store_retrying(unit, db)
+            if not isinstance(stored, flask.Response) or stored.headers.get("Idempotent-Replayed") != "true":
+                return stored
+        if replayed is not None and stored.status_code < 300:
+            replayed(stored.get_json())
+        return stored
 
     return wrapper

@@ -23,6 +23,7 @@ MAX_MELDS_PER_TEAM = 60
 MAX_TEAMS = 12
 MAX_PLAYERS_PER_TEAM = 8
 MAX_NAME_LENGTH = 100
+MAX_PRESET_ID_LENGTH = 40
 #: Rounds a stored game holds at most (and the highest round number a round body may give).
 MAX_ROUNDS_PER_GAME = 50
 
@@ -116,7 +117,7 @@ class CardList(fields.List):
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
         if card_strings_ok(value):
-            return list(value)
+            return value  # as sent: nothing reads it but the engine, and nothing changes it
         return super()._deserialize(value, attr, data, **kwargs)
 
 
@@ -125,7 +126,7 @@ class MeldList(fields.List):
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
         if meld_lists_ok(value):
-            return [list(meld) for meld in value]
+            return value
         return super()._deserialize(value, attr, data, **kwargs)
 
 
@@ -161,7 +162,7 @@ def RoundNumber(description: str = "Round number (1 = first).", **kw: Any) -> fi
 
 def PresetId(**kw: Any) -> fields.String:  # noqa: N802
     return fields.String(
-        validate=validate.Length(min=1, max=40),
+        validate=validate.Length(min=1, max=MAX_PRESET_ID_LENGTH),
         metadata={"description": "A preset id (GET /v1/presets), e.g. `pagat`.", "example": "pagat"},
         **kw,
     )

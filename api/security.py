@@ -13,7 +13,7 @@
 - **CORS** is off by default (no ``Access-Control-Allow-Origin`` on any answer).
   ``HANDFOOT_CORS_ORIGINS`` (comma-separated origins, or ``*``) allows browsers on those origins to
   call ``/v1``, sending ``Authorization``, ``Idempotency-Key`` and ``If-Match`` and reading ``ETag``,
-  ``Location``, ``Link``, ``X-Pagination`` and ``Retry-After``.
+  ``Location``, ``Link``, ``X-Pagination``, ``Retry-After`` and ``X-Request-ID``.
 - **Caching**: the games routes answer ``Cache-Control: no-store`` (and ``Vary: Authorization``) to a
   request made with an API key, so no shared cache keeps one key's games.
 """
@@ -35,9 +35,10 @@ from handfoot.server import ratelimit
 EXTENSION_KEY = "handfoot.limiter"
 
 #: Headers a browser client may send and read (CORS).
-CORS_ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "Accept"]
+CORS_ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "Accept",
+                       "X-Request-ID"]
 CORS_EXPOSE_HEADERS = ["ETag", "Location", "Link", "X-Pagination", "Retry-After", "Idempotent-Replayed",
-                       "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]
+                       "X-Request-ID", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]
 
 
 def parse_origins(raw: str | None) -> list[str]:

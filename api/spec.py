@@ -84,6 +84,11 @@ HEADERS: dict[str, tuple[str, dict[str, Any]]] = {
     "CONTENT_DISPOSITION": ("Content-Disposition", {
         "description": "On the CSV form only: `inline` with a file name.", "schema": _STR,
         "example": 'inline; filename="game-7-scoresheet.csv"'}),
+    "REQUEST_ID": ("X-Request-ID", {
+        "description": "This request's id, on every answer: the `X-Request-ID` the client sent when it is "
+        "1-64 letters, digits, `.`, `_` or `-`, else one the server made (32 hex digits). Quote it when "
+        "reporting a problem.", "schema": {**_STR, "pattern": "^[A-Za-z0-9._-]{1,64}$"},
+        "example": "5f0c6a1e2b7d4c39a8e1f20b6d4c9a73"}),
     "WWW_AUTHENTICATE": ("WWW-Authenticate", {"description": "The scheme to authenticate with.",
                                               "schema": _STR, "example": 'Bearer realm="handfoot"'}),
 }
@@ -206,14 +211,14 @@ def sent_headers(method: str, path: str, status: str, response: dict[str, Any],
     ``ETag``: the answers of operations flask-smorest checks ETags on (a 304 or 428 listed), every
     creation (a 201 with ``Location``, whose ETag is stored for replays) and a 412 (the current
     one); ``Link``: beside ``X-Pagination``; ``Idempotent-Replayed``: the successes of operations
-    taking ``Idempotency-Key``; ``X-RateLimit-*``: every answer on ``/v1``; ``Cache-Control``: every
-    games and tables answer; ``Content-Disposition``: CSV answers; the rest by status
+    taking ``Idempotency-Key``; ``X-Request-ID``: every answer; ``X-RateLimit-*``: every answer on
+    ``/v1``; ``Cache-Control``: every games and tables answer; ``Content-Disposition``: CSV answers; the rest by status
     (:func:`component_headers`). tests/api/test_sent_headers_documented.py holds this to what is sent.
     """
     statuses = operation.get("responses", {})
     headers = response.get("headers", {})
     parameters = [p.get("name") for p in operation.get("parameters", []) if isinstance(p, dict)]
-    out = []
+    out = ["REQUEST_ID"]
     if _ok(status) and ("304" in statuses or "428" in statuses or (status == "201" and "Location" in headers)):
         out.append("ETAG")
     if _ok(status) and "X-Pagination" in headers:
@@ -231,14 +236,14 @@ def sent_headers(method: str, path: str, status: str, response: dict[str, Any],
 
 
 #: On every shared answer (``components.responses``): they serve ``/v1`` and games operations too.
-_SHARED = (*_RATE_LIMIT, "CACHE_CONTROL")
+_SHARED = ("REQUEST_ID", *_RATE_LIMIT, "CACHE_CONTROL")
 
 
 def component_headers(status: int) -> list[str]:
     """The :data:`HEADERS` components of the shared answer for ``status`` (``components.responses``,
-    which operations refer to by name): the rate limit's and ``Cache-Control`` (sent on ``/v1``
-    and games answers), ``WWW-Authenticate`` on a 401, ``ETag`` on a 304 or 412 (the current one),
-    ``Retry-After`` on a 429 or 503."""
+    which operations refer to by name): ``X-Request-ID`` (on every answer), the rate limit's and
+    ``Cache-Control`` (sent on ``/v1`` and games answers), ``WWW-Authenticate`` on a 401, ``ETag``
+    on a 304 or 412 (the current one), ``Retry-After`` on a 429 or 503."""
     out = list(_SHARED)
     if status == 401:
         out.append("WWW_AUTHENTICATE")

@@ -12,6 +12,7 @@ from . import _errors, display, types  # noqa: F401  (display registers how each
 from ._client import Client
 from ._errors import *  # noqa: F403  (every exception: handfoot.client._errors.__all__)
 from ._operations import OPERATIONS
+from ._raw import Headers, RawResponse
 from ._version import __version__
 from .pagination import Page, iter_all
 from .params import Card, GameTeamInput, PlayerInput, TallyInput, TeamInput
@@ -22,8 +23,10 @@ __all__ = [
     "Card",
     "Client",
     "GameTeamInput",
+    "Headers",
     "Page",
     "PlayerInput",
+    "RawResponse",
     "TallyInput",
     "TeamInput",
     "__version__",

@@ -14,6 +14,7 @@ from ._bodies import _body, _cards, _melds, _round_path, _same_json, _seg
 from ._errors import APIResponseValidationError, PreconditionFailedError
 from ._history import HistoryMethods
 from ._loader import Result, load_list
+from ._raw import RawResponseMethods
 from ._tables import TableMethods
 from ._transport import (
     DEFAULT_BASE_URL,
@@ -57,7 +58,7 @@ def _env(name: str) -> str | None:
     value = os.environ.get(name, "").strip()
     return value or None
 
-class Client(HistoryMethods, TableMethods):
+class Client(HistoryMethods, TableMethods, RawResponseMethods):
     """A client of the handfoot HTTP API.
 
     ``base_url`` defaults to ``$HANDFOOT_URL``, then ``http://127.0.0.1:8000``; ``api_key`` to
@@ -69,8 +70,9 @@ class Client(HistoryMethods, TableMethods):
         with Client() as hf:
             print(hf.score_round(preset="pagat", teams=[...]))
 
-    Per call: ``hf.with_options(timeout=60, max_retries=0).add_round(...)``. The raw answer (status,
-    headers such as ``ETag`` or ``Idempotent-Replayed``) of the last call is ``hf.last_response``.
+    Per call: ``hf.with_options(timeout=60, max_retries=0).add_round(...)``. A call's raw answer
+    (status, headers such as ``ETag`` or ``Idempotent-Replayed``, body, request id) with its result:
+    ``hf.with_raw_response(hf.add_round, game_id, teams=...)`` (``handfoot.client.RawResponse``).
     ``HANDFOOT_LOG=debug`` logs each request (``handfoot.client._transport.ENV_LOG``).
     """
 
@@ -105,8 +107,9 @@ class Client(HistoryMethods, TableMethods):
 
     @property
     def last_response(self) -> requests.Response | None:
-        """The last HTTP answer this client received (on success or error), for its ``status_code``
-        and ``headers``; ``None`` before the first. Not shared with ``with_options`` copies."""
+        """The last HTTP answer this client received by any call (on success or error), for its
+        ``status_code`` and ``headers``; ``None`` before the first. Not shared with ``with_options``
+        copies. One slot for every thread: under concurrency use ``with_raw_response``."""
         return self._transport.last_response
 
     # ------------------------------------------------------------------ lifecycle

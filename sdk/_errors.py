@@ -22,8 +22,11 @@ Hierarchy::
 
 from __future__ import annotations
 
+import http
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from ._http import HTTPResponse, parse_retry_after
 
@@ -73,8 +76,26 @@ class APIResponseValidationError(HandFootError, ValueError):
     """A successful response whose body does not have the shape the SDK expects."""
 
 
+def problem_code(problem_type: str, status: int) -> str:
+    """The short name of a problem ``type`` URI to branch on: its last path segment with ``-`` as
+    ``_`` (``https://handfoot.dev/problems/version-moved`` -> ``"version_moved"``). For
+    ``about:blank`` (a problem that is only its status, RFC 9457 §4.2.1) the status phrase in the
+    same form (502 -> ``"bad_gateway"``)."""
+    if problem_type and problem_type != "about:blank":
+        segment = urlsplit(problem_type).path.rstrip("/").rsplit("/", 1)[-1]
+        if segment:
+            return segment.replace("-", "_")
+    try:
+        phrase = http.HTTPStatus(status).phrase
+    except ValueError:
+        return "http_error"
+    return re.sub(r"[^a-z0-9]+", "_", phrase.lower()).strip("_")
+
+
 class APIStatusError(HandFootError):
-    """The server answered with an error status. ``problem`` holds its RFC 9457 details."""
+    """The server answered with an error status. ``problem`` holds its RFC 9457 details; ``code``
+    names its type for branching (``problem_code``); ``request_id`` is the answer's
+    ``X-Request-ID`` (quote it when reporting a problem)."""
 
     def __init__(
         self,
@@ -96,6 +117,19 @@ class APIStatusError(HandFootError):
         return self.problem.type
 
     @property
+    def code(self) -> str:
+        """The problem type's last path segment with ``-`` as ``_``: ``"version_moved"``,
+        ``"invalid_round"``, ``"not_found"``... (``problem_code``)."""
+        return problem_code(self.problem.type, self.status)
+
+    @property
+    def request_id(self) -> str | None:
+        """The answer's ``X-Request-ID`` (``None`` when the server sent none)."""
+        if self.response is None:
+            return None
+        return self.response.headers.get("X-Request-ID") or None
+
+    @property
     def title(self) -> str:
         return self.problem.title
 
@@ -112,7 +146,7 @@ class APIStatusError(HandFootError):
         return str(self.problem)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(status={self.status}, title={self.problem.title!r})"
+        return f"{type(self).__name__}(status={self.status}, code={self.code!r}, title={self.problem.title!r})"
 
 
 class BadRequestError(APIStatusError):

@@ -20,6 +20,7 @@ from requests.structures import CaseInsensitiveDict
 
 from ._errors import APIConnectionError, APITimeoutError, status_error_from_response
 from ._http import dumps_json, parse_retry_after, sf_string
+from ._raw import record_answer
 from ._retry import IDEMPOTENCY_IN_FLIGHT_SUFFIX, MAX_RETRY_AFTER, backoff_delay, is_naturally_idempotent, retry_wait
 from ._retry import should_retry_status as _should_retry_status
 from ._version import __version__
@@ -186,7 +187,8 @@ class Transport(BaseTransport):
         super().__init__(base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
         self._owns_session = session is None
         self.session = session if session is not None else requests.Session()
-        #: The last HTTP answer received (a success, or the error an exception was raised for).
+        #: The last HTTP answer received by any call (a success, or the error an exception was raised
+        #: for); one slot shared by every thread: ``with_raw_response`` gives each call its own.
         self.last_response: requests.Response | None = None
 
     def with_options(self, *, timeout: Timeout | None = None, max_retries: int | None = None) -> Transport:
@@ -267,6 +269,7 @@ class Transport(BaseTransport):
                 raise APIConnectionError(f"{method} {url} failed: {exc}") from exc
 
             self.last_response = response
+            record_answer(response, streamed=stream)
             log_answer(prepared, retry, response.status_code, response.headers, started)
             if response.status_code < 400:
                 return response

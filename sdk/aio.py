@@ -39,6 +39,7 @@ from ._errors import (
 from ._history import AsyncHistoryMethods
 from ._http import HTTPResponse, origin
 from ._loader import Result, load_list
+from ._raw import AsyncRawResponseMethods, record_answer
 from ._tables import AsyncTableMethods
 from ._transport import (
     DEFAULT_BASE_URL,
@@ -132,6 +133,7 @@ class AsyncTransport(BaseTransport):
                     raise APITimeoutError(f"{method} {url} timed out: {exc}") from exc
                 raise APIConnectionError(f"{method} {url} failed: {exc}") from exc
             self.last_response = response
+            record_answer(response, streamed=stream)
             log_answer(prepared, retry, response.status_code, response.headers, started)
             if response.status_code < 400:
                 return response
@@ -148,7 +150,7 @@ class AsyncTransport(BaseTransport):
         await asyncio.sleep(wait)
 
 
-class AsyncClient(AsyncHistoryMethods, AsyncTableMethods):
+class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethods):
     """``Client`` for asyncio (chat bots, web apps): ``await`` every method; ``games()`` is an async
     iterator. Each method's arguments, result and errors are those of ``Client``'s method of the
     same name."""
@@ -171,7 +173,8 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods):
 
     @property
     def last_response(self) -> httpx.Response | None:
-        """The last HTTP answer received (as ``Client.last_response``)."""
+        """The last HTTP answer received by any call (as ``Client.last_response``); under
+        ``asyncio.gather`` another task's: use ``await hf.with_raw_response(hf.method, ...)``."""
         return self._transport.last_response
 
     def with_options(self, *, timeout: Timeout | None = None, max_retries: int | None = None) -> AsyncClient:

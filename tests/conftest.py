@@ -3,14 +3,26 @@
 Database choice: every test that uses ``app`` (or ``db_url``) runs on a fresh temp SQLite file.
 Mark a test ``@pytest.mark.db`` to run it on every backend: SQLite always, and PostgreSQL too when
 ``TEST_DATABASE_URL`` is set (e.g. ``postgresql+psycopg://postgres@127.0.0.1:5432/handfoot_ci``);
-each PostgreSQL test gets its own schema, dropped afterwards. The test ids say which:
+each PostgreSQL test gets a database of its own on that server, dropped afterwards. The test ids say which:
 ``test_x[sqlite]``, ``test_x[postgresql]``. ``db_backend`` is the name of the backend in use.
 
-Tables are created by running the alembic migrations (``alembic upgrade head``), as in production.
+Tables are created by the alembic migrations (``alembic upgrade head``), as in production, once per
+backend per pytest process (per xdist worker) into a template database; each test gets a copy (a
+file copy on SQLite, ``CREATE DATABASE ... TEMPLATE`` on PostgreSQL). ``empty_db_url`` is for the
+tests of the migrations themselves, which run alembic on an empty database.
 
 Worked cases: the project's own copy is ``tests/cases/worked`` (:data:`WORKED_CASES`), so a clone
 with nothing beside it tests itself; ``tests/cases/test_case_copy.py`` keeps it equal to
 ``../shared/cases`` wherever that folder exists.
+
+Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (default ``ci`` under ``CI=true``, else ``dev``):
+
+- ``ci`` (``make test``, ``.ci/run``): every property test runs its own number of examples, the one
+  it passes to :func:`examples` (150 to 400), and a test that names none runs Hypothesis's 100.
+- ``dev`` (``make check``, and a bare ``pytest``): 20 examples a test, for the loop run after each change.
+
+Both turn the deadline off (a loaded machine is not a slow rule). The schema fuzz has its own count
+(``HANDFOOT_FUZZ_EXAMPLES``, tests/contract/test_schema_fuzz.py).
 
 Skips are loud on CI: with ``CI=true`` a skipped test fails (a missing PostgreSQL, Chromium or
 package is a red run naming what is missing, never a quiet green one).
@@ -21,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import threading
 import uuid
 from collections.abc import Callable, Coroutine, Iterator
@@ -31,7 +44,8 @@ from typing import Any, TypeVar
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import make_url, text
+from hypothesis import settings
+from sqlalchemy import make_url, pool, text
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from werkzeug.test import TestResponse
 
@@ -43,6 +57,21 @@ from tests.helpers.live import LiveServer, start_server
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None
 BACKENDS = ("sqlite", "postgresql")
 ON_CI = os.environ.get("CI", "").lower() == "true"
+
+HYPOTHESIS_PROFILES = {"ci": 100, "dev": 20}  # examples a property test runs unless it says otherwise
+for _name, _count in HYPOTHESIS_PROFILES.items():
+    settings.register_profile(_name, max_examples=_count, deadline=None)
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if ON_CI else "dev")
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def examples(count: int) -> int:
+    """A property test's number of examples: ``count`` under the ``ci`` profile, at most the
+    profile's own number under any other (``dev``: 20)."""
+    if HYPOTHESIS_PROFILE == "ci":
+        return count
+    return min(count, HYPOTHESIS_PROFILES.get(HYPOTHESIS_PROFILE, count))
+
 
 #: The project's copy of the worked cases (one ``*.json`` a case; see tests/cases/worked/README.md).
 WORKED_CASES = Path(__file__).resolve().parent / "cases" / "worked"
@@ -94,32 +123,119 @@ def db_backend(request: pytest.FixtureRequest) -> str:
     return backend
 
 
-@pytest.fixture
-def empty_db_url(db_backend: str, tmp_path: Path) -> Iterator[str]:
-    """URL of an empty database on ``db_backend``: a temp SQLite file, or a fresh PG schema."""
-    if db_backend == "sqlite":
-        yield f"sqlite:///{tmp_path / 'handfoot-test.sqlite3'}"
-        return
+#: This pytest process's name among xdist workers (``gw0``...; ``main`` without xdist) plus a random
+#: token, so that runs sharing one PostgreSQL server never pick the same database names.
+_RUN_TOKEN = f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_{uuid.uuid4().hex[:8]}"
+
+
+def _pg_url(database: str) -> str:
+    """``TEST_DATABASE_URL`` pointed at another database of the same server."""
     assert TEST_DATABASE_URL is not None
-    base_url = normalize_database_url(TEST_DATABASE_URL)
-    schema = f"t_{uuid.uuid4().hex[:16]}"
-    admin = make_engine(base_url)
-    with admin.begin() as connection:
-        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    url = make_url(base_url).update_query_dict({"options": f"-csearch_path={schema}"})
+    url = make_url(normalize_database_url(TEST_DATABASE_URL)).set(database=database)
+    return url.render_as_string(hide_password=False)
+
+
+@contextlib.contextmanager
+def _pg_admin() -> Iterator[Any]:
+    """An autocommit connection to ``TEST_DATABASE_URL`` (CREATE/DROP DATABASE run outside a
+    transaction)."""
+    assert TEST_DATABASE_URL is not None
+    engine = make_engine(normalize_database_url(TEST_DATABASE_URL), poolclass=pool.NullPool)
     try:
-        yield url.render_as_string(hide_password=False)
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            yield connection
     finally:
-        with admin.begin() as connection:
-            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
+        engine.dispose()
+
+
+class _Templates:
+    """One migrated template database per backend for this pytest process, made on first use:
+    ``alembic upgrade head`` runs once here instead of once a test. A test's database is a copy
+    (:meth:`sqlite_copy`, :meth:`pg_create`): a file copy for SQLite, ``CREATE DATABASE ...
+    TEMPLATE`` for PostgreSQL."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.sqlite: Path | None = None
+        self.postgresql: str | None = None
+        self.made = 0  # PostgreSQL databases made by this process: the next name's number
+
+    def sqlite_copy(self, target: Path) -> str:
+        if self.sqlite is None:
+            template = self.folder / "template.sqlite3"
+            migrate.upgrade(f"sqlite:///{template}")
+            # The file is in WAL mode; closing the last connection checkpointed it, so the main
+            # file alone holds the schema (any -wal left is copied too).
+            self.sqlite = template
+        shutil.copyfile(self.sqlite, target)
+        wal = self.sqlite.with_name(self.sqlite.name + "-wal")
+        if wal.exists():
+            shutil.copyfile(wal, target.with_name(target.name + "-wal"))
+        return f"sqlite:///{target}"
+
+    def pg_create(self, *, migrated: bool) -> str:
+        """A new PostgreSQL database: a copy of the migrated template, or empty; its name."""
+        if migrated and self.postgresql is None:
+            name = f"hf_tpl_{_RUN_TOKEN}"
+            with _pg_admin() as connection:
+                connection.execute(text(f'CREATE DATABASE "{name}"'))
+            migrate.upgrade(_pg_url(name))
+            self.postgresql = name
+        self.made += 1
+        name = f"hf_{_RUN_TOKEN}_{self.made}"
+        template = f' TEMPLATE "{self.postgresql}"' if migrated else ""
+        with _pg_admin() as connection:
+            connection.execute(text(f'CREATE DATABASE "{name}"{template}'))
+        return name
+
+    @staticmethod
+    def pg_drop(name: str) -> None:
+        # FORCE: a connection a failed test left open must not keep the database (PostgreSQL 13+).
+        with _pg_admin() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+    def close(self) -> None:
+        if self.postgresql is not None:
+            self.pg_drop(self.postgresql)
+
+
+@pytest.fixture(scope="session")
+def _templates(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Templates]:
+    templates = _Templates(tmp_path_factory.mktemp("templates"))
+    try:
+        yield templates
+    finally:
+        templates.close()
+
+
+@contextlib.contextmanager
+def _database(db_backend: str, tmp_path: Path, templates: _Templates, *, migrated: bool) -> Iterator[str]:
+    """The URL of a database of this test's own on ``db_backend``, dropped (PostgreSQL) at the end."""
+    if db_backend == "sqlite":
+        target = tmp_path / "handfoot-test.sqlite3"
+        yield templates.sqlite_copy(target) if migrated else f"sqlite:///{target}"
+        return
+    name = templates.pg_create(migrated=migrated)
+    try:
+        yield _pg_url(name)
+    finally:
+        templates.pg_drop(name)
 
 
 @pytest.fixture
-def db_url(empty_db_url: str) -> str:
-    """URL of a database on ``db_backend`` with the migrations applied (``upgrade head``)."""
-    migrate.upgrade(empty_db_url)
-    return empty_db_url
+def empty_db_url(db_backend: str, tmp_path: Path, _templates: _Templates) -> Iterator[str]:
+    """URL of an empty database on ``db_backend`` (a temp SQLite file, or a fresh PostgreSQL
+    database), for the tests of the migrations themselves."""
+    with _database(db_backend, tmp_path, _templates, migrated=False) as url:
+        yield url
+
+
+@pytest.fixture
+def db_url(db_backend: str, tmp_path: Path, _templates: _Templates) -> Iterator[str]:
+    """URL of a database on ``db_backend`` at the migrations' head: a copy of this process's
+    migrated template (see :class:`_Templates`)."""
+    with _database(db_backend, tmp_path, _templates, migrated=True) as url:
+        yield url
 
 
 def make_test_app(db_url: str, **config: Any) -> Flask:
@@ -194,7 +310,7 @@ def app(make_app: Callable[..., Flask], app_config: dict[str, Any]) -> Flask:
 class ClosingClient(FlaskClient):
     """A test client that keeps each streamed response it gives (the export), so that the ``client``
     fixture closes every one, read or not: an open stream holds a database session of its own, and
-    on PostgreSQL ``empty_db_url``'s DROP SCHEMA would wait for it (a failing assertion before the
+    on PostgreSQL the test's DROP DATABASE would wait for it (a failing assertion before the
     stream is read must not hang the run)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -39,7 +39,7 @@ __all__ = [
     "InvalidRequestError", "RoundLimitError", "RoundNotFoundError", "RoundNumberError", "StoreUnavailableError",
     "WriteConflictError",
     "GamesPage", "RoundsLoaded", "create_game", "current_state", "delete_game", "get_game", "list_games",
-    "require_game", "rules_of", "side_names", "state_mapping",
+    "read_game", "require_game", "rules_of", "side_names", "state_mapping",
 ]
 
 
@@ -221,6 +221,22 @@ def require_game(db: Database, actor: Actor, game_id: int) -> None:
 def get_game(db: Database, actor: Actor, game_id: int, *, rounds: RoundsLoaded = "full") -> Game:
     """A game with what ``rounds`` says of its rounds (:data:`RoundsLoaded`; the default: all of them)."""
     return store.read(db, lambda session: find_game(session, actor, game_id, rounds=rounds))
+
+
+#: The round numbers and revisions of a game, in order: all a game read shows of its round rows.
+_ROUND_NUMBERS = select(Round.number, Round.revision).where(Round.game_id == bindparam("game_id")) \
+    .order_by(Round.number)
+
+
+def read_game(db: Database, actor: Actor, game_id: int) -> tuple[Game, list[tuple[int, int]]]:
+    """A game and each of its rounds' ``(number, revision)`` (plain rows, no round objects)."""
+
+    def run(session: Session) -> tuple[Game, list[tuple[int, int]]]:
+        game = find_game(session, actor, game_id)
+        rows = session.connection().execute(_ROUND_NUMBERS, {"game_id": game.id}).all()
+        return game, [(number, revision) for number, revision in rows]
+
+    return store.read(db, run)
 
 
 def delete_game(db: Database, actor: Actor, game_id: int, if_match: Callable[[Game], None] | None = None) -> None:

@@ -122,6 +122,7 @@ Appended = tuple[AppendedGame, AppendedRound]
 
 GAMES: Table = Game.__table__  # type: ignore[assignment]
 ROUNDS: Table = Round.__table__  # type: ignore[assignment]
+TABLES: Table = TableRow.__table__  # type: ignore[assignment]
 
 
 # An append's statements are built once and run with parameters (building them was a noticeable
@@ -152,6 +153,8 @@ def _state_update_stmt(anonymous: bool) -> Update:
                     version=bindparam("new_version")))
 
 
+#: The table playing a game, if one is (every round write asks: built once, run on the connection).
+_PLAYING_TABLE = select(TABLES.c.id).where(TABLES.c.game_id == bindparam("game_id"), TABLES.c.status == "playing")
 _ROUND_TOTALS = select(ROUNDS.c.teams).where(ROUNDS.c.game_id == bindparam("game_id")).order_by(ROUNDS.c.number)
 _INSERT_ROUND: Insert = insert(ROUNDS)
 
@@ -232,7 +235,7 @@ def _prepare(session: Session, row: Row[Any], body: Mapping[str, Any],
 def refuse_open_table(session: Session, game_id: int) -> None:
     """:class:`TableOpenError` if a table is playing game ``game_id``: its rounds are the table's to
     store (D51). Run with the game row locked or updated, so a table made meanwhile is seen."""
-    playing = session.scalar(select(TableRow.id).where(TableRow.game_id == game_id, TableRow.status == "playing"))
+    playing = session.connection().execute(_PLAYING_TABLE, {"game_id": game_id}).scalar()
     if playing is not None:
         raise TableOpenError(game_id, playing)
 
@@ -291,7 +294,7 @@ def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, An
         with db.write_session() as session:
             return _store_append(session, actor, append, request, completion)
 
-    return store.retrying(unit)
+    return store.retrying(unit, db)
 
 
 def append_scored_in(session: Session, actor: Actor, game_id: int, number: int, teams: list[dict[str, Any]],

@@ -53,8 +53,13 @@ def _lost_race(err: DBAPIError) -> bool:
     return False
 
 
-def retrying(unit: Callable[[], T]) -> T:
-    """Run ``unit`` (its reads and its one write transaction), again after a lost race."""
+def retrying(unit: Callable[[], T], db: Database | None = None) -> T:
+    """Run ``unit`` (its reads and its one write transaction), again after a lost race. Inside a
+    write transaction of ``db``'s that is already open (a request whose Idempotency-Key is claimed
+    in it), ``unit`` runs once: a lost race rolls that whole transaction back, and the retry is the
+    outer one's."""
+    if db is not None and db.writing():
+        return unit()
     for attempt in range(WRITE_ATTEMPTS):
         try:
             return unit()
@@ -76,7 +81,7 @@ def write(db: Database, fn: Callable[[Session], T]) -> T:
         with db.write_session() as session:
             return fn(session)
 
-    return retrying(unit)
+    return retrying(unit, db)
 
 
 def read(db: Database, fn: Callable[[Session], T]) -> T:

@@ -1,9 +1,14 @@
-"""Issue 19 item 1: end states no table could have played are refused, under every preset.
+"""Tallies and end states no table could have played are refused, under every preset.
+
+Issue 19 item 1: end states no table could have played are refused, under every preset.
 
 Sources (developers' labels): seed 004 (Board Game Arena: the foot may not reach 0 cards without the
 going-out conditions), seed 000 (Pagat: going out needs the contract; "Cards in a foot you never picked
 up all count against you"), seed 002 (Hodges: "play continues as normal as if the team had not gone
 out"). Choices in docs/rules-decisions.md D20-D23.
+
+A tally no legal table can produce is refused, above as well as below: more books than the decks'
+cards make, more card points than the decks hold (numbers past 64 bits: tests/api/rounds/test_scoring.py).
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from handfoot.engine import PRESETS, HandFootError, score_round_request
+from handfoot.engine import PRESETS, HandFootError, RoundError, score_round_request
 from handfoot.engine.operations import check_going_out_request
 
 PRESET_IDS = list(PRESETS)
@@ -140,3 +145,42 @@ def test_played_from_foot_false_with_no_cards_left(preset: str) -> None:
 def test_the_rule_is_a_validated_house_rule() -> None:
     codes = _problems(score_round_request, _round("pagat", rules={"last_card_needs_contract": 1}))
     assert codes == [("invalid_rule_value", ("rules", "last_card_needs_contract"))]
+
+
+ZERO = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "red_threes_on_table": 0, "red_threes_caught": 0,
+        "table_points": 0, "points_left": 0}
+
+
+def body(**tally: int) -> dict[str, Any]:
+    return {"preset": "pagat", "teams": [{"name": "A", "tally": {**ZERO, **tally}}, {"name": "B", "tally": ZERO}]}
+
+
+# pagat, 2 sides of at most 3 players: at most 7 decks = 378 cards; one deck's cards (no red threes)
+# are worth 4 x (20 ace + 6 x 10 K-8 + 4 x 5 7-4 + 20 two) + 2 x 5 black threes + 2 x 50 jokers = 590
+DECKS = PRESETS["pagat"].rules.decks_for(2 * 3)
+assert DECKS == 7
+
+
+@pytest.mark.parametrize(("tally", "field"), [
+    ({"clean_books": 1000, "table_points": 40000}, "clean_books"),
+    ({"clean_books": 30, "dirty_books": 30, "table_points": 4200}, "clean_books"),
+    ({"wild_books": 7, "table_points": 7 * 7 * 20}, "wild_books"),
+    ({"table_points": DECKS * 590 + 5}, "table_points"),
+    ({"points_left": DECKS * 590 + 5}, "points_left"),
+])
+def test_more_than_the_decks_hold_is_refused(tally: dict[str, int], field: str) -> None:
+    with pytest.raises(RoundError) as info:
+        score_round_request(body(**tally))
+    assert ("invalid_tally", ("teams", 0, "tally", field)) in {(p.code, p.path) for p in info.value.problems}
+
+
+@pytest.mark.parametrize("tally", [{"table_points": DECKS * 590}, {"points_left": DECKS * 590},
+                                   {"clean_books": 6, "wild_books": 6, "table_points": 2000}])
+def test_the_most_the_decks_hold_is_accepted(tally: dict[str, int]) -> None:
+    """The ceilings are the decks' own, not lower: at the most the decks hold the round scores each count."""
+    score = score_round_request(body(**tally))
+    lines = {line.code: line for line in score.teams[0].lines}
+    for field, value in tally.items():
+        line = lines[field]
+        assert (abs(line.points) if line.count is None else line.count) == value
+    assert score.teams[0].warnings == ()

@@ -23,10 +23,11 @@ from handfoot.engine import (
     validate_meld,
 )
 from handfoot.engine.cards import NATURAL_RANKS
+from tests.conftest import examples
 
 SUITS = list(Suit)
 WILD = st.sampled_from([Card(Rank.JOKER, None)] + [Card(Rank.TWO, s) for s in SUITS])
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 
 
 @st.composite

@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 
 from handfoot.engine import PRESETS, HandFootError, card_points, parse_cards, score_round_request, validate_meld
 from handfoot.server import create_app
+from tests.conftest import examples
 from tests.engine.test_properties import melds, player_not_out
 
 PRESET_IDS = sorted(PRESETS)
-PER_PRESET = settings(max_examples=40, deadline=None,
+PER_PRESET = settings(max_examples=examples(40), deadline=None,
                       suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 APP = create_app({"TESTING": True, "DATABASE_URL": "sqlite://"})  # scoring touches no database
 

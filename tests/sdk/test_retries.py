@@ -1,15 +1,26 @@
-"""Retry policy: what is retried, when, how long it waits, and the Idempotency-Key."""
+"""Retry policy: what is retried, when, how long it waits, and the Idempotency-Key; against a real server
+whose database is locked, a retried append stored once.
+
+Retry policy: what is retried, when, how long it waits, and the Idempotency-Key.
+
+The SDK against a real server whose SQLite database is locked: the append gets 503 with
+Retry-After, the SDK waits that long and retries with the same Idempotency-Key, and once the lock
+is gone the round is stored exactly once.
+"""
 
 from __future__ import annotations
 
 import email.utils
 import re
+import sqlite3
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import requests
 import responses
+from sqlalchemy import make_url
 
 from handfoot.client import (
     APIConnectionError,
@@ -21,7 +32,9 @@ from handfoot.client import (
     ServerError,
     UnprocessableEntityError,
 )
-from handfoot.client._transport import backoff_delay
+from handfoot.client._transport import Transport, backoff_delay
+from handfoot.server.db import get_db
+from tests.conftest import make_test_app, served, served_url
 from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
 
 PRESETS = f"{BASE}/v1/presets"
@@ -223,3 +236,44 @@ def test_max_retries_zero_disables_retries(rsps: responses.RequestsMock, once: C
 def test_negative_max_retries_rejected() -> None:
     with pytest.raises(ValueError):
         Client(BASE, max_retries=-1)
+
+
+TEAMS = [{"name": "Us", "players": ["Ann", "Bo"]}, {"name": "Them", "players": ["Cy", "Di"]}]
+LOCKED_ROUND = [
+    {"name": "Us", "went_out": True, "tally": {"clean_books": 2, "dirty_books": 2, "wild_books": 1,
+                                               "red_threes_on_table": 1, "red_threes_caught": 0,
+                                               "table_points": 465, "points_left": 25}},
+    {"name": "Them", "tally": {"clean_books": 1, "dirty_books": 2, "wild_books": 0, "red_threes_on_table": 0,
+                               "red_threes_caught": 1, "table_points": 260, "points_left": 185}},
+]
+
+
+@pytest.fixture
+def live(db_url: str) -> Iterator[tuple[str, str]]:
+    app = make_test_app(db_url, SQLITE_BUSY_TIMEOUT=0.2)
+    with served(app) as server:
+        yield served_url(server), db_url
+    get_db(app).dispose()
+
+
+def test_sdk_retries_a_locked_database_and_stores_the_round_once(live: tuple[str, str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    base, db_url = live
+    holder = sqlite3.connect(make_url(db_url).database, isolation_level=None)
+    waits: list[float] = []
+
+    def sleep(retry: int, seconds: float, reason: str) -> None:  # the first wait releases the lock, as another
+        waits.append(seconds)  # writer finishing would
+        if holder.in_transaction:
+            holder.execute("ROLLBACK")
+
+    monkeypatch.setattr(Transport, "_sleep", staticmethod(sleep))
+    with Client(base, max_retries=3) as hf:
+        game = hf.create_game(name="Locked", preset="pagat", teams=TEAMS)
+        holder.execute("BEGIN IMMEDIATE")
+        rnd = hf.add_round(game.id, teams=LOCKED_ROUND)
+        assert rnd.number == 1
+        assert waits == [2.0]  # the 503's Retry-After, once
+        stored: Any = hf.game(game.id)
+        assert stored.rounds_played == 1 and [r.number for r in stored.rounds] == [1]
+    holder.close()

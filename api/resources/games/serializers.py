@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -88,31 +88,45 @@ def round_scores(running: list[list[int]]) -> list[list[int]]:
     return scores
 
 
-def round_summaries(game: Game) -> list[dict[str, Any]]:
+def round_summaries(game: Game, numbers: Sequence[tuple[int, int]] | None = None) -> list[dict[str, Any]]:
     """``RoundSummarySchema`` of each round: scores and totals from the game's state; of the round
-    rows only ``number`` and ``revision`` are read (``get_game(..., rounds="numbers")``)."""
+    rows only ``number`` and ``revision`` are read: ``numbers`` (``read_game``), else the game's
+    loaded rounds (``get_game(..., rounds="numbers")``)."""
+    if numbers is None:
+        numbers = [(r.number, r.revision) for r in game.rounds]
     sides = side_names(game)
     running = game.state["running"]
     scores = round_scores(running)
     # one URL built by the router, its siblings from it: one url_for a read, not one a round
     first = round_location(game.id, 1)
     prefix = first[: -len("1")]
-    return [{"number": r.number, "revision": r.revision, "scores": _totals(sides, scores[r.number - 1]),
-             "totals_after": _totals(sides, running[r.number - 1]), "href": f"{prefix}{r.number}"}
-            for r in game.rounds]
+    return [{"number": number, "revision": revision, "scores": _totals(sides, scores[number - 1]),
+             "totals_after": _totals(sides, running[number - 1]), "href": f"{prefix}{number}"}
+            for number, revision in numbers]
 
 
-def game_doc(game: Game) -> dict[str, Any]:
-    """``GameSchema``'s members; the game's rounds must be loaded (their numbers and revisions at least)."""
+def game_doc(game: Game, numbers: Sequence[tuple[int, int]] | None = None) -> dict[str, Any]:
+    """``GameSchema``'s members; ``numbers``: each round's number and revision, else the game's
+    rounds must be loaded (their numbers and revisions at least)."""
     state = game.state
     return {
         **summary_doc(game),
         "rules": game.rules_snapshot, "rules_overridden": game.rules_overridden, "house_rules": game.house_rules,
         "next_round": state["next_round"], "next_opening_minimum": state["next_opening_minimum"],
         "next_opening_minimums": state["next_opening_minimums"], "next_contract": state["next_contract"],
-        "end_reason": state["end_reason"], "rounds": round_summaries(game),
+        "end_reason": state["end_reason"], "rounds": round_summaries(game, numbers),
         "version": game.version,
     }
+
+
+def game_answer(game: Game, numbers: Sequence[tuple[int, int]]) -> dict[str, Any]:
+    """A game read's answer as JSON-ready data: what ``GameSchema().dump(game_doc(...))`` gives
+    (the same members, timestamps as ISO 8601), without marshmallow walking every round's scores
+    and totals one field at a time, so a read grows with its rounds only by their plain data."""
+    doc = game_doc(game, numbers)
+    doc["created_at"] = iso(game.created_at)
+    doc["updated_at"] = iso(game.updated_at)
+    return doc
 
 
 def revisions_doc(rnd: Round, revisions: list[RoundRevision], *, with_current: bool) -> list[dict[str, Any]]:

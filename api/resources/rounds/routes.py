@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify
+from flask import Response
 from flask.views import MethodView
 
 from handfoot.engine import compare_round_request, rules_of, score_round_body
 from handfoot.server.blueprint import Blueprint
+from handfoot.server.jsonio import json_response
 from handfoot.server.schemas import breakdown_data
 
 from .examples import COMPARE_REQUEST, COMPARE_RESPONSE, WORKED_ROUND_REQUEST, WORKED_ROUND_RESPONSE
@@ -39,7 +40,7 @@ class RoundScore(MethodView):
         score = score_round_body(body, resolved.rules)
         # A ready response: flask-smorest returns it as it is, without dumping it through
         # RoundScoreSchema (which documents it; breakdown_data gives the same members in the same order).
-        return jsonify({
+        return json_response({
             "preset": resolved.preset.id,
             "round": score.round,
             "rules_overridden": list(resolved.overridden),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
@@ -10,6 +11,8 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from handfoot.server.names import Name, name_ok
 from handfoot.server.schemas import (
     MAX_PLAYERS_PER_TEAM,
+    MAX_PRESET_ID_LENGTH,
+    MAX_ROUNDS_PER_GAME,
     MAX_TEAMS,
     Bool,
     Cards,
@@ -88,6 +91,9 @@ class TallySchema(Schema):
 _PLAYER_KEYS = frozenset({"name", "hand", "foot", "played_from_foot"})
 _CUT_KEYS = ("perfect_cuts", "cuts_within_1", "cuts_within_3")
 _TEAM_KEYS = frozenset({"name", "went_out", "melds", "red_threes", "burn", "players", *_CUT_KEYS, "tally"})
+_CARD_KEYS = ("melds", "red_threes", "burn", "players")
+_TALLY_KEYS = frozenset({"clean_books", "dirty_books", "wild_books", "red_threes_on_table", "red_threes_caught",
+                         "table_points", "points_left", "burn_points", *_CUT_KEYS, "rank_books", "has_melded"})
 
 
 class PlayerSchema(Schema):
@@ -104,76 +110,77 @@ class PlayerSchema(Schema):
     )
 
 
-def plain_player(item: Any) -> dict[str, Any] | None:
-    """What ``PlayerSchema().load(item)`` returns, when ``item`` is plainly valid; else ``None``.
+def plain_player(item: Any) -> bool:
+    """Whether ``PlayerSchema().load(item)`` takes ``item`` as it is (its defaults aside).
 
-    Plainly valid: a dict of ``name`` (a valid name), ``hand`` (absent or a card list) and ``foot``
-    (absent, null or a card list) and nothing else. ``None`` does not mean invalid, only "let
-    marshmallow decide": :class:`SideList` then loads the whole list through the schema, whose
-    errors are the answer. tests/api/test_side_lists.py checks both against each other."""
+    Plain: a dict of ``name`` (a valid name), ``hand`` (absent or a card list), ``foot`` (absent,
+    null or a card list) and ``played_from_foot`` (absent, null or a boolean), and nothing else.
+    False does not mean invalid, only "let marshmallow decide": :class:`SideList` then loads the
+    whole list through the schema, whose errors are the answer. tests/api/rounds/test_side_lists.py
+    checks both against each other."""
     if type(item) is not dict or not item.keys() <= _PLAYER_KEYS or not name_ok(item.get("name")):
-        return None
-    hand, foot, played = item.get("hand", []), item.get("foot"), item.get("played_from_foot")
-    if not card_strings_ok(hand) or (foot is not None and not card_strings_ok(foot)):
-        return None
-    if played is not None and type(played) is not bool:
-        return None
-    return {"name": item["name"], "hand": list(hand), "foot": None if foot is None else list(foot),
-            "played_from_foot": played}
+        return False
+    hand, foot, played = item.get("hand", ()), item.get("foot"), item.get("played_from_foot")
+    return ((hand == () or card_strings_ok(hand)) and (foot is None or card_strings_ok(foot))
+            and (played is None or type(played) is bool))
 
 
-def plain_team(item: Any) -> dict[str, Any] | None:
-    """What ``TeamSchema().load(item)`` returns, when ``item`` is a plainly valid side in cards form
-    (no ``tally``); else ``None`` (see :func:`plain_player`)."""
+def _empty_list(value: Any) -> bool:
+    return type(value) is list and not value
+
+
+def _plain_count(n: Any) -> bool:
+    return type(n) is int and n <= MAX_TALLY
+
+
+def plain_tally(item: Any) -> bool:
+    """Whether ``TallySchema().load(item)`` takes ``item`` as it is (its defaults aside): counts that
+    are whole numbers up to ``MAX_TALLY`` (a negative one is the engine's ``negative_tally``), no
+    ``rank_books`` (else marshmallow decides), ``has_melded`` null or a boolean."""
+    if type(item) is not dict or not item.keys() <= _TALLY_KEYS or not _empty_list(item.get("rank_books", [])):
+        return False
+    melded = item.get("has_melded")
+    return (melded is None or type(melded) is bool) and all(
+        map(_plain_count, [v for k, v in item.items() if k != "has_melded" and k != "rank_books"]))
+
+
+def plain_team(item: Any) -> bool:
+    """Whether ``TeamSchema().load(item)`` takes ``item`` as it is (its defaults aside): a side in
+    cards form, or in tally form with no cards (see :func:`plain_player`)."""
     if type(item) is not dict or not item.keys() <= _TEAM_KEYS or not name_ok(item.get("name")):
-        return None
+        return False
     get = item.get
-    if get("tally") is not None:
-        return None
     went_out = get("went_out", False)
-    cuts = [get(key, 0) for key in _CUT_KEYS]
-    if type(went_out) is not bool or any(type(n) is not int or not 0 <= n <= 20 for n in cuts):
-        return None
-    melds, red_threes, burn = get("melds", []), get("red_threes", []), get("burn", [])
-    if not (meld_lists_ok(melds) and card_strings_ok(red_threes) and card_strings_ok(burn)):
-        return None
-    players_in = get("players", [])
-    if type(players_in) is not list or len(players_in) > MAX_PLAYERS_PER_TEAM:
-        return None
-    players = []
-    for p in players_in:
-        player = plain_player(p)
-        if player is None:
-            return None
-        players.append(player)
-    return {"name": item["name"], "went_out": went_out, "melds": [list(m) for m in melds],
-            "red_threes": list(red_threes), "burn": list(burn), "players": players,
-            **dict(zip(_CUT_KEYS, cuts, strict=True)), "tally": None}
+    if type(went_out) is not bool or not all(type(n) is int and 0 <= n <= 20 for n in map(get, _CUT_KEYS, repeat(0))):
+        return False
+    tally = get("tally")
+    if tally is not None:
+        return plain_tally(tally) and all(map(_empty_list, map(get, _CARD_KEYS, repeat([]))))
+    melds, red_threes, burn = get("melds", ()), get("red_threes", ()), get("burn", ())
+    if not ((melds == () or meld_lists_ok(melds)) and (red_threes == () or card_strings_ok(red_threes))
+            and (burn == () or card_strings_ok(burn))):
+        return False
+    players = get("players", ())
+    return players == () or (type(players) is list and len(players) <= MAX_PLAYERS_PER_TEAM
+                             and all(map(plain_player, players)))
 
 
 class SideList(fields.List):
-    """``List(Nested(schema))`` for sides and players, taken in one pass when every item is plainly
-    valid (``plain`` returns what the schema would load); otherwise every item goes through the
-    nested schema, so the answer and its errors are marshmallow's own.
+    """``List(Nested(schema))`` for sides and players, taken as it is when every item is plainly
+    valid (``plain`` says so); otherwise every item goes through the nested schema, so the answer and
+    its errors are marshmallow's own.
 
-    The one-pass path exists for speed: loading the benchmark round's 4 sides and 8 players field by
-    field was about a quarter of ``POST /v1/rounds/score`` (docs/performance.md). Documented exactly
-    as the ``List(Nested(...))`` it replaces."""
+    Taken as it is, the list is not copied and its items' defaults are not filled in: the engine
+    (``handfoot.engine.operations``), the one reader of round bodies, reads an absent member as its
+    default. Documented exactly as the ``List(Nested(...))`` it stands for."""
 
-    def __init__(self, schema: type[Schema], plain: Callable[[Any], dict[str, Any] | None], **kw: Any) -> None:
+    def __init__(self, schema: type[Schema], plain: Callable[[Any], bool], **kw: Any) -> None:
         super().__init__(fields.Nested(schema), **kw)
         self._plain = plain
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        if type(value) is list:
-            out = []
-            for item in value:
-                loaded = self._plain(item)
-                if loaded is None:
-                    break
-                out.append(loaded)
-            else:
-                return out
+        if type(value) is list and all(map(self._plain, value)):
+            return value
         return super()._deserialize(value, attr, data, **kwargs)
 
 
@@ -237,8 +244,36 @@ class RoundBodyMixin(Schema):
     teams = Sides("Every side, cards form or tally form (sides may mix forms).")
 
 
+_SCORE_KEYS = frozenset({"preset", "rules", "round", "teams"})
+
+
+def plain_score_body(body: Any) -> bool:
+    """Whether ``RoundScoreRequestSchema().load(body)`` takes ``body`` as it is (its defaults aside):
+    a preset id, a round number or none, no house rules (``rules`` absent or empty; else marshmallow
+    decides), and 1 to ``MAX_TEAMS`` sides that :func:`plain_team` takes."""
+    if type(body) is not dict or not body.keys() <= _SCORE_KEYS:
+        return False
+    get = body.get
+    preset, number, rules, teams = get("preset"), get("round", 1), get("rules", _NO_RULES), get("teams")
+    return (type(preset) is str and 1 <= len(preset) <= MAX_PRESET_ID_LENGTH
+            and type(number) is int and 1 <= number <= MAX_ROUNDS_PER_GAME and type(rules) is dict and not rules
+            and type(teams) is list and 1 <= len(teams) <= MAX_TEAMS
+            and all(map(plain_team, teams)))
+
+
+_NO_RULES: dict[str, Any] = {}
+
+
 class RoundScoreRequestSchema(RoundBodyMixin):
     preset = PresetId(required=True)
+
+    def load(self, data: Any, *, many: bool | None = None, partial: Any = None, unknown: Any = None) -> Any:
+        """The body itself when :func:`plain_score_body` takes it (no copy, defaults left to the
+        engine, which reads an absent member as its default); otherwise marshmallow's load, whose
+        errors are the answer. The schema documents the shape either way."""
+        if many is None and partial is None and plain_score_body(data):
+            return data
+        return super().load(data, many=many, partial=partial, unknown=unknown)
 
 
 class LineSchema(Schema):

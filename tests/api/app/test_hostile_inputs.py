@@ -1,7 +1,7 @@
 """Hostile inputs: each kind is sent to the app and must get the status (and problem type) listed.
 
 ``HOSTILE`` is the table of SECURITY.md ("Hostile inputs"): that table is generated from this list
-(``UPDATE_HOSTILE_TABLE=1 pytest tests/api/test_hostile_inputs.py`` rewrites it) and a test fails
+(``UPDATE_HOSTILE_TABLE=1 pytest tests/api/app/test_hostile_inputs.py`` rewrites it) and a test fails
 when it is stale, so every row is something this file sends and asserts. Every error answer must
 be ``application/problem+json`` without a stack trace. The app has one game (id 1) with one round,
 no API keys, and runs on SQLite and PostgreSQL.

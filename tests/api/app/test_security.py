@@ -1,24 +1,38 @@
-"""Security: keys stored hashed and compared in constant time, CORS off unless configured,
-``Cache-Control: no-store`` on games answers to keyed requests, rate limiting per key with 429."""
+"""Security: API keys (the `flask keys` commands, ownership), keys stored hashed, CORS, rate limiting
+(per key, and shared leases across workers; Retry-After: test_retry_after.py).
+
+Security: keys stored hashed and compared in constant time, CORS off unless configured,
+``Cache-Control: no-store`` on games answers to keyed requests, rate limiting per key with 429.
+
+API keys: the `flask keys` commands, 401 without a key once keys exist, 404 for another key's game.
+
+Leased rate-limit counting (``api/ratelimit.py``'s ``Leases``): several workers share one
+allowance, never grant past it, refuse at most the documented few early, and hit the shared
+storage far less than once a request on a busy key.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from limits.storage import Storage
 from sqlalchemy import select
 
 from handfoot.server import auth
 from handfoot.server.auth import create_key
 from handfoot.server.db import get_db
 from handfoot.server.models import ApiKey
+from handfoot.server.ratelimit import LEASE_FRACTION, LEASE_MAX, Leases, SQLiteStorage
 from handfoot.server.security import parse_origins
-from tests.helpers.games import create_game
+from tests.helpers.games import SEED_ROUND_1, append, create_game
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -167,3 +181,135 @@ def test_429_is_documented_on_every_v1_operation(app: Flask) -> None:
         for method, operation in item.items():
             if path.startswith("/v1/") and method in ("get", "post", "put", "delete"):
                 assert "429" in operation["responses"], (method, path)
+
+
+
+
+@pytest.mark.db
+def test_keys_cli_create_list_revoke(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["keys", "create", "kitchen"])
+    assert result.exit_code == 0, result.output
+    token = result.stdout.strip().splitlines()[-1]
+    assert token.startswith("hf_") and len(token) > 40
+    with get_db(app).session() as session:
+        key = session.scalars(select(ApiKey)).one()
+        assert key.key_hash == hashlib.sha256(token.encode()).hexdigest()  # only the hash is stored
+    listed = runner.invoke(args=["keys", "list"])
+    assert "kitchen" in listed.output and "active" in listed.output and token not in listed.output
+
+    assert flask_client.get("/v1/games", headers=bearer(token)).status_code == 200
+    assert runner.invoke(args=["keys", "revoke", str(key.id)]).exit_code == 0
+    assert "revoked" in runner.invoke(args=["keys", "list"]).output
+    response = flask_client.get("/v1/games", headers=bearer(token))
+    assert response.status_code == 401  # revoked; and no other key exists, but a key sent must be valid
+    assert runner.invoke(args=["keys", "revoke", "999"]).exit_code != 0
+
+
+@pytest.mark.db
+def test_open_store_without_keys(flask_client: FlaskClient, db_backend: str) -> None:
+    game_id = create_game(flask_client)["id"]
+    assert flask_client.get(f"/v1/games/{game_id}").status_code == 200
+
+
+@pytest.mark.db
+def test_ownership(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    _, alice = create_key(get_db(app), "alice")
+    _, bob = create_key(get_db(app), "bob")
+    game_id = create_game(flask_client, headers=bearer(alice))["id"]
+    append(flask_client, game_id, SEED_ROUND_1, headers=bearer(alice))
+    etag = flask_client.get(f"/v1/games/{game_id}/rounds/1", headers=bearer(alice)).headers["ETag"]
+
+    routes = [
+        ("get", f"/v1/games/{game_id}", {}),
+        ("get", f"/v1/games/{game_id}/rounds/1", {}),
+        ("put", f"/v1/games/{game_id}/rounds/1", {"json": {"teams": SEED_ROUND_1}, "headers": {"If-Match": etag}}),
+        ("get", f"/v1/games/{game_id}/rounds/1/revisions", {}),
+        ("get", f"/v1/games/{game_id}/scoresheet", {}),
+        ("post", f"/v1/games/{game_id}/rounds", {"json": {"teams": SEED_ROUND_1}}),
+        ("delete", f"/v1/games/{game_id}", {}),
+    ]
+    for method, path, kwargs in routes:
+        headers = {**kwargs.get("headers", {}), **bearer(bob)}
+        response = getattr(flask_client, method)(path, **{**kwargs, "headers": headers})
+        assert response.status_code == 404, (method, path, response.get_json())
+        response = getattr(flask_client, method)(path, **kwargs)
+        assert response.status_code == 401, (method, path)
+        assert response.headers["WWW-Authenticate"].startswith("Bearer")
+        assert response.get_json()["type"] == "https://handfoot.dev/problems/unauthorized"
+    assert flask_client.get("/v1/games", headers=bearer(bob)).get_json() == []
+    assert [g["id"] for g in flask_client.get("/v1/games", headers=bearer(alice)).get_json()] == [game_id]
+    assert flask_client.get("/v1/games").status_code == 401
+    assert flask_client.post("/v1/games", json={}).status_code == 401
+    assert flask_client.get("/v1/games", headers={"Authorization": "Basic abc"}).status_code == 401
+    assert flask_client.get("/v1/games", headers=bearer("hf_wrong")).status_code == 401
+
+    revisions = flask_client.get(f"/v1/games/{game_id}/rounds/1/revisions", headers=bearer(alice)).get_json()
+    assert revisions[-1]["author"] == "alice"
+    # scoring stays open
+    assert flask_client.post("/v1/rounds/score", json={"preset": "pagat", "teams": SEED_ROUND_1}).status_code == 200
+
+
+@pytest.mark.db
+def test_adopt_anonymous_games(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
+    game_id = create_game(flask_client)["id"]
+    result = app.test_cli_runner().invoke(args=["keys", "create", "family", "--adopt-anonymous"])
+    token = result.stdout.strip().splitlines()[-1]
+    assert flask_client.get(f"/v1/games/{game_id}", headers=bearer(token)).status_code == 200
+
+
+@pytest.mark.db
+def test_database_down_is_503_with_retry_after() -> None:
+    from handfoot.server import create_app
+
+    app = create_app({"TESTING": True, "DATABASE_URL": "postgresql+psycopg://nobody@127.0.0.1:1/none"})
+    flask_client = app.test_client()
+    for method, path in [("get", "/v1/games"), ("post", "/v1/games"), ("get", "/v1/games/1"),
+                         ("post", "/v1/games/1/rounds")]:
+        response = getattr(flask_client, method)(path, **({"json": {}} if method == "post" else {}))
+        assert response.status_code == 503, (method, path)
+        assert response.headers["Retry-After"] and response.content_type == "application/problem+json"
+        assert response.get_json()["type"] == "https://handfoot.dev/problems/service-unavailable"
+
+
+class Counting(SQLiteStorage):
+    """The shared file, counting its ``incr`` calls."""
+
+    incrs = 0
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        Counting.incrs += 1
+        return super().incr(key, expiry, amount)
+
+
+def granted(storage: Storage, limit: int, workers: int, requests: int, seed: int) -> int:
+    """Requests granted out of ``requests`` spread at random over ``workers`` (one Leases each)."""
+    leases = [Leases() for _ in range(workers)]
+    rng = random.Random(seed)
+    return sum(rng.choice(leases).take(storage, "key", limit, 60)[0] <= limit for _ in range(requests))
+
+
+def test_leases_never_grant_past_the_limit_and_refuse_at_most_the_bound_early(tmp_path: Path) -> None:
+    limit, workers = 6400, 3
+    bound = (workers - 1) * min(LEASE_MAX, limit // LEASE_FRACTION)
+    for seed in range(3):
+        storage = Counting(f"handfoot+sqlite://{tmp_path / f'limits-{seed}.sqlite3'}")
+        Counting.incrs = 0
+        got = granted(storage, limit, workers, limit + 500, seed)
+        assert limit - bound <= got <= limit, (got, limit, bound)
+        assert Counting.incrs < got / 8, (Counting.incrs, got)  # leased, not one hit a request
+
+
+def test_small_limits_are_counted_request_by_request(tmp_path: Path) -> None:
+    storage = SQLiteStorage(f"handfoot+sqlite://{tmp_path / 'limits.sqlite3'}")
+    for seed in range(5):
+        storage.reset()
+        assert granted(storage, 12, 4, 60, seed) == 12
+
+
+def test_counts_and_reset_follow_the_shared_window(tmp_path: Path) -> None:
+    storage = SQLiteStorage(f"handfoot+sqlite://{tmp_path / 'limits.sqlite3'}")
+    one, other = Leases(), Leases()
+    counts = [one.take(storage, "k", 10_000, 60)[0] for _ in range(3)] + [other.take(storage, "k", 10_000, 60)[0]]
+    assert counts[:2] == [1, 2] and counts[2] == 3 and counts[3] > 3  # the second hit leased the third
+    assert one.take(storage, "k", 10_000, 60)[1] == storage.get_expiry("k")

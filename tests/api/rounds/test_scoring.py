@@ -1,4 +1,14 @@
-"""POST /v1/rounds/score, /v1/rounds/compare, the presets and the check operations over HTTP."""
+"""POST /v1/rounds/score, /v1/rounds/compare, the presets and the check operations over HTTP.
+
+Impossible end states through the HTTP API: scoring and game appends refuse them alike (422
+naming the input and the rule), and a refused append writes nothing (docs/rules-decisions.md D20-D22).
+
+A tally may leave out the counts that are zero: the server takes them as 0 (issue 20, item 3).
+
+Every count of every worked case in tally form, left out whenever it is 0, scores exactly as the
+whole tally, on the score endpoint and when appended to a game; an empty tally is a side that
+scored nothing; and the document gives every count the default 0 and requires none.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +20,10 @@ import pytest
 from flask.testing import FlaskClient
 
 from handfoot.engine import PRESETS, PROBLEM_CODES
+from handfoot.server.resources.rounds.schemas import TallySchema
 from tests.api.app.test_problems import assert_problem
 from tests.conftest import WORKED_CASES
+from tests.helpers.games import create_game, tally
 
 
 def worked(form: str) -> dict[str, Any]:
@@ -260,3 +272,117 @@ def test_compare_keeps_the_request_untouched(stateless_client: FlaskClient) -> N
     before = copy.deepcopy(body)
     stateless_client.post("/v1/rounds/compare", json={**body, "presets": ["pagat"]})
     assert body == before
+
+
+HOLDING = [{"name": "North", "hand": ["9S"]}, {"name": "South", "hand": ["9H"]}]
+EMPTY_EAST = [{"name": "East", "hand": []}, {"name": "West", "hand": ["9D"]}]
+
+
+def _sides(second: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"name": "Team 1", "melds": [["KS", "KH", "KD"]], "players": HOLDING},
+            {"name": "Team 2", "melds": [["QS", "QH", "QD"]], "players": second}]
+
+
+@pytest.mark.parametrize(("teams", "code", "pointer"), [
+    (_sides(EMPTY_EAST), "out_of_cards_not_out", "/teams/1/players/0/hand"),
+    (_sides([{"name": "East", "hand": ["9C"], "foot": ["4S", "5S"]}, {"name": "West", "hand": ["9D"]}]),
+     "foot_count", "/teams/1/players/0/foot"),
+])
+def test_scoring_and_appends_refuse_alike(flask_client: FlaskClient, teams: list[dict[str, Any]], code: str,
+                                          pointer: str) -> None:
+    scored = flask_client.post("/v1/rounds/score", json={"preset": "pagat", "teams": teams})
+    game = create_game(flask_client)
+    appended = flask_client.post(f"/v1/games/{game['id']}/rounds", json={"teams": teams})
+    for response in (scored, appended):
+        assert response.status_code == 422, response.get_json()
+        assert response.content_type == "application/problem+json"
+        errors = response.get_json()["errors"]
+        assert [(e["code"], e["pointer"]) for e in errors] == [(code, pointer)]
+        assert "foot_size" in errors[0]["detail"] or "last_card_needs_contract" in errors[0]["detail"]
+    assert flask_client.get(f"/v1/games/{game['id']}").get_json()["rounds"] == []
+
+
+def test_a_tally_is_not_refused_for_it(flask_client: FlaskClient) -> None:
+    """A tally names no players (D21): 0 points left on a side not out scores and is stored."""
+    game = create_game(flask_client)
+    response = flask_client.post(f"/v1/games/{game['id']}/rounds",
+                           json={"teams": [tally("Team 1", table=30, left=5), tally("Team 2", table=30)]})
+    assert response.status_code == 201, response.get_json()
+
+
+def test_where_play_goes_on_the_round_scores(flask_client: FlaskClient) -> None:
+    """The Hodges family rules let a player run out of cards without going out."""
+    teams = [{"name": "A", "melds": [["KS", "KH", "KD"]], "players": [{"name": "N", "hand": []}]},
+             {"name": "B", "melds": [["QS", "QH", "QD"]], "players": [{"name": "E", "hand": ["9D"]}]}]
+    response = flask_client.post("/v1/rounds/score", json={"preset": "hodges", "teams": teams})
+    assert response.status_code == 200, response.get_json()
+    refused = flask_client.post("/v1/rounds/score", json={"preset": "hodges", "teams": teams,
+                                                    "rules": {"last_card_needs_contract": True}})
+    assert refused.status_code == 422
+    assert [e["code"] for e in refused.get_json()["errors"]] == ["out_of_cards_not_out"]
+
+
+CASES = [json.loads(path.read_text()) for path in sorted(WORKED_CASES.glob("*.json"))]
+TALLY_CASES = [case for case in CASES if any("tally" in team for team in case["request"].get("teams", []))]
+
+
+def without_zeros(body: dict[str, Any]) -> dict[str, Any]:
+    teams = [{**team, "tally": {k: v for k, v in team["tally"].items() if v != 0}} if "tally" in team else team
+             for team in body["teams"]]
+    return {**body, "teams": teams}
+
+
+def test_some_cases_have_zero_counts() -> None:
+    zeros = [c["id"] for c in TALLY_CASES if without_zeros(c["request"]) != c["request"]]
+    assert "s0-worked-round-tally" in zeros and len(zeros) >= 3, zeros
+
+
+@pytest.mark.parametrize("case", TALLY_CASES, ids=[c["id"] for c in TALLY_CASES])
+def test_omitted_zero_counts_score_as_zeros(flask_client: FlaskClient, case: dict[str, Any]) -> None:
+    whole = flask_client.post("/v1/rounds/score", json=case["request"])
+    short = flask_client.post("/v1/rounds/score", json=without_zeros(case["request"]))
+    assert short.status_code == whole.status_code, short.get_json()
+    assert short.get_json() == whole.get_json()
+
+
+def test_an_empty_tally_scores_nothing(flask_client: FlaskClient) -> None:
+    body = {"preset": "pagat", "teams": [
+        {"name": "Us", "went_out": True, "tally": {"clean_books": 2, "dirty_books": 2, "wild_books": 1,
+                                                    "table_points": 465, "points_left": 0}},
+        {"name": "Them", "tally": {}}]}
+    answer = flask_client.post("/v1/rounds/score", json=body)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["teams"][1]["total"] == 0
+
+
+def test_appended_round_fills_zeros(flask_client: FlaskClient) -> None:
+    case = json.loads((WORKED_CASES / "s0-worked-round-tally.json").read_text())["request"]
+    game = flask_client.post("/v1/games", json={"name": "Zeros", "preset": "pagat", "teams": [
+        {"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}]})
+    assert game.status_code == 201, game.get_json()
+    appended = flask_client.post(f"/v1/games/{game.get_json()['id']}/rounds",
+                           json={"round": 1, "teams": without_zeros(case)["teams"]})
+    assert appended.status_code == 201, appended.get_json()
+    assert [t["total"] for t in appended.get_json()["teams"]] == [3740, 1075]
+
+
+def test_the_document_says_every_count_defaults_to_zero() -> None:
+    spec = json.loads((WORKED_CASES.parents[2] / "openapi" / "openapi.json").read_text())
+    tally = spec["components"]["schemas"]["Tally"]
+    assert "required" not in tally
+    counts = [name for name, field in TallySchema().fields.items() if name not in ("has_melded", "rank_books")]
+    assert len(counts) == 11  # the seven of every table, burn points and the three grades of cut
+    for name in counts:
+        assert tally["properties"][name]["default"] == 0, name
+
+
+def test_numbers_past_64_bits_are_refused_by_the_schema(stateless_client: FlaskClient) -> None:
+    """A tally count past 64 bits is a 422 naming it, refused by the schema before it reaches the engine or
+    a database column (moved here from the engine's tally ceilings: it is the API's check)."""
+    zero = dict.fromkeys(("clean_books", "dirty_books", "wild_books", "red_threes_on_table", "red_threes_caught",
+                          "table_points", "points_left"), 0)
+    body = {"preset": "pagat", "teams": [{"name": "A", "tally": {**zero, "table_points": 18446744073709551615}},
+                                         {"name": "B", "tally": zero}]}
+    response = stateless_client.post("/v1/rounds/score", json=body)
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["pointer"] == "/teams/0/tally/table_points"

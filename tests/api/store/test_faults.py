@@ -1,6 +1,6 @@
 """Database faults: unreachable or locked → 503 problem+json with Retry-After on every games
 operation (never a 500), /health says which, and no error body carries SQL, a driver message or a
-stack trace. The SDK side (it retries 503) is in tests/sdk/test_sdk_db_faults.py."""
+stack trace. The SDK side (it retries 503) is in tests/sdk/test_retries.py."""
 
 from __future__ import annotations
 

@@ -1,15 +1,24 @@
-"""The one-pass side lists (``SideList``, ``plain_team``, ``plain_player``) load exactly what
-marshmallow's own ``List(Nested(...))`` loads, and refuse exactly what it refuses, with the same errors.
+"""The one-pass list fields of round requests (cards, melds, sides, players) answer exactly as the
+marshmallow fields they replace.
+
+The side lists taken as sent (``SideList``, ``plain_team``, ``plain_player``, ``plain_tally``) and the
+score body taken as sent (``plain_score_body``) take exactly what marshmallow's own ``List(Nested(...))``
+takes, meaning the same once its defaults are filled in, and refuse exactly what it refuses, with the same
+errors.
 
 Every request schema that takes sides or players is compared with a reference copy of itself whose
 side and player lists are the plain ``fields.List(fields.Nested(...))`` (no one-pass path), on
 bodies that hypothesis builds from valid sides and every kind of broken member: wrong types,
 unknown members, names that are blank, invisible, too long or hold control characters, long card
 strings, too many cards or melds, tallies, out-of-range perfect cuts, booleans for integers.
+
+The one-pass card list fields (api/schemas.py CardList, MeldList) answer exactly like the
+per-item fields they replace: the same values, and on bad items the same pointers and codes.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -26,9 +35,11 @@ from handfoot.server.resources.rounds.schemas import (
     SideList,
     TeamSchema,
     plain_player,
+    plain_score_body,
     plain_team,
 )
-from handfoot.server.schemas import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, Schema
+from handfoot.server.schemas import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, Cards, Melds, Schema
+from tests.conftest import examples
 
 
 def _reference(schema: type[Schema]) -> type[Schema]:
@@ -117,8 +128,23 @@ TEAM_EDGES: dict[str, st.SearchStrategy[Any]] = {
     "perfect_cuts": st.one_of(st.sampled_from([0, 20, 21, -1, True, 2.0]), BAD), "tally": st.one_of(TALLY, BAD),
     "bogus": BAD,
 }
+TALLY_EDGES: dict[str, st.SearchStrategy[Any]] = {
+    "clean_books": st.one_of(st.sampled_from([0, -1, 10_000_000, 10_000_001, True, 2.0]), BAD),
+    "table_points": st.one_of(st.sampled_from([0, 10_000_000, 10_000_001, False]), BAD),
+    "perfect_cuts": st.sampled_from([0, 1, -1, None]),
+    "rank_books": st.one_of(st.just([]), st.just([{"rank": "7", "clean_books": 1}]), BAD),
+    "has_melded": st.one_of(st.booleans(), BAD), "bogus": BAD,
+}
+GOOD_TALLY_TEAM = st.fixed_dictionaries(
+    {"name": st.sampled_from(["A", "B"]), "tally": TALLY},
+    optional={"went_out": st.booleans(), "melds": st.just([]), "players": st.just([]), "red_threes": st.just([]),
+              "burn": st.just([])},
+)
+TALLY_TEAM = st.one_of(GOOD_TALLY_TEAM, _one_off(GOOD_TALLY_TEAM, TEAM_EDGES),
+                       st.builds(lambda team, tally: {**team, "tally": tally}, GOOD_TALLY_TEAM,
+                                 _one_off(TALLY, TALLY_EDGES)))
 TEAM = st.one_of(GOOD_TEAM, _one_off(GOOD_TEAM, TEAM_EDGES), _one_off(GOOD_TEAM, TEAM_EDGES),
-                 _optional(TEAM_EDGES), BAD)
+                 _optional(TEAM_EDGES), TALLY_TEAM, BAD)
 TEAMS = st.one_of(st.lists(TEAM, max_size=4), st.lists(TEAM, min_size=MAX_TEAMS + 1, max_size=MAX_TEAMS + 1), BAD)
 
 
@@ -127,6 +153,18 @@ def _load(schema: Schema, body: dict[str, Any]) -> tuple[str, Any]:
         return "ok", schema.load(body)
     except ValidationError as err:
         return "error", err.messages
+
+
+def _same(schema: type[Schema], body: dict[str, Any]) -> None:
+    """``schema`` and its reference copy agree on ``body``: the same errors, or loads that mean the
+    same (the reference's load of what ``schema`` took, taken as sent or not, is the reference's load
+    of the body: only defaults differ)."""
+    ref = _reference(schema)()
+    fast, slow = _load(schema(), body), _load(ref, body)
+    if fast[0] == "error":
+        assert fast == slow
+    else:
+        assert slow[0] == "ok" and _load(ref, fast[1]) == slow
 
 
 SCHEMAS = [RoundScoreRequestSchema, RoundCompareRequestSchema, RoundCreateSchema, RoundUpdateSchema,
@@ -140,40 +178,122 @@ def test_reference_copies_have_no_side_list(schema: type[Schema]) -> None:
     assert any(isinstance(f, SideList) for f in schema().fields.values())
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(teams=TEAMS)
 def test_sides_load_as_marshmallow_loads_them(teams: Any) -> None:
     for schema in (RoundScoreRequestSchema, RoundUpdateSchema):
         body = {"preset": "pagat", "teams": teams} if schema is RoundScoreRequestSchema else {"teams": teams}
-        assert _load(schema(), body) == _load(_reference(schema)(), body)
+        _same(schema, body)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(players=st.one_of(st.lists(PLAYER, max_size=3), BAD))
 def test_players_load_as_marshmallow_loads_them(players: Any) -> None:
     body = {"preset": "pagat", "melds": [["KS", "KH", "KD"]], "players": players}
-    schema = GoingOutCheckRequestSchema
-    assert _load(schema(), body) == _load(_reference(schema)(), body)
+    _same(GoingOutCheckRequestSchema, body)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(item=TEAM)
-def test_plain_team_is_the_schema_load_or_declines(item: Any) -> None:
-    fast = plain_team(item)
-    if fast is not None:
-        assert _load(_REF_TEAM(), item) == ("ok", fast)
+def test_plain_team_is_taken_by_the_schema_or_declines(item: Any) -> None:
+    if plain_team(item):
+        assert _load(_REF_TEAM(), item)[0] == "ok"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(item=PLAYER)
-def test_plain_player_is_the_schema_load_or_declines(item: Any) -> None:
-    fast = plain_player(item)
-    if fast is not None:
-        assert _load(PlayerSchema(), item) == ("ok", fast)
+def test_plain_player_is_taken_by_the_schema_or_declines(item: Any) -> None:
+    if plain_player(item):
+        assert _load(PlayerSchema(), item)[0] == "ok"
+
+
+SCORE_EDGES: dict[str, st.SearchStrategy[Any]] = {
+    "preset": st.one_of(st.sampled_from(["pagat", "", "x" * 40, "x" * 41]), BAD),
+    "round": st.one_of(st.sampled_from([1, 50, 0, 51, True, None]), BAD),
+    "rules": st.one_of(st.sampled_from([{}, {"going_out_bonus": 200}, {"going_out_bonus": "x"}, {"bogus": 1}]), BAD),
+    "bogus": BAD,
+}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(body=_one_off(st.fixed_dictionaries({"preset": st.just("pagat"), "teams": st.lists(GOOD_TEAM, min_size=1,
+                                                                                        max_size=2)}),
+                     SCORE_EDGES))
+def test_score_bodies_load_as_marshmallow_loads_them(body: Any) -> None:
+    """A score body with one top-level member at or past its edge: taken as sent only when the
+    schema takes it, else the schema's own errors."""
+    _same(RoundScoreRequestSchema, body)
+    if plain_score_body(body):
+        assert RoundScoreRequestSchema().load(body) is body
 
 
 def test_the_benchmark_round_takes_the_one_pass_path() -> None:
     """Not behaviour, speed: every side of an ordinary round is taken without falling back."""
-    from bench.rounds import score_body
+    from bench.rounds import score_body, tally_body
 
-    assert all(plain_team(team) is not None for team in score_body()["teams"])
+    assert all(map(plain_team, score_body()["teams"]))
+    assert plain_score_body(score_body()) and plain_score_body(tally_body())
+
+
+ROUND: dict[str, Any] = {
+    "preset": "pagat",
+    "round": 1,
+    "teams": [
+        {"name": "A", "went_out": False, "melds": [["KS", "KH", "KD"], ["9S", "9H", "2C"]],
+         "players": [{"name": "N", "hand": ["4S"]}, {"name": "S", "hand": [], "foot": ["QS"]}]},
+        {"name": "B", "went_out": False, "melds": [["5S", "5H", "5D"]],
+         "players": [{"name": "E", "hand": ["7S"]}, {"name": "W", "hand": ["8D"]}]},
+    ],
+}
+
+
+class _Lists(Schema):
+    cards = Cards("cards")
+    melds = Melds("melds")
+
+
+def test_valid_lists_load_as_lists() -> None:
+    data = {"cards": ["KS", "10♠", "jk"], "melds": [["KS", "KH"], []]}
+    assert _Lists().load(data) == data
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "pointer"),
+    [
+        (("teams", 0, "melds", 1, 2), 5, "/teams/0/melds/1/2"),
+        (("teams", 1, "melds", 0, 1), "X" * 9, "/teams/1/melds/0/1"),
+        (("teams", 0, "players", 1, "foot", 0), None, "/teams/0/players/1/foot/0"),
+        (("teams", 1, "players", 0, "hand", 0), ["KS"], "/teams/1/players/0/hand/0"),
+        (("teams", 0, "melds", 1), "KS", "/teams/0/melds/1"),
+        (("teams", 0, "melds"), "KS", "/teams/0/melds"),
+    ],
+)
+def test_bad_items_are_named_by_position(flask_client: Any, where: tuple[Any, ...], value: Any, pointer: str) -> None:
+    body = copy.deepcopy(ROUND)
+    target = body
+    for key in where[:-1]:
+        target = target[key]
+    target[where[-1]] = value
+    response = flask_client.post("/v1/rounds/score", json=body)
+    assert response.status_code == 422
+    assert response.headers["Content-Type"].startswith("application/problem+json")
+    assert [e["pointer"] for e in response.get_json()["errors"]] == [pointer]
+
+
+def test_too_many_cards_and_melds(flask_client: Any) -> None:
+    body = copy.deepcopy(ROUND)
+    body["teams"][0]["players"][0]["hand"] = ["4S"] * 201
+    body["teams"][1]["melds"] = [["5S", "5H", "5D"]] * 61
+    response = flask_client.post("/v1/rounds/score", json=body)
+    assert response.status_code == 422
+    pointers = sorted(e["pointer"] for e in response.get_json()["errors"])
+    assert pointers == ["/teams/0/players/0/hand", "/teams/1/melds"]
+
+
+def test_unknown_card_is_named_by_the_engine(flask_client: Any) -> None:
+    body = copy.deepcopy(ROUND)
+    body["teams"][1]["melds"][0][2] = "ZZ"
+    response = flask_client.post("/v1/rounds/score", json=body)
+    assert response.status_code == 422
+    errors = response.get_json()["errors"]
+    assert [(e["pointer"], e["code"]) for e in errors] == [("/teams/1/melds/0/2", "unknown_card")]

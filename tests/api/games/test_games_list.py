@@ -1,8 +1,14 @@
-"""The games list pages by keyset (issue 18, "the next scale"): each page follows the last game of
+"""The games list: keyset pages and the X-Pagination header's documentation.
+
+The games list pages by keyset (issue 18, "the next scale"): each page follows the last game of
 the one before through an opaque ``cursor`` in ``Link: <...>; rel="next"``, so no page counts the
 list or skips rows (no ``COUNT``, no ``OFFSET``), a page deep in the list runs the same statement as
 the first, games with the same ``created_at`` are neither lost nor repeated, and a game created or
 deleted during a walk shifts no other. The deprecated ``page`` keeps its numbered pages and totals.
+
+``X-Pagination`` is documented as what is sent (issue 18, defect 6): a header whose value is JSON
+text, so the document gives its media type (OpenAPI 3 header ``content``), not an object schema
+that a header's string value can never match.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+import jsonschema
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -23,8 +30,6 @@ from handfoot.server.models import Game
 from handfoot.server.pagination import decode_cursor, encode_cursor
 from tests.api.app.test_problems import assert_problem
 from tests.helpers.games import create_game, recorded_statements
-
-pytestmark = pytest.mark.db
 
 GAMES = "/v1/games"
 
@@ -64,6 +69,7 @@ def _same_instant(app: Flask, ids: list[int]) -> None:
             session.execute(update(Game).where(Game.id.in_(ids)).values(created_at=datetime(2026, 12, 1, tzinfo=UTC)))
 
 
+@pytest.mark.db
 def test_following_next_gives_every_game_once_newest_first(flask_client: FlaskClient, db_backend: str) -> None:
     ids = _games(flask_client, 7)
     walked, responses = _walk(flask_client, f"{GAMES}?page_size=3")
@@ -74,6 +80,7 @@ def test_following_next_gives_every_game_once_newest_first(flask_client: FlaskCl
     assert all("X-Pagination" not in r.headers for r in responses)
 
 
+@pytest.mark.db
 def test_a_first_page_holding_the_whole_list_gives_its_total(flask_client: FlaskClient, db_backend: str) -> None:
     _games(flask_client, 3)
     response = flask_client.get(GAMES)
@@ -81,6 +88,7 @@ def test_a_first_page_holding_the_whole_list_gives_its_total(flask_client: Flask
     assert _next(response) is None
 
 
+@pytest.mark.db
 def test_games_created_at_the_same_instant_are_neither_lost_nor_repeated(app: Flask, flask_client: FlaskClient,
                                                                          db_backend: str) -> None:
     ids = _games(flask_client, 9)
@@ -91,6 +99,7 @@ def test_games_created_at_the_same_instant_are_neither_lost_nor_repeated(app: Fl
     assert walked == [ids[8], ids[1], ids[0], *sorted(ids[2:8], reverse=True)]
 
 
+@pytest.mark.db
 def test_games_created_or_deleted_during_a_walk_shift_no_other(flask_client: FlaskClient, db_backend: str) -> None:
     ids = _games(flask_client, 6)
     first = flask_client.get(f"{GAMES}?page_size=2")
@@ -102,6 +111,7 @@ def test_games_created_or_deleted_during_a_walk_shift_no_other(flask_client: Fla
     assert newer not in rest
 
 
+@pytest.mark.db
 def test_the_next_link_keeps_the_filters(flask_client: FlaskClient, db_backend: str) -> None:
     mine = _games(
         flask_client, 5, teams=[{"name": "A", "players": ["Ann", "Al"]}, {"name": "B", "players": ["Bo", "Bea"]}]
@@ -112,6 +122,7 @@ def test_the_next_link_keeps_the_filters(flask_client: FlaskClient, db_backend: 
     assert all("player=ann" in (_next(r) or "player=ann") for r in responses)
 
 
+@pytest.mark.db
 def test_no_page_counts_or_skips_and_a_deep_page_runs_the_first_pages_statement(
     app: Flask, flask_client: FlaskClient, db_backend: str
 ) -> None:
@@ -146,6 +157,7 @@ def test_no_page_counts_or_skips_and_a_deep_page_runs_the_first_pages_statement(
     assert not any("rules_snapshot" in s for s in sum(shapes, []))
 
 
+@pytest.mark.db
 def test_the_deprecated_numbered_pages_still_work(flask_client: FlaskClient, db_backend: str) -> None:
     ids = _games(flask_client, 7)
     page = flask_client.get(f"{GAMES}?page=2&page_size=3")
@@ -159,6 +171,7 @@ def test_the_deprecated_numbered_pages_still_work(flask_client: FlaskClient, db_
     assert past.status_code == 200 and past.get_json() == []
 
 
+@pytest.mark.db
 @pytest.mark.parametrize(
     "cursor",
     [
@@ -182,6 +195,7 @@ def test_a_cursor_not_given_by_the_server_is_a_422_naming_it(
     ]
 
 
+@pytest.mark.db
 def test_cursor_and_page_together_are_a_422(flask_client: FlaskClient, db_backend: str) -> None:
     _games(flask_client, 3)
     cursor = _next(flask_client.get(f"{GAMES}?page_size=1")) or ""
@@ -190,6 +204,7 @@ def test_cursor_and_page_together_are_a_422(flask_client: FlaskClient, db_backen
     assert response.get_json()["errors"][0]["parameter"] == "cursor"
 
 
+@pytest.mark.db
 def test_a_cursor_round_trips() -> None:
     moment = datetime(2026, 12, 1, 13, 30, 5, 123456, tzinfo=UTC)
     assert decode_cursor(encode_cursor(moment, 42), max_id=2**31 - 1) == (moment, 42)
@@ -197,6 +212,7 @@ def test_a_cursor_round_trips() -> None:
     assert decode_cursor(encode_cursor(naive, 7), max_id=2**31 - 1) == (moment, 7)
 
 
+@pytest.mark.db
 def test_the_spec_documents_cursor_and_the_deprecated_page(flask_client: FlaskClient) -> None:
     spec = flask_client.get("/openapi.json").get_json()
     operation = spec["paths"]["/v1/games"]["get"]
@@ -204,3 +220,17 @@ def test_the_spec_documents_cursor_and_the_deprecated_page(flask_client: FlaskCl
     assert "cursor" in params and params["page"].get("deprecated") is True
     assert "Link" in operation["responses"]["200"]["headers"]
     assert "X-Pagination" in operation["responses"]["200"]["headers"]
+
+
+def test_x_pagination_is_documented_as_json_text_and_sent_so(flask_client: FlaskClient) -> None:
+    """X-Pagination was documented as an object schema that a header's string can never match (issue 18, defect 6)."""
+    spec = flask_client.get("/openapi.json").get_json()
+    header = spec["components"]["headers"]["PAGINATION"]
+    assert "schema" not in header
+    schema = header["content"]["application/json"]["schema"]
+    assert schema == {"$ref": "#/components/schemas/PaginationMetadata"}
+    create_game(flask_client)
+    sent = flask_client.get("/v1/games").headers["X-Pagination"]
+    metadata = json.loads(sent)
+    jsonschema.validate(metadata, spec["components"]["schemas"]["PaginationMetadata"])
+    assert metadata["total"] == 1
