@@ -307,16 +307,6 @@ def answer_is_due(due: datetime | None) -> bool:
     return due is not None and due <= now()
 
 
-def _end_read(db: Database) -> None:
-    """End the request's read transaction before a write begins (SQLite), with a rollback: it wrote
-    nothing, so it commits nothing. Inside a write transaction already open, nothing to end."""
-    if not db.is_sqlite:
-        return  # PostgreSQL's write continues the read's transaction (its snapshot guards the update)
-    with db.session() as session:
-        if session.in_transaction() and not session.info.get("writing"):
-            session.rollback()
-
-
 def act(db: Database, table_id: int, seat: int, version: int, action: Mapping[str, Any],
         completion: Completion[TableData] | None = None, read: TableData | None = None) -> TableData:
     """Apply seat ``seat``'s ``action`` (the engine's, without ``seat``, or with the seat's own) if
@@ -349,17 +339,13 @@ def act(db: Database, table_id: int, seat: int, version: int, action: Mapping[st
             after = play.step(data.state, taken)
         except HandFootError as err:
             raise ActionRefusedError(err) from err
-        _end_read(db)
-        with db.write_session() as session:
+        with db.write_session() as session:  # SQLite: the read transaction ends first, rolled back
             stored = _store_action(session, data, taken, after)
             if completion is not None:
                 completion.store(session, stored)
             return stored
 
-    with db.session() as session:
-        inside = bool(session.info.get("writing"))
-    # inside a write transaction already open, a lost race rolls that one back: its owner retries
-    return unit() if inside else store.retrying(unit)
+    return store.retrying(unit, db)
 
 
 def _store_action(session: Session, data: TableData, action: Mapping[str, Any], after: play.State) -> TableData:
