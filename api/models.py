@@ -214,8 +214,8 @@ class Table(Base):
     the write happens only where the row is still at it. ``seat_hashes``: the SHA-256 of each
     seat's token, in seat order (the tokens are shown once, never stored). ``seed``: the table's
     seed, from which each round's is derived (secret). ``answer_due_at``: when an unanswered
-    "May I go out?" counts as a yes (``None`` unless a partner is asked). ``rounds_ended``: a
-    summary of each round ended here (number, seed, why it ended, the side out, the score).
+    "May I go out?" counts as a yes (``None`` unless a partner is asked). The rounds ended here
+    are :class:`TableRound` rows, outside this row, which every action rewrites.
     """
 
     __tablename__ = "tables"
@@ -233,7 +233,6 @@ class Table(Base):
     play: Mapped[dict[str, Any]] = mapped_column(JSON)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     seat_hashes: Mapped[list[str]] = mapped_column(JSON)
-    rounds_ended: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
 
@@ -254,4 +253,22 @@ class TableAction(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+
+
+class TableRound(Base):
+    """A round ended at a table: its number, seed, why it ended (``went_out``, ``stock_out``), the
+    side out, and each side's score (name, total, lines: the Breakdowns the game's round stored).
+    Its log is the round's :class:`TableAction` rows."""
+
+    __tablename__ = "table_rounds"
+    __table_args__ = (UniqueConstraint("table_id", "round", name="uq_table_rounds_table_id_round"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    ended: Mapped[str] = mapped_column(String(20))
+    out_side: Mapped[int | None] = mapped_column(Integer)
+    score: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)

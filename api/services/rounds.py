@@ -208,9 +208,11 @@ class _Append:
     state: dict[str, Any]
 
 
-def _prepare(session: Session, row: Row[Any], body: Mapping[str, Any]) -> _Append:
+def _prepare(session: Session, row: Row[Any], body: Mapping[str, Any],
+             scored: list[dict[str, Any]] | None = None) -> _Append:
     """Check the round against the game ``row`` and score it (raises the errors
-    :func:`append_round` lists, in its order)."""
+    :func:`append_round` lists, in its order); ``scored``: its Breakdowns already made (plain data,
+    in the order of the game's sides), which are stored as they are."""
     state = row.state
     if state["status"] == "finished":
         raise GameFinishedError(state["end_reason"] or "the game is over")
@@ -222,7 +224,7 @@ def _prepare(session: Session, row: Row[Any], body: Mapping[str, Any]) -> _Appen
         raise RoundLimitError(f"a game holds at most {MAX_ROUNDS_PER_GAME} rounds")
     rules = _rules_from_json(row.rules_json)
     sides = [str(team["name"]) for team in row.teams]
-    teams = score(sides, body, number, rules)
+    teams = score(sides, body, number, rules) if scored is None else scored
     totals = _stored_round_totals(state, len(sides), int(row.rounds_played))
     if totals is None:
         totals = _round_totals(session, row.id)
@@ -266,12 +268,13 @@ def _store_append(session: Session, actor: Actor, append: _Append, request: Mapp
     return appended
 
 
-def _read_and_prepare(session: Session, actor: Actor, game_id: int, body: Mapping[str, Any]) -> _Append:
+def _read_and_prepare(session: Session, actor: Actor, game_id: int, body: Mapping[str, Any],
+                      scored: list[dict[str, Any]] | None = None) -> _Append:
     # Core statements on the session's connection: the ORM's execute adds nothing they need
     row = session.connection().execute(_game_row_stmt(actor.key_id is None), _params(actor, game_id=game_id)).first()
     if row is None:
         raise GameNotFoundError(game_id)
-    return _prepare(session, row, body)
+    return _prepare(session, row, body, scored)
 
 
 def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, Any], request: Mapping[str, Any],
@@ -294,13 +297,14 @@ def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, An
     return store.retrying(unit, db)
 
 
-def append_round_in(session: Session, actor: Actor, game_id: int, body: Mapping[str, Any],
-                    request: Mapping[str, Any]) -> Appended:
-    """:func:`append_round`'s read, scoring and write, all in the caller's write transaction
-    ``session`` (a table's round end stores the round with the table's own change; the caller
-    retries a lost race). Raises what :func:`append_round` raises."""
-    return _store_append(session, actor, _read_and_prepare(session, actor, game_id, body), request, None,
-                         by_table=True)
+def append_scored_in(session: Session, actor: Actor, game_id: int, number: int, teams: list[dict[str, Any]],
+                     request: Mapping[str, Any]) -> Appended:
+    """Append round ``number``, scored already (``teams``: its Breakdowns as plain data, in the
+    order of the game's sides), in the caller's write transaction ``session``: a table's round end
+    stores the round it scored with the table's own change (the caller retries a lost race).
+    Raises what :func:`append_round` raises but the scoring's errors."""
+    return _store_append(session, actor, _read_and_prepare(session, actor, game_id, {"round": number}, teams),
+                         request, None, by_table=True)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,19 +1,22 @@
 """Tables: seats playing a stored game's rounds, one action at a time (docs/tables.md). Transactions
 here, rules in the play engine (``handfoot.engine.play``).
 
-A table row holds the round in play (the engine's state as JSON) and the table's ``version``, which
-every accepted action moves on by one, over all rounds. An action is one write transaction: the row
-is read, the engine's ``step`` applied, and the row updated *where its version is still the one
-read* (two actions on one version: one is stored, the other is a 409 ``version_moved``), with the
-action appended to ``table_actions``. When the action ends the round, the same transaction scores
-it by the one path (``play.score_body`` -> ``rounds.append_round_in``, what ``POST
-/v1/games/{id}/rounds`` runs), stores it in the game's history with its seed and action log, and
-deals the next round (its seed derived from the table's, :func:`round_seed`; the game's totals as
-the scores before it), unless the game has ended: then the table is finished.
+A table row holds the round in play (the engine's state as JSON, decoded once per request into
+:class:`TableData`) and the table's ``version``, which every accepted action moves on by one, over
+all rounds. The seat's token is checked on the row read for the request (:func:`seat_at`); the
+action is checked on it too, so a refused action writes nothing. An accepted action is one write
+transaction: the action appended to ``table_actions`` and the row updated *where its version is
+still the one read* (two actions on one version: one is stored, the other is a 409
+``version_moved``). When the action ends the round, the same transaction scores it by the one path
+(``play.score``, on the engine's values) and stores it in the game's history through the append of
+``POST /v1/games/{id}/rounds`` (``rounds.append_scored_in``), with its seed and a pointer to its log
+(the table's), and deals the next round (its seed
+derived from the table's, :func:`round_seed`; the game's totals as the scores before it), unless
+the game has ended: then the table is finished.
 
-An unanswered "May I go out?" is a yes once ``answer_timeout`` seconds have passed: applied, as an
-``answer`` action logged like any other, when the table is next read or acted on
-(:func:`apply_due_answer`).
+An unanswered "May I go out?" is a yes once ``answer_timeout`` seconds have passed. A read never
+writes: it shows the yes as given, at the version it makes (:func:`shown`); the table's next action
+stores it, as an ``answer`` action logged like any other, before its own.
 """
 
 from __future__ import annotations
@@ -22,12 +25,12 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import insert, select, update
+from sqlalchemy import and_, bindparam, func, insert, select, update
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -36,7 +39,8 @@ from handfoot.engine.errors import HandFootError, PlayError, Problem
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
 from handfoot.server.idempotency import Completion
-from handfoot.server.models import ApiKey, Table, TableAction
+from handfoot.server.models import ApiKey, Table, TableAction, TableRound
+from handfoot.server.schemas import breakdown_data
 from handfoot.server.services import games as games_svc
 from handfoot.server.services import rounds as rounds_svc
 from handfoot.server.services import store
@@ -59,6 +63,7 @@ MAX_SEED = 2**63 - 1
 
 TABLES: SqlTable = Table.__table__  # type: ignore[assignment]
 ACTIONS: SqlTable = TableAction.__table__  # type: ignore[assignment]
+ROUNDS_ENDED: SqlTable = TableRound.__table__  # type: ignore[assignment]
 
 T = TypeVar("T")
 
@@ -89,7 +94,13 @@ def hash_token(token: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class TableData:
-    """A table row as read or as a write left it (the columns of :class:`~handfoot.server.models.Table`)."""
+    """A table as read (or as a write left it): the columns of :class:`~handfoot.server.models.Table`,
+    its round ``state`` decoded once (the engine's :class:`~handfoot.engine.play.State`).
+
+    As shown (:func:`shown`), an asked partner's answer that has fallen due is given: ``state`` is
+    the round after it, ``version`` the version it makes, and ``due_answer`` the ``answer`` action
+    the table's next write logs first (nothing is written by a read). ``row_version`` is the
+    version stored in the row, which that write's update is guarded by."""
 
     id: int
     owner_id: int | None
@@ -101,30 +112,68 @@ class TableData:
     answer_timeout: int
     answer_due_at: datetime | None
     play: dict[str, Any]
-    state: dict[str, Any]
+    state: play.State
     seat_hashes: list[str]
-    rounds_ended: list[dict[str, Any]]
     created_at: datetime
     updated_at: datetime
-
-    def engine_state(self) -> play.State:
-        return play.state_from_mapping(self.state)
-
-
-_COLUMNS = [f.name for f in fields(TableData)]
+    last_round: dict[str, Any] | None = None
+    row_version: int = -1
+    due_answer: dict[str, Any] | None = None
 
 
-def _load(session: Session, table_id: int, *, lock: bool = False) -> TableData:
-    stmt = select(*(TABLES.c[name] for name in _COLUMNS)).where(TABLES.c.id == table_id)
-    if lock:
-        stmt = stmt.with_for_update()
-    row = session.connection().execute(stmt).first()
+_COLUMNS = [f.name for f in fields(TableData)][:-3]
+_ROUND_COLUMNS = ("round", "seed", "ended", "out_side", "score")
+_LAST = ROUNDS_ENDED.alias("last_ended")
+# the table and its last ended round, one statement (the rounds are numbered in order)
+_SELECT = (select(*(TABLES.c[name] for name in _COLUMNS),
+                  *(_LAST.c[name].label(f"last_{name}") for name in _ROUND_COLUMNS))
+           .select_from(TABLES.outerjoin(_LAST, and_(_LAST.c.table_id == TABLES.c.id, _LAST.c.round == (
+               select(func.max(ROUNDS_ENDED.c.round)).where(ROUNDS_ENDED.c.table_id == TABLES.c.id)
+               .scalar_subquery()))))
+           .where(TABLES.c.id == bindparam("table_id")))
+_INSERT_ROUND = insert(ROUNDS_ENDED)
+_SELECT_ROUND = select(*(ROUNDS_ENDED.c[name] for name in _ROUND_COLUMNS)).where(
+    ROUNDS_ENDED.c.table_id == bindparam("table_id"), ROUNDS_ENDED.c.round == bindparam("number"))
+_SELECT_LOG = (select(ACTIONS.c.action).where(ACTIONS.c.table_id == bindparam("table_id"),
+                                              ACTIONS.c.round == bindparam("number")).order_by(ACTIONS.c.index))
+_INSERT_ACTION = insert(ACTIONS)
+_UPDATE = (update(TABLES).where(TABLES.c.id == bindparam("table_id"), TABLES.c.version == bindparam("row_version"))
+           .values(version=bindparam("new_version"), status=bindparam("new_status"), round=bindparam("new_round"),
+                   state=bindparam("new_state"), answer_due_at=bindparam("new_answer_due_at"),
+                   updated_at=bindparam("new_updated_at")))
+
+
+def _load(session: Session, table_id: int) -> TableData:
+    """Table ``table_id`` as stored (its round decoded, its last ended round's summary);
+    :class:`TableNotFoundError` if there is none."""
+    row = session.connection().execute(_SELECT, {"table_id": table_id}).first()
     if row is None:
         raise TableNotFoundError(table_id)
     values = dict(row._mapping)
+    last = {name: values.pop(f"last_{name}") for name in _ROUND_COLUMNS}
+    values["last_round"] = None if last["round"] is None else last
     for name in ("created_at", "updated_at", "answer_due_at"):
         values[name] = _aware(values[name])
-    return TableData(**values)
+    values["state"] = play.state_from_mapping(values["state"])
+    return TableData(**values, row_version=values["version"])
+
+
+def shown(data: TableData) -> TableData:
+    """``data`` as every request sees it: an asked partner's answer due (``answer_timeout`` passed)
+    given as a yes, at the version it makes; the next write stores it (an ``answer`` action with
+    ``timed_out: true``, logged like any other) before its own action."""
+    state = data.state
+    if data.status != "playing" or not answer_is_due(data.answer_due_at) or state.phase != "answer" \
+            or state.answerer is None or data.due_answer is not None:
+        return data
+    answer = {"type": "answer", "yes": True, "seat": state.answerer, "timed_out": True}
+    return replace(data, state=play.step(state, answer), version=data.version + 1, answer_due_at=None,
+                   due_answer=answer)
+
+
+def _read(db: Database, table_id: int) -> TableData:
+    """Table ``table_id`` as shown, on the request's read transaction."""
+    return store.read(db, lambda session: shown(_load(session, table_id)))
 
 
 def _owned(data: TableData, actor: Actor) -> TableData:
@@ -187,9 +236,9 @@ def create_table(db: Database, actor: Actor, body: Mapping[str, Any],
         values = {"owner_id": actor.key_id, "game_id": game.id, "status": "playing", "version": 0, "round": number,
                   "seed": seed, "answer_timeout": timeout, "answer_due_at": None, "play": options,
                   "state": play.to_mapping(state), "seat_hashes": [hash_token(t) for t in tokens],
-                  "rounds_ended": [], "created_at": stamp, "updated_at": stamp}
+                  "created_at": stamp, "updated_at": stamp}
         table_id = session.connection().execute(insert(TABLES).values(**values)).inserted_primary_key[0]
-        data = TableData(id=int(table_id), **values)
+        data = TableData(id=int(table_id), **{**values, "state": state}, row_version=0)
         if state.phase == "ended":  # a deal can end its round (a red three wanting a card the stock lacks)
             data = _store_change(session, data, state, stamp)
         created = CreatedTable(data, tokens)
@@ -200,22 +249,21 @@ def create_table(db: Database, actor: Actor, body: Mapping[str, Any],
     return store.write(db, run)
 
 
-def seat_of(db: Database, table_id: int, token: str | None) -> int:
-    """The seat whose token is ``token`` at table ``table_id``; :class:`TableNotFoundError` for an
-    unknown table, a missing token or one of no seat there (the same error: a wrong token learns
-    nothing)."""
+def seat_at(db: Database, table_id: int, token: str | None) -> tuple[int, TableData]:
+    """The seat whose token is ``token`` at table ``table_id``, and the table as shown, read by one
+    statement; :class:`TableNotFoundError` for an unknown table, a missing token or one of no seat
+    there (the same error: a wrong token learns nothing)."""
     if not token:
         raise TableNotFoundError(table_id)
     digest = hash_token(token)
-    hashes = store.read(db, lambda session: session.connection().execute(
-        select(TABLES.c.seat_hashes).where(TABLES.c.id == table_id)).scalar())
+    data = _read(db, table_id)
     seat = None
-    for i, stored in enumerate(hashes or []):
+    for i, stored in enumerate(data.seat_hashes):
         if hmac.compare_digest(stored, digest):  # every hash compared: the time says nothing of the seat
             seat = i
     if seat is None:
         raise TableNotFoundError(table_id)
-    return seat
+    return seat, data
 
 
 def _fresh(db: Database, fn: Callable[[Session], T]) -> T:
@@ -226,113 +274,111 @@ def _fresh(db: Database, fn: Callable[[Session], T]) -> T:
 
 
 def get_table(db: Database, actor: Actor, table_id: int) -> TableData:
-    """The actor's table ``table_id`` (as it stands now, a due answer applied first)."""
-    _fresh(db, lambda session: _owned(_load(session, table_id), actor))
-    apply_due_answer(db, table_id)
-    return _fresh(db, lambda session: _load(session, table_id))
+    """The actor's table ``table_id``, as shown (:func:`shown`)."""
+    return _owned(_read(db, table_id), actor)
 
 
 def read_table(db: Database, table_id: int) -> TableData:
-    """Table ``table_id`` for one of its seats (whose token was checked): a due answer applied first."""
-    apply_due_answer(db, table_id)
-    return _fresh(db, lambda session: _load(session, table_id))
+    """Table ``table_id`` as shown, read now on a new read transaction (for one of its seats, whose
+    token was checked: a long-poll, a stream)."""
+    return _fresh(db, lambda session: shown(_load(session, table_id)))
 
 
 def poll(db: Database, table_id: int) -> tuple[int, str, datetime | None]:
-    """The table's ``(version, status, answer_due_at)``, read on a connection of its own (a cheap
-    read a long-poll repeats; it sees every commit, whichever host made it)."""
-    stmt = select(TABLES.c.version, TABLES.c.status, TABLES.c.answer_due_at).where(TABLES.c.id == table_id)
+    """The table's ``(version, status, answer_due_at)`` as shown (a due answer counted in the
+    version), read on a connection of its own (a cheap read a long-poll repeats; it sees every
+    commit, whichever host made it)."""
     try:
         with db.engine.connect() as connection:
-            row = connection.execute(stmt).first()
+            row = connection.execute(_POLL, {"table_id": table_id}).first()
     except (OperationalError, InterfaceError) as err:
         raise StoreUnavailableError(str(err.orig)) from err
     if row is None:
         raise TableNotFoundError(table_id)
-    return int(row.version), str(row.status), _aware(row.answer_due_at)
+    status, due = str(row.status), _aware(row.answer_due_at)
+    version = int(row.version) + (status == "playing" and answer_is_due(due))
+    return version, status, None if version != row.version else due
+
+
+_POLL = select(TABLES.c.version, TABLES.c.status, TABLES.c.answer_due_at).where(TABLES.c.id == bindparam("table_id"))
 
 
 def answer_is_due(due: datetime | None) -> bool:
     return due is not None and due <= now()
 
 
-def apply_due_answer(db: Database, table_id: int) -> bool:
-    """Answer yes for the asked partner once ``answer_timeout`` has passed (an ``answer`` action
-    with ``timed_out: true``, logged like any other). Whether it did."""
-    _version, status, due = poll(db, table_id)
-    if status != "playing" or not answer_is_due(due):
-        return False
-
-    def run(session: Session) -> bool:
-        data = _load(session, table_id, lock=True)
-        state = data.engine_state()
-        if data.status != "playing" or not answer_is_due(data.answer_due_at) or state.phase != "answer" \
-                or state.answerer is None:
-            return False  # answered (or moved on) meanwhile
-        _advance(session, data, state, {"type": "answer", "yes": True, "seat": state.answerer, "timed_out": True})
-        return True
-
-    return store.write(db, run)
-
-
 def act(db: Database, table_id: int, seat: int, version: int, action: Mapping[str, Any],
-        completion: Completion[TableData] | None = None) -> TableData:
+        completion: Completion[TableData] | None = None, read: TableData | None = None) -> TableData:
     """Apply seat ``seat``'s ``action`` (the engine's, without ``seat``, or with the seat's own) if
-    the table is still at ``version``; the table as the action left it. ``completion``: the
-    request's Idempotency-Key, stored with the action.
+    the table is still at ``version`` (as shown: a due answer counted); the table as the action left
+    it. ``read``: the table as this request read it (with the seat's token), used by the first
+    attempt. ``completion``: the request's Idempotency-Key, stored with the action.
+
+    The action is checked on the table as read, before anything is written: a refusal writes and
+    commits nothing. An accepted one is one write transaction: the due answer's log line, the
+    action's, the table's row where its version is still the one read (else the whole is run again,
+    read included) and, when it ends the round, the round's append.
 
     Raises :class:`TableFinishedError`, :class:`TableVersionError` (with the current version),
-    :class:`ActionRefusedError` (the engine's refusal: nothing is stored) and the errors of a
-    round's append (:func:`rounds.append_round_in`)."""
-    apply_due_answer(db, table_id)
+    :class:`ActionRefusedError` (the engine's refusal) and the errors of a round's append
+    (:func:`rounds.append_scored_in`)."""
     if "seat" in action and action["seat"] != seat:
         raise ActionRefusedError(PlayError([Problem(
             "unknown_action", "seat: the Seat-Token names the seat; leave seat out or send the token's own seat",
             ("seat",))]))
+    first = [read] if read is not None else []
 
-    def run(session: Session) -> TableData:
-        data = _load(session, table_id, lock=True)
+    def unit() -> TableData:
+        data = first.pop() if first else _read(db, table_id)
         if data.status != "playing":
             raise TableFinishedError(table_id)
         if data.version != version:
             raise TableVersionError(version, data.version)
-        data = _advance(session, data, data.engine_state(), {**action, "seat": seat})
-        if completion is not None:
-            completion.store(session, data)
-        return data
+        taken = {**action, "seat": seat}
+        try:
+            after = play.step(data.state, taken)
+        except HandFootError as err:
+            raise ActionRefusedError(err) from err
+        with db.write_session() as session:  # SQLite: the read transaction ends first, rolled back
+            stored = _store_action(session, data, taken, after)
+            if completion is not None:
+                completion.store(session, stored)
+            return stored
 
-    return store.write(db, run)
+    return store.retrying(unit, db)
 
 
-def _advance(session: Session, data: TableData, state: play.State, action: Mapping[str, Any]) -> TableData:
-    """``action`` applied to ``state`` (the table's round) and stored: its log line, then the table
-    row where its version is still ``data.version``."""
-    try:
-        after = play.step(state, action)
-    except HandFootError as err:
-        raise ActionRefusedError(err) from err
+def _store_action(session: Session, data: TableData, action: Mapping[str, Any], after: play.State) -> TableData:
+    """Log ``action`` (after the due answer ``data`` shows, if any) and store the table's next
+    version, guarded by the row's version read."""
     stamp = now()
+    before, answer = data.state, data.due_answer
+    rows = [] if answer is None else [  # the answer's index: the asked round's step, one before the shown one
+        {"table_id": data.id, "round": before.round, "index": before.version - 1, "seat": answer["seat"],
+         "action": answer, "version": data.row_version + 1, "created_at": stamp}]
+    rows.append({"table_id": data.id, "round": before.round, "index": before.version, "seat": action["seat"],
+                 "action": dict(action), "version": data.version + 1, "created_at": stamp})
     # logged first: the round's log, read when this action ends it, holds it
-    session.connection().execute(insert(ACTIONS).values(
-        table_id=data.id, round=state.round, index=state.version, seat=action["seat"], action=dict(action),
-        version=data.version + 1, created_at=stamp))
+    session.connection().execute(_INSERT_ACTION, rows)
     return _store_change(session, data, after, stamp)
 
 
 def _store_change(session: Session, data: TableData, after: play.State, stamp: datetime) -> TableData:
     """Write the table's next version: the round ``after`` (scored, stored and the next dealt when
-    it has ended), guarded by the version read."""
-    status, rounds_ended = data.status, data.rounds_ended
+    it has ended), guarded by the row's version read."""
+    status, last = data.status, data.last_round
     while after.phase == "ended" and status == "playing":
-        status, rounds_ended, after = _end_round(session, data, after, rounds_ended)
+        status, last, after = _end_round(session, data, after)
     due = stamp + timedelta(seconds=data.answer_timeout) if after.phase == "answer" else None
-    values = {"version": data.version + 1, "status": status, "round": after.round, "state": play.to_mapping(after),
-              "answer_due_at": due, "rounds_ended": rounds_ended, "updated_at": stamp}
-    moved = session.connection().execute(update(TABLES).where(TABLES.c.id == data.id,
-                                                              TABLES.c.version == data.version).values(**values))
+    version = data.version + 1
+    moved = session.connection().execute(_UPDATE, {
+        "table_id": data.id, "row_version": data.row_version, "new_version": version, "new_status": status,
+        "new_round": after.round, "new_state": play.to_mapping(after), "new_answer_due_at": due,
+        "new_updated_at": stamp})
     if moved.rowcount != 1:
         raise store.VersionMovedError("the table row changed since it was read")  # run again: then a 409
-    return TableData(**{**{name: getattr(data, name) for name in _COLUMNS}, **values})
+    return replace(data, version=version, row_version=version, status=status, round=after.round, state=after,
+                   answer_due_at=due, last_round=last, updated_at=stamp, due_answer=None)
 
 
 def _owner(session: Session, owner_id: int | None) -> Actor:
@@ -342,42 +388,39 @@ def _owner(session: Session, owner_id: int | None) -> Actor:
     return Actor(owner_id, None if key is None else key.name)
 
 
-def _end_round(session: Session, data: TableData, ended: play.State,
-               rounds_ended: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]], play.State]:
-    """Score the ended round by the one path and append it to the game with its seed and log; then
-    deal the next round, unless the game has ended. Returns the table's status, its rounds' summaries
-    and the round now at the table."""
-    log = list(session.connection().execute(
-        select(ACTIONS.c.action).where(ACTIONS.c.table_id == data.id, ACTIONS.c.round == ended.round)
-        .order_by(ACTIONS.c.index)).scalars())
-    body = play.score_body(ended)
-    request = {"teams": body["teams"], "play": {
-        "table": data.id, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side,
-        "actions": log}}
-    game, rnd = rounds_svc.append_round_in(session, _owner(session, data.owner_id), data.game_id,
-                                           {"round": ended.round, "teams": body["teams"]}, request)
-    # the summary's scores are the Breakdowns the append stored: the round is scored once
+def _end_round(session: Session, data: TableData, ended: play.State) -> tuple[str, dict[str, Any], play.State]:
+    """Score the ended round (``play.score``: the one scoring path, on the engine's values) and
+    append it to the game with its seed (its log is the table's: ``GET /v1/tables/{id}/rounds/{n}``);
+    its summary is a ``table_rounds`` row. Then deal the next round, unless the game has ended.
+    Returns the table's status, the round's summary and the round now at the table."""
+    teams = [breakdown_data(b) for b in play.score(ended).teams]  # in the state's side order: the game's
+    request = {"play": {"table": data.id, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side}}
+    game, _rnd = rounds_svc.append_scored_in(session, _owner(session, data.owner_id), data.game_id, ended.round,
+                                             teams, request)
     summary = {"round": ended.round, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side,
-               "score": [{k: team[k] for k in ("name", "total", "lines")} for team in rnd.teams]}
-    rounds_ended = [*rounds_ended, summary]
+               "score": [{k: team[k] for k in ("name", "total", "lines")} for team in teams]}
+    session.connection().execute(_INSERT_ROUND, {"table_id": data.id, **summary, "created_at": now()})
     if game.state["status"] == "finished":
-        return "finished", rounds_ended, ended
+        return "finished", summary, ended
     number = ended.round + 1
     sides = [(side.name, [ended.seats[i].name for i in ended.seats_of(j)]) for j, side in enumerate(ended.sides)]
     scores = [int(t["total"]) for t in game.state["totals"]]
     dealt = play.new_round(ended.preset, sides, round_seed(data.seed, number), number, ended.overrides, data.play,
                            scores)
-    return "playing", rounds_ended, dealt
+    return "playing", summary, dealt
 
 
 def round_log(db: Database, table: TableData, number: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """An ended round of ``table``: its summary (round, seed, ended, out_side, score) and its
     actions in order. :class:`TableRoundError`: the round is in play (``in_play``) or was not
     played at this table."""
-    summary = next((r for r in table.rounds_ended if r["round"] == number), None)
-    if summary is None:
-        raise TableRoundError(table.id, number, in_play=table.status == "playing" and number == table.round)
-    actions = store.read(db, lambda session: list(session.connection().execute(
-        select(ACTIONS.c.action).where(ACTIONS.c.table_id == table.id, ACTIONS.c.round == number)
-        .order_by(ACTIONS.c.index)).scalars()))
-    return summary, actions
+
+    def run(session: Session) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        connection = session.connection()
+        summary = connection.execute(_SELECT_ROUND, {"table_id": table.id, "number": number}).first()
+        if summary is None:
+            raise TableRoundError(table.id, number, in_play=table.status == "playing" and number == table.round)
+        return dict(summary._mapping), list(connection.execute(_SELECT_LOG, {"table_id": table.id,
+                                                                             "number": number}).scalars())
+
+    return store.read(db, run)

@@ -42,7 +42,7 @@ def true_table(app: Flask, table_id: int) -> tables_svc.TableData:
 
 
 def true_state(app: Flask, table_id: int) -> State:
-    return true_table(app, table_id).engine_state()
+    return true_table(app, table_id).state
 
 
 def card_strings(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
@@ -100,7 +100,7 @@ def play_turn(flask_client: FlaskClient, app: Flask, created: dict[str, Any], rn
     """The acting seat's greedy move, sent candidate after candidate until one is taken; every answer
     (the view, each refusal) checked for hidden information. Returns the accepted action's answer."""
     table = true_table(app, created["id"])
-    state = table.engine_state()
+    state = tables_svc.shown(table).state
     seat = actor(state)
     headers = seat_headers(created, seat)
     view = flask_client.get(f"/v1/tables/{created['id']}/view", headers=headers).get_json()

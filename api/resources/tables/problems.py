@@ -80,17 +80,25 @@ def table_problem(error: svc.GameServiceError) -> flask.Response:
 
 
 def _authenticate() -> None:
-    """A seat operation: the Seat-Token's seat (``flask.g.seat``); the rest: the API key."""
+    """A seat operation: the Seat-Token's seat (``flask.g.seat``) and the table read to find it
+    (``flask.g.table``, which the operation uses: :func:`read_table`); the rest: the API key."""
     endpoint = flask.request.endpoint or ""
     headers = flask.request.headers
     if endpoint in SEAT_ENDPOINTS or (endpoint in EITHER_ENDPOINTS and SEAT_HEADER in headers):
         table_id = int((flask.request.view_args or {})["table_id"])
-        seat = tables_svc.seat_of(get_db(), table_id, headers.get(SEAT_HEADER))
+        seat, flask.g.table = tables_svc.seat_at(get_db(), table_id, headers.get(SEAT_HEADER))
         flask.g.seat = seat
         flask.g.actor = SeatActor(table_id=table_id, seat=seat)
     else:
         flask.g.seat = None
         flask.g.actor = auth.authenticate()
+
+
+def read_table() -> tables_svc.TableData | None:
+    """The table the Seat-Token's check read, once: a second call (an operation run again after a
+    lost race) gets ``None`` and reads it anew."""
+    data: tables_svc.TableData | None = flask.g.pop("table", None)
+    return data
 
 
 def _no_store(response: flask.Response) -> flask.Response:

@@ -46,7 +46,8 @@ class TableCreateSchema(Schema):
         "are a 422 `unknown_rule` at `/play/<name>`."})
     answer_timeout = Int(validate=validate.Range(min=1, max=MAX_ANSWER_TIMEOUT), metadata={
         "description": "Seconds an asked partner has to answer \"May I go out?\" before the answer counts as a "
-        f"yes (default {DEFAULT_ANSWER_TIMEOUT}); applied when the table is next read or acted on."})
+        f"yes (default {DEFAULT_ANSWER_TIMEOUT}); shown as given by every read from then on, and stored by the "
+        "table's next action."})
 
     @validates_schema
     def _game_or_new(self, data: dict[str, Any], **_kwargs: Any) -> None:

@@ -27,7 +27,7 @@ def game_round_location(game_id: int, number: int) -> str:
 def created_doc(created: CreatedTable) -> dict[str, Any]:
     """The 201 of a creation: the table and each seat's token (shown here only)."""
     data = created.table
-    state = data.engine_state()
+    state = data.state
     return {"id": data.id, "game": data.game_id, "href": table_location(data.id), "status": data.status,
             "round": data.round, "version": data.version,
             "seats": [{"seat": i, "name": s.name, "side": s.side, "token": token}
@@ -41,7 +41,7 @@ def created_answer(created: CreatedTable) -> Answer:
 
 def summary_doc(data: TableData) -> dict[str, Any]:
     """The public summary: counts of cards, never a card."""
-    state = data.engine_state()
+    state = data.state
     return {"id": data.id, "game": data.game_id, "href": table_location(data.id), "status": data.status,
             "round": data.round, "version": data.version, "phase": state.phase, "turn": state.turn,
             "seats": [{"seat": i, "name": s.name, "side": s.side, "hand_size": len(s.hand),
@@ -53,21 +53,29 @@ def summary_doc(data: TableData) -> dict[str, Any]:
 def seat_view_doc(data: TableData, seat: int) -> dict[str, Any]:
     """A SeatView: the engine's view for ``seat``, the table's version, the rules in force (the game's
     ``preset`` and house-rule overrides, ``rules``) and the last round ended."""
-    state = data.engine_state()
-    last = data.rounds_ended[-1] if data.rounds_ended else None
+    state = data.state
+    last = data.last_round
     return {"table": data.id, "game": data.game_id, "status": data.status, "version": data.version,
             "round": data.round, "rounds": state.rules.rounds,
             "preset": state.preset, "rules": dict(state.overrides), "view": play.view(state, seat),
             "last_round": None if last is None else {**last, "href": table_round_location(data.id, last["round"])}}
 
 
-def seat_view_answer(seat: int) -> Any:
-    """The 200 of an action, as stored with its Idempotency-Key (per seat: the key's scope is the seat)."""
+class SeatViewAnswer:
+    """The 200 of an action for ``seat``: the SeatView, built once for the answer and for the copy
+    stored with its Idempotency-Key (per seat: the key's scope is the seat)."""
 
-    def answer(data: TableData) -> Answer:
-        return Answer(200, {}, seat_view_doc(data, seat))
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self._built: tuple[TableData, dict[str, Any]] | None = None
 
-    return answer
+    def doc(self, data: TableData) -> dict[str, Any]:
+        if self._built is None or self._built[0] is not data:
+            self._built = data, seat_view_doc(data, self.seat)
+        return self._built[1]
+
+    def __call__(self, data: TableData) -> Answer:
+        return Answer(200, {}, self.doc(data))
 
 
 def round_doc(data: TableData, summary: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
