@@ -47,7 +47,7 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def owned(stmt: Select[Any], actor: Actor) -> Select[Any]:
+def owned(stmt: Select[Game], actor: Actor) -> Select[Game]:
     """``stmt`` narrowed to the games ``actor`` owns (anonymous: the games made without a key)."""
     if actor.key_id is None:
         return stmt.where(Game.owner_id.is_(None))

@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 
 from handfoot.engine import play
 from handfoot.engine.errors import HandFootError, PlayError, Problem
+from handfoot.engine.play import State as PlayState  # `play` in TableData is its column
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
 from handfoot.server.idempotency import Completion
@@ -107,7 +108,7 @@ class TableData:
     created_at: datetime
     updated_at: datetime
 
-    def engine_state(self) -> play.State:
+    def engine_state(self) -> PlayState:
         return play.state_from_mapping(self.state)
 
 
@@ -184,11 +185,12 @@ def create_table(db: Database, actor: Actor, body: Mapping[str, Any],
                 raise PlayError(problems)
         tokens = [SEAT_TOKEN_PREFIX + secrets.token_urlsafe(32) for _ in state.seats]
         stamp = now()
-        values = {"owner_id": actor.key_id, "game_id": game.id, "status": "playing", "version": 0, "round": number,
+        values: dict[str, Any] = {
+                  "owner_id": actor.key_id, "game_id": game.id, "status": "playing", "version": 0, "round": number,
                   "seed": seed, "answer_timeout": timeout, "answer_due_at": None, "play": options,
                   "state": play.to_mapping(state), "seat_hashes": [hash_token(t) for t in tokens],
                   "rounds_ended": [], "created_at": stamp, "updated_at": stamp}
-        table_id = session.connection().execute(insert(TABLES).values(**values)).inserted_primary_key[0]
+        table_id = session.connection().execute(insert(TABLES).values(**values).returning(TABLES.c.id)).scalar_one()
         data = TableData(id=int(table_id), **values)
         if state.phase == "ended":  # a deal can end its round (a red three wanting a card the stock lacks)
             data = _store_change(session, data, state, stamp)
