@@ -35,7 +35,7 @@ def rank_points(rules: RuleSet) -> tuple[int, ...]:
         high |= {Rank.NINE, Rank.EIGHT}
     fixed = {Rank.JOKER: rules.joker_points, Rank.TWO: rules.two_points, Rank.ACE: rules.ace_points,
              Rank.THREE: rules.black_three_points}
-    return tuple(fixed[rank] if rank in fixed else rules.high_points if rank in high else rules.low_points
+    return tuple(fixed.get(rank, rules.high_points if rank in high else rules.low_points)
                  for rank in Rank)
 
 
@@ -89,7 +89,7 @@ def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = 
     return meld_check(cards, rules, onto)
 
 
-def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ()) -> MeldCheck:
+def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ()) -> MeldCheck:  # noqa: C901 - the meld rules, one branch each, read whole
     """The meld rules, all of them, for :func:`validate_meld` and every meld on a table.
 
     Reads the meld's composition (``handfoot.engine.cards``), and its cards only for the colour of

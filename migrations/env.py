@@ -64,9 +64,8 @@ def _run(connection: Connection) -> None:
         target_metadata=target_metadata,
         render_as_batch=True,
     )
-    with _sqlite_foreign_keys_off(connection):
-        with context.begin_transaction():
-            context.run_migrations()
+    with _sqlite_foreign_keys_off(connection), context.begin_transaction():
+        context.run_migrations()
 
 
 @contextmanager

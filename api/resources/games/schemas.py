@@ -67,7 +67,8 @@ class GameCreateSchema(Schema):
 class Cursor(fields.String):
     """The opaque ``cursor`` of the games list: deserialised to the ``(created_at, id)`` it follows."""
 
-    default_error_messages = {"invalid": "Not a cursor of this list: follow the `Link` header's rel=\"next\" "
+    default_error_messages = {  # noqa: RUF012 - marshmallow types it an instance variable
+                              "invalid": "Not a cursor of this list: follow the `Link` header's rel=\"next\" "
                               "URL as it is (a cursor is opaque; it is not built from ids or pages)."}
 
     # a String on the wire (so apispec documents it as one), a (created_at, id) once loaded
