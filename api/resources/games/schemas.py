@@ -72,8 +72,9 @@ class Cursor(fields.String):
                               "URL as it is (a cursor is opaque; it is not built from ids or pages)."}
 
     # a String on the wire (so apispec documents it as one), a (created_at, id) once loaded
-    def _deserialize(self, value: Any, attr: str | None, data: Any,  # type: ignore[override]
-                     **kwargs: Any) -> tuple[datetime, int]:
+    def _deserialize(  # type: ignore[override]
+        self, value: Any, attr: str | None, data: Any, **kwargs: Any
+    ) -> tuple[datetime, int]:
         text = super()._deserialize(value, attr, data, **kwargs)
         try:
             return decode_cursor(text, max_id=MAX_ID)
