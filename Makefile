@@ -67,13 +67,13 @@ lint: install
 
 # mypy reads the source tree under the names it installs as: build/typecheck/handfoot/ (a namespace
 # package, as installed) links client -> sdk/, engine -> engine/ and server -> api/ (the editable
-# install's import hook is invisible to mypy). Checked: the client, the engine and the examples.
+# install's import hook is invisible to mypy). Checked: the client, the engine, the server and the examples.
 TYPECHECK := build/typecheck
 typecheck: install
 	@rm -rf $(TYPECHECK) && mkdir -p $(TYPECHECK)/handfoot
 	@ln -s "$$PWD/sdk" $(TYPECHECK)/handfoot/client && ln -s "$$PWD/engine" $(TYPECHECK)/handfoot/engine
 	@ln -s "$$PWD/api" $(TYPECHECK)/handfoot/server
-	MYPYPATH=$(TYPECHECK) $(VENV)/bin/mypy --strict -p handfoot.client -p handfoot.engine
+	MYPYPATH=$(TYPECHECK) $(VENV)/bin/mypy --strict -p handfoot.client -p handfoot.engine -p handfoot.server
 	MYPYPATH=$(TYPECHECK) $(VENV)/bin/mypy --strict examples
 
 # pytest exits 5 when it collected no tests: that is a failure too, said out loud.

@@ -20,6 +20,7 @@ timeout instead of failing when a read lock cannot be upgraded.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -101,10 +102,9 @@ def make_engine(url: str, *, sqlite_synchronous: str | None = None, **kwargs: An
         database = sa_url.database or ""
         in_memory = database in ("", ":memory:") or database.startswith("file::memory:")
         if not in_memory:
-            try:
+            # on OSError, connecting fails with sqlite3's OperationalError: a 503, not a crash here
+            with contextlib.suppress(OSError):
                 Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-            except OSError:
-                pass  # connecting fails with sqlite3's OperationalError: a 503, not a crash here
         connect_args.setdefault("timeout", 15)
         connect_args.setdefault("check_same_thread", False)
         pragmas = sqlite_pragmas(sqlite_synchronous)

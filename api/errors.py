@@ -100,7 +100,7 @@ def flatten_messages(messages: Any) -> list[dict[str, str]]:
     return items
 
 
-class ErrorResponsesPlugin(BasePlugin):  # type: ignore[misc]
+class ErrorResponsesPlugin(BasePlugin):
     """Lists in every operation the errors any request to it can get (all problem+json).
 
     400 malformed JSON, 413 body too large and 415 a body that is not JSON on operations with a

@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import flask
 from sqlalchemy import bindparam, delete, select, update
@@ -258,7 +258,8 @@ class Claim:
         """Store the answer, in the caller's write transaction. The body is stored as the app sends
         it (``app.json.response``: its encoder, its trailing newline), so a replay is the first
         answer byte for byte. Raises :class:`IdempotencyLostError` when the key was taken over."""
-        sent = flask.current_app.json.response(answer.body).get_data(as_text=True)
+        # flask types json.response as werkzeug's sans-IO Response; the app's is a flask.Response
+        sent = cast(flask.Response, flask.current_app.json.response(answer.body)).get_data(as_text=True)
         result = session.execute(
             update(IdempotencyKey)
             .where(IdempotencyKey.id == self.row_id, IdempotencyKey.token == self.token,

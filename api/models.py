@@ -87,7 +87,7 @@ class Game(Base):
         cascade="all, delete-orphan", passive_deletes=True, order_by="GamePlayer.id"
     )
 
-    __mapper_args__ = {"version_id_col": version}
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy types it an instance variable
 
 
 class GamePlayer(Base):

@@ -42,7 +42,7 @@ def _page_in_range(params: Any) -> None:
                                  field_name="page")
 
 
-class PageArgumentsParser(FlaskParser):  # type: ignore[misc]
+class PageArgumentsParser(FlaskParser):
     """The parser of ``page``/``page_size``: webargs' own, refusing a ``page`` past :data:`MAX_PAGE`."""
 
     def parse(self, argmap: Any, req: Any = None, *, validate: Any = None, **kwargs: Any) -> Any:
@@ -50,7 +50,7 @@ class PageArgumentsParser(FlaskParser):  # type: ignore[misc]
         return super().parse(argmap, req, validate=[*validators, _page_in_range], **kwargs)
 
 
-class PageLimitPlugin(BasePlugin):  # type: ignore[misc]
+class PageLimitPlugin(BasePlugin):
     """Documents :data:`MAX_PAGE` as the ``maximum`` of every operation's ``page`` query parameter
     (runs after the marshmallow plugin, which has turned the pagination schema into parameters)."""
 

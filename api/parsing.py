@@ -12,7 +12,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 from handfoot.server import problems
 
 
-class JSONBodyParser(FlaskParser):  # type: ignore[misc]
+class JSONBodyParser(FlaskParser):
     """webargs' Flask parser, hardened at the point where a body becomes JSON.
 
     - A body that ``json.loads`` cannot turn into a value for any reason is a 400 malformed-json:

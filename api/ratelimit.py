@@ -62,7 +62,7 @@ def default_uri(database_url: str) -> str:
 class SQLiteStorage(Storage):
     """Fixed-window counters in a SQLite file shared by processes (one connection per process)."""
 
-    STORAGE_SCHEME = [SCHEME]
+    STORAGE_SCHEME = [SCHEME]  # noqa: RUF012 - limits types it an instance variable
 
     def __init__(self, uri: str, wrap_exceptions: bool = False, **options: Any) -> None:
         super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)

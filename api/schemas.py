@@ -7,11 +7,13 @@ the one place a rule is defined. The engine checks the values again (ranges, con
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import chain, repeat
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
+from marshmallow.types import StrSequenceOrSet
 from marshmallow.utils import get_value
 
 from handfoot.engine import RULE_FIELDS, Breakdown, Line, RuleField
@@ -106,7 +108,7 @@ def meld_lists_ok(value: Any) -> bool:
     )
 
 
-class CardList(fields.List):
+class CardList(fields.List[str]):
     """A list of card strings, checked in one pass.
 
     Documented (and, on a bad item, answered) exactly as ``List(String(validate=Length(max=8)))``:
@@ -121,7 +123,7 @@ class CardList(fields.List):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-class MeldList(fields.List):
+class MeldList(fields.List[list[str | None]]):
     """A list of card lists (melds), checked in one pass; errors as the nested lists would give."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
@@ -130,7 +132,7 @@ class MeldList(fields.List):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-def Cards(description: str, **kw: Any) -> fields.List:  # noqa: N802
+def Cards(description: str, **kw: Any) -> fields.List[str]:  # noqa: N802
     """A list of card strings (rank then suit: ``10H``, ``QS``, ``JK``; aliases ``T``, ``♠`` ...).
 
     Card strings are parsed once, by the engine, which names each unknown card's position.
@@ -143,7 +145,7 @@ def Cards(description: str, **kw: Any) -> fields.List:  # noqa: N802
     )
 
 
-def Melds(description: str, **kw: Any) -> fields.List:  # noqa: N802
+def Melds(description: str, **kw: Any) -> fields.List[list[str | None]]:  # noqa: N802
     return MeldList(
         CardList(
             fields.String(validate=validate.Length(max=MAX_CARD_LENGTH)),
@@ -202,7 +204,7 @@ class RankBonusSchema(Schema):
     )
 
 
-def _rule_field(spec: RuleField) -> fields.Field:
+def _rule_field(spec: RuleField) -> fields.Field[Any]:
     meta = {"description": spec.description}
     rng = validate.Range(spec.minimum, spec.maximum)
     if spec.kind == "int":
@@ -226,7 +228,7 @@ def _rule_field(spec: RuleField) -> fields.Field:
 
 
 #: House-rule overrides: every member optional, each a RuleSet field of the engine.
-RulesSchema: type[Schema] = Schema.from_dict(
+RulesSchema: type[ma.Schema] = Schema.from_dict(
     {name: _rule_field(spec) for name, spec in RULE_FIELDS.items()}, name="RulesSchema"
 )
 
@@ -235,10 +237,11 @@ class RulesField(fields.Nested):
     """House rules: a ``Nested(RulesSchema)``; an empty object (most requests) loads as ``{}``
     without walking the schema's fields, exactly what ``RulesSchema().load({})`` returns."""
 
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     partial: bool | StrSequenceOrSet | None = None, **kwargs: Any) -> Any:
         if type(value) is dict and not value:
             return {}
-        return super()._deserialize(value, attr, data, **kwargs)
+        return super()._deserialize(value, attr, data, partial, **kwargs)
 
 
 def Rules(**kw: Any) -> fields.Nested:  # noqa: N802
@@ -256,7 +259,10 @@ def Rules(**kw: Any) -> fields.Nested:  # noqa: N802
 class ProblemItemSchema(Schema):
     """One rule broken, in a check's answer: the same shape as an error's ``errors`` item."""
 
-    pointer = fields.String(metadata={"description": "JSON Pointer into the request body, e.g. `/melds/1/2`."})
+    # a Field: EngineProblemSchema dumps it with a Function
+    pointer: fields.Field[Any] = fields.String(
+        metadata={"description": "JSON Pointer into the request body, e.g. `/melds/1/2`."}
+    )
     code = fields.String(metadata={"description": "Stable problem code (README: Problem codes)."})
     detail = fields.String(metadata={"description": "The rule broken, in words, with its rule name."})
 
@@ -275,7 +281,7 @@ class EngineProblemSchema(ProblemItemSchema):
     pointer = fields.Function(_problem_pointer, metadata=ProblemItemSchema._declared_fields["pointer"].metadata)
 
 
-def Problems() -> fields.List:  # noqa: N802
+def Problems() -> fields.List[Any]:  # noqa: N802
     return fields.List(
         fields.Nested(EngineProblemSchema),
         metadata={"description": "Every rule broken (empty when none), each with a stable code."},

@@ -26,7 +26,7 @@ import time
 import flask
 from flask_cors import CORS
 from limits import RateLimitItem, parse_many
-from limits.storage import storage_from_string
+from limits.storage import Storage, storage_from_string
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import TooManyRequests
 
@@ -69,17 +69,21 @@ class RateLimiter:
     """``HANDFOOT_RATE_LIMIT`` on ``/v1``: ``limits``' fixed-window strategy over one storage.
 
     ``limit`` is in ``limits``' notation (``"600/minute"``, ``"20/second;600/minute"``; a bad one
-    raises ``ValueError``); ``storage_uri`` a ``limits`` storage (``api/ratelimit.py``'s shared file,
-    ``redis://...``, ``memory://``), counted in fixed windows (``limits``' ``FixedWindowRateLimiter``
-    semantics). A busy key's requests are taken from the storage in leases (``ratelimit.Leases``:
-    one ``incr`` per lease of up to ``LEASE_MAX``, never past the limit, a key refused at most a
-    bounded few requests early); the headers reuse the lease's count. Flask-Limiter did the same work through
-    per-route decorators, blueprint and exemption lookups on every request; here there is one route
+    raises ``ValueError``); ``storage_uri`` a synchronous ``limits`` storage (``api/ratelimit.py``'s
+    shared file, ``redis://...``, ``memory://``; an ``async+`` one raises ``ValueError``), counted
+    in fixed windows (``limits``' ``FixedWindowRateLimiter`` semantics). A busy key's requests are
+    taken from the storage in leases (``ratelimit.Leases``: one ``incr`` per lease of up to
+    ``LEASE_MAX``, never past the limit, a key refused at most a bounded few requests early); the
+    headers reuse the lease's count. Flask-Limiter did the same work through per-route decorators,
+    blueprint and exemption lookups on every request; here there is one route
     rule (every ``/v1`` path) and one allowance per key (``application_limits`` in its terms)."""
 
     def __init__(self, limit: str, storage_uri: str, key_prefix: str = "") -> None:
         self.items = parse_many(limit)
-        self.storage = storage_from_string(storage_uri)
+        storage = storage_from_string(storage_uri)
+        if not isinstance(storage, Storage):  # an async+... URI: the app is synchronous
+            raise ValueError(f"{storage_uri!r} is an asynchronous limits storage; give a synchronous one")
+        self.storage = storage
         self.prefix = key_prefix or "handfoot"
         self.leases = ratelimit.Leases()
 

@@ -261,7 +261,7 @@ def add_headers(response: dict[str, Any], components: list[str]) -> None:
         response.setdefault("headers", {}).setdefault(name, component)
 
 
-class SpecFinishingPlugin(BasePlugin):  # type: ignore[misc]
+class SpecFinishingPlugin(BasePlugin):
     """Per operation: its ``operationId`` (:data:`OPERATION_IDS`), the headers its answers carry
     (:func:`sent_headers`), and a problem example on each problem answer it documents itself.
     Runs after flask-smorest's plugins and ``ErrorResponsesPlugin`` (answers named by component,

@@ -413,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             granted, per_host = harness.check_limit(args.limit)
             if granted > args.limit:
                 failures.append(f"rate limit: {granted} granted across hosts, limit {args.limit}")
-        except Exception as err:  # noqa: BLE001 - reported, then the lab comes down all the same
+        except Exception as err:
             failures.append(f"harness error: {err!r}")
             raise
         finally:

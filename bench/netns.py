@@ -14,6 +14,7 @@ Errors raised: ``subprocess.CalledProcessError`` when an ``ip``/``initdb``/``pg_
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -118,10 +119,8 @@ class Lab:
     def kill(proc: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None:
         """``sig`` to ``proc``'s whole process group (master and workers at once), then reap it."""
         if proc.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, sig)
-            except ProcessLookupError:
-                pass
         try:
             proc.wait(15)
         except subprocess.TimeoutExpired:
@@ -158,13 +157,9 @@ class Lab:
     def close(self) -> None:
         # Processes first (the cluster before its directory), then links and namespaces.
         for proc, stop in reversed(self.processes):
-            try:
+            with contextlib.suppress(Exception):  # cleanup goes on whatever one step does
                 self.kill(proc, stop)
-            except Exception:  # noqa: BLE001 - cleanup goes on whatever one step does
-                pass
         for undo in reversed(self.cleanups):
-            try:
+            with contextlib.suppress(Exception):
                 undo()
-            except Exception:  # noqa: BLE001
-                pass
         shutil.rmtree(self.dir, ignore_errors=True)

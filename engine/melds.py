@@ -34,7 +34,7 @@ def rank_points(rules: RuleSet) -> tuple[int, ...]:
         high |= {Rank.NINE, Rank.EIGHT}
     fixed = {Rank.JOKER: rules.joker_points, Rank.TWO: rules.two_points, Rank.ACE: rules.ace_points,
              Rank.THREE: rules.black_three_points}
-    return tuple(fixed[rank] if rank in fixed else rules.high_points if rank in high else rules.low_points
+    return tuple(fixed.get(rank, rules.high_points if rank in high else rules.low_points)
                  for rank in Rank)
 
 

@@ -5,10 +5,12 @@ default SQLite file ``var/handfoot.sqlite3`` (its directory is created if needed
 ``render_as_batch=True`` lets autogenerate write ALTERs that SQLite can run.
 """
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from logging.config import fileConfig
 
 from alembic import context
+from sqlalchemy import Connection
 
 import handfoot.server.models  # noqa: F401  (registers the tables on Base.metadata)
 from handfoot.server.config import database_url_from_env, normalize_database_url
@@ -56,19 +58,18 @@ def run_migrations_online() -> None:
         engine.dispose()
 
 
-def _run(connection):  # type: ignore[no-untyped-def]
+def _run(connection: Connection) -> None:
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
         render_as_batch=True,
     )
-    with _sqlite_foreign_keys_off(connection):
-        with context.begin_transaction():
-            context.run_migrations()
+    with _sqlite_foreign_keys_off(connection), context.begin_transaction():
+        context.run_migrations()
 
 
 @contextmanager
-def _sqlite_foreign_keys_off(connection):  # type: ignore[no-untyped-def]
+def _sqlite_foreign_keys_off(connection: Connection) -> Iterator[None]:
     """SQLite: foreign keys off while migrating, checked before they are on again (SQLite's own
     procedure for changing a table's schema). A batch migration rebuilds a table by dropping the
     old one, and with foreign keys on dropping ``games`` deletes every round (ON DELETE CASCADE).
@@ -77,6 +78,8 @@ def _sqlite_foreign_keys_off(connection):  # type: ignore[no-untyped-def]
         yield
         return
     raw = connection.connection.dbapi_connection
+    if raw is None:  # only a closed or invalidated connection has none
+        raise RuntimeError("the migration's connection has no driver connection")
     raw.execute("PRAGMA foreign_keys=OFF")
     try:
         yield

@@ -68,7 +68,7 @@ def _play_all(client: Client, table_id: int, tokens: list[str], bots: list[str],
         with Client(client.base_url, api_key="", timeout=client.timeout, max_retries=client.max_retries) as own:
             try:
                 results[i] = Bot(own, table_id, tokens[i], choose, wait=wait, stop=stop).play()
-            except BaseException as exc:  # reported by the main thread
+            except BaseException as exc:  # noqa: BLE001 - reported by the main thread
                 if not stop.is_set():
                     errors.append(exc)
                 stop.set()

@@ -107,7 +107,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         with engine.connect():
             pass
         engine.dispose()
-    except Exception as error:  # any driver or network error means the same thing here
+    except Exception as error:  # noqa: BLE001 - any driver or network error means the same thing here
         pytest.exit(f"CI=true but PostgreSQL at TEST_DATABASE_URL is not reachable: {error}", returncode=1)
 
 

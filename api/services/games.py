@@ -35,11 +35,29 @@ from handfoot.server.services.errors import (
 )
 
 __all__ = [
-    "MAX_ROUNDS_PER_GAME", "FieldProblem", "GameFinishedError", "GameNotFoundError", "GameServiceError",
-    "InvalidRequestError", "RoundLimitError", "RoundNotFoundError", "RoundNumberError", "StoreUnavailableError",
+    "MAX_ROUNDS_PER_GAME",
+    "FieldProblem",
+    "GameFinishedError",
+    "GameNotFoundError",
+    "GameServiceError",
+    "GamesPage",
+    "InvalidRequestError",
+    "RoundLimitError",
+    "RoundNotFoundError",
+    "RoundNumberError",
+    "RoundsLoaded",
+    "StoreUnavailableError",
     "WriteConflictError",
-    "GamesPage", "RoundsLoaded", "create_game", "current_state", "delete_game", "get_game", "list_games",
-    "read_game", "require_game", "rules_of", "side_names", "state_mapping",
+    "create_game",
+    "current_state",
+    "delete_game",
+    "get_game",
+    "list_games",
+    "read_game",
+    "require_game",
+    "rules_of",
+    "side_names",
+    "state_mapping",
 ]
 
 
@@ -47,7 +65,7 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def owned(stmt: Select[Any], actor: Actor) -> Select[Any]:
+def owned(stmt: Select[Game], actor: Actor) -> Select[Game]:
     """``stmt`` narrowed to the games ``actor`` owns (anonymous: the games made without a key)."""
     if actor.key_id is None:
         return stmt.where(Game.owner_id.is_(None))

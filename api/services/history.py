@@ -30,7 +30,7 @@ from handfoot.server.models import Game
 from handfoot.server.services.errors import StoreUnavailableError
 from handfoot.server.services.games import owned
 
-__all__ = ["BATCH_SIZE", "HistoryFilter", "Figures", "game_batches", "statistics"]
+__all__ = ["BATCH_SIZE", "Figures", "HistoryFilter", "game_batches", "statistics"]
 
 #: Games read per query (each with its rounds) while exporting or counting.
 BATCH_SIZE = 200

@@ -36,6 +36,7 @@ from sqlalchemy.orm import Session
 
 from handfoot.engine import play
 from handfoot.engine.errors import HandFootError, PlayError, Problem
+from handfoot.engine.play import State as PlayState  # `play` in TableData is its column
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
 from handfoot.server.idempotency import Completion
@@ -112,7 +113,7 @@ class TableData:
     answer_timeout: int
     answer_due_at: datetime | None
     play: dict[str, Any]
-    state: play.State
+    state: PlayState
     seat_hashes: list[str]
     created_at: datetime
     updated_at: datetime
@@ -233,11 +234,12 @@ def create_table(db: Database, actor: Actor, body: Mapping[str, Any],
                 raise PlayError(problems)
         tokens = [SEAT_TOKEN_PREFIX + secrets.token_urlsafe(32) for _ in state.seats]
         stamp = now()
-        values = {"owner_id": actor.key_id, "game_id": game.id, "status": "playing", "version": 0, "round": number,
+        values: dict[str, Any] = {
+                  "owner_id": actor.key_id, "game_id": game.id, "status": "playing", "version": 0, "round": number,
                   "seed": seed, "answer_timeout": timeout, "answer_due_at": None, "play": options,
                   "state": play.to_mapping(state), "seat_hashes": [hash_token(t) for t in tokens],
                   "created_at": stamp, "updated_at": stamp}
-        table_id = session.connection().execute(insert(TABLES).values(**values)).inserted_primary_key[0]
+        table_id = session.connection().execute(insert(TABLES).values(**values).returning(TABLES.c.id)).scalar_one()
         data = TableData(id=int(table_id), **{**values, "state": state}, row_version=0)
         if state.phase == "ended":  # a deal can end its round (a red three wanting a card the stock lacks)
             data = _store_change(session, data, state, stamp)

@@ -33,7 +33,7 @@ def test_appends_go_to_50_games_at_a_time() -> None:
     assert paths[: storage.GAMES] == [f"/v1/games/{i}/rounds" for i in ids[: storage.GAMES]]
 
 
-class StopTest(Exception):
+class StopTest(Exception):  # noqa: N818 - not an error: the run's planned end
     """Ends a storage run once the backend it was run on is known."""
 
 

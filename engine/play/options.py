@@ -83,9 +83,7 @@ def play_options(preset_id: str, overrides: Mapping[str, Any] | None = None) -> 
     problems: list[Problem] = []
     changes: dict[str, Any] = {}
     for key, value in overrides.items():
-        if key == "ask_partner" and isinstance(value, bool):
-            changes[key] = value
-        elif key == "stock_out" and value in STOCK_OUT_CHOICES:
+        if (key == "ask_partner" and isinstance(value, bool)) or (key == "stock_out" and value in STOCK_OUT_CHOICES):
             changes[key] = value
         elif key in ("ask_partner", "stock_out"):
             problems.append(Problem("invalid_rule_value", f"{key}: expected "

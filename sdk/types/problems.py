@@ -138,10 +138,7 @@ class ProblemDetails(Shown):
         if not isinstance(data, Mapping):
             return cls.from_status(status)
         body_status = data.get("status")
-        if isinstance(body_status, int) and not isinstance(body_status, bool):
-            status_value = body_status
-        else:
-            status_value = status
+        status_value = body_status if isinstance(body_status, int) and not isinstance(body_status, bool) else status
         type_ = data.get("type")
         title = data.get("title")
         detail = data.get("detail")

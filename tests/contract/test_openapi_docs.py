@@ -40,6 +40,6 @@ FIELDS = [f for name, schema in SPEC["components"]["schemas"].items() for f in _
 
 @pytest.mark.parametrize(("schema", "field", "spec"), FIELDS, ids=[f"{s}.{f}" for s, f, _ in FIELDS])
 def test_field_is_described(schema: str, field: str, spec: dict[str, Any]) -> None:
-    described = spec.get("description") or (
-        "$ref" in spec or any("$ref" in s for s in spec.get("allOf", []))) and spec.get("description")
+    described = spec.get("description") or ((
+        "$ref" in spec or any("$ref" in s for s in spec.get("allOf", []))) and spec.get("description"))
     assert described, f"{schema}.{field} has no description"

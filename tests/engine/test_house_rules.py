@@ -217,8 +217,7 @@ def test_card_counts_follow_the_jokers_in_a_deck(preset: str, jokers: int) -> No
     sides = max(2, rules.teams_min)  # as _round builds
     decks = rules.decks_for(sides * rules.players_per_team_min)
     for held, legal in ((jokers * decks, True), (jokers * decks + 1, False)):
-        first = {"melds": [SEVENS], "players": [{"name": "P00", "hand": ["JK"] * held}]
-                 + _players(preset, 0)[1:]}
+        first = {"melds": [SEVENS], "players": [{"name": "P00", "hand": ["JK"] * held}, *_players(preset, 0)[1:]]}
         score = _score(_round(preset, {"jokers_per_deck": jokers}, first))
         codes = [] if isinstance(score, RoundScore) else [code for code, _ in score]
         assert ("too_many_copies" not in codes) is legal, (held, score)

@@ -45,7 +45,7 @@ def melds(draw: st.DrawFn, rules: RuleSet, open_only: bool = False) -> list[Card
 
 
 def natural_cards(max_size: int = 8, min_size: int = 0) -> st.SearchStrategy[list[Card]]:
-    cards = st.builds(Card, st.sampled_from(NATURAL_RANKS + (Rank.TWO,)), st.sampled_from(SUITS))
+    cards = st.builds(Card, st.sampled_from((*NATURAL_RANKS, Rank.TWO)), st.sampled_from(SUITS))
     return st.lists(cards, min_size=min_size, max_size=max_size)
 
 

@@ -89,7 +89,7 @@ def python_session(session: str, namespace: dict[str, Any]) -> str:
         with contextlib.redirect_stdout(out):
             try:
                 exec(compile(source, "<README>", "single"), namespace)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - printed, as the interpreter would
                 print(f"{type(exc).__name__}: {exc}")
         transcript.append(out.getvalue())
     return "".join(transcript)

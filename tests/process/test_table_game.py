@@ -56,7 +56,7 @@ def play(url: str, table_id: int, tokens: list[str]) -> list[BotSummary]:
             with Client(url, timeout=(3.05, 30)) as own:
                 choose = policy_choose(BOTS[seat], seed=SEED + seat)
                 results[seat] = Bot(own, table_id, tokens[seat], choose, wait=10).play()
-        except BaseException as exc:  # re-raised by the test
+        except BaseException as exc:  # noqa: BLE001 - re-raised by the test
             errors.append(exc)
 
     threads = [threading.Thread(target=run, args=(seat,), daemon=True) for seat in range(4)]

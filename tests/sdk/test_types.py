@@ -192,6 +192,6 @@ def test_a_status_outside_game_status_is_refused() -> None:
     """``GameSummary.status`` is a ``GameStatus``: a value the type does not list is an
     ``APIResponseValidationError`` naming the member, not a string that no ``match`` arm handles."""
     item = {"id": 1, "name": "g", "preset": "pagat", "status": "paused"}
-    with pytest.raises(handfoot.client.APIResponseValidationError, match="status.*'in_progress'.*'paused'"):
+    with pytest.raises(handfoot.client.APIResponseValidationError, match=r"status.*'in_progress'.*'paused'"):
         types.GameSummary.from_json(item)
     assert types.GameSummary.from_json({**item, "status": "tiebreaker"}).status == "tiebreaker"

@@ -67,10 +67,14 @@ class GameCreateSchema(Schema):
 class Cursor(fields.String):
     """The opaque ``cursor`` of the games list: deserialised to the ``(created_at, id)`` it follows."""
 
-    default_error_messages = {"invalid": "Not a cursor of this list: follow the `Link` header's rel=\"next\" "
+    default_error_messages = {  # noqa: RUF012 - marshmallow types it an instance variable
+                              "invalid": "Not a cursor of this list: follow the `Link` header's rel=\"next\" "
                               "URL as it is (a cursor is opaque; it is not built from ids or pages)."}
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[datetime, int]:
+    # a String on the wire (so apispec documents it as one), a (created_at, id) once loaded
+    def _deserialize(  # type: ignore[override]
+        self, value: Any, attr: str | None, data: Any, **kwargs: Any
+    ) -> tuple[datetime, int]:
         text = super()._deserialize(value, attr, data, **kwargs)
         try:
             return decode_cursor(text, max_id=MAX_ID)

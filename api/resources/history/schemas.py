@@ -27,7 +27,8 @@ class Moment(fields.String):
     """A date (``2026-11-01``: its midnight UTC) or an ISO 8601 date-time (no offset: UTC), read as
     an aware datetime in UTC."""
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> datetime:
+    # a String on the wire (so apispec documents it as one), a datetime once loaded
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> datetime:  # type: ignore[override]
         text = super()._deserialize(value, attr, data, **kwargs)
         if not MIN_MOMENT <= len(text) <= MAX_MOMENT:
             raise ValidationError(f"Not a valid date or date-time: {MIN_MOMENT} to {MAX_MOMENT} characters.")

@@ -165,7 +165,7 @@ def plain_team(item: Any) -> bool:
                              and all(map(plain_player, players)))
 
 
-class SideList(fields.List):
+class SideList(fields.List[Any]):
     """``List(Nested(schema))`` for sides and players, taken as it is when every item is plainly
     valid (``plain`` says so); otherwise every item goes through the nested schema, so the answer and
     its errors are marshmallow's own.

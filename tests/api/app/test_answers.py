@@ -100,10 +100,7 @@ def test_every_operation_of_the_document_is_sent(app: Flask, flask_client: Flask
             if path.startswith("/v1/games"):
                 continue  # below, on a game of their own
             body = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("example")
-            if "{" in path:
-                url = path.replace("{preset_id}", "pagat")
-            else:
-                url = path
+            url = path.replace("{preset_id}", "pagat") if "{" in path else path
             response = (
                 getattr(flask_client, method)(url, json=body)
                 if body is not None

@@ -32,7 +32,7 @@ def assert_problem(response: Any, status: int, slug: str | None = None) -> dict[
     assert response.status_code == status, response.get_data(as_text=True)
     assert response.mimetype == "application/problem+json"
     body: dict[str, Any] = response.get_json(force=True)
-    assert PROBLEM_MEMBERS <= set(body), body
+    assert set(body) >= PROBLEM_MEMBERS, body
     assert body["status"] == status
     assert body["instance"] == response.request.path
     assert "Traceback" not in response.get_data(as_text=True)

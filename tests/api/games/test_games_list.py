@@ -17,6 +17,7 @@ import base64
 import json
 import re
 from datetime import UTC, datetime
+from itertools import chain
 from typing import Any
 
 import jsonschema
@@ -64,9 +65,8 @@ def _games(flask_client: FlaskClient, n: int, **kw: Any) -> list[int]:
 
 def _same_instant(app: Flask, ids: list[int]) -> None:
     """Give every game in ``ids`` one ``created_at`` (earlier than the others'): only the id orders them."""
-    with app.app_context():
-        with get_db().write_session() as session:
-            session.execute(update(Game).where(Game.id.in_(ids)).values(created_at=datetime(2026, 12, 1, tzinfo=UTC)))
+    with app.app_context(), get_db().write_session() as session:
+        session.execute(update(Game).where(Game.id.in_(ids)).values(created_at=datetime(2026, 12, 1, tzinfo=UTC)))
 
 
 @pytest.mark.db
@@ -150,11 +150,11 @@ def test_no_page_counts_or_skips_and_a_deep_page_runs_the_first_pages_statement(
     assert pages == 4
     shapes = [[re.sub(r"\d+", "N", s) for s in sql] for sql in statements.values()]
     assert all(len(s) == 1 for s in shapes), shapes
-    assert not any(re.search(r"count\(", s, re.IGNORECASE) for s in sum(shapes, []))
+    assert not any(re.search(r"count\(", s, re.IGNORECASE) for s in chain.from_iterable(shapes))
     assert offsets == ([0] * pages if db_backend == "sqlite" else [])
     assert len({tuple(s) for s in shapes[1:]}) == 1  # every later page: the same statement
     # and the list reads no rules snapshot
-    assert not any("rules_snapshot" in s for s in sum(shapes, []))
+    assert not any("rules_snapshot" in s for s in chain.from_iterable(shapes))
 
 
 @pytest.mark.db

@@ -170,7 +170,7 @@ def _round_columns(statements: list[str]) -> set[str]:
 def test_a_50_round_games_read_loads_no_breakdown(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
     """GET /v1/games/{id} once loaded and dumped every stored round (issue 18): its cost must not grow with rounds."""
     one, fifty = _game(flask_client, 1), _game(flask_client, 50)
-    small, small_sql = _reads(app, flask_client, f"/v1/games/{one}")
+    _small, small_sql = _reads(app, flask_client, f"/v1/games/{one}")
     large, large_sql = _reads(app, flask_client, f"/v1/games/{fifty}")
     assert _shape(small_sql) == _shape(large_sql)
     assert _round_columns(large_sql) <= {"id", "game_id", "number", "revision"}, large_sql

@@ -100,13 +100,12 @@ def test_a_write_after_reads_in_one_request(app: Flask, db_backend: str) -> None
 
 def test_a_write_inside_a_write_is_part_of_it(app: Flask, db_backend: str) -> None:
     db = get_db(app)
-    with app.app_context(), pytest.raises(RuntimeError):
-        with db.write_session() as outer:
-            outer.add(ApiKey(name="outer", key_hash="h-outer"))
-            with db.write_session() as inner:
-                assert inner is outer
-                inner.add(ApiKey(name="inner", key_hash="h-inner"))
-            raise RuntimeError("the enclosing write fails after the inner block ended")
+    with app.app_context(), pytest.raises(RuntimeError), db.write_session() as outer:
+        outer.add(ApiKey(name="outer", key_hash="h-outer"))
+        with db.write_session() as inner:
+            assert inner is outer
+            inner.add(ApiKey(name="inner", key_hash="h-inner"))
+        raise RuntimeError("the enclosing write fails after the inner block ended")
     with db.session() as session:
         assert session.scalars(select(ApiKey)).all() == []  # nothing committed by the inner block
 

@@ -142,7 +142,7 @@ def test_a_drawn_red_three_is_laid_out_or_held(preset: str) -> None:
         assert after.sides[0].red_threes == () and codes(after.seats[0].hand) == ["KS", "3H", "9S"]
         assert codes(step(after, discard("3H")).pile[:1]) == ["3H"]  # held, and discarded (it blocks the pile)
         assert "rank_not_meldable" in refused(replace(after, seats=tuple(
-            replace(s, hand=parse_cards("3H 3D 3H KS".split())) if i == 0 else s
+            replace(s, hand=parse_cards(["3H", "3D", "3H", "KS"])) if i == 0 else s
             for i, s in enumerate(after.seats))), meld("3H 3D 3H"))
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -256,7 +257,7 @@ def test_four_rounds_running_totals_and_winner(page: Any, live_server: LiveServe
         page.get_by_role("button", name="Export CSV").click()
     download = info.value
     assert download.suggested_filename == "four-rounds-scoresheet.csv"
-    lines = open(download.path(), encoding="utf-8").read().strip().splitlines()
+    lines = Path(download.path()).read_text(encoding="utf-8").strip().splitlines()
     assert lines[0] == "round,Team 1,Team 1 total,Team 2,Team 2 total"
     assert lines[-1].split(",") == ["4", "540", "8710", "4220", "8985"]
 
