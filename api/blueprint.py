@@ -38,10 +38,19 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
         try:
             super()._check_precondition()
         except PreconditionRequired:
-            abort_problem(428, "Precondition Required", "This change needs an If-Match header.", errors=[{
-                "parameter": "If-Match", "code": "required",
-                "detail": "send If-Match with the resource's current ETag (the ETag header of a GET of it), "
-                "so that a change made meanwhile by someone else is not overwritten"}])
+            abort_problem(
+                428,
+                "Precondition Required",
+                "This change needs an If-Match header.",
+                errors=[
+                    {
+                        "parameter": "If-Match",
+                        "code": "required",
+                        "detail": "send If-Match with the resource's current ETag (the ETag header of a GET of it), "
+                        "so that a change made meanwhile by someone else is not overwritten",
+                    }
+                ],
+            )
 
     def check_etag(self, etag_data: Any, etag_schema: Any = None) -> None:
         """412 on a stale If-Match, naming the header, the ETag sent and the current one."""
@@ -52,11 +61,20 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
                 etag_data = resolve_schema_instance(etag_schema).dump(etag_data)
             current = f'"{self._generate_etag(etag_data)}"'
             sent = flask.request.headers.get("If-Match", "")
-            abort_problem(412, "Precondition Failed", "The resource changed since its ETag was read.", errors=[{
-                "parameter": "If-Match", "code": "etag_mismatch",
-                "detail": f"If-Match {sent} does not match the current ETag {current}: someone changed it "
-                "since you read it; read it again (GET), re-apply your change, and send its new ETag"}],
-                headers={"ETag": current})
+            abort_problem(
+                412,
+                "Precondition Failed",
+                "The resource changed since its ETag was read.",
+                errors=[
+                    {
+                        "parameter": "If-Match",
+                        "code": "etag_mismatch",
+                        "detail": f"If-Match {sent} does not match the current ETag {current}: someone changed it "
+                        "since you read it; read it again (GET), re-apply your change, and send its new ETag",
+                    }
+                ],
+                headers={"ETag": current},
+            )
 
     def _set_pagination_metadata(self, page_params: Any, result: Any, headers: Any) -> tuple[Any, Any]:
         result, headers = super()._set_pagination_metadata(page_params, result, headers)

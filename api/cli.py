@@ -52,8 +52,9 @@ def backup_command(path: Path, force: bool) -> None:
 
     url = make_url(database_url_from_env())
     if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
-        raise click.UsageError(f"backup copies a SQLite database file; {describe_database()}: use pg_dump "
-                               "(see docs/deploy.md)")
+        raise click.UsageError(
+            f"backup copies a SQLite database file; {describe_database()}: use pg_dump (see docs/deploy.md)"
+        )
     source_path = Path(url.database)
     if not source_path.is_file():
         raise click.UsageError(f"no SQLite database at {source_path}")

@@ -113,8 +113,9 @@ def sqlite_synchronous_from_env(environ: Mapping[str, str] | None = None) -> str
     env = os.environ if environ is None else environ
     raw = (env.get("HANDFOOT_SQLITE_SYNCHRONOUS") or "").strip().upper() or SQLITE_SYNCHRONOUS_LEVELS[0]
     if raw not in SQLITE_SYNCHRONOUS_LEVELS:
-        raise ValueError(f"HANDFOOT_SQLITE_SYNCHRONOUS must be one of {', '.join(SQLITE_SYNCHRONOUS_LEVELS)}, "
-                         f"got {raw!r}")
+        raise ValueError(
+            f"HANDFOOT_SQLITE_SYNCHRONOUS must be one of {', '.join(SQLITE_SYNCHRONOUS_LEVELS)}, got {raw!r}"
+        )
     return raw
 
 

@@ -140,8 +140,10 @@ class Database:
         if self._engine is None:
             kwargs: dict[str, Any] = {}
             if self.is_sqlite:
-                kwargs = {"connect_args": {"timeout": self.sqlite_timeout},
-                          "sqlite_synchronous": self.sqlite_synchronous}
+                kwargs = {
+                    "connect_args": {"timeout": self.sqlite_timeout},
+                    "sqlite_synchronous": self.sqlite_synchronous,
+                }
             self._engine = make_engine(self.url, **kwargs)
         return self._engine
 
@@ -284,8 +286,11 @@ EXTENSION_KEY = "handfoot.db"
 
 def init_app(app: flask.Flask) -> Database:
     """Attach a :class:`Database` for ``app.config["DATABASE_URL"]``; no connection is made."""
-    database = Database(app.config["DATABASE_URL"], sqlite_timeout=app.config.get("SQLITE_BUSY_TIMEOUT", 15),
-                        sqlite_synchronous=app.config.get("SQLITE_SYNCHRONOUS"))
+    database = Database(
+        app.config["DATABASE_URL"],
+        sqlite_timeout=app.config.get("SQLITE_BUSY_TIMEOUT", 15),
+        sqlite_synchronous=app.config.get("SQLITE_SYNCHRONOUS"),
+    )
     app.extensions[EXTENSION_KEY] = database
     # A request's session ends with it, also when it shares an app context pushed around it (tests,
     # scripts: Flask reuses that context for the request); a CLI command's ends with its context.

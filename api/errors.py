@@ -111,8 +111,9 @@ class ErrorResponsesPlugin(BasePlugin):
     and listed on each it read as one to every generated client.
     """
 
-    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
-                         **kwargs: Any) -> None:
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
         for method, operation in (operations or {}).items():
             responses = operation.setdefault("responses", {})
             wanted = ["500"]
@@ -134,8 +135,10 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
     ERROR_SCHEMA = ProblemSchema
 
     def _init_spec(self, *, extra_plugins: Any = None, **kwargs: Any) -> None:
-        super()._init_spec(extra_plugins=[*(extra_plugins or ()), ErrorResponsesPlugin(), PageLimitPlugin(),
-                                          SpecFinishingPlugin()], **kwargs)
+        super()._init_spec(
+            extra_plugins=[*(extra_plugins or ()), ErrorResponsesPlugin(), PageLimitPlugin(), SpecFinishingPlugin()],
+            **kwargs,
+        )
         register_headers(self.spec)
 
     def _register_pagination_header(self) -> None:
@@ -156,8 +159,11 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
                 prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
             add_headers(response, component_headers(status))
             self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA,
-                    "example": problem_example(500)}
+        response = {
+            "description": "Default error response",
+            "schema": self.ERROR_SCHEMA,
+            "example": problem_example(500),
+        }
         prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
         add_headers(response, component_headers(500))
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
@@ -197,8 +203,10 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
             limit = flask.current_app.config.get("MAX_CONTENT_LENGTH")
             detail = f"The request body is larger than the limit of {limit} bytes."
         elif status == 429:
-            detail = (f"Too many requests for this API key or address (limit: {error.description}); "
-                      "retry after the Retry-After header's seconds.")
+            detail = (
+                f"Too many requests for this API key or address (limit: {error.description}); "
+                "retry after the Retry-After header's seconds."
+            )
         elif status >= 500:
             detail = "The server hit an unexpected error. It has been logged."
         if isinstance(data.get("message"), str):
@@ -217,5 +225,3 @@ def _data_headers(error: HTTPException) -> dict[str, str]:
 
 def _count_phrase(n: int) -> str:
     return "1 problem in the request." if n == 1 else f"{n} problems in the request."
-
-

@@ -189,8 +189,13 @@ def _aware(value: datetime) -> datetime:
 
 
 def _invalid(detail: str) -> None:
-    abort_problem(422, "Invalid Idempotency-Key", detail, type_slug="validation-error",
-                  errors=[{"parameter": HEADER, "code": "invalid_value", "detail": detail}])
+    abort_problem(
+        422,
+        "Invalid Idempotency-Key",
+        detail,
+        type_slug="validation-error",
+        errors=[{"parameter": HEADER, "code": "invalid_value", "detail": detail}],
+    )
 
 
 def parse_key(raw: str) -> str:
@@ -262,8 +267,9 @@ class Claim:
         sent = cast(flask.Response, flask.current_app.json.response(answer.body)).get_data(as_text=True)
         result = session.execute(
             update(IdempotencyKey)
-            .where(IdempotencyKey.id == self.row_id, IdempotencyKey.token == self.token,
-                   IdempotencyKey.status.is_(None))
+            .where(
+                IdempotencyKey.id == self.row_id, IdempotencyKey.token == self.token, IdempotencyKey.status.is_(None)
+            )
             .values(status=answer.status, response_headers=dict(answer.headers), response_body=sent)
         )
         if result.rowcount != 1:  # type: ignore[attr-defined]
@@ -339,8 +345,11 @@ _DELETE_ROW = delete(IdempotencyKey).where(IdempotencyKey.id == bindparam("row_i
 def _insert_new(db: Database) -> Any:
     """``INSERT ... ON CONFLICT (scope, key) DO NOTHING RETURNING id`` in ``db``'s dialect."""
     dialect_insert = sqlite_insert if db.is_sqlite else pg_insert
-    return dialect_insert(IdempotencyKey).on_conflict_do_nothing(
-        index_elements=["scope", "key"]).returning(IdempotencyKey.id)
+    return (
+        dialect_insert(IdempotencyKey)
+        .on_conflict_do_nothing(index_elements=["scope", "key"])
+        .returning(IdempotencyKey.id)
+    )
 
 
 def _stored(session: Session, scope: str, key: str, print_: str) -> flask.Response | None:
@@ -356,11 +365,15 @@ def _stored(session: Session, scope: str, key: str, print_: str) -> flask.Respon
 def _check_fingerprint(row: IdempotencyKey, print_: str) -> None:
     if row.fingerprint != print_:
         abort_problem(
-            422, "Idempotency-Key reused",
+            422,
+            "Idempotency-Key reused",
             "This Idempotency-Key was used for a different request (method, path or body); "
-            "use a new key for a new request.", type_slug="idempotency-key-reused",
-            errors=[{"parameter": HEADER, "code": "idempotency_key_reused",
-                     "detail": "the key belongs to another request"}])
+            "use a new key for a new request.",
+            type_slug="idempotency-key-reused",
+            errors=[
+                {"parameter": HEADER, "code": "idempotency_key_reused", "detail": "the key belongs to another request"}
+            ],
+        )
 
 
 def _claim(db: Database, session: Session, scope: str, key: str, print_: str) -> Claim | flask.Response:
@@ -376,9 +389,17 @@ def _claim(db: Database, session: Session, scope: str, key: str, print_: str) ->
         row = None
     if row is None:
         token = _new_claim_token(db)
-        row_id = session.execute(_insert_new(db), {
-            "scope": scope, "key": key, "fingerprint": print_, "token": token, "created_at": now,
-            "expires_at": now + timedelta(seconds=ttl_seconds())}).scalar()
+        row_id = session.execute(
+            _insert_new(db),
+            {
+                "scope": scope,
+                "key": key,
+                "fingerprint": print_,
+                "token": token,
+                "created_at": now,
+                "expires_at": now + timedelta(seconds=ttl_seconds()),
+            },
+        ).scalar()
         if row_id is None:
             raise StaleDataError("another request claimed the Idempotency-Key meanwhile")
         return Claim(row_id, token)
@@ -391,20 +412,27 @@ def _claim(db: Database, session: Session, scope: str, key: str, print_: str) ->
     timed_out = now - _aware(row.created_at) >= timedelta(seconds=takeover_seconds())
     if alive or (alive is None and not timed_out):
         abort_problem(
-            409, "Request in flight",
+            409,
+            "Request in flight",
             "The first request with this Idempotency-Key is still running; retry shortly.",
-            type_slug="idempotency-in-flight", retry_after=1,
-            errors=[{"parameter": HEADER, "code": "idempotency_in_flight",
-                     "detail": "a request with this key is running"}])
+            type_slug="idempotency-in-flight",
+            retry_after=1,
+            errors=[
+                {"parameter": HEADER, "code": "idempotency_in_flight", "detail": "a request with this key is running"}
+            ],
+        )
     row.token = _new_claim_token(db)  # its holder is gone: this request takes the key over
     row.created_at = now
     session.flush()
     return Claim(row.id, row.token)
 
 
-def idempotent(view: Callable[..., Any] | None = None, *,
-               before: Callable[..., None] | None = None,
-               replayed: Callable[[Any], None] | None = None) -> Any:
+def idempotent(
+    view: Callable[..., Any] | None = None,
+    *,
+    before: Callable[..., None] | None = None,
+    replayed: Callable[[Any], None] | None = None,
+) -> Any:
     """Decorate a POST view (outermost): honour ``Idempotency-Key`` as described above.
 
     The view passes :func:`completion` to its service, which stores the answer inside its write

@@ -59,8 +59,10 @@ class Game(Base):
     #: sequences never reuse one).
     #: ``ix_games_owner_created_id``: the games list (an owner's games, newest first) reads its pages
     #: along it, a keyset page at the same cost wherever it starts.
-    __table_args__ = (Index("ix_games_owner_created_id", "owner_id", "created_at", "id"),
-                      {"sqlite_autoincrement": True})
+    __table_args__ = (
+        Index("ix_games_owner_created_id", "owner_id", "created_at", "id"),
+        {"sqlite_autoincrement": True},
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("api_keys.id", ondelete="RESTRICT"), index=True)
@@ -243,8 +245,10 @@ class TableAction(Base):
     A round's log is public once the round has ended (its seed and these replay it)."""
 
     __tablename__ = "table_actions"
-    __table_args__ = (UniqueConstraint("table_id", "version", name="uq_table_actions_table_id_version"),
-                      Index("ix_table_actions_table_id_round", "table_id", "round", "index"))
+    __table_args__ = (
+        UniqueConstraint("table_id", "version", name="uq_table_actions_table_id_version"),
+        Index("ix_table_actions_table_id_round", "table_id", "round", "index"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))

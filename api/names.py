@@ -64,8 +64,10 @@ def name_ok(value: object) -> bool:
 def Name(description: str, **kw: Any) -> fields.String:  # noqa: N802 - a field factory
     return fields.String(
         validate=[validate.Length(min=1, max=MAX_NAME_LENGTH), check_name_characters],
-        metadata={"description": f"{description} Any Unicode text with at least one visible character and no "
-                  "control characters, stored as sent.",
-                  "pattern": NAME_PATTERN},
+        metadata={
+            "description": f"{description} Any Unicode text with at least one visible character and no "
+            "control characters, stored as sent.",
+            "pattern": NAME_PATTERN,
+        },
         **kw,
     )

@@ -38,8 +38,9 @@ PAGINATION_HEADER: dict[str, Any] = {
 
 def _page_in_range(params: Any) -> None:
     if params.page > MAX_PAGE:
-        raise ma.ValidationError(f"Must be greater than or equal to 1 and less than or equal to {MAX_PAGE}.",
-                                 field_name="page")
+        raise ma.ValidationError(
+            f"Must be greater than or equal to 1 and less than or equal to {MAX_PAGE}.", field_name="page"
+        )
 
 
 class PageArgumentsParser(FlaskParser):
@@ -54,8 +55,9 @@ class PageLimitPlugin(BasePlugin):
     """Documents :data:`MAX_PAGE` as the ``maximum`` of every operation's ``page`` query parameter
     (runs after the marshmallow plugin, which has turned the pagination schema into parameters)."""
 
-    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
-                         **kwargs: Any) -> None:
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
         for operation in (operations or {}).values():
             for parameter in operation.get("parameters", []):
                 if isinstance(parameter, dict) and parameter.get("in") == "query" and parameter.get("name") == "page":

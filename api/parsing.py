@@ -29,19 +29,26 @@ class JSONBodyParser(FlaskParser):
         if not is_json_request(req):
             if req.content_length or req.get_data(cache=True):
                 problems.abort_problem(
-                    415, "Unsupported media type",
+                    415,
+                    "Unsupported media type",
                     f"The body must be JSON (Content-Type: application/json), not {req.mimetype or 'untyped'}.",
-                    errors=[{"parameter": "Content-Type", "code": "invalid_value",
-                             "detail": "expected application/json"}])
+                    errors=[
+                        {"parameter": "Content-Type", "code": "invalid_value", "detail": "expected application/json"}
+                    ],
+                )
             return core.missing
         data = req.get_data(cache=True)
         parsed = decode_json(data)  # first: a body that is not JSON is a 400 whatever its counts
         try:
             check_counts(data)
         except BodyTooComplexError as err:
-            problems.abort_problem(413, "Body too complex", f"The request body is too complex: {err}.",
-                                   type_slug="body-too-large",
-                                   errors=[{"pointer": "", "code": "body_too_complex", "detail": str(err)}])
+            problems.abort_problem(
+                413,
+                "Body too complex",
+                f"The request body is too complex: {err}.",
+                type_slug="body-too-large",
+                errors=[{"pointer": "", "code": "body_too_complex", "detail": str(err)}],
+            )
         flask.g.handfoot_body = parsed  # the body as sent, for the routes that store it: body_as_sent()
         return parsed
 

@@ -145,13 +145,17 @@ class ProblemSchema(ma.Schema):
     errors = ma.fields.List(
         ma.fields.Nested(ProblemErrorSchema),
         required=True,
-        metadata={"description": "Every problem found, each at a pointer or parameter (at most the first 100: "
-                  "then `errors_found` counts them all and `errors_not_listed` the rest)."},
+        metadata={
+            "description": "Every problem found, each at a pointer or parameter (at most the first 100: "
+            "then `errors_found` counts them all and `errors_not_listed` the rest)."
+        },
     )
-    errors_found = ma.fields.Integer(metadata={"description": "Only when not every error is listed: how many "
-                                               "problems were found."})
-    errors_not_listed = ma.fields.Integer(metadata={"description": "Only when not every error is listed: how "
-                                                    "many are left out of `errors`."})
+    errors_found = ma.fields.Integer(
+        metadata={"description": "Only when not every error is listed: how many problems were found."}
+    )
+    errors_not_listed = ma.fields.Integer(
+        metadata={"description": "Only when not every error is listed: how many are left out of `errors`."}
+    )
 
 
 # --------------------------------------------------------------------------------------------

@@ -54,8 +54,11 @@ def default_uri(database_url: str) -> str:
     is none, the system's temp directory; every worker of that server on this host shares it, and a
     server on another database (a test's own) has counters of its own."""
     digest = hashlib.sha256(database_url.encode()).hexdigest()[:16]
-    folder = Path("/dev/shm") if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else Path(
-        tempfile.gettempdir())
+    folder = (
+        Path("/dev/shm")
+        if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK)
+        else Path(tempfile.gettempdir())
+    )
     return f"{SCHEME}://{folder / f'handfoot-limits-{digest}.sqlite3'}"
 
 
@@ -112,8 +115,11 @@ class SQLiteStorage(Storage):
         if own is not None:
             return own[0]
         with self._lock:
-            row = self._db().execute("SELECT value FROM counters WHERE key = ? AND expires_at > ?",
-                                     (key, time.time())).fetchone()
+            row = (
+                self._db()
+                .execute("SELECT value FROM counters WHERE key = ? AND expires_at > ?", (key, time.time()))
+                .fetchone()
+            )
         return int(row[0]) if row else 0
 
     def get_expiry(self, key: str) -> float:
@@ -121,8 +127,11 @@ class SQLiteStorage(Storage):
         if own is not None:
             return own[1]
         with self._lock:
-            row = self._db().execute("SELECT expires_at FROM counters WHERE key = ? AND expires_at > ?",
-                                     (key, time.time())).fetchone()
+            row = (
+                self._db()
+                .execute("SELECT expires_at FROM counters WHERE key = ? AND expires_at > ?", (key, time.time()))
+                .fetchone()
+            )
         return float(row[0]) if row else time.time()
 
     def check(self) -> bool:

@@ -103,8 +103,14 @@ def meld_lists_ok(value: Any) -> bool:
     return (
         type(value) is list
         and len(value) <= MAX_MELDS_PER_TEAM
-        and (not value or (set(map(type, value)) <= _LIST_ONLY and max(map(len, value)) <= MAX_CARDS_PER_LIST
-                           and _short_strings(list(chain.from_iterable(value)))))
+        and (
+            not value
+            or (
+                set(map(type, value)) <= _LIST_ONLY
+                and max(map(len, value)) <= MAX_CARDS_PER_LIST
+                and _short_strings(list(chain.from_iterable(value)))
+            )
+        )
     )
 
 
@@ -222,8 +228,9 @@ def _rule_field(spec: RuleField) -> fields.Field[Any]:
     if spec.kind == "threshold_list":
         return fields.List(fields.Nested(ThresholdSchema), validate=validate.Length(max=50), metadata=meta)
     if spec.kind == "rank_bonus_list":
-        return fields.List(fields.Nested(RankBonusSchema), validate=validate.Length(max=len(spec.choices)),
-                           metadata=meta)
+        return fields.List(
+            fields.Nested(RankBonusSchema), validate=validate.Length(max=len(spec.choices)), metadata=meta
+        )
     raise AssertionError(spec.kind)
 
 
@@ -237,8 +244,14 @@ class RulesField(fields.Nested):
     """House rules: a ``Nested(RulesSchema)``; an empty object (most requests) loads as ``{}``
     without walking the schema's fields, exactly what ``RulesSchema().load({})`` returns."""
 
-    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
-                     partial: bool | StrSequenceOrSet | None = None, **kwargs: Any) -> Any:
+    def _deserialize(
+        self,
+        value: Any,
+        attr: str | None,
+        data: Mapping[str, Any] | None,
+        partial: bool | StrSequenceOrSet | None = None,
+        **kwargs: Any,
+    ) -> Any:
         if type(value) is dict and not value:
             return {}
         return super()._deserialize(value, attr, data, partial, **kwargs)

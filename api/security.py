@@ -35,10 +35,27 @@ from handfoot.server import ratelimit
 EXTENSION_KEY = "handfoot.limiter"
 
 #: Headers a browser client may send and read (CORS).
-CORS_ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "Accept",
-                       "X-Request-ID"]
-CORS_EXPOSE_HEADERS = ["ETag", "Location", "Link", "X-Pagination", "Retry-After", "Idempotent-Replayed",
-                       "X-Request-ID", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]
+CORS_ALLOW_HEADERS = [
+    "Authorization",
+    "Content-Type",
+    "Idempotency-Key",
+    "If-Match",
+    "If-None-Match",
+    "Accept",
+    "X-Request-ID",
+]
+CORS_EXPOSE_HEADERS = [
+    "ETag",
+    "Location",
+    "Link",
+    "X-Pagination",
+    "Retry-After",
+    "Idempotent-Replayed",
+    "X-Request-ID",
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+]
 
 
 def parse_origins(raw: str | None) -> list[str]:
@@ -98,8 +115,9 @@ class RateLimiter:
             # limits' FixedWindowRateLimiter.hit is an incr compared with the amount; here the incr
             # is a lease of several requests on a busy key (ratelimit.Leases), and its count gives
             # the headers too.
-            count, reset = self.leases.take(self.storage, item.key_for(self.prefix, key), item.amount,
-                                            item.get_expiry())
+            count, reset = self.leases.take(
+                self.storage, item.key_for(self.prefix, key), item.amount, item.get_expiry()
+            )
             remaining = item.amount - count
             if shown is None or remaining < shown[1]:
                 shown = (item, remaining, reset)
@@ -125,8 +143,13 @@ def init_app(app: flask.Flask) -> None:
     """Set up CORS, the rate limiter and the no-store rule from ``app.config``."""
     origins = parse_origins(app.config.get("CORS_ORIGINS"))
     if origins:
-        CORS(app, resources={r"/v1/*": {"origins": "*" if origins == ["*"] else origins}},
-             allow_headers=CORS_ALLOW_HEADERS, expose_headers=CORS_EXPOSE_HEADERS, max_age=600)
+        CORS(
+            app,
+            resources={r"/v1/*": {"origins": "*" if origins == ["*"] else origins}},
+            allow_headers=CORS_ALLOW_HEADERS,
+            expose_headers=CORS_EXPOSE_HEADERS,
+            max_age=600,
+        )
 
     limit = (app.config.get("RATE_LIMIT") or "").strip()
     if not limit or limit.lower() in ("off", "none", "0"):

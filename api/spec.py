@@ -57,40 +57,89 @@ _STR = {"type": "string"}
 
 #: Header components: name in ``components.headers`` → (header name, its description and schema).
 HEADERS: dict[str, tuple[str, dict[str, Any]]] = {
-    "ETAG": ("ETag", {"description": "The resource's entity tag: send it as `If-Match` to change it, "
-                      "or as `If-None-Match` to read it only when it changed (304).",
-                      "schema": _STR, "example": '"2c6ef5a3a0e3b1c4d1c9f0e1b2a3c4d5e6f7a8b9"'}),
-    "LINK": ("Link", {"description": "RFC 8288 links to the `first`, `prev`, `next` and `last` pages (absolute "
-                      "URLs keeping the other query arguments); absent when there is one page.",
-                      "schema": _STR, "example": '<http://127.0.0.1:8000/v1/games?page=2&page_size=20>; rel="next"'}),
-    "IDEMPOTENT_REPLAYED": ("Idempotent-Replayed", {
-        "description": "`true` when this is the stored answer to an earlier request with the same "
-        "Idempotency-Key and body (nothing was done again); absent on a first answer.",
-        "schema": {"type": "string", "enum": ["true"]}, "example": "true"}),
-    "RETRY_AFTER": ("Retry-After", {"description": "Seconds to wait before trying again.",
-                                    "schema": {**_INT, "minimum": 1}, "example": 5}),
-    "RATE_LIMIT_LIMIT": ("X-RateLimit-Limit", {
-        "description": "Requests allowed in the current window (sent when the server has a rate limit, "
-        "HANDFOOT_RATE_LIMIT).", "schema": _INT, "example": 600}),
-    "RATE_LIMIT_REMAINING": ("X-RateLimit-Remaining", {
-        "description": "Requests left in the current window (with a rate limit).", "schema": _INT, "example": 599}),
-    "RATE_LIMIT_RESET": ("X-RateLimit-Reset", {
-        "description": "When the current window ends, in seconds since the Unix epoch (with a rate limit).",
-        "schema": _INT, "example": 1796083260}),
-    "CACHE_CONTROL": ("Cache-Control", {
-        "description": "`no-store` on answers to requests made with an API key (they are that key's own), "
-        "and on every tables answer (a seat's view holds its hand; a creation, the seats' tokens).",
-        "schema": _STR, "example": "no-store"}),
-    "CONTENT_DISPOSITION": ("Content-Disposition", {
-        "description": "On the CSV form only: `inline` with a file name.", "schema": _STR,
-        "example": 'inline; filename="game-7-scoresheet.csv"'}),
-    "REQUEST_ID": ("X-Request-ID", {
-        "description": "This request's id, on every answer: the `X-Request-ID` the client sent when it is "
-        "1-64 letters, digits, `.`, `_` or `-`, else one the server made (32 hex digits). Quote it when "
-        "reporting a problem.", "schema": {**_STR, "pattern": "^[A-Za-z0-9._-]{1,64}$"},
-        "example": "5f0c6a1e2b7d4c39a8e1f20b6d4c9a73"}),
-    "WWW_AUTHENTICATE": ("WWW-Authenticate", {"description": "The scheme to authenticate with.",
-                                              "schema": _STR, "example": 'Bearer realm="handfoot"'}),
+    "ETAG": (
+        "ETag",
+        {
+            "description": "The resource's entity tag: send it as `If-Match` to change it, "
+            "or as `If-None-Match` to read it only when it changed (304).",
+            "schema": _STR,
+            "example": '"2c6ef5a3a0e3b1c4d1c9f0e1b2a3c4d5e6f7a8b9"',
+        },
+    ),
+    "LINK": (
+        "Link",
+        {
+            "description": "RFC 8288 links to the `first`, `prev`, `next` and `last` pages (absolute "
+            "URLs keeping the other query arguments); absent when there is one page.",
+            "schema": _STR,
+            "example": '<http://127.0.0.1:8000/v1/games?page=2&page_size=20>; rel="next"',
+        },
+    ),
+    "IDEMPOTENT_REPLAYED": (
+        "Idempotent-Replayed",
+        {
+            "description": "`true` when this is the stored answer to an earlier request with the same "
+            "Idempotency-Key and body (nothing was done again); absent on a first answer.",
+            "schema": {"type": "string", "enum": ["true"]},
+            "example": "true",
+        },
+    ),
+    "RETRY_AFTER": (
+        "Retry-After",
+        {"description": "Seconds to wait before trying again.", "schema": {**_INT, "minimum": 1}, "example": 5},
+    ),
+    "RATE_LIMIT_LIMIT": (
+        "X-RateLimit-Limit",
+        {
+            "description": "Requests allowed in the current window (sent when the server has a rate limit, "
+            "HANDFOOT_RATE_LIMIT).",
+            "schema": _INT,
+            "example": 600,
+        },
+    ),
+    "RATE_LIMIT_REMAINING": (
+        "X-RateLimit-Remaining",
+        {"description": "Requests left in the current window (with a rate limit).", "schema": _INT, "example": 599},
+    ),
+    "RATE_LIMIT_RESET": (
+        "X-RateLimit-Reset",
+        {
+            "description": "When the current window ends, in seconds since the Unix epoch (with a rate limit).",
+            "schema": _INT,
+            "example": 1796083260,
+        },
+    ),
+    "CACHE_CONTROL": (
+        "Cache-Control",
+        {
+            "description": "`no-store` on answers to requests made with an API key (they are that key's own), "
+            "and on every tables answer (a seat's view holds its hand; a creation, the seats' tokens).",
+            "schema": _STR,
+            "example": "no-store",
+        },
+    ),
+    "CONTENT_DISPOSITION": (
+        "Content-Disposition",
+        {
+            "description": "On the CSV form only: `inline` with a file name.",
+            "schema": _STR,
+            "example": 'inline; filename="game-7-scoresheet.csv"',
+        },
+    ),
+    "REQUEST_ID": (
+        "X-Request-ID",
+        {
+            "description": "This request's id, on every answer: the `X-Request-ID` the client sent when it is "
+            "1-64 letters, digits, `.`, `_` or `-`, else one the server made (32 hex digits). Quote it when "
+            "reporting a problem.",
+            "schema": {**_STR, "pattern": "^[A-Za-z0-9._-]{1,64}$"},
+            "example": "5f0c6a1e2b7d4c39a8e1f20b6d4c9a73",
+        },
+    ),
+    "WWW_AUTHENTICATE": (
+        "WWW-Authenticate",
+        {"description": "The scheme to authenticate with.", "schema": _STR, "example": 'Bearer realm="handfoot"'},
+    ),
 }
 
 _RATE_LIMIT = ("RATE_LIMIT_LIMIT", "RATE_LIMIT_REMAINING", "RATE_LIMIT_RESET")
@@ -136,10 +185,22 @@ def register_headers(spec: APISpec) -> None:
 # Problem examples
 
 
-def _problem(status: int, slug: str, detail: str, instance: str, errors: list[dict[str, str]] | None = None,
-             title: str | None = None) -> dict[str, Any]:
-    return {"type": PROBLEM_TYPE_BASE + slug, "title": title or http.HTTPStatus(status).phrase, "status": status,
-            "detail": detail, "instance": instance, "errors": errors or []}
+def _problem(
+    status: int,
+    slug: str,
+    detail: str,
+    instance: str,
+    errors: list[dict[str, str]] | None = None,
+    title: str | None = None,
+) -> dict[str, Any]:
+    return {
+        "type": PROBLEM_TYPE_BASE + slug,
+        "title": title or http.HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "instance": instance,
+        "errors": errors or [],
+    }
 
 
 _NO_KEY = "This server has API keys: send Authorization: Bearer <key>."
@@ -150,50 +211,114 @@ def problem_example(status: int) -> dict[str, Any]:
     ``errors`` item where that status names a field or header)."""
     games = "/v1/games/7"
     examples = {
-        400: lambda: _problem(400, "malformed-json", "The request body is not valid JSON.", "/v1/rounds/score",
-                              [{"pointer": "", "code": "malformed_json", "detail": "Invalid JSON body."}],
-                              "Malformed JSON"),
-        401: lambda: _problem(401, "unauthorized", _NO_KEY, "/v1/games",
-                              [{"parameter": "Authorization", "code": "unauthorized", "detail": _NO_KEY}],
-                              "API key required"),
+        400: lambda: _problem(
+            400,
+            "malformed-json",
+            "The request body is not valid JSON.",
+            "/v1/rounds/score",
+            [{"pointer": "", "code": "malformed_json", "detail": "Invalid JSON body."}],
+            "Malformed JSON",
+        ),
+        401: lambda: _problem(
+            401,
+            "unauthorized",
+            _NO_KEY,
+            "/v1/games",
+            [{"parameter": "Authorization", "code": "unauthorized", "detail": _NO_KEY}],
+            "API key required",
+        ),
         404: lambda: _problem(404, "not-found", "There is no game 7.", games, title="Game not found"),
-        406: lambda: _problem(406, "not-acceptable", "The Accept header allows neither application/json nor "
-                              "text/csv.", games + "/scoresheet"),
-        409: lambda: _problem(409, "round-number", "The next round is 2, not 3.", games + "/rounds",
-                              [{"pointer": "/round", "code": "round_number", "detail": "the next round is 2"}],
-                              "Not the next round"),
-        412: lambda: _problem(412, "precondition-failed", "The resource changed since its ETag was read.",
-                              games + "/rounds/1", [{"parameter": "If-Match", "code": "etag_mismatch",
-                                                     "detail": "If-Match \"1a2b\" does not match the current ETag "
-                                                     "\"3c4d\": someone changed it since you read it; read it "
-                                                     "again (GET), re-apply your change, and send its new ETag"}]),
-        413: lambda: _problem(413, "body-too-large", "The request body is larger than the limit of 1048576 bytes.",
-                              "/v1/rounds/score"),
-        415: lambda: _problem(415, "unsupported-media-type", "The body must be JSON (Content-Type: "
-                              "application/json), not text/plain.", "/v1/rounds/score",
-                              [{"parameter": "Content-Type", "code": "invalid_value",
-                                "detail": "expected application/json"}], "Unsupported media type"),
-        422: lambda: _problem(422, "validation-error", "1 problem in the request.", "/v1/rounds/score",
-                              [{"pointer": "/teams/0/tally/clean_books", "code": "invalid_type",
-                                "detail": "Not a valid integer."}], "Request does not match the schema"),
-        428: lambda: _problem(428, "precondition-required", "This change needs an If-Match header.",
-                              games + "/rounds/1", [{"parameter": "If-Match", "code": "required",
-                                                     "detail": "send If-Match with the resource's current ETag (the "
-                                                     "ETag header of a GET of it), so that a change made meanwhile "
-                                                     "by someone else is not overwritten"}]),
-        429: lambda: _problem(429, "too-many-requests", "Too many requests for this API key or address (limit: 600 "
-                              "per 1 minute); retry after the Retry-After header's seconds.", "/v1/rounds/score"),
-        500: lambda: _problem(500, "internal-error", "The server hit an unexpected error. It has been logged.",
-                              "/v1/rounds/score"),
-        503: lambda: _problem(503, "service-unavailable", "The database is unreachable or busy; retry later.",
-                              "/v1/games", title="Database unavailable"),
+        406: lambda: _problem(
+            406,
+            "not-acceptable",
+            "The Accept header allows neither application/json nor text/csv.",
+            games + "/scoresheet",
+        ),
+        409: lambda: _problem(
+            409,
+            "round-number",
+            "The next round is 2, not 3.",
+            games + "/rounds",
+            [{"pointer": "/round", "code": "round_number", "detail": "the next round is 2"}],
+            "Not the next round",
+        ),
+        412: lambda: _problem(
+            412,
+            "precondition-failed",
+            "The resource changed since its ETag was read.",
+            games + "/rounds/1",
+            [
+                {
+                    "parameter": "If-Match",
+                    "code": "etag_mismatch",
+                    "detail": 'If-Match "1a2b" does not match the current ETag '
+                    '"3c4d": someone changed it since you read it; read it '
+                    "again (GET), re-apply your change, and send its new ETag",
+                }
+            ],
+        ),
+        413: lambda: _problem(
+            413, "body-too-large", "The request body is larger than the limit of 1048576 bytes.", "/v1/rounds/score"
+        ),
+        415: lambda: _problem(
+            415,
+            "unsupported-media-type",
+            "The body must be JSON (Content-Type: application/json), not text/plain.",
+            "/v1/rounds/score",
+            [{"parameter": "Content-Type", "code": "invalid_value", "detail": "expected application/json"}],
+            "Unsupported media type",
+        ),
+        422: lambda: _problem(
+            422,
+            "validation-error",
+            "1 problem in the request.",
+            "/v1/rounds/score",
+            [{"pointer": "/teams/0/tally/clean_books", "code": "invalid_type", "detail": "Not a valid integer."}],
+            "Request does not match the schema",
+        ),
+        428: lambda: _problem(
+            428,
+            "precondition-required",
+            "This change needs an If-Match header.",
+            games + "/rounds/1",
+            [
+                {
+                    "parameter": "If-Match",
+                    "code": "required",
+                    "detail": "send If-Match with the resource's current ETag (the "
+                    "ETag header of a GET of it), so that a change made meanwhile "
+                    "by someone else is not overwritten",
+                }
+            ],
+        ),
+        429: lambda: _problem(
+            429,
+            "too-many-requests",
+            "Too many requests for this API key or address (limit: 600 "
+            "per 1 minute); retry after the Retry-After header's seconds.",
+            "/v1/rounds/score",
+        ),
+        500: lambda: _problem(
+            500, "internal-error", "The server hit an unexpected error. It has been logged.", "/v1/rounds/score"
+        ),
+        503: lambda: _problem(
+            503,
+            "service-unavailable",
+            "The database is unreachable or busy; retry later.",
+            "/v1/games",
+            title="Database unavailable",
+        ),
     }
     make = examples.get(status)
     if make is not None:
         return make()
     phrase = http.HTTPStatus(status).phrase
-    return _problem(status, DEFAULT_TYPE_SLUGS.get(status, "bad-request" if status < 500 else "internal-error"),
-                    f"{phrase}.", "/v1/rounds/score")
+    return _problem(
+        status,
+        DEFAULT_TYPE_SLUGS.get(status, "bad-request" if status < 500 else "internal-error"),
+        f"{phrase}.",
+        "/v1/rounds/score",
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -204,8 +329,7 @@ def _ok(status: str) -> bool:
     return status.startswith("2") and status != "204"
 
 
-def sent_headers(method: str, path: str, status: str, response: dict[str, Any],
-                 operation: dict[str, Any]) -> list[str]:
+def sent_headers(method: str, path: str, status: str, response: dict[str, Any], operation: dict[str, Any]) -> list[str]:
     """The :data:`HEADERS` components an answer of ``operation`` with ``status`` carries.
 
     ``ETag``: the answers of operations flask-smorest checks ETags on (a 304 or 428 listed), every
@@ -231,8 +355,7 @@ def sent_headers(method: str, path: str, status: str, response: dict[str, Any],
         out.append("CACHE_CONTROL")
     if "text/csv" in response.get("content", {}):
         out.append("CONTENT_DISPOSITION")
-    return out + [name for name in component_headers(int(status) if status.isdigit() else 0)
-                  if name not in _SHARED]
+    return out + [name for name in component_headers(int(status) if status.isdigit() else 0) if name not in _SHARED]
 
 
 #: On every shared answer (``components.responses``): they serve ``/v1`` and games operations too.
@@ -267,8 +390,9 @@ class SpecFinishingPlugin(BasePlugin):
     Runs after flask-smorest's plugins and ``ErrorResponsesPlugin`` (answers named by component,
     such as ``"NOT_FOUND"``, get their headers and examples in ``Api._register_responses``)."""
 
-    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
-                         **kwargs: Any) -> None:
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
         path = path or ""
         for method, operation in (operations or {}).items():
             operation_id = OPERATION_IDS.get((method.upper(), path))

@@ -41,8 +41,9 @@ def floor_meld(body: dict[str, Any], values: dict[str, int] = PAGAT_VALUES) -> i
     return total
 
 
-def per_call_us(fns: dict[str, Callable[[], object]], runs: int, bursts: int = 40,
-                burst_s: float = 0.01) -> dict[str, list[float]]:
+def per_call_us(
+    fns: dict[str, Callable[[], object]], runs: int, bursts: int = 40, burst_s: float = 0.01
+) -> dict[str, list[float]]:
     """``runs`` timings of each of ``fns``, in microseconds per call.
 
     Each run times every function in ``bursts`` bursts of about ``burst_s`` seconds, the functions
@@ -85,8 +86,12 @@ def cases() -> dict[str, Callable[[], object]]:
 
 
 #: Each engine case and the floor it is compared with.
-RATIOS = {"score_readme": "floor_readme", "score_cards": "floor_score", "score_tallies": "floor_score",
-          "validate_meld": "floor_meld"}
+RATIOS = {
+    "score_readme": "floor_readme",
+    "score_cards": "floor_score",
+    "score_tallies": "floor_score",
+    "validate_meld": "floor_meld",
+}
 #: The most each case may cost, as a multiple of its floor (``make bench`` marks a miss).
 TARGETS = {"score_readme": 10.0, "score_cards": 8.0, "validate_meld": 8.0}
 #: The cases of one side with 8 and with 16 melds (twice the cards: linear cost is twice the time),

@@ -23,10 +23,32 @@ from handfoot.server.models import Game, GamePlayer, Round
 from handfoot.server.services import history
 
 ROUND = [
-    {"name": "Team 1", "went_out": True, "tally": {"clean_books": 2, "dirty_books": 2, "wild_books": 1,
-     "red_threes_on_table": 1, "red_threes_caught": 0, "table_points": 465, "points_left": 25}},
-    {"name": "Team 2", "went_out": False, "tally": {"clean_books": 1, "dirty_books": 2, "wild_books": 0,
-     "red_threes_on_table": 0, "red_threes_caught": 1, "table_points": 260, "points_left": 185}},
+    {
+        "name": "Team 1",
+        "went_out": True,
+        "tally": {
+            "clean_books": 2,
+            "dirty_books": 2,
+            "wild_books": 1,
+            "red_threes_on_table": 1,
+            "red_threes_caught": 0,
+            "table_points": 465,
+            "points_left": 25,
+        },
+    },
+    {
+        "name": "Team 2",
+        "went_out": False,
+        "tally": {
+            "clean_books": 1,
+            "dirty_books": 2,
+            "wild_books": 0,
+            "red_threes_on_table": 0,
+            "red_threes_caught": 1,
+            "table_points": 260,
+            "points_left": 185,
+        },
+    },
 ]
 
 
@@ -40,13 +62,21 @@ def store(app, games: int) -> None:  # type: ignore[no-untyped-def]
     with db.write_session() as session:
         game = session.scalars(select(Game).where(Game.id == first)).one()
         columns = {c.key: getattr(game, c.key) for c in Game.__table__.columns if c.key != "id"}
-        rounds = [{c.key: getattr(r, c.key) for c in Round.__table__.columns if c.key not in ("id", "game_id")}
-                  for r in game.rounds]
+        rounds = [
+            {c.key: getattr(r, c.key) for c in Round.__table__.columns if c.key not in ("id", "game_id")}
+            for r in game.rounds
+        ]
         for _ in range(games - 1):
             new_id = session.execute(insert(Game).values(**columns).returning(Game.id)).scalar_one()
             session.execute(insert(Round), [{**r, "game_id": new_id} for r in rounds])
-            session.execute(insert(GamePlayer), [{"game_id": new_id, "side": s, "name": p, "name_key": p.lower()}
-                                                 for s, t in enumerate(teams) for p in t["players"]])
+            session.execute(
+                insert(GamePlayer),
+                [
+                    {"game_id": new_id, "side": s, "name": p, "name_key": p.lower()}
+                    for s, t in enumerate(teams)
+                    for p in t["players"]
+                ],
+            )
 
 
 def measure(app, path: str) -> tuple[float, float, int]:  # type: ignore[no-untyped-def]
@@ -77,8 +107,11 @@ def main() -> None:
             migrate.upgrade(url)
             app = create_app({"DATABASE_URL": url, "HANDFOOT_RATE_LIMIT": "0"})
             store(app, n)
-            for label, path in (("export ndjson", "/v1/games/export"), ("export csv", "/v1/games/export?format=csv"),
-                                ("stats", "/v1/games/stats")):
+            for label, path in (
+                ("export ndjson", "/v1/games/export"),
+                ("export csv", "/v1/games/export?format=csv"),
+                ("stats", "/v1/games/stats"),
+            ):
                 peak, seconds, size = measure(app, path)
                 print(f"{n:5d}  {label:14s}  {peak:8.1f}  {seconds:7.2f}  {size}")
             get_db(app).dispose()

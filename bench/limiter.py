@@ -66,11 +66,17 @@ def in_process(runs: int, requests: int, redis_url: str) -> int:
     with tempfile.TemporaryDirectory(prefix="handfoot-bench-limiter-") as tmp:
         url = f"sqlite:///{tmp}/api.sqlite3"
         storage.migrate(url)
-        cases = {"off": {"RATE_LIMIT": NO_LIMIT}, "file": {"RATE_LIMIT": LIMIT_NEVER_REACHED},
-                 "file/unleased": {"RATE_LIMIT": LIMIT_NEVER_REACHED}}
+        cases = {
+            "off": {"RATE_LIMIT": NO_LIMIT},
+            "file": {"RATE_LIMIT": LIMIT_NEVER_REACHED},
+            "file/unleased": {"RATE_LIMIT": LIMIT_NEVER_REACHED},
+        }
         if redis_url and redis_up(redis_url):
-            cases["redis"] = {"RATE_LIMIT": LIMIT_NEVER_REACHED, "RATE_LIMIT_STORAGE": redis_url,
-                              "RATE_LIMIT_KEY_PREFIX": f"bench-{uuid.uuid4().hex}"}
+            cases["redis"] = {
+                "RATE_LIMIT": LIMIT_NEVER_REACHED,
+                "RATE_LIMIT_STORAGE": redis_url,
+                "RATE_LIMIT_KEY_PREFIX": f"bench-{uuid.uuid4().hex}",
+            }
         clients = {}
         for name, config in cases.items():
             app = create_app({"DATABASE_URL": url, **config})
@@ -91,8 +97,10 @@ def in_process(runs: int, requests: int, redis_url: str) -> int:
     print(f"POST /v1/rounds/score in process (werkzeug test client), {runs} blocks of {requests} requests per case")
     for name, values in cpu.items():
         ratio = [v / o for v, o in zip(values, cpu["off"], strict=True)]
-        print(f"{name:13} CPU ms/request median {statistics.median(values):6.3f}"
-              f"  / off: median {statistics.median(ratio):.3f} (min {min(ratio):.3f}, max {max(ratio):.3f})")
+        print(
+            f"{name:13} CPU ms/request median {statistics.median(values):6.3f}"
+            f"  / off: median {statistics.median(ratio):.3f} (min {min(ratio):.3f}, max {max(ratio):.3f})"
+        )
     return 0
 
 
@@ -114,14 +122,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         url = f"sqlite:///{work}/api.sqlite3"
         storage.migrate(url)
         env = {"DATABASE_URL": url}
-        cases = {"off": {**env, "HANDFOOT_RATE_LIMIT": NO_LIMIT},
-                 "file": {**env, "HANDFOOT_RATE_LIMIT": LIMIT_NEVER_REACHED}}
+        cases = {
+            "off": {**env, "HANDFOOT_RATE_LIMIT": NO_LIMIT},
+            "file": {**env, "HANDFOOT_RATE_LIMIT": LIMIT_NEVER_REACHED},
+        }
         if args.redis and redis_up(args.redis):
-            cases["redis"] = {**env, "HANDFOOT_RATE_LIMIT": LIMIT_NEVER_REACHED,
-                              "HANDFOOT_RATE_LIMIT_STORAGE": args.redis,
-                              "HANDFOOT_RATE_LIMIT_KEY_PREFIX": f"bench-{uuid.uuid4().hex}"}
-        servers = {name: stack.enter_context(api_server(work / f"gunicorn-{name}.log", case_env))
-                   for name, case_env in cases.items()}
+            cases["redis"] = {
+                **env,
+                "HANDFOOT_RATE_LIMIT": LIMIT_NEVER_REACHED,
+                "HANDFOOT_RATE_LIMIT_STORAGE": args.redis,
+                "HANDFOOT_RATE_LIMIT_KEY_PREFIX": f"bench-{uuid.uuid4().hex}",
+            }
+        servers = {
+            name: stack.enter_context(api_server(work / f"gunicorn-{name}.log", case_env))
+            for name, case_env in cases.items()
+        }
         rps: dict[str, list[float]] = {name: [] for name in servers}
         cpu: dict[str, list[float]] = {name: [] for name in servers}  # worker CPU ms per request
         refused = 0
@@ -133,16 +148,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                 cpu[name].append((cpu_seconds(server) - before) * 1000 / max(1, res.requests))
                 rps[name].append(res.rps)
                 refused += res.non_2xx + res.errors
-    print(f"POST /v1/rounds/score, c={args.concurrency}, {args.runs} runs of {args.duration:g} s, "
-          f"{WORKERS} workers each")
+    print(
+        f"POST /v1/rounds/score, c={args.concurrency}, {args.runs} runs of {args.duration:g} s, {WORKERS} workers each"
+    )
     for name, values in rps.items():
         ratio = [v / o for v, o in zip(values, rps["off"], strict=True)]
-        print(f"{name:6} req/s median {statistics.median(values):8.1f} (min {min(values):.1f}, max {max(values):.1f})"
-              f"  / off: median {statistics.median(ratio):.3f} (min {min(ratio):.3f}, max {max(ratio):.3f})")
+        print(
+            f"{name:6} req/s median {statistics.median(values):8.1f} (min {min(values):.1f}, max {max(values):.1f})"
+            f"  / off: median {statistics.median(ratio):.3f} (min {min(ratio):.3f}, max {max(ratio):.3f})"
+        )
     for name, values in cpu.items():
         ratio = [v / o for v, o in zip(values, cpu["off"], strict=True)]
-        print(f"{name:6} worker CPU ms/request median {statistics.median(values):6.3f}"
-              f"  / off: median {statistics.median(ratio):.3f} (min {min(ratio):.3f}, max {max(ratio):.3f})")
+        print(
+            f"{name:6} worker CPU ms/request median {statistics.median(values):6.3f}"
+            f"  / off: median {statistics.median(ratio):.3f} (min {min(ratio):.3f}, max {max(ratio):.3f})"
+        )
     print(f"non-2xx or socket errors in limited cases: {refused}")
     return 1 if refused else 0
 

@@ -42,15 +42,41 @@ from handfoot.server.models import Game
 
 PAGE_SIZE = 20
 TEAMS = [{"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}]
-ROUND = {"teams": [
-    {"name": "Team 1", "went_out": True, "tally": {"clean_books": 2, "dirty_books": 2, "wild_books": 1,
-                                                   "red_threes_on_table": 1, "red_threes_caught": 0,
-                                                   "table_points": 465, "points_left": 25}},
-    {"name": "Team 2", "went_out": False, "tally": {"clean_books": 1, "dirty_books": 2, "wild_books": 0,
-                                                    "red_threes_on_table": 0, "red_threes_caught": 1,
-                                                    "table_points": 260, "points_left": 185}}]}
-DEFAULT_PG_URL = os.environ.get("BENCH_PG_URL") or os.environ.get("TEST_DATABASE_URL") \
+ROUND = {
+    "teams": [
+        {
+            "name": "Team 1",
+            "went_out": True,
+            "tally": {
+                "clean_books": 2,
+                "dirty_books": 2,
+                "wild_books": 1,
+                "red_threes_on_table": 1,
+                "red_threes_caught": 0,
+                "table_points": 465,
+                "points_left": 25,
+            },
+        },
+        {
+            "name": "Team 2",
+            "went_out": False,
+            "tally": {
+                "clean_books": 1,
+                "dirty_books": 2,
+                "wild_books": 0,
+                "red_threes_on_table": 0,
+                "red_threes_caught": 1,
+                "table_points": 260,
+                "points_left": 185,
+            },
+        },
+    ]
+}
+DEFAULT_PG_URL = (
+    os.environ.get("BENCH_PG_URL")
+    or os.environ.get("TEST_DATABASE_URL")
     or "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -69,8 +95,9 @@ def database(backend: str, pg_url: str, workdir: Path) -> Iterator[str]:
     admin = make_engine(pg_url)
     with admin.begin() as connection:
         connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    url = make_url(pg_url).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
-        hide_password=False)
+    url = (
+        make_url(pg_url).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+    )
     try:
         migrate.upgrade(url)
         yield url
@@ -86,8 +113,9 @@ def make_app(url: str) -> Flask:
 
 def new_game(app: Flask, rounds: int = 0) -> int:
     client = app.test_client()
-    response = client.post("/v1/games", json={"name": "bench", "preset": "pagat", "rules": {"rounds": 50},
-                                              "teams": TEAMS})
+    response = client.post(
+        "/v1/games", json={"name": "bench", "preset": "pagat", "rules": {"rounds": 50}, "teams": TEAMS}
+    )
     assert response.status_code == 201, response.get_json()
     game_id = int(response.get_json()["id"])
     for _ in range(rounds):
@@ -148,8 +176,8 @@ def last_page_cursor(app: Flask) -> str:
 
     with app.app_context(), get_db().session() as session:
         created_at, game_id = session.execute(
-            select(Game.created_at, Game.id).order_by(Game.created_at.asc(), Game.id.asc()).offset(PAGE_SIZE)
-            .limit(1)).one()
+            select(Game.created_at, Game.id).order_by(Game.created_at.asc(), Game.id.asc()).offset(PAGE_SIZE).limit(1)
+        ).one()
     return encode_cursor(created_at, game_id)
 
 
@@ -168,15 +196,23 @@ def listing(backend: str, pg_url: str, workdir: Path, games: int, requests: int)
         cases = {
             "100 games, first page": lambda: small_client.get(f"/v1/games?page_size={PAGE_SIZE}"),
             f"{games:,} games, first page": lambda: large_client.get(f"/v1/games?page_size={PAGE_SIZE}"),
-            f"{games:,} games, last page (cursor)":
-                lambda: large_client.get(f"/v1/games?page_size={PAGE_SIZE}&cursor={cursor}"),
-            f"{games:,} games, last page (deprecated page={last_number})":
-                lambda: large_client.get(f"/v1/games?page_size={PAGE_SIZE}&page={last_number}"),
+            f"{games:,} games, last page (cursor)": lambda: large_client.get(
+                f"/v1/games?page_size={PAGE_SIZE}&cursor={cursor}"
+            ),
+            f"{games:,} games, last page (deprecated page={last_number})": lambda: large_client.get(
+                f"/v1/games?page_size={PAGE_SIZE}&page={last_number}"
+            ),
         }
         figures = measure(cases, requests)
     floor = figures["100 games, first page"]["median"]
-    return [(f"{backend}: {name}", f"{f['median']:.2f} ms (p10 {f['p10']:.2f}, p90 {f['p90']:.2f}); "
-             f"{f['median'] / floor:.2f}x the 100-game list") for name, f in figures.items()]
+    return [
+        (
+            f"{backend}: {name}",
+            f"{f['median']:.2f} ms (p10 {f['p10']:.2f}, p90 {f['p90']:.2f}); "
+            f"{f['median'] / floor:.2f}x the 100-game list",
+        )
+        for name, f in figures.items()
+    ]
 
 
 def reads(backend: str, pg_url: str, workdir: Path, requests: int) -> list[tuple[str, str]]:
@@ -184,16 +220,23 @@ def reads(backend: str, pg_url: str, workdir: Path, requests: int) -> list[tuple
         app = make_app(url)
         one, fifty = new_game(app, 1), new_game(app, 50)
         client = app.test_client()
-        cases = {f"{label}, {what}": (lambda path=f"/v1/games/{game_id}{suffix}": client.get(path))
-                 for label, game_id in (("1-round game", one), ("50-round game", fifty))
-                 for what, suffix in (("GET /v1/games/{id}", ""), ("score sheet", "/scoresheet"))}
+        cases = {
+            f"{label}, {what}": (lambda path=f"/v1/games/{game_id}{suffix}": client.get(path))
+            for label, game_id in (("1-round game", one), ("50-round game", fifty))
+            for what, suffix in (("GET /v1/games/{id}", ""), ("score sheet", "/scoresheet"))
+        }
         sizes = {name: len(call().get_data()) for name, call in cases.items()}
         figures = measure(cases, requests)
     rows = []
     for name, f in figures.items():
         base = figures[name.replace("50-round", "1-round")]["median"]
-        rows.append((f"{backend}: {name}", f"{f['median']:.2f} ms (p10 {f['p10']:.2f}, p90 {f['p90']:.2f}); "
-                     f"{f['median'] / base:.2f}x the 1-round game; {sizes[name]:,} bytes"))
+        rows.append(
+            (
+                f"{backend}: {name}",
+                f"{f['median']:.2f} ms (p10 {f['p10']:.2f}, p90 {f['p90']:.2f}); "
+                f"{f['median'] / base:.2f}x the 1-round game; {sizes[name]:,} bytes",
+            )
+        )
     return rows
 
 

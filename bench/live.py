@@ -34,8 +34,16 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
-def wait_healthy(base: str, alive: Callable[[], bool], timeout: float, log: Callable[[], str] = lambda: "",
-                 *, path: str = "/health", request_timeout: float = 2.0, poll: float = 0.1) -> None:
+def wait_healthy(
+    base: str,
+    alive: Callable[[], bool],
+    timeout: float,
+    log: Callable[[], str] = lambda: "",
+    *,
+    path: str = "/health",
+    request_timeout: float = 2.0,
+    poll: float = 0.1,
+) -> None:
     """Return once ``GET base + path`` answers 200. Raises :class:`RuntimeError` (with the tail of
     ``log()``) when ``alive()`` turns false (the server exited) or after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
@@ -79,14 +87,32 @@ class LiveServer:
     taken out of it. A context manager (start, then stop), or :meth:`start` / :meth:`kill` /
     :meth:`stop` by hand: a server may be started again on the same port after a kill."""
 
-    def __init__(self, db_url: str, log: Path, *, workers: int = 1, env: dict[str, str] | None = None,
-                 prefix: Sequence[str] = (), unset: Sequence[str] = (), start_timeout: float = 60.0,
-                 stop_grace: float = 20.0) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        log: Path,
+        *,
+        workers: int = 1,
+        env: dict[str, str] | None = None,
+        prefix: Sequence[str] = (),
+        unset: Sequence[str] = (),
+        start_timeout: float = 60.0,
+        stop_grace: float = 20.0,
+    ) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log
-        self.args = [*prefix, str(GUNICORN), "-c", "python:handfoot.server.gunicorn_conf", "-w", str(workers),
-                     "-b", f"127.0.0.1:{self.port}", "handfoot.server:create_app()"]
+        self.args = [
+            *prefix,
+            str(GUNICORN),
+            "-c",
+            "python:handfoot.server.gunicorn_conf",
+            "-w",
+            str(workers),
+            "-b",
+            f"127.0.0.1:{self.port}",
+            "handfoot.server:create_app()",
+        ]
         self.env = {k: v for k, v in {**os.environ, "DATABASE_URL": db_url, **(env or {})}.items() if k not in unset}
         self.start_timeout, self.stop_grace = start_timeout, stop_grace
         self.proc: subprocess.Popen[bytes] | None = None
@@ -108,8 +134,9 @@ class LiveServer:
         """Start gunicorn; return once ``/health`` answers 200. Raises :class:`RuntimeError` (with
         the log's tail) if it exits or does not answer in ``start_timeout`` seconds (it is stopped)."""
         with self.log.open("ab") as out:
-            proc = subprocess.Popen(self.args, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
-                                    start_new_session=True)
+            proc = subprocess.Popen(
+                self.args, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
         self.proc = proc
         try:
             wait_healthy(self.base, lambda: proc.poll() is None, self.start_timeout, self.log_text)

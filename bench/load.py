@@ -104,8 +104,15 @@ def wrk_path() -> str:
     return path
 
 
-def run_wrk(url: str, body: bytes, workdir: Path, connections: int, seconds: float,
-            paths: list[str] | None = None, track: bool = False) -> LoadResult:
+def run_wrk(
+    url: str,
+    body: bytes,
+    workdir: Path,
+    connections: int,
+    seconds: float,
+    paths: list[str] | None = None,
+    track: bool = False,
+) -> LoadResult:
     """POST ``body`` to ``url`` (or to each of ``paths`` in turn) for ``seconds`` over ``connections``.
 
     ``paths`` are taken in order, each entry once across wrk's threads, and from the start again only
@@ -120,20 +127,44 @@ def run_wrk(url: str, body: bytes, workdir: Path, connections: int, seconds: flo
     paths_file = workdir / "paths.txt"
     paths_file.write_text("\n".join(paths or []) + "\n")
     threads = max(1, min(2, connections))
-    env = {"BENCH_BODY": str(body_file), "BENCH_PATHS": str(paths_file) if paths else "",
-           "BENCH_TRACK": "1" if track else "0", "BENCH_THREADS": str(threads), "PATH": "/usr/bin:/bin"}
-    args = [wrk_path(), "-t", str(threads), "-c", str(connections), "-d", f"{seconds:g}s",
-            "--timeout", "5s", "--latency", "-s", str(script), url]
+    env = {
+        "BENCH_BODY": str(body_file),
+        "BENCH_PATHS": str(paths_file) if paths else "",
+        "BENCH_TRACK": "1" if track else "0",
+        "BENCH_THREADS": str(threads),
+        "PATH": "/usr/bin:/bin",
+    }
+    args = [
+        wrk_path(),
+        "-t",
+        str(threads),
+        "-c",
+        str(connections),
+        "-d",
+        f"{seconds:g}s",
+        "--timeout",
+        "5s",
+        "--latency",
+        "-s",
+        str(script),
+        url,
+    ]
     proc = subprocess.run(args, capture_output=True, text=True, env=env, timeout=seconds + 60)
     line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("BENCH_JSON ")), None)
     if proc.returncode != 0 or line is None:
         raise RuntimeError(f"wrk failed ({proc.returncode}): {proc.stdout[-2000:]} {proc.stderr[-2000:]}")
-    data = json.loads(line[len("BENCH_JSON "):])
+    data = json.loads(line[len("BENCH_JSON ") :])
     secs = data["duration_us"] / 1e6
     return LoadResult(
-        requests=data["requests"], seconds=secs, rps=data["requests"] / secs if secs else 0.0,
-        p50_ms=data["p50_us"] / 1000, p90_ms=data["p90_us"] / 1000, p99_ms=data["p99_us"] / 1000,
+        requests=data["requests"],
+        seconds=secs,
+        rps=data["requests"] / secs if secs else 0.0,
+        p50_ms=data["p50_us"] / 1000,
+        p90_ms=data["p90_us"] / 1000,
+        p99_ms=data["p99_us"] / 1000,
         max_ms=data["max_us"] / 1000,
         errors=data["connect_errors"] + data["read_errors"] + data["write_errors"] + data["timeouts"],
-        non_2xx=data["non_2xx_3xx"], status_5xx=data["tracked_5xx"], locked=data["locked"],
+        non_2xx=data["non_2xx_3xx"],
+        status_5xx=data["tracked_5xx"],
+        locked=data["locked"],
     )

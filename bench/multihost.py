@@ -70,14 +70,32 @@ def round_body(marker: int) -> dict[str, Any]:
     """A valid round whose second side's table points and points left name the request:
     ``200 + 5 * (marker % MARKER_BLOCK)`` and ``10 + 5 * (marker // MARKER_BLOCK)``
     (:func:`marker_of` reads it back)."""
+
     def side(name: str, went_out: bool, **kw: int) -> dict[str, Any]:
-        tally = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "red_threes_on_table": 0,
-                 "red_threes_caught": 0, "table_points": 0, "points_left": 0, **kw}
+        tally = {
+            "clean_books": 0,
+            "dirty_books": 0,
+            "wild_books": 0,
+            "red_threes_on_table": 0,
+            "red_threes_caught": 0,
+            "table_points": 0,
+            "points_left": 0,
+            **kw,
+        }
         return {"name": name, "went_out": went_out, "tally": tally}
 
-    return {"teams": [side("Team 1", True, clean_books=2, dirty_books=2, wild_books=1, table_points=500),
-                      side("Team 2", False, clean_books=1, table_points=200 + 5 * (marker % MARKER_BLOCK),
-                           points_left=10 + 5 * (marker // MARKER_BLOCK))]}
+    return {
+        "teams": [
+            side("Team 1", True, clean_books=2, dirty_books=2, wild_books=1, table_points=500),
+            side(
+                "Team 2",
+                False,
+                clean_books=1,
+                table_points=200 + 5 * (marker % MARKER_BLOCK),
+                points_left=10 + 5 * (marker // MARKER_BLOCK),
+            ),
+        ]
+    }
 
 
 def marker_of(table_points: int, points_left: int) -> int:
@@ -158,10 +176,13 @@ class Harness:
         self.marker_lock = threading.Lock()
 
     def env(self, limit: str) -> dict[str, str]:
-        return {"DATABASE_URL": self.database_url, "HANDFOOT_RATE_LIMIT": limit,
-                "HANDFOOT_RATE_LIMIT_STORAGE": self.redis_url,
-                "HANDFOOT_RATE_LIMIT_KEY_PREFIX": f"multihost-{uuid.uuid4().hex}",
-                "HANDFOOT_LOG_LEVEL": "warning"}  # the default takeover time: a dead host's keys free at once
+        return {
+            "DATABASE_URL": self.database_url,
+            "HANDFOOT_RATE_LIMIT": limit,
+            "HANDFOOT_RATE_LIMIT_STORAGE": self.redis_url,
+            "HANDFOOT_RATE_LIMIT_KEY_PREFIX": f"multihost-{uuid.uuid4().hex}",
+            "HANDFOOT_LOG_LEVEL": "warning",
+        }  # the default takeover time: a dead host's keys free at once
 
     def spawn(self, hosts: Sequence[Host], workers: int, limit: str = "1000000000/minute") -> None:
         env = self.env(limit)  # one prefix for the whole set: they share their counters
@@ -170,9 +191,12 @@ class Harness:
             # A hostname of its own (a UTS namespace): to the idempotency claims it is another
             # machine, so a key its killed request held is freed through its liveness lock.
             serve = [SERVE, "serve", "--no-migrate", "-w", str(workers), "-b", f"{host.address}:{host.port}"]
-            host.proc = self.lab.spawn(host.name, ["unshare", "--uts", "--", "sh", "-c", 'hostname "$0" && exec "$@"',
-                                                   f"multihost-{host.name}", *serve], f"{host.name}-{host.port}.log",
-                                       env=env)
+            host.proc = self.lab.spawn(
+                host.name,
+                ["unshare", "--uts", "--", "sh", "-c", 'hostname "$0" && exec "$@"', f"multihost-{host.name}", *serve],
+                f"{host.name}-{host.port}.log",
+                env=env,
+            )
 
     @staticmethod
     def wait(hosts: Sequence[Host]) -> None:
@@ -192,9 +216,16 @@ class Harness:
     def new_games(self, host: Host, count: int) -> list[int]:
         ids = []
         for i in range(count):
-            response = requests.post(host.base + "/v1/games", timeout=30, json={
-                "name": f"multihost {i}", "preset": "pagat", "rules": {"rounds": 50},
-                "teams": [{"name": "Team 1", "players": ["N", "S"]}, {"name": "Team 2", "players": ["E", "W"]}]})
+            response = requests.post(
+                host.base + "/v1/games",
+                timeout=30,
+                json={
+                    "name": f"multihost {i}",
+                    "preset": "pagat",
+                    "rules": {"rounds": 50},
+                    "teams": [{"name": "Team 1", "players": ["N", "S"]}, {"name": "Team 2", "players": ["E", "W"]}],
+                },
+            )
             assert response.status_code == 201, response.text
             ids.append(response.json()["id"])
         return ids
@@ -209,15 +240,20 @@ class Harness:
         others = [h for h in hosts if h is not not_this and not h.dead] or [h for h in hosts if not h.dead]
         return random.choice(others)
 
-    def deliver(self, session: requests.Session, hosts: Sequence[Host], home: Host, sent: Sent,
-                ledger: Ledger) -> tuple[int, Host]:
+    def deliver(
+        self, session: requests.Session, hosts: Sequence[Host], home: Host, sent: Sent, ledger: Ledger
+    ) -> tuple[int, Host]:
         """Send ``sent`` to ``home``; when a host does not answer, again to another with the same key,
         until some host answers. Returns the status and the host that answered."""
         host, deadline = home, time.monotonic() + 60
         while True:
             try:
-                response = session.post(f"{host.base}/v1/games/{sent.game_id}/rounds", json=sent.body, timeout=20,
-                                        headers={"Idempotency-Key": sent.key})
+                response = session.post(
+                    f"{host.base}/v1/games/{sent.game_id}/rounds",
+                    json=sent.body,
+                    timeout=20,
+                    headers={"Idempotency-Key": sent.key},
+                )
             except requests.RequestException:
                 if host.proc is None or host.proc.poll() is not None:
                     host.dead = True
@@ -235,8 +271,9 @@ class Harness:
                 continue
             return response.status_code, host
 
-    def appender(self, hosts: Sequence[Host], home: Host, games: Pool, ledger: Ledger, stop: threading.Event,
-                 replay: bool) -> None:
+    def appender(
+        self, hosts: Sequence[Host], home: Host, games: Pool, ledger: Ledger, stop: threading.Event, replay: bool
+    ) -> None:
         session = requests.Session()
         while not stop.is_set():
             marker = self.next_marker()
@@ -264,18 +301,32 @@ class Harness:
     def replay_elsewhere(self, hosts: Sequence[Host], answered: Host, sent: Sent, ledger: Ledger) -> None:
         other = self.alive_other(hosts, answered)
         try:
-            response = requests.post(f"{other.base}/v1/games/{sent.game_id}/rounds", json=sent.body, timeout=20,
-                                     headers={"Idempotency-Key": sent.key})
+            response = requests.post(
+                f"{other.base}/v1/games/{sent.game_id}/rounds",
+                json=sent.body,
+                timeout=20,
+                headers={"Idempotency-Key": sent.key},
+            )
         except requests.RequestException:
             return  # that host just died: the replay proves nothing either way
-        if (response.status_code != 201 or response.headers.get("Idempotent-Replayed") != "true"
-                or response.json()["number"] != sent.number):
+        if (
+            response.status_code != 201
+            or response.headers.get("Idempotent-Replayed") != "true"
+            or response.json()["number"] != sent.number
+        ):
             ledger.errors.append(f"replay on {other.name}: {response.status_code} {response.text[:200]}")
         else:
             ledger.count("replayed on another host")
 
-    def run_appenders(self, hosts: Sequence[Host], threads: int, seconds: float, games: list[Pool],
-                      replay: bool, kill: Host | None = None) -> Ledger:
+    def run_appenders(
+        self,
+        hosts: Sequence[Host],
+        threads: int,
+        seconds: float,
+        games: list[Pool],
+        replay: bool,
+        kill: Host | None = None,
+    ) -> Ledger:
         ledger, stop = Ledger(), threading.Event()
 
         def one(i: int) -> None:
@@ -310,9 +361,12 @@ class Harness:
         """Lost, duplicated, gaps and strays, from the database itself."""
         url = self.database_url.replace("postgresql+psycopg://", "postgresql://")
         with psycopg.connect(url) as db:
-            rows = db.execute("SELECT game_id, number, (request::jsonb #>> '{teams,1,tally,table_points}')::int, "
-                              "(request::jsonb #>> '{teams,1,tally,points_left}')::int "
-                              "FROM rounds WHERE game_id = ANY(%s) ORDER BY game_id, number", (games,)).fetchall()
+            rows = db.execute(
+                "SELECT game_id, number, (request::jsonb #>> '{teams,1,tally,table_points}')::int, "
+                "(request::jsonb #>> '{teams,1,tally,points_left}')::int "
+                "FROM rounds WHERE game_id = ANY(%s) ORDER BY game_id, number",
+                (games,),
+            ).fetchall()
             played = dict(db.execute("SELECT id, rounds_played FROM games WHERE id = ANY(%s)", (games,)).fetchall())
         stored: dict[int, list[tuple[int, int]]] = {}
         for game_id, number, points, left in rows:
@@ -323,14 +377,24 @@ class Harness:
         where = {(g, m): n for g, rounds in stored.items() for n, m in rounds}
         lost = sum(1 for s in ledger.acked if where.get((s.game_id, s.marker)) != s.number)
         acked = {s.marker for s in ledger.acked}
-        return {"acknowledged": len(ledger.acked), "stored": len(rows), "lost": lost,
-                "duplicates": sum(c - 1 for c in markers.values() if c > 1), "gaps": gaps,
-                "stored but never acknowledged": sum(1 for m in markers if m not in acked)}
+        return {
+            "acknowledged": len(ledger.acked),
+            "stored": len(rows),
+            "lost": lost,
+            "duplicates": sum(c - 1 for c in markers.values() if c > 1),
+            "gaps": gaps,
+            "stored but never acknowledged": sum(1 for m in markers if m not in acked),
+        }
 
     def check_limit(self, limit: int) -> tuple[int, Counter[str]]:
         """``3 * limit`` requests with one API key over every host at once: 200s, and per host."""
-        token = subprocess.run([SERVE, "keys", "create", "multihost"], env={**os.environ, "DATABASE_URL":
-                               self.database_url}, capture_output=True, text=True, check=True).stdout.split()[-1]
+        token = subprocess.run(
+            [SERVE, "keys", "create", "multihost"],
+            env={**os.environ, "DATABASE_URL": self.database_url},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()[-1]
         headers = {"Authorization": f"Bearer {token}"}
         results: list[tuple[str, int]] = []
         lock = threading.Lock()
@@ -374,8 +438,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             database_url = lab.postgres("db") + "/postgres"
             redis_url = lab.redis("redis")
             log(f"PostgreSQL at {database_url}, Redis at {redis_url}")
-            subprocess.run([SERVE, "migrate"], env={**os.environ, "DATABASE_URL": database_url}, check=True,
-                           capture_output=True)
+            subprocess.run(
+                [SERVE, "migrate"], env={**os.environ, "DATABASE_URL": database_url}, check=True, capture_output=True
+            )
             harness = Harness(lab, args.hosts, database_url, redis_url)
             n, hosts = args.hosts, harness.hosts
             harness.spawn([harness.single], n)
@@ -395,8 +460,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     failures += [f"throughput {label}: {e}" for e in ledger.errors]
                     if r:
                         rates[label].append(len(ledger.acked) / (ledger.counts["seconds"] / 1000))
-                        log(f"{label}: {rates[label][-1]:.1f} appends/s ({len(ledger.acked)} in "
-                            f"{ledger.counts['seconds'] / 1000:.1f} s, {2 * n} appender threads)")
+                        log(
+                            f"{label}: {rates[label][-1]:.1f} appends/s ({len(ledger.acked)} in "
+                            f"{ledger.counts['seconds'] / 1000:.1f} s, {2 * n} appender threads)"
+                        )
             one, many = rates.values()
             ratios = [m / o for m, o in zip(many, one, strict=True)]
 
@@ -423,19 +490,29 @@ def main(argv: Sequence[str] | None = None) -> int:
                     tail = path.read_text(errors="replace")[-1500:]
                     if "Traceback" in tail or "ERROR" in tail:
                         print(f"--- {path.name} (tail)\n{tail}", file=sys.stderr)
-    print(f"multihost: {n} API hosts (own network namespaces) on one PostgreSQL {lab_version()}, "
-          f"Redis for shared limits; {time.monotonic() - started:.0f} s in all")
+    print(
+        f"multihost: {n} API hosts (own network namespaces) on one PostgreSQL {lab_version()}, "
+        f"Redis for shared limits; {time.monotonic() - started:.0f} s in all"
+    )
     for label, values in rates.items():
-        print(f"  appends/s, {label}: median {statistics.median(values):.1f} "
-              f"(runs: {', '.join(f'{v:.1f}' for v in values)})")
-    print(f"  ratio {n} hosts x 1 worker / 1 host x {n} workers: median {statistics.median(ratios):.2f} "
-          f"(per run: {', '.join(f'{v:.2f}' for v in ratios)}; {args.runs} alternating windows of "
-          f"{args.window:g} s each, {2 * n} appender threads)")
-    print(f"  kill phase ({args.kill_run:g} s, {3 * n} appenders, h2 SIGKILLed mid-run): " +
-          ", ".join(f"{k} {v}" for k, v in store.items()))
+        print(
+            f"  appends/s, {label}: median {statistics.median(values):.1f} "
+            f"(runs: {', '.join(f'{v:.1f}' for v in values)})"
+        )
+    print(
+        f"  ratio {n} hosts x 1 worker / 1 host x {n} workers: median {statistics.median(ratios):.2f} "
+        f"(per run: {', '.join(f'{v:.2f}' for v in ratios)}; {args.runs} alternating windows of "
+        f"{args.window:g} s each, {2 * n} appender threads)"
+    )
+    print(
+        f"  kill phase ({args.kill_run:g} s, {3 * n} appenders, h2 SIGKILLed mid-run): "
+        + ", ".join(f"{k} {v}" for k, v in store.items())
+    )
     print("  client side: " + ", ".join(f"{k} {v}" for k, v in sorted(ledger.counts.items()) if k != "seconds"))
-    print(f"  rate limit {args.limit}/minute, {3 * args.limit} requests of one key over {n} hosts: "
-          f"{granted} granted ({', '.join(f'{h} {c}' for h, c in sorted(per_host.items()))})")
+    print(
+        f"  rate limit {args.limit}/minute, {3 * args.limit} requests of one key over {n} hosts: "
+        f"{granted} granted ({', '.join(f'{h} {c}' for h, c in sorted(per_host.items()))})"
+    )
     for failure in failures:
         print(f"FAIL: {failure}")
     print("multihost: " + ("FAILED" if failures else "passed"))

@@ -100,8 +100,15 @@ class Lab:
         self.namespaces[name] = address
         return address
 
-    def spawn(self, name: str, args: Sequence[str], log: str, env: dict[str, str] | None = None,
-              user: str | None = None, stop: int = signal.SIGKILL) -> subprocess.Popen[bytes]:
+    def spawn(
+        self,
+        name: str,
+        args: Sequence[str],
+        log: str,
+        env: dict[str, str] | None = None,
+        user: str | None = None,
+        stop: int = signal.SIGKILL,
+    ) -> subprocess.Popen[bytes]:
         """``args`` in namespace ``name``, in a process group of its own (one killpg reaches it all);
         :meth:`close` sends ``stop`` to that group. The group stays in the harness's session: with
         the kernel's ``sched_autogroup`` each session gets its own share of the CPU, and N servers
@@ -110,8 +117,13 @@ class Lab:
         if user:
             prefix += ["runuser", "-u", user, "--"]
         with (self.log_dir / log).open("ab") as out:
-            proc = subprocess.Popen([*prefix, *args], env={**os.environ, **(env or {})}, stdout=out,
-                                    stderr=subprocess.STDOUT, process_group=0)
+            proc = subprocess.Popen(
+                [*prefix, *args],
+                env={**os.environ, **(env or {})},
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                process_group=0,
+            )
         self.processes.append((proc, stop))
         return proc
 
@@ -135,13 +147,41 @@ class Lab:
         data.mkdir()
         shutil.chown(self.dir, "postgres")
         shutil.chown(data, "postgres")
-        run("runuser", "-u", "postgres", "--", pg_bin("initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
-            "--no-sync")
+        run(
+            "runuser",
+            "-u",
+            "postgres",
+            "--",
+            pg_bin("initdb"),
+            "-D",
+            str(data),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "--no-sync",
+        )
         with (data / "pg_hba.conf").open("a") as hba:
             hba.write(f"host all all {self.subnet}.0/24 trust\n")
-        proc = self.spawn(name, [pg_bin("postgres"), "-D", str(data), "-c", f"listen_addresses={address}",
-                                 "-p", str(port), "-c", f"unix_socket_directories={data}", "-c", "max_connections=100"],
-                          "postgres.log", user="postgres", stop=signal.SIGQUIT)
+        proc = self.spawn(
+            name,
+            [
+                pg_bin("postgres"),
+                "-D",
+                str(data),
+                "-c",
+                f"listen_addresses={address}",
+                "-p",
+                str(port),
+                "-c",
+                f"unix_socket_directories={data}",
+                "-c",
+                "max_connections=100",
+            ],
+            "postgres.log",
+            user="postgres",
+            stop=signal.SIGQUIT,
+        )
         # SIGQUIT is PostgreSQL's immediate shutdown: it removes its shared memory, unlike SIGKILL.
         wait_port(address, port, 60, lambda: proc.poll() is None)
         return f"postgresql+psycopg://postgres@{address}:{port}"
@@ -149,8 +189,23 @@ class Lab:
     def redis(self, name: str, port: int = 6379) -> str:
         """A private ``redis-server`` (no persistence) in namespace ``name``; returns its URL."""
         address = self.namespaces[name]
-        proc = self.spawn(name, ["redis-server", "--bind", address, "--port", str(port), "--save", "",
-                                 "--appendonly", "no", "--protected-mode", "no"], "redis.log")
+        proc = self.spawn(
+            name,
+            [
+                "redis-server",
+                "--bind",
+                address,
+                "--port",
+                str(port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--protected-mode",
+                "no",
+            ],
+            "redis.log",
+        )
         wait_port(address, port, 30, lambda: proc.poll() is None)
         return f"redis://{address}:{port}/0"
 

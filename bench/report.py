@@ -23,10 +23,18 @@ class Row:
     def summary(self) -> dict[str, Any]:
         vals = [v for v in self.values if v is not None]
         return {
-            "section": self.section, "measure": self.measure, "concurrency": self.concurrency,
-            "unit": self.unit, "median": statistics.median(vals) if vals else None,
-            "min": min(vals) if vals else None, "max": max(vals) if vals else None,
-            "runs": len(vals), "values": vals, "target": self.target, "met": self.met, "note": self.note,
+            "section": self.section,
+            "measure": self.measure,
+            "concurrency": self.concurrency,
+            "unit": self.unit,
+            "median": statistics.median(vals) if vals else None,
+            "min": min(vals) if vals else None,
+            "max": max(vals) if vals else None,
+            "runs": len(vals),
+            "values": vals,
+            "target": self.target,
+            "met": self.met,
+            "note": self.note,
         }
 
 
@@ -67,11 +75,15 @@ def fmt(v: float | None) -> str:
 
 
 def table(report: Report) -> str:
-    lines = ["| section | measure | c | median | min | max | unit | target | note |",
-             "|---|---|---:|---:|---:|---:|---|---|---|"]
+    lines = [
+        "| section | measure | c | median | min | max | unit | target | note |",
+        "|---|---|---:|---:|---:|---:|---|---|---|",
+    ]
     for row in report.rows:
         s = row.summary()
         verdict = row.target + ("" if row.met is None else (" ✓" if row.met else " ✗ MISS"))
-        lines.append(f"| {row.section} | {row.measure} | {row.concurrency or ''} | {fmt(s['median'])} | "
-                     f"{fmt(s['min'])} | {fmt(s['max'])} | {row.unit} | {verdict} | {row.note} |")
+        lines.append(
+            f"| {row.section} | {row.measure} | {row.concurrency or ''} | {fmt(s['median'])} | "
+            f"{fmt(s['min'])} | {fmt(s['max'])} | {row.unit} | {verdict} | {row.note} |"
+        )
     return "\n".join(lines)

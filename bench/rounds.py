@@ -24,8 +24,21 @@ TEAM_NAMES = ["North-South", "East-West", "Up-Down", "Left-Right"]
 #: Card points under Pagat, by card string: what the floor function sums.
 PAGAT_VALUES: dict[str, int] = {"JK": 50}
 for _suit in "SHDC":
-    for _rank, _points in [("A", 20), ("2", 20), ("3", 5), ("4", 5), ("5", 5), ("6", 5), ("7", 5),
-                           ("8", 10), ("9", 10), ("10", 10), ("J", 10), ("Q", 10), ("K", 10)]:
+    for _rank, _points in [
+        ("A", 20),
+        ("2", 20),
+        ("3", 5),
+        ("4", 5),
+        ("5", 5),
+        ("6", 5),
+        ("7", 5),
+        ("8", 10),
+        ("9", 10),
+        ("10", 10),
+        ("J", 10),
+        ("Q", 10),
+        ("K", 10),
+    ]:
         PAGAT_VALUES[_rank + _suit] = _points
 
 
@@ -43,8 +56,11 @@ def _team(t: int) -> dict[str, Any]:
         players = [
             {"name": f"P{t}a", "hand": ["8S", "JK", "3C"]},
             # a foot never picked up holds the cards dealt (foot_size 13)
-            {"name": f"P{t}b", "hand": ["KH"],
-             "foot": ["QS", "9D", "7H", "AS", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC"]},
+            {
+                "name": f"P{t}b",
+                "hand": ["KH"],
+                "foot": ["QS", "9D", "7H", "AS", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC"],
+            },
         ]
     return {
         "name": TEAM_NAMES[t],
@@ -85,11 +101,11 @@ def side_melds(melds: int) -> list[list[str]]:
         raise ValueError(f"melds must be 8 or 16, not {melds}")
     out: list[list[str]] = []
     for u in range(units):
-        ranks = NATURAL[4 * u % 8: 4 * u % 8 + 4]
+        ranks = NATURAL[4 * u % 8 : 4 * u % 8 + 4]
         out += [[r + s for s in "SHDCSHD"] for r in ranks[:2]]
         out += [[r + s for s in "SHDCS"] + w for r, w in zip(ranks[2:], (["2S", "2H"], ["2D", "2C"]), strict=True)]
         out.append(["JK", "2S", "2H", "JK", "2D", "2C", "JK"])
-    out += [[r + s for s in "DHS"] for r in NATURAL[len(NATURAL) - 3 * units:]]
+    out += [[r + s for s in "DHS"] for r in NATURAL[len(NATURAL) - 3 * units :]]
     return out
 
 
@@ -101,13 +117,29 @@ def side_body(melds: int) -> dict[str, Any]:
     """``POST /v1/rounds/score`` where one side has ``melds`` melds on the table and went out; the
     other side, the same in every size, has one meld and a few cards left. Both are in cards: a
     side in tally form cost more than the 8 melds' side and hid how the cards side's cost grows."""
-    return {"preset": PRESET, "rules": {}, "round": 1, "teams": [
-        {"name": "Side", "went_out": True, "melds": side_melds(melds), "red_threes": [], "burn": [],
-         "players": [{"name": "a", "hand": []}, {"name": "b", "hand": []}]},
-        {"name": "Other", "went_out": False, "melds": [["5H", "5D", "5C"]], "red_threes": [], "burn": [],
-         "players": [{"name": "c", "hand": ["8S", "3C"]}, {"name": "d", "hand": ["KH"],
-                                                              "foot": _FOOT}]},
-    ]}
+    return {
+        "preset": PRESET,
+        "rules": {},
+        "round": 1,
+        "teams": [
+            {
+                "name": "Side",
+                "went_out": True,
+                "melds": side_melds(melds),
+                "red_threes": [],
+                "burn": [],
+                "players": [{"name": "a", "hand": []}, {"name": "b", "hand": []}],
+            },
+            {
+                "name": "Other",
+                "went_out": False,
+                "melds": [["5H", "5D", "5C"]],
+                "red_threes": [],
+                "burn": [],
+                "players": [{"name": "c", "hand": ["8S", "3C"]}, {"name": "d", "hand": ["KH"], "foot": _FOOT}],
+            },
+        ],
+    }
 
 
 def readme_body() -> dict[str, Any]:
@@ -145,20 +177,22 @@ def tally_body() -> dict[str, Any]:
     teams = []
     for src, team in zip(score_body()["teams"], score.teams, strict=True):
         lines = {line.code: line for line in team.lines}
-        teams.append({
-            "name": src["name"],
-            "went_out": src["went_out"],
-            "tally": {
-                "clean_books": lines["clean_books"].count,
-                "dirty_books": lines["dirty_books"].count,
-                "wild_books": lines["wild_books"].count,
-                "red_threes_on_table": lines["red_threes_on_table"].count,
-                "red_threes_caught": lines["red_threes_caught"].count,
-                "table_points": lines["table_points"].points,
-                "points_left": -lines["points_left"].points,
-                "has_melded": True,
-            },
-        })
+        teams.append(
+            {
+                "name": src["name"],
+                "went_out": src["went_out"],
+                "tally": {
+                    "clean_books": lines["clean_books"].count,
+                    "dirty_books": lines["dirty_books"].count,
+                    "wild_books": lines["wild_books"].count,
+                    "red_threes_on_table": lines["red_threes_on_table"].count,
+                    "red_threes_caught": lines["red_threes_caught"].count,
+                    "table_points": lines["table_points"].points,
+                    "points_left": -lines["points_left"].points,
+                    "has_melded": True,
+                },
+            }
+        )
     return {"preset": PRESET, "rules": {}, "round": 1, "teams": teams}
 
 

@@ -56,13 +56,15 @@ def api_env(database_url: str, rate_limit: str = NO_LIMIT) -> dict[str, str]:
 
 # -- engine -----------------------------------------------------------------------------------------
 
+
 def bench_engine(report: Report, runs: int) -> None:
     progress("engine: timing score (cards, tallies, a side of 8 and of 16 melds), validate meld and the floors")
     summary = rounds.check()
     report.notes.append(
         f"round: {summary['teams']} teams of 2 (pagat), {summary['cards']} cards, "
         f"{summary['melds_per_team'][0]} melds per team (5 books, 5 open), totals {summary['totals']}, "
-        f"body {summary['body_bytes']} bytes")
+        f"body {summary['body_bytes']} bytes"
+    )
     samples = engine_processes(max(runs, 5))
     for name, vals in samples.items():
         report.add("engine", name, "µs/call", vals)
@@ -83,11 +85,20 @@ def bench_scaling(report: Report, samples: dict[str, list[float]]) -> None:
     for name, melds in ((small, small_melds), (big, big_melds)):
         per_card[name] = [us / cards[melds] for us in samples[name]]
         report.add("engine", f"{name} per card", "µs/card", per_card[name], note=f"{cards[melds]} cards")
-    report.add("engine", f"{big} / {small}", "x", ratios(samples[big], samples[small]),
-               note=f"{cards[big_melds]} / {cards[small_melds]} cards: linear is "
-                    f"{cards[big_melds] / cards[small_melds]:.2f}x")
-    row = report.add("engine", f"{big} / {small} per card", "x", ratios(per_card[big], per_card[small]),
-                     note="linear: 1.00; a cliff: well over")
+    report.add(
+        "engine",
+        f"{big} / {small}",
+        "x",
+        ratios(samples[big], samples[small]),
+        note=f"{cards[big_melds]} / {cards[small_melds]} cards: linear is {cards[big_melds] / cards[small_melds]:.2f}x",
+    )
+    row = report.add(
+        "engine",
+        f"{big} / {small} per card",
+        "x",
+        ratios(per_card[big], per_card[small]),
+        note="linear: 1.00; a cliff: well over",
+    )
     target(row, "<= 1.10", lambda v: v <= 1.10)
 
 
@@ -101,9 +112,15 @@ def engine_processes(runs: int) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
     for k in range(runs):
         progress(f"engine: run {k + 1}/{runs} (a process with PYTHONHASHSEED={k})")
-        done = subprocess.run([sys.executable, "-m", "bench.engine_bench"], cwd=ROOT, check=True,
-                              capture_output=True, text=True, timeout=600,
-                              env={**os.environ, "PYTHONHASHSEED": str(k)})
+        done = subprocess.run(
+            [sys.executable, "-m", "bench.engine_bench"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env={**os.environ, "PYTHONHASHSEED": str(k)},
+        )
         for name, us in json.loads(done.stdout).items():
             out.setdefault(name, []).append(us)
     return out
@@ -112,8 +129,13 @@ def engine_processes(runs: int) -> dict[str, list[float]]:
 # -- API --------------------------------------------------------------------------------------------
 
 #: (case, its floor): each score case against the plain-JSON floor of its own body and answer size.
-API_RATIOS = (("score", "plain_score"), ("score_tally", "plain_score_tally"), ("score_rules", "plain_score_rules"),
-              ("score_limited", "plain_score"), ("validate", "plain_validate"))
+API_RATIOS = (
+    ("score", "plain_score"),
+    ("score_tally", "plain_score_tally"),
+    ("score_rules", "plain_score_rules"),
+    ("score_limited", "plain_score"),
+    ("validate", "plain_validate"),
+)
 #: What the limiter and the house rules cost: each against the plain score on the same API.
 API_COSTS = (("score_limited", "score"), ("score_rules", "score"))
 
@@ -160,15 +182,15 @@ def bench_api(report: Report, runs: int, duration: float, concurrency: Sequence[
     with ExitStack() as stack:
         floor = stack.enter_context(floor_server(work / "gunicorn-floor.log"))
         api = stack.enter_context(api_server(work / "gunicorn-api.log", api_env(url)))
-        limited = stack.enter_context(api_server(work / "gunicorn-api-limited.log",
-                                                 api_env(url, LIMIT_NEVER_REACHED)))
+        limited = stack.enter_context(api_server(work / "gunicorn-api-limited.log", api_env(url, LIMIT_NEVER_REACHED)))
         cases = api_cases(floor, api, limited)
         report.notes.append(
             f"api: floors by bench.floor_app (workers {floor.workers()}); the API by `handfoot-server serve` "
             f"(workers {api.workers()}, HANDFOOT_RATE_LIMIT={NO_LIMIT}; score_limited: workers "
             f"{limited.workers()}, HANDFOOT_RATE_LIMIT={LIMIT_NEVER_REACHED}); house rules "
-            f"{rounds.HOUSE_RULES}; answers: " + ", ".join(f"{n} {p.split('bytes=')[1]} bytes"
-                                                          for n, (_, p, _) in cases.items() if "bytes=" in p))
+            f"{rounds.HOUSE_RULES}; answers: "
+            + ", ".join(f"{n} {p.split('bytes=')[1]} bytes" for n, (_, p, _) in cases.items() if "bytes=" in p)
+        )
         results: dict[tuple[str, int], list[LoadResult]] = {}
         total, done = runs * len(concurrency) * len(cases), 0
         for r in range(runs):
@@ -178,17 +200,21 @@ def bench_api(report: Report, runs: int, duration: float, concurrency: Sequence[
                     progress(f"api: run {r + 1}/{runs} c={c} {name} ({done}/{total}, {duration:g} s each)")
                     res = run_wrk(server.base + path, body, work / "wrk", c, duration)
                     if res.errors or res.non_2xx:
-                        report.notes.append(f"api: {name} c={c} run {r + 1}: {res.errors} socket errors, "
-                                            f"{res.non_2xx} non-2xx")
+                        report.notes.append(
+                            f"api: {name} c={c} run {r + 1}: {res.errors} socket errors, {res.non_2xx} non-2xx"
+                        )
                     results.setdefault((name, c), []).append(res)
         logs = {s: s.log_text() for s in (floor, api, limited)}
-    report.notes.append("api: gunicorn logs have " + ", ".join(
-        f"{s.log.name}: {text.count('Traceback')} tracebacks" for s, text in logs.items()))
+    report.notes.append(
+        "api: gunicorn logs have "
+        + ", ".join(f"{s.log.name}: {text.count('Traceback')} tracebacks" for s, text in logs.items())
+    )
     _api_rows(report, results, concurrency, list(cases))
 
 
-def _api_rows(report: Report, results: dict[tuple[str, int], list[LoadResult]], concurrency: Sequence[int],
-              names: list[str]) -> None:
+def _api_rows(
+    report: Report, results: dict[tuple[str, int], list[LoadResult]], concurrency: Sequence[int], names: list[str]
+) -> None:
     for c in concurrency:
         for name in names:
             res = results[(name, c)]
@@ -202,25 +228,41 @@ def _api_rows(report: Report, results: dict[tuple[str, int], list[LoadResult]], 
             if name.startswith("score") and c >= 8:
                 target(row, f">= {SCORE_TARGET:.2f}", lambda v: v >= SCORE_TARGET)
         for name, base in API_COSTS:
-            report.add("api", f"{name} / {base} req/s", "ratio", ratios(rps[name], rps[base]), concurrency=c,
-                       note="what the limiter costs" if "limited" in name else "what the house rules cost")
+            report.add(
+                "api",
+                f"{name} / {base} req/s",
+                "ratio",
+                ratios(rps[name], rps[base]),
+                concurrency=c,
+                note="what the limiter costs" if "limited" in name else "what the house rules cost",
+            )
         report.add("api", "score / bare req/s", "ratio", ratios(rps["score"], rps["bare"]), concurrency=c)
-        refused = report.add("api", "score_limited non-2xx", "count",
-                             [float(x.non_2xx + x.errors) for x in results[("score_limited", c)]], concurrency=c,
-                             note="a 429 would mean the limit was reached")
+        refused = report.add(
+            "api",
+            "score_limited non-2xx",
+            "count",
+            [float(x.non_2xx + x.errors) for x in results[("score_limited", c)]],
+            concurrency=c,
+            note="a 429 would mean the limit was reached",
+        )
         target(refused, "0", lambda v: v == 0)
         refused.met = all(v == 0 for v in refused.values)
-        row = report.add("api", "score p99 / p50", "ratio", [a.p99_ms / a.p50_ms for a in results[("score", c)]],
-                         concurrency=c)
+        row = report.add(
+            "api", "score p99 / p50", "ratio", [a.p99_ms / a.p50_ms for a in results[("score", c)]], concurrency=c
+        )
         target(row, "<= 4", lambda v: v <= 4)
 
 
 # -- storage ----------------------------------------------------------------------------------------
 
-def bench_storage(report: Report, runs: int, duration: float, concurrency: Sequence[int], work: Path,
-                  only: Sequence[str] = DATABASES) -> None:
-    databases: list[tuple[str, Callable[[], Any]]] = [("sqlite", lambda: _sqlite_url(work)),
-                                                      ("postgresql", storage.postgres_database)]
+
+def bench_storage(
+    report: Report, runs: int, duration: float, concurrency: Sequence[int], work: Path, only: Sequence[str] = DATABASES
+) -> None:
+    databases: list[tuple[str, Callable[[], Any]]] = [
+        ("sqlite", lambda: _sqlite_url(work)),
+        ("postgresql", storage.postgres_database),
+    ]
     for db_name, make in databases:
         if db_name not in only:
             continue
@@ -239,8 +281,9 @@ def bench_storage(report: Report, runs: int, duration: float, concurrency: Seque
             ctx.__exit__(None, None, None)
 
 
-def _storage_on(report: Report, db_name: str, url: str, runs: int, duration: float, concurrency: Sequence[int],
-                work: Path) -> None:
+def _storage_on(
+    report: Report, db_name: str, url: str, runs: int, duration: float, concurrency: Sequence[int], work: Path
+) -> None:
     """Appends by the API against inserts by the floor app, both on ``url``, window after window."""
     append = rounds.append_body()
     append_bytes = json.dumps(append).encode()
@@ -249,8 +292,9 @@ def _storage_on(report: Report, db_name: str, url: str, runs: int, duration: flo
     with ExitStack() as stack:
         floor = stack.enter_context(floor_server(work / f"gunicorn-floor-{db_name}.log", {"DATABASE_URL": url}))
         api = stack.enter_context(api_server(work / f"gunicorn-api-{db_name}.log", api_env(url)))
-        status, answer = request(api.host, api.port, "POST", "/v1/rounds/score",
-                                 json.dumps(rounds.score_body()).encode())
+        status, answer = request(
+            api.host, api.port, "POST", "/v1/rounds/score", json.dumps(rounds.score_body()).encode()
+        )
         assert status == 200, (status, answer[:300])
         size = storage.row_bytes(append, answer)
         for r in range(runs):
@@ -258,37 +302,59 @@ def _storage_on(report: Report, db_name: str, url: str, runs: int, duration: flo
                 n_games = storage.games_needed(duration)
                 progress(f"storage {db_name}: run {r + 1}/{runs} c={c} creating {n_games} games")
                 ids = storage.create_games(api, n_games)
-                progress(f"storage {db_name}: run {r + 1}/{runs} c={c} appends ({duration:g} s, "
-                         f"{storage.GAMES} games at a time)")
-                res = run_wrk(api.base + "/", append_bytes, work / "wrk", c, duration,
-                              paths=storage.append_paths(ids), track=True)
+                progress(
+                    f"storage {db_name}: run {r + 1}/{runs} c={c} appends ({duration:g} s, "
+                    f"{storage.GAMES} games at a time)"
+                )
+                res = run_wrk(
+                    api.base + "/", append_bytes, work / "wrk", c, duration, paths=storage.append_paths(ids), track=True
+                )
                 results.setdefault(("append", c), []).append(res)
                 progress(f"storage {db_name}: run {r + 1}/{runs} c={c} insert floor ({duration:g} s)")
-                res = run_wrk(floor.base + f"/bench/insert?bytes={size}", floor_body, work / "wrk", c,
-                              duration, track=True)
+                res = run_wrk(
+                    floor.base + f"/bench/insert?bytes={size}", floor_body, work / "wrk", c, duration, track=True
+                )
                 results.setdefault(("insert_floor", c), []).append(res)
         logs = {"append": api.log_text(), "insert_floor": floor.log_text()}
-    report.notes.append(f"storage {db_name}: row {size} bytes; gunicorn logs: " + ", ".join(
-        f"{name} {text.count('Traceback')} tracebacks, {text.count('database is locked')} 'database is locked'"
-        for name, text in logs.items()))
+    report.notes.append(
+        f"storage {db_name}: row {size} bytes; gunicorn logs: "
+        + ", ".join(
+            f"{name} {text.count('Traceback')} tracebacks, {text.count('database is locked')} 'database is locked'"
+            for name, text in logs.items()
+        )
+    )
     for c in concurrency:
         for name in ("append", "insert_floor"):
             res = results[(name, c)]
             report.add("storage", f"{db_name} {name} req/s", "req/s", [x.rps for x in res], concurrency=c)
             report.add("storage", f"{db_name} {name} p99", "ms", [x.p99_ms for x in res], concurrency=c)
-            bad = report.add("storage", f"{db_name} {name} 5xx+locked+socket errors", "count",
-                             [float(x.status_5xx + x.locked + x.errors) for x in res], concurrency=c)
+            bad = report.add(
+                "storage",
+                f"{db_name} {name} 5xx+locked+socket errors",
+                "count",
+                [float(x.status_5xx + x.locked + x.errors) for x in res],
+                concurrency=c,
+            )
             target(bad, "0", lambda v: v == 0)
             bad.met = all(v == 0 for v in bad.values) and "database is locked" not in logs[name]
             if name == "append":
                 # a 4xx is an append refused (a full game): timing it as an append would flatter
-                four = report.add("storage", f"{db_name} append 4xx", "count",
-                                  [float(x.non_2xx - x.status_5xx) for x in res], concurrency=c)
+                four = report.add(
+                    "storage",
+                    f"{db_name} append 4xx",
+                    "count",
+                    [float(x.non_2xx - x.status_5xx) for x in res],
+                    concurrency=c,
+                )
                 target(four, "0", lambda v: v == 0)
                 four.met = all(v == 0 for v in four.values)
-        row = report.add("storage", f"{db_name} append / insert_floor req/s", "ratio",
-                         ratios([x.rps for x in results[("append", c)]],
-                                [x.rps for x in results[("insert_floor", c)]]), concurrency=c)
+        row = report.add(
+            "storage",
+            f"{db_name} append / insert_floor req/s",
+            "ratio",
+            ratios([x.rps for x in results[("append", c)]], [x.rps for x in results[("insert_floor", c)]]),
+            concurrency=c,
+        )
         target(row, ">= 0.50", lambda v: v >= 0.50)
 
 
@@ -306,8 +372,10 @@ class _sqlite_url:  # noqa: N801 - used like a context manager factory
 
 # -- memory -----------------------------------------------------------------------------------------
 
-def bench_memory(report: Report, runs: int, work: Path, warm: int = 1_000, total: int = 10_000,
-                 budget_s: float = 600) -> None:
+
+def bench_memory(
+    report: Report, runs: int, work: Path, warm: int = 1_000, total: int = 10_000, budget_s: float = 600
+) -> None:
     body = json.dumps(rounds.score_body()).encode()
     at_warm, at_total, peak, growth = [], [], [], []
     for r in range(runs):
@@ -336,6 +404,7 @@ def bench_memory(report: Report, runs: int, work: Path, warm: int = 1_000, total
 
 # -- output -----------------------------------------------------------------------------------------
 
+
 def _git(*args: str) -> str:
     try:
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
@@ -349,8 +418,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs per figure (median, min, max)")
     parser.add_argument("--duration", type=float, default=10.0, help="seconds per load window")
     parser.add_argument("--concurrency", default="1,8,32", help="API connections (storage uses those >= 8)")
-    parser.add_argument("--databases", default=",".join(DATABASES),
-                        help="storage: comma-separated, of " + ", ".join(DATABASES))
+    parser.add_argument(
+        "--databases", default=",".join(DATABASES), help="storage: comma-separated, of " + ", ".join(DATABASES)
+    )
     parser.add_argument("--memory-rounds", type=int, default=10_000)
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "latest.json"))
     args = parser.parse_args(argv)
@@ -374,28 +444,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "api" in only:
             bench_api(report, args.runs, args.duration, conc, work)
         if "storage" in only:
-            bench_storage(report, args.runs, args.duration, [c for c in conc if c >= 8] or conc, work,
-                          databases)
+            bench_storage(report, args.runs, args.duration, [c for c in conc if c >= 8] or conc, work, databases)
         if "memory" in only:
             bench_memory(report, args.runs, work, warm=args.memory_rounds // 10, total=args.memory_rounds)
     out = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
-        "commit": _git("rev-parse", "--short", "HEAD") + ("-dirty" if _git("status", "--porcelain", "--",
-                                                                             "api", "engine", "bench") else ""),
+        "commit": _git("rev-parse", "--short", "HEAD")
+        + ("-dirty" if _git("status", "--porcelain", "--", "api", "engine", "bench") else ""),
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
-        "settings": {"runs": args.runs, "duration_s": args.duration, "concurrency": conc, "sections": only,
-                     "databases": databases, "gunicorn": "python:handfoot.server.gunicorn_conf",
-                     "api": "handfoot-server serve (make run)", "floors": "bench.floor_app (a bare Flask app)",
-                     "score_limited": f"HANDFOOT_RATE_LIMIT={LIMIT_NEVER_REACHED}"},
+        "settings": {
+            "runs": args.runs,
+            "duration_s": args.duration,
+            "concurrency": conc,
+            "sections": only,
+            "databases": databases,
+            "gunicorn": "python:handfoot.server.gunicorn_conf",
+            "api": "handfoot-server serve (make run)",
+            "floors": "bench.floor_app (a bare Flask app)",
+            "score_limited": f"HANDFOOT_RATE_LIMIT={LIMIT_NEVER_REACHED}",
+        },
         "seconds": round(time.time() - started, 1),
-        "loadavg_1_5_15": {"before": [round(x, 2) for x in load_before],
-                           "after": [round(x, 2) for x in os.getloadavg()]},
+        "loadavg_1_5_15": {
+            "before": [round(x, 2) for x in load_before],
+            "after": [round(x, 2) for x in os.getloadavg()],
+        },
         "notes": report.notes,
         "rows": [r.summary() for r in report.rows],
     }
-    report.notes.append(f"load average (1, 5, 15 min) before {out['loadavg_1_5_15']['before']}, after "
-                        f"{out['loadavg_1_5_15']['after']} on {os.cpu_count()} CPUs: other work on the machine "
-                        "shifts absolute figures; ratios are taken within each run")
+    report.notes.append(
+        f"load average (1, 5, 15 min) before {out['loadavg_1_5_15']['before']}, after "
+        f"{out['loadavg_1_5_15']['after']} on {os.cpu_count()} CPUs: other work on the machine "
+        "shifts absolute figures; ratios are taken within each run"
+    )
     out["notes"] = report.notes
     text = table(report)
     print(text)

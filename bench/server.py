@@ -65,8 +65,7 @@ class Answer:
     body: bytes
 
 
-def fetch(host: str, port: int, method: str, path: str, body: bytes | None = None,
-          timeout: float = 10.0) -> Answer:
+def fetch(host: str, port: int, method: str, path: str, body: bytes | None = None, timeout: float = 10.0) -> Answer:
     conn = http.client.HTTPConnection(host, port, timeout=timeout)
     try:
         headers = {"Content-Type": "application/json"} if body is not None else {}
@@ -77,8 +76,9 @@ def fetch(host: str, port: int, method: str, path: str, body: bytes | None = Non
         conn.close()
 
 
-def request(host: str, port: int, method: str, path: str, body: bytes | None = None,
-            timeout: float = 10.0) -> tuple[int, bytes]:
+def request(
+    host: str, port: int, method: str, path: str, body: bytes | None = None, timeout: float = 10.0
+) -> tuple[int, bytes]:
     answer = fetch(host, port, method, path, body, timeout)
     return answer.status, answer.body
 
@@ -108,8 +108,14 @@ def floor_server(log: Path, env: dict[str, str] | None = None, workers: int = WO
 
 
 @contextmanager
-def _serve(log: Path, command: Callable[[int, int], list[str]], env: dict[str, str], workers: int, ready_path: str,
-           startup_timeout: float = 60.0) -> Iterator[Server]:
+def _serve(
+    log: Path,
+    command: Callable[[int, int], list[str]],
+    env: dict[str, str],
+    workers: int,
+    ready_path: str,
+    startup_timeout: float = 60.0,
+) -> Iterator[Server]:
     """Start ``command(port, workers)``; yield once ``ready_path`` answers 200 and every worker is
     up; stop it (SIGTERM, then SIGKILL after 30 s) on exit."""
     port = free_port()

@@ -58,12 +58,21 @@ def check_action(prev: State, action: dict[str, Any], nxt: State, timer: Timer) 
     if kind == "take_pile":
         cards = parse_cards(action.get("cards", []))
         extra = [parse_cards(m) for m in action.get("melds", [])]
-        if not check_discard_pile(seat.hand, prev.pile, rules, side.melds, prev.pile_taken,
-                                  prev.frozen_turns > 0, side.burn).allowed:
+        if not check_discard_pile(
+            seat.hand, prev.pile, rules, side.melds, prev.pile_taken, prev.frozen_turns > 0, side.burn
+        ).allowed:
             failures.append("check_discard_pile refused an accepted take")
-        if not side.melds and not check_opening([(prev.pile[0], *cards), *extra], rules, prev.round,
-                                                (prev.pile[0],), side.score if rules.opening_thresholds else None,
-                                                prev.pile_taken).met:
+        if (
+            not side.melds
+            and not check_opening(
+                [(prev.pile[0], *cards), *extra],
+                rules,
+                prev.round,
+                (prev.pile[0],),
+                side.score if rules.opening_thresholds else None,
+                prev.pile_taken,
+            ).met
+        ):
             failures.append("check_opening refused an accepted opening by a take")
     elif kind == "meld":
         new = [parse_cards(m) for m in action.get("melds", [])]
@@ -73,8 +82,10 @@ def check_action(prev: State, action: dict[str, Any], nxt: State, timer: Timer) 
         for add in action.get("add", []):
             if not validate_meld(parse_cards(add["cards"]), rules, side.melds[add["to"]]).valid:
                 failures.append(f"validate_meld refused an accepted addition {action}")
-        if not side.melds and not check_opening(new, rules, prev.round, (),
-                                                side.score if rules.opening_thresholds else None).met:
+        if (
+            not side.melds
+            and not check_opening(new, rules, prev.round, (), side.score if rules.opening_thresholds else None).met
+        ):
             failures.append("check_opening refused an accepted opening")
     if nxt.ended == "went_out" and nxt.out_side is not None:
         out = nxt.sides[nxt.out_side]
@@ -157,14 +168,18 @@ def simulate(preset: str, rounds: int) -> dict[str, Any]:
     step_us = {k: 1e6 * timer.step[k] / timer.count[k] for k in timer.count}
     check_us = {k: 1e6 * timer.check[k] / timer.count[k] for k in timer.count if timer.check[k]}
     return {
-        "preset": preset, "rounds": rounds, "seconds": round(seconds, 2),
+        "preset": preset,
+        "rounds": rounds,
+        "seconds": round(seconds, 2),
         "rounds_per_second": round(rounds / seconds, 2),
         "actions_per_round": round(sum(actions) / max(1, len(actions)), 1),
-        "ended": dict(ended), "greedy_win_rate": round(wins["greedy"] / max(1, rounds), 3),
+        "ended": dict(ended),
+        "greedy_win_rate": round(wins["greedy"] / max(1, rounds), 3),
         "wins": dict(wins),
         "step_us": {k: round(v, 1) for k, v in step_us.items()},
         "check_us": {k: round(v, 1) for k, v in check_us.items()},
-        "failures": failures[:20], "failure_count": len(failures),
+        "failures": failures[:20],
+        "failure_count": len(failures),
     }
 
 
@@ -175,15 +190,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="write the summary to this file")
     args = parser.parse_args(argv)
     results = []
-    print(f"{'preset':14} {'rounds':>6} {'rounds/s':>8} {'actions':>7} {'out':>5} {'stock':>5} "
-          f"{'greedy':>6} {'step us':>8} {'check us':>8} failures")
+    print(
+        f"{'preset':14} {'rounds':>6} {'rounds/s':>8} {'actions':>7} {'out':>5} {'stock':>5} "
+        f"{'greedy':>6} {'step us':>8} {'check us':>8} failures"
+    )
     for preset in args.preset or list(PRESETS):
         r = simulate(preset, args.rounds)
         results.append(r)
         meld_step, meld_check = r["step_us"].get("meld", 0.0), r["check_us"].get("meld", 0.0)
-        print(f"{preset:14} {r['rounds']:>6} {r['rounds_per_second']:>8} {r['actions_per_round']:>7} "
-              f"{r['ended'].get('went_out', 0):>5} {r['ended'].get('stock_out', 0):>5} "
-              f"{r['greedy_win_rate']:>6} {meld_step:>8.1f} {meld_check:>8.1f} {r['failure_count']}", flush=True)
+        print(
+            f"{preset:14} {r['rounds']:>6} {r['rounds_per_second']:>8} {r['actions_per_round']:>7} "
+            f"{r['ended'].get('went_out', 0):>5} {r['ended'].get('stock_out', 0):>5} "
+            f"{r['greedy_win_rate']:>6} {meld_step:>8.1f} {meld_check:>8.1f} {r['failure_count']}",
+            flush=True,
+        )
         for failure in r["failures"]:
             print("   ", failure)
     if args.json:

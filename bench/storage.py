@@ -44,7 +44,7 @@ def append_paths(ids: list[int]) -> list[str]:
     times, then over the next ``GAMES``, and so on. No game gets more than ``ROUNDS_PER_GAME``."""
     paths: list[str] = []
     for start in range(0, len(ids), GAMES):
-        batch = [f"/v1/games/{i}/rounds" for i in ids[start:start + GAMES]]
+        batch = [f"/v1/games/{i}/rounds" for i in ids[start : start + GAMES]]
         paths.extend(batch * ROUNDS_PER_GAME)
     return paths
 
@@ -52,8 +52,12 @@ def append_paths(ids: list[int]) -> list[str]:
 def create_games(server: Server, n: int = GAMES) -> list[int]:
     ids = []
     for k in range(n):
-        body = {"name": f"bench {k}", "preset": PRESET, "rules": {"rounds": None, "target_score": 1_000_000},
-                "teams": game_teams()}
+        body = {
+            "name": f"bench {k}",
+            "preset": PRESET,
+            "rules": {"rounds": None, "target_score": 1_000_000},
+            "teams": game_teams(),
+        }
         status, out = request(server.host, server.port, "POST", "/v1/games", json.dumps(body).encode())
         if status != 201:
             raise RuntimeError(f"POST /v1/games answered {status}: {out[:500]!r}")

@@ -54,16 +54,27 @@ def _checks(http: FlaskClient, view: dict[str, Any], action: dict[str, Any]) -> 
     calls: list[tuple[str, dict[str, Any]]] = []
     if action["type"] == "meld":
         calls += [("/v1/melds/validate", {"preset": "pagat", "cards": cards}) for cards in action.get("melds", [])]
-        calls += [("/v1/melds/validate", {"preset": "pagat", "cards": add["cards"], "onto": side_melds[add["to"]]})
-                  for add in action.get("add", [])]
+        calls += [
+            ("/v1/melds/validate", {"preset": "pagat", "cards": add["cards"], "onto": side_melds[add["to"]]})
+            for add in action.get("add", [])
+        ]
         if not side_melds and action.get("melds"):
-            calls.append(("/v1/openings/check", {"preset": "pagat", "round": view["round"],
-                                                 "melds": action["melds"]}))
+            calls.append(("/v1/openings/check", {"preset": "pagat", "round": view["round"], "melds": action["melds"]}))
     elif action["type"] == "take_pile":
         pile = view["pile"]
-        calls.append(("/v1/discard-pile/check", {"preset": "pagat", "hand": view["hand"], "pile": [pile["top"]],
-                                                 "melds": side_melds, "frozen": pile["frozen"],
-                                                 "taken_before": pile["taken"]}))
+        calls.append(
+            (
+                "/v1/discard-pile/check",
+                {
+                    "preset": "pagat",
+                    "hand": view["hand"],
+                    "pile": [pile["top"]],
+                    "melds": side_melds,
+                    "frozen": pile["frozen"],
+                    "taken_before": pile["taken"],
+                },
+            )
+        )
     for path, body in calls:
         micros, answer = _post(http, path, body)
         assert answer.status_code == 200, (path, answer.get_data(as_text=True))
@@ -79,8 +90,9 @@ def run(database_url: str, games: int, seed: int) -> dict[str, list[tuple[float,
     rng = random.Random(seed)
     timings: dict[str, list[tuple[float, float]]] = {"meld": [], "take_pile": []}
     for game in range(games):
-        created = http.post("/v1/tables", json={"name": f"Bench {game}", "preset": "pagat", "teams": TEAMS,
-                                                 "seed": seed + game}).get_json()
+        created = http.post(
+            "/v1/tables", json={"name": f"Bench {game}", "preset": "pagat", "teams": TEAMS, "seed": seed + game}
+        ).get_json()
         table, tokens = f"/v1/tables/{created['id']}", [s["token"] for s in created["seats"]]
         views = [http.get(f"{table}/view", headers={"Seat-Token": t}).get_json() for t in tokens]
         while views[0]["status"] != "finished":
@@ -89,8 +101,9 @@ def run(database_url: str, games: int, seed: int) -> dict[str, list[tuple[float,
             for action in POLICIES[BOTS[seat]](view, rules, rng):
                 action = {k: v for k, v in action.items() if k != "seat"}
                 headers = {"Seat-Token": tokens[seat], "Idempotency-Key": f'"{uuid.uuid4()}"'}
-                micros, answer = _post(http, f"{table}/actions", {"version": views[seat]["version"],
-                                                                    "action": action}, headers)
+                micros, answer = _post(
+                    http, f"{table}/actions", {"version": views[seat]["version"], "action": action}, headers
+                )
                 if answer.status_code == 200:
                     if action["type"] in timings:
                         timings[action["type"]].append((micros, _checks(http, view, action)))
@@ -101,16 +114,20 @@ def run(database_url: str, games: int, seed: int) -> dict[str, list[tuple[float,
 
 
 def report(timings: dict[str, list[tuple[float, float]]]) -> str:
-    lines = ["| action | accepted | action µs mean / median | checks µs mean / median | action / checks |",
-             "|---|---|---|---|---|"]
+    lines = [
+        "| action | accepted | action µs mean / median | checks µs mean / median | action / checks |",
+        "|---|---|---|---|---|",
+    ]
     for kind, pairs in timings.items():
         if not pairs:
             lines.append(f"| {kind} | 0 | - | - | - |")
             continue
         acts, checks = [a for a, _ in pairs], [c for _, c in pairs]
         ratio = statistics.mean(acts) / statistics.mean(checks)
-        lines.append(f"| {kind} | {len(pairs)} | {statistics.mean(acts):.0f} / {statistics.median(acts):.0f} | "
-                     f"{statistics.mean(checks):.0f} / {statistics.median(checks):.0f} | {ratio:.1f}x |")
+        lines.append(
+            f"| {kind} | {len(pairs)} | {statistics.mean(acts):.0f} / {statistics.median(acts):.0f} | "
+            f"{statistics.mean(checks):.0f} / {statistics.median(checks):.0f} | {ratio:.1f}x |"
+        )
     return "\n".join(lines)
 
 

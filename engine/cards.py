@@ -49,8 +49,17 @@ class Suit(Enum):
 
 #: Ranks that may form natural melds, low to high (threes excluded: DESIGN §2, every seed).
 NATURAL_RANKS: tuple[Rank, ...] = (
-    Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN,
-    Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE,
+    Rank.FOUR,
+    Rank.FIVE,
+    Rank.SIX,
+    Rank.SEVEN,
+    Rank.EIGHT,
+    Rank.NINE,
+    Rank.TEN,
+    Rank.JACK,
+    Rank.QUEEN,
+    Rank.KING,
+    Rank.ACE,
 )
 
 
@@ -120,9 +129,18 @@ class Card:
 
 
 _SUIT_ALIASES = {
-    "S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS,
-    "♠": Suit.SPADES, "♥": Suit.HEARTS, "♦": Suit.DIAMONDS, "♣": Suit.CLUBS,
-    "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS,
+    "S": Suit.SPADES,
+    "H": Suit.HEARTS,
+    "D": Suit.DIAMONDS,
+    "C": Suit.CLUBS,
+    "♠": Suit.SPADES,
+    "♥": Suit.HEARTS,
+    "♦": Suit.DIAMONDS,
+    "♣": Suit.CLUBS,
+    "♤": Suit.SPADES,
+    "♡": Suit.HEARTS,
+    "♢": Suit.DIAMONDS,
+    "♧": Suit.CLUBS,
 }
 _RANK_ALIASES = {r.value: r for r in Rank if r is not Rank.JOKER} | {"T": Rank.TEN}
 
@@ -160,8 +178,14 @@ def parse_card(text: object) -> Card:
         card = _CARDS.get(text) or _CARDS.get(text.strip().upper())
         if card is not None:
             return card
-    raise CardError([Problem("unknown_card", f"{text!r} is not a card: expected rank then suit, "
-                             "e.g. 10H, QS, TD, 4♣, or JK for a joker")])
+    raise CardError(
+        [
+            Problem(
+                "unknown_card",
+                f"{text!r} is not a card: expected rank then suit, e.g. 10H, QS, TD, 4♣, or JK for a joker",
+            )
+        ]
+    )
 
 
 def parse_cards(items: Sequence[object], path: Path = ()) -> tuple[Card, ...]:

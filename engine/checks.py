@@ -25,9 +25,14 @@ class OpeningCheck:
     problems: tuple[Problem, ...]
 
 
-def check_opening(melds: Sequence[Sequence[Card]], rules: RuleSet, round_number: int = 1,
-                  from_pile: Sequence[Card] = (), score: int | None = None,
-                  taken_before: bool = False) -> OpeningCheck:
+def check_opening(
+    melds: Sequence[Sequence[Card]],
+    rules: RuleSet,
+    round_number: int = 1,
+    from_pile: Sequence[Card] = (),
+    score: int | None = None,
+    taken_before: bool = False,
+) -> OpeningCheck:
     """Check a side's opening melds against the round's minimum (``opening_minimum_by_round``).
 
     Only card values count: no red threes, no book bonuses (seed 000; seed 004). ``from_pile`` lists
@@ -46,28 +51,55 @@ def check_opening(melds: Sequence[Sequence[Card]], rules: RuleSet, round_number:
     excluded: list[Card] = []
     for i, card in enumerate(from_pile):
         if melded[card] <= 0:
-            problems.append(Problem("pile_card_not_in_melds", f"{card.code} from the pile is not in "
-                                    "the melds (or is listed more often than melded)", ("from_pile", i)))
+            problems.append(
+                Problem(
+                    "pile_card_not_in_melds",
+                    f"{card.code} from the pile is not in the melds (or is listed more often than melded)",
+                    ("from_pile", i),
+                )
+            )
             continue
         melded[card] -= 1
         if i > 0 and rules.opening_pile_top_only:
             excluded.append(card)
     if from_pile:  # the take itself: the rule of POST /v1/discard-pile/check, applied once
-        problems += take_problems(from_pile[0], list((Counter(c for m in melds for c in m)
-                                                      - Counter(from_pile)).elements()),
-                                  rules, table, taken_before, at_top=("from_pile", 0), at_hand=("melds",))
+        problems += take_problems(
+            from_pile[0],
+            list((Counter(c for m in melds for c in m) - Counter(from_pile)).elements()),
+            rules,
+            table,
+            taken_before,
+            at_top=("from_pile", 0),
+            at_hand=("melds",),
+        )
     points = table.points - cards_points(excluded, rules)
     if rules.opening_thresholds and score is None:
-        problems.append(Problem("missing_score", "these rules take the opening minimum from the "
-                                "side's cumulative score (opening_thresholds); give `score`", ("score",)))
+        problems.append(
+            Problem(
+                "missing_score",
+                "these rules take the opening minimum from the "
+                "side's cumulative score (opening_thresholds); give `score`",
+                ("score",),
+            )
+        )
     minimum = rules.opening_minimum_for(round_number, score)
     if points < minimum:
-        problems.append(Problem("opening_below_minimum", f"the opening melds count {points} points; "
-                                f"round {round_number} needs at least {minimum}", ("melds",)))
+        problems.append(
+            Problem(
+                "opening_below_minimum",
+                f"the opening melds count {points} points; round {round_number} needs at least {minimum}",
+                ("melds",),
+            )
+        )
     if rules.opening_needs_book and table.books == _NO_BOOKS:
-        problems.append(Problem("opening_needs_book", "these rules open with a completed book "
-                                f"({rules.book_size} cards; opening_needs_book): the opening melds hold none",
-                                ("melds",)))
+        problems.append(
+            Problem(
+                "opening_needs_book",
+                "these rules open with a completed book "
+                f"({rules.book_size} cards; opening_needs_book): the opening melds hold none",
+                ("melds",),
+            )
+        )
     return OpeningCheck(points=points, minimum=minimum, met=not problems, problems=tuple(problems))
 
 
@@ -101,42 +133,68 @@ class GoingOutCheck:
 
 def contract_shortfall(books: Contract, needed: Contract) -> Contract:
     """The books still missing, by kind (never negative)."""
-    return Contract(max(0, needed.clean_books - books.clean_books),
-                    max(0, needed.dirty_books - books.dirty_books),
-                    max(0, needed.wild_books - books.wild_books))
+    return Contract(
+        max(0, needed.clean_books - books.clean_books),
+        max(0, needed.dirty_books - books.dirty_books),
+        max(0, needed.wild_books - books.wild_books),
+    )
 
 
-def going_out_problems(books: Contract, players: Sequence[PlayerState] | None, rules: RuleSet,
-                       round_number: int, prefix: tuple[str | int, ...] = ()) -> list[Problem]:
+def going_out_problems(
+    books: Contract,
+    players: Sequence[PlayerState] | None,
+    rules: RuleSet,
+    round_number: int,
+    prefix: tuple[str | int, ...] = (),
+) -> list[Problem]:
     """The rules broken by a side going out with ``books`` (contract; feet picked up and, where
     ``going_out_needs_foot_play``, played from: a ``played_from_foot`` of false is refused)."""
     problems: list[Problem] = []
     needed = rules.contract_for(round_number)
-    if (books.clean_books < needed.clean_books or books.dirty_books < needed.dirty_books
-            or books.wild_books < needed.wild_books):
+    if (
+        books.clean_books < needed.clean_books
+        or books.dirty_books < needed.dirty_books
+        or books.wild_books < needed.wild_books
+    ):
         missing = contract_shortfall(books, needed)
         parts = [f"{n} {k.replace('_', ' ')}" for k, n in missing.as_dict().items() if n]
-        problems.append(Problem("contract_not_met", f"going out in round {round_number} needs "
-                                f"{needed.clean_books} clean, {needed.dirty_books} dirty and "
-                                f"{needed.wild_books} wild books (contract); missing {', '.join(parts)}",
-                                (*prefix, "went_out") if prefix else ("melds",)))
+        problems.append(
+            Problem(
+                "contract_not_met",
+                f"going out in round {round_number} needs "
+                f"{needed.clean_books} clean, {needed.dirty_books} dirty and "
+                f"{needed.wild_books} wild books (contract); missing {', '.join(parts)}",
+                (*prefix, "went_out") if prefix else ("melds",),
+            )
+        )
     if players is not None and rules.going_out_needs_feet:
         for i, player in enumerate(players):
             if player.foot is not None:
-                problems.append(Problem("foot_not_picked_up", f"{player.name} has not picked up the "
-                                        "foot; every player of the side must have picked up their foot "
-                                        "before the side goes out (going_out_needs_feet)",
-                                        (*prefix, "players", i, "foot")))
+                problems.append(
+                    Problem(
+                        "foot_not_picked_up",
+                        f"{player.name} has not picked up the "
+                        "foot; every player of the side must have picked up their foot "
+                        "before the side goes out (going_out_needs_feet)",
+                        (*prefix, "players", i, "foot"),
+                    )
+                )
             elif rules.going_out_needs_foot_play and player.played_from_foot is False:
-                problems.append(Problem("foot_not_played", f"{player.name} has not played from the foot; "
-                                        "every player of the side must have picked up their foot and "
-                                        "played from it before the side goes out (going_out_needs_foot_play)",
-                                        (*prefix, "players", i, "played_from_foot")))
+                problems.append(
+                    Problem(
+                        "foot_not_played",
+                        f"{player.name} has not played from the foot; "
+                        "every player of the side must have picked up their foot and "
+                        "played from it before the side goes out (going_out_needs_foot_play)",
+                        (*prefix, "players", i, "played_from_foot"),
+                    )
+                )
     return problems
 
 
-def player_problems(players: Sequence[PlayerState], rules: RuleSet, round_number: int,
-                    prefix: tuple[str | int, ...] = ()) -> list[Problem]:
+def player_problems(
+    players: Sequence[PlayerState], rules: RuleSet, round_number: int, prefix: tuple[str | int, ...] = ()
+) -> list[Problem]:
     """What no table could have left a side's players with, under any contract (paths under ``prefix``):
 
     - a foot never picked up that does not hold exactly the round's foot size dealt
@@ -154,16 +212,32 @@ def player_problems(players: Sequence[PlayerState], rules: RuleSet, round_number
         if foot is not None:
             dealt = rules.foot_size_for(round_number)
             if len(foot) != dealt:
-                problems.append(Problem("foot_count", f"{player.name}'s foot was never picked up, so it holds "
-                                        f"the {dealt} cards dealt (foot_size); it lists "
-                                        f"{len(foot)}", (*at, "foot")))
+                problems.append(
+                    Problem(
+                        "foot_count",
+                        f"{player.name}'s foot was never picked up, so it holds "
+                        f"the {dealt} cards dealt (foot_size); it lists "
+                        f"{len(foot)}",
+                        (*at, "foot"),
+                    )
+                )
             if player.played_from_foot:
-                problems.append(Problem("invalid_input", f"{player.name} cannot have played from a foot "
-                                        "never picked up", (*at, "played_from_foot")))
+                problems.append(
+                    Problem(
+                        "invalid_input",
+                        f"{player.name} cannot have played from a foot never picked up",
+                        (*at, "played_from_foot"),
+                    )
+                )
         elif player.played_from_foot is False and not player.hand:
-            problems.append(Problem("invalid_input", f"{player.name} picked up the foot and holds no cards, "
-                                    "so has played from it: played_from_foot cannot be false",
-                                    (*at, "played_from_foot")))
+            problems.append(
+                Problem(
+                    "invalid_input",
+                    f"{player.name} picked up the foot and holds no cards, "
+                    "so has played from it: played_from_foot cannot be false",
+                    (*at, "played_from_foot"),
+                )
+            )
     return problems
 
 
@@ -181,14 +255,22 @@ def out_of_cards_problems(holders: Sequence[Holder], went_out: bool, rules: Rule
     holder is refused. A holder is a player of the cards form (a tally names no players: D21)."""
     if went_out or not rules.last_card_needs_contract:
         return []
-    return [Problem("out_of_cards_not_out", f"{who} holds no cards, but the side did not go out: under "
-                    "these rules a player plays the last card of hand and foot only by going out, which "
-                    "needs the contract (last_card_needs_contract)", path)
-            for who, holds, path in holders if not holds]
+    return [
+        Problem(
+            "out_of_cards_not_out",
+            f"{who} holds no cards, but the side did not go out: under "
+            "these rules a player plays the last card of hand and foot only by going out, which "
+            "needs the contract (last_card_needs_contract)",
+            path,
+        )
+        for who, holds, path in holders
+        if not holds
+    ]
 
 
-def check_going_out(melds: Sequence[Sequence[Card]], players: Sequence[PlayerState],
-                    rules: RuleSet, round_number: int = 1) -> GoingOutCheck:
+def check_going_out(
+    melds: Sequence[Sequence[Card]], players: Sequence[PlayerState], rules: RuleSet, round_number: int = 1
+) -> GoingOutCheck:
     """May a side with these melds on the table and these players go out this round?
 
     Needs the contract's books by kind (seed 000 'Going out', seeds 001-004) and, where
@@ -198,11 +280,19 @@ def check_going_out(melds: Sequence[Sequence[Card]], players: Sequence[PlayerSta
     """
     table = analyse_table(melds, rules)
     books = table.books
-    problems = [*table.problems, *player_problems(players, rules, round_number),
-                *going_out_problems(books, players, rules, round_number)]
+    problems = [
+        *table.problems,
+        *player_problems(players, rules, round_number),
+        *going_out_problems(books, players, rules, round_number),
+    ]
     needed = rules.contract_for(round_number)
-    return GoingOutCheck(met=not problems, books=books, missing=contract_shortfall(books, needed),
-                         contract=needed, problems=tuple(problems))
+    return GoingOutCheck(
+        met=not problems,
+        books=books,
+        missing=contract_shortfall(books, needed),
+        contract=needed,
+        problems=tuple(problems),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,9 +305,15 @@ class DiscardPileCheck:
     problems: tuple[Problem, ...]
 
 
-def check_discard_pile(hand: Sequence[Card], pile: Sequence[Card], rules: RuleSet,
-                       melds: Sequence[Sequence[Card]] = (), taken_before: bool = False,
-                       frozen: bool = False, burn: Sequence[Card] = ()) -> DiscardPileCheck:
+def check_discard_pile(
+    hand: Sequence[Card],
+    pile: Sequence[Card],
+    rules: RuleSet,
+    melds: Sequence[Sequence[Card]] = (),
+    taken_before: bool = False,
+    frozen: bool = False,
+    burn: Sequence[Card] = (),
+) -> DiscardPileCheck:
     """May a player holding ``hand`` take the discard ``pile`` (top card first)?
 
     ``melds`` are the side's melds on the table; ``taken_before``: the pile has been taken this round
@@ -233,22 +329,43 @@ def check_discard_pile(hand: Sequence[Card], pile: Sequence[Card], rules: RuleSe
         problems.append(Problem("pile_empty", "the discard pile is empty", ("pile",)))
         return DiscardPileCheck(False, 0, tuple(problems))
     if frozen and not rules.pile_freezes_on_wild:
-        problems.append(Problem("not_in_rules", "these rules never freeze the pile (pile_freezes_on_wild "
-                                "is false): `frozen` cannot be true", ("frozen",)))
+        problems.append(
+            Problem(
+                "not_in_rules",
+                "these rules never freeze the pile (pile_freezes_on_wild is false): `frozen` cannot be true",
+                ("frozen",),
+            )
+        )
     elif frozen:
-        problems.append(Problem("pile_frozen", "the pile is frozen by a discarded wild card until "
-                                "every player has had a turn (pile_freezes_on_wild)", ("frozen",)))
+        problems.append(
+            Problem(
+                "pile_frozen",
+                "the pile is frozen by a discarded wild card until every player has had a turn (pile_freezes_on_wild)",
+                ("frozen",),
+            )
+        )
     if burn and rules.after_book != "burn":
-        problems.append(Problem("not_in_rules", "these rules have no burn pile (after_book is "
-                                f"{rules.after_book}): `burn` must be empty", ("burn",)))
+        problems.append(
+            Problem(
+                "not_in_rules",
+                f"these rules have no burn pile (after_book is {rules.after_book}): `burn` must be empty",
+                ("burn",),
+            )
+        )
     problems += take_problems(pile[0], hand, rules, analyse_table(melds, rules), taken_before, burn)
     return DiscardPileCheck(not problems, take, tuple(problems))
 
 
-def take_problems(top: Card, hand: Sequence[Card], rules: RuleSet, table: Table,
-                  taken_before: bool = False, burn: Sequence[Card] = (),
-                  at_top: tuple[str | int, ...] = ("pile", 0),
-                  at_hand: tuple[str | int, ...] = ("hand",)) -> list[Problem]:
+def take_problems(
+    top: Card,
+    hand: Sequence[Card],
+    rules: RuleSet,
+    table: Table,
+    taken_before: bool = False,
+    burn: Sequence[Card] = (),
+    at_top: tuple[str | int, ...] = ("pile", 0),
+    at_hand: tuple[str | int, ...] = ("hand",),
+) -> list[Problem]:
     """What taking the discard pile with ``top`` on it needs of the cards from ``hand`` melded with it:
     the one rule of a take, used by :func:`check_discard_pile` and by :func:`check_opening` (an
     opening with cards from a taken pile, whose hand cards are its melded cards not from the pile).
@@ -267,39 +384,85 @@ def take_problems(top: Card, hand: Sequence[Card], rules: RuleSet, table: Table,
         if top.is_red_three:
             problems.append(Problem("pile_blocked", "a red three on top cannot be melded", at_top))
         elif rules.pile_blocked_by in ("black_three", "any_three"):
-            problems.append(Problem("pile_blocked", f"a black three on top blocks the pile "
-                                    f"(pile_blocked_by {rules.pile_blocked_by})", at_top))
+            problems.append(
+                Problem(
+                    "pile_blocked",
+                    f"a black three on top blocks the pile (pile_blocked_by {rules.pile_blocked_by})",
+                    at_top,
+                )
+            )
         return problems
     if top.is_wild:
         if rules.pile_wild_top == "blocked" or not rules.all_wild_melds:
-            problems.append(Problem("pile_blocked", f"a wild card ({top.code}) on top blocks the pile "
-                                    f"(pile_wild_top {rules.pile_wild_top}, all_wild_melds "
-                                    f"{str(rules.all_wild_melds).lower()})", at_top))
+            problems.append(
+                Problem(
+                    "pile_blocked",
+                    f"a wild card ({top.code}) on top blocks the pile "
+                    f"(pile_wild_top {rules.pile_wild_top}, all_wild_melds "
+                    f"{str(rules.all_wild_melds).lower()})",
+                    at_top,
+                )
+            )
         elif sum(1 for c in hand if c.rank is top.rank) < 2:
-            problems.append(Problem("pile_needs_match", f"taking a {top.code} needs two matching "
-                                    f"{'jokers' if top.rank is Rank.JOKER else '2s'} in hand "
-                                    "(pile_wild_top matching_pair)", at_hand))
+            problems.append(
+                Problem(
+                    "pile_needs_match",
+                    f"taking a {top.code} needs two matching "
+                    f"{'jokers' if top.rank is Rank.JOKER else '2s'} in hand "
+                    "(pile_wild_top matching_pair)",
+                    at_hand,
+                )
+            )
         return problems
     closed = top.rank.value in table.closed_ranks()
     if closed and rules.pile_closed_rank_blocks:
-        problems.append(Problem("pile_rank_closed", f"the {top.rank.value}s are a completed book on "
-                                "your table (pile_closed_rank_blocks)", at_top))
+        problems.append(
+            Problem(
+                "pile_rank_closed",
+                f"the {top.rank.value}s are a completed book on your table (pile_closed_rank_blocks)",
+                at_top,
+            )
+        )
     elif closed and rules.after_book == "burn":  # the top card could start no meld nor join one (D71)
-        problems.append(Problem("pile_rank_closed", f"the {top.rank.value}s are a completed book on "
-                                "your table and these rules start no second book of a rank (after_book "
-                                "burn): the top card cannot be melded", at_top))
+        problems.append(
+            Problem(
+                "pile_rank_closed",
+                f"the {top.rank.value}s are a completed book on "
+                "your table and these rules start no second book of a rank (after_book "
+                "burn): the top card cannot be melded",
+                at_top,
+            )
+        )
     elif any(c.rank is top.rank for c in burn):
-        problems.append(Problem("pile_rank_closed", f"the {top.rank.value}s are burned on your side: "
-                                "burn cards cannot be used to draw from the discard pile", at_top))
+        problems.append(
+            Problem(
+                "pile_rank_closed",
+                f"the {top.rank.value}s are burned on your side: "
+                "burn cards cannot be used to draw from the discard pile",
+                at_top,
+            )
+        )
     naturals = sum(1 for c in hand if c.rank is top.rank)
     wilds = sum(1 for c in hand if c.is_wild)
     if taken_before and rules.pile_later_take == "natural_and_wild_or_open_meld":
         if not (naturals >= 2 or (naturals >= 1 and wilds >= 1) or top.rank.value in table.open_ranks()):
-            problems.append(Problem("pile_needs_match", f"taking a {top.code} needs a natural pair, a "
-                                    "natural and a wild card, or an open meld of the rank "
-                                    "(pile_later_take)", at_hand))
+            problems.append(
+                Problem(
+                    "pile_needs_match",
+                    f"taking a {top.code} needs a natural pair, a "
+                    "natural and a wild card, or an open meld of the rank "
+                    "(pile_later_take)",
+                    at_hand,
+                )
+            )
     elif naturals < 2:
-        problems.append(Problem("pile_needs_match", f"taking a {top.code} needs two natural "
-                                f"{top.rank.value}s in hand to meld with it at once (wild cards do not "
-                                f"count); the hand has {naturals}", at_hand))
+        problems.append(
+            Problem(
+                "pile_needs_match",
+                f"taking a {top.code} needs two natural "
+                f"{top.rank.value}s in hand to meld with it at once (wild cards do not "
+                f"count); the hand has {naturals}",
+                at_hand,
+            )
+        )
     return problems

@@ -152,6 +152,6 @@ PROBLEM_CODES: dict[str, str] = {
     "card_not_held": "The action uses a card that the seat does not hold (or more copies than it holds).",
     "unknown_meld": "The action adds to a meld that the side's table does not have.",
     "going_out_needs_discard": "The rules require the last card to be discarded when going out; it may not be melded.",
-    "partner_not_asked": "Going out needs the partner's yes to \"May I go out?\" this turn.",
+    "partner_not_asked": 'Going out needs the partner\'s yes to "May I go out?" this turn.',
     "already_asked": "The partner was already asked this turn.",
 }

@@ -135,21 +135,71 @@ def game_state(rules: RuleSet, team_names: Sequence[str], round_totals: Sequence
 
     if len(leaders) == 1:
         reason = base if extra == 0 else f"{base}; {leaders[0]} won after {_plural(extra, 'tiebreaker round')}"
-        return GameState("finished", played, totals, tuple(running), leaders, leaders[0], False,
-                         None, None, None, None, reason, end_round, extra)
+        return GameState(
+            "finished",
+            played,
+            totals,
+            tuple(running),
+            leaders,
+            leaders[0],
+            False,
+            None,
+            None,
+            None,
+            None,
+            reason,
+            end_round,
+            extra,
+        )
     if rules.tie_rule == "stands":
         reason = f"{base}; tie stands" if extra == 0 else f"{base} and {_plural(extra, 'more round')}; tie stands"
-        return GameState("finished", played, totals, tuple(running), leaders, None, True,
-                         None, None, None, None, reason, end_round, extra)
+        return GameState(
+            "finished",
+            played,
+            totals,
+            tuple(running),
+            leaders,
+            None,
+            True,
+            None,
+            None,
+            None,
+            None,
+            reason,
+            end_round,
+            extra,
+        )
     return _next(rules, names, running, totals, leaders, "tiebreaker", end_round, extra)
 
 
-def _next(rules: RuleSet, names: tuple[str, ...], running: list[tuple[int, ...]], totals: tuple[SideTotal, ...],
-          leaders: tuple[str, ...], status: GameStatus, end_round: int | None, extra: int) -> GameState:
+def _next(
+    rules: RuleSet,
+    names: tuple[str, ...],
+    running: list[tuple[int, ...]],
+    totals: tuple[SideTotal, ...],
+    leaders: tuple[str, ...],
+    status: GameStatus,
+    end_round: int | None,
+    extra: int,
+) -> GameState:
     number = len(running) + 1
     if status == "tiebreaker" and rules.tiebreaker_opening_minimum is not None:
         minimums = tuple(SideTotal(t.name, rules.tiebreaker_opening_minimum) for t in totals)
     else:
         minimums = tuple(SideTotal(t.name, rules.opening_minimum_for(number, t.total)) for t in totals)
-    return GameState(status, len(running), totals, tuple(running), leaders, None, False, number,
-                     min(m.total for m in minimums), minimums, rules.contract_for(number), None, end_round, extra)
+    return GameState(
+        status,
+        len(running),
+        totals,
+        tuple(running),
+        leaders,
+        None,
+        False,
+        number,
+        min(m.total for m in minimums),
+        minimums,
+        rules.contract_for(number),
+        None,
+        end_round,
+        extra,
+    )

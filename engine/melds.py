@@ -32,10 +32,13 @@ def rank_points(rules: RuleSet) -> tuple[int, ...]:
     high = {Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN}
     if rules.high_from == "8":
         high |= {Rank.NINE, Rank.EIGHT}
-    fixed = {Rank.JOKER: rules.joker_points, Rank.TWO: rules.two_points, Rank.ACE: rules.ace_points,
-             Rank.THREE: rules.black_three_points}
-    return tuple(fixed.get(rank, rules.high_points if rank in high else rules.low_points)
-                 for rank in Rank)
+    fixed = {
+        Rank.JOKER: rules.joker_points,
+        Rank.TWO: rules.two_points,
+        Rank.ACE: rules.ace_points,
+        Rank.THREE: rules.black_three_points,
+    }
+    return tuple(fixed.get(rank, rules.high_points if rank in high else rules.low_points) for rank in Rank)
 
 
 _RANKS = tuple(Rank)
@@ -105,9 +108,26 @@ def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ())
     whole = [*onto, *cards] if onto else cards
     size = len(whole)
     if size > MELD_CARDS_MAX:
-        return _new(MeldCheck, (False, None, None, size >= rules.book_size, size, 0, 0, 0, (Problem(
-            "meld_too_large", f"a meld holds at most {MELD_CARDS_MAX} cards (the engine counts no "
-            f"more); this one has {size}", ("cards",)),)))
+        return _new(
+            MeldCheck,
+            (
+                False,
+                None,
+                None,
+                size >= rules.book_size,
+                size,
+                0,
+                0,
+                0,
+                (
+                    Problem(
+                        "meld_too_large",
+                        f"a meld holds at most {MELD_CARDS_MAX} cards (the engine counts no more); this one has {size}",
+                        ("cards",),
+                    ),
+                ),
+            ),
+        )
     return meld_of(composition(whole), size, cards, onto, rules)
 
 
@@ -162,8 +182,9 @@ def meld_of(comp: int, size: int, cards: Sequence[Card], onto: Sequence[Card], r
         if jokers:
             points += jokers * points_by_rank[_JOKER]
     threes = comp >> _THREE_SHIFT & MELD_CARDS_MAX
-    if threes and (not rules.black_three_books or any(c.is_red_three for c in cards)
-                   or any(c.is_red_three for c in onto)):
+    if threes and (
+        not rules.black_three_books or any(c.is_red_three for c in cards) or any(c.is_red_three for c in onto)
+    ):
         faults |= THREE_NOT_MELDABLE
     if size < rules.meld_min:
         faults |= TOO_SMALL
@@ -187,12 +208,25 @@ def meld_of(comp: int, size: int, cards: Sequence[Card], onto: Sequence[Card], r
         faults |= wild_faults(n, wilds, complete, rules)
     if mixed:
         kind = None
-    return _new(MeldCheck, (not faults, kind, _RANK_TEXT[top] if n and not mixed else None, complete, size, n,
-                            wilds, points, meld_problems(faults, comp, size, cards, onto, rules) if faults else ()))
+    return _new(
+        MeldCheck,
+        (
+            not faults,
+            kind,
+            _RANK_TEXT[top] if n and not mixed else None,
+            complete,
+            size,
+            n,
+            wilds,
+            points,
+            meld_problems(faults, comp, size, cards, onto, rules) if faults else (),
+        ),
+    )
 
 
-def meld_problems(faults: int, comp: int, size: int, cards: Sequence[Card], onto: Sequence[Card],
-                  rules: RuleSet) -> tuple[Problem, ...]:
+def meld_problems(
+    faults: int, comp: int, size: int, cards: Sequence[Card], onto: Sequence[Card], rules: RuleSet
+) -> tuple[Problem, ...]:
     """The problems of the meld rules broken (``faults``, from :func:`meld_of`), in words, with
     their paths: ``("cards",)``, ``("onto",)``, or ``("cards", i)`` / ``("onto", i)`` for a three."""
     problems: list[Problem] = []
@@ -200,32 +234,66 @@ def meld_problems(faults: int, comp: int, size: int, cards: Sequence[Card], onto
         for group, name in ((onto, "onto"), (cards, "cards")):
             for i, card in enumerate(group):
                 if card.is_red_three:
-                    problems.append(Problem("rank_not_meldable", f"{card.code}: red threes are never melded "
-                                            "(they are laid out or held)", (name, i)))
+                    problems.append(
+                        Problem(
+                            "rank_not_meldable",
+                            f"{card.code}: red threes are never melded (they are laid out or held)",
+                            (name, i),
+                        )
+                    )
                 elif card.is_black_three and not rules.black_three_books:
-                    problems.append(Problem("rank_not_meldable", f"{card.code}: black threes cannot be "
-                                            "melded under these rules (black_three_books is false)", (name, i)))
+                    problems.append(
+                        Problem(
+                            "rank_not_meldable",
+                            f"{card.code}: black threes cannot be "
+                            "melded under these rules (black_three_books is false)",
+                            (name, i),
+                        )
+                    )
     if faults & MIXED_RANKS:
         natural_fields = comp & _NATURAL_FIELDS
         ranks = [r for r in range(len(Rank)) if natural_fields >> RANK_BITS * r & MELD_CARDS_MAX]
-        problems.append(Problem("mixed_ranks", "a meld is cards of one rank (plus wild cards); this one "
-                                f"has {', '.join(sorted(_RANKS[r].value for r in ranks))}", ("cards",)))
+        problems.append(
+            Problem(
+                "mixed_ranks",
+                "a meld is cards of one rank (plus wild cards); this one "
+                f"has {', '.join(sorted(_RANKS[r].value for r in ranks))}",
+                ("cards",),
+            )
+        )
     if faults & TOO_SMALL:
-        problems.append(Problem("meld_too_small", f"a meld needs at least {rules.meld_min} cards "
-                                f"(meld_min); this one has {size}", ("cards",)))
+        problems.append(
+            Problem(
+                "meld_too_small",
+                f"a meld needs at least {rules.meld_min} cards (meld_min); this one has {size}",
+                ("cards",),
+            )
+        )
     grow = ", clean_books_grow: only a clean book grows" if rules.clean_books_grow else ""
     if faults & BOOK_CLOSED:
-        problems.append(Problem("book_closed", f"the meld is a completed book of {len(onto)}; no card "
-                                f"may be added (book_max_size {rules.book_max_size}{grow})", ("onto",)))
+        problems.append(
+            Problem(
+                "book_closed",
+                f"the meld is a completed book of {len(onto)}; no card "
+                f"may be added (book_max_size {rules.book_max_size}{grow})",
+                ("onto",),
+            )
+        )
     if faults & TOO_LARGE:
-        problems.append(Problem("meld_too_large", f"a meld holds at most {rules.book_max_size} cards "
-                                f"(book_max_size{grow.replace(',', ';', 1)}); this one has {size}", ("cards",)))
+        problems.append(
+            Problem(
+                "meld_too_large",
+                f"a meld holds at most {rules.book_max_size} cards "
+                f"(book_max_size{grow.replace(',', ';', 1)}); this one has {size}",
+                ("cards",),
+            )
+        )
     if faults & ALL_WILD:
-        problems.append(Problem("all_wild_not_allowed", "these rules have no all-wild melds "
-                                "(all_wild_melds is false)", ("cards",)))
+        problems.append(
+            Problem("all_wild_not_allowed", "these rules have no all-wild melds (all_wild_melds is false)", ("cards",))
+        )
     if faults & THREES_WITH_WILDS:
-        problems.append(Problem("too_many_wilds", "a meld of black threes holds natural cards only",
-                                ("cards",)))
+        problems.append(Problem("too_many_wilds", "a meld of black threes holds natural cards only", ("cards",)))
     if faults & _WILD_FAULTS:
         wilds = (comp >> _TWO_SHIFT & MELD_CARDS_MAX) + (comp >> _JOKER_SHIFT)
         problems += wild_card_problems(size - wilds, wilds, size >= rules.book_size, rules)
@@ -263,24 +331,51 @@ def wild_card_problems(naturals: int, wilds: int, complete: bool, rules: RuleSet
     problems: list[Problem] = []
     if faults & WILD_RATIO:
         words = _RATIOS[rules.wild_ratio][0]
-        problems.append(Problem("too_many_wilds", f"{naturals} natural and {wilds} wild cards break the "
-                                f"rule {words} (wild_ratio {rules.wild_ratio})", ("cards",)))
+        problems.append(
+            Problem(
+                "too_many_wilds",
+                f"{naturals} natural and {wilds} wild cards break the rule {words} (wild_ratio {rules.wild_ratio})",
+                ("cards",),
+            )
+        )
     if faults & FEW_NATURALS:
-        problems.append(Problem("too_few_naturals", f"a meld with wild cards needs at least "
-                                f"{rules.min_naturals_with_wilds} natural cards "
-                                f"(min_naturals_with_wilds); this one has {naturals}", ("cards",)))
+        problems.append(
+            Problem(
+                "too_few_naturals",
+                f"a meld with wild cards needs at least "
+                f"{rules.min_naturals_with_wilds} natural cards "
+                f"(min_naturals_with_wilds); this one has {naturals}",
+                ("cards",),
+            )
+        )
     if faults & FEW_NATURALS_IN_BOOK:
-        problems.append(Problem("too_few_naturals", f"a dirty book needs at least "
-                                f"{rules.min_naturals_dirty_book} natural cards "
-                                f"(min_naturals_dirty_book); this one has {naturals}", ("cards",)))
+        problems.append(
+            Problem(
+                "too_few_naturals",
+                f"a dirty book needs at least "
+                f"{rules.min_naturals_dirty_book} natural cards "
+                f"(min_naturals_dirty_book); this one has {naturals}",
+                ("cards",),
+            )
+        )
     if faults & NATURAL_SHARE:
-        problems.append(Problem("too_many_wilds", f"{naturals} natural cards of {naturals + wilds} are "
-                                f"below the least share of naturals, {rules.min_natural_share}% "
-                                "(min_natural_share)", ("cards",)))
+        problems.append(
+            Problem(
+                "too_many_wilds",
+                f"{naturals} natural cards of {naturals + wilds} are "
+                f"below the least share of naturals, {rules.min_natural_share}% "
+                "(min_natural_share)",
+                ("cards",),
+            )
+        )
     if faults & WILDS_IN_BOOK:
-        problems.append(Problem("wild_limit_in_book", f"at most {rules.max_wilds_per_book} wild "
-                                f"cards in a meld (max_wilds_per_book); this one has {wilds}",
-                                ("cards",)))
+        problems.append(
+            Problem(
+                "wild_limit_in_book",
+                f"at most {rules.max_wilds_per_book} wild cards in a meld (max_wilds_per_book); this one has {wilds}",
+                ("cards",),
+            )
+        )
     return problems
 
 

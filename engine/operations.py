@@ -85,12 +85,15 @@ class _Cards:
             at = (*path, p)
             get = _mapping(player, at).get
             hand, foot = get("hand", ()), get("foot")
-            out.append(checks.PlayerState(
-                # an unnamed player is named by where it stands, so no two are the same player
-                str(player["name"]) if "name" in player else "player at /" + "/".join(map(str, at)),
-                self(_list(hand, (*at, "hand")), (*at, "hand")),
-                None if foot is None else self(_list(foot, (*at, "foot")), (*at, "foot")),
-                _played_from_foot(get("played_from_foot"), (*at, "played_from_foot"))))
+            out.append(
+                checks.PlayerState(
+                    # an unnamed player is named by where it stands, so no two are the same player
+                    str(player["name"]) if "name" in player else "player at /" + "/".join(map(str, at)),
+                    self(_list(hand, (*at, "hand")), (*at, "hand")),
+                    None if foot is None else self(_list(foot, (*at, "foot")), (*at, "foot")),
+                    _played_from_foot(get("played_from_foot"), (*at, "played_from_foot")),
+                )
+            )
         return tuple(out)
 
     def done(self) -> None:
@@ -135,8 +138,11 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
                 if isinstance(v, bool) or not isinstance(v, int):
                     raise _problem("invalid_input", f"{k}: expected a whole number", (*at, "tally", k))
             ranked = raw.get("rank_books")
-            tally = Tally(**values, has_melded=raw.get("has_melded"),
-                          rank_books=_rank_books(ranked, (*at, "tally", "rank_books")) if ranked else ())
+            tally = Tally(
+                **values,
+                has_melded=raw.get("has_melded"),
+                rank_books=_rank_books(ranked, (*at, "tally", "rank_books")) if ranked else (),
+            )
             teams.append(TeamRound(name=name, went_out=went_out, tally=tally))
             continue
         side = _cards_side(team, name, went_out)
@@ -145,8 +151,9 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
             players = parse.players(_list(get("players", ()), (*at, "players")), (*at, "players"))
             red_threes = parse(_list(get("red_threes", ()), (*at, "red_threes")), (*at, "red_threes"))
             burn = parse(_list(get("burn", ()), (*at, "burn")), (*at, "burn"))
-            side = TeamRound(name, went_out, melds, red_threes, burn, players, None,
-                             *[_count(get(key, 0)) for key in _CUTS])
+            side = TeamRound(
+                name, went_out, melds, red_threes, burn, players, None, *[_count(get(key, 0)) for key in _CUTS]
+            )
         teams.append(side)
     parse.done()
     return RoundInput(round=round_number, teams=tuple(teams))
@@ -166,15 +173,28 @@ def _cards_side(team: Mapping[str, Any], name: str, went_out: bool) -> TeamRound
     reads item by item, naming each problem with its path (what an error needs, and only then)."""
     get = team.get
     melds, players, red_threes, burn = get("melds", ()), get("players", ()), get("red_threes", ()), get("burn", ())
-    if not (type(melds) in _LISTS and type(players) in _LISTS and type(red_threes) in _LISTS
-            and type(burn) in _LISTS and _LISTS.issuperset(map(type, melds))):
+    if not (
+        type(melds) in _LISTS
+        and type(players) in _LISTS
+        and type(red_threes) in _LISTS
+        and type(burn) in _LISTS
+        and _LISTS.issuperset(map(type, melds))
+    ):
         return None
     try:
         side_players = tuple([_cards_player(p) for p in players])
-        return TeamRound(name, went_out, tuple([tuple(map(_card, meld)) for meld in melds]),
-                         tuple(map(_card, red_threes)), tuple(map(_card, burn)), side_players, None,
-                         _count(get("perfect_cuts", 0)), _count(get("cuts_within_1", 0)),
-                         _count(get("cuts_within_3", 0)))
+        return TeamRound(
+            name,
+            went_out,
+            tuple([tuple(map(_card, meld)) for meld in melds]),
+            tuple(map(_card, red_threes)),
+            tuple(map(_card, burn)),
+            side_players,
+            None,
+            _count(get("perfect_cuts", 0)),
+            _count(get("cuts_within_1", 0)),
+            _count(get("cuts_within_3", 0)),
+        )
     except (KeyError, TypeError, AttributeError):
         return None
 
@@ -185,11 +205,15 @@ def _cards_player(player: Any) -> checks.PlayerState:
     if type(player) is not dict:
         raise TypeError
     hand, foot, from_foot = player.get("hand", ()), player.get("foot"), player.get("played_from_foot")
-    if type(hand) not in _LISTS or not (foot is None or type(foot) in _LISTS) or not (
-            from_foot is None or type(from_foot) is bool):
+    if (
+        type(hand) not in _LISTS
+        or not (foot is None or type(foot) in _LISTS)
+        or not (from_foot is None or type(from_foot) is bool)
+    ):
         raise TypeError
-    return checks.PlayerState(str(player["name"]), tuple(map(_card, hand)),
-                              None if foot is None else tuple(map(_card, foot)), from_foot)
+    return checks.PlayerState(
+        str(player["name"]), tuple(map(_card, hand)), None if foot is None else tuple(map(_card, foot)), from_foot
+    )
 
 
 def validate_meld_request(body: Mapping[str, Any]) -> MeldCheck:

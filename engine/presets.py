@@ -81,8 +81,9 @@ def _preset(pid: str, entry: Mapping[str, Any], published: Mapping[str, Preset])
             raise AssertionError(f"{pid}: no value for {f.name}")
     unknown = set(entry["values"]) - set(values)
     assert not unknown, unknown
-    return Preset(pid, entry["name"], entry["source"], entry["summary"], RuleSet(**values),
-                  MappingProxyType(provenance))
+    return Preset(
+        pid, entry["name"], entry["source"], entry["summary"], RuleSet(**values), MappingProxyType(provenance)
+    )
 
 
 def _load_presets() -> Mapping[str, Preset]:
@@ -103,8 +104,9 @@ def find_preset(preset_id: str, path: tuple[str | int, ...] = ("preset",)) -> Pr
     try:
         return PRESETS[preset_id]
     except (KeyError, TypeError):
-        raise UnknownPresetError([Problem(
-            "unknown_preset", f"no preset {preset_id!r}; presets: {', '.join(PRESETS)}", path)]) from None
+        raise UnknownPresetError(
+            [Problem("unknown_preset", f"no preset {preset_id!r}; presets: {', '.join(PRESETS)}", path)]
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,8 +142,16 @@ def resolve_rules(preset_id: str, overrides: Mapping[str, Any] | None = None) ->
 def _resolve(preset_id: str, overrides: Mapping[str, Any] | None) -> ResolvedRules:
     preset = find_preset(preset_id)
     if overrides is not None and not isinstance(overrides, Mapping):
-        raise RulesError([Problem("invalid_input", "house rules are an object of rule names and values, or "
-                                  f"null for none; not {type(overrides).__name__}", ("rules",))])
+        raise RulesError(
+            [
+                Problem(
+                    "invalid_input",
+                    "house rules are an object of rule names and values, or "
+                    f"null for none; not {type(overrides).__name__}",
+                    ("rules",),
+                )
+            ]
+        )
     rules = apply_overrides(preset.rules, overrides or {})
     return ResolvedRules(preset, rules, tuple(rules.differs_from(preset.rules)))
 

@@ -35,8 +35,7 @@ class Contract:
     wild_books: int = 0
 
     def as_dict(self) -> dict[str, int]:
-        return {"clean_books": self.clean_books, "dirty_books": self.dirty_books,
-                "wild_books": self.wild_books}
+        return {"clean_books": self.clean_books, "dirty_books": self.dirty_books, "wild_books": self.wild_books}
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,4 +221,3 @@ def _plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     return value
-

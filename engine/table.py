@@ -53,8 +53,14 @@ def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = 
     burn instead (``second_book_of_rank``, when ``after_book`` is ``burn``). An invalid meld is no
     book.
     """
-    checks = tuple([meld_of(sum(map(_composition_of, meld)), len(meld), meld, (), rules)
-                    if len(meld) <= MELD_CARDS_MAX else meld_check(meld, rules) for meld in melds])
+    checks = tuple(
+        [
+            meld_of(sum(map(_composition_of, meld)), len(meld), meld, (), rules)
+            if len(meld) <= MELD_CARDS_MAX
+            else meld_check(meld, rules)
+            for meld in melds
+        ]
+    )
     ranks = [c.rank for c in checks if c.rank is not None]
     between = len(set(ranks)) < len(ranks)  # the rules between melds concern two melds of one rank
     problems = _table_problems(checks, rules, path, between) if between or any(map(_problems_of, checks)) else ()
@@ -79,9 +85,15 @@ def _table_problems(checks: Sequence[MeldCheck], rules: RuleSet, path: Path, bet
             continue
         if not check.complete:
             if one_open and rank in open_seen:
-                problems.append(Problem("duplicate_open_meld", f"meld {j}: a second unfinished meld "
-                                        f"of {rank}s (meld {open_seen[rank]} is one); one "
-                                        "open meld per rank (one_open_meld_per_rank)", (*path, j)))
+                problems.append(
+                    Problem(
+                        "duplicate_open_meld",
+                        f"meld {j}: a second unfinished meld "
+                        f"of {rank}s (meld {open_seen[rank]} is one); one "
+                        "open meld per rank (one_open_meld_per_rank)",
+                        (*path, j),
+                    )
+                )
             open_seen.setdefault(rank, j)
         if burn:
             if rank in complete_seen and complete_seen[rank] != j:
@@ -93,5 +105,9 @@ def _table_problems(checks: Sequence[MeldCheck], rules: RuleSet, path: Path, bet
 
 
 def _second(rank: str, j: int, book: int, path: Path) -> Problem:
-    return Problem("second_book_of_rank", f"meld {j}: the {rank}s already have a completed book "
-                   f"(meld {book}); further {rank}s go to the burn pile (after_book burn)", (*path, j))
+    return Problem(
+        "second_book_of_rank",
+        f"meld {j}: the {rank}s already have a completed book "
+        f"(meld {book}); further {rank}s go to the burn pile (after_book burn)",
+        (*path, j),
+    )

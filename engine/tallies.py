@@ -82,8 +82,9 @@ def _card_steps(rules: RuleSet) -> tuple[int, int, int]:
     return (gcd(*values) or 1, min(values[r] for r in _NATURAL_INDEXES), min(values[r] for r in _WILD_INDEXES))
 
 
-def tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: int, at: Path,
-                   decks: int) -> list[Problem]:
+def tally_problems(
+    tally: Tally, went_out: bool, rules: RuleSet, round_number: int, at: Path, decks: int
+) -> list[Problem]:
     """What a given tally breaks: negative counts (``negative_tally``, and nothing else is checked
     then), wild books without all-wild melds, red threes on the table where they are never laid
     out, a burn pile without burning, points that no sum of card values makes, fewer table points
@@ -94,34 +95,71 @@ def tally_problems(tally: Tally, went_out: bool, rules: RuleSet, round_number: i
     problems: list[Problem] = []
     for key in TALLY_COUNTS:
         if getattr(tally, key) < 0:
-            problems.append(Problem("negative_tally", f"{key} is {getattr(tally, key)}; counts and "
-                                    "points are never negative (points_left is subtracted)", (*at, "tally", key)))
+            problems.append(
+                Problem(
+                    "negative_tally",
+                    f"{key} is {getattr(tally, key)}; counts and points are never negative (points_left is subtracted)",
+                    (*at, "tally", key),
+                )
+            )
     if tally.rank_books:
         problems.extend(_rank_books_problems(tally, rules, at))
     if problems:
         return problems
     if tally.wild_books and not rules.all_wild_melds:
-        problems.append(Problem("all_wild_not_allowed", "these rules have no all-wild melds, so no "
-                                "wild books (all_wild_melds is false)", (*at, "tally", "wild_books")))
+        problems.append(
+            Problem(
+                "all_wild_not_allowed",
+                "these rules have no all-wild melds, so no wild books (all_wild_melds is false)",
+                (*at, "tally", "wild_books"),
+            )
+        )
     if tally.red_threes_on_table and not rules.red_threes_laid_out:
-        problems.append(Problem("red_three_not_laid_out", "these rules never lay red threes out on "
-                                "the table (red_threes_laid_out is false)", (*at, "tally", "red_threes_on_table")))
+        problems.append(
+            Problem(
+                "red_three_not_laid_out",
+                "these rules never lay red threes out on the table (red_threes_laid_out is false)",
+                (*at, "tally", "red_threes_on_table"),
+            )
+        )
     if tally.burn_points and rules.after_book != "burn":
-        problems.append(Problem("burn_not_allowed", "these rules have no burn pile (after_book is "
-                                f"{rules.after_book})", (*at, "tally", "burn_points")))
+        problems.append(
+            Problem(
+                "burn_not_allowed",
+                f"these rules have no burn pile (after_book is {rules.after_book})",
+                (*at, "tally", "burn_points"),
+            )
+        )
     if tally.has_melded is False and (tally.table_points or tally.books != Contract()):
-        problems.append(Problem("invalid_tally", "has_melded is false, but the side shows table points or "
-                                "books: a side that holds melds has melded", (*at, "tally", "has_melded")))
+        problems.append(
+            Problem(
+                "invalid_tally",
+                "has_melded is false, but the side shows table points or books: a side that holds melds has melded",
+                (*at, "tally", "has_melded"),
+            )
+        )
     step, cheapest, cheapest_wild = _card_steps(rules)
     for key in ("table_points", "points_left", "burn_points"):
         if getattr(tally, key) % step:
-            problems.append(Problem("invalid_tally", f"{key} {getattr(tally, key)} is not a sum of card "
-                                    f"values (every card is a multiple of {step} points)", (*at, "tally", key)))
-    floor = ((tally.clean_books + tally.dirty_books) * rules.book_size * min(cheapest, cheapest_wild)
-             + tally.wild_books * rules.book_size * cheapest_wild)
+            problems.append(
+                Problem(
+                    "invalid_tally",
+                    f"{key} {getattr(tally, key)} is not a sum of card "
+                    f"values (every card is a multiple of {step} points)",
+                    (*at, "tally", key),
+                )
+            )
+    floor = (tally.clean_books + tally.dirty_books) * rules.book_size * min(
+        cheapest, cheapest_wild
+    ) + tally.wild_books * rules.book_size * cheapest_wild
     if tally.table_points < floor:
-        problems.append(Problem("invalid_tally", f"table_points {tally.table_points} is less than the "
-                                f"cards of the books alone can be worth ({floor})", (*at, "tally", "table_points")))
+        problems.append(
+            Problem(
+                "invalid_tally",
+                f"table_points {tally.table_points} is less than the cards of the books alone can be worth ({floor})",
+                (*at, "tally", "table_points"),
+            )
+        )
     problems.extend(_ceiling_problems(tally, rules, decks, at))
     if went_out:
         problems.extend(going_out_problems(tally.books, None, rules, round_number, at))
@@ -138,20 +176,34 @@ def _rank_books_problems(tally: Tally, rules: RuleSet, at: Path) -> list[Problem
     for k, books in enumerate(tally.rank_books):
         where = (*at, "tally", "rank_books", k)
         if books.rank not in ranks:
-            problems.append(Problem("not_in_rules", f"these rules give the {books.rank}s no bonus of their own "
-                                    "(rank_book_bonuses): list only ranks that have one", (*where, "rank")))
+            problems.append(
+                Problem(
+                    "not_in_rules",
+                    f"these rules give the {books.rank}s no bonus of their own "
+                    "(rank_book_bonuses): list only ranks that have one",
+                    (*where, "rank"),
+                )
+            )
         elif books.rank in seen:
             problems.append(Problem("invalid_tally", f"the {books.rank}s are listed twice", (*where, "rank")))
         seen.add(books.rank)
         for key in ("clean_books", "dirty_books"):
             if getattr(books, key) < 0:
-                problems.append(Problem("negative_tally", f"{key} is {getattr(books, key)}; counts are never "
-                                        "negative", (*where, key)))
+                problems.append(
+                    Problem(
+                        "negative_tally", f"{key} is {getattr(books, key)}; counts are never negative", (*where, key)
+                    )
+                )
     for key in ("clean_books", "dirty_books"):
         listed = sum(getattr(b, key) for b in tally.rank_books)
         if listed > getattr(tally, key):
-            problems.append(Problem("invalid_tally", f"rank_books list {listed} {key.replace('_', ' ')}, but the "
-                                    f"side has {getattr(tally, key)} ({key})", (*at, "tally", "rank_books")))
+            problems.append(
+                Problem(
+                    "invalid_tally",
+                    f"rank_books list {listed} {key.replace('_', ' ')}, but the side has {getattr(tally, key)} ({key})",
+                    (*at, "tally", "rank_books"),
+                )
+            )
     return problems
 
 
@@ -164,18 +216,32 @@ def _ceiling_problems(tally: Tally, rules: RuleSet, decks: int, at: Path) -> lis
     cards = decks * len(cards_of_a_deck)
     books = tally.clean_books + tally.dirty_books + tally.wild_books
     if books * rules.book_size > cards:
-        problems.append(Problem("invalid_tally", f"{books} books need {books * rules.book_size} cards; {where} "
-                                f"hold {cards}", (*at, "tally", "clean_books")))
+        problems.append(
+            Problem(
+                "invalid_tally",
+                f"{books} books need {books * rules.book_size} cards; {where} hold {cards}",
+                (*at, "tally", "clean_books"),
+            )
+        )
     wilds = decks * sum(1 for c in cards_of_a_deck if c.is_wild)
     if tally.wild_books * rules.book_size > wilds:
-        problems.append(Problem("invalid_tally", f"{tally.wild_books} wild books need "
-                                f"{tally.wild_books * rules.book_size} wild cards; {where} hold {wilds}",
-                                (*at, "tally", "wild_books")))
+        problems.append(
+            Problem(
+                "invalid_tally",
+                f"{tally.wild_books} wild books need "
+                f"{tally.wild_books * rules.book_size} wild cards; {where} hold {wilds}",
+                (*at, "tally", "wild_books"),
+            )
+        )
     values = rank_points(rules)
     most = decks * sum(values[c.rank_index] for c in cards_of_a_deck if not c.is_red_three)
-    for key, points in (("table_points", tally.table_points + tally.burn_points),
-                        ("points_left", tally.points_left)):
+    for key, points in (("table_points", tally.table_points + tally.burn_points), ("points_left", tally.points_left)):
         if points > most:
-            problems.append(Problem("invalid_tally", f"{key} {points} is more than every card of {where} is "
-                                    f"worth ({most})", (*at, "tally", key)))
+            problems.append(
+                Problem(
+                    "invalid_tally",
+                    f"{key} {points} is more than every card of {where} is worth ({most})",
+                    (*at, "tally", key),
+                )
+            )
     return problems

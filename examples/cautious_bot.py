@@ -16,14 +16,18 @@ def cautious(seed: int) -> Choose:
 
 
 with Client() as hf:
-    teams: list[GameTeamInput] = [{"name": "Cautious", "players": ["Ann", "Cy"]},
-                                  {"name": "Random", "players": ["Bo", "Di"]}]
-    table = hf.create_table(name="Write a bot", preset="pagat", teams=teams, seed=2026,
-                            rules={"rounds": 1})  # a game of one round
-    minds = [cautious(0), policy_choose("random", seed=1), cautious(2),
-             policy_choose("random", seed=3)]
-    seats = [threading.Thread(target=Bot(Client(hf.base_url), table.id, token, mind).play)
-             for token, mind in zip(table.tokens, minds, strict=True)]
+    teams: list[GameTeamInput] = [
+        {"name": "Cautious", "players": ["Ann", "Cy"]},
+        {"name": "Random", "players": ["Bo", "Di"]},
+    ]
+    table = hf.create_table(
+        name="Write a bot", preset="pagat", teams=teams, seed=2026, rules={"rounds": 1}
+    )  # a game of one round
+    minds = [cautious(0), policy_choose("random", seed=1), cautious(2), policy_choose("random", seed=3)]
+    seats = [
+        threading.Thread(target=Bot(Client(hf.base_url), table.id, token, mind).play)
+        for token, mind in zip(table.tokens, minds, strict=True)
+    ]
     for seat in seats:
         seat.start()
     for seat in seats:

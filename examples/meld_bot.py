@@ -130,8 +130,10 @@ def main(argv: list[str] | None = None) -> int:
         except HandFootError as exc:
             print(f"the server refused a question: {exc}", file=sys.stderr)
             return 1
-    print(f"after {number} turns: {sum(len(m) for m in bot.table.values())} cards on the table, "
-          f"{len(bot.hand)} in hand, {bot.checks} melds checked")
+    print(
+        f"after {number} turns: {sum(len(m) for m in bot.table.values())} cards on the table, "
+        f"{len(bot.hand)} in hand, {bot.checks} melds checked"
+    )
     for r, meld in bot.table.items():
         print(f"  {r}s: {' '.join(meld)}")
     return 0

@@ -10,8 +10,17 @@ from typing import Any, TextIO
 
 from ._loader import Result
 
-__all__ = ["EXIT_OK", "EXIT_PROBLEM", "EXIT_UNAVAILABLE", "EXIT_USAGE", "UsageError", "print_json", "read_body",
-           "round_number", "show"]
+__all__ = [
+    "EXIT_OK",
+    "EXIT_PROBLEM",
+    "EXIT_UNAVAILABLE",
+    "EXIT_USAGE",
+    "UsageError",
+    "print_json",
+    "read_body",
+    "round_number",
+    "show",
+]
 
 EXIT_OK = 0
 EXIT_PROBLEM = 1
@@ -47,8 +56,10 @@ def read_body(path: str, stdin: TextIO) -> dict[str, Any]:
     try:
         if path == "-":
             if stdin.isatty():
-                raise UsageError("the round is read from standard input, which is a terminal: "
-                                 "give a FILE, --tally flags, or pipe the JSON in")
+                raise UsageError(
+                    "the round is read from standard input, which is a terminal: "
+                    "give a FILE, --tally flags, or pipe the JSON in"
+                )
             text = stdin.read()
         else:
             with open(path, encoding="utf-8") as f:
@@ -64,9 +75,7 @@ def read_body(path: str, stdin: TextIO) -> dict[str, Any]:
     if isinstance(data, list):
         data = {"teams": data}
     if not isinstance(data, dict) or not isinstance(data.get("teams"), list):
-        raise UsageError(
-            "the round must be a JSON object with a `teams` list (the body of POST /v1/rounds/score)"
-        )
+        raise UsageError("the round must be a JSON object with a `teams` list (the body of POST /v1/rounds/score)")
     return data
 
 

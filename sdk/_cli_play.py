@@ -50,13 +50,16 @@ def _bots(text: str) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
     unknown = sorted(set(names) - set(POLICY_NAMES))
     if not names or unknown:
-        raise PlayUsageError(f"--bots: unknown bot {', '.join(unknown) or '(none)'}; choose among "
-                             f"{', '.join(POLICY_NAMES)}, one per seat, comma-separated")
+        raise PlayUsageError(
+            f"--bots: unknown bot {', '.join(unknown) or '(none)'}; choose among "
+            f"{', '.join(POLICY_NAMES)}, one per seat, comma-separated"
+        )
     return names
 
 
-def _play_all(client: Client, table_id: int, tokens: list[str], bots: list[str], seed: int | None,
-              wait: int) -> list[BotSummary]:
+def _play_all(
+    client: Client, table_id: int, tokens: list[str], bots: list[str], seed: int | None, wait: int
+) -> list[BotSummary]:
     """Each bot in a thread with its own client (the rules in force are its view's); the first
     failure stops the others and is raised."""
     stop = threading.Event()
@@ -109,16 +112,20 @@ def _cmd_play(client: Client, args: argparse.Namespace, out: TextIO, stdin: Text
         name = args.name or f"Bots: {', '.join(bots)}"
         table = client.create_table(preset=args.preset, teams=sides, rules=rules, name=name, seed=args.seed)
     if len(bots) != len(table.seats):
-        raise PlayUsageError(f"--bots names {len(bots)} bots for the table's {len(table.seats)} seats "
-                             f"(table {table.id} stays open)")
+        raise PlayUsageError(
+            f"--bots names {len(bots)} bots for the table's {len(table.seats)} seats (table {table.id} stays open)"
+        )
     summaries = _play_all(client, table.id, table.tokens, bots, args.seed, args.wait)
     preset = summaries[0].last.preset  # the game's, as its seats saw it
     sheet = client.scoresheet(table.game)
     if args.json:
         doc: dict[str, Any] = {
-            "table": table.id, "game": table.game,
-            "bots": [{"seat": s.seat, "name": s.name, "bot": b, "actions": r.actions, "refused": r.refused}
-                     for s, b, r in zip(table.seats, bots, summaries, strict=True)],
+            "table": table.id,
+            "game": table.game,
+            "bots": [
+                {"seat": s.seat, "name": s.name, "bot": b, "actions": r.actions, "refused": r.refused}
+                for s, b, r in zip(table.seats, bots, summaries, strict=True)
+            ],
             "scoresheet": sheet.to_dict(),
         }
         json.dump(doc, out, indent=2, ensure_ascii=False)
@@ -136,10 +143,18 @@ def add_play_command(sub: Any) -> None:
     """Add ``play`` to the ``handfoot`` subcommands (``sub``: argparse's subparsers)."""
     p = sub.add_parser("play", help="seat bots at a table and play a game to its end (needs --api-key once keys exist)")
     p.add_argument("--preset", default="pagat", help="preset id of a new game (default pagat)")
-    p.add_argument("--bots", required=True, metavar="BOT,BOT,...",
-                   help=f"one bot per seat in turn order, among {', '.join(POLICY_NAMES)}")
-    p.add_argument("--side", action="append", metavar="NAME=P1,P2",
-                   help="a side and its players (repeat; default North-South=North,South and East-West=East,West)")
+    p.add_argument(
+        "--bots",
+        required=True,
+        metavar="BOT,BOT,...",
+        help=f"one bot per seat in turn order, among {', '.join(POLICY_NAMES)}",
+    )
+    p.add_argument(
+        "--side",
+        action="append",
+        metavar="NAME=P1,P2",
+        help="a side and its players (repeat; default North-South=North,South and East-West=East,West)",
+    )
     p.add_argument("--rules", metavar="JSON", help="house-rule overrides of a new game, as a JSON object")
     p.add_argument("--name", help="the new game's name (default: Bots: and the bots)")
     p.add_argument("--game", type=int, metavar="ID", help="continue this stored game instead of a new one")

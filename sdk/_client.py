@@ -59,6 +59,7 @@ def _env(name: str) -> str | None:
     value = os.environ.get(name, "").strip()
     return value or None
 
+
 class Client(HistoryMethods, TableMethods, RawResponseMethods):
     """A client of the handfoot HTTP API.
 
@@ -341,7 +342,11 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
         whole list). ``page`` asks for the server's deprecated numbered pages, which carry ``total``
         and ``total_pages`` but cost a count and an offset on each request."""
         params: QueryParams = {
-            "status": status, "player": player, "preset": preset, "page": page, "page_size": page_size
+            "status": status,
+            "player": player,
+            "preset": preset,
+            "page": page,
+            "page_size": page_size,
         }
         return self._get_page("/v1/games", parse=GameSummary.from_json, params=params)
 

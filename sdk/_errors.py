@@ -55,6 +55,7 @@ __all__ = [
     "VersionMovedError",
 ]
 
+
 class HandFootError(Exception):
     """Base class of every error the SDK raises."""
 
@@ -183,8 +184,10 @@ class VersionMovedError(ConflictError):
 
 
 def _is_version_moved(problem: ProblemDetails) -> bool:
-    return problem.type.endswith("/version-moved") or problem.type.endswith("/version_moved") or any(
-        item.code == "version_moved" for item in problem.errors
+    return (
+        problem.type.endswith("/version-moved")
+        or problem.type.endswith("/version_moved")
+        or any(item.code == "version_moved" for item in problem.errors)
     )
 
 

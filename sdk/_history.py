@@ -90,9 +90,7 @@ class HistoryMethods:
 
         return walk()  # nothing is fetched until the first item is asked for
 
-    def export_csv(
-        self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None
-    ) -> str:
+    def export_csv(self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None) -> str:
         """``GET /v1/games/export`` as CSV: a header, then one row per side per round (``game_id,
         game, preset, ..., score, total_after, went_out, won_game, clean_books, ...``). For pandas:
         ``pandas.read_csv(io.StringIO(client.export_csv()))``."""
@@ -136,8 +134,7 @@ class AsyncHistoryMethods:
         self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None
     ) -> str:
         """As ``Client.export_csv``."""
-        response = await self._transport.request("GET", EXPORT_PATH, params=history_params(since, until, preset,
-                                                                                           "csv"))
+        response = await self._transport.request("GET", EXPORT_PATH, params=history_params(since, until, preset, "csv"))
         return _csv_text(response.content, response.encoding)
 
     async def stats(

@@ -84,7 +84,5 @@ def _json_default(obj: object) -> object:
 
 def dumps_json(body: object) -> bytes:
     """Encode a request body as compact UTF-8 JSON (any Mapping/Sequence accepted)."""
-    text = json.dumps(
-        body, default=_json_default, ensure_ascii=False, separators=(",", ":"), allow_nan=False
-    )
+    text = json.dumps(body, default=_json_default, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return text.encode("utf-8")

@@ -107,8 +107,10 @@ class RawResponse(Generic[T]):
 def _last_answer(answers: list[tuple[HTTPResponse, bool]], method: Callable[..., object]) -> tuple[HTTPResponse, bool]:
     if not answers:
         name = getattr(method, "__qualname__", repr(method))
-        raise ValueError(f"{name} received no HTTP answer during the call (an iterator fetches as it is "
-                         "iterated: ask for a page, e.g. games_page(), instead)")
+        raise ValueError(
+            f"{name} received no HTTP answer during the call (an iterator fetches as it is "
+            "iterated: ask for a page, e.g. games_page(), instead)"
+        )
     return answers[-1]
 
 

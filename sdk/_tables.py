@@ -48,8 +48,14 @@ def _seat(token: str) -> dict[str, str]:
 
 
 def create_body(
-    *, preset: str | None, teams: Sequence[GameTeamInput] | None, rules: Mapping[str, object] | None,
-    name: str | None, seed: int | None, play: Mapping[str, object] | None, answer_timeout: float | None,
+    *,
+    preset: str | None,
+    teams: Sequence[GameTeamInput] | None,
+    rules: Mapping[str, object] | None,
+    name: str | None,
+    seed: int | None,
+    play: Mapping[str, object] | None,
+    answer_timeout: float | None,
     game: int | None,
 ) -> dict[str, object]:
     """The body of ``POST /v1/tables``: a new game (``preset``, ``teams``...) or a stored ``game``."""
@@ -57,8 +63,16 @@ def create_body(
         raise ValueError("create_table needs preset and teams (a new game) or game (a stored one)")
     if game is not None and (preset is not None or teams is not None or rules is not None):
         raise ValueError("a stored game brings its own preset, rules and teams: give game alone (and seed)")
-    return _body(preset=preset, rules=rules, name=name, teams=None if teams is None else list(teams), seed=seed,
-                 play=play, answer_timeout=answer_timeout, game=game)
+    return _body(
+        preset=preset,
+        rules=rules,
+        name=name,
+        teams=None if teams is None else list(teams),
+        seed=seed,
+        play=play,
+        answer_timeout=answer_timeout,
+        game=game,
+    )
 
 
 def view_params(version: int | None, wait: int | None) -> dict[str, int | None]:
@@ -165,8 +179,16 @@ class TableMethods:
         for bad teams or rules; ``NotFoundError`` for an unknown game; ``ConflictError`` when the game
         is finished or already has a table playing.
         """
-        body = create_body(preset=preset, teams=teams, rules=rules, name=name, seed=seed, play=play,
-                           answer_timeout=answer_timeout, game=game)
+        body = create_body(
+            preset=preset,
+            teams=teams,
+            rules=rules,
+            name=name,
+            seed=seed,
+            play=play,
+            answer_timeout=answer_timeout,
+            game=game,
+        )
         response = self._transport.post_with_idempotency_key(TABLES_PATH, json=body, idempotency_key=idempotency_key)
         return TableCreated.from_json(response.json())
 
@@ -175,20 +197,23 @@ class TableMethods:
         for an unknown table or another key's."""
         return Table.from_json(self._transport.request("GET", _table_path(table_id)).json())
 
-    def seat_view(self, table_id: int, token: str, *, version: int | None = None,
-                  wait: int | None = None) -> SeatView:
+    def seat_view(self, table_id: int, token: str, *, version: int | None = None, wait: int | None = None) -> SeatView:
         """``GET /v1/tables/{id}/view``: what the seat of ``token`` sees. With ``version`` and
         ``wait`` (seconds, 0 to 60) the server answers once the table's version is no longer
         ``version``, or after ``wait`` seconds (the view as it is then). ``NotFoundError`` for an
         unknown table or a token that is not one of its seats."""
         response = self._transport.request(
-            "GET", _table_path(table_id, "view"), params=view_params(version, wait), headers=_seat(token),
+            "GET",
+            _table_path(table_id, "view"),
+            params=view_params(version, wait),
+            headers=_seat(token),
             timeout=poll_timeout(self._transport.timeout, wait),
         )
         return _seat_view(response.json())
 
-    def act(self, table_id: int, token: str, version: int, action: Mapping[str, Any], *,
-            idempotency_key: str | None = None) -> SeatView:
+    def act(
+        self, table_id: int, token: str, version: int, action: Mapping[str, Any], *, idempotency_key: str | None = None
+    ) -> SeatView:
         """``POST /v1/tables/{id}/actions``: the seat's ``action`` (the engine's, such as
         ``{"type": "discard", "card": "7H"}``; the token says the seat) on table ``version``; the
         view after it. ``VersionMovedError`` if the table moved on (``.version``);
@@ -213,8 +238,11 @@ class TableMethods:
             quiet = 0
             while quiet < MAX_RECONNECTS:
                 response = self._transport.request(
-                    "GET", _table_path(table_id, "events"), headers=_stream_headers(token, parser.last_id),
-                    stream=True, timeout=(_connect_timeout(self._transport.timeout), STREAM_READ_TIMEOUT),
+                    "GET",
+                    _table_path(table_id, "events"),
+                    headers=_stream_headers(token, parser.last_id),
+                    stream=True,
+                    timeout=(_connect_timeout(self._transport.timeout), STREAM_READ_TIMEOUT),
                 )
                 quiet += 1
                 try:
@@ -249,43 +277,68 @@ class AsyncTableMethods:
     _transport: AsyncTransport
 
     async def create_table(
-        self, *, preset: str | None = None, teams: Sequence[GameTeamInput] | None = None,
-        rules: Mapping[str, object] | None = None, name: str | None = None, seed: int | None = None,
-        play: Mapping[str, object] | None = None, answer_timeout: float | None = None, game: int | None = None,
+        self,
+        *,
+        preset: str | None = None,
+        teams: Sequence[GameTeamInput] | None = None,
+        rules: Mapping[str, object] | None = None,
+        name: str | None = None,
+        seed: int | None = None,
+        play: Mapping[str, object] | None = None,
+        answer_timeout: float | None = None,
+        game: int | None = None,
         idempotency_key: str | None = None,
     ) -> TableCreated:
         """As ``Client.create_table``."""
-        body = create_body(preset=preset, teams=teams, rules=rules, name=name, seed=seed, play=play,
-                           answer_timeout=answer_timeout, game=game)
-        response = await self._transport.request("POST", TABLES_PATH, json=body,
-                                                 idempotency_key=idempotency_key or str(uuid.uuid4()))
+        body = create_body(
+            preset=preset,
+            teams=teams,
+            rules=rules,
+            name=name,
+            seed=seed,
+            play=play,
+            answer_timeout=answer_timeout,
+            game=game,
+        )
+        response = await self._transport.request(
+            "POST", TABLES_PATH, json=body, idempotency_key=idempotency_key or str(uuid.uuid4())
+        )
         return TableCreated.from_json(response.json())
 
     async def get_table(self, table_id: int) -> Table:
         """As ``Client.get_table``."""
         return Table.from_json((await self._transport.request("GET", _table_path(table_id))).json())
 
-    async def seat_view(self, table_id: int, token: str, *, version: int | None = None,
-                        wait: int | None = None) -> SeatView:
+    async def seat_view(
+        self, table_id: int, token: str, *, version: int | None = None, wait: int | None = None
+    ) -> SeatView:
         """As ``Client.seat_view``."""
         response = await self._transport.request(
-            "GET", _table_path(table_id, "view"), params=view_params(version, wait), headers=_seat(token),
+            "GET",
+            _table_path(table_id, "view"),
+            params=view_params(version, wait),
+            headers=_seat(token),
             timeout=poll_timeout(self._transport.timeout, wait),
         )
         return _seat_view(response.json())
 
-    async def act(self, table_id: int, token: str, version: int, action: Mapping[str, Any], *,
-                  idempotency_key: str | None = None) -> SeatView:
+    async def act(
+        self, table_id: int, token: str, version: int, action: Mapping[str, Any], *, idempotency_key: str | None = None
+    ) -> SeatView:
         """As ``Client.act``."""
         body = {"version": version, "action": dict(action)}
         response = await self._transport.request(
-            "POST", _table_path(table_id, "actions"), json=body, headers=_seat(token),
+            "POST",
+            _table_path(table_id, "actions"),
+            json=body,
+            headers=_seat(token),
             idempotency_key=idempotency_key or str(uuid.uuid4()),
         )
         return _seat_view(response.json())
 
-    async def seat_events(self, table_id: int, token: str, *,
-                          last_event_id: str | None = None) -> AsyncIterator[SeatView]:
+    async def seat_events(
+        self, table_id: int, token: str, *, last_event_id: str | None = None
+    ) -> AsyncIterator[SeatView]:
         """As ``Client.seat_events`` (the stream is opened without the transport's retries)."""
         import httpx
 
@@ -300,8 +353,9 @@ class AsyncTableMethods:
             quiet += 1
             headers = {**transport.default_headers(), **_stream_headers(token, parser.last_id)}
             try:
-                async with transport.http.stream("GET", transport.url(_table_path(table_id, "events")),
-                                                 headers=headers, timeout=timeout) as response:
+                async with transport.http.stream(
+                    "GET", transport.url(_table_path(table_id, "events")), headers=headers, timeout=timeout
+                ) as response:
                     transport.last_response = response
                     if response.status_code >= 400:
                         await response.aread()

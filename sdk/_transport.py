@@ -55,6 +55,7 @@ def _log_from_env() -> None:
     LOGGER.addHandler(handler)
     LOGGER.setLevel(level)
 
+
 Timeout: TypeAlias = float | tuple[float, float]
 QueryParams: TypeAlias = Mapping[str, str | int | float | bool | None]
 
@@ -111,9 +112,7 @@ def prepare(
     naturally_idempotent = is_naturally_idempotent(method, idempotent)
     retryable = naturally_idempotent or "Idempotency-Key" in all_headers
     query = {k: v for k, v in params.items() if v is not None} if params else None
-    return Prepared(
-        method, url, dict(all_headers), body, query, naturally_idempotent, max_retries if retryable else 0
-    )
+    return Prepared(method, url, dict(all_headers), body, query, naturally_idempotent, max_retries if retryable else 0)
 
 
 def log_answer(prepared: Prepared, retry: int, status: int, headers: Mapping[str, str], started: float) -> None:
@@ -140,8 +139,9 @@ def retry_wait_for(
         return None
     wait = retry_wait(retry, retry_after)
     if wait is None:
-        log.debug("not retrying %s %s: Retry-After %s > %.0f s", prepared.method, prepared.url, retry_after,
-                  MAX_RETRY_AFTER)
+        log.debug(
+            "not retrying %s %s: Retry-After %s > %.0f s", prepared.method, prepared.url, retry_after, MAX_RETRY_AFTER
+        )
     return wait
 
 
@@ -176,8 +176,15 @@ class Lifecycle:
 class BaseTransport:
     """What both transports keep: the base URL, the key, the defaults; URLs and default headers."""
 
-    def __init__(self, base_url: str, *, api_key: str | None, timeout: Timeout, max_retries: int,
-                 parent: BaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None,
+        timeout: Timeout,
+        max_retries: int,
+        parent: BaseTransport | None = None,
+    ) -> None:
         if max_retries < 0:
             raise ValueError("max_retries must be >= 0")
         self.base_url = base_url.rstrip("/")
@@ -340,9 +347,7 @@ class Transport(BaseTransport):
     ) -> requests.Response:
         """POST with an ``Idempotency-Key`` (a fresh uuid4 unless given), reused on every retry."""
         key = idempotency_key if idempotency_key is not None else str(uuid.uuid4())
-        return self.request(
-            "POST", path, json=json, headers=headers, idempotency_key=key, timeout=timeout
-        )
+        return self.request("POST", path, json=json, headers=headers, idempotency_key=key, timeout=timeout)
 
     @staticmethod
     def _sleep(retry: int, wait: float, reason: str) -> None:

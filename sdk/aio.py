@@ -85,8 +85,10 @@ RE = TypeVar("RE", Game, Round)
 
 #: What each httpx timeout says timed out (``handfoot.client._transport.timeout_message``).
 _TIMEOUT_PHASES: dict[type[Exception], str] = {
-    httpx.ConnectTimeout: "connecting", httpx.WriteTimeout: "sending the request",
-    httpx.ReadTimeout: "reading the answer", httpx.PoolTimeout: "waiting for a free connection",
+    httpx.ConnectTimeout: "connecting",
+    httpx.WriteTimeout: "sending the request",
+    httpx.ReadTimeout: "reading the answer",
+    httpx.PoolTimeout: "waiting for a free connection",
 }
 
 
@@ -101,8 +103,14 @@ class AsyncTransport(BaseTransport):
     """``Transport``'s job on an ``httpx.AsyncClient``: same preparation, same policy."""
 
     def __init__(
-        self, base_url: str, *, api_key: str | None, timeout: Timeout, max_retries: int,
-        http: httpx.AsyncClient | None = None, parent: AsyncTransport | None = None,
+        self,
+        base_url: str,
+        *,
+        api_key: str | None,
+        timeout: Timeout,
+        max_retries: int,
+        http: httpx.AsyncClient | None = None,
+        parent: AsyncTransport | None = None,
     ) -> None:
         super().__init__(base_url, api_key=api_key, timeout=timeout, max_retries=max_retries, parent=parent)
         self._owns_http = http is None
@@ -110,16 +118,31 @@ class AsyncTransport(BaseTransport):
         self.last_response: httpx.Response | None = None
 
     async def request(
-        self, method: str, path: str, *, params: QueryParams | None = None, json: object = None,
-        headers: Mapping[str, str] | None = None, idempotent: bool = False, idempotency_key: str | None = None,
-        stream: bool = False, timeout: Timeout | None = None,
+        self,
+        method: str,
+        path: str,
+        *,
+        params: QueryParams | None = None,
+        json: object = None,
+        headers: Mapping[str, str] | None = None,
+        idempotent: bool = False,
+        idempotency_key: str | None = None,
+        stream: bool = False,
+        timeout: Timeout | None = None,
     ) -> httpx.Response:
         """As ``Transport.request``: a 2xx/3xx answer, or the SDK's exception for the error.
         ``stream=True``: a 2xx/3xx body is read as the caller iterates it (``aiter_lines``...), and
         the caller closes it (``await response.aclose()``); an error's body is read whole first."""
         prepared = prepare(
-            method, self.url(path), self.default_headers(), max_retries=self.max_retries, params=params,
-            json=json, headers=headers, idempotent=idempotent, idempotency_key=idempotency_key,
+            method,
+            self.url(path),
+            self.default_headers(),
+            max_retries=self.max_retries,
+            params=params,
+            json=json,
+            headers=headers,
+            idempotent=idempotent,
+            idempotency_key=idempotency_key,
         )
         method, url = prepared.method, prepared.url
         limit = self.timeout if timeout is None else timeout
@@ -129,7 +152,11 @@ class AsyncTransport(BaseTransport):
             started = time.monotonic()
             try:
                 sent = self.http.build_request(
-                    method, url, params=prepared.query, content=prepared.body, headers=prepared.headers,
+                    method,
+                    url,
+                    params=prepared.query,
+                    content=prepared.body,
+                    headers=prepared.headers,
                     timeout=_httpx_timeout(limit),
                 )
                 response = await self.http.send(sent, stream=stream)
@@ -139,9 +166,11 @@ class AsyncTransport(BaseTransport):
                 self.check_open(method, url, exc)
                 if isinstance(exc, RuntimeError):
                     raise
-                message = (timeout_message(method, url, _TIMEOUT_PHASES.get(type(exc), "reading the answer"),
-                                           limit, retry + 1)
-                           if isinstance(exc, httpx.TimeoutException) else f"{method} {url} failed: {exc}")
+                message = (
+                    timeout_message(method, url, _TIMEOUT_PHASES.get(type(exc), "reading the answer"), limit, retry + 1)
+                    if isinstance(exc, httpx.TimeoutException)
+                    else f"{method} {url} failed: {exc}"
+                )
                 if retry < prepared.max_retries:
                     await self._sleep(retry, backoff_delay(retry), message)
                     retry += 1
@@ -173,13 +202,20 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
     same name."""
 
     def __init__(
-        self, base_url: str | None = None, *, api_key: str | None = None, timeout: Timeout = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_MAX_RETRIES, http: httpx.AsyncClient | None = None,
+        self,
+        base_url: str | None = None,
+        *,
+        api_key: str | None = None,
+        timeout: Timeout = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        http: httpx.AsyncClient | None = None,
     ) -> None:
         self._transport = AsyncTransport(
             base_url or _env(ENV_BASE_URL) or DEFAULT_BASE_URL,
             api_key=api_key if api_key is not None else _env(ENV_API_KEY),
-            timeout=timeout, max_retries=max_retries, http=http,
+            timeout=timeout,
+            max_retries=max_retries,
+            http=http,
         )
         self._request = self._transport.request
         _log_from_env()
@@ -210,8 +246,11 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
         """As ``Client.with_options``: the same server, key and connection pool, other settings."""
         t = self._transport
         other = AsyncClient(
-            t.base_url, api_key=t.api_key, timeout=t.timeout if timeout is None else timeout,
-            max_retries=t.max_retries if max_retries is None else max_retries, http=t.http,
+            t.base_url,
+            api_key=t.api_key,
+            timeout=t.timeout if timeout is None else timeout,
+            max_retries=t.max_retries if max_retries is None else max_retries,
+            http=t.http,
         )
         other._transport.lifecycle = Lifecycle(t.lifecycle)  # closed with this client, not the reverse
         return other
@@ -249,55 +288,99 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
         return await self._compute(RoundScore, "/v1/rounds/score", body)
 
     async def compare_presets(
-        self, *, presets: Sequence[str], teams: Sequence[TeamInput], round: int = 1,
+        self,
+        *,
+        presets: Sequence[str],
+        teams: Sequence[TeamInput],
+        round: int = 1,
         rules: Mapping[str, object] | None = None,
     ) -> RoundComparison:
         body = _body(presets=list(presets), round=round, teams=list(teams), rules=rules)
         return await self._compute(RoundComparison, "/v1/rounds/compare", body)
 
     async def validate_meld(
-        self, *, preset: str, cards: Sequence[Card], onto: Sequence[Card] | None = None,
+        self,
+        *,
+        preset: str,
+        cards: Sequence[Card],
+        onto: Sequence[Card] | None = None,
         rules: Mapping[str, object] | None = None,
     ) -> MeldCheck:
         body = _body(preset=preset, cards=list(cards), onto=_cards(onto), rules=rules)
         return await self._compute(MeldCheck, "/v1/melds/validate", body)
 
     async def check_opening(
-        self, *, preset: str, melds: Sequence[Sequence[Card]], round: int = 1,
-        from_pile: Sequence[Card] | None = None, score: int | None = None, rules: Mapping[str, object] | None = None,
+        self,
+        *,
+        preset: str,
+        melds: Sequence[Sequence[Card]],
+        round: int = 1,
+        from_pile: Sequence[Card] | None = None,
+        score: int | None = None,
+        rules: Mapping[str, object] | None = None,
     ) -> OpeningCheck:
-        body = _body(preset=preset, round=round, melds=_melds(melds), from_pile=_cards(from_pile), score=score,
-                     rules=rules)
+        body = _body(
+            preset=preset, round=round, melds=_melds(melds), from_pile=_cards(from_pile), score=score, rules=rules
+        )
         return await self._compute(OpeningCheck, "/v1/openings/check", body)
 
     async def check_going_out(
-        self, *, preset: str, melds: Sequence[Sequence[Card]], players: Sequence[PlayerInput] | None = None,
-        round: int = 1, rules: Mapping[str, object] | None = None,
+        self,
+        *,
+        preset: str,
+        melds: Sequence[Sequence[Card]],
+        players: Sequence[PlayerInput] | None = None,
+        round: int = 1,
+        rules: Mapping[str, object] | None = None,
     ) -> GoingOutCheck:
         players_list = None if players is None else list(players)
         body = _body(preset=preset, round=round, melds=_melds(melds), players=players_list, rules=rules)
         return await self._compute(GoingOutCheck, "/v1/going-out/check", body)
 
     async def check_discard_pile(
-        self, *, preset: str, hand: Sequence[Card], pile: Sequence[Card], melds: Sequence[Sequence[Card]] | None = None,
-        taken_before: bool = False, frozen: bool = False, burn: Sequence[Card] = (),
+        self,
+        *,
+        preset: str,
+        hand: Sequence[Card],
+        pile: Sequence[Card],
+        melds: Sequence[Sequence[Card]] | None = None,
+        taken_before: bool = False,
+        frozen: bool = False,
+        burn: Sequence[Card] = (),
         rules: Mapping[str, object] | None = None,
     ) -> DiscardPileCheck:
-        body = _body(preset=preset, hand=list(hand), pile=list(pile), melds=None if melds is None else _melds(melds),
-                     taken_before=taken_before or None, frozen=frozen or None, burn=list(burn) or None, rules=rules)
+        body = _body(
+            preset=preset,
+            hand=list(hand),
+            pile=list(pile),
+            melds=None if melds is None else _melds(melds),
+            taken_before=taken_before or None,
+            frozen=frozen or None,
+            burn=list(burn) or None,
+            rules=rules,
+        )
         return await self._compute(DiscardPileCheck, "/v1/discard-pile/check", body)
 
     # ------------------------------------------------------------------ games
 
     async def create_game(
-        self, *, name: str, preset: str, teams: Sequence[GameTeamInput], rules: Mapping[str, object] | None = None,
+        self,
+        *,
+        name: str,
+        preset: str,
+        teams: Sequence[GameTeamInput],
+        rules: Mapping[str, object] | None = None,
         idempotency_key: str | None = None,
     ) -> Game:
         body = _body(name=name, preset=preset, teams=list(teams), rules=rules)
         return _with_etag(Game, await self._keyed_post("/v1/games", body, idempotency_key))
 
     async def games(
-        self, *, status: GameStatus | None = None, player: str | None = None, preset: str | None = None,
+        self,
+        *,
+        status: GameStatus | None = None,
+        player: str | None = None,
+        preset: str | None = None,
         page_size: int | None = None,
     ) -> AsyncIterator[GameSummary]:
         """Every game (newest first), following the ``Link: rel="next"`` pages as you iterate."""
@@ -306,20 +389,31 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
             yield game
 
     async def games_page(
-        self, *, status: GameStatus | None = None, player: str | None = None, preset: str | None = None,
-        page: int | None = None, page_size: int | None = None,
+        self,
+        *,
+        status: GameStatus | None = None,
+        player: str | None = None,
+        preset: str | None = None,
+        page: int | None = None,
+        page_size: int | None = None,
     ) -> AsyncPage[GameSummary]:
         """One page of games (as ``Client.games_page``); ``await page.next_page()`` goes on."""
-        params: QueryParams = {"status": status, "player": player, "preset": preset, "page": page,
-                               "page_size": page_size}
+        params: QueryParams = {
+            "status": status,
+            "player": player,
+            "preset": preset,
+            "page": page,
+            "page_size": page_size,
+        }
         return await async_fetch_page(self._transport, "/v1/games", parse=GameSummary.from_json, params=params)
 
     async def game(self, game_id: int) -> Game:
         return _with_etag(Game, await self._request("GET", f"/v1/games/{_seg(game_id)}"))
 
     async def delete_game(self, game_id: int, *, if_match: str | None = None) -> None:
-        await self._request("DELETE", f"/v1/games/{_seg(game_id)}",
-                            headers={"If-Match": if_match} if if_match is not None else None)
+        await self._request(
+            "DELETE", f"/v1/games/{_seg(game_id)}", headers={"If-Match": if_match} if if_match is not None else None
+        )
 
     async def add_round(
         self, game_id: int, *, teams: Sequence[TeamInput], round: int | None = None, idempotency_key: str | None = None

@@ -112,8 +112,17 @@ class _Tally:
         return sv
 
     def summary(self, sv: SeatView) -> BotSummary:
-        return BotSummary(sv.table, sv.game, sv.seat, self.actions, self.refused, self.conflicts,
-                          len(self.rounds), final_totals(sv), sv)
+        return BotSummary(
+            sv.table,
+            sv.game,
+            sv.seat,
+            self.actions,
+            self.refused,
+            self.conflicts,
+            len(self.rounds),
+            final_totals(sv),
+            sv,
+        )
 
 
 def _none_accepted(sv: SeatView, refusal: UnprocessableEntityError | None) -> BotError:
@@ -136,9 +145,17 @@ class Bot:
     an event that ends the loop early. A ``Client`` is not shared between threads: give each
     bot of a thread its own."""
 
-    def __init__(self, client: Client, table_id: int, token: str, choose: Choose, *,
-                 wait: int = DEFAULT_WAIT, max_actions: int = DEFAULT_MAX_ACTIONS,
-                 stop: threading.Event | None = None) -> None:
+    def __init__(
+        self,
+        client: Client,
+        table_id: int,
+        token: str,
+        choose: Choose,
+        *,
+        wait: int = DEFAULT_WAIT,
+        max_actions: int = DEFAULT_MAX_ACTIONS,
+        stop: threading.Event | None = None,
+    ) -> None:
         self.client, self.table_id, self.token, self.choose = client, table_id, token, choose
         self.wait, self.max_actions, self.stop = wait, max_actions, stop
 
@@ -178,9 +195,16 @@ class AsyncBot:
     """``Bot`` on an ``AsyncClient``: ``await bot.play()``. ``choose`` may be a plain function or
     a coroutine function."""
 
-    def __init__(self, client: AsyncClient, table_id: int, token: str,
-                 choose: Choose | Callable[[SeatView], Awaitable[Sequence[Action]]], *,
-                 wait: int = DEFAULT_WAIT, max_actions: int = DEFAULT_MAX_ACTIONS) -> None:
+    def __init__(
+        self,
+        client: AsyncClient,
+        table_id: int,
+        token: str,
+        choose: Choose | Callable[[SeatView], Awaitable[Sequence[Action]]],
+        *,
+        wait: int = DEFAULT_WAIT,
+        max_actions: int = DEFAULT_MAX_ACTIONS,
+    ) -> None:
         self.client, self.table_id, self.token, self.choose = client, table_id, token, choose
         self.wait, self.max_actions = wait, max_actions
 
@@ -215,8 +239,9 @@ class AsyncBot:
         raise _none_accepted(sv, refusal)
 
 
-def policy_choose(policy: str, *, preset: str | None = None, rules: Mapping[str, object] | None = None,
-                  seed: int | None = None) -> Choose:
+def policy_choose(
+    policy: str, *, preset: str | None = None, rules: Mapping[str, object] | None = None, seed: int | None = None
+) -> Choose:
     """One of the engine's reference policies (``"greedy"``, ``"random"``:
     ``handfoot.engine.play.bots.POLICIES``) as a ``choose``, its random choices drawn from
     ``random.Random(seed)``. The rules are the view's (``SeatView.preset`` and ``.rules``, the

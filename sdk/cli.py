@@ -153,8 +153,10 @@ def _cmd_compare(client: Client, args: argparse.Namespace, out: TextIO, stdin: T
     rows = [("preset", "valid", "totals")]
     for item in result.results:
         totals = item.totals
-        shown = ", ".join(f"{name} {total}" for name, total in totals.items()) if totals else "; ".join(
-            p.detail for p in item.problems
+        shown = (
+            ", ".join(f"{name} {total}" for name, total in totals.items())
+            if totals
+            else "; ".join(p.detail for p in item.problems)
         )
         rows.append((item.preset, "yes" if item.valid else "no", shown))
     out.write(text_table(rows, (False, False, False)) + "\n")
@@ -282,7 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_history_commands(sub)  # export, stats
     add_play_command(sub)  # play: bots at a table
 
-    p = sub.add_parser("completion", help="print a completion script: eval \"$(handfoot completion bash)\"")
+    p = sub.add_parser("completion", help='print a completion script: eval "$(handfoot completion bash)"')
     p.add_argument("shell", choices=SHELLS, help="the shell")
     p.set_defaults(run=_cmd_completion)
     for command in sub.choices.values():  # before or after the command: `handfoot games --url U` too
@@ -293,11 +295,16 @@ def build_parser() -> argparse.ArgumentParser:
 def _connection_options(parser: argparse.ArgumentParser, default: Any) -> None:
     """``--url``, ``--api-key`` and ``--timeout``. On the commands their default is ``SUPPRESS``, so
     an option given after the command overrides the one before it and an absent one changes nothing."""
-    parser.add_argument("--url", default=default,
-                        help=f"API base URL (default ${ENV_BASE_URL}, then {DEFAULT_BASE_URL})")
+    parser.add_argument(
+        "--url", default=default, help=f"API base URL (default ${ENV_BASE_URL}, then {DEFAULT_BASE_URL})"
+    )
     parser.add_argument("--api-key", default=default, help=f"API key, sent as a Bearer token (default ${ENV_API_KEY})")
-    parser.add_argument("--timeout", type=float, default=default if default is not None else 30.0,
-                        help="seconds to wait for an answer (default 30)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=default if default is not None else 30.0,
+        help="seconds to wait for an answer (default 30)",
+    )
 
 
 def problem_json(problem: ProblemDetails) -> dict[str, Any]:
@@ -370,12 +377,15 @@ def main(
         _report_problem(exc.problem, args, out, err)
         return EXIT_PROBLEM
     except APITimeoutError:
-        err.write(f"handfoot: no answer from the handfoot server at {client.base_url} within {args.timeout:g} s "
-                  "(--timeout)\n")
+        err.write(
+            f"handfoot: no answer from the handfoot server at {client.base_url} within {args.timeout:g} s (--timeout)\n"
+        )
         return EXIT_UNAVAILABLE
     except APIConnectionError as exc:
-        err.write(f"handfoot: no handfoot server at {client.base_url} ({_reason(exc)}); start one with "
-                  "`make run` or `handfoot-server serve`, or give --url\n")
+        err.write(
+            f"handfoot: no handfoot server at {client.base_url} ({_reason(exc)}); start one with "
+            "`make run` or `handfoot-server serve`, or give --url\n"
+        )
         return EXIT_UNAVAILABLE
     except APIResponseValidationError as exc:
         err.write(f"handfoot: unexpected answer from the server: {exc}\n")

@@ -69,8 +69,12 @@ def round_score_json(preset: str, score: engine.RoundScore, rules_overridden: tu
         "round": score.round,
         "rules_overridden": list(rules_overridden),
         "teams": [
-            {"name": team.name, "total": team.total, "lines": [line._asdict() for line in team.lines],
-             "warnings": [{"pointer": _pointer(p.path), "code": p.code, "detail": p.detail} for p in team.warnings]}
+            {
+                "name": team.name,
+                "total": team.total,
+                "lines": [line._asdict() for line in team.lines],
+                "warnings": [{"pointer": _pointer(p.path), "code": p.code, "detail": p.detail} for p in team.warnings],
+            }
             for team in score.teams
         ],
     }

@@ -100,8 +100,9 @@ def iter_all(first: Page[T]) -> Iterator[T]:
         page = page.next_page()
 
 
-def _page_fields(url: str, body: object, headers: Mapping[str, str], links: Mapping[str, Mapping[str, str]]
-                 ) -> dict[str, Any]:
+def _page_fields(
+    url: str, body: object, headers: Mapping[str, str], links: Mapping[str, Mapping[str, str]]
+) -> dict[str, Any]:
     """What a page answer says (items still unparsed), read the same for both clients."""
     if isinstance(body, Mapping) and isinstance(body.get("items"), list):
         body = body["items"]
@@ -122,8 +123,13 @@ def _page_fields(url: str, body: object, headers: Mapping[str, str], links: Mapp
         if query.get("page_size", "").isdigit():
             page_size = int(query["page_size"])
     return {
-        "items": body, "page": _int_or_none(meta, "page"), "page_size": page_size, "total": _int_or_none(meta, "total"),
-        "total_pages": _int_or_none(meta, "total_pages"), "next_url": next_url, "url": url,
+        "items": body,
+        "page": _int_or_none(meta, "page"),
+        "page_size": page_size,
+        "total": _int_or_none(meta, "total"),
+        "total_pages": _int_or_none(meta, "total_pages"),
+        "next_url": next_url,
+        "url": url,
     }
 
 

@@ -8,7 +8,6 @@ Card lists are passed to the server as given, so input aliases such as ``"T"`` f
 symbols (``"10♠"``) are accepted; the server answers with canonical cards (``"10S"``).
 """
 
-
 from collections.abc import Sequence
 from typing import NotRequired, Required, TypedDict
 

@@ -48,8 +48,9 @@ class NotLastRoundError(GameServiceError):
     """Only a game's last round may be deleted (an earlier one is corrected instead)."""
 
     def __init__(self, number: int, last: int) -> None:
-        super().__init__(f"only the last round ({last}) can be deleted, not round {number}: "
-                         f"correct round {number} instead")
+        super().__init__(
+            f"only the last round ({last}) can be deleted, not round {number}: correct round {number} instead"
+        )
         self.number, self.last = number, last
 
 
@@ -115,8 +116,11 @@ class TableRoundError(GameServiceError):
     """Round ``number`` of a table is still in play (``in_play``: a 409) or was never played there (404)."""
 
     def __init__(self, table_id: int, number: int, *, in_play: bool) -> None:
-        super().__init__(f"round {number} of table {table_id} is still in play" if in_play
-                         else f"table {table_id} has played no round {number}")
+        super().__init__(
+            f"round {number} of table {table_id} is still in play"
+            if in_play
+            else f"table {table_id} has played no round {number}"
+        )
         self.table_id, self.number, self.in_play = table_id, number, in_play
 
 

@@ -78,8 +78,9 @@ def owned(stmt: Select[Game], actor: Actor) -> Select[Game]:
 RoundsLoaded = Literal["full", "numbers", "none"]
 
 
-def find_game(session: Session, actor: Actor, game_id: int, *, lock: bool = False,
-              rounds: bool | RoundsLoaded = False) -> Game:
+def find_game(
+    session: Session, actor: Actor, game_id: int, *, lock: bool = False, rounds: bool | RoundsLoaded = False
+) -> Game:
     """The actor's game ``game_id``, as stored now (``lock``: ``FOR UPDATE``; ``rounds``: what is
     loaded of its rounds, ``True`` meaning ``"full"``). Raises :class:`GameNotFoundError`."""
     # populate_existing: the request's one session may hold the game from an earlier read
@@ -120,7 +121,8 @@ def state_mapping(state: engine.GameState) -> dict[str, Any]:
         "tie": state.tie,
         "next_round": state.next_round,
         "next_opening_minimum": state.next_opening_minimum,
-        "next_opening_minimums": None if state.next_opening_minimums is None
+        "next_opening_minimums": None
+        if state.next_opening_minimums is None
         else [{"name": m.name, "minimum": m.total} for m in state.next_opening_minimums],
         "next_contract": None if state.next_contract is None else state.next_contract.as_dict(),
         "end_reason": state.end_reason,
@@ -147,14 +149,17 @@ def current_state(game: Game) -> engine.GameState:
 
 def _check_sides(teams: Sequence[Mapping[str, Any]], rules: engine.RuleSet) -> None:
     """Sides and players against the rules: the engine's one rule (sides_problems), players included."""
-    problems = [FieldProblem(p.path, p.code, p.detail) for p in engine.sides_problems(
-        rules, [t["name"] for t in teams], [t["players"] for t in teams])]
+    problems = [
+        FieldProblem(p.path, p.code, p.detail)
+        for p in engine.sides_problems(rules, [t["name"] for t in teams], [t["players"] for t in teams])
+    ]
     if problems:
         raise InvalidRequestError(problems)
 
 
-def create_game(db: Database, actor: Actor, body: Mapping[str, Any],
-                completion: Completion[Game] | None = None) -> Game:
+def create_game(
+    db: Database, actor: Actor, body: Mapping[str, Any], completion: Completion[Game] | None = None
+) -> Game:
     """Store a new game: the preset resolved with the house rules, and its sides checked against them.
     ``completion``: the request's Idempotency-Key, whose answer is stored with the game.
 
@@ -168,13 +173,22 @@ def create_game(db: Database, actor: Actor, body: Mapping[str, Any],
     def run(session: Session) -> Game:
         created = now()
         game = Game(
-            owner_id=actor.key_id, name=body["name"], preset=resolved.preset.id,
-            house_rules=dict(body.get("rules") or {}), rules_overridden=list(resolved.overridden),
-            rules_snapshot=resolved.rules.to_mapping(), teams=teams, status=state.status,
-            rounds_played=0, state=state_mapping(state), created_at=created, updated_at=created,
+            owner_id=actor.key_id,
+            name=body["name"],
+            preset=resolved.preset.id,
+            house_rules=dict(body.get("rules") or {}),
+            rules_overridden=list(resolved.overridden),
+            rules_snapshot=resolved.rules.to_mapping(),
+            teams=teams,
+            status=state.status,
+            rounds_played=0,
+            state=state_mapping(state),
+            created_at=created,
+            updated_at=created,
         )
-        game.players = [GamePlayer(side=i, name=p, name_key=engine.name_key(p))
-                        for i, t in enumerate(teams) for p in t["players"]]
+        game.players = [
+            GamePlayer(side=i, name=p, name_key=engine.name_key(p)) for i, t in enumerate(teams) for p in t["players"]
+        ]
         session.add(game)
         session.flush()
         game.rounds = []
@@ -195,9 +209,17 @@ class GamesPage:
     total: int | None = None
 
 
-def list_games(db: Database, actor: Actor, *, status: str | None = None, player: str | None = None,
-               preset: str | None = None, after: tuple[datetime, int] | None = None, offset: int | None = None,
-               limit: int = 20) -> GamesPage:
+def list_games(
+    db: Database,
+    actor: Actor,
+    *,
+    status: str | None = None,
+    player: str | None = None,
+    preset: str | None = None,
+    after: tuple[datetime, int] | None = None,
+    offset: int | None = None,
+    limit: int = 20,
+) -> GamesPage:
     """One page of the actor's games, newest first (``created_at``, then ``id``, both descending).
 
     Keyset pages by default: the ``limit`` games after the game ``after`` (its ``(created_at, id)``,
@@ -213,8 +235,9 @@ def list_games(db: Database, actor: Actor, *, status: str | None = None, player:
     if player is not None:
         stmt = stmt.where(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.name_key == engine.name_key(player))))
     # a list shows no rules: their snapshot (about 60 values a game) stays unread
-    ordered = stmt.options(defer(Game.rules_snapshot), defer(Game.house_rules), defer(Game.rules_overridden)) \
-        .order_by(Game.created_at.desc(), Game.id.desc())
+    ordered = stmt.options(defer(Game.rules_snapshot), defer(Game.house_rules), defer(Game.rules_overridden)).order_by(
+        Game.created_at.desc(), Game.id.desc()
+    )
 
     def run(session: Session) -> GamesPage:
         if offset is not None:
@@ -242,8 +265,9 @@ def get_game(db: Database, actor: Actor, game_id: int, *, rounds: RoundsLoaded =
 
 
 #: The round numbers and revisions of a game, in order: all a game read shows of its round rows.
-_ROUND_NUMBERS = select(Round.number, Round.revision).where(Round.game_id == bindparam("game_id")) \
-    .order_by(Round.number)
+_ROUND_NUMBERS = (
+    select(Round.number, Round.revision).where(Round.game_id == bindparam("game_id")).order_by(Round.number)
+)
 
 
 def read_game(db: Database, actor: Actor, game_id: int) -> tuple[Game, list[tuple[int, int]]]:

@@ -27,8 +27,11 @@ from handfoot.server.services.errors import StoreUnavailableError, WriteConflict
 WRITE_ATTEMPTS = 5
 
 #: The unique constraints a lost race violates (named by the naming convention: STYLE P3).
-RACE_CONSTRAINTS = ("uq_rounds_game_id_number", "uq_round_revisions_round_id_revision",
-                    "uq_table_actions_table_id_version")
+RACE_CONSTRAINTS = (
+    "uq_rounds_game_id_number",
+    "uq_round_revisions_round_id_revision",
+    "uq_table_actions_table_id_version",
+)
 
 T = TypeVar("T")
 
@@ -48,8 +51,10 @@ def _lost_race(err: DBAPIError) -> bool:
         # SQLite names the columns, not the constraint: "UNIQUE constraint failed: rounds.game_id, rounds.number"
         text = str(orig)
         return constraint in RACE_CONSTRAINTS or (
-            "rounds.game_id, rounds.number" in text or "round_revisions.round_id, round_revisions.revision" in text
-            or "table_actions.table_id, table_actions.version" in text)
+            "rounds.game_id, rounds.number" in text
+            or "round_revisions.round_id, round_revisions.revision" in text
+            or "table_actions.table_id, table_actions.version" in text
+        )
     return False
 
 

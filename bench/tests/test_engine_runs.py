@@ -31,8 +31,9 @@ def test_each_run_is_a_process_with_its_own_hash_seed(monkeypatch: pytest.Monkey
 
 
 def test_one_process_times_every_case() -> None:
-    done = subprocess.run([sys.executable, "-m", "bench.engine_bench"], capture_output=True, text=True,
-                          check=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.engine_bench"], capture_output=True, text=True, check=True, timeout=120
+    )
     timings = json.loads(done.stdout)
     assert set(timings) == set(engine_bench.cases())
     assert all(us > 0 for us in timings.values())

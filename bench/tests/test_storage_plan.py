@@ -29,7 +29,7 @@ def test_appends_go_to_50_games_at_a_time() -> None:
     paths = storage.append_paths(ids)
     window = storage.GAMES * storage.ROUNDS_PER_GAME
     for start in range(0, len(paths), window):
-        assert len(set(paths[start:start + window])) == storage.GAMES
+        assert len(set(paths[start : start + window])) == storage.GAMES
     assert paths[: storage.GAMES] == [f"/v1/games/{i}/rounds" for i in ids[: storage.GAMES]]
 
 

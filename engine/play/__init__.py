@@ -19,7 +19,23 @@ from handfoot.engine.play.step import ACTION_TYPES, step
 from handfoot.engine.play.view import open_actions, view
 
 __all__ = [
-    "ACTION_TYPES", "PlayOptions", "Seat", "Side", "State", "deal_problems", "new_round", "open_actions",
-    "play_options", "preset_play_options", "round_input", "rounds_from", "score", "score_body", "seat_order",
-    "state_from_mapping", "step", "to_mapping", "view",
+    "ACTION_TYPES",
+    "PlayOptions",
+    "Seat",
+    "Side",
+    "State",
+    "deal_problems",
+    "new_round",
+    "open_actions",
+    "play_options",
+    "preset_play_options",
+    "round_input",
+    "rounds_from",
+    "score",
+    "score_body",
+    "seat_order",
+    "state_from_mapping",
+    "step",
+    "to_mapping",
+    "view",
 ]

@@ -62,10 +62,10 @@ def meld_parts(v: dict[str, Any], rules: RuleSet) -> list[Action]:
         rank = ext["rank"]
         if rank is None:
             if wilds and ext["size"] < cap:
-                parts.append({"type": "meld", "add": [{"to": ext["to"], "cards": wilds[:cap - ext["size"]]}]})
+                parts.append({"type": "meld", "add": [{"to": ext["to"], "cards": wilds[: cap - ext["size"]]}]})
             continue
         open_ranks.add(rank)
-        cards = by_rank.pop(rank, [])[:cap - ext["size"]]
+        cards = by_rank.pop(rank, [])[: cap - ext["size"]]
         if cards:
             parts.append({"type": "meld", "add": [{"to": ext["to"], "cards": cards}]})
         elif wilds and ext["size"] < cap:
@@ -89,8 +89,11 @@ def _merge(parts: Sequence[Action]) -> Action:
     out: Action = {"type": "meld", "melds": [], "add": [], "burn": []}
     used: Counter[str] = Counter()
     for part in parts:
-        cards = [*(c for m in part.get("melds", []) for c in m), *(c for a in part.get("add", []) for c in a["cards"]),
-                 *part.get("burn", [])]
+        cards = [
+            *(c for m in part.get("melds", []) for c in m),
+            *(c for a in part.get("add", []) for c in a["cards"]),
+            *part.get("burn", []),
+        ]
         if any(used[c] + n > 1 for c, n in Counter(cards).items()) and cards:
             continue  # a wild card offered to two parts: keep the first
         used.update(cards)
@@ -106,16 +109,17 @@ def _discards(v: dict[str, Any], rules: RuleSet) -> list[str]:
     hand = v["hand"]
     counts = Counter(_rank(c) for c in hand)
     side = v["sides"][v["side"]]
-    open_ranks = {_rank(next(c for c in m if not _is_wild(c))) for m in side["melds"]
-                  if any(not _is_wild(c) for c in m)}
+    open_ranks = {
+        _rank(next(c for c in m if not _is_wild(c))) for m in side["melds"] if any(not _is_wild(c) for c in m)
+    }
 
     def usefulness(code: str) -> tuple[int, int]:
         if _rank(code) == "3":
             return (-1, 0)
         if _is_wild(code):
             return (100, 0)
-        return (counts[_rank(code)] + (10 if _rank(code) in open_ranks else 0),
-                -card_points(parse_card(code), rules))
+        return (counts[_rank(code)] + (10 if _rank(code) in open_ranks else 0), -card_points(parse_card(code), rules))
+
     return sorted(sorted(set(hand)), key=usefulness)  # ties in card order, not set (hash) order
 
 
@@ -134,8 +138,9 @@ def greedy_policy(v: dict[str, Any], rules: RuleSet, rng: random.Random) -> list
                 rest = list(v["hand"])
                 for c in cards:
                     rest.remove(c)
-                extra = _merge(meld_parts({**v, "hand": rest, "actions": [{"type": "meld", "extend": [],
-                                                                            "burn": []}]}, rules))["melds"]
+                extra = _merge(
+                    meld_parts({**v, "hand": rest, "actions": [{"type": "meld", "extend": [], "burn": []}]}, rules)
+                )["melds"]
                 if take["opening_minimum"] is not None:
                     out.append({"type": "take_pile", "cards": cards, "melds": extra, "seat": seat})
                 out.append({"type": "take_pile", "cards": cards, "onto": take["onto"], "seat": seat})
@@ -163,8 +168,7 @@ def random_policy(v: dict[str, Any], rules: RuleSet, rng: random.Random) -> list
         take = _find(actions, "take_pile")
         draw = {"type": "draw", "seat": seat}
         if take and take["allowed"] and take["with"] and rng.random() < 0.5:
-            return [{"type": "take_pile", "cards": rng.choice(take["with"]), "onto": take["onto"], "seat": seat},
-                    draw]
+            return [{"type": "take_pile", "cards": rng.choice(take["with"]), "onto": take["onto"], "seat": seat}, draw]
         return [draw]
     out: list[Action] = []
     parts = meld_parts(v, rules)
@@ -200,8 +204,9 @@ def choose(state: State, policy: Policy, rng: random.Random) -> tuple[dict[str, 
     raise RuntimeError(f"no candidate accepted at version {state.version}")
 
 
-def play_round(state: State, policies: Sequence[Policy], rng: random.Random,
-               max_actions: int = 100_000) -> tuple[State, list[dict[str, Any]]]:
+def play_round(
+    state: State, policies: Sequence[Policy], rng: random.Random, max_actions: int = 100_000
+) -> tuple[State, list[dict[str, Any]]]:
     """Play ``state`` to its end, seat ``i`` choosing by ``policies[i]``; the end state and the log
     of accepted actions."""
     log: list[dict[str, Any]] = []

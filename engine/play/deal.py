@@ -37,9 +37,15 @@ def deal_problems(rules: RuleSet, players: int, round_number: int) -> list[Probl
     needed = players * (hand_size + foot_size) + 1  # the hands, the feet and the first discard
     if needed <= held:
         return []
-    return [Problem("inconsistent_rules", f"round {round_number} deals {needed} cards to {players} players "
-                    f"(hands, feet and the first discard) and the decks hold {held} (decks_per_player, "
-                    "decks_extra, hand_size, foot_size, hand_size_by_round, foot_size_by_round)", ("rules",))]
+    return [
+        Problem(
+            "inconsistent_rules",
+            f"round {round_number} deals {needed} cards to {players} players "
+            f"(hands, feet and the first discard) and the decks hold {held} (decks_per_player, "
+            "decks_extra, hand_size, foot_size, hand_size_by_round, foot_size_by_round)",
+            ("rules",),
+        )
+    ]
 
 
 def rounds_from(rules: RuleSet, first: int) -> range:
@@ -51,9 +57,15 @@ def rounds_from(rules: RuleSet, first: int) -> range:
     return range(first, max(first, len(rules.hand_size_by_round) + 1, len(rules.foot_size_by_round) + 1) + 1)
 
 
-def new_round(preset: str, sides: Sequence[tuple[str, Sequence[str]]], seed: int, round_number: int = 1,
-              overrides: Mapping[str, Any] | None = None, play: Mapping[str, Any] | None = None,
-              scores: Sequence[int] | None = None) -> State:
+def new_round(
+    preset: str,
+    sides: Sequence[tuple[str, Sequence[str]]],
+    seed: int,
+    round_number: int = 1,
+    overrides: Mapping[str, Any] | None = None,
+    play: Mapping[str, Any] | None = None,
+    scores: Sequence[int] | None = None,
+) -> State:
     """Deal round ``round_number`` for ``sides`` (``(side name, [player names])``, seats as
     :func:`seat_order`) under ``preset`` with house-rule ``overrides`` and play options ``play``
     (:func:`~handfoot.engine.play.options.play_options`); ``scores``: each side's game total before
@@ -95,10 +107,20 @@ def new_round(preset: str, sides: Sequence[tuple[str, Sequence[str]]], seed: int
         top = stock.pop()
     first = (round_number - 1) % len(order)
     state = State(
-        preset=preset, overrides=dict(overrides or {}), play=options, round=round_number, seed=seed,
+        preset=preset,
+        overrides=dict(overrides or {}),
+        play=options,
+        round=round_number,
+        seed=seed,
         sides=tuple(Side(name, score=(scores[j] if scores else 0)) for j, (name, _) in enumerate(sides)),
         seats=tuple(Seat(name, side, tuple(hands[i]), feet[i]) for i, (name, side) in enumerate(order)),
-        stock=tuple(stock), pile=(top,), turn=first, phase="draw", version=-1, _rules=rules)
+        stock=tuple(stock),
+        pile=(top,),
+        turn=first,
+        phase="draw",
+        version=-1,
+        _rules=rules,
+    )
     work = Work(state)
     for k in range(len(order)):
         work.lay_out_red_threes((first + k) % len(order))

@@ -35,30 +35,72 @@ class PlayOptions:
 _PAGAT = "Pagat"
 #: preset id -> (options, provenance by option). Presets not listed are filled from Pagat.
 _STATED: dict[str, tuple[PlayOptions, dict[str, Provenance]]] = {
-    "pagat": (PlayOptions(True, "ends"), {
-        "ask_partner": Provenance("stated", _PAGAT, 'Ask your partner "May I go out?"'),
-        "stock_out": Provenance("stated", _PAGAT, "play also ends when the stock runs out and someone wants to draw")}),
-    "wikipedia": (PlayOptions(True, "ends"), {
-        "ask_partner": Provenance("stated", "Wikipedia", "Pagat and Wikipedia also have you ask your partner first"),
-        "stock_out": Provenance("filled", "pagat")}),
-    "online-11-13": (PlayOptions(True, "pile_only"), {
-        "ask_partner": Provenance("stated", "the online 11/13 game's rules",
-                                  "you must also ask for and receive permission from your partner"),
-        "stock_out": Provenance("stated", "the online 11/13 game's rules",
-                                "play goes on only while each player takes the discard pile")}),
-    "hodges": (PlayOptions(False, "ends"), {
-        "ask_partner": Provenance("decision", "the Hodges family rules", "going out is described with no "
-                                  "asking (docs/rules-decisions.md D36)"),
-        "stock_out": Provenance("filled", "pagat")}),
-    "wages": (PlayOptions(False, "ends"), {
-        "ask_partner": Provenance("decision", "the Wages reunion rules", "going out is described with no "
-                                  "asking (docs/rules-decisions.md D36)"),
-        "stock_out": Provenance("filled", "pagat")}),
-    "bga": (PlayOptions(False, "ends"), {
-        "ask_partner": Provenance("decision", "Board Game Arena's rules", "going out is described with no "
-                                  "asking (docs/rules-decisions.md D36)"),
-        "stock_out": Provenance("stated", "Board Game Arena's rules",
-                                "if the draw pile is exhausted, the round ends")}),
+    "pagat": (
+        PlayOptions(True, "ends"),
+        {
+            "ask_partner": Provenance("stated", _PAGAT, 'Ask your partner "May I go out?"'),
+            "stock_out": Provenance(
+                "stated", _PAGAT, "play also ends when the stock runs out and someone wants to draw"
+            ),
+        },
+    ),
+    "wikipedia": (
+        PlayOptions(True, "ends"),
+        {
+            "ask_partner": Provenance(
+                "stated", "Wikipedia", "Pagat and Wikipedia also have you ask your partner first"
+            ),
+            "stock_out": Provenance("filled", "pagat"),
+        },
+    ),
+    "online-11-13": (
+        PlayOptions(True, "pile_only"),
+        {
+            "ask_partner": Provenance(
+                "stated",
+                "the online 11/13 game's rules",
+                "you must also ask for and receive permission from your partner",
+            ),
+            "stock_out": Provenance(
+                "stated", "the online 11/13 game's rules", "play goes on only while each player takes the discard pile"
+            ),
+        },
+    ),
+    "hodges": (
+        PlayOptions(False, "ends"),
+        {
+            "ask_partner": Provenance(
+                "decision",
+                "the Hodges family rules",
+                "going out is described with no asking (docs/rules-decisions.md D36)",
+            ),
+            "stock_out": Provenance("filled", "pagat"),
+        },
+    ),
+    "wages": (
+        PlayOptions(False, "ends"),
+        {
+            "ask_partner": Provenance(
+                "decision",
+                "the Wages reunion rules",
+                "going out is described with no asking (docs/rules-decisions.md D36)",
+            ),
+            "stock_out": Provenance("filled", "pagat"),
+        },
+    ),
+    "bga": (
+        PlayOptions(False, "ends"),
+        {
+            "ask_partner": Provenance(
+                "decision",
+                "Board Game Arena's rules",
+                "going out is described with no asking (docs/rules-decisions.md D36)",
+            ),
+            "stock_out": Provenance(
+                "stated", "Board Game Arena's rules", "if the draw pile is exhausted, the round ends"
+            ),
+        },
+    ),
 }
 
 
@@ -86,12 +128,17 @@ def play_options(preset_id: str, overrides: Mapping[str, Any] | None = None) -> 
         if (key == "ask_partner" and isinstance(value, bool)) or (key == "stock_out" and value in STOCK_OUT_CHOICES):
             changes[key] = value
         elif key in ("ask_partner", "stock_out"):
-            problems.append(Problem("invalid_rule_value", f"{key}: expected "
-                                    f"{'true or false' if key == 'ask_partner' else 'ends or pile_only'}",
-                                    ("play", key)))
+            problems.append(
+                Problem(
+                    "invalid_rule_value",
+                    f"{key}: expected {'true or false' if key == 'ask_partner' else 'ends or pile_only'}",
+                    ("play", key),
+                )
+            )
         else:
-            problems.append(Problem("unknown_rule", f"{key!r} is not a rule of play (ask_partner, "
-                                    "stock_out)", ("play", str(key))))
+            problems.append(
+                Problem("unknown_rule", f"{key!r} is not a rule of play (ask_partner, stock_out)", ("play", str(key)))
+            )
     if problems:
         raise RulesError(problems)
     return replace(options, **changes)

@@ -99,9 +99,12 @@ class State:
     def cards_in_play(self) -> int:
         """Every card of the round, wherever it is: hands, feet, stock, pile, melds, red threes,
         burn piles (the simulation checks it equals the decks' cards at every step)."""
-        return (len(self.stock) + len(self.pile)
-                + sum(len(s.hand) + len(s.foot or ()) for s in self.seats)
-                + sum(sum(map(len, side.melds)) + len(side.red_threes) + len(side.burn) for side in self.sides))
+        return (
+            len(self.stock)
+            + len(self.pile)
+            + sum(len(s.hand) + len(s.foot or ()) for s in self.seats)
+            + sum(sum(map(len, side.melds)) + len(side.red_threes) + len(side.burn) for side in self.sides)
+        )
 
 
 def _codes(cards: Sequence[Card]) -> list[str]:
@@ -112,17 +115,43 @@ def to_mapping(state: State) -> dict[str, Any]:
     """The JSON form of ``state`` (everything, hidden cards and seed included: a table stores it; a
     seat sees :func:`~handfoot.engine.play.view.view`)."""
     return {
-        "preset": state.preset, "overrides": dict(state.overrides), "play": state.play.to_mapping(),
-        "round": state.round, "seed": state.seed,
-        "sides": [{"name": s.name, "melds": [_codes(m) for m in s.melds], "red_threes": _codes(s.red_threes),
-                   "burn": _codes(s.burn), "score": s.score} for s in state.sides],
-        "seats": [{"name": s.name, "side": s.side, "hand": _codes(s.hand),
-                   "foot": None if s.foot is None else _codes(s.foot),
-                   "played_from_foot": s.played_from_foot} for s in state.seats],
-        "stock": _codes(state.stock), "pile": _codes(state.pile), "turn": state.turn, "phase": state.phase,
-        "version": state.version, "pile_taken": state.pile_taken, "frozen_turns": state.frozen_turns,
-        "asked": state.asked, "permission": state.permission, "answerer": state.answerer,
-        "ended": state.ended, "out_side": state.out_side,
+        "preset": state.preset,
+        "overrides": dict(state.overrides),
+        "play": state.play.to_mapping(),
+        "round": state.round,
+        "seed": state.seed,
+        "sides": [
+            {
+                "name": s.name,
+                "melds": [_codes(m) for m in s.melds],
+                "red_threes": _codes(s.red_threes),
+                "burn": _codes(s.burn),
+                "score": s.score,
+            }
+            for s in state.sides
+        ],
+        "seats": [
+            {
+                "name": s.name,
+                "side": s.side,
+                "hand": _codes(s.hand),
+                "foot": None if s.foot is None else _codes(s.foot),
+                "played_from_foot": s.played_from_foot,
+            }
+            for s in state.seats
+        ],
+        "stock": _codes(state.stock),
+        "pile": _codes(state.pile),
+        "turn": state.turn,
+        "phase": state.phase,
+        "version": state.version,
+        "pile_taken": state.pile_taken,
+        "frozen_turns": state.frozen_turns,
+        "asked": state.asked,
+        "permission": state.permission,
+        "answerer": state.answerer,
+        "ended": state.ended,
+        "out_side": state.out_side,
     }
 
 
@@ -131,15 +160,41 @@ def state_from_mapping(data: Mapping[str, Any]) -> State:
     a card string that is not a card, ``KeyError`` for a missing member)."""
     play = data["play"]
     return State(
-        preset=data["preset"], overrides=dict(data["overrides"]),
+        preset=data["preset"],
+        overrides=dict(data["overrides"]),
         play=PlayOptions(bool(play["ask_partner"]), play["stock_out"]),
-        round=data["round"], seed=data["seed"],
-        sides=tuple(Side(s["name"], tuple(parse_cards(m) for m in s["melds"]), parse_cards(s["red_threes"]),
-                         parse_cards(s["burn"]), s["score"]) for s in data["sides"]),
-        seats=tuple(Seat(s["name"], s["side"], parse_cards(s["hand"]),
-                         None if s["foot"] is None else parse_cards(s["foot"]), s["played_from_foot"])
-                    for s in data["seats"]),
-        stock=parse_cards(data["stock"]), pile=parse_cards(data["pile"]), turn=data["turn"],
-        phase=data["phase"], version=data["version"], pile_taken=data["pile_taken"],
-        frozen_turns=data["frozen_turns"], asked=data["asked"], permission=data["permission"],
-        answerer=data["answerer"], ended=data["ended"], out_side=data["out_side"])
+        round=data["round"],
+        seed=data["seed"],
+        sides=tuple(
+            Side(
+                s["name"],
+                tuple(parse_cards(m) for m in s["melds"]),
+                parse_cards(s["red_threes"]),
+                parse_cards(s["burn"]),
+                s["score"],
+            )
+            for s in data["sides"]
+        ),
+        seats=tuple(
+            Seat(
+                s["name"],
+                s["side"],
+                parse_cards(s["hand"]),
+                None if s["foot"] is None else parse_cards(s["foot"]),
+                s["played_from_foot"],
+            )
+            for s in data["seats"]
+        ),
+        stock=parse_cards(data["stock"]),
+        pile=parse_cards(data["pile"]),
+        turn=data["turn"],
+        phase=data["phase"],
+        version=data["version"],
+        pile_taken=data["pile_taken"],
+        frozen_turns=data["frozen_turns"],
+        asked=data["asked"],
+        permission=data["permission"],
+        answerer=data["answerer"],
+        ended=data["ended"],
+        out_side=data["out_side"],
+    )

@@ -45,11 +45,15 @@ def _expect(state: State, seat: int, phase: Phase) -> None:
         raise _refuse("wrong_phase", f"the round has ended ({state.ended})")
     actor = state.answerer if state.phase == "answer" else state.turn
     if seat != actor:
-        raise _refuse("not_your_turn", f"it is seat {actor}'s {'answer' if state.phase == 'answer' else 'turn'}",
-                      ("seat",))
+        raise _refuse(
+            "not_your_turn", f"it is seat {actor}'s {'answer' if state.phase == 'answer' else 'turn'}", ("seat",)
+        )
     if state.phase != phase:
-        raise _refuse("wrong_phase", f"this action belongs to the {phase} phase; the turn is in the "
-                      f"{state.phase} phase", ("type",))
+        raise _refuse(
+            "wrong_phase",
+            f"this action belongs to the {phase} phase; the turn is in the {state.phase} phase",
+            ("type",),
+        )
 
 
 def _cards(action: Action, key: str) -> tuple[Card, ...]:
@@ -84,9 +88,17 @@ def _without(hand: Sequence[Card], used: Sequence[Card]) -> list[Card]:
     left.subtract(used)
     short = [card for card, n in left.items() if n < 0]
     if short:
-        raise PlayError([Problem("card_not_held", f"{card.code}: the hand holds {Counter(hand)[card]} "
-                                 f"and the action uses {-left[card] + Counter(hand)[card]}", ("cards",))
-                         for card in short])
+        raise PlayError(
+            [
+                Problem(
+                    "card_not_held",
+                    f"{card.code}: the hand holds {Counter(hand)[card]} "
+                    f"and the action uses {-left[card] + Counter(hand)[card]}",
+                    ("cards",),
+                )
+                for card in short
+            ]
+        )
     out = list(hand)
     for card in used:
         out.remove(card)
@@ -98,8 +110,9 @@ def needs_permission(state: State, seat: int) -> bool:
     return state.play.ask_partner and len(state.seats_of(state.seats[seat].side)) > 1
 
 
-def going_out_refusals(state: State, seat: int, books: Contract, played: bool, remaining: int,
-                       by_meld: bool) -> list[Problem]:
+def going_out_refusals(
+    state: State, seat: int, books: Contract, played: bool, remaining: int, by_meld: bool
+) -> list[Problem]:
     """Why the seat may not leave itself ``remaining`` cards (0: going out now; 1: going out by its
     discard) with its foot picked up: the contract and the feet (``checks.going_out_problems``, the
     going-out check's and scoring's rule), the partner's yes (``partner_not_asked``; seed 000, seed
@@ -107,22 +120,35 @@ def going_out_refusals(state: State, seat: int, books: Contract, played: bool, r
     ``going_out_needs_discard``). D41."""
     side = state.seats[seat].side
     players = [state.seats[i].player_state() for i in state.seats_of(side)]
-    players = [p if state.seats_of(side)[k] != seat else p.__class__(p.name, p.hand, p.foot, played)
-               for k, p in enumerate(players)]
+    players = [
+        p if state.seats_of(side)[k] != seat else p.__class__(p.name, p.hand, p.foot, played)
+        for k, p in enumerate(players)
+    ]
     problems = going_out_problems(books, players, state.rules, state.round)
     if remaining == 0 and by_meld and state.rules.going_out_discard == "required":
-        problems.append(Problem("going_out_needs_discard", "these rules require the last card to be "
-                                "discarded (going_out_discard required): keep one card to discard"))
+        problems.append(
+            Problem(
+                "going_out_needs_discard",
+                "these rules require the last card to be "
+                "discarded (going_out_discard required): keep one card to discard",
+            )
+        )
     if needs_permission(state, seat) and state.permission is not True:
         # asked before the last melds: 'If the answer is yes, meld everything, or meld all but one
         # and discard it' (seed 000), so a no never leaves a seat holding one card it cannot play
-        problems.append(Problem("partner_not_asked", 'going out needs the partner\'s yes to "May I go '
-                                'out?" this turn (ask first)'))
+        problems.append(
+            Problem("partner_not_asked", 'going out needs the partner\'s yes to "May I go out?" this turn (ask first)')
+        )
     return problems
 
 
-def _table_after(state: State, side: int, new: Sequence[Sequence[Card]], adds: Sequence[tuple[int, Sequence[Card]]],
-                 prefix: Path = ("melds",)) -> tuple[list[list[Card]], list[Problem]]:
+def _table_after(
+    state: State,
+    side: int,
+    new: Sequence[Sequence[Card]],
+    adds: Sequence[tuple[int, Sequence[Card]]],
+    prefix: Path = ("melds",),
+) -> tuple[list[list[Card]], list[Problem]]:
     """The side's melds with ``adds`` and ``new`` melds, and every rule they break: each new meld and
     each addition by ``melds.validate_meld`` (the meld endpoint's rule), then the rules between
     melds by ``table.analyse_table``."""
@@ -131,8 +157,9 @@ def _table_after(state: State, side: int, new: Sequence[Sequence[Card]], adds: S
     problems: list[Problem] = []
     for k, (to, cards) in enumerate(adds):
         if not 0 <= to < len(melds):
-            problems.append(Problem("unknown_meld", f"the side has no meld {to} (it has {len(melds)})",
-                                    ("add", k, "to")))
+            problems.append(
+                Problem("unknown_meld", f"the side has no meld {to} (it has {len(melds)})", ("add", k, "to"))
+            )
             continue
         check = validate_meld(cards, rules, melds[to])
         problems += [Problem(p.code, p.detail, ("add", k, *p.path)) for p in check.problems]
@@ -141,8 +168,9 @@ def _table_after(state: State, side: int, new: Sequence[Sequence[Card]], adds: S
         problems += [Problem(p.code, p.detail, (*prefix, i, *p.path[1:])) for p in validate_meld(cards, rules).problems]
         melds.append(list(cards))
     if not problems:
-        problems += [p for p in analyse_table(melds, rules).problems
-                     if p.code in ("duplicate_open_meld", "second_book_of_rank")]
+        problems += [
+            p for p in analyse_table(melds, rules).problems if p.code in ("duplicate_open_meld", "second_book_of_rank")
+        ]
     return melds, problems
 
 
@@ -196,8 +224,15 @@ def _take_pile(state: State, seat: int, action: Action) -> State:
     onto = action.get("onto")
     if onto is not None and (isinstance(onto, bool) or not isinstance(onto, int)):
         raise _refuse("unknown_action", "onto: a meld index", ("onto",))
-    check = check_discard_pile(cards, state.pile, rules, state.sides[side].melds, state.pile_taken,
-                               state.frozen_turns > 0, state.sides[side].burn)
+    check = check_discard_pile(
+        cards,
+        state.pile,
+        rules,
+        state.sides[side].melds,
+        state.pile_taken,
+        state.frozen_turns > 0,
+        state.sides[side].burn,
+    )
     if not check.allowed:
         raise PlayError(check.problems)
     hand_after = _without(me.hand, [*cards, *(c for m in extra for c in m)])
@@ -205,8 +240,9 @@ def _take_pile(state: State, seat: int, action: Action) -> State:
     if not state.sides[side].melds:  # the opening: the take and its melds, only the top card counting
         if onto is not None:
             raise _refuse("unknown_meld", "the side has no melds yet", ("onto",))
-        opening = check_opening([(top, *cards), *extra], rules, state.round, (top,),
-                                _opening_score(state, side), state.pile_taken)
+        opening = check_opening(
+            [(top, *cards), *extra], rules, state.round, (top,), _opening_score(state, side), state.pile_taken
+        )
         if not opening.met:
             raise PlayError(opening.problems)
         melds: list[list[Card]] = [[top, *cards], *map(list, extra)]
@@ -220,8 +256,8 @@ def _take_pile(state: State, seat: int, action: Action) -> State:
     remaining = len(hand_after) + check.cards - 1
     may_go_out = me.foot is None and remaining <= 1 and _last_cards(state, seat, melds, remaining)
     work = Work(state)
-    work.hands[seat] = hand_after + list(state.pile[1:check.cards])
-    work.pile = list(state.pile[check.cards:])
+    work.hands[seat] = hand_after + list(state.pile[1 : check.cards])
+    work.pile = list(state.pile[check.cards :])
     work.melds[side] = melds
     work.pile_taken, work.phase = True, "play"
     if me.foot is None:
@@ -288,8 +324,11 @@ def _discard(state: State, seat: int, action: Action) -> State:
 def _ask(state: State, seat: int, action: Action) -> State:
     _expect(state, seat, "play")
     if not needs_permission(state, seat):
-        raise _refuse("not_in_rules", "there is no partner to ask: these rules or this side go out "
-                      "without asking (ask_partner)", ("type",))
+        raise _refuse(
+            "not_in_rules",
+            "there is no partner to ask: these rules or this side go out without asking (ask_partner)",
+            ("type",),
+        )
     if state.asked:
         raise _refuse("already_asked", "the partner was asked this turn", ("type",))
     partners = [i for i in state.seats_of(state.seats[seat].side) if i != seat]
@@ -312,7 +351,11 @@ def _answer(state: State, seat: int, action: Action) -> State:
 
 
 _HANDLERS: dict[str, Callable[[State, int, Action], State]] = {
-    "draw": _draw, "take_pile": _take_pile, "meld": _meld, "discard": _discard, "ask": _ask,
+    "draw": _draw,
+    "take_pile": _take_pile,
+    "meld": _meld,
+    "discard": _discard,
+    "ask": _ask,
     "answer": _answer,
 }
 ACTION_TYPES: tuple[str, ...] = tuple(_HANDLERS)

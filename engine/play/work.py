@@ -110,21 +110,47 @@ class Work:
             if _same(seat.hand, hand) and same_foot and seat.played_from_foot == self.played[i]:
                 seats.append(seat)  # unchanged: the next state shares it
             else:
-                seats.append(Seat(seat.name, seat.side, tuple(hand), None if foot is None else tuple(foot),
-                                  self.played[i]))
+                seats.append(
+                    Seat(seat.name, seat.side, tuple(hand), None if foot is None else tuple(foot), self.played[i])
+                )
         sides = []
         for j, side in enumerate(s.sides):
             melds = self.melds[j]
-            if (len(melds) == len(side.melds) and all(map(_same, side.melds, melds))
-                    and _same(side.red_threes, self.red_threes[j]) and _same(side.burn, self.burn[j])):
+            if (
+                len(melds) == len(side.melds)
+                and all(map(_same, side.melds, melds))
+                and _same(side.red_threes, self.red_threes[j])
+                and _same(side.burn, self.burn[j])
+            ):
                 sides.append(side)
             else:
-                sides.append(Side(side.name, tuple(map(tuple, melds)), tuple(self.red_threes[j]),
-                                  tuple(self.burn[j]), side.score))
-        return State(s.preset, s.overrides, s.play, s.round, s.seed, tuple(sides), tuple(seats),
-                     tuple(self.stock), tuple(self.pile), self.turn, self.phase, s.version + 1, self.pile_taken,
-                     self.frozen_turns, self.asked, self.permission, self.answerer, self.ended, self.out_side,
-                     s._rules)
+                sides.append(
+                    Side(
+                        side.name, tuple(map(tuple, melds)), tuple(self.red_threes[j]), tuple(self.burn[j]), side.score
+                    )
+                )
+        return State(
+            s.preset,
+            s.overrides,
+            s.play,
+            s.round,
+            s.seed,
+            tuple(sides),
+            tuple(seats),
+            tuple(self.stock),
+            tuple(self.pile),
+            self.turn,
+            self.phase,
+            s.version + 1,
+            self.pile_taken,
+            self.frozen_turns,
+            self.asked,
+            self.permission,
+            self.answerer,
+            self.ended,
+            self.out_side,
+            s._rules,
+        )
 
 
 def _same(before: tuple[Card, ...], after: list[Card]) -> bool:

@@ -16,9 +16,16 @@ def _average(value: float | None) -> str:
 
 
 def _cells(label: str, f: PlayerStatistics | SideStatistics) -> list[str]:
-    return [label, str(f.games), str(f.wins), str(f.rounds), _average(f.average_round),
-            "-" if f.best_round is None else fmt_int(f.best_round), str(f.went_out),
-            *(str(f.books.get(kind, 0)) for kind in ("clean", "dirty", "wild"))]
+    return [
+        label,
+        str(f.games),
+        str(f.wins),
+        str(f.rounds),
+        _average(f.average_round),
+        "-" if f.best_round is None else fmt_int(f.best_round),
+        str(f.went_out),
+        *(str(f.books.get(kind, 0)) for kind in ("clean", "dirty", "wild")),
+    ]
 
 
 def _tables(stats: Statistics) -> tuple[list[list[str]], list[list[str]]]:
@@ -45,5 +52,9 @@ def statistics_text(stats: Statistics) -> str:
 @html_of(Statistics)
 def statistics_html(stats: Statistics) -> str:
     players, sides = _tables(stats)
-    return "<div>" + html_table(["player", *_HEADER[1:]], players, caption=_head(stats), numeric=_RIGHT) + html_table(
-        ["side", *_HEADER[1:]], sides, numeric=_RIGHT) + "</div>"
+    return (
+        "<div>"
+        + html_table(["player", *_HEADER[1:]], players, caption=_head(stats), numeric=_RIGHT)
+        + html_table(["side", *_HEADER[1:]], sides, numeric=_RIGHT)
+        + "</div>"
+    )

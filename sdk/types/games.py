@@ -16,8 +16,19 @@ from .._loader import FrozenDict, Result, wire
 from .checks import Books
 from .rounds import Breakdown
 
-__all__ = ["GAME_STATUSES", "Game", "GameStatus", "GameSummary", "GameTeam", "Revision", "Round", "RoundSummary",
-           "Scoresheet", "ScoresheetRound", "TeamTotal"]
+__all__ = [
+    "GAME_STATUSES",
+    "Game",
+    "GameStatus",
+    "GameSummary",
+    "GameTeam",
+    "Revision",
+    "Round",
+    "RoundSummary",
+    "Scoresheet",
+    "ScoresheetRound",
+    "TeamTotal",
+]
 
 _ETAG = wire(in_body=False)
 

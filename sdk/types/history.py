@@ -67,8 +67,17 @@ class Statistics(Result):
     def rows(self) -> list[dict[str, object]]:
         """One flat dict per player (books as ``clean_books``, ...), for ``pandas.DataFrame``."""
         return [
-            {"name": p.name, "games": p.games, "finished": p.finished, "wins": p.wins, "rounds": p.rounds,
-             "points": p.points, "average_round": p.average_round, "best_round": p.best_round,
-             "went_out": p.went_out, **{f"{kind}_books": n for kind, n in p.books.items()}}
+            {
+                "name": p.name,
+                "games": p.games,
+                "finished": p.finished,
+                "wins": p.wins,
+                "rounds": p.rounds,
+                "points": p.points,
+                "average_round": p.average_round,
+                "best_round": p.best_round,
+                "went_out": p.went_out,
+                **{f"{kind}_books": n for kind, n in p.books.items()},
+            }
             for p in self.players
         ]

@@ -9,16 +9,25 @@ from typing import Literal
 
 from .._loader import FrozenDict, Result
 
-__all__ = ["PRESET_IDS", "PROVENANCE_KINDS", "Preset", "PresetId", "PresetSummary", "Provenance", "ProvenanceKind",
-           "RuleField"]
+__all__ = [
+    "PRESET_IDS",
+    "PROVENANCE_KINDS",
+    "Preset",
+    "PresetId",
+    "PresetSummary",
+    "Provenance",
+    "ProvenanceKind",
+    "RuleField",
+]
 
 #: Where a preset's value comes from: the enum of ``Provenance.kind`` in openapi/openapi.json
 #: (tests/sdk/test_sdk_types.py compares the two). ``stated``: stated by the rule set; ``filled``:
 #: taken from another preset where the source is silent; the rest as ``note`` explains.
 #: The ids of the server's presets (``GET /v1/presets``), in its order; tests/sdk/test_types.py keeps
 #: them equal to the server's. A newer server may know more: the client sends any ``str``.
-PresetId = Literal["pagat", "bicycle", "wikipedia", "house", "saskatchewan", "steve-simpson", "online-11-13",
-                   "hodges", "wages", "bga"]
+PresetId = Literal[
+    "pagat", "bicycle", "wikipedia", "house", "saskatchewan", "steve-simpson", "online-11-13", "hodges", "wages", "bga"
+]
 PRESET_IDS: tuple[PresetId, ...] = typing.get_args(PresetId)
 
 ProvenanceKind = Literal["stated", "option", "filled", "reported", "derived", "decision", "default"]

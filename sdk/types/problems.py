@@ -17,9 +17,7 @@ __all__ = ["ProblemDetails", "ProblemItem"]
 #: Problem members that ``ProblemDetails`` maps to attributes; the rest go to ``extra``.
 _STANDARD_MEMBERS = frozenset({"type", "title", "status", "detail", "instance", "errors"})
 #: webargs / flask-smorest error locations that name query, header or path fields (not the body).
-_PARAMETER_LOCATIONS = frozenset(
-    {"query", "querystring", "headers", "cookies", "path", "view_args", "files"}
-)
+_PARAMETER_LOCATIONS = frozenset({"query", "querystring", "headers", "cookies", "path", "view_args", "files"})
 _BODY_LOCATIONS = frozenset({"json", "form", "json_or_form"})
 _MAX_TEXT_DETAIL = 500
 
@@ -76,9 +74,7 @@ def _problem_item(data: object) -> ProblemItem:
     )
 
 
-def _items_from_messages(
-    value: object, path: tuple[str, ...], *, as_parameter: bool
-) -> Iterator[ProblemItem]:
+def _items_from_messages(value: object, path: tuple[str, ...], *, as_parameter: bool) -> Iterator[ProblemItem]:
     """Flatten a webargs/marshmallow ``{"field": ["message", ...]}`` tree into items."""
     if isinstance(value, Mapping):
         for key, sub in value.items():
@@ -146,9 +142,7 @@ class ProblemDetails(Shown):
             detail = data["message"]
         instance = data.get("instance")
         extra = {
-            str(k): v
-            for k, v in data.items()
-            if k not in _STANDARD_MEMBERS and not (k == "message" and detail == v)
+            str(k): v for k, v in data.items() if k not in _STANDARD_MEMBERS and not (k == "message" and detail == v)
         }
         if "status" in data and status_value != data["status"]:
             extra["status"] = data["status"]

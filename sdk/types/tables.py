@@ -18,8 +18,17 @@ from typing import Any
 from .._http import dumps_json
 from .._loader import Result
 
-__all__ = ["LastRound", "SeatSummary", "SeatToken", "SeatView", "SideScore", "SideSummary", "Table", "TableCreated",
-           "TableRound"]
+__all__ = [
+    "LastRound",
+    "SeatSummary",
+    "SeatToken",
+    "SeatView",
+    "SideScore",
+    "SideSummary",
+    "Table",
+    "TableCreated",
+    "TableRound",
+]
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,12 +14,16 @@ from tests.helpers.readme import PROJECT_ROOT
 def dangling_links(root: Path) -> list[str]:
     """The committed symbolic links of the git checkout ``root`` (``git ls-files -s`` mode 120000)
     whose target is no file or folder inside the checkout, each as ``"path -> target"``."""
-    listed = subprocess.run(["git", "ls-files", "-s", "-z"], cwd=root, capture_output=True, text=True,
-                            check=True).stdout
+    listed = subprocess.run(
+        ["git", "ls-files", "-s", "-z"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout
     links = [entry.split("\t", 1)[1] for entry in listed.split("\0") if entry.startswith("120000 ")]
     inside = root.resolve()
-    return [f"{path} -> {os.readlink(root / path)}" for path in links
-            if not (root / path).exists() or not (root / path).resolve().is_relative_to(inside)]
+    return [
+        f"{path} -> {os.readlink(root / path)}"
+        for path in links
+        if not (root / path).exists() or not (root / path).resolve().is_relative_to(inside)
+    ]
 
 
 def test_no_committed_link_dangles() -> None:
@@ -29,6 +33,7 @@ def test_no_committed_link_dangles() -> None:
 def test_a_dangling_link_is_found(tmp_path: Path) -> None:
     """The check sees a committed link to nothing and one out of the checkout to a file that exists,
     and passes a link that resolves inside it."""
+
     def git(*args: str) -> None:
         subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
 

@@ -16,8 +16,12 @@ from handfoot.server.services import rounds as rounds_svc
 #: A game's sides and a first round (tallies), for the migration tests that fill a database.
 TEAMS = [{"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}]
 _ZERO = dict.fromkeys(["dirty_books", "wild_books", "red_threes_on_table", "red_threes_caught", "points_left"], 0)
-ROUND_1 = {"teams": [{"name": "Team 1", "tally": {**_ZERO, "clean_books": 1, "table_points": 100}},
-                     {"name": "Team 2", "tally": {**_ZERO, "clean_books": 1, "table_points": 90}}]}
+ROUND_1 = {
+    "teams": [
+        {"name": "Team 1", "tally": {**_ZERO, "clean_books": 1, "table_points": 100}},
+        {"name": "Team 2", "tally": {**_ZERO, "clean_books": 1, "table_points": 90}},
+    ]
+}
 
 
 def without_tables(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -55,8 +59,9 @@ def test_downgrade_base_and_upgrade_again(empty_db_url: str, db_backend: str) ->
 
 
 @pytest.mark.db
-def test_games_ids_never_reused_migration_keeps_every_row(empty_db_url: str, db_backend: str,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_games_ids_never_reused_migration_keeps_every_row(
+    empty_db_url: str, db_backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """5b1e0c9d7a42 rebuilds ``games`` on SQLite (AUTOINCREMENT) with foreign keys off: every game,
     player and round is still there after it and after its downgrade, and a deleted game's id is
     not given again after it."""
@@ -66,8 +71,10 @@ def test_games_ids_never_reused_migration_keeps_every_row(empty_db_url: str, db_
         engine = make_engine(url)
         try:
             with engine.connect() as connection:
-                return tuple(connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one()
-                             for table in ("games", "game_players", "rounds"))  # type: ignore[return-value]
+                return tuple(
+                    connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one()
+                    for table in ("games", "game_players", "rounds")
+                )  # type: ignore[return-value]
         finally:
             engine.dispose()
 
@@ -101,8 +108,9 @@ def test_games_ids_never_reused_migration_keeps_every_row(empty_db_url: str, db_
 
 
 @pytest.mark.db
-def test_games_ids_never_reused_migration_forgets_keys_of_another_game(empty_db_url: str, db_backend: str,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_games_ids_never_reused_migration_forgets_keys_of_another_game(
+    empty_db_url: str, db_backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Before 5b1e0c9d7a42 a new SQLite game could take a deleted game's id; an Idempotency-Key
     stored for the deleted game would then replay its answer for the new one. The migration deletes
     such keys, and only those: a key whose answer is the game still there replays as before."""
@@ -117,8 +125,10 @@ def test_games_ids_never_reused_migration_forgets_keys_of_another_game(empty_db_
     gone = client.post("/v1/games", json={"name": "gone", "preset": "pagat", "teams": teams}).get_json()["id"]
     headers = {"Idempotency-Key": '"append-to-gone"'}
     assert client.post(f"/v1/games/{gone}/rounds", json=round_1, headers=headers).status_code == 201
-    assert client.post(f"/v1/games/{gone}/rounds", json=round_1, headers=headers).headers.get(
-        "Idempotent-Replayed") == "true"
+    assert (
+        client.post(f"/v1/games/{gone}/rounds", json=round_1, headers=headers).headers.get("Idempotent-Replayed")
+        == "true"
+    )
     assert client.delete(f"/v1/games/{gone}").status_code == 204
     taker = client.post("/v1/games", json={"name": "taker", "preset": "pagat", "teams": teams}).get_json()["id"]
     assert taker == gone or db_backend != "sqlite"  # the old SQLite schema gave the id again

@@ -52,9 +52,16 @@ def test_the_openapi_document_shows_no_seed(stateless_client: FlaskClient) -> No
 
 
 def test_the_keeper_page_shows_no_seed() -> None:
-    files = [p for p in KEEPER.rglob("*") if p.is_file() and p.suffix in (".js", ".css", ".html", ".webmanifest",
-                                                                           ".svg", ".json")]
+    files = [
+        p
+        for p in KEEPER.rglob("*")
+        if p.is_file() and p.suffix in (".js", ".css", ".html", ".webmanifest", ".svg", ".json")
+    ]
     assert len(files) > 10
-    found = [f"{p.relative_to(KEEPER)}:{n}" for p in files
-             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if SEED.search(line)]
+    found = [
+        f"{p.relative_to(KEEPER)}:{n}"
+        for p in files
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if SEED.search(line)
+    ]
     assert not found

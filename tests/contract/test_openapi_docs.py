@@ -9,8 +9,12 @@ from typing import Any
 import pytest
 
 SPEC: dict[str, Any] = json.loads((Path(__file__).resolve().parents[2] / "openapi" / "openapi.json").read_text())
-OPERATIONS = [(path, method, op) for path, item in SPEC["paths"].items() for method, op in item.items()
-              if method in ("get", "post", "put", "patch", "delete")]
+OPERATIONS = [
+    (path, method, op)
+    for path, item in SPEC["paths"].items()
+    for method, op in item.items()
+    if method in ("get", "post", "put", "patch", "delete")
+]
 
 
 @pytest.mark.parametrize(("path", "method", "op"), OPERATIONS, ids=[f"{m.upper()} {p}" for p, m, _ in OPERATIONS])
@@ -40,6 +44,7 @@ FIELDS = [f for name, schema in SPEC["components"]["schemas"].items() for f in _
 
 @pytest.mark.parametrize(("schema", "field", "spec"), FIELDS, ids=[f"{s}.{f}" for s, f, _ in FIELDS])
 def test_field_is_described(schema: str, field: str, spec: dict[str, Any]) -> None:
-    described = spec.get("description") or ((
-        "$ref" in spec or any("$ref" in s for s in spec.get("allOf", []))) and spec.get("description"))
+    described = spec.get("description") or (
+        ("$ref" in spec or any("$ref" in s for s in spec.get("allOf", []))) and spec.get("description")
+    )
     assert described, f"{schema}.{field} has no description"

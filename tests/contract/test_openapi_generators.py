@@ -24,8 +24,12 @@ from handfoot.server.spec import OPERATION_IDS
 
 SPEC: dict[str, Any] = json.loads((Path(__file__).resolve().parents[2] / "openapi" / "openapi.json").read_text())
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
-OPERATIONS = [(method.upper(), path, op) for path, item in SPEC["paths"].items() for method, op in item.items()
-              if method in METHODS]
+OPERATIONS = [
+    (method.upper(), path, op)
+    for path, item in SPEC["paths"].items()
+    for method, op in item.items()
+    if method in METHODS
+]
 IDS = [f"{m} {p}" for m, p, _ in OPERATIONS]
 CAMEL = re.compile(r"^[a-z]+(?:[A-Z][a-z0-9]*)*$")
 PLACEHOLDERS = {"string", "additionalProp1", "additionalProp2", "additionalProp3"}
@@ -127,8 +131,17 @@ def test_no_example_holds_a_placeholder() -> None:
 
 def test_the_placeholder_check_can_fail() -> None:
     """The walk finds a placeholder at any depth (so the test above could fail)."""
-    made_up = {"paths": {"/x": {"get": {"responses": {"200": {"content": {"application/json": {
-        "example": {"a": [{"additionalProp1": 1}]}}}}}}}}}
+    made_up = {
+        "paths": {
+            "/x": {
+                "get": {
+                    "responses": {
+                        "200": {"content": {"application/json": {"example": {"a": [{"additionalProp1": 1}]}}}}
+                    }
+                }
+            }
+        }
+    }
     assert [s for _, e in examples_in(made_up) for s in strings_in(e) if s in PLACEHOLDERS] == ["additionalProp1"]
 
 

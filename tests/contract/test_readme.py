@@ -24,11 +24,7 @@ def test_readme_opens_with_the_two_commands() -> None:
 
 
 def test_every_problem_code_is_in_the_readme() -> None:
-    missing = [
-        code
-        for code in [*PROBLEM_CODES, *problem_types]
-        if f"| `{code}` |" not in README
-    ]
+    missing = [code for code in [*PROBLEM_CODES, *problem_types] if f"| `{code}` |" not in README]
     assert not missing
 
 
@@ -38,15 +34,22 @@ def test_every_preset_has_a_readme_section() -> None:
 
 def test_every_block_that_shows_an_output_is_named() -> None:
     """A block showing an output has a ``<!-- NAME -->`` marker, so that a test produces it."""
-    unnamed = [f"line {b.line}: {reason}" for b in fenced_blocks(README)
-               if b.name is None and (reason := shows_output(b)) is not None]
+    unnamed = [
+        f"line {b.line}: {reason}"
+        for b in fenced_blocks(README)
+        if b.name is None and (reason := shows_output(b)) is not None
+    ]
     assert not unnamed, f"README blocks that show an output without a name: {unnamed}"
 
 
 def test_every_output_block_follows_its_command() -> None:
     named = named_blocks(README)
-    orphans = [name for name, block in named.items() if name.endswith("-output")
-               and (name[: -len("-output")] not in named or named[name[: -len("-output")]].line > block.line)]
+    orphans = [
+        name
+        for name, block in named.items()
+        if name.endswith("-output")
+        and (name[: -len("-output")] not in named or named[name[: -len("-output")]].line > block.line)
+    ]
     assert not orphans
 
 
@@ -103,11 +106,18 @@ def _named_paths(block: Block) -> list[tuple[str, set[str]]]:
 
 def test_every_file_a_command_names_is_in_the_repository() -> None:
     """A path a shown command reads is a committed file or folder, or made by a command before it."""
-    tracked = set(subprocess.run(["git", "ls-files"], cwd=PROJECT_ROOT, capture_output=True, text=True,
-                                 check=True).stdout.splitlines())
+    tracked = set(
+        subprocess.run(
+            ["git", "ls-files"], cwd=PROJECT_ROOT, capture_output=True, text=True, check=True
+        ).stdout.splitlines()
+    )
     folders = {str(parent) for path in tracked for parent in PurePosixPath(path).parents}
-    missing = [f"line {block.line}: {path}" for block in fenced_blocks(README) for path, made in _named_paths(block)
-               if path.rstrip("/") not in tracked | folders and not any(path.startswith(m) for m in made)]
+    missing = [
+        f"line {block.line}: {path}"
+        for block in fenced_blocks(README)
+        for path, made in _named_paths(block)
+        if path.rstrip("/") not in tracked | folders and not any(path.startswith(m) for m in made)
+    ]
     assert not missing, f"README commands name files the repository does not have: {missing}"
 
 

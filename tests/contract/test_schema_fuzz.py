@@ -72,7 +72,8 @@ _PG_URL = (
     make_url(normalize_database_url(TEST_DATABASE_URL))
     .update_query_dict({"options": f"-csearch_path={_PG_SCHEMA}"})
     .render_as_string(hide_password=False)
-    if TEST_DATABASE_URL else None
+    if TEST_DATABASE_URL
+    else None
 )
 PG_APP, pg_schema = _fuzz_target(_PG_URL) if _PG_URL else _fuzz_target(_SQLITE_URL)
 
@@ -108,11 +109,18 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list
 
 #: Every games operation (method, path template): each must answer 2xx at least once per run.
 GAMES_OPERATIONS = (
-    ("GET", "/v1/games"), ("POST", "/v1/games"), ("GET", "/v1/games/{game_id}"), ("DELETE", "/v1/games/{game_id}"),
-    ("POST", "/v1/games/{game_id}/rounds"), ("GET", "/v1/games/{game_id}/rounds/{number}"),
-    ("PUT", "/v1/games/{game_id}/rounds/{number}"), ("DELETE", "/v1/games/{game_id}/rounds/{number}"),
+    ("GET", "/v1/games"),
+    ("POST", "/v1/games"),
+    ("GET", "/v1/games/{game_id}"),
+    ("DELETE", "/v1/games/{game_id}"),
+    ("POST", "/v1/games/{game_id}/rounds"),
+    ("GET", "/v1/games/{game_id}/rounds/{number}"),
+    ("PUT", "/v1/games/{game_id}/rounds/{number}"),
+    ("DELETE", "/v1/games/{game_id}/rounds/{number}"),
     ("GET", "/v1/games/{game_id}/rounds/{number}/revisions"),
-    ("GET", "/v1/games/{game_id}/scoresheet"), ("GET", "/v1/games/export"), ("GET", "/v1/games/stats"),
+    ("GET", "/v1/games/{game_id}/scoresheet"),
+    ("GET", "/v1/games/export"),
+    ("GET", "/v1/games/stats"),
 )
 _ROUND = {k: v for k, v in ex.ROUND_REQUEST.items() if k != "round"}
 
@@ -149,8 +157,10 @@ class Steer:
                 params["game_id"] = self._new_game(rounds=0 if method == "POST" else 1)
             else:
                 params["game_id"] = self.games[n // 2 % len(self.games)]
-                if "{number}" in path and self.client.get(f"/v1/games/{params['game_id']}").get_json()[
-                        "rounds_played"] < 1:
+                if (
+                    "{number}" in path
+                    and self.client.get(f"/v1/games/{params['game_id']}").get_json()["rounds_played"] < 1
+                ):
                     self.client.post(f"/v1/games/{params['game_id']}/rounds", json=_ROUND)
         if "{number}" in path:
             params["number"] = 1
@@ -171,8 +181,11 @@ class Steer:
             case.headers = {k: v for k, v in (case.headers or {}).items() if k.lower() != "if-match"}
         if method == "GET":
             case.query = {}
-            case.headers = {k: v for k, v in (case.headers or {}).items()
-                            if k.lower() not in ("if-none-match", "accept", "authorization")}
+            case.headers = {
+                k: v
+                for k, v in (case.headers or {}).items()
+                if k.lower() not in ("if-none-match", "accept", "authorization")
+            }
 
     def record(self, case: Any, response: Any) -> None:
         key = (case.method.upper(), case.path)

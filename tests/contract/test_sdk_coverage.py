@@ -28,10 +28,7 @@ SCHEMAS: dict[str, Any] = SPEC["components"]["schemas"]
 
 def spec_operations() -> list[tuple[str, str]]:
     return sorted(
-        (method.upper(), path)
-        for path, item in SPEC["paths"].items()
-        for method in item
-        if method in HTTP_METHODS
+        (method.upper(), path) for path, item in SPEC["paths"].items() for method in item if method in HTTP_METHODS
     )
 
 

@@ -39,15 +39,24 @@ def _foot(size: int) -> list[str]:
     return cards[:size]
 
 
-def _round(preset: str, *, player: dict[str, Any] | None = None, tally: dict[str, Any] | None = None,
-           rules: dict[str, Any] | None = None) -> dict[str, Any]:
+def _round(
+    preset: str,
+    *,
+    player: dict[str, Any] | None = None,
+    tally: dict[str, Any] | None = None,
+    rules: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A round nobody went out of: every player holds a card, but side 1's first player is ``player``
     (or side 1 is the ``tally``)."""
     r = PRESETS[preset].rules
     teams: list[dict[str, Any]] = [
-        {"name": f"T{i}", "melds": [["KS", "KH", "KD"]],
-         "players": [{"name": f"T{i} P{p}", "hand": ["9S"]} for p in range(r.players_per_team_min)]}
-        for i in range(max(2, r.teams_min))]
+        {
+            "name": f"T{i}",
+            "melds": [["KS", "KH", "KD"]],
+            "players": [{"name": f"T{i} P{p}", "hand": ["9S"]} for p in range(r.players_per_team_min)],
+        }
+        for i in range(max(2, r.teams_min))
+    ]
     if player is not None:
         teams[1]["players"][0] = {"name": "T1 P0", **player}
     if tally is not None:
@@ -114,8 +123,7 @@ def test_a_foot_never_picked_up_holds_the_cards_dealt(preset: str, delta: int | 
     foot = [] if delta is None else _foot(size + delta)
     want = [("foot_count", ("teams", 1, "players", 0, "foot"))]
     assert _problems(score_round_request, _round(preset, player={"hand": ["9S"], "foot": foot})) == want
-    check = {"preset": preset, "round": 1, "melds": [],
-             "players": [{"name": "N", "hand": ["9S"], "foot": foot}]}
+    check = {"preset": preset, "round": 1, "melds": [], "players": [{"name": "N", "hand": ["9S"], "foot": foot}]}
     assert ("foot_count", ("players", 0, "foot")) in _problems(check_going_out_request, check)
     assert _problems(score_round_request, _round(preset, player={"hand": ["9S"], "foot": _foot(size)})) == []
 
@@ -147,8 +155,15 @@ def test_the_rule_is_a_validated_house_rule() -> None:
     assert codes == [("invalid_rule_value", ("rules", "last_card_needs_contract"))]
 
 
-ZERO = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "red_threes_on_table": 0, "red_threes_caught": 0,
-        "table_points": 0, "points_left": 0}
+ZERO = {
+    "clean_books": 0,
+    "dirty_books": 0,
+    "wild_books": 0,
+    "red_threes_on_table": 0,
+    "red_threes_caught": 0,
+    "table_points": 0,
+    "points_left": 0,
+}
 
 
 def body(**tally: int) -> dict[str, Any]:
@@ -161,21 +176,30 @@ DECKS = PRESETS["pagat"].rules.decks_for(2 * 3)
 assert DECKS == 7
 
 
-@pytest.mark.parametrize(("tally", "field"), [
-    ({"clean_books": 1000, "table_points": 40000}, "clean_books"),
-    ({"clean_books": 30, "dirty_books": 30, "table_points": 4200}, "clean_books"),
-    ({"wild_books": 7, "table_points": 7 * 7 * 20}, "wild_books"),
-    ({"table_points": DECKS * 590 + 5}, "table_points"),
-    ({"points_left": DECKS * 590 + 5}, "points_left"),
-])
+@pytest.mark.parametrize(
+    ("tally", "field"),
+    [
+        ({"clean_books": 1000, "table_points": 40000}, "clean_books"),
+        ({"clean_books": 30, "dirty_books": 30, "table_points": 4200}, "clean_books"),
+        ({"wild_books": 7, "table_points": 7 * 7 * 20}, "wild_books"),
+        ({"table_points": DECKS * 590 + 5}, "table_points"),
+        ({"points_left": DECKS * 590 + 5}, "points_left"),
+    ],
+)
 def test_more_than_the_decks_hold_is_refused(tally: dict[str, int], field: str) -> None:
     with pytest.raises(RoundError) as info:
         score_round_request(body(**tally))
     assert ("invalid_tally", ("teams", 0, "tally", field)) in {(p.code, p.path) for p in info.value.problems}
 
 
-@pytest.mark.parametrize("tally", [{"table_points": DECKS * 590}, {"points_left": DECKS * 590},
-                                   {"clean_books": 6, "wild_books": 6, "table_points": 2000}])
+@pytest.mark.parametrize(
+    "tally",
+    [
+        {"table_points": DECKS * 590},
+        {"points_left": DECKS * 590},
+        {"clean_books": 6, "wild_books": 6, "table_points": 2000},
+    ],
+)
 def test_the_most_the_decks_hold_is_accepted(tally: dict[str, int]) -> None:
     """The ceilings are the decks' own, not lower: at the most the decks hold the round scores each count."""
     score = score_round_request(body(**tally))

@@ -49,12 +49,20 @@ def _rules_problems(preset: str, overrides: dict[str, Any]) -> list[tuple[str, t
 
 
 def _tally(**counts: Any) -> dict[str, Any]:
-    base = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "red_threes_on_table": 0,
-            "red_threes_caught": 0, "table_points": 0, "points_left": 0}
+    base = {
+        "clean_books": 0,
+        "dirty_books": 0,
+        "wild_books": 0,
+        "red_threes_on_table": 0,
+        "red_threes_caught": 0,
+        "table_points": 0,
+        "points_left": 0,
+    }
     return {**base, **counts}
 
 
 # -- defaults keep every result ------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("preset", PRESET_IDS)
 def test_no_preset_plays_a_score_sheet_house_rule_unless_its_source_says_so(preset: str) -> None:
@@ -64,14 +72,20 @@ def test_no_preset_plays_a_score_sheet_house_rule_unless_its_source_says_so(pres
     assert not rules.clean_books_grow and not rules.opening_needs_book
     assert rules.perfect_cut_within_1_bonus == rules.perfect_cut_within_3_bonus == 0
     assert rules.illegal_melds_stand is (preset == "hodges")
-    for name in ("hand_size_by_round", "clean_books_grow", "opening_needs_book", "rank_book_bonuses",
-                 "perfect_cut_within_1_bonus"):
+    for name in (
+        "hand_size_by_round",
+        "clean_books_grow",
+        "opening_needs_book",
+        "rank_book_bonuses",
+        "perfect_cut_within_1_bonus",
+    ):
         shown = f"{provenance[name].source} {provenance[name].note}"
         assert "house rule from a public score sheet" in shown or provenance[name].kind == "filled", shown
         assert "seed" not in shown.lower()
 
 
 # -- a book of a given rank worth its own bonus (D30) -------------------------------------------
+
 
 @pytest.mark.parametrize("preset", PRESET_IDS)
 def test_a_book_of_a_rank_scores_its_own_bonus_in_cards_and_tally_form_alike(preset: str) -> None:
@@ -88,8 +102,13 @@ def test_a_book_of_a_rank_scores_its_own_bonus_in_cards_and_tally_form_alike(pre
     assert ranked.teams[1].line("books_of_7").count == 0  # type: ignore[union-attr]
     # the tally form says which of its books are of a bonus rank
     table = plain.teams[0].line("table_points").points  # type: ignore[union-attr]
-    tally = _tally(clean_books=2, dirty_books=1, table_points=table, points_left=5 * rules.players_per_team_min,
-                   rank_books=[{"rank": "7", "clean_books": 1}, {"rank": "8", "dirty_books": 1}])
+    tally = _tally(
+        clean_books=2,
+        dirty_books=1,
+        table_points=table,
+        points_left=5 * rules.players_per_team_min,
+        rank_books=[{"rank": "7", "clean_books": 1}, {"rank": "8", "dirty_books": 1}],
+    )
     by_tally = _score(_round(preset, bonus, {"tally": tally}))
     assert isinstance(by_tally, RoundScore), by_tally
     assert by_tally.teams[0].lines == side.lines
@@ -102,17 +121,21 @@ def test_a_tally_cannot_name_more_rank_books_than_it_has_or_a_rank_without_a_bon
     assert ("invalid_tally", ("teams", 0, "tally", "rank_books")) in _score(_round(preset, bonus, {"tally": too_many}))
     other = _tally(clean_books=1, table_points=500, rank_books=[{"rank": "K", "clean_books": 1}])
     assert ("not_in_rules", ("teams", 0, "tally", "rank_books", 0, "rank")) in _score(
-        _round(preset, bonus, {"tally": other}))
+        _round(preset, bonus, {"tally": other})
+    )
 
 
 @pytest.mark.parametrize("preset", PRESET_IDS)
-@pytest.mark.parametrize(("value", "path"), [
-    ([{"rank": "2", "bonus": 100}], ("rules", "rank_book_bonuses", 0, "rank")),
-    ([{"rank": "JK", "bonus": 100}], ("rules", "rank_book_bonuses", 0, "rank")),
-    ([{"rank": "7", "bonus": 100_001}], ("rules", "rank_book_bonuses", 0, "bonus")),
-    ([{"rank": "7", "bonus": 1}, {"rank": "7", "bonus": 2}], ("rules", "rank_book_bonuses", 1, "rank")),
-    ([{"rank": "7"}], ("rules", "rank_book_bonuses", 0)),
-])
+@pytest.mark.parametrize(
+    ("value", "path"),
+    [
+        ([{"rank": "2", "bonus": 100}], ("rules", "rank_book_bonuses", 0, "rank")),
+        ([{"rank": "JK", "bonus": 100}], ("rules", "rank_book_bonuses", 0, "rank")),
+        ([{"rank": "7", "bonus": 100_001}], ("rules", "rank_book_bonuses", 0, "bonus")),
+        ([{"rank": "7", "bonus": 1}, {"rank": "7", "bonus": 2}], ("rules", "rank_book_bonuses", 1, "rank")),
+        ([{"rank": "7"}], ("rules", "rank_book_bonuses", 0)),
+    ],
+)
 def test_a_rank_bonus_out_of_range_is_refused_naming_it(preset: str, value: Any, path: tuple[Any, ...]) -> None:
     assert _rules_problems(preset, {"rank_book_bonuses": value}) == [("invalid_rule_value", path)]
 
@@ -160,10 +183,12 @@ def test_a_grade_of_cut_without_its_bonus_is_refused_not_ignored(preset: str, gr
 @pytest.mark.parametrize("preset", PRESET_IDS)
 def test_a_cut_bonus_out_of_range_is_refused_naming_it(preset: str) -> None:
     assert _rules_problems(preset, {"perfect_cut_within_3_bonus": 100_001}) == [
-        ("invalid_rule_value", ("rules", "perfect_cut_within_3_bonus"))]
+        ("invalid_rule_value", ("rules", "perfect_cut_within_3_bonus"))
+    ]
 
 
 # -- hand and foot sizes by round (D25) ----------------------------------------------------------
+
 
 @pytest.mark.parametrize("preset", PRESET_IDS)
 def test_hand_and_foot_sizes_follow_the_round(preset: str) -> None:
@@ -174,10 +199,12 @@ def test_hand_and_foot_sizes_follow_the_round(preset: str) -> None:
     published = PRESETS[preset].rules
     assert published.hand_size_for(3) == published.hand_size and published.foot_size_for(3) == published.foot_size
     assert _rules_problems(preset, {"foot_size_by_round": [13, 31]}) == [
-        ("invalid_rule_value", ("rules", "foot_size_by_round", 1))]
+        ("invalid_rule_value", ("rules", "foot_size_by_round", 1))
+    ]
 
 
 # -- clean books that grow (D26) -----------------------------------------------------------------
+
 
 @pytest.mark.parametrize("preset", PRESET_IDS)
 def test_clean_books_grow_past_the_limit_and_dirty_books_close_at_it(preset: str) -> None:
@@ -197,6 +224,7 @@ def test_clean_books_grow_past_the_limit_and_dirty_books_close_at_it(preset: str
 
 # -- an opening that needs a whole book (D27) ----------------------------------------------------
 
+
 @pytest.mark.parametrize("preset", PRESET_IDS)
 def test_an_opening_that_needs_a_book_is_refused_without_one(preset: str) -> None:
     free = {"opening_minimum_by_round": [], "opening_minimum": 0, "opening_thresholds": []}
@@ -209,6 +237,7 @@ def test_an_opening_that_needs_a_book_is_refused_without_one(preset: str) -> Non
 
 
 # -- jokers per deck (D28) ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("preset", PRESET_IDS)
 @pytest.mark.parametrize("jokers", [0, 2, 4])
@@ -238,6 +267,7 @@ def test_jokers_per_deck_out_of_range_is_refused_naming_it(preset: str) -> None:
 
 # -- what's layed is played (D31) -----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("preset", PRESET_IDS)
 def test_an_illegal_meld_stands_with_warnings_only_where_the_rules_say_so(preset: str) -> None:
     melds = [SEVENS, KINGS_ILLEGAL, ["QS", "QH"]]
@@ -256,7 +286,8 @@ def test_an_illegal_meld_stands_with_warnings_only_where_the_rules_say_so(preset
     rules = resolve_rules(preset, {} if stands else forced).rules
     values = rank_points(rules)
     assert side.line("table_points").points == sum(  # type: ignore[union-attr]
-        values[c.rank_index] for meld in melds for c in parse_cards(meld))
+        values[c.rank_index] for meld in melds for c in parse_cards(meld)
+    )
     assert not standing.teams[1].warnings
     # the checks still answer by the rules
     assert not validate_meld(parse_cards(KINGS_ILLEGAL), rules).valid

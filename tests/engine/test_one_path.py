@@ -44,15 +44,25 @@ from handfoot.engine.table import analyse_table
 NATURALS = ["A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 WILDS = ["JK", "2S", "2H", "2D", "2C"]
 HOUSE: list[dict[str, Any]] = [
-    {}, {"after_book": "burn"}, {"one_open_meld_per_rank": False}, {"all_wild_melds": True},
-    {"black_three_books": True}, {"book_max_size": None}, {"perfect_cut_bonus": 100},
-    {"going_out_needs_feet": False}, {"red_threes_laid_out": False}, {"wild_ratio": "none"},
+    {},
+    {"after_book": "burn"},
+    {"one_open_meld_per_rank": False},
+    {"all_wild_melds": True},
+    {"black_three_books": True},
+    {"book_max_size": None},
+    {"perfect_cut_bonus": 100},
+    {"going_out_needs_feet": False},
+    {"red_threes_laid_out": False},
+    {"wild_ratio": "none"},
     {"after_book": "burn", "one_open_meld_per_rank": False, "book_max_size": None},
     # house rules from public score sheets (issue 19 item 5) and "what's layed is played"
-    {"clean_books_grow": True}, {"jokers_per_deck": 4}, {"jokers_per_deck": 0},
+    {"clean_books_grow": True},
+    {"jokers_per_deck": 4},
+    {"jokers_per_deck": 0},
     {"rank_book_bonuses": [{"rank": "7", "bonus": 1500}, {"rank": "K", "bonus": 50}]},
     {"perfect_cut_bonus": 100, "perfect_cut_within_1_bonus": 50, "perfect_cut_within_3_bonus": 20},
-    {"illegal_melds_stand": True}, {"illegal_melds_stand": True, "rank_book_bonuses": [{"rank": "8", "bonus": 900}]},
+    {"illegal_melds_stand": True},
+    {"illegal_melds_stand": True, "rank_book_bonuses": [{"rank": "8", "bonus": 900}]},
 ]
 
 
@@ -109,15 +119,23 @@ def _body(rng: random.Random) -> tuple[dict[str, Any], RuleSet]:
                 player["hand"] = []
                 player.pop("foot", None)
             players.append(player)
-        team: dict[str, Any] = {"name": f"T{i}", "went_out": i == out, "melds": melds, "players": players,
-                                "red_threes": rng.choices(["3H", "3D"], k=rng.choice([0, 0, 1, 2]))}
+        team: dict[str, Any] = {
+            "name": f"T{i}",
+            "went_out": i == out,
+            "melds": melds,
+            "players": players,
+            "red_threes": rng.choices(["3H", "3D"], k=rng.choice([0, 0, 1, 2])),
+        }
         if rules.after_book == "burn" and rng.random() < 0.5:
             closed = [m[0] for m in melds if len(m) >= rules.book_size and m[0] not in WILDS]
-            team["burn"] = [rng.choice(closed) if closed and rng.random() < 0.9 else _card(rng)
-                            for _ in range(rng.randint(0, 2))]
-        for key, bonus in (("perfect_cuts", rules.perfect_cut_bonus),
-                           ("cuts_within_1", rules.perfect_cut_within_1_bonus),
-                           ("cuts_within_3", rules.perfect_cut_within_3_bonus)):
+            team["burn"] = [
+                rng.choice(closed) if closed and rng.random() < 0.9 else _card(rng) for _ in range(rng.randint(0, 2))
+            ]
+        for key, bonus in (
+            ("perfect_cuts", rules.perfect_cut_bonus),
+            ("cuts_within_1", rules.perfect_cut_within_1_bonus),
+            ("cuts_within_3", rules.perfect_cut_within_3_bonus),
+        ):
             if rng.random() < 0.2 and bonus:  # else refused (not_in_rules)
                 team[key] = rng.randint(0, 2)
         teams.append(team)
@@ -151,12 +169,14 @@ def test_scoring_cards_is_scoring_the_tally_derived_from_them(seed: int) -> None
             assert problems == list(warned) and (not warned or rules.illegal_melds_stand)
             assert breakdown(team.name, team.went_out, tally, rules, round_input.round, warned) == answer.teams[i]
             counts = {k: getattr(tally, k) for k in Tally.__dataclass_fields__}
-            counts["rank_books"] = [{"rank": b.rank, "clean_books": b.clean_books, "dirty_books": b.dirty_books}
-                                    for b in tally.rank_books]
+            counts["rank_books"] = [
+                {"rank": b.rank, "clean_books": b.clean_books, "dirty_books": b.dirty_books} for b in tally.rank_books
+            ]
             tallies.append({"name": team.name, "went_out": team.went_out, "tally": counts})
         from_tallies = _answer({**body, "teams": tallies})  # a tally has no melds, so no warnings
-        assert from_tallies == RoundScore(answer.round, tuple(
-            Breakdown(b.name, b.total, b.lines) for b in answer.teams))
+        assert from_tallies == RoundScore(
+            answer.round, tuple(Breakdown(b.name, b.total, b.lines) for b in answer.teams)
+        )
     assert legal >= 3
 
 
@@ -182,8 +202,13 @@ def test_player_names_of_any_type_score_alike() -> None:
     for name in ("x", 7, None, ["x"], {"a": 1}, "Zoë"):
         foot = [f"{r}C" for r in [*"456789", "10", *"JQKA23"]]  # a foot as dealt: 13 cards
         players = [{"name": name, "hand": ["4S"]}, {"hand": ["5S"], "foot": foot}]
-        body = {"preset": "pagat", "teams": [{"name": "A", "melds": [["KS", "KH", "KD"]], "players": players},
-                                             {"name": "B", "players": [{"hand": ["JS"]}, {"hand": ["QS"]}]}]}
+        body = {
+            "preset": "pagat",
+            "teams": [
+                {"name": "A", "melds": [["KS", "KH", "KD"]], "players": players},
+                {"name": "B", "players": [{"hand": ["JS"]}, {"hand": ["QS"]}]},
+            ],
+        }
         got = score_round_request(body)
         want = want or got
         assert got == want, name
@@ -217,9 +242,19 @@ def test_fast_init_keeps_the_dataclass() -> None:
 
 def test_lines_are_lines() -> None:
     """Breakdown lines are built with ``tuple.__new__``: still Lines, with every field by name."""
-    line = score_round_request({"preset": "pagat", "teams": [
-        {"name": "A", "melds": [["KS", "KH", "KD"]], "players": [{"hand": ["4S"]}, {"hand": ["5S"]}]},
-        {"name": "B", "melds": [], "players": [{"hand": ["7S"]}, {"hand": ["6S"]}]}]}).teams[0].lines[0]
+    line = (
+        score_round_request(
+            {
+                "preset": "pagat",
+                "teams": [
+                    {"name": "A", "melds": [["KS", "KH", "KD"]], "players": [{"hand": ["4S"]}, {"hand": ["5S"]}]},
+                    {"name": "B", "melds": [], "players": [{"hand": ["7S"]}, {"hand": ["6S"]}]},
+                ],
+            }
+        )
+        .teams[0]
+        .lines[0]
+    )
     assert type(line) is Line
     assert line == Line(code="clean_books", label="Clean books", count=0, points_each=500, points=0)
     assert (line.code, line.count, line.points_each, line.points) == ("clean_books", 0, 500, 0)
@@ -231,8 +266,12 @@ def test_lines_are_lines() -> None:
 def _held(held: list[str], rules: RuleSet) -> Any:
     """Side A holds ``held`` and a 5S and a 5C (nobody is out, so every player holds a card)."""
     players = [{"name": "x", "hand": [*held[::2], "5S"]}, {"name": "y", "hand": [*held[1::2], "5C"]}]
-    body = {"teams": [{"name": "A", "players": players},
-                      {"name": "B", "players": [{"name": "z", "hand": ["4S"]}, {"name": "w", "hand": ["4C"]}]}]}
+    body = {
+        "teams": [
+            {"name": "A", "players": players},
+            {"name": "B", "players": [{"name": "z", "hand": ["4S"]}, {"name": "w", "hand": ["4C"]}]},
+        ]
+    }
     try:
         return score_round(round_from_mapping(body), rules)
     except HandFootError as err:
@@ -269,9 +308,15 @@ def test_breakdown_lines_are_the_rules_values(preset: str) -> None:
     bonus by round, a perfect-cut bonus and a burn line, the lines are what the rules' values make,
     and they sum to the total."""
     preset_rules = PRESETS[preset].rules
-    house = apply_overrides(preset_rules, {"perfect_cut_bonus": 25, "after_book": "burn",
-                                           "going_out_bonus_by_round": [100, 200, 300],
-                                           "red_three_table_points_unmelded": -75})
+    house = apply_overrides(
+        preset_rules,
+        {
+            "perfect_cut_bonus": 25,
+            "after_book": "burn",
+            "going_out_bonus_by_round": [100, 200, 300],
+            "red_three_table_points_unmelded": -75,
+        },
+    )
     rng = random.Random(preset)
     for rules in (preset_rules, house):
         for _ in range(300):
@@ -284,16 +329,30 @@ def test_breakdown_lines_are_the_rules_values(preset: str) -> None:
             melded = bool(table_points or clean or dirty or wild) if has_melded is None else has_melded
             red_each = rules.red_three_table_points if melded else rules.red_three_table_points_unmelded
             bonus = rules.going_out_bonus_for(round_number)
-            want = [Line("clean_books", "Clean books", clean, rules.clean_book_bonus, clean * rules.clean_book_bonus),
-                    Line("dirty_books", "Dirty books", dirty, rules.dirty_book_bonus, dirty * rules.dirty_book_bonus),
-                    Line("wild_books", "Wild books", wild, rules.wild_book_bonus, wild * rules.wild_book_bonus),
-                    Line("going_out", "Going out", int(went_out), bonus, bonus if went_out else 0),
-                    Line("red_threes_on_table", "Red threes on the table", red, red_each, red * red_each),
-                    Line("red_threes_caught", "Red threes caught in hand or foot", caught,
-                         rules.red_three_caught_points, caught * rules.red_three_caught_points)]
+            want = [
+                Line("clean_books", "Clean books", clean, rules.clean_book_bonus, clean * rules.clean_book_bonus),
+                Line("dirty_books", "Dirty books", dirty, rules.dirty_book_bonus, dirty * rules.dirty_book_bonus),
+                Line("wild_books", "Wild books", wild, rules.wild_book_bonus, wild * rules.wild_book_bonus),
+                Line("going_out", "Going out", int(went_out), bonus, bonus if went_out else 0),
+                Line("red_threes_on_table", "Red threes on the table", red, red_each, red * red_each),
+                Line(
+                    "red_threes_caught",
+                    "Red threes caught in hand or foot",
+                    caught,
+                    rules.red_three_caught_points,
+                    caught * rules.red_three_caught_points,
+                ),
+            ]
             if rules.perfect_cut_bonus:
-                want.append(Line("perfect_cut", "Perfect cuts", perfect, rules.perfect_cut_bonus,
-                                 perfect * rules.perfect_cut_bonus))
+                want.append(
+                    Line(
+                        "perfect_cut",
+                        "Perfect cuts",
+                        perfect,
+                        rules.perfect_cut_bonus,
+                        perfect * rules.perfect_cut_bonus,
+                    )
+                )
             want.append(Line("table_points", "Cards on the table", None, None, table_points))
             if rules.after_book == "burn":
                 want.append(Line("burn", "Burn pile", None, None, burn_points))
@@ -308,21 +367,30 @@ def test_a_side_of_many_melds_is_scored_like_any_other(melds: int) -> None:
     """No limit of melds a side (the fast path once stopped at 15): clean books of every rank."""
     rules = apply_overrides(PRESETS["pagat"].rules, {"decks_extra": 12})
     table = [[NATURALS[k % 11] + s for s in "SHDCSHD"] for k in range(melds)]
-    body = {"preset": "pagat", "rules": {"decks_extra": 12}, "teams": [
-        {"name": "A", "melds": table, "players": [{"hand": ["4H"]}, {"hand": ["4S"]}]},
-        {"name": "B", "players": [{"hand": ["5H"]}, {"hand": ["5S"]}]}]}
+    body = {
+        "preset": "pagat",
+        "rules": {"decks_extra": 12},
+        "teams": [
+            {"name": "A", "melds": table, "players": [{"hand": ["4H"]}, {"hand": ["4S"]}]},
+            {"name": "B", "players": [{"hand": ["5H"]}, {"hand": ["5S"]}]},
+        ],
+    }
     score = score_round_request(body)
     lines = {line.code: line for line in score.teams[0].lines}
     assert lines["clean_books"].count == melds
-    assert lines["table_points"].points == sum(sum(rank_points(rules)[CARD_TABLE[c].rank_index] for c in m)
-                                               for m in table)
+    assert lines["table_points"].points == sum(
+        sum(rank_points(rules)[CARD_TABLE[c].rank_index] for c in m) for m in table
+    )
 
 
 def test_house_rules_resolve_once() -> None:
     """The same preset and overrides give the same RuleSet (the same object: it is cached), equal to
     applying the overrides afresh; overrides that differ only in type do not share an answer."""
-    overrides = {"going_out_bonus": 200, "contract": {"clean_books": 1, "dirty_books": 1},
-                 "opening_minimum_by_round": [60, 90]}
+    overrides = {
+        "going_out_bonus": 200,
+        "contract": {"clean_books": 1, "dirty_books": 1},
+        "opening_minimum_by_round": [60, 90],
+    }
     first = resolve_rules("pagat", overrides)
     again = resolve_rules("pagat", {k: v for k, v in overrides.items()})
     assert again is first

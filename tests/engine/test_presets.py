@@ -314,9 +314,13 @@ def test_preset_row(row: str, preset: str, code: str, values: dict[str, Any]) ->
             assert prov.kind == "reported", (preset, name, prov)
         else:
             # the seed's file number stays here; players read the published name (issue 19, item 7)
-            named = {"S0": PRESETS[preset].source, "S1": "the online 11/13 game's rules",
-                     "S2": "the Hodges family rules", "S3": "the Wages reunion rules",
-                     "S4": "Board Game Arena's rules"}[code]
+            named = {
+                "S0": PRESETS[preset].source,
+                "S1": "the online 11/13 game's rules",
+                "S2": "the Hodges family rules",
+                "S3": "the Wages reunion rules",
+                "S4": "Board Game Arena's rules",
+            }[code]
             assert prov.kind in ("stated", "option", "decision", "derived"), (preset, name, prov)
             if prov.kind != "derived":
                 assert prov.source.startswith(named), (preset, name, prov)

@@ -24,8 +24,9 @@ from tests.conftest import examples
 from tests.engine.test_properties import melds, player_not_out
 
 PRESET_IDS = sorted(PRESETS)
-PER_PRESET = settings(max_examples=examples(40), deadline=None,
-                      suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+PER_PRESET = settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
 APP = create_app({"TESTING": True, "DATABASE_URL": "sqlite://"})  # scoring touches no database
 
 
@@ -46,8 +47,9 @@ def legal_rounds(draw: st.DrawFn, preset: str) -> dict[str, Any]:
                 team_melds.append([c.code for c in meld])
         red_threes = draw(st.lists(st.sampled_from(["3H", "3D"]), max_size=2)) if rules.red_threes_laid_out else []
         players = [player_not_out(draw, rules, f"P{t}{i}") for i in range(rules.players_per_team_min)]
-        teams.append({"name": f"T{t}", "went_out": False, "melds": team_melds, "red_threes": red_threes,
-                      "players": players})
+        teams.append(
+            {"name": f"T{t}", "went_out": False, "melds": team_melds, "red_threes": red_threes, "players": players}
+        )
     return {"preset": preset, "round": draw(st.integers(1, 4)), "teams": teams}
 
 
@@ -69,11 +71,18 @@ def tally_by_hand(team: dict[str, Any], preset: str) -> dict[str, Any]:
         if result.complete:
             counts[f"{result.kind.value}_books"] += 1
         table += sum(card_points(c, rules) for c in cards)
-    left = sum(card_points(c, rules) for p in team["players"]
-               for c in parse_cards(p["hand"] + (p.get("foot") or [])))
-    return {"name": team["name"], "went_out": team["went_out"], "tally": {
-        **counts, "red_threes_on_table": len(team["red_threes"]), "red_threes_caught": 0,
-        "table_points": table, "points_left": left}}
+    left = sum(card_points(c, rules) for p in team["players"] for c in parse_cards(p["hand"] + (p.get("foot") or [])))
+    return {
+        "name": team["name"],
+        "went_out": team["went_out"],
+        "tally": {
+            **counts,
+            "red_threes_on_table": len(team["red_threes"]),
+            "red_threes_caught": 0,
+            "table_points": table,
+            "points_left": left,
+        },
+    }
 
 
 def lines(team: Any) -> list[tuple[str, int | None, int | None, int]]:
@@ -130,5 +139,8 @@ def test_generators_make_scorable_rounds_for_every_preset() -> None:
 
     quick = settings(database=None, phases=[Phase.generate], max_examples=200)
     for preset in PRESET_IDS:
-        find(legal_rounds(preset), lambda body: scored(body) is not None and any(t["melds"] for t in body["teams"]),
-             settings=quick)
+        find(
+            legal_rounds(preset),
+            lambda body: scored(body) is not None and any(t["melds"] for t in body["teams"]),
+            settings=quick,
+        )

@@ -26,14 +26,19 @@ def _codes(call: Any, body: dict[str, Any]) -> list[str]:
 
 # -- item 3: one rule for a take -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("preset", PRESET_IDS)
-@pytest.mark.parametrize(("hand", "needs_match"), [
-    (["KS", "QH"], True),       # one natural from hand
-    (["KS", "2C"], True),       # a natural and a wild: wilds do not count on a first take
-    (["KS", "KH"], False),      # a natural pair
-])
-def test_opening_with_the_pile_asks_what_the_discard_pile_check_asks(preset: str, hand: list[str],
-                                                                      needs_match: bool) -> None:
+@pytest.mark.parametrize(
+    ("hand", "needs_match"),
+    [
+        (["KS", "QH"], True),  # one natural from hand
+        (["KS", "2C"], True),  # a natural and a wild: wilds do not count on a first take
+        (["KS", "KH"], False),  # a natural pair
+    ],
+)
+def test_opening_with_the_pile_asks_what_the_discard_pile_check_asks(
+    preset: str, hand: list[str], needs_match: bool
+) -> None:
     melds = [["KD", *[c for c in hand if c[0] in "K2"]], ["AS", "AH", "AD", "AC"]]
     if len(melds[0]) < 3:
         melds[0].append("KC")  # keep the meld legal; the K then comes from the pile too
@@ -48,19 +53,24 @@ def test_opening_with_the_pile_asks_what_the_discard_pile_check_asks(preset: str
 
 @pytest.mark.parametrize("preset", PRESET_IDS)
 def test_opening_under_a_black_three_is_blocked_like_the_pile(preset: str) -> None:
-    body = {"preset": preset, "round": 1, "melds": [["AS", "AH", "AD"], ["KS", "KH", "KD"]],
-            "from_pile": ["3S"]}
+    body = {"preset": preset, "round": 1, "melds": [["AS", "AH", "AD"], ["KS", "KH", "KD"]], "from_pile": ["3S"]}
     assert "pile_card_not_in_melds" in _codes(check_opening_request, body)
     assert "pile_blocked" in _codes(check_discard_pile_request, {"preset": preset, "hand": [], "pile": ["3S"]})
 
 
 # -- item 2: nothing dropped in silence -----------------------------------------------------------
 
+
 def _round(preset: str, **team: Any) -> dict[str, Any]:
     rules = PRESETS[preset].rules
-    teams = [{"name": f"T{i}", "melds": [["KS", "KH", "KD"]],
-              "players": [{"name": f"T{i} P{p}", "hand": ["9S"]} for p in range(rules.players_per_team_min)]}
-             for i in range(rules.teams_min)]
+    teams = [
+        {
+            "name": f"T{i}",
+            "melds": [["KS", "KH", "KD"]],
+            "players": [{"name": f"T{i} P{p}", "hand": ["9S"]} for p in range(rules.players_per_team_min)],
+        }
+        for i in range(rules.teams_min)
+    ]
     teams[0].update(team)
     return {"preset": preset, "round": 1, "teams": teams}
 
@@ -79,11 +89,11 @@ def test_perfect_cuts_without_a_bonus_are_refused_not_ignored(preset: str) -> No
 @pytest.mark.parametrize("preset", PRESET_IDS)
 def test_frozen_and_burn_where_the_rules_have_none_are_refused(preset: str) -> None:
     rules = PRESETS[preset].rules
-    frozen = _codes(check_discard_pile_request, {"preset": preset, "hand": ["KS", "KH"], "pile": ["KD"],
-                                                 "frozen": True})
+    frozen = _codes(
+        check_discard_pile_request, {"preset": preset, "hand": ["KS", "KH"], "pile": ["KD"], "frozen": True}
+    )
     assert frozen == (["pile_frozen"] if rules.pile_freezes_on_wild else ["not_in_rules"])
-    burn = _codes(check_discard_pile_request, {"preset": preset, "hand": ["KS", "KH"], "pile": ["KD"],
-                                               "burn": ["KC"]})
+    burn = _codes(check_discard_pile_request, {"preset": preset, "hand": ["KS", "KH"], "pile": ["KD"], "burn": ["KC"]})
     assert "not_in_rules" in burn if rules.after_book != "burn" else "pile_rank_closed" in burn
 
 
@@ -102,8 +112,12 @@ GOING_OUT = [["KS", "KH", "KD", "KC", "KS", "KH", "KD"]]
 @pytest.mark.parametrize("preset", PRESET_IDS)
 def test_played_from_the_foot(preset: str) -> None:
     rules = {"contract": {"clean_books": 1}}
-    body = {"preset": preset, "rules": rules, "melds": GOING_OUT,
-            "players": [{"name": "N", "hand": []}, {"name": "S", "hand": ["4C"], "played_from_foot": False}]}
+    body = {
+        "preset": preset,
+        "rules": rules,
+        "melds": GOING_OUT,
+        "players": [{"name": "N", "hand": []}, {"name": "S", "hand": ["4C"], "played_from_foot": False}],
+    }
     codes = _codes(check_going_out_request, body)
     assert ("foot_not_played" in codes) is PRESETS[preset].rules.going_out_needs_foot_play
     body["players"][1]["played_from_foot"] = None  # not known: not refused (D17)
@@ -122,9 +136,16 @@ def test_pagat_needs_the_foot_played_and_the_others_do_not() -> None:
 def test_min_natural_share(preset: str) -> None:
     from handfoot.engine.operations import validate_meld_request
 
-    body = {"preset": preset, "rules": {"wild_ratio": "none", "min_naturals_with_wilds": 0,
-                                        "min_naturals_dirty_book": 0, "min_natural_share": 75},
-            "cards": ["KS", "KH", "2C"]}
+    body = {
+        "preset": preset,
+        "rules": {
+            "wild_ratio": "none",
+            "min_naturals_with_wilds": 0,
+            "min_naturals_dirty_book": 0,
+            "min_natural_share": 75,
+        },
+        "cards": ["KS", "KH", "2C"],
+    }
     assert "too_many_wilds" in _codes(lambda b: validate_meld_request(b), body)
     body["cards"] = ["KS", "KH", "KD", "2C"]
     assert "too_many_wilds" not in _codes(lambda b: validate_meld_request(b), body)
@@ -136,13 +157,19 @@ def test_min_natural_share(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", PRESET_IDS)
 def test_burned_ranks_cannot_take_the_pile(preset: str) -> None:
-    body = {"preset": preset, "rules": {"after_book": "burn", "pile_closed_rank_blocks": False},
-            "hand": ["KS", "KH"], "pile": ["KD"], "burn": ["KC"]}
+    body = {
+        "preset": preset,
+        "rules": {"after_book": "burn", "pile_closed_rank_blocks": False},
+        "hand": ["KS", "KH"],
+        "pile": ["KD"],
+        "burn": ["KC"],
+    }
     assert _codes(check_discard_pile_request, body) == ["pile_rank_closed"]
     assert _codes(check_discard_pile_request, {**body, "burn": ["QC"]}) == []
 
 
 # -- items 6 and 7 -------------------------------------------------------------------------------
+
 
 def test_saskatchewan_goes_out_with_one_book_of_each_kind_as_reported() -> None:
     p = PRESETS["saskatchewan"]

@@ -7,13 +7,19 @@ import pytest
 from handfoot.engine import RoundError, find_preset, score_round_request, sides_problems
 
 PAGAT = find_preset("pagat").rules
-TALLY = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "red_threes_on_table": 0,
-         "red_threes_caught": 0, "table_points": 0, "points_left": 0}
+TALLY = {
+    "clean_books": 0,
+    "dirty_books": 0,
+    "wild_books": 0,
+    "red_threes_on_table": 0,
+    "red_threes_caught": 0,
+    "table_points": 0,
+    "points_left": 0,
+}
 
 
 def side(name: str, *players: str) -> dict[str, object]:
-    return {"name": name, "went_out": False, "melds": [],
-            "players": [{"name": p, "hand": ["5S"]} for p in players]}
+    return {"name": name, "went_out": False, "melds": [], "players": [{"name": p, "hand": ["5S"]} for p in players]}
 
 
 def codes_at(problems: list) -> list[tuple[str, tuple]]:  # type: ignore[type-arg]
@@ -37,8 +43,13 @@ def test_the_same_rule_serves_a_game_and_counts_players() -> None:
 
 
 def test_unnamed_players_are_different_players() -> None:
-    body = {"preset": "pagat", "round": 1, "teams": [
-        {"name": "Us", "went_out": False, "melds": [], "players": [{"hand": ["5S"]}, {"hand": ["4S"]}]},
-        {"name": "Them", "went_out": False, "melds": [], "players": [{"hand": ["6S"]}, {"hand": ["KS"]}]}]}
+    body = {
+        "preset": "pagat",
+        "round": 1,
+        "teams": [
+            {"name": "Us", "went_out": False, "melds": [], "players": [{"hand": ["5S"]}, {"hand": ["4S"]}]},
+            {"name": "Them", "went_out": False, "melds": [], "players": [{"hand": ["6S"]}, {"hand": ["KS"]}]},
+        ],
+    }
     score = score_round_request(body)
     assert [t.total for t in score.teams] == [-10, -15]

@@ -79,8 +79,10 @@ def test_resolved_rules_say_what_differs() -> None:
     assert resolved.rules.max_wilds_per_book == 3
 
 
-_TWO_SIDES = [{"name": "A", "players": [{"hand": ["4S"]}, {"hand": ["7S"]}]},
-              {"name": "B", "players": [{"hand": ["5S"]}, {"hand": ["6S"]}]}]
+_TWO_SIDES = [
+    {"name": "A", "players": [{"hand": ["4S"]}, {"hand": ["7S"]}]},
+    {"name": "B", "players": [{"hand": ["5S"]}, {"hand": ["6S"]}]},
+]
 #: Every engine operation on a request body that takes house ``rules``, with a body it accepts.
 _REQUESTS = {
     "score_round_request": {"preset": "pagat", "teams": _TWO_SIDES},

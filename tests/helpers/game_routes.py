@@ -38,12 +38,24 @@ WRITES = {op for op in GAME_OPERATIONS if op[0] in ("post", "put", "delete")}
 def spec_game_operations(app: Flask) -> set[tuple[str, str]]:
     """(method, path) of every operation under /v1/games in the app's OpenAPI document."""
     paths = app.extensions["handfoot.api"].spec.to_dict()["paths"]
-    return {(method, path) for path, item in paths.items() if path.startswith("/v1/games")
-            for method in item if method in ("get", "post", "put", "patch", "delete")}
+    return {
+        (method, path)
+        for path, item in paths.items()
+        if path.startswith("/v1/games")
+        for method in item
+        if method in ("get", "post", "put", "patch", "delete")
+    }
 
 
-def call(flask_client: FlaskClient, op: tuple[str, str], *, game_id: int = 1, number: int = 1,
-         headers: dict[str, str] | None = None, etag: str | None = None) -> Any:
+def call(
+    flask_client: FlaskClient,
+    op: tuple[str, str],
+    *,
+    game_id: int = 1,
+    number: int = 1,
+    headers: dict[str, str] | None = None,
+    etag: str | None = None,
+) -> Any:
     """Send ``op`` with its body; ``{game_id}`` and ``{number}`` filled in; ``If-Match: etag`` on PUT,
     and on a round's DELETE the game's ETag (read first with the same headers; ``"any"`` if none)."""
     method, template = op

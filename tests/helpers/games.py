@@ -15,11 +15,31 @@ from handfoot.server.db import get_db
 TEAMS = [{"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}]
 
 
-def tally(name: str, *, out: bool = False, clean: int = 0, dirty: int = 0, wild: int = 0, red: int = 0,
-          caught: int = 0, table: int = 0, left: int = 0) -> dict[str, Any]:
-    return {"name": name, "went_out": out, "tally": {
-        "clean_books": clean, "dirty_books": dirty, "wild_books": wild, "red_threes_on_table": red,
-        "red_threes_caught": caught, "table_points": table, "points_left": left}}
+def tally(
+    name: str,
+    *,
+    out: bool = False,
+    clean: int = 0,
+    dirty: int = 0,
+    wild: int = 0,
+    red: int = 0,
+    caught: int = 0,
+    table: int = 0,
+    left: int = 0,
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "went_out": out,
+        "tally": {
+            "clean_books": clean,
+            "dirty_books": dirty,
+            "wild_books": wild,
+            "red_threes_on_table": red,
+            "red_threes_caught": caught,
+            "table_points": table,
+            "points_left": left,
+        },
+    }
 
 
 #: Seed 000's worked round as tallies: Team 1 3,740, Team 2 1,075.
@@ -34,12 +54,18 @@ SEED_ROUND_1 = [
 
 
 def out_round(winner: str, other: str) -> list[dict[str, Any]]:
-    return [tally(winner, out=True, clean=2, dirty=2, wild=1, table=500),
-            tally(other, clean=1, table=200, left=50)]
+    return [tally(winner, out=True, clean=2, dirty=2, wild=1, table=500), tally(other, clean=1, table=200, left=50)]
 
 
-def create_game(flask_client: FlaskClient, preset: str = "pagat", *, name: str = "Friday", teams: Any = None,
-                rules: Any = None, headers: Any = None) -> dict[str, Any]:
+def create_game(
+    flask_client: FlaskClient,
+    preset: str = "pagat",
+    *,
+    name: str = "Friday",
+    teams: Any = None,
+    rules: Any = None,
+    headers: Any = None,
+) -> dict[str, Any]:
     body: dict[str, Any] = {"name": name, "preset": preset, "teams": teams or TEAMS}
     if rules is not None:
         body["rules"] = rules
@@ -49,8 +75,14 @@ def create_game(flask_client: FlaskClient, preset: str = "pagat", *, name: str =
     return game
 
 
-def append(flask_client: FlaskClient, game_id: int, teams: list[dict[str, Any]], headers: Any = None,
-           expect: int = 201, **extra: Any) -> dict[str, Any]:
+def append(
+    flask_client: FlaskClient,
+    game_id: int,
+    teams: list[dict[str, Any]],
+    headers: Any = None,
+    expect: int = 201,
+    **extra: Any,
+) -> dict[str, Any]:
     response = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": teams, **extra}, headers=headers or {})
     assert response.status_code == expect, response.get_json()
     body: dict[str, Any] = response.get_json()

@@ -81,8 +81,17 @@ def start_server(folder: Path, *, extra_env: dict[str, str] | None = None) -> Li
     log_path = folder / "gunicorn.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
-            [_tool("gunicorn"), "-w", "2", "-b", f"127.0.0.1:{port}", "--graceful-timeout", "5", "--no-control-socket",
-             "handfoot.server:create_app()"],
+            [
+                _tool("gunicorn"),
+                "-w",
+                "2",
+                "-b",
+                f"127.0.0.1:{port}",
+                "--graceful-timeout",
+                "5",
+                "--no-control-socket",
+                "handfoot.server:create_app()",
+            ],
             cwd=PROJECT_ROOT,
             env=env,
             stdout=log,

@@ -65,8 +65,9 @@ def named_blocks(readme: str) -> dict[str, Block]:
         if block.name is None:
             continue
         if block.name in named:
-            raise ValueError(f"README.md: two blocks are named {block.name!r} (lines "
-                             f"{named[block.name].line} and {block.line})")
+            raise ValueError(
+                f"README.md: two blocks are named {block.name!r} (lines {named[block.name].line} and {block.line})"
+            )
         named[block.name] = block
     return named
 

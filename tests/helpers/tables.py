@@ -18,8 +18,7 @@ from handfoot.engine.play.bots import actor, greedy_policy
 from handfoot.server.db import get_db
 from handfoot.server.services import tables as tables_svc
 
-TEAMS = [{"name": "North-South", "players": ["North", "South"]},
-         {"name": "East-West", "players": ["East", "West"]}]
+TEAMS = [{"name": "North-South", "players": ["North", "South"]}, {"name": "East-West", "players": ["East", "West"]}]
 CARD = re.compile(r"^(10|[2-9JQKA])[SHDC]$|^JK$")
 CARD_IN_TEXT = re.compile(r"\b(10|[2-9JQKA])[SHDC]\b|\bJK\b")
 
@@ -95,8 +94,9 @@ def assert_hides(answer: Any, state: State, seat: int, table_seed: int) -> None:
             assert code in mine, code
 
 
-def play_turn(flask_client: FlaskClient, app: Flask, created: dict[str, Any], rng: random.Random,
-              check: bool = True) -> dict[str, Any]:
+def play_turn(
+    flask_client: FlaskClient, app: Flask, created: dict[str, Any], rng: random.Random, check: bool = True
+) -> dict[str, Any]:
     """The acting seat's greedy move, sent candidate after candidate until one is taken; every answer
     (the view, each refusal) checked for hidden information. Returns the accepted action's answer."""
     table = true_table(app, created["id"])
@@ -107,8 +107,9 @@ def play_turn(flask_client: FlaskClient, app: Flask, created: dict[str, Any], rn
     if check:
         assert_hides(view, state, seat, table.seed)
     for action in greedy_policy(view["view"], state.rules, rng):
-        response = flask_client.post(f"/v1/tables/{created['id']}/actions", headers=headers,
-                               json={"version": view["version"], "action": action})
+        response = flask_client.post(
+            f"/v1/tables/{created['id']}/actions", headers=headers, json={"version": view["version"], "action": action}
+        )
         answer = response.get_json()
         if response.status_code == 200:
             if check and answer["status"] == "playing" and answer["round"] == state.round:
@@ -120,8 +121,9 @@ def play_turn(flask_client: FlaskClient, app: Flask, created: dict[str, Any], rn
     raise AssertionError("no candidate taken")
 
 
-def play_round(flask_client: FlaskClient, app: Flask, created: dict[str, Any], seed: int = 1,
-               check: bool = True) -> dict[str, Any]:
+def play_round(
+    flask_client: FlaskClient, app: Flask, created: dict[str, Any], seed: int = 1, check: bool = True
+) -> dict[str, Any]:
     """Play the table's round to its end by greedy moves; the answer of the action that ended it."""
     rng = random.Random(seed)
     number = true_table(app, created["id"]).round

@@ -116,8 +116,15 @@ def commented_prints(code: str, namespace: dict[str, Any]) -> str:
 def run_bash(script: str, ctx: Context, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """``script`` run by bash in ``cwd`` with the shown commands' environment, stderr into stdout
     (as a terminal shows both)."""
-    return subprocess.run(["bash", "-c", script], cwd=cwd, env=ctx.shell_env(), stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, timeout=timeout)
+    return subprocess.run(
+        ["bash", "-c", script],
+        cwd=cwd,
+        env=ctx.shell_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def _command_end(lines: list[str], start: int) -> int:
@@ -186,8 +193,9 @@ def served_process(command: str, ctx: Context, *, env: dict[str, str]) -> tuple[
         "kill -TERM -- -$! 2>/dev/null; wait\n"
         'printf %s "$answer"\n'
     )
-    done = subprocess.run(["unshare", "-n", "bash", "-c", script], cwd=ctx.tmp_path, env=env,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        ["unshare", "-n", "bash", "-c", script], cwd=ctx.tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
     return (ctx.tmp_path / "served.log").read_text(encoding="utf-8", errors="replace"), done.stdout
 
 

@@ -66,8 +66,16 @@ MARKER_LOCK = threading.Lock()
 
 def round_body(marker: int) -> dict[str, Any]:
     def tally(name: str, **kw: int) -> dict[str, Any]:
-        counts = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "red_threes_on_table": 0,
-                  "red_threes_caught": 0, "table_points": 0, "points_left": 0, **kw}
+        counts = {
+            "clean_books": 0,
+            "dirty_books": 0,
+            "wild_books": 0,
+            "red_threes_on_table": 0,
+            "red_threes_caught": 0,
+            "table_points": 0,
+            "points_left": 0,
+            **kw,
+        }
         return {"name": name, "went_out": kw.pop("out", 0) == 1, "tally": counts}
 
     first = tally("Team 1", clean_books=2, dirty_books=2, wild_books=1, table_points=500)
@@ -82,8 +90,12 @@ def client_thread(base: str, game_ids: list[int], ledger: Ledger, stop: threadin
             marker = next(MARKERS)
         sent = Sent(game_ids[marker % len(game_ids)], str(uuid.uuid4()), marker, round_body(marker))
         try:
-            response = session.post(f"{base}/v1/games/{sent.game_id}/rounds", json=sent.body, timeout=20,
-                                    headers={"Idempotency-Key": sent.key})
+            response = session.post(
+                f"{base}/v1/games/{sent.game_id}/rounds",
+                json=sent.body,
+                timeout=20,
+                headers={"Idempotency-Key": sent.key},
+            )
         except requests.RequestException:
             with ledger.lock:
                 ledger.unanswered.append(sent)
@@ -102,8 +114,9 @@ def resend(base: str, sent: Sent) -> None:
     """Send an unanswered request again with its key until it is answered 201 (new or replayed)."""
     deadline = time.monotonic() + 30
     while True:
-        response = requests.post(f"{base}/v1/games/{sent.game_id}/rounds", json=sent.body, timeout=20,
-                                 headers={"Idempotency-Key": sent.key})
+        response = requests.post(
+            f"{base}/v1/games/{sent.game_id}/rounds", json=sent.body, timeout=20, headers={"Idempotency-Key": sent.key}
+        )
         if response.status_code == 201:
             sent.number = response.json()["number"]
             return
@@ -116,9 +129,15 @@ def resend(base: str, sent: Sent) -> None:
 def server(db_url: str, tmp_path: Path) -> Iterator[LiveServer]:
     """gunicorn, two workers, in its own process group (one killpg reaches the master and every
     worker): a short idempotency takeover, no rate limit."""
-    srv = LiveServer(db_url, tmp_path / "gunicorn.log", workers=2, unset=("HANDFOOT_RATE_LIMIT",),
-                     env={"HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS": "1", "HANDFOOT_SQLITE_BUSY_TIMEOUT": "15"},
-                     start_timeout=30, stop_grace=15)
+    srv = LiveServer(
+        db_url,
+        tmp_path / "gunicorn.log",
+        workers=2,
+        unset=("HANDFOOT_RATE_LIMIT",),
+        env={"HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS": "1", "HANDFOOT_SQLITE_BUSY_TIMEOUT": "15"},
+        start_timeout=30,
+        stop_grace=15,
+    )
     yield srv
     srv.stop()
 
@@ -128,9 +147,16 @@ def test_sigkill_mid_append_loses_and_duplicates_nothing(server: LiveServer, db_
     server.start()
     game_ids = []
     for i in range(GAMES):
-        response = requests.post(server.base + "/v1/games", timeout=10, json={
-            "name": f"crash {i}", "preset": "pagat", "rules": {"rounds": 50},
-            "teams": [{"name": "Team 1", "players": ["N", "S"]}, {"name": "Team 2", "players": ["E", "W"]}]})
+        response = requests.post(
+            server.base + "/v1/games",
+            timeout=10,
+            json={
+                "name": f"crash {i}",
+                "preset": "pagat",
+                "rules": {"rounds": 50},
+                "teams": [{"name": "Team 1", "players": ["N", "S"]}, {"name": "Team 2", "players": ["E", "W"]}],
+            },
+        )
         assert response.status_code == 201, response.text
         game_ids.append(response.json()["id"])
 

@@ -30,13 +30,36 @@ STRACE = shutil.which("strace")
 pytestmark = pytest.mark.skipif(STRACE is None, reason="strace not installed (apt-get install -y strace)")
 
 TEAMS = [{"name": "Team 1", "players": ["N", "S"]}, {"name": "Team 2", "players": ["E", "W"]}]
-ROUND = {"teams": [
-    {"name": "Team 1", "went_out": True, "tally": {"clean_books": 2, "dirty_books": 2, "wild_books": 1,
-                                                   "red_threes_on_table": 0, "red_threes_caught": 0,
-                                                   "table_points": 500, "points_left": 0}},
-    {"name": "Team 2", "went_out": False, "tally": {"clean_books": 1, "dirty_books": 0, "wild_books": 0,
-                                                    "red_threes_on_table": 0, "red_threes_caught": 0,
-                                                    "table_points": 200, "points_left": 50}}]}
+ROUND = {
+    "teams": [
+        {
+            "name": "Team 1",
+            "went_out": True,
+            "tally": {
+                "clean_books": 2,
+                "dirty_books": 2,
+                "wild_books": 1,
+                "red_threes_on_table": 0,
+                "red_threes_caught": 0,
+                "table_points": 500,
+                "points_left": 0,
+            },
+        },
+        {
+            "name": "Team 2",
+            "went_out": False,
+            "tally": {
+                "clean_books": 1,
+                "dirty_books": 0,
+                "wild_books": 0,
+                "red_threes_on_table": 0,
+                "red_threes_caught": 0,
+                "table_points": 200,
+                "points_left": 50,
+            },
+        },
+    ]
+}
 
 #: One traced call: ``PID name(FD<path or TCP:[a->b]>, ...``.
 CALL = re.compile(r"^(\d+)\s+(?:<\.\.\. )?(\w+)(?:\(| resumed>)\s*(?:(\d+)<(TCP:\[[^\]]*\]|[^>]*)>)?")
@@ -47,11 +70,22 @@ def traced_append(db_url: str, tmp_path: Path, env: dict[str, str] | None = None
     window of the worker's trace as ``(call, fd description, line)``, from its request's arrival to
     its 201's first write."""
     trace = tmp_path / "strace.log"
-    prefix = [str(STRACE), "-f", "-qq", "-yy", "-s", "200", "-o", str(trace),
-              "-e", "trace=fsync,fdatasync,sendto,recvfrom,sendmsg,recvmsg,write,writev"]
+    prefix = [
+        str(STRACE),
+        "-f",
+        "-qq",
+        "-yy",
+        "-s",
+        "200",
+        "-o",
+        str(trace),
+        "-e",
+        "trace=fsync,fdatasync,sendto,recvfrom,sendmsg,recvmsg,write,writev",
+    ]
     with LiveServer(db_url, tmp_path / "gunicorn.log", workers=1, env=env, prefix=prefix) as server:
-        game = requests.post(server.base + "/v1/games", timeout=30,
-                             json={"name": "durable", "preset": "pagat", "teams": TEAMS})
+        game = requests.post(
+            server.base + "/v1/games", timeout=30, json={"name": "durable", "preset": "pagat", "teams": TEAMS}
+        )
         assert game.status_code == 201, game.text
         path = f"/v1/games/{game.json()['id']}/rounds"
         answer = requests.post(server.base + path, json=ROUND, timeout=30)
@@ -65,10 +99,12 @@ def traced_append(db_url: str, tmp_path: Path, env: dict[str, str] | None = None
     worker = calls[arrived][0]
     mine = [c for c in calls[arrived:] if c[0] == worker]
     client_fd = mine[0][2]
-    answered = next(i for i, c in enumerate(mine) if c[2] == client_fd and c[1] in ("sendto", "sendmsg", "write",
-                                                                                     "writev")
-                    and "HTTP/1.1 201" in c[3])
-    return [(call, fd, line) for _, call, fd, line in mine[:answered + 1]]
+    answered = next(
+        i
+        for i, c in enumerate(mine)
+        if c[2] == client_fd and c[1] in ("sendto", "sendmsg", "write", "writev") and "HTTP/1.1 201" in c[3]
+    )
+    return [(call, fd, line) for _, call, fd, line in mine[: answered + 1]]
 
 
 def wal_syncs(window: list[tuple[str, str, str]]) -> list[str]:
@@ -108,6 +144,9 @@ def test_postgresql_commit_acknowledged_before_the_201(db_url: str, tmp_path: Pa
     pg = [(call, line) for call, fd, line in window if fd.startswith("TCP:") and fd.endswith(f":{port}]")]
     sent = [i for i, (call, line) in enumerate(pg) if call in ("sendto", "sendmsg", "write") and "COMMIT" in line]
     assert sent, "no COMMIT sent to PostgreSQL during the append"
-    acknowledged = [i for i, (call, line) in enumerate(pg)
-                    if call in ("recvfrom", "recvmsg") and "COMMIT\\0" in line and i > sent[-1]]
+    acknowledged = [
+        i
+        for i, (call, line) in enumerate(pg)
+        if call in ("recvfrom", "recvmsg") and "COMMIT\\0" in line and i > sent[-1]
+    ]
     assert acknowledged, "the 201 was written before PostgreSQL acknowledged the COMMIT"

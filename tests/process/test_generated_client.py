@@ -38,12 +38,27 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     out = tmp_path_factory.mktemp("generated")
     config = out / "config.json"
     # No post hooks: the generator would run ruff over its output, which only formats it.
-    config.write_text(json.dumps({"package_name_override": PACKAGE, "project_name_override": "handfoot-generated",
-                                  "post_hooks": []}))
+    config.write_text(
+        json.dumps({"package_name_override": PACKAGE, "project_name_override": "handfoot-generated", "post_hooks": []})
+    )
     # --meta none: the package alone (no pyproject of its own), written to --output-path.
-    result = subprocess.run([str(GENERATOR), "generate", "--path", str(SPEC_FILE), "--output-path",
-                             str(out / PACKAGE), "--config", str(config), "--meta", "none"],
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [
+            str(GENERATOR),
+            "generate",
+            "--path",
+            str(SPEC_FILE),
+            "--output-path",
+            str(out / PACKAGE),
+            "--config",
+            str(config),
+            "--meta",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Warning" not in result.stdout + result.stderr, result.stdout + result.stderr
     assert (out / PACKAGE / "client.py").is_file()
@@ -86,14 +101,24 @@ def test_scores_the_worked_round_and_appends_it(generated: ModuleType, live: Liv
     case = json.loads((WORKED_CASES / "s0-worked-round-tally.json").read_text())["request"]
     with generated.Client(base_url=live.base, raise_on_unexpected_status=True) as client:
         score = operation(generated, "rounds", "scoreRound").sync(
-            client=client, body=models.RoundScoreRequest.from_dict(case))
+            client=client, body=models.RoundScoreRequest.from_dict(case)
+        )
         assert [team.total for team in score.teams] == [3740, 1075]
         assert score.teams[0].lines[0].code == "clean_books"
 
-        game = operation(generated, "games", "createGame").sync(client=client, body=models.GameCreate.from_dict({
-            "name": "Generated", "preset": "pagat",
-            "teams": [{"name": "Team 1", "players": ["North", "South"]},
-                      {"name": "Team 2", "players": ["East", "West"]}]}))
+        game = operation(generated, "games", "createGame").sync(
+            client=client,
+            body=models.GameCreate.from_dict(
+                {
+                    "name": "Generated",
+                    "preset": "pagat",
+                    "teams": [
+                        {"name": "Team 1", "players": ["North", "South"]},
+                        {"name": "Team 2", "players": ["East", "West"]},
+                    ],
+                }
+            ),
+        )
         body = models.RoundCreate.from_dict({"round": 1, "teams": case["teams"]})
         append = operation(generated, "games", "appendRound")
         answer = append.sync_detailed(client=client, game_id=game.id, body=body, idempotency_key='"generated-1"')

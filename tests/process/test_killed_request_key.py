@@ -48,13 +48,13 @@ CHILD = textwrap.dedent("""
 """)
 
 
-def _stall_then_kill(flask_client: FlaskClient, db_url: str, path: str, body: dict[str, object],
-                     *host: str) -> None:
+def _stall_then_kill(flask_client: FlaskClient, db_url: str, path: str, body: dict[str, object], *host: str) -> None:
     """Start a child that claims ``"crash-1"`` on ``path`` and stalls; check its key is in flight
     while it lives; SIGKILL it."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_IDEMPOTENCY")}
-    child = subprocess.Popen([sys.executable, "-c", CHILD, db_url, path, json.dumps(body), *host], env=env,
-                             stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, db_url, path, json.dumps(body), *host], env=env, stdout=subprocess.PIPE, text=True
+    )
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "claimed"

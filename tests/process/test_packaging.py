@@ -34,9 +34,10 @@ def package_folders(project: dict[str, Any], base: Path) -> dict[str, Path]:
     found = {}
     for name in project["tool"]["setuptools"]["packages"]:
         parent = max((key for key in mapping if name == key or name.startswith(key + ".")), key=len)
-        rest = name[len(parent):].lstrip(".")
-        found[name] = (base / mapping[parent] / Path(*rest.split("."))).resolve() if rest else \
-            (base / mapping[parent]).resolve()
+        rest = name[len(parent) :].lstrip(".")
+        found[name] = (
+            (base / mapping[parent] / Path(*rest.split("."))).resolve() if rest else (base / mapping[parent]).resolve()
+        )
     return found
 
 
@@ -45,8 +46,13 @@ def source_folders(*tops: Path) -> set[Path]:
     folders = set()
     for top in tops:
         for path in top.rglob("*"):
-            if path.is_file() and "__pycache__" not in path.parts and not path.name.endswith(".toml") \
-                    and ".egg-info" not in str(path) and "build" not in path.relative_to(ROOT).parts:
+            if (
+                path.is_file()
+                and "__pycache__" not in path.parts
+                and not path.name.endswith(".toml")
+                and ".egg-info" not in str(path)
+                and "build" not in path.relative_to(ROOT).parts
+            ):
                 folders.add(path.parent.resolve())
     return folders
 
@@ -54,14 +60,15 @@ def source_folders(*tops: Path) -> set[Path]:
 def test_every_folder_is_a_listed_package() -> None:
     listed = set(package_folders(CLIENT, ROOT).values()) | set(package_folders(SERVER, ROOT / "api").values())
     missing = source_folders(ROOT / "sdk", ROOT / "engine", ROOT / "api", ROOT / "migrations") - listed
-    assert not missing, "folders no distribution ships (add them to a [tool.setuptools] packages list):\n" + \
-        "\n".join(sorted(str(m.relative_to(ROOT)) for m in missing))
+    assert not missing, "folders no distribution ships (add them to a [tool.setuptools] packages list):\n" + "\n".join(
+        sorted(str(m.relative_to(ROOT)) for m in missing)
+    )
 
 
 def client_version() -> str:
     """``__version__`` of sdk/_version.py, the packages' one version source."""
     match = re.fullmatch(r'__version__ = "([^"]+)"\n', (ROOT / "sdk" / "_version.py").read_text(encoding="utf-8"))
-    assert match, "sdk/_version.py holds one line: __version__ = \"X.Y.Z\""
+    assert match, 'sdk/_version.py holds one line: __version__ = "X.Y.Z"'
     return match.group(1)
 
 
@@ -90,12 +97,20 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Both distributions as ``python -m build`` makes them: the sdist, then the wheel built from it."""
     out = tmp_path_factory.mktemp("dist")
     for source in (ROOT, ROOT / "api"):
-        subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(source)],
-                       check=True, capture_output=True, cwd=ROOT)
+        subprocess.run(
+            [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(source)],
+            check=True,
+            capture_output=True,
+            cwd=ROOT,
+        )
     found = {path.name: path for path in out.iterdir()}
     version = client_version()
-    assert set(found) == {f"handfoot-{version}.tar.gz", f"handfoot-{version}-py3-none-any.whl",
-                          f"handfoot_server-{version}.tar.gz", f"handfoot_server-{version}-py3-none-any.whl"}, found
+    assert set(found) == {
+        f"handfoot-{version}.tar.gz",
+        f"handfoot-{version}-py3-none-any.whl",
+        f"handfoot_server-{version}.tar.gz",
+        f"handfoot_server-{version}-py3-none-any.whl",
+    }, found
     return found
 
 
@@ -139,8 +154,7 @@ def test_check_wheel_contents_passes(wheels: dict[str, Path]) -> None:
     tool = Path(sys.executable).with_name("check-wheel-contents")
     # W004 (not an importable path) is the migration scripts' dated file names: alembic loads them
     # by path, never by import.
-    result = subprocess.run([str(tool), "--ignore", "W004", *map(str, wheels.values())],
-                            capture_output=True, text=True)
+    result = subprocess.run([str(tool), "--ignore", "W004", *map(str, wheels.values())], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -41,9 +41,13 @@ def granted(tmp_path: Path, storage: str | None, db_url: str | None = None, pref
     answer must be a 429."""
     url = db_url or f"sqlite:///{tmp_path / f'{uuid.uuid4().hex}.sqlite3'}"
     migrate.upgrade(url)
-    env = {"HANDFOOT_RATE_LIMIT": f"{LIMIT}/minute", "HANDFOOT_RATE_LIMIT_STORAGE": storage or "",
-           "HANDFOOT_RATE_LIMIT_KEY_PREFIX": prefix}
+    env = {
+        "HANDFOOT_RATE_LIMIT": f"{LIMIT}/minute",
+        "HANDFOOT_RATE_LIMIT_STORAGE": storage or "",
+        "HANDFOOT_RATE_LIMIT_KEY_PREFIX": prefix,
+    }
     with LiveServer(url, tmp_path / "gunicorn.log", workers=2, env=env) as server:
+
         def one(_: int) -> int:
             return requests.get(server.base + "/v1/presets", timeout=30).status_code  # a new connection each
 

@@ -84,8 +84,12 @@ def compare(name: str, block: Block, produced: str) -> str | None:
     made = normalise(only_shown_headers(block.text, produced))
     if shown == made:
         return None
-    diff = difflib.unified_diff(shown.splitlines(keepends=True), made.splitlines(keepends=True),
-                                f"README.md <!-- {name} --> (line {block.line})", "what the code prints")
+    diff = difflib.unified_diff(
+        shown.splitlines(keepends=True),
+        made.splitlines(keepends=True),
+        f"README.md <!-- {name} --> (line {block.line})",
+        "what the code prints",
+    )
     return f"README block {name!r} (line {block.line}) is not what the code prints:\n{''.join(diff)}"
 
 
@@ -128,7 +132,8 @@ def _serves_as_shown(command: str, ctx: Context, *, says: list[str]) -> Problems
     database = ctx.tmp_path / "served.sqlite3"
     env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")} | {
         "DATABASE_URL": f"sqlite:///{database}",
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
     log, health = served_process(command, ctx, env=env)
     says = [line.replace("<database>", str(database)) for line in says]
     problems = [f"{command!r} printed no line {line!r}:\n{log}" for line in says if line not in log]
@@ -140,12 +145,14 @@ def _serves_as_shown(command: str, ctx: Context, *, says: list[str]) -> Problems
 def _make_run(blocks: dict[str, Block], ctx: Context) -> Problems:
     """``make run`` as the first block shows it (its other line, ``make test``, is the suite itself),
     the install step taken as done: it migrates, prints the SQLite path, serves on 127.0.0.1:8000."""
-    assert re.search(r"^make run +# .*SQLite path printed.*serve http://127\.0\.0\.1:8000", blocks["make-run"].text,
-                     re.M), blocks["make-run"].text
+    assert re.search(
+        r"^make run +# .*SQLite path printed.*serve http://127\.0\.0\.1:8000", blocks["make-run"].text, re.M
+    ), blocks["make-run"].text
     venv = Path(sys.executable).parent.parent
     command = f"make -C {shlex.quote(str(PROJECT_ROOT))} --old-file={venv}/.installed-dev VENV={venv} run"
-    return _serves_as_shown(command, ctx, says=["SQLite database file: <database>", "database at head",
-                                                "serving on http://127.0.0.1:8000"])
+    return _serves_as_shown(
+        command, ctx, says=["SQLite database file: <database>", "database at head", "serving on http://127.0.0.1:8000"]
+    )
 
 
 def _installed_serve(blocks: dict[str, Block], ctx: Context) -> Problems:
@@ -154,8 +161,11 @@ def _installed_serve(blocks: dict[str, Block], ctx: Context) -> Problems:
     is what .ci/dist-check does on CI)."""
     lines = [line for line in blocks["install-wheels"].text.splitlines() if line.startswith("handfoot-server serve")]
     assert len(lines) == 1 and "# migrates, then serves on 127.0.0.1:8000" in lines[0], blocks["install-wheels"].text
-    return _serves_as_shown(shlex.join(shlex.split(lines[0], comments=True)), ctx,
-                            says=["database at head", "serving on http://127.0.0.1:8000"])
+    return _serves_as_shown(
+        shlex.join(shlex.split(lines[0], comments=True)),
+        ctx,
+        says=["database at head", "serving on http://127.0.0.1:8000"],
+    )
 
 
 def _jq_breakdown(blocks: dict[str, Block], ctx: Context) -> Problems:
@@ -208,8 +218,14 @@ def _table_curl(blocks: dict[str, Block], ctx: Context) -> Problems:
     return _problems(blocks, {"table-curl-output": done.stdout})
 
 
-SDK_SESSION = ("sdk-score", "sdk-checks", "sdk-errors", "stored-games", "stored-games-corrections",
-               "stored-games-scoresheet")
+SDK_SESSION = (
+    "sdk-score",
+    "sdk-checks",
+    "sdk-errors",
+    "stored-games",
+    "stored-games-corrections",
+    "stored-games-scoresheet",
+)
 
 
 def _sdk(blocks: dict[str, Block], ctx: Context) -> Problems:
@@ -263,8 +279,9 @@ def _handfoot_play(blocks: dict[str, Block], ctx: Context) -> Problems:
 
 RUNNERS: dict[str, Runner] = {
     "make-run": Runner(("make-run",), (), _make_run),
-    "jq-breakdown": Runner(("jq-breakdown-input", "jq-breakdown", "jq-breakdown-output"),
-                           ("jq-breakdown-output",), _jq_breakdown),
+    "jq-breakdown": Runner(
+        ("jq-breakdown-input", "jq-breakdown", "jq-breakdown-output"), ("jq-breakdown-output",), _jq_breakdown
+    ),
     "validate-curl": Runner(("validate-curl",), ("validate-curl",), _shell_sessions("validate-curl")),
     "problem-curl": Runner(("problem-curl",), ("problem-curl",), _shell_sessions("problem-curl")),
     "engine-request": Runner(("engine-request",), ("engine-request",), _commented("engine-request")),
@@ -272,16 +289,26 @@ RUNNERS: dict[str, Runner] = {
     "table-curl": Runner(("table-curl", "table-curl-output"), ("table-curl-output",), _table_curl),
     "sdk": Runner(
         (*SDK_SESSION, "sdk-score-output", "stored-games-output"),
-        ("sdk-score-output", "sdk-checks", "sdk-errors", "stored-games-output", "stored-games-corrections",
-         "stored-games-scoresheet"),
-        _sdk),
+        (
+            "sdk-score-output",
+            "sdk-checks",
+            "sdk-errors",
+            "stored-games-output",
+            "stored-games-corrections",
+            "stored-games-scoresheet",
+        ),
+        _sdk,
+    ),
     "engine-file": Runner(("engine-file",), ("engine-file",), _commented("engine-file")),
     "async-client": Runner(("async-client",), ("async-client",), _commented("async-client", server=True)),
     "handfoot-score": Runner(("handfoot-score",), ("handfoot-score",), _shell_sessions("handfoot-score")),
     "keeping-score": Runner(("keeping-score",), (), _keeping_score),
     "install-wheels": Runner(("install-wheels",), (), _installed_serve),
-    "write-a-bot": Runner(("write-a-bot", "write-a-bot-command", "write-a-bot-output"),
-                          ("write-a-bot", "write-a-bot-output"), _write_a_bot),
+    "write-a-bot": Runner(
+        ("write-a-bot", "write-a-bot-command", "write-a-bot-output"),
+        ("write-a-bot", "write-a-bot-output"),
+        _write_a_bot,
+    ),
     "handfoot-play": Runner(("handfoot-play", "handfoot-play-output"), ("handfoot-play-output",), _handfoot_play),
 }
 
@@ -337,9 +364,14 @@ def test_a_changed_output_fails_naming_its_block(name: str) -> None:
     assert message is not None and f"README block {name!r} (line {block.line})" in message
 
 
-@pytest.mark.parametrize(("runner", "name"), [("play-engine", "play-engine-output"),  # a program's output
-                                           ("validate-curl", "validate-curl"),  # a shell session
-                                           ("sdk", "sdk-checks")])  # an interpreter session
+@pytest.mark.parametrize(
+    ("runner", "name"),
+    [
+        ("play-engine", "play-engine-output"),  # a program's output
+        ("validate-curl", "validate-curl"),  # a shell session
+        ("sdk", "sdk-checks"),
+    ],
+)  # an interpreter session
 def test_a_changed_output_fails_the_run(runner: str, name: str, ctx: Context) -> None:
     """The whole path, from the README's text to the run, for a block of each kind: with one number
     of its shown output changed the run fails, naming the block, and only it."""
@@ -360,9 +392,10 @@ def test_sessions_are_transcribed_as_a_terminal_and_an_interpreter_show_them(ctx
     ctx._url = "http://127.0.0.1:9"  # nothing listens: these commands ask no server
     shell = "$ printf 'no newline'\n$ echo two \\\n  lines\n$ false\n$ echo $?\n"
     assert shell_session(shell, ctx, ctx.tmp_path) == (
-        "$ printf 'no newline'\nno newline\n$ echo two \\\n  lines\ntwo lines\n$ false\n$ echo $?\n1\n")
+        "$ printf 'no newline'\nno newline\n$ echo two \\\n  lines\ntwo lines\n$ false\n$ echo $?\n1\n"
+    )
     python = ">>> x = [1, 2]\n>>> x\n>>> for i in x: print(i)\n>>> x[5]\n"
     assert python_session(python, {}) == (
-        ">>> x = [1, 2]\n>>> x\n[1, 2]\n>>> for i in x: print(i)\n1\n2\n"
-        ">>> x[5]\nIndexError: list index out of range\n")
+        ">>> x = [1, 2]\n>>> x\n[1, 2]\n>>> for i in x: print(i)\n1\n2\n>>> x[5]\nIndexError: list index out of range\n"
+    )
     assert commented_prints("x = 3\nprint(x * 2)   # 7\n", {}) == "x = 3\nprint(x * 2)   # 6\n"

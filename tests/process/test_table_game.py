@@ -24,8 +24,10 @@ from handfoot.client import Client, NotFoundError
 from handfoot.client.bots import Bot, BotSummary, policy_choose
 from tests.conftest import run_async
 
-TEAMS: list[Any] = [{"name": "North-South", "players": ["North", "South"]},
-                    {"name": "East-West", "players": ["East", "West"]}]
+TEAMS: list[Any] = [
+    {"name": "North-South", "players": ["North", "South"]},
+    {"name": "East-West", "players": ["East", "West"]},
+]
 BOTS = ["greedy", "random", "greedy", "random"]  # seats in turn order: North, East, South, West
 SEED = 7
 ONE_ROUND = {"rounds": 1}  # house rule: the game ends after its first round
@@ -40,9 +42,13 @@ def table_server(db_url: str, log: Path) -> LiveServer:
 def migrated_sqlite(folder: Path) -> str:
     """A SQLite file in ``folder`` with the migrations applied (``alembic upgrade head``)."""
     db_url = f"sqlite:///{folder / 'handfoot.sqlite3'}"
-    subprocess.run([str(Path(sys.executable).with_name("alembic")), "upgrade", "head"], check=True,
-                   capture_output=True, env={**os.environ, "DATABASE_URL": db_url},
-                   cwd=Path(__file__).resolve().parents[2])
+    subprocess.run(
+        [str(Path(sys.executable).with_name("alembic")), "upgrade", "head"],
+        check=True,
+        capture_output=True,
+        env={**os.environ, "DATABASE_URL": db_url},
+        cwd=Path(__file__).resolve().parents[2],
+    )
     return db_url
 
 
@@ -102,7 +108,8 @@ def test_two_greedy_and_two_random_bots_play_a_pagat_game(db_url: str, tmp_path:
         assert all(dict(s.totals) == dict(zip(sheet.teams, totals, strict=True)) for s in summaries)
         assert all(s.rounds == hf.game(table.game).rounds_played for s in summaries)
         assert sum(s.actions for s in summaries) == sum(
-            len(hf.table_round(table.id, n).actions) for n in range(1, summaries[0].rounds + 1))
+            len(hf.table_round(table.id, n).actions) for n in range(1, summaries[0].rounds + 1)
+        )
         assert hf.get_table(table.id).status == "finished"
         with pytest.raises(NotFoundError):  # a token is no key to another table's seat
             hf.seat_view(table.id + 1000, table.tokens[0])
@@ -113,9 +120,25 @@ def test_handfoot_play_plays_a_game_to_the_end(db_url: str, tmp_path: Path) -> N
     with table_server(db_url, tmp_path / "gunicorn.log") as server, Client(server.base) as hf:
         cli = Path(sys.executable).with_name("handfoot")
         done = subprocess.run(
-            [str(cli), "--url", server.base, "play", "--preset", "pagat", "--bots", ",".join(BOTS),
-             "--rules", json.dumps(ONE_ROUND), "--seed", str(SEED), "--wait", "10"],
-            capture_output=True, text=True, timeout=600,
+            [
+                str(cli),
+                "--url",
+                server.base,
+                "play",
+                "--preset",
+                "pagat",
+                "--bots",
+                ",".join(BOTS),
+                "--rules",
+                json.dumps(ONE_ROUND),
+                "--seed",
+                str(SEED),
+                "--wait",
+                "10",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
         assert done.returncode == 0, done.stderr
         first = done.stdout.splitlines()[0]
@@ -149,8 +172,10 @@ def test_async_bots_play_a_game_and_a_seat_follows_its_events(tmp_path: Path) ->
 
         async def main() -> list[BotSummary]:
             async with AsyncClient(server.base, timeout=(3.05, 30)) as ahf:
-                bots = [AsyncBot(ahf, table.id, token, policy_choose(bot, seed=i), wait=10)
-                        for i, (token, bot) in enumerate(zip(table.tokens, BOTS, strict=True))]
+                bots = [
+                    AsyncBot(ahf, table.id, token, policy_choose(bot, seed=i), wait=10)
+                    for i, (token, bot) in enumerate(zip(table.tokens, BOTS, strict=True))
+                ]
                 return list(await asyncio.gather(*(bot.play() for bot in bots)))
 
         summaries = run_async(main())
@@ -197,10 +222,17 @@ def test_the_reference_bot_examples_play_a_game(tmp_path: Path) -> None:
     with table_server(migrated_sqlite(tmp_path), tmp_path / "gunicorn.log") as server, Client(server.base) as hf:
         table = hf.create_table(preset="pagat", teams=TEAMS, rules=ONE_ROUND, name="Example bots", seed=SEED + 2)
         env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")} | {"HANDFOOT_URL": server.base}
-        bots = [subprocess.Popen([sys.executable, str(root / "examples" / f"{bot}_bot.py"), str(table.id), token,
-                                  "--seed", str(i)], cwd=root, env=env, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
-                for i, (bot, token) in enumerate(zip(BOTS, table.tokens, strict=True))]
+        bots = [
+            subprocess.Popen(
+                [sys.executable, str(root / "examples" / f"{bot}_bot.py"), str(table.id), token, "--seed", str(i)],
+                cwd=root,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for i, (bot, token) in enumerate(zip(BOTS, table.tokens, strict=True))
+        ]
         outputs = [bot.communicate(timeout=600) for bot in bots]
         assert [bot.returncode for bot in bots] == [0, 0, 0, 0], [err for _, err in outputs]
         totals = check_game_adds_up(hf, table.game, table.id, rounds=1)
@@ -212,19 +244,50 @@ def test_the_reference_bot_examples_play_a_game(tmp_path: Path) -> None:
 def test_handfoot_play_continues_a_stored_game_as_json(tmp_path: Path) -> None:
     """``handfoot play --game ID --json``: a game with three rounds kept by hand is played to its end
     at a table (its round 4), and the summary is JSON with the finished score sheet."""
-    out = {"clean_books": 2, "dirty_books": 2, "wild_books": 1, "red_threes_on_table": 1, "red_threes_caught": 0,
-           "table_points": 465, "points_left": 25}
-    other = {"clean_books": 1, "dirty_books": 2, "wild_books": 0, "red_threes_on_table": 0, "red_threes_caught": 1,
-             "table_points": 260, "points_left": 185}
+    out = {
+        "clean_books": 2,
+        "dirty_books": 2,
+        "wild_books": 1,
+        "red_threes_on_table": 1,
+        "red_threes_caught": 0,
+        "table_points": 465,
+        "points_left": 25,
+    }
+    other = {
+        "clean_books": 1,
+        "dirty_books": 2,
+        "wild_books": 0,
+        "red_threes_on_table": 0,
+        "red_threes_caught": 1,
+        "table_points": 260,
+        "points_left": 185,
+    }
     with table_server(migrated_sqlite(tmp_path), tmp_path / "gunicorn.log") as server, Client(server.base) as hf:
         game = hf.create_game(name="Kept by hand", preset="pagat", teams=TEAMS)
         for _ in range(3):
-            hf.add_round(game.id, teams=[{"name": "North-South", "went_out": True, "tally": out},
-                                         {"name": "East-West", "tally": other}])
+            hf.add_round(
+                game.id,
+                teams=[{"name": "North-South", "went_out": True, "tally": out}, {"name": "East-West", "tally": other}],
+            )
         done = subprocess.run(
-            [str(Path(sys.executable).with_name("handfoot")), "--url", server.base, "play", "--game", str(game.id),
-             "--bots", ",".join(BOTS), "--seed", str(SEED), "--wait", "10", "--json"],
-            capture_output=True, text=True, timeout=600,
+            [
+                str(Path(sys.executable).with_name("handfoot")),
+                "--url",
+                server.base,
+                "play",
+                "--game",
+                str(game.id),
+                "--bots",
+                ",".join(BOTS),
+                "--seed",
+                str(SEED),
+                "--wait",
+                "10",
+                "--json",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
         assert done.returncode == 0, done.stderr
         summary = json.loads(done.stdout)

@@ -88,13 +88,21 @@ def test_a_game_kept_with_the_async_client(live_server: LiveServer) -> None:
         assert (first.number, [t.total for t in first.teams]) == (1, [3740, 1075])
         assert hf.last_response is not None and hf.last_response.status_code == 201
         second = await hf.add_round(
-            game.id, round=2, teams=[side("Team 1", tally(clean_books=1, table_points=200, points_left=40)),
-                                     side("Team 2", tally(clean_books=1, table_points=150, points_left=60))]
+            game.id,
+            round=2,
+            teams=[
+                side("Team 1", tally(clean_books=1, table_points=200, points_left=40)),
+                side("Team 2", tally(clean_books=1, table_points=150, points_left=60)),
+            ],
         )
         assert (await hf.round(game.id, 2)).etag == second.etag
         corrected = await hf.correct_round(
-            game.id, 2, teams=[side("Team 1", tally(clean_books=1, table_points=220, points_left=40)),
-                               side("Team 2", tally(clean_books=1, table_points=150, points_left=60))]
+            game.id,
+            2,
+            teams=[
+                side("Team 1", tally(clean_books=1, table_points=220, points_left=40)),
+                side("Team 2", tally(clean_books=1, table_points=150, points_left=60)),
+            ],
         )
         assert corrected.revision == 2
         assert [r.revision for r in await hf.revisions(game.id, 2)] == [1, 2]

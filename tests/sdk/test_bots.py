@@ -42,13 +42,22 @@ class FakeTable:
         return int(token[1:])
 
     def _view(self, seat: int) -> SeatView:
-        return SeatView.from_json({"table": 1, "game": 1, "status": "finished" if self.finished else "playing",
-                                   "version": self.version, "round": self.state.round, "rounds": self.rounds,
-                                   "preset": "pagat", "rules": self.rules, "view": view(self.state, seat),
-                                   "last_round": None})
+        return SeatView.from_json(
+            {
+                "table": 1,
+                "game": 1,
+                "status": "finished" if self.finished else "playing",
+                "version": self.version,
+                "round": self.state.round,
+                "rounds": self.rounds,
+                "preset": "pagat",
+                "rules": self.rules,
+                "view": view(self.state, seat),
+                "last_round": None,
+            }
+        )
 
-    def seat_view(self, table_id: int, token: str, *, version: int | None = None,
-                  wait: int | None = None) -> SeatView:
+    def seat_view(self, table_id: int, token: str, *, version: int | None = None, wait: int | None = None) -> SeatView:
         with self.changed:
             if version is not None and wait:
                 self.changed.wait_for(lambda: self.version != version, timeout=wait)
@@ -60,18 +69,31 @@ class FakeTable:
         with self.changed:
             if seat in self.stale_once:
                 self.stale_once.discard(seat)
-                raise VersionMovedError(409, ProblemDetails.from_json(
-                    {"type": "x/version-moved", "title": "Version moved", "status": 409, "version": self.version},
-                    status=409))
+                raise VersionMovedError(
+                    409,
+                    ProblemDetails.from_json(
+                        {"type": "x/version-moved", "title": "Version moved", "status": 409, "version": self.version},
+                        status=409,
+                    ),
+                )
             if version != self.version:
                 raise VersionMovedError(409, ProblemDetails.from_status(409))
             try:
                 state = step(self.state, {**action, "seat": seat})
             except PlayError as exc:
                 self.refusals += [p.code for p in exc.problems]
-                raise UnprocessableEntityError(422, ProblemDetails.from_json(
-                    {"type": "x/play", "title": "Action refused", "status": 422,
-                     "errors": [{"code": p.code, "detail": p.detail} for p in exc.problems]}, status=422)) from exc
+                raise UnprocessableEntityError(
+                    422,
+                    ProblemDetails.from_json(
+                        {
+                            "type": "x/play",
+                            "title": "Action refused",
+                            "status": 422,
+                            "errors": [{"code": p.code, "detail": p.detail} for p in exc.problems],
+                        },
+                        status=422,
+                    ),
+                ) from exc
             self.log.append((seat, dict(action)))
             self.state, self.version = state, self.version + 1
             if state.phase == "ended":
@@ -79,8 +101,9 @@ class FakeTable:
                 if state.round == self.rounds:
                     self.finished = True
                 else:
-                    self.state = new_round("pagat", SIDES, self.seed + state.round, state.round + 1, self.rules,
-                                           scores=self.totals)
+                    self.state = new_round(
+                        "pagat", SIDES, self.seed + state.round, state.round + 1, self.rules, scores=self.totals
+                    )
             self.changed.notify_all()
             return self._view(seat)
 
@@ -143,8 +166,18 @@ def test_policy_choose_reads_the_rules_from_the_view() -> None:
 def test_policy_choose_refuses_a_view_of_unknown_rules() -> None:
     from handfoot.engine.errors import HandFootError
 
-    sv = SeatView.from_json({"table": 1, "game": 1, "status": "playing", "version": 0, "round": 1,
-                             "preset": "no-such-preset", "rules": {}, "view": {"phase": "draw"}})
+    sv = SeatView.from_json(
+        {
+            "table": 1,
+            "game": 1,
+            "status": "playing",
+            "version": 0,
+            "round": 1,
+            "preset": "no-such-preset",
+            "rules": {},
+            "view": {"phase": "draw"},
+        }
+    )
     with pytest.raises(HandFootError):
         policy_choose("greedy")(sv)
 
@@ -171,11 +204,22 @@ def test_every_candidate_refused_is_a_bot_error_naming_the_rule() -> None:
 
 
 def test_final_totals_add_the_ended_round() -> None:
-    sv = SeatView.from_json({"table": 1, "game": 1, "status": "finished", "version": 9, "round": 2,
-                             "preset": "pagat", "rules": {},
-                             "view": {"phase": "ended", "sides": [{"name": "A", "score": 100},
-                                                                  {"name": "B", "score": 50}],
-                                      "score": [{"name": "A", "total": 5}, {"name": "B", "total": -20}]}})
+    sv = SeatView.from_json(
+        {
+            "table": 1,
+            "game": 1,
+            "status": "finished",
+            "version": 9,
+            "round": 2,
+            "preset": "pagat",
+            "rules": {},
+            "view": {
+                "phase": "ended",
+                "sides": [{"name": "A", "score": 100}, {"name": "B", "score": 50}],
+                "score": [{"name": "A", "total": 5}, {"name": "B", "total": -20}],
+            },
+        }
+    )
     assert final_totals(sv) == {"A": 105, "B": 30}
 
 
@@ -185,8 +229,9 @@ class AsyncFake:
     def __init__(self, table: FakeTable) -> None:
         self.table = table
 
-    async def seat_view(self, table_id: int, token: str, *, version: int | None = None,
-                        wait: int | None = None) -> SeatView:
+    async def seat_view(
+        self, table_id: int, token: str, *, version: int | None = None, wait: int | None = None
+    ) -> SeatView:
         if version is not None and wait:
             deadline = asyncio.get_running_loop().time() + wait
             while self.table.version == version and asyncio.get_running_loop().time() < deadline:
@@ -207,23 +252,33 @@ def test_async_bots_play_a_round() -> None:
     greedy = policy_choose("greedy", preset="pagat", seed=1)
 
     async def main() -> list[Any]:
-        bots = [AsyncBot(fake, 1, f"t{seat}", choose_async if seat % 2 else policy_choose("random", preset="pagat",
-                                                                                           seed=seat), wait=5)
-                for seat in range(4)]
+        bots = [
+            AsyncBot(
+                fake,
+                1,
+                f"t{seat}",
+                choose_async if seat % 2 else policy_choose("random", preset="pagat", seed=seat),
+                wait=5,
+            )
+            for seat in range(4)
+        ]
         return list(await asyncio.gather(*(bot.play() for bot in bots)))
 
     summaries = run_async(main())  # not asyncio.run here: the browser tests leave a loop in this thread
     assert table.finished and sum(s.actions for s in summaries) == len(table.log)
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--bots", "greedy,clever,greedy,random"], "unknown bot clever"),
-    (["--bots", "greedy,random"], "2 bots for 4 players"),
-    (["--bots", "greedy,random,greedy,random", "--rules", "[1]"], "a JSON object"),
-    (["--bots", "greedy,random,greedy,random", "--rules", "{"], "not JSON"),
-    (["--bots", "greedy,random,greedy,random", "--side", "Us"], "expected NAME=PLAYER,PLAYER"),
-    (["--bots", "greedy,random,greedy,random", "--game", "3", "--side", "A=B,C"], "--game brings its own"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--bots", "greedy,clever,greedy,random"], "unknown bot clever"),
+        (["--bots", "greedy,random"], "2 bots for 4 players"),
+        (["--bots", "greedy,random,greedy,random", "--rules", "[1]"], "a JSON object"),
+        (["--bots", "greedy,random,greedy,random", "--rules", "{"], "not JSON"),
+        (["--bots", "greedy,random,greedy,random", "--side", "Us"], "expected NAME=PLAYER,PLAYER"),
+        (["--bots", "greedy,random,greedy,random", "--game", "3", "--side", "A=B,C"], "--game brings its own"),
+    ],
+)
 def test_handfoot_play_usage_errors_send_nothing(argv: list[str], message: str) -> None:
     import io
 

@@ -108,8 +108,10 @@ def test_server_error_and_no_connection_exit_3(rsps: responses.RequestsMock, sle
         rsps.get(f"{BASE}/v1/presets", body=requests.ConnectionError("refused"))
     code, _, err = run("presets")
     assert code == EXIT_UNAVAILABLE
-    assert err == f"handfoot: no handfoot server at {BASE} (refused); start one with `make run` or " \
-                  "`handfoot-server serve`, or give --url\n"
+    assert (
+        err == f"handfoot: no handfoot server at {BASE} (refused); start one with `make run` or "
+        "`handfoot-server serve`, or give --url\n"
+    )
 
 
 def test_a_timeout_names_the_server_and_the_seconds(rsps: responses.RequestsMock, sleeps: list[float]) -> None:
@@ -175,8 +177,7 @@ def test_round_revisions_and_delete_round(rsps: responses.RequestsMock) -> None:
     rsps.get(f"{BASE}/v1/games/12/rounds/1/revisions", json=[revision])
     code, out, _ = run("revisions", "12", "1")
     assert (code, out) == (EXIT_OK, "revision 1 (current): Us 3,740, Them 1,075\n")
-    rsps.delete(f"{BASE}/v1/games/12/rounds/1", status=204,
-                match=[matchers.header_matcher({"If-Match": '"g1"'})])
+    rsps.delete(f"{BASE}/v1/games/12/rounds/1", status=204, match=[matchers.header_matcher({"If-Match": '"g1"'})])
     assert run("delete-round", "12", "1", "--if-match", '"g1"') == (EXIT_OK, "round 1 of game 12 deleted\n", "")
 
 

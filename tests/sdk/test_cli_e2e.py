@@ -34,7 +34,16 @@ def run(server: LiveServer | str, *argv: str, stdin: str = "", key: bool = True)
 
 def create(server: LiveServer, name: str = "CLI night") -> dict[str, Any]:
     code, out, err = run(
-        server, "create-game", "--name", name, "--preset", "pagat", "--side", "Us=Ann,Bob", "--side", "Them=Cy,Di",
+        server,
+        "create-game",
+        "--name",
+        name,
+        "--preset",
+        "pagat",
+        "--side",
+        "Us=Ann,Bob",
+        "--side",
+        "Them=Cy,Di",
         "--json",
     )
     assert (code, err) == (EXIT_OK, ""), err
@@ -71,8 +80,15 @@ def test_validate_a_meld(live_server: LiveServer) -> None:
     code, out, _ = run(live_server, "validate", "--preset", "pagat", "9D", "2S", "--onto", "9S", "9H", "9C", "--json")
     assert code == EXIT_OK
     assert json.loads(out) | {"problems": []} == {
-        "valid": True, "kind": "dirty", "rank": "9", "complete": False, "size": 5, "naturals": 4, "wilds": 1,
-        "points": 60, "problems": [],
+        "valid": True,
+        "kind": "dirty",
+        "rank": "9",
+        "complete": False,
+        "size": 5,
+        "naturals": 4,
+        "wilds": 1,
+        "points": 60,
+        "problems": [],
     }
     code, out, _ = run(live_server, "validate", "--preset", "pagat", "9D", "9S", "9H")
     assert code == EXIT_OK and out.strip()
@@ -103,8 +119,9 @@ def test_keep_a_game_from_the_shell(live_server: LiveServer, tmp_path: Path) -> 
     assert [t["name"] for t in game["teams"]] == ["Us", "Them"]
 
     # round 1 from tally flags
-    code, out, err = run(live_server, "add-round", gid, "--tally", TALLY_US, "--tally", TALLY_THEM, "--went-out", "Us",
-                         "--json")
+    code, out, err = run(
+        live_server, "add-round", gid, "--tally", TALLY_US, "--tally", TALLY_THEM, "--went-out", "Us", "--json"
+    )
     assert (code, err) == (EXIT_OK, ""), out
     first = json.loads(out)
     assert first["number"] == 1
@@ -120,8 +137,9 @@ def test_keep_a_game_from_the_shell(live_server: LiveServer, tmp_path: Path) -> 
 
     # correct round 1: Us had no cards left after all
     fixed = TALLY_US.replace("points_left=25", "points_left=0")
-    code, out, err = run(live_server, "correct-round", gid, "1", "--tally", fixed, "--tally", TALLY_THEM,
-                         "--went-out", "Us", "--json")
+    code, out, err = run(
+        live_server, "correct-round", gid, "1", "--tally", fixed, "--tally", TALLY_THEM, "--went-out", "Us", "--json"
+    )
     assert (code, err) == (EXIT_OK, ""), out
     corrected = json.loads(out)
     assert corrected["revision"] == 2
@@ -144,7 +162,7 @@ def test_keep_a_game_from_the_shell(live_server: LiveServer, tmp_path: Path) -> 
     code, out, _ = run(live_server, "delete-round", gid, "1", "--json")
     assert code == EXIT_PROBLEM and json.loads(out)["status"] == 409  # only the last round can be taken back
 
-        # delete; then the game is gone (the error as a problem document under --json)
+    # delete; then the game is gone (the error as a problem document under --json)
     assert run(live_server, "delete-game", gid) == (EXIT_OK, f"game {gid} deleted\n", "")
     code, out, _ = run(live_server, "game", gid, "--json")
     assert code == EXIT_PROBLEM and json.loads(out)["status"] == 404
@@ -159,7 +177,17 @@ def test_round_input_mistakes_are_usage_errors(live_server: LiveServer) -> None:
 
 def test_a_write_without_the_key_is_refused(live_server: LiveServer) -> None:
     code, out, _ = run(
-        live_server, "create-game", "--name", "x", "--preset", "pagat", "--side", "A=a", "--side", "B=b", "--json",
+        live_server,
+        "create-game",
+        "--name",
+        "x",
+        "--preset",
+        "pagat",
+        "--side",
+        "A=a",
+        "--side",
+        "B=b",
+        "--json",
         key=False,
     )
     assert code == EXIT_PROBLEM and json.loads(out)["status"] == 401
@@ -170,14 +198,18 @@ def test_fish_completion_lists_commands_options_and_preset_ids() -> None:
     code, out, _ = run("http://127.0.0.1:1", "completion", "fish")
     assert code == EXIT_OK
     lines = out.splitlines()
-    assert "complete -c handfoot -n __fish_use_subcommand -f -a delete-round -d 'take back a game's last round'" \
-        not in lines  # quotes are escaped
-    assert "complete -c handfoot -n __fish_use_subcommand -f -a delete-round -d 'take back a game\\'s last round'" \
-        in lines
+    assert (
+        "complete -c handfoot -n __fish_use_subcommand -f -a delete-round -d 'take back a game's last round'"
+        not in lines
+    )  # quotes are escaped
+    assert (
+        "complete -c handfoot -n __fish_use_subcommand -f -a delete-round -d 'take back a game\\'s last round'" in lines
+    )
     preset = next(line for line in lines if "__fish_seen_subcommand_from validate" in line and "-l preset" in line)
     assert "-r -f -a 'pagat bicycle wikipedia" in preset
-    assert any("__fish_seen_subcommand_from games" in line and "'in_progress tiebreaker finished'" in line
-               for line in lines)
+    assert any(
+        "__fish_seen_subcommand_from games" in line and "'in_progress tiebreaker finished'" in line for line in lines
+    )
 
 
 @pytest.mark.skipif(shutil.which("fish") is None, reason="no fish")

@@ -86,9 +86,7 @@ def test_env_fallbacks(rsps: responses.RequestsMock, monkeypatch: pytest.MonkeyP
     assert "application/problem+json" in headers["Accept"]
 
 
-def test_explicit_arguments_beat_env(
-    rsps: responses.RequestsMock, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_explicit_arguments_beat_env(rsps: responses.RequestsMock, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HANDFOOT_URL", "http://env.test")
     monkeypatch.setenv("HANDFOOT_API_KEY", "k-env")
     rsps.get(f"{BASE}/v1/presets", json=[])
@@ -133,9 +131,7 @@ def test_presets(rsps: responses.RequestsMock, sdk_client: Client) -> None:
         json=[{k: PRESET_JSON[k] for k in ("id", "name", "source", "summary")}],
     )
     assert sdk_client.presets() == [
-        PresetSummary(
-            "pagat", "Pagat", "https://www.pagat.com/rummy/handfoot.html", "Two-player-team classic"
-        )
+        PresetSummary("pagat", "Pagat", "https://www.pagat.com/rummy/handfoot.html", "Two-player-team classic")
     ]
 
 
@@ -145,9 +141,7 @@ def test_preset(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     assert (p.id, p.name) == ("pagat", "Pagat")
     assert p.rules["book_size"] == 7
     assert p.rules["opening_minimums"] == (50, 90, 120, 150)
-    assert p.provenance["opening_minimums"] == handfoot.client.Provenance(
-        "filled", "bicycle", "pagat is silent"
-    )
+    assert p.provenance["opening_minimums"] == handfoot.client.Provenance("filled", "bicycle", "pagat is silent")
     with pytest.raises(TypeError):
         p.rules["book_size"] = 8  # type: ignore[index]
 
@@ -175,9 +169,7 @@ def test_score_round_sends_cards_as_given(rsps: responses.RequestsMock, sdk_clie
         f"{BASE}/v1/rounds/score",
         json=SCORE_JSON,
         match=[
-            matchers.json_params_matcher(
-                {"preset": "pagat", "round": 2, "teams": teams, "rules": {"book_size": 8}}
-            )
+            matchers.json_params_matcher({"preset": "pagat", "round": 2, "teams": teams, "rules": {"book_size": 8}})
         ],
     )
     score = sdk_client.score_round(preset="pagat", teams=teams, round=2, rules={"book_size": 8})
@@ -188,9 +180,7 @@ def test_score_round_sends_cards_as_given(rsps: responses.RequestsMock, sdk_clie
     assert "Idempotency-Key" not in request.headers
 
 
-def test_score_round_omits_rules_when_not_given(
-    rsps: responses.RequestsMock, sdk_client: Client
-) -> None:
+def test_score_round_omits_rules_when_not_given(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.post(f"{BASE}/v1/rounds/score", json=SCORE_JSON)
     sdk_client.score_round(preset="pagat", teams=[{"name": "A"}])
     assert json.loads(rsps.calls[0].request.body or b"") == {
@@ -208,9 +198,7 @@ def test_preset_rules_can_be_sent_back(rsps: responses.RequestsMock, sdk_client:
     assert json.loads(rsps.calls[1].request.body or b"")["rules"] == PRESET_JSON["rules"]
 
 
-def test_bad_success_body_raises_response_validation_error(
-    rsps: responses.RequestsMock, sdk_client: Client
-) -> None:
+def test_bad_success_body_raises_response_validation_error(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(f"{BASE}/v1/presets", body="<html>oops</html>", content_type="text/html")
     rsps.get(f"{BASE}/v1/presets/pagat", json={"id": "pagat"})
     with pytest.raises(handfoot.client.APIResponseValidationError, match="not JSON"):

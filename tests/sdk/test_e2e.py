@@ -250,8 +250,9 @@ def games(live_server: LiveServer) -> Iterator[Client]:
         yield sdk_client
 
 
-def new_game(sdk_client: Client, name: str = "Friday",
-             players: tuple[str, str] = ("East", "West")) -> handfoot.client.Game:
+def new_game(
+    sdk_client: Client, name: str = "Friday", players: tuple[str, str] = ("East", "West")
+) -> handfoot.client.Game:
     return sdk_client.create_game(
         name=name,
         preset="pagat",

@@ -117,16 +117,13 @@ def test_validation_error_exposes_problems(rsps: responses.RequestsMock, sdk_cli
     text = str(err)
     assert text.splitlines() == [
         "422 Round breaks the rules: Team 1 went out without its contract.",
-        "  - /teams/0/went_out: Going out needs 2 clean and 2 dirty books (Pagat). "
-        "[contract-not-met]",
+        "  - /teams/0/went_out: Going out needs 2 clean and 2 dirty books (Pagat). [contract-not-met]",
         "  - /teams/0/melds/1/2: 'ZZ' is no card [unknown-card]",
         "  - parameter page_size: at most 100 [too-large]",
     ]
 
 
-def test_flask_smorest_default_error_body_is_understood(
-    rsps: responses.RequestsMock, sdk_client: Client
-) -> None:
+def test_flask_smorest_default_error_body_is_understood(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     body = {
         "code": 422,
         "status": "Unprocessable Entity",
@@ -213,8 +210,13 @@ def test_code_names_the_problem_type(
 
 def test_request_id_is_the_answers_x_request_id(rsps: responses.RequestsMock, once: Client) -> None:
     """The id to quote in a bug report is on the error, read from the answer's ``X-Request-ID``."""
-    rsps.get(f"{BASE}/v1/presets/x", json=problem(404, "Not found"), status=404, content_type=PROBLEM_JSON,
-             headers={"X-Request-ID": "abc123"})
+    rsps.get(
+        f"{BASE}/v1/presets/x",
+        json=problem(404, "Not found"),
+        status=404,
+        content_type=PROBLEM_JSON,
+        headers={"X-Request-ID": "abc123"},
+    )
     rsps.get(f"{BASE}/v1/presets/y", json=problem(404, "Not found"), status=404, content_type=PROBLEM_JSON)
     with pytest.raises(NotFoundError) as info:
         once.preset("x")
@@ -225,8 +227,15 @@ def test_request_id_is_the_answers_x_request_id(rsps: responses.RequestsMock, on
 
 
 TEAMS = [{"name": "Us", "players": ["Ann", "Bo"]}, {"name": "Them", "players": ["Cy", "Di"]}]
-TALLY = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "red_threes_on_table": 0, "red_threes_caught": 0,
-         "table_points": 0, "points_left": 0}
+TALLY = {
+    "clean_books": 0,
+    "dirty_books": 0,
+    "wild_books": 0,
+    "red_threes_on_table": 0,
+    "red_threes_caught": 0,
+    "table_points": 0,
+    "points_left": 0,
+}
 
 
 @pytest.fixture
@@ -244,8 +253,9 @@ def serve(db_url: str) -> Iterator[Callable[..., str]]:
         get_db(app).dispose()
 
 
-def test_server_error_after_the_retries(serve: Callable[..., str], db_url: str,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_server_error_after_the_retries(
+    serve: Callable[..., str], db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     base = serve(SQLITE_BUSY_TIMEOUT=0.2)
     waits: list[float] = []
     monkeypatch.setattr(Transport, "_sleep", staticmethod(lambda retry, wait, reason: waits.append(wait)))

@@ -76,8 +76,23 @@ GAME_JSON = {
     "updated_at": "2026-11-29T12:05:00Z",
     "version": 3,
 }
-SUMMARY_JSON = {k: GAME_JSON[k] for k in ("id", "name", "preset", "status", "teams", "totals", "leaders", "winner",
-                                          "tie", "rounds_played", "created_at", "updated_at")}
+SUMMARY_JSON = {
+    k: GAME_JSON[k]
+    for k in (
+        "id",
+        "name",
+        "preset",
+        "status",
+        "teams",
+        "totals",
+        "leaders",
+        "winner",
+        "tie",
+        "rounds_played",
+        "created_at",
+        "updated_at",
+    )
+}
 SHEET_JSON = {
     "game_id": 12,
     "name": "Friday",
@@ -309,7 +324,7 @@ def test_scoresheet_rows_for_pandas(rsps: responses.RequestsMock, sdk_client: Cl
     text = str(sheet)
     assert "round     Us  Us total   Them  Them total" in text
     assert "in progress: Us leads" in text
-    assert "<th style=\"text-align:right\">Us total</th>" in sheet._repr_html_()
+    assert '<th style="text-align:right">Us total</th>' in sheet._repr_html_()
 
 
 def test_scoresheet_csv(rsps: responses.RequestsMock, sdk_client: Client) -> None:

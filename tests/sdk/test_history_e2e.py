@@ -43,16 +43,31 @@ def history(live_server: LiveServer) -> Iterator[History]:
     since = datetime.now(UTC)
     ann = f"Ann-{uuid.uuid4().hex[:6]}"
     with Client(live_server.url, api_key=live_server.api_key) as hf:
-        done = hf.create_game(name="Won", preset="pagat", rules={"rounds": 1}, teams=[
-            {"name": "Us", "players": [ann, "Bob"]}, {"name": "Them", "players": ["Cy", "Di"]}])
-        hf.add_round(done.id, teams=[side("Us", tally(clean_books=2, dirty_books=2, wild_books=1, table_points=500),
-                                          went_out=True),
-                                     side("Them", tally(clean_books=1, table_points=200, points_left=50))])
-        going = hf.create_game(name="Going", preset="bga", teams=[
-            {"name": "A", "players": [ann.upper(), "Cy"]}, {"name": "B", "players": ["Bob", "Di"]}])
-        hf.add_round(going.id, teams=[side("A", tally(clean_books=1, table_points=100, points_left=10)),
-                                      side("B", tally(clean_books=2, dirty_books=2, wild_books=1, table_points=300),
-                                           went_out=True)])
+        done = hf.create_game(
+            name="Won",
+            preset="pagat",
+            rules={"rounds": 1},
+            teams=[{"name": "Us", "players": [ann, "Bob"]}, {"name": "Them", "players": ["Cy", "Di"]}],
+        )
+        hf.add_round(
+            done.id,
+            teams=[
+                side("Us", tally(clean_books=2, dirty_books=2, wild_books=1, table_points=500), went_out=True),
+                side("Them", tally(clean_books=1, table_points=200, points_left=50)),
+            ],
+        )
+        going = hf.create_game(
+            name="Going",
+            preset="bga",
+            teams=[{"name": "A", "players": [ann.upper(), "Cy"]}, {"name": "B", "players": ["Bob", "Di"]}],
+        )
+        hf.add_round(
+            going.id,
+            teams=[
+                side("A", tally(clean_books=1, table_points=100, points_left=10)),
+                side("B", tally(clean_books=2, dirty_books=2, wild_books=1, table_points=300), went_out=True),
+            ],
+        )
         yield History(since, [done.id, going.id], ann)
 
 
@@ -70,7 +85,11 @@ def check_stats(stats: Statistics, h: History) -> None:
     assert ann.average_round == (3700 + 590) / 2
     assert dict(ann.books) == {"clean": 3, "dirty": 2, "wild": 1}
     assert {tuple(s.players) for s in stats.sides} == {
-        (h.ann, "Bob"), ("Cy", "Di"), (h.ann.upper(), "Cy"), ("Bob", "Di")}
+        (h.ann, "Bob"),
+        ("Cy", "Di"),
+        (h.ann.upper(), "Cy"),
+        ("Bob", "Di"),
+    }
 
 
 def test_client_export_and_stats(live_server: LiveServer, history: History) -> None:
@@ -79,10 +98,14 @@ def test_client_export_and_stats(live_server: LiveServer, history: History) -> N
             check_games(list(exported), history, hf)
         rows = list(csv.DictReader(io.StringIO(hf.export_csv(since=history.since))))
         assert [(int(r["game_id"]), r["side"], r["won_game"]) for r in rows] == [
-            (history.ids[0], "Us", "1"), (history.ids[0], "Them", "0"), (history.ids[1], "A", "0"),
-            (history.ids[1], "B", "0")]
-        assert [int(r["game_id"]) for r in csv.DictReader(io.StringIO(
-            hf.export_csv(since=history.since, preset="bga")))] == [history.ids[1]] * 2
+            (history.ids[0], "Us", "1"),
+            (history.ids[0], "Them", "0"),
+            (history.ids[1], "A", "0"),
+            (history.ids[1], "B", "0"),
+        ]
+        assert [
+            int(r["game_id"]) for r in csv.DictReader(io.StringIO(hf.export_csv(since=history.since, preset="bga")))
+        ] == [history.ids[1]] * 2
         check_stats(hf.stats(since=history.since.isoformat()), history)
         assert "games" in str(hf.stats(since=history.since))
         with pytest.raises(UnprocessableEntityError) as bad:
@@ -126,8 +149,12 @@ class Watched(httpx.AsyncHTTPTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         response = await super().handle_async_request(request)
         self.ended = False
-        return httpx.Response(response.status_code, headers=response.headers, extensions=response.extensions,
-                              stream=_Noted(response.stream, self))
+        return httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            extensions=response.extensions,
+            stream=_Noted(response.stream, self),
+        )
 
 
 class _Noted(httpx.AsyncByteStream):
@@ -159,9 +186,11 @@ def test_async_export_streams_the_games_the_sync_client_gives(live_server: LiveS
     async def body() -> tuple[list[Game], bool]:
         games: list[Game] = []
         first_before_end = False
-        async with (httpx.AsyncClient(transport=watched) as http,
-                    AsyncClient(live_server.url, api_key=live_server.api_key, http=http) as hf,
-                    aclosing(hf.export_games(since=since)) as exported):
+        async with (
+            httpx.AsyncClient(transport=watched) as http,
+            AsyncClient(live_server.url, api_key=live_server.api_key, http=http) as hf,
+            aclosing(hf.export_games(since=since)) as exported,
+        ):
             async for game in exported:
                 if not games:
                     first_before_end = not watched.ended

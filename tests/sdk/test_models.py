@@ -150,8 +150,9 @@ def test_sides_keyed_by_name_read_as_a_mapping_and_written_back_as_the_array() -
 
 
 def test_a_member_with_another_name() -> None:
-    sheet = Scoresheet.from_json({"game_id": 1, "name": "x", "teams": ["A"], "rows": [{"round": 1, "scores": [5],
-                                                                                        "totals": [5]}]})
+    sheet = Scoresheet.from_json(
+        {"game_id": 1, "name": "x", "teams": ["A"], "rows": [{"round": 1, "scores": [5], "totals": [5]}]}
+    )
     assert sheet.rounds[0].scores == (5,) and sheet.to_dict()["rows"] == [{"round": 1, "scores": [5], "totals": [5]}]
 
 

@@ -28,7 +28,11 @@ def test_offline_score_is_a_client_result_with_its_renderings() -> None:
     assert isinstance(score, RoundScore)
     assert score.totals == {"Team 1": 3740, "Team 2": 1075}
     assert score.to_dict()["teams"][0]["lines"][0] == {
-        "code": "clean_books", "label": "Clean books", "count": 2, "points_each": 500, "points": 1000,
+        "code": "clean_books",
+        "label": "Clean books",
+        "count": 2,
+        "points_each": 500,
+        "points": 1000,
     }
     assert "Total                                          3,740" in str(score)
     assert "<table" in score._repr_html_()
@@ -51,23 +55,34 @@ def test_offline_problem_is_the_servers_document() -> None:
 
 def test_tally_builder_fills_zeros_and_sends_extras_only_when_given() -> None:
     assert tally(clean_books=2, table_points=465) == {
-        "clean_books": 2, "dirty_books": 0, "wild_books": 0, "red_threes_on_table": 0, "red_threes_caught": 0,
-        "table_points": 465, "points_left": 0,
+        "clean_books": 2,
+        "dirty_books": 0,
+        "wild_books": 0,
+        "red_threes_on_table": 0,
+        "red_threes_caught": 0,
+        "table_points": 465,
+        "points_left": 0,
     }
     assert tally(burn_points=10)["burn_points"] == 10 and "burn_points" not in tally()
     assert side("Us", tally(clean_books=1), went_out=True) == {
-        "name": "Us", "went_out": True, "tally": tally(clean_books=1),
+        "name": "Us",
+        "went_out": True,
+        "tally": tally(clean_books=1),
     }
 
 
 def test_built_sides_score_as_the_worked_round() -> None:
     teams = [
-        side("Team 1", tally(clean_books=2, dirty_books=2, wild_books=1, red_threes_on_table=1, table_points=465,
-                             points_left=25), went_out=True),
+        side(
+            "Team 1",
+            tally(clean_books=2, dirty_books=2, wild_books=1, red_threes_on_table=1, table_points=465, points_left=25),
+            went_out=True,
+        ),
         side("Team 2", tally(clean_books=1, dirty_books=2, red_threes_caught=1, table_points=260, points_left=185)),
     ]
     assert score_round_offline({"preset": "pagat", "round": 1, "teams": teams}).totals == {
-        "Team 1": 3740, "Team 2": 1075,
+        "Team 1": 3740,
+        "Team 2": 1075,
     }
 
 
@@ -79,9 +94,15 @@ def _player(name: str) -> list[dict[str, object]]:
 
 
 def test_warnings_load_as_problem_items_and_print() -> None:
-    score = score_round_offline({"preset": "hodges", "teams": [
-        {"name": "A", "players": _player("a"), "melds": [ILLEGAL]},
-        {"name": "B", "players": _player("b"), "melds": [["9S", "9H", "9D"]]}]})
+    score = score_round_offline(
+        {
+            "preset": "hodges",
+            "teams": [
+                {"name": "A", "players": _player("a"), "melds": [ILLEGAL]},
+                {"name": "B", "players": _player("b"), "melds": [["9S", "9H", "9D"]]},
+            ],
+        }
+    )
     first, second = score.teams
     assert first.warnings and all(isinstance(w, ProblemItem) for w in first.warnings)
     assert {w.pointer for w in first.warnings} == {"/teams/0/melds/0"}
@@ -94,10 +115,12 @@ def test_tally_builder_sends_the_graded_cuts_and_rank_books() -> None:
     counted = tally(clean_books=2, table_points=400, cuts_within_1=1, cuts_within_3=2)
     assert counted["cuts_within_1"] == 1 and counted["cuts_within_3"] == 2
     counted["rank_books"] = [{"rank": "7", "clean_books": 1}]
-    rules = {"perfect_cut_within_1_bonus": 50, "perfect_cut_within_3_bonus": 20,
-             "rank_book_bonuses": [{"rank": "7", "bonus": 1500}]}
-    score = score_round_offline({"preset": "pagat", "rules": rules,
-                                 "teams": [side("A", counted), side("B", tally())]})
+    rules = {
+        "perfect_cut_within_1_bonus": 50,
+        "perfect_cut_within_3_bonus": 20,
+        "rank_book_bonuses": [{"rank": "7", "bonus": 1500}],
+    }
+    score = score_round_offline({"preset": "pagat", "rules": rules, "teams": [side("A", counted), side("B", tally())]})
     a = score.teams[0]
     assert (a.points("cut_within_1"), a.points("cut_within_3"), a.points("books_of_7")) == (50, 40, 1500)
     assert a.points("clean_books") == 500

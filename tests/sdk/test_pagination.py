@@ -38,9 +38,7 @@ def pagination(page: int, *, total: int = 7, total_pages: int = 3) -> dict[str, 
     return {"X-Pagination": json.dumps(meta)}
 
 
-def add_page(
-    rsps: responses.RequestsMock, page: int, ids: list[int], next_link: str | None
-) -> None:
+def add_page(rsps: responses.RequestsMock, page: int, ids: list[int], next_link: str | None) -> None:
     headers = pagination(page)
     if next_link is not None:
         headers["Link"] = f'<{next_link}>; rel="next", <{GAMES}?page=3&page_size=3>; rel="last"'
@@ -90,12 +88,8 @@ def test_cross_origin_next_link_is_refused(rsps: responses.RequestsMock) -> None
     assert len(rsps.calls) == 1  # nothing was sent to evil.test
 
 
-@pytest.mark.parametrize(
-    "link", ["https://api.test/v1/games?page=2", "http://api.test:8080/v1/games?page=2"]
-)
-def test_other_scheme_or_port_is_another_origin(
-    rsps: responses.RequestsMock, sdk_client: Client, link: str
-) -> None:
+@pytest.mark.parametrize("link", ["https://api.test/v1/games?page=2", "http://api.test:8080/v1/games?page=2"])
+def test_other_scheme_or_port_is_another_origin(rsps: responses.RequestsMock, sdk_client: Client, link: str) -> None:
     rsps.get(GAMES, json=[], headers={"Link": f'<{link}>; rel="next"'})
     with pytest.raises(APIResponseValidationError):
         sdk_client._get_page("/v1/games", parse=Item.from_json).next_page()
@@ -117,9 +111,7 @@ def test_explicit_default_port_is_same_origin(rsps: responses.RequestsMock, sdk_
     assert items == [Item(9)]
 
 
-def test_falls_back_to_x_pagination_without_link(
-    rsps: responses.RequestsMock, sdk_client: Client
-) -> None:
+def test_falls_back_to_x_pagination_without_link(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(
         GAMES,
         json=[{"id": 1}],
@@ -151,8 +143,17 @@ def test_link_loop_stops(rsps: responses.RequestsMock, sdk_client: Client) -> No
 
 
 def summary(game_id: int) -> dict[str, object]:
-    return {"id": game_id, "name": f"g{game_id}", "preset": "pagat", "status": "in_progress", "rounds_played": 0,
-            "next_round": 1, "teams": [], "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}
+    return {
+        "id": game_id,
+        "name": f"g{game_id}",
+        "preset": "pagat",
+        "status": "in_progress",
+        "rounds_played": 0,
+        "next_round": 1,
+        "teams": [],
+        "created_at": "2026-01-01T00:00:00Z",
+        "updated_at": "2026-01-01T00:00:00Z",
+    }
 
 
 def test_async_games_page_reads_and_follows_the_same_headers() -> None:
@@ -166,11 +167,20 @@ def test_async_games_page_reads_and_follows_the_same_headers() -> None:
     def handler(request: httpx.Request) -> httpx.Response:
         cursor = request.url.params.get("cursor")
         if cursor is None:
-            return httpx.Response(200, json=[summary(3), summary(2)], headers={
-                **pagination(1, total=4, total_pages=2), "Link": f'<{GAMES}?cursor=c2&page_size=2>; rel="next"'})
+            return httpx.Response(
+                200,
+                json=[summary(3), summary(2)],
+                headers={
+                    **pagination(1, total=4, total_pages=2),
+                    "Link": f'<{GAMES}?cursor=c2&page_size=2>; rel="next"',
+                },
+            )
         if cursor == "c2":
-            return httpx.Response(200, json=[summary(1), summary(0)],
-                                  headers={"Link": '<http://elsewhere.test/v1/games?cursor=c3>; rel="next"'})
+            return httpx.Response(
+                200,
+                json=[summary(1), summary(0)],
+                headers={"Link": '<http://elsewhere.test/v1/games?cursor=c3>; rel="next"'},
+            )
         raise AssertionError(f"unexpected {request.url}")
 
     async def main() -> tuple[AsyncPage[object], list[int], Exception | None]:

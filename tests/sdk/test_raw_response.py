@@ -56,8 +56,13 @@ def test_a_retried_call_gives_its_last_answer(rsps: responses.RequestsMock, sdk_
 
 def test_an_error_is_raised_as_the_method_raises_it(rsps: responses.RequestsMock, once: Client) -> None:
     """No RawResponse for a failed call: the error carries its own answer and request id."""
-    rsps.get(f"{BASE}/v1/presets/x", status=404, json=problem(404, "Not found"), content_type=PROBLEM_JSON,
-             headers={"X-Request-ID": "gone"})
+    rsps.get(
+        f"{BASE}/v1/presets/x",
+        status=404,
+        json=problem(404, "Not found"),
+        content_type=PROBLEM_JSON,
+        headers={"X-Request-ID": "gone"},
+    )
     with pytest.raises(NotFoundError) as info:
         once.with_raw_response(once.preset, "x")
     assert info.value.request_id == "gone"
@@ -81,8 +86,9 @@ def test_threads_each_get_their_own_answer(rsps: responses.RequestsMock, once: C
         return callback
 
     for preset_id in PRESET_IDS:
-        rsps.add_callback(responses.GET, f"{BASE}/v1/presets/{preset_id}", callback=answer(preset_id),
-                          content_type="application/json")
+        rsps.add_callback(
+            responses.GET, f"{BASE}/v1/presets/{preset_id}", callback=answer(preset_id), content_type="application/json"
+        )
     with ThreadPoolExecutor(len(PRESET_IDS)) as pool:
         raws = list(pool.map(lambda p: once.with_raw_response(once.preset, p), PRESET_IDS))
     assert [(r.parsed.id, r.request_id) for r in raws] == [(p, f"id-{p}") for p in PRESET_IDS]
@@ -97,7 +103,7 @@ class ReversedAnswers(httpx.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         preset_id = request.url.path.rsplit("/", 1)[-1]
-        later = PRESET_IDS[PRESET_IDS.index(preset_id) + 1:]
+        later = PRESET_IDS[PRESET_IDS.index(preset_id) + 1 :]
         if later:  # an event, not a sleep: the order holds however loaded the machine is
             await self.answered[later[0]].wait()
         self.order.append(preset_id)

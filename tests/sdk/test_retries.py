@@ -42,15 +42,11 @@ SCORE = f"{BASE}/v1/rounds/score"
 APPEND = f"{BASE}/v1/games/1/rounds"
 SUMMARY = [{"id": "pagat", "name": "Pagat", "source": "pagat.com", "summary": "Classic"}]
 ROUND = {"preset": "pagat", "round": 1, "teams": []}
-QUOTED_UUID4 = re.compile(
-    r'^"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"$'
-)
+QUOTED_UUID4 = re.compile(r'^"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"$')
 IN_FLIGHT = "https://handfoot.example/problems/idempotency-in-flight"
 
 
-def test_connection_error_then_success(
-    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
-) -> None:
+def test_connection_error_then_success(rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]) -> None:
     rsps.get(PRESETS, body=requests.ConnectionError("refused"))
     rsps.get(PRESETS, json=SUMMARY)
     assert [p.id for p in sdk_client.presets()] == ["pagat"]
@@ -58,9 +54,7 @@ def test_connection_error_then_success(
     assert len(sleeps) == 1 and 0.375 <= sleeps[0] <= 0.5
 
 
-def test_429_honours_retry_after_seconds(
-    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
-) -> None:
+def test_429_honours_retry_after_seconds(rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]) -> None:
     rsps.get(PRESETS, status=429, headers={"Retry-After": "7"})
     rsps.get(PRESETS, json=SUMMARY)
     sdk_client.presets()
@@ -77,9 +71,7 @@ def test_503_honours_retry_after_http_date(
     assert len(sleeps) == 1 and 27 <= sleeps[0] <= 30
 
 
-def test_503_then_success_with_backoff(
-    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
-) -> None:
+def test_503_then_success_with_backoff(rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]) -> None:
     rsps.get(PRESETS, status=503)
     rsps.get(PRESETS, status=503)
     rsps.get(PRESETS, json=SUMMARY)
@@ -88,9 +80,7 @@ def test_503_then_success_with_backoff(
     assert 0.375 <= sleeps[0] <= 0.5 and 0.75 <= sleeps[1] <= 1.0
 
 
-def test_gives_up_after_max_retries(
-    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
-) -> None:
+def test_gives_up_after_max_retries(rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]) -> None:
     rsps.get(PRESETS, status=502, json=problem(502, "Bad Gateway"), content_type=PROBLEM_JSON)
     with pytest.raises(ServerError) as info:
         sdk_client.presets()
@@ -108,9 +98,7 @@ def test_retry_after_over_60_seconds_is_not_waited(
     assert len(rsps.calls) == 1 and sleeps == []
 
 
-def test_timeout_is_retried_then_raised(
-    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
-) -> None:
+def test_timeout_is_retried_then_raised(rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]) -> None:
     rsps.get(PRESETS, body=requests.ReadTimeout("slow"))
     with pytest.raises(APITimeoutError):
         sdk_client.presets()
@@ -127,7 +115,10 @@ def test_timeout_is_retried_then_raised(
     ],
 )
 def test_a_timeout_says_what_timed_out_and_the_seconds(
-    rsps: responses.RequestsMock, sleeps: list[float], error: Exception, timeout: float | tuple[float, float],
+    rsps: responses.RequestsMock,
+    sleeps: list[float],
+    error: Exception,
+    timeout: float | tuple[float, float],
     said: str,
 ) -> None:
     """The message once ended "timed out: " with nothing after it (requests' empty reason)."""
@@ -150,8 +141,9 @@ def test_an_async_timeout_says_the_same() -> None:
 
     async def main() -> list[str]:
         messages = []
-        async with AsyncClient(BASE, timeout=(2, 9), max_retries=0,
-                               http=httpx.AsyncClient(transport=httpx.MockTransport(handler))) as ahf:
+        async with AsyncClient(
+            BASE, timeout=(2, 9), max_retries=0, http=httpx.AsyncClient(transport=httpx.MockTransport(handler))
+        ) as ahf:
             for _ in range(3):
                 with pytest.raises(APITimeoutError) as info:
                     await ahf.presets()
@@ -183,9 +175,7 @@ def test_no_retry_on_non_transient_status(
     assert len(rsps.calls) == 1 and sleeps == []
 
 
-def test_409_conflict_on_keyed_post_is_not_retried(
-    rsps: responses.RequestsMock, sdk_client: Client
-) -> None:
+def test_409_conflict_on_keyed_post_is_not_retried(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.post(APPEND, status=409, json=problem(409, "Duplicate round"))
     with pytest.raises(ConflictError):
         sdk_client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND)
@@ -218,9 +208,7 @@ def test_idempotency_key_generated_once_and_reused_across_retries(
     assert rsps.calls[-1].request.headers["Idempotency-Key"] != keys[0]
 
 
-def test_explicit_idempotency_key_is_quoted_and_escaped(
-    rsps: responses.RequestsMock, sdk_client: Client
-) -> None:
+def test_explicit_idempotency_key_is_quoted_and_escaped(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.post(APPEND, status=201, json={})
     sdk_client._transport.post_with_idempotency_key("/v1/games/1/rounds", json=ROUND, idempotency_key='my "key"')
     assert rsps.calls[0].request.headers["Idempotency-Key"] == '"my \\"key\\""'
@@ -256,9 +244,7 @@ def test_plain_post_is_never_retried(
 
 
 @pytest.mark.parametrize("status", [500, 503])
-def test_score_round_is_idempotent_and_retried(
-    rsps: responses.RequestsMock, sdk_client: Client, status: int
-) -> None:
+def test_score_round_is_idempotent_and_retried(rsps: responses.RequestsMock, sdk_client: Client, status: int) -> None:
     rsps.post(SCORE, status=status)
     rsps.post(SCORE, json={"preset": "pagat", "round": 1, "teams": []})
     assert sdk_client.score_round(preset="pagat", teams=[]).teams == ()
@@ -287,11 +273,31 @@ def test_negative_max_retries_rejected() -> None:
 
 TEAMS = [{"name": "Us", "players": ["Ann", "Bo"]}, {"name": "Them", "players": ["Cy", "Di"]}]
 LOCKED_ROUND = [
-    {"name": "Us", "went_out": True, "tally": {"clean_books": 2, "dirty_books": 2, "wild_books": 1,
-                                               "red_threes_on_table": 1, "red_threes_caught": 0,
-                                               "table_points": 465, "points_left": 25}},
-    {"name": "Them", "tally": {"clean_books": 1, "dirty_books": 2, "wild_books": 0, "red_threes_on_table": 0,
-                               "red_threes_caught": 1, "table_points": 260, "points_left": 185}},
+    {
+        "name": "Us",
+        "went_out": True,
+        "tally": {
+            "clean_books": 2,
+            "dirty_books": 2,
+            "wild_books": 1,
+            "red_threes_on_table": 1,
+            "red_threes_caught": 0,
+            "table_points": 465,
+            "points_left": 25,
+        },
+    },
+    {
+        "name": "Them",
+        "tally": {
+            "clean_books": 1,
+            "dirty_books": 2,
+            "wild_books": 0,
+            "red_threes_on_table": 0,
+            "red_threes_caught": 1,
+            "table_points": 260,
+            "points_left": 185,
+        },
+    },
 ]
 
 
@@ -303,8 +309,9 @@ def live(db_url: str) -> Iterator[tuple[str, str]]:
     get_db(app).dispose()
 
 
-def test_sdk_retries_a_locked_database_and_stores_the_round_once(live: tuple[str, str],
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sdk_retries_a_locked_database_and_stores_the_round_once(
+    live: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     base, db_url = live
     holder = sqlite3.connect(make_url(db_url).database, isolation_level=None)
     waits: list[float] = []

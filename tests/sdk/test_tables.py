@@ -24,16 +24,37 @@ from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
 
 TABLES = f"{BASE}/v1/tables"
 TEAMS: list[Any] = [{"name": "NS", "players": ["N", "S"]}, {"name": "EW", "players": ["E", "W"]}]
-CREATED = {"id": 3, "game": 12, "href": "/v1/tables/3", "status": "playing", "round": 1, "version": 0,
-           "seats": [{"seat": i, "name": n, "side": i % 2, "token": f"hf_seat_{i}"}
-                     for i, n in enumerate(["N", "E", "S", "W"])]}
+CREATED = {
+    "id": 3,
+    "game": 12,
+    "href": "/v1/tables/3",
+    "status": "playing",
+    "round": 1,
+    "version": 0,
+    "seats": [
+        {"seat": i, "name": n, "side": i % 2, "token": f"hf_seat_{i}"} for i, n in enumerate(["N", "E", "S", "W"])
+    ],
+}
 
 
 def seat_view(version: int = 5, *, status: str = "playing", actions: list[Any] | None = None) -> dict[str, Any]:
-    return {"table": 3, "game": 12, "status": status, "version": version, "round": 1, "rounds": 4,
-            "preset": "pagat", "rules": {"meld_min": 4}, "view": {"seat": 0, "phase": "draw", "hand": ["KS", "7H"],
-                     "actions": [{"type": "draw", "cards": 2}] if actions is None else actions},
-            "last_round": None}
+    return {
+        "table": 3,
+        "game": 12,
+        "status": status,
+        "version": version,
+        "round": 1,
+        "rounds": 4,
+        "preset": "pagat",
+        "rules": {"meld_min": 4},
+        "view": {
+            "seat": 0,
+            "phase": "draw",
+            "hand": ["KS", "7H"],
+            "actions": [{"type": "draw", "cards": 2}] if actions is None else actions,
+        },
+        "last_round": None,
+    }
 
 
 def test_create_table_sends_the_body_once_keyed_and_reads_the_tokens(
@@ -45,8 +66,13 @@ def test_create_table_sends_the_body_once_keyed_and_reads_the_tokens(
     assert isinstance(table, TableCreated) and table.to_dict() == CREATED
     assert table.tokens == ["hf_seat_0", "hf_seat_1", "hf_seat_2", "hf_seat_3"]
     first, second = (call.request for call in rsps.calls)
-    assert json.loads(first.body or b"") == {"name": "Noon", "preset": "pagat", "teams": TEAMS, "seed": 7,
-                                             "play": {"ask_partner": True}}
+    assert json.loads(first.body or b"") == {
+        "name": "Noon",
+        "preset": "pagat",
+        "teams": TEAMS,
+        "seed": 7,
+        "play": {"ask_partner": True},
+    }
     assert first.headers["Idempotency-Key"] == second.headers["Idempotency-Key"]
 
 
@@ -60,8 +86,12 @@ def test_create_table_needs_a_new_game_or_a_stored_one(sdk_client: Client) -> No
 def test_a_summary_has_no_tokens(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     summary = {key: CREATED[key] for key in ("id", "game", "href", "status", "round", "version")} | {
         "seats": [{"seat": 0, "name": "N", "side": 0, "hand_size": 11, "foot_size": 11}],
-        "phase": "draw", "turn": 0, "sides": [{"name": "NS", "score": 0}],
-        "created_at": "2026-12-01T12:00:00+00:00", "updated_at": "2026-12-01T12:00:05+00:00"}
+        "phase": "draw",
+        "turn": 0,
+        "sides": [{"name": "NS", "score": 0}],
+        "created_at": "2026-12-01T12:00:00+00:00",
+        "updated_at": "2026-12-01T12:00:05+00:00",
+    }
     rsps.get(f"{TABLES}/3", json=summary)
     table = sdk_client.get_table(3)
     assert isinstance(table, Table) and table.seats[0].hand_size == 11 and table.turn == 0
@@ -97,8 +127,12 @@ def test_seat_view_sends_the_token_and_waits_longer(
 def test_a_moved_version_is_a_version_moved_error_with_the_current_version(
     rsps: responses.RequestsMock, sdk_client: Client
 ) -> None:
-    body = problem(409, "Version moved", version=9,
-                   errors=[{"pointer": "/version", "code": "version_moved", "detail": "the table is at 9"}])
+    body = problem(
+        409,
+        "Version moved",
+        version=9,
+        errors=[{"pointer": "/version", "code": "version_moved", "detail": "the table is at 9"}],
+    )
     rsps.post(f"{TABLES}/3/actions", json=body, status=409, content_type=PROBLEM_JSON)
     with pytest.raises(VersionMovedError) as caught:
         sdk_client.act(3, "hf_seat_0", 5, {"type": "draw"})
@@ -127,8 +161,11 @@ def test_an_action_is_retried_with_the_same_key_and_sent_as_given(
 
 
 def test_a_refused_action_names_the_rule(rsps: responses.RequestsMock, sdk_client: Client) -> None:
-    body = problem(422, "Play refused", errors=[{"pointer": "/action/melds/0/2", "code": "card_not_held",
-                                                 "detail": "not in the hand"}])
+    body = problem(
+        422,
+        "Play refused",
+        errors=[{"pointer": "/action/melds/0/2", "code": "card_not_held", "detail": "not in the hand"}],
+    )
     rsps.post(f"{TABLES}/3/actions", json=body, status=422, content_type=PROBLEM_JSON)
     with pytest.raises(UnprocessableEntityError) as caught:
         sdk_client.act(3, "hf_seat_0", 5, {"type": "meld", "melds": [["KS", "KH", "KD"]]})
@@ -142,10 +179,15 @@ def test_a_wrong_token_is_not_found(rsps: responses.RequestsMock, once: Client) 
 
 
 def test_table_round_with_a_token_or_the_key(rsps: responses.RequestsMock, sdk_client: Client) -> None:
-    ended = {"round": 1, "seed": 123, "ended": "went_out", "out_side": 0,
-             "actions": [{"seat": 0, "type": "draw"}],
-             "score": [{"name": "NS", "total": 300, "lines": []}, {"name": "EW", "total": -40, "lines": []}],
-             "game_round_href": "/v1/games/12/rounds/1"}
+    ended = {
+        "round": 1,
+        "seed": 123,
+        "ended": "went_out",
+        "out_side": 0,
+        "actions": [{"seat": 0, "type": "draw"}],
+        "score": [{"name": "NS", "total": 300, "lines": []}, {"name": "EW", "total": -40, "lines": []}],
+        "game_round_href": "/v1/games/12/rounds/1",
+    }
     rsps.get(f"{TABLES}/3/rounds/1", json=ended)
     rsps.get(f"{TABLES}/3/rounds/1", json=ended)
     assert sdk_client.table_round(3, 1, "hf_seat_0").score[1].total == -40

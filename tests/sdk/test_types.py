@@ -108,17 +108,23 @@ def table_answers(call: Any) -> Iterator[tuple[str, type[Result], object]]:
     while views[0]["round"] == 1:
         seat = next(i for i, v in enumerate(views) if v["view"]["actions"])
         for action in greedy_policy(views[seat]["view"], rules, rng):
-            answer = requests.post(call.base + f"{table}/actions", timeout=30,
-                                   json={"version": views[seat]["version"], "action": action},
-                                   headers={"Seat-Token": tokens[seat], "Idempotency-Key": f'"{uuid.uuid4()}"'})
+            answer = requests.post(
+                call.base + f"{table}/actions",
+                timeout=30,
+                json={"version": views[seat]["version"], "action": action},
+                headers={"Seat-Token": tokens[seat], "Idempotency-Key": f'"{uuid.uuid4()}"'},
+            )
             if answer.status_code == 200:
                 break
             assert answer.status_code == 422, answer.text
         views = [call("GET", f"{table}/view", **{"Seat-Token": token}) for token in tokens]
     yield "POST /v1/tables/{id}/actions (round 2 dealt)", types.SeatView, answer.json()
     yield "GET /v1/tables/{id}/view (after a round)", types.SeatView, views[1]
-    yield "GET /v1/tables/{id}/rounds/{n}", types.TableRound, call("GET", f"{table}/rounds/1",
-                                                                   **{"Seat-Token": tokens[0]})
+    yield (
+        "GET /v1/tables/{id}/rounds/{n}",
+        types.TableRound,
+        call("GET", f"{table}/rounds/1", **{"Seat-Token": tokens[0]}),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -174,8 +180,11 @@ def test_a_copy_of_read_only_rules_stays_read_only(loaded: list[tuple[str, objec
 
 def test_the_etag_comes_from_the_header_and_stays_out_of_to_dict(live_server: LiveServer) -> None:
     with handfoot.client.Client(live_server.url, api_key=live_server.api_key) as hf:
-        game = hf.create_game(name="ETag", preset="pagat", teams=[{"name": "A", "players": ["a", "b"]},
-                                                                     {"name": "B", "players": ["c", "d"]}])
+        game = hf.create_game(
+            name="ETag",
+            preset="pagat",
+            teams=[{"name": "A", "players": ["a", "b"]}, {"name": "B", "players": ["c", "d"]}],
+        )
     assert game.etag and "etag" not in game.to_dict()
     assert pickle.loads(pickle.dumps(game)).etag == game.etag
 

@@ -104,11 +104,14 @@ class DiscardPileCheckRequestSchema(CheckBaseSchema):
     )
     frozen = Bool(
         load_default=False,
-        metadata={"description": "A wild card was discarded onto the pile (rule pile_freezes_on_wild; refused where "
-                  "the rules never freeze)."},
+        metadata={
+            "description": "A wild card was discarded onto the pile (rule pile_freezes_on_wild; refused where "
+            "the rules never freeze)."
+        },
     )
-    burn = Cards("The side's burn pile (rule after_book burn): its ranks cannot be used to take the pile.",
-                 load_default=list)
+    burn = Cards(
+        "The side's burn pile (rule after_book burn): its ranks cannot be used to take the pile.", load_default=list
+    )
 
 
 class DiscardPileCheckSchema(Schema):

@@ -16,12 +16,32 @@ GAME_CREATE_REQUEST: dict[str, Any] = {
 ROUND_REQUEST: dict[str, Any] = {
     "round": 1,
     "teams": [
-        {"name": "Team 1", "went_out": True,
-         "tally": {"clean_books": 2, "dirty_books": 2, "wild_books": 1, "red_threes_on_table": 1,
-                   "red_threes_caught": 0, "table_points": 465, "points_left": 25}},
-        {"name": "Team 2", "went_out": False,
-         "tally": {"clean_books": 1, "dirty_books": 2, "wild_books": 0, "red_threes_on_table": 0,
-                   "red_threes_caught": 1, "table_points": 260, "points_left": 185}},
+        {
+            "name": "Team 1",
+            "went_out": True,
+            "tally": {
+                "clean_books": 2,
+                "dirty_books": 2,
+                "wild_books": 1,
+                "red_threes_on_table": 1,
+                "red_threes_caught": 0,
+                "table_points": 465,
+                "points_left": 25,
+            },
+        },
+        {
+            "name": "Team 2",
+            "went_out": False,
+            "tally": {
+                "clean_books": 1,
+                "dirty_books": 2,
+                "wild_books": 0,
+                "red_threes_on_table": 0,
+                "red_threes_caught": 1,
+                "table_points": 260,
+                "points_left": 185,
+            },
+        },
     ],
 }
 
@@ -33,38 +53,69 @@ def _line(code: str, label: str, count: int | None, each: int | None, points: in
 
 
 BREAKDOWNS: list[dict[str, Any]] = [
-    {"name": "Team 1", "total": 3740, "lines": [
-        _line("clean_books", "Clean books", 2, 500, 1000), _line("dirty_books", "Dirty books", 2, 300, 600),
-        _line("wild_books", "Wild books", 1, 1500, 1500), _line("going_out", "Going out", None, None, 100),
-        _line("red_threes_on_table", "Red threes on the table", 1, 100, 100),
-        _line("red_threes_caught", "Red threes caught in hand or foot", 0, -100, 0),
-        _line("table_points", "Cards on the table", None, None, 465),
-        _line("points_left", "Cards left in hands and feet", None, None, -25)]},
-    {"name": "Team 2", "total": 1075, "lines": [
-        _line("clean_books", "Clean books", 1, 500, 500), _line("dirty_books", "Dirty books", 2, 300, 600),
-        _line("wild_books", "Wild books", 0, 1500, 0), _line("going_out", "Going out", None, None, 0),
-        _line("red_threes_on_table", "Red threes on the table", 0, 100, 0),
-        _line("red_threes_caught", "Red threes caught in hand or foot", 1, -100, -100),
-        _line("table_points", "Cards on the table", None, None, 260),
-        _line("points_left", "Cards left in hands and feet", None, None, -185)]},
+    {
+        "name": "Team 1",
+        "total": 3740,
+        "lines": [
+            _line("clean_books", "Clean books", 2, 500, 1000),
+            _line("dirty_books", "Dirty books", 2, 300, 600),
+            _line("wild_books", "Wild books", 1, 1500, 1500),
+            _line("going_out", "Going out", None, None, 100),
+            _line("red_threes_on_table", "Red threes on the table", 1, 100, 100),
+            _line("red_threes_caught", "Red threes caught in hand or foot", 0, -100, 0),
+            _line("table_points", "Cards on the table", None, None, 465),
+            _line("points_left", "Cards left in hands and feet", None, None, -25),
+        ],
+    },
+    {
+        "name": "Team 2",
+        "total": 1075,
+        "lines": [
+            _line("clean_books", "Clean books", 1, 500, 500),
+            _line("dirty_books", "Dirty books", 2, 300, 600),
+            _line("wild_books", "Wild books", 0, 1500, 0),
+            _line("going_out", "Going out", None, None, 0),
+            _line("red_threes_on_table", "Red threes on the table", 0, 100, 0),
+            _line("red_threes_caught", "Red threes caught in hand or foot", 1, -100, -100),
+            _line("table_points", "Cards on the table", None, None, 260),
+            _line("points_left", "Cards left in hands and feet", None, None, -185),
+        ],
+    },
 ]
 
 TOTALS = [{"name": "Team 1", "total": 3740}, {"name": "Team 2", "total": 1075}]
 
 ROUND_RESPONSE: dict[str, Any] = {
-    "number": 1, "revision": 1, "request": ROUND_REQUEST, "teams": BREAKDOWNS, "totals_after": TOTALS,
-    "created_at": TS, "updated_at": TS,
+    "number": 1,
+    "revision": 1,
+    "request": ROUND_REQUEST,
+    "teams": BREAKDOWNS,
+    "totals_after": TOTALS,
+    "created_at": TS,
+    "updated_at": TS,
 }
 
 ROUND_SUMMARY: dict[str, Any] = {
-    "number": 1, "revision": 1, "scores": TOTALS, "totals_after": TOTALS, "href": "/v1/games/12/rounds/1",
+    "number": 1,
+    "revision": 1,
+    "scores": TOTALS,
+    "totals_after": TOTALS,
+    "href": "/v1/games/12/rounds/1",
 }
 
 _STATE: dict[str, Any] = {
-    "id": 12, "name": "Friday", "preset": "pagat", "status": "in_progress",
+    "id": 12,
+    "name": "Friday",
+    "preset": "pagat",
+    "status": "in_progress",
     "teams": [{"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}],
-    "totals": TOTALS, "leaders": ["Team 1"], "winner": None, "tie": False, "rounds_played": 1,
-    "created_at": TS, "updated_at": TS,
+    "totals": TOTALS,
+    "leaders": ["Team 1"],
+    "winner": None,
+    "tie": False,
+    "rounds_played": 1,
+    "created_at": TS,
+    "updated_at": TS,
 }
 
 GAME_SUMMARY: dict[str, Any] = dict(_STATE)
@@ -72,25 +123,51 @@ GAME_SUMMARY: dict[str, Any] = dict(_STATE)
 GAME_RESPONSE: dict[str, Any] = {
     **_STATE,
     "rules": {"rounds": 4, "target_score": None, "tie_rule": "stands", "clean_book_bonus": 500, "...": "..."},
-    "rules_overridden": [], "house_rules": {},
-    "next_round": 2, "next_opening_minimum": 90,
+    "rules_overridden": [],
+    "house_rules": {},
+    "next_round": 2,
+    "next_opening_minimum": 90,
     "next_opening_minimums": [{"name": "Team 1", "minimum": 90}, {"name": "Team 2", "minimum": 90}],
     "next_contract": {"clean_books": 2, "dirty_books": 2, "wild_books": 1},
-    "end_reason": None, "rounds": [ROUND_SUMMARY], "version": 2,
+    "end_reason": None,
+    "rounds": [ROUND_SUMMARY],
+    "version": 2,
 }
 
 REVISIONS_RESPONSE: list[dict[str, Any]] = [
-    {"revision": 1, "current": False, "request": ROUND_REQUEST, "teams": BREAKDOWNS, "created_at": TS,
-     "replaced_at": "2026-11-29T12:05:00+00:00", "author": "kitchen-table"},
-    {"revision": 2, "current": True, "request": ROUND_REQUEST, "teams": BREAKDOWNS,
-     "created_at": "2026-11-29T12:05:00+00:00", "replaced_at": None, "author": "kitchen-table"},
+    {
+        "revision": 1,
+        "current": False,
+        "request": ROUND_REQUEST,
+        "teams": BREAKDOWNS,
+        "created_at": TS,
+        "replaced_at": "2026-11-29T12:05:00+00:00",
+        "author": "kitchen-table",
+    },
+    {
+        "revision": 2,
+        "current": True,
+        "request": ROUND_REQUEST,
+        "teams": BREAKDOWNS,
+        "created_at": "2026-11-29T12:05:00+00:00",
+        "replaced_at": None,
+        "author": "kitchen-table",
+    },
 ]
 
 SCORESHEET_RESPONSE: dict[str, Any] = {
-    "game_id": 12, "name": "Friday", "teams": ["Team 1", "Team 2"],
-    "rows": [{"round": 1, "scores": [3740, 1075], "totals": [3740, 1075]},
-             {"round": 2, "scores": [-200, 2300], "totals": [3540, 3375]}],
-    "totals": [3540, 3375], "status": "in_progress", "leaders": ["Team 1"], "winner": None, "tie": False,
+    "game_id": 12,
+    "name": "Friday",
+    "teams": ["Team 1", "Team 2"],
+    "rows": [
+        {"round": 1, "scores": [3740, 1075], "totals": [3740, 1075]},
+        {"round": 2, "scores": [-200, 2300], "totals": [3540, 3375]},
+    ],
+    "totals": [3540, 3375],
+    "status": "in_progress",
+    "leaders": ["Team 1"],
+    "winner": None,
+    "tie": False,
 }
 
 SCORESHEET_CSV = "round,Team 1,Team 1 total,Team 2,Team 2 total\r\n1,3740,3740,1075,1075\r\n2,-200,3540,2300,3375\r\n"

@@ -23,27 +23,46 @@ def service_problem(error: svc.GameServiceError) -> flask.Response:
     elif isinstance(error, svc.RoundNotFoundError):
         problem = make_problem(404, "Round not found", f"Game {error.game_id} has no round {error.number}.")
     elif isinstance(error, svc.GameFinishedError):
-        problem = make_problem(409, "Game finished", f"The game is over ({error.reason}): no more rounds.",
-                               type_slug="game-finished", end_reason=error.reason,
-                               errors=[{"pointer": "", "code": "game_finished", "detail": error.reason}])
+        problem = make_problem(
+            409,
+            "Game finished",
+            f"The game is over ({error.reason}): no more rounds.",
+            type_slug="game-finished",
+            end_reason=error.reason,
+            errors=[{"pointer": "", "code": "game_finished", "detail": error.reason}],
+        )
     elif isinstance(error, svc.RoundNumberError):
-        problem = make_problem(409, "Not the next round", f"The next round is {error.expected}, not {error.given}.",
-                               type_slug="round-number", next_round=error.expected,
-                               errors=[{"pointer": "/round", "code": "round_number",
-                                        "detail": f"the next round is {error.expected}"}])
+        problem = make_problem(
+            409,
+            "Not the next round",
+            f"The next round is {error.expected}, not {error.given}.",
+            type_slug="round-number",
+            next_round=error.expected,
+            errors=[{"pointer": "/round", "code": "round_number", "detail": f"the next round is {error.expected}"}],
+        )
     elif isinstance(error, svc.RoundLimitError):
-        problem = make_problem(409, "Too many rounds", str(error),
-                               errors=[{"pointer": "", "code": error.code, "detail": str(error)}])
+        problem = make_problem(
+            409, "Too many rounds", str(error), errors=[{"pointer": "", "code": error.code, "detail": str(error)}]
+        )
     elif isinstance(error, svc.NotLastRoundError):
-        problem = make_problem(409, "Not the last round", f"{str(error)[0].upper()}{str(error)[1:]}.",
-                               type_slug="not-last-round", last_round=error.last,
-                               errors=[{"pointer": "", "code": "not_last_round", "detail": str(error)}])
+        problem = make_problem(
+            409,
+            "Not the last round",
+            f"{str(error)[0].upper()}{str(error)[1:]}.",
+            type_slug="not-last-round",
+            last_round=error.last,
+            errors=[{"pointer": "", "code": "not_last_round", "detail": str(error)}],
+        )
     elif isinstance(error, svc.TableOpenError):
         problem = table_open(error, {"parameter": "game_id"})
     elif isinstance(error, svc.InvalidRequestError):
         problem = make_problem(
-            422, "Request does not fit the game", str(error), type_slug="validation-error",
-            errors=[{"pointer": json_pointer(p.path), "code": p.code, "detail": p.detail} for p in error.problems])
+            422,
+            "Request does not fit the game",
+            str(error),
+            type_slug="validation-error",
+            errors=[{"pointer": json_pointer(p.path), "code": p.code, "detail": p.detail} for p in error.problems],
+        )
     elif isinstance(error, svc.WriteConflictError):
         problem = make_problem(409, "Write conflict", str(error))
     elif isinstance(error, svc.StoreUnavailableError):
@@ -57,16 +76,27 @@ def table_open(error: svc.TableOpenError, where: dict[str, str]) -> dict[str, ob
     """409 table-open: the game is being played at a table, named by its id (``table``) and URL
     (``href``); ``where`` is the error item's pointer or parameter."""
     href = flask.url_for("Tables.TableItem", table_id=error.table_id)
-    return make_problem(409, "Table open", f"Game {error.game_id} is being played at table {error.table_id} "
-                        f"({href}): its rounds are stored by the table.", type_slug="table-open",
-                        table=error.table_id, href=href,
-                        errors=[{**where, "code": "table_open", "detail": f"{error} ({href})"}])
+    return make_problem(
+        409,
+        "Table open",
+        f"Game {error.game_id} is being played at table {error.table_id} ({href}): its rounds are stored by the table.",
+        type_slug="table-open",
+        table=error.table_id,
+        href=href,
+        errors=[{**where, "code": "table_open", "detail": f"{error} ({href})"}],
+    )
 
 
 def idempotency_lost(_error: Exception) -> flask.Response:
-    return problem_response(make_problem(409, "Request in flight", "Another request took over this "
-                                         "Idempotency-Key; retry.", type_slug="idempotency-in-flight"),
-                            {"Retry-After": "1"})
+    return problem_response(
+        make_problem(
+            409,
+            "Request in flight",
+            "Another request took over this Idempotency-Key; retry.",
+            type_slug="idempotency-in-flight",
+        ),
+        {"Retry-After": "1"},
+    )
 
 
 def database_down(_error: Exception) -> flask.Response:

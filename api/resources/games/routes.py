@@ -69,24 +69,34 @@ ROUND_NUMBER = f"int(min=1, max={MAX_ROUNDS_PER_GAME})"
 LOCATION_HEADER = {"Location": {"description": "The new resource's URL.", "schema": {"type": "string"}}}
 RETRY_AFTER_HEADER = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}}
 IF_MATCH_OPTIONAL = {
-    "name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+    "name": "If-Match",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string"},
     "description": "The game's ETag: when sent, the game is deleted only if unchanged (412 otherwise).",
 }
 
 IF_MATCH_GAME = {
-    "name": "If-Match", "in": "header", "required": True, "schema": {"type": "string"},
+    "name": "If-Match",
+    "in": "header",
+    "required": True,
+    "schema": {"type": "string"},
     "description": "The game's ETag (from GET /v1/games/{id}): the round is deleted only if the game is unchanged.",
 }
 
 
 def _problem_doc(status: int, description: str, **kw: Any) -> Any:
-    return blp.alt_response(status, schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE,
-                            description=description, **kw)
+    return blp.alt_response(
+        status, schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE, description=description, **kw
+    )
 
 
 def _auth_docs(func: Any) -> Any:
-    func = _problem_doc(401, "This server has API keys and the request sent none, or an unknown or revoked one "
-                        "(problem type unauthorized; `WWW-Authenticate: Bearer`).")(func)
+    func = _problem_doc(
+        401,
+        "This server has API keys and the request sent none, or an unknown or revoked one "
+        "(problem type unauthorized; `WWW-Authenticate: Bearer`).",
+    )(func)
     return blp.doc(security=[{"bearerAuth": []}, {}])(func)
 
 
@@ -109,9 +119,12 @@ def _created_game_visible(answer: Any) -> None:
 
 
 LIST_HEADERS = {
-    "Link": {"description": "RFC 8288 links: `first` (the list without a cursor) and, unless this is the last "
-             "page, `next` (the same query with the next page's `cursor`). With the deprecated `page`: "
-             "`first`, `prev`, `next` and `last` numbered pages.", "schema": {"type": "string"}},
+    "Link": {
+        "description": "RFC 8288 links: `first` (the list without a cursor) and, unless this is the last "
+        "page, `next` (the same query with the next page's `cursor`). With the deprecated `page`: "
+        "`first`, `prev`, `next` and `last` numbered pages.",
+        "schema": {"type": "string"},
+    },
     "X-Pagination": "PAGINATION",
 }
 
@@ -128,8 +141,9 @@ def _list_headers(args: dict[str, Any], page: svc.GamesPage) -> dict[str, str]:
             headers["Link"] = link
         return headers
     last = page.games[-1] if page.more else None
-    headers = {"Link": cursor_link_header(None if last is None else encode_cursor(last.created_at, last.id),
-                                          page_size=size)}
+    headers = {
+        "Link": cursor_link_header(None if last is None else encode_cursor(last.created_at, last.id), page_size=size)
+    }
     if "cursor" not in args and not page.more:
         headers["X-Pagination"] = json.dumps(blp._make_pagination_metadata(1, size, len(page.games)))
     return headers
@@ -164,13 +178,29 @@ class GameCollection(MethodView):
     @_auth_docs
     @blp.etag
     @blp.arguments(GameCreateSchema, example=ex.GAME_CREATE_REQUEST)
-    @blp.response(201, GameSchema, example={**ex.GAME_RESPONSE, "rounds": [], "rounds_played": 0, "totals": [
-        {"name": "Team 1", "total": 0}, {"name": "Team 2", "total": 0}], "leaders": [], "next_round": 1,
-        "next_opening_minimum": 50, "next_opening_minimums": None, "version": 1}, headers=LOCATION_HEADER)
+    @blp.response(
+        201,
+        GameSchema,
+        example={
+            **ex.GAME_RESPONSE,
+            "rounds": [],
+            "rounds_played": 0,
+            "totals": [{"name": "Team 1", "total": 0}, {"name": "Team 2", "total": 0}],
+            "leaders": [],
+            "next_round": 1,
+            "next_opening_minimum": 50,
+            "next_opening_minimums": None,
+            "version": 1,
+        },
+        headers=LOCATION_HEADER,
+    )
     @blp.doc(parameters=[HEADER_DOC])
     @_problem_doc(409, "The Idempotency-Key's first request is still running (idempotency-in-flight).")
-    @_problem_doc(404, "The Idempotency-Key's first request created a game that has since been deleted "
-                  "(not-found): its replay never answers 201.")
+    @_problem_doc(
+        404,
+        "The Idempotency-Key's first request created a game that has since been deleted "
+        "(not-found): its replay never answers 201.",
+    )
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game
 
@@ -214,8 +244,10 @@ class GameItem(MethodView):
         """
         if_match = None
         if flask.request.if_match:
+
             def if_match(game: Game) -> None:
                 blp.check_etag(doc.game_etag(game))
+
         svc.delete_game(get_db(), _actor(), game_id, if_match)
 
 
@@ -245,9 +277,12 @@ class RoundCollection(MethodView):
     @blp.arguments(RoundCreateSchema, example=ex.ROUND_REQUEST)
     @blp.response(201, RoundSchema, example=ex.ROUND_RESPONSE, headers=LOCATION_HEADER)
     @blp.doc(parameters=[HEADER_DOC])
-    @_problem_doc(409, "The game is over (game-finished, naming why), `round` is not the next number "
-                  f"(round-number), the game holds {MAX_ROUNDS_PER_GAME} rounds already, " + TABLE_OPEN + ", or the "
-                  "Idempotency-Key's first request is still running (idempotency-in-flight).")
+    @_problem_doc(
+        409,
+        "The game is over (game-finished, naming why), `round` is not the next number "
+        f"(round-number), the game holds {MAX_ROUNDS_PER_GAME} rounds already, " + TABLE_OPEN + ", or the "
+        "Idempotency-Key's first request is still running (idempotency-in-flight).",
+    )
     def post(self, body: dict[str, Any], game_id: int) -> Any:
         """Append a round
 
@@ -258,8 +293,9 @@ class RoundCollection(MethodView):
         played with the tiebreaker's opening minimum. `Idempotency-Key` is honoured: a retry never
         stores a round twice.
         """
-        appended = rounds_svc.append_round(get_db(), _actor(), game_id, body, body_as_sent(),
-                                           idempotency.completion(doc.appended_round_answer))
+        appended = rounds_svc.append_round(
+            get_db(), _actor(), game_id, body, body_as_sent(), idempotency.completion(doc.appended_round_answer)
+        )
         rnd = appended[1]
         blp.set_etag(doc.round_etag(game_id, rnd))
         # A ready response: flask-smorest sends it as it is, without dumping it through RoundSchema
@@ -309,8 +345,11 @@ class RoundItem(MethodView):
     @blp.etag
     @blp.response(204)
     @blp.doc(parameters=[IF_MATCH_GAME])
-    @_problem_doc(409, "The round is not the game's last (not-last-round, naming the last round): an earlier "
-                  "round is corrected, not deleted; or " + TABLE_OPEN + ".")
+    @_problem_doc(
+        409,
+        "The round is not the game's last (not-last-round, naming the last round): an earlier "
+        "round is corrected, not deleted; or " + TABLE_OPEN + ".",
+    )
     def delete(self, game_id: int, number: int) -> None:
         """Delete the last round
 
@@ -345,8 +384,9 @@ class RoundRevisions(MethodView):
         100 revisions, so the default page holds them all.
         """
         pp = pagination_parameters
-        rnd, revisions, total = rounds_svc.round_revisions(get_db(), _actor(), game_id, number,
-                                                           offset=pp.first_item, limit=pp.page_size)
+        rnd, revisions, total = rounds_svc.round_revisions(
+            get_db(), _actor(), game_id, number, offset=pp.first_item, limit=pp.page_size
+        )
         pp.item_count = total
         return doc.revisions_doc(rnd, revisions, with_current=pp.first_item + pp.page_size >= total)
 
@@ -355,9 +395,15 @@ class RoundRevisions(MethodView):
 class Scoresheet(MethodView):
     @_auth_docs
     @blp.response(200, ScoresheetSchema, example=ex.SCORESHEET_RESPONSE)
-    @blp.alt_response(200, schema={"type": "string"}, content_type=CSV_TYPE, example=ex.SCORESHEET_CSV,
-                      description="The score sheet: JSON by default; CSV with `Accept: text/csv` (a header "
-                      "`round,<side>,<side> total,...` and one line per round).", success=True)
+    @blp.alt_response(
+        200,
+        schema={"type": "string"},
+        content_type=CSV_TYPE,
+        example=ex.SCORESHEET_CSV,
+        description="The score sheet: JSON by default; CSV with `Accept: text/csv` (a header "
+        "`round,<side>,<side> total,...` and one line per round).",
+        success=True,
+    )
     @_problem_doc(406, "The Accept header allows neither application/json nor text/csv.")
     def get(self, game_id: int) -> Any:
         """Get the score sheet
@@ -382,7 +428,10 @@ def register_spec(api: Any) -> None:
     """The bearer-token security scheme the games operations use."""
     api.spec.components.security_scheme(
         "bearerAuth",
-        {"type": "http", "scheme": "bearer",
-         "description": "An API key from `handfoot-server keys create NAME`. Needed on every games "
-         "operation once the server has any key; not needed while it has none."},
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "An API key from `handfoot-server keys create NAME`. Needed on every games "
+            "operation once the server has any key; not needed while it has none.",
+        },
     )

@@ -29,8 +29,9 @@ DEFAULT_PAGE_SIZE = 20
 MAX_ID = 2**31 - 1
 
 #: The codes a game's sides and rounds may be refused with (``handfoot.server.codes``).
-_CODES = describe("duplicate_player", "unknown_side", "missing_side", "team_count", "game_finished", "round_number",
-                  "round_limit")
+_CODES = describe(
+    "duplicate_player", "unknown_side", "missing_side", "team_count", "game_finished", "round_number", "round_limit"
+)
 
 
 def _ts(description: str, *, allow_none: bool = False) -> fields.DateTime:
@@ -46,8 +47,10 @@ class GameTeamSchema(Schema):
         Name(f"Player name (at most {MAX_NAME_LENGTH} characters)."),
         required=True,
         validate=validate.Length(min=1, max=MAX_PLAYERS_PER_TEAM),
-        metadata={"description": "The side's players, by name (unique in the game, ignoring case); a player "
-                  "playing alone is a side of one. Counted against the rules' players_per_team_min/max."},
+        metadata={
+            "description": "The side's players, by name (unique in the game, ignoring case); a player "
+            "playing alone is a side of one. Counted against the rules' players_per_team_min/max."
+        },
     )
 
 
@@ -59,8 +62,10 @@ class GameCreateSchema(Schema):
         fields.Nested(GameTeamSchema),
         required=True,
         validate=validate.Length(min=1, max=MAX_TEAMS),
-        metadata={"description": "The sides, in the order score sheets show them; checked against the rules' "
-                  f"teams_min/teams_max (422 `team_count`). Problem codes: {_CODES}"},
+        metadata={
+            "description": "The sides, in the order score sheets show them; checked against the rules' "
+            f"teams_min/teams_max (422 `team_count`). Problem codes: {_CODES}"
+        },
     )
 
 
@@ -68,8 +73,9 @@ class Cursor(fields.String):
     """The opaque ``cursor`` of the games list: deserialised to the ``(created_at, id)`` it follows."""
 
     default_error_messages = {  # noqa: RUF012 - marshmallow types it an instance variable
-                              "invalid": "Not a cursor of this list: follow the `Link` header's rel=\"next\" "
-                              "URL as it is (a cursor is opaque; it is not built from ids or pages)."}
+        "invalid": 'Not a cursor of this list: follow the `Link` header\'s rel="next" '
+        "URL as it is (a cursor is opaque; it is not built from ids or pages)."
+    }
 
     # a String on the wire (so apispec documents it as one), a (created_at, id) once loaded
     def _deserialize(  # type: ignore[override]
@@ -89,39 +95,53 @@ class GameQueryArgsSchema(Schema):
     )
     player = Name("Only games where a side has a player of this name (ignoring case).")
     preset = PresetId()
-    cursor = Cursor(validate=validate.Length(min=1, max=MAX_CURSOR_LENGTH), metadata={
-        "description": "Where the page starts: opaque, from the `cursor` of the previous "
-        "page's `Link: <...>; rel=\"next\"` URL (follow that URL as it is). Without it, "
-        "the first page. Not with `page`."})
+    cursor = Cursor(
+        validate=validate.Length(min=1, max=MAX_CURSOR_LENGTH),
+        metadata={
+            "description": "Where the page starts: opaque, from the `cursor` of the previous "
+            'page\'s `Link: <...>; rel="next"` URL (follow that URL as it is). Without it, '
+            "the first page. Not with `page`."
+        },
+    )
     page_size = fields.Integer(
-        load_default=DEFAULT_PAGE_SIZE, validate=validate.Range(min=1, max=MAX_PAGE_SIZE),
+        load_default=DEFAULT_PAGE_SIZE,
+        validate=validate.Range(min=1, max=MAX_PAGE_SIZE),
         metadata={"description": f"Games per page (1 to {MAX_PAGE_SIZE}; default {DEFAULT_PAGE_SIZE})."},
     )
     page = fields.Integer(
         validate=validate.Range(min=1, max=MAX_PAGE),
-        metadata={"deprecated": True, "description": "Deprecated: numbered pages, kept for existing clients. "
-                  "Each such page counts every matching game and skips the earlier ones (OFFSET), so late pages "
-                  "cost more the longer the list; follow the `Link` header's `next` (a `cursor`) instead. With "
-                  "`page`, `X-Pagination` carries the total and the `Link` header numbered pages, as before."},
+        metadata={
+            "deprecated": True,
+            "description": "Deprecated: numbered pages, kept for existing clients. "
+            "Each such page counts every matching game and skips the earlier ones (OFFSET), so late pages "
+            "cost more the longer the list; follow the `Link` header's `next` (a `cursor`) instead. With "
+            "`page`, `X-Pagination` carries the total and the `Link` header numbered pages, as before.",
+        },
     )
 
     @validates_schema
     def _cursor_or_page(self, data: dict[str, Any], **_kwargs: Any) -> None:
         if "cursor" in data and "page" in data:
-            raise ValidationError("Send either `cursor` (keyset pages) or the deprecated `page`, not both.",
-                                  field_name="cursor")
+            raise ValidationError(
+                "Send either `cursor` (keyset pages) or the deprecated `page`, not both.", field_name="cursor"
+            )
 
 
 class RoundCreateSchema(Schema):
-    round = RoundNumber("The round's number; when given it must be the game's next round (409 `round-number` "
-                        f"otherwise). A game holds at most {MAX_ROUNDS_PER_GAME} rounds.")
-    teams = Sides("Every side of the game exactly once, matched by name, in cards form or tally form (as POST "
-                  f"/v1/rounds/score). Problem codes: {_CODES}")
+    round = RoundNumber(
+        "The round's number; when given it must be the game's next round (409 `round-number` "
+        f"otherwise). A game holds at most {MAX_ROUNDS_PER_GAME} rounds."
+    )
+    teams = Sides(
+        "Every side of the game exactly once, matched by name, in cards form or tally form (as POST "
+        f"/v1/rounds/score). Problem codes: {_CODES}"
+    )
 
 
 class RoundUpdateSchema(Schema):
-    teams = Sides("The corrected round: every side of the game exactly once, matched by name (as POST "
-                  "/v1/rounds/score).")
+    teams = Sides(
+        "The corrected round: every side of the game exactly once, matched by name (as POST /v1/rounds/score)."
+    )
 
 
 # -- answers ----------------------------------------------------------------------------------
@@ -167,29 +187,44 @@ class RoundSummarySchema(Schema):
     """A round in a game's read: its scores from the game's stored running totals, and its URL."""
 
     number = fields.Integer(metadata={"description": "Round number (1 = first)."})
-    revision = fields.Integer(metadata={"description": "1, plus one per correction (above 1: the round was "
-                                        "corrected; its revisions are its history)."})
-    scores = fields.List(fields.Nested(SideTotalSchema), metadata={
-        "description": "Each side's score in this round (points; its Breakdown's `total`), in side order."})
+    revision = fields.Integer(
+        metadata={
+            "description": "1, plus one per correction (above 1: the round was "
+            "corrected; its revisions are its history)."
+        }
+    )
+    scores = fields.List(
+        fields.Nested(SideTotalSchema),
+        metadata={"description": "Each side's score in this round (points; its Breakdown's `total`), in side order."},
+    )
     totals_after = fields.List(
         fields.Nested(SideTotalSchema), metadata={"description": "Running totals after this round."}
     )
-    href = fields.String(metadata={"description": "The round's URL: GET it for the request as sent, every "
-                                   "side's Breakdown and its ETag."})
+    href = fields.String(
+        metadata={
+            "description": "The round's URL: GET it for the request as sent, every side's Breakdown and its ETag."
+        }
+    )
 
 
 class _GameStateFields(Schema):
     id = fields.Integer(metadata={"description": "Game id."})
     name = fields.String(metadata={"description": "The game's name."})
     preset = fields.String(metadata={"description": "The preset the game's rules start from."})
-    status = fields.String(metadata={"description": "in_progress, tiebreaker (level after the end: one more "
-                                     "round), or finished."})
+    status = fields.String(
+        metadata={"description": "in_progress, tiebreaker (level after the end: one more round), or finished."}
+    )
     teams = fields.List(fields.Nested(GameTeamOutSchema), metadata={"description": "The sides and their players."})
     totals = fields.List(fields.Nested(SideTotalSchema), metadata={"description": "Every side's total so far."})
-    leaders = fields.List(fields.String(), metadata={"description": "Every side with the top total (two or more "
-                                                     "when level; empty before the first round)."})
-    winner = fields.String(allow_none=True, metadata={"description": "The winning side once finished without a "
-                                                      "tie; null otherwise."})
+    leaders = fields.List(
+        fields.String(),
+        metadata={
+            "description": "Every side with the top total (two or more when level; empty before the first round)."
+        },
+    )
+    winner = fields.String(
+        allow_none=True, metadata={"description": "The winning side once finished without a tie; null otherwise."}
+    )
     tie = fields.Boolean(metadata={"description": "Finished level, and the rules let the tie stand."})
     rounds_played = fields.Integer(metadata={"description": "Rounds stored."})
     created_at = _ts("When the game was created.")
@@ -201,33 +236,54 @@ class GameSummarySchema(_GameStateFields):
 
 
 class GameSchema(_GameStateFields):
-    rules = fields.Dict(metadata={"description": "The full resolved RuleSet snapshot (as GET /v1/presets/{id} "
-                                  "`rules`): the game keeps it even if the preset changes later."})
-    rules_overridden = fields.List(fields.String(), metadata={"description": "Rule names whose values differ "
-                                                              "from the preset's (house rules)."})
+    rules = fields.Dict(
+        metadata={
+            "description": "The full resolved RuleSet snapshot (as GET /v1/presets/{id} "
+            "`rules`): the game keeps it even if the preset changes later."
+        }
+    )
+    rules_overridden = fields.List(
+        fields.String(), metadata={"description": "Rule names whose values differ from the preset's (house rules)."}
+    )
     house_rules = fields.Dict(metadata={"description": "The house-rule overrides as sent."})
-    next_round = fields.Integer(allow_none=True, metadata={"description": "The round to play next; null when "
-                                                           "finished."})
+    next_round = fields.Integer(
+        allow_none=True, metadata={"description": "The round to play next; null when finished."}
+    )
     next_opening_minimum = fields.Integer(
         allow_none=True,
-        metadata={"description": "The next round's opening minimum (points; the tiebreaker's minimum in a "
-                  "tiebreaker); null when finished. The lowest of next_opening_minimums."},
+        metadata={
+            "description": "The next round's opening minimum (points; the tiebreaker's minimum in a "
+            "tiebreaker); null when finished. The lowest of next_opening_minimums."
+        },
     )
     next_opening_minimums = fields.List(
-        fields.Nested(SideMinimumSchema), allow_none=True,
-        metadata={"description": "The next opening minimum per side (they differ only under opening_thresholds); "
-                  "null when finished."},
+        fields.Nested(SideMinimumSchema),
+        allow_none=True,
+        metadata={
+            "description": "The next opening minimum per side (they differ only under opening_thresholds); "
+            "null when finished."
+        },
     )
     next_contract = fields.Nested(
-        ContractOutSchema, allow_none=True,
+        ContractOutSchema,
+        allow_none=True,
         metadata={"description": "The books needed to go out next round; null when finished."},
     )
-    end_reason = fields.String(allow_none=True, metadata={"description": "Why the game ended, e.g. \"4 rounds "
-                                                          "played\", \"Us reached 10000\", \"4 rounds played; tie "
-                                                          "stands\"; null until finished."})
-    rounds = fields.List(fields.Nested(RoundSummarySchema), metadata={
-        "description": "Every round, in order, summarised: number, revision, scores and running totals, with "
-        "`href`, the round's URL for its full Breakdowns (GET /v1/games/{game_id}/rounds/{number})."})
+    end_reason = fields.String(
+        allow_none=True,
+        metadata={
+            "description": 'Why the game ended, e.g. "4 rounds '
+            'played", "Us reached 10000", "4 rounds played; tie '
+            'stands"; null until finished.'
+        },
+    )
+    rounds = fields.List(
+        fields.Nested(RoundSummarySchema),
+        metadata={
+            "description": "Every round, in order, summarised: number, revision, scores and running totals, with "
+            "`href`, the round's URL for its full Breakdowns (GET /v1/games/{game_id}/rounds/{number})."
+        },
+    )
     version = fields.Integer(metadata={"description": "Increments on every change; the game's ETag follows it."})
 
 
@@ -238,8 +294,9 @@ class RevisionSchema(Schema):
     teams = fields.List(fields.Nested(BreakdownSchema), metadata={"description": "Its Breakdowns."})
     created_at = _ts("When this revision was stored.")
     replaced_at = _ts("When a correction replaced it; null for the current one.", allow_none=True)
-    author = fields.String(allow_none=True, metadata={"description": "The name of the API key that wrote it; null "
-                                                      "without keys."})
+    author = fields.String(
+        allow_none=True, metadata={"description": "The name of the API key that wrote it; null without keys."}
+    )
 
 
 class ScoresheetRowSchema(Schema):

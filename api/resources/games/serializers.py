@@ -44,9 +44,13 @@ def round_members(sides: list[str], running: list[list[int]], rnd: Round | Appen
     """A round's members for ``RoundSchema`` (timestamps as datetimes)."""
     after = running[rnd.number - 1] if rnd.number <= len(running) else [0] * len(sides)
     return {
-        "number": rnd.number, "revision": rnd.revision, "request": rnd.request, "teams": rnd.teams,
+        "number": rnd.number,
+        "revision": rnd.revision,
+        "request": rnd.request,
+        "teams": rnd.teams,
         "totals_after": _totals(sides, after),
-        "created_at": _utc(rnd.created_at), "updated_at": _utc(rnd.updated_at),
+        "created_at": _utc(rnd.created_at),
+        "updated_at": _utc(rnd.updated_at),
     }
 
 
@@ -70,10 +74,18 @@ def round_answer(appended: Appended) -> dict[str, Any]:
 def summary_doc(game: Game) -> dict[str, Any]:
     state = game.state
     return {
-        "id": game.id, "name": game.name, "preset": game.preset, "status": state["status"], "teams": game.teams,
-        "totals": state["totals"], "leaders": state["leaders"], "winner": state["winner"], "tie": state["tie"],
+        "id": game.id,
+        "name": game.name,
+        "preset": game.preset,
+        "status": state["status"],
+        "teams": game.teams,
+        "totals": state["totals"],
+        "leaders": state["leaders"],
+        "winner": state["winner"],
+        "tie": state["tie"],
         "rounds_played": state["rounds_played"],
-        "created_at": _utc(game.created_at), "updated_at": _utc(game.updated_at),
+        "created_at": _utc(game.created_at),
+        "updated_at": _utc(game.updated_at),
     }
 
 
@@ -100,9 +112,16 @@ def round_summaries(game: Game, numbers: Sequence[tuple[int, int]] | None = None
     # one URL built by the router, its siblings from it: one url_for a read, not one a round
     first = round_location(game.id, 1)
     prefix = first[: -len("1")]
-    return [{"number": number, "revision": revision, "scores": _totals(sides, scores[number - 1]),
-             "totals_after": _totals(sides, running[number - 1]), "href": f"{prefix}{number}"}
-            for number, revision in numbers]
+    return [
+        {
+            "number": number,
+            "revision": revision,
+            "scores": _totals(sides, scores[number - 1]),
+            "totals_after": _totals(sides, running[number - 1]),
+            "href": f"{prefix}{number}",
+        }
+        for number, revision in numbers
+    ]
 
 
 def game_doc(game: Game, numbers: Sequence[tuple[int, int]] | None = None) -> dict[str, Any]:
@@ -111,10 +130,15 @@ def game_doc(game: Game, numbers: Sequence[tuple[int, int]] | None = None) -> di
     state = game.state
     return {
         **summary_doc(game),
-        "rules": game.rules_snapshot, "rules_overridden": game.rules_overridden, "house_rules": game.house_rules,
-        "next_round": state["next_round"], "next_opening_minimum": state["next_opening_minimum"],
-        "next_opening_minimums": state["next_opening_minimums"], "next_contract": state["next_contract"],
-        "end_reason": state["end_reason"], "rounds": round_summaries(game, numbers),
+        "rules": game.rules_snapshot,
+        "rules_overridden": game.rules_overridden,
+        "house_rules": game.house_rules,
+        "next_round": state["next_round"],
+        "next_opening_minimum": state["next_opening_minimum"],
+        "next_opening_minimums": state["next_opening_minimums"],
+        "next_contract": state["next_contract"],
+        "end_reason": state["end_reason"],
+        "rounds": round_summaries(game, numbers),
         "version": game.version,
     }
 
@@ -132,25 +156,52 @@ def game_answer(game: Game, numbers: Sequence[tuple[int, int]]) -> dict[str, Any
 def revisions_doc(rnd: Round, revisions: list[RoundRevision], *, with_current: bool) -> list[dict[str, Any]]:
     """A page of the audit trail, oldest first: earlier revisions, then (``with_current``: the page
     reaches the end of the trail) the round as it stands."""
-    earlier = [{"revision": r.revision, "current": False, "request": r.request, "teams": r.teams,
-                "created_at": _utc(r.created_at), "replaced_at": _utc(r.replaced_at), "author": r.author}
-               for r in revisions]
+    earlier = [
+        {
+            "revision": r.revision,
+            "current": False,
+            "request": r.request,
+            "teams": r.teams,
+            "created_at": _utc(r.created_at),
+            "replaced_at": _utc(r.replaced_at),
+            "author": r.author,
+        }
+        for r in revisions
+    ]
     if not with_current:
         return earlier
-    return [*earlier, {"revision": rnd.revision, "current": True, "request": rnd.request, "teams": rnd.teams,
-                       "created_at": _utc(rnd.updated_at), "replaced_at": None, "author": rnd.author}]
+    return [
+        *earlier,
+        {
+            "revision": rnd.revision,
+            "current": True,
+            "request": rnd.request,
+            "teams": rnd.teams,
+            "created_at": _utc(rnd.updated_at),
+            "replaced_at": None,
+            "author": rnd.author,
+        },
+    ]
 
 
 def scoresheet(game: Game) -> dict[str, Any]:
     """``ScoresheetSchema``'s members, from the game row alone (its stored running totals)."""
     state = game.state
     running = state["running"]
-    rows = [{"round": k, "scores": scores, "totals": running[k - 1]}
-            for k, scores in enumerate(round_scores(running), start=1)]
+    rows = [
+        {"round": k, "scores": scores, "totals": running[k - 1]}
+        for k, scores in enumerate(round_scores(running), start=1)
+    ]
     return {
-        "game_id": game.id, "name": game.name, "teams": side_names(game), "rows": rows,
-        "totals": [t["total"] for t in state["totals"]], "status": state["status"], "leaders": state["leaders"],
-        "winner": state["winner"], "tie": state["tie"],
+        "game_id": game.id,
+        "name": game.name,
+        "teams": side_names(game),
+        "rows": rows,
+        "totals": [t["total"] for t in state["totals"]],
+        "status": state["status"],
+        "leaders": state["leaders"],
+        "winner": state["winner"],
+        "tie": state["tie"],
     }
 
 
@@ -207,12 +258,18 @@ def _etag_header(data: Any) -> str:
 def created_game_answer(game: Game) -> Answer:
     """The 201 of a game creation, as stored with its Idempotency-Key (the game dumped through
     ``GameSchema``, as the route's answer is)."""
-    return Answer(201, {"Location": game_location(game.id), "ETag": _etag_header(game_etag(game))},
-                  GameSchema().dump(game_doc(game)))
+    return Answer(
+        201,
+        {"Location": game_location(game.id), "ETag": _etag_header(game_etag(game))},
+        GameSchema().dump(game_doc(game)),
+    )
 
 
 def appended_round_answer(appended: Appended) -> Answer:
     """The 201 of an append, as stored with its Idempotency-Key."""
     game, rnd = appended
-    return Answer(201, {"Location": round_location(game.id, rnd.number),
-                        "ETag": _etag_header(round_etag(game.id, rnd))}, round_answer(appended))
+    return Answer(
+        201,
+        {"Location": round_location(game.id, rnd.number), "ETag": _etag_header(round_etag(game.id, rnd))},
+        round_answer(appended),
+    )

@@ -22,13 +22,22 @@ EXPORT_CSV = (
 
 
 def _figures(games: int, wins: int, points: int, best: int, out: int, books: tuple[int, int, int]) -> dict[str, Any]:
-    return {"games": games, "finished": 1, "wins": wins, "rounds": 2, "points": points,
-            "average_round": points / 2, "best_round": best, "went_out": out,
-            "books": dict(zip(("clean", "dirty", "wild"), books, strict=True))}
+    return {
+        "games": games,
+        "finished": 1,
+        "wins": wins,
+        "rounds": 2,
+        "points": points,
+        "average_round": points / 2,
+        "best_round": best,
+        "went_out": out,
+        "books": dict(zip(("clean", "dirty", "wild"), books, strict=True)),
+    }
 
 
 STATISTICS: dict[str, Any] = {
-    "games": 1, "rounds": 2,
+    "games": 1,
+    "rounds": 2,
     "players": [
         {"name": "North", "names": ["North"], **_figures(1, 1, 3540, 3740, 1, (2, 2, 1))},
         {"name": "South", "names": ["South"], **_figures(1, 1, 3540, 3740, 1, (2, 2, 1))},

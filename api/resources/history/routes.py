@@ -49,18 +49,25 @@ def _problem_doc(status: int, description: str) -> Any:
 
 
 def _auth_docs(func: Any) -> Any:
-    func = _problem_doc(401, "This server has API keys and the request sent none, or an unknown or revoked one "
-                        "(problem type unauthorized; `WWW-Authenticate: Bearer`).")(func)
+    func = _problem_doc(
+        401,
+        "This server has API keys and the request sent none, or an unknown or revoked one "
+        "(problem type unauthorized; `WWW-Authenticate: Bearer`).",
+    )(func)
     return blp.doc(security=[{"bearerAuth": []}, {}])(func)
 
 
-_BAD_FILTER = ("A filter is malformed or out of range: `since`/`until` not a date or date-time, `until` not "
-               "after `since`, an unknown `preset` or `format` (validation-error, naming the parameter).")
+_BAD_FILTER = (
+    "A filter is malformed or out of range: `since`/`until` not a date or date-time, `until` not "
+    "after `since`, an unknown `preset` or `format` (validation-error, naming the parameter)."
+)
 
 
-_EXPORTED = ("Streamed, games oldest first. NDJSON (`application/x-ndjson`, the default): one game a line, each "
-             "as GET /v1/games/{game_id} gives it (the schema and example are one line's). CSV (`Accept: text/csv` "
-             "or `format=csv`): a header, then one row per side per round, rounds in order.")
+_EXPORTED = (
+    "Streamed, games oldest first. NDJSON (`application/x-ndjson`, the default): one game a line, each "
+    "as GET /v1/games/{game_id} gives it (the schema and example are one line's). CSV (`Accept: text/csv` "
+    "or `format=csv`): a header, then one row per side per round, rounds in order."
+)
 
 
 def _filter(args: dict[str, Any]) -> svc.HistoryFilter:
@@ -84,8 +91,14 @@ class Export(MethodView):
     @_auth_docs
     @blp.arguments(ExportQueryArgsSchema, location="query")
     @blp.response(200, GameSchema, content_type=NDJSON_TYPE, example=ex.EXPORT_LINE, description=_EXPORTED)
-    @blp.alt_response(200, schema={"type": "string"}, content_type=CSV_TYPE, example=ex.EXPORT_CSV, success=True,
-                      description=_EXPORTED)
+    @blp.alt_response(
+        200,
+        schema={"type": "string"},
+        content_type=CSV_TYPE,
+        example=ex.EXPORT_CSV,
+        success=True,
+        description=_EXPORTED,
+    )
     @_problem_doc(422, _BAD_FILTER)
     @_problem_doc(406, "The Accept header allows neither application/x-ndjson nor text/csv (and no `format`).")
     def get(self, args: dict[str, Any]) -> Any:

@@ -33,81 +33,120 @@ class Moment(fields.String):
         if not MIN_MOMENT <= len(text) <= MAX_MOMENT:
             raise ValidationError(f"Not a valid date or date-time: {MIN_MOMENT} to {MAX_MOMENT} characters.")
         try:
-            moment = (datetime.combine(date.fromisoformat(text), time(), UTC) if len(text) == 10
-                      else datetime.fromisoformat(text))
+            moment = (
+                datetime.combine(date.fromisoformat(text), time(), UTC)
+                if len(text) == 10
+                else datetime.fromisoformat(text)
+            )
         except ValueError as exc:
-            raise ValidationError("Not a valid date or date-time: give 2026-11-01 or "
-                                  "2026-11-01T18:30:00Z.") from exc
+            raise ValidationError("Not a valid date or date-time: give 2026-11-01 or 2026-11-01T18:30:00Z.") from exc
         # in UTC, as games' created_at is stored (SQLite keeps no offset: it compares the text)
         return moment.astimezone(UTC) if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _moment(description: str) -> Moment:
-    return Moment(metadata={"description": description, "example": "2026-11-01", "minLength": MIN_MOMENT,
-                            "maxLength": MAX_MOMENT})
+    return Moment(
+        metadata={"description": description, "example": "2026-11-01", "minLength": MIN_MOMENT, "maxLength": MAX_MOMENT}
+    )
 
 
 class HistoryQueryArgsSchema(Schema):
-    since = _moment("Only games created at or after this date (midnight UTC) or date-time (ISO 8601; "
-                    "without an offset, UTC).")
-    until = _moment("Only games created before this date (midnight UTC) or date-time: the range is "
-                    "half-open, `since` <= created < `until`; `until` must be after `since` (422 naming `until`).")
-    preset = fields.String(validate=validate.OneOf(sorted(PRESETS)),
-                           metadata={"description": "Only games under this preset (an id of GET /v1/presets; an "
-                                     "unknown id is a 422 naming `preset`).", "example": "pagat"})
+    since = _moment(
+        "Only games created at or after this date (midnight UTC) or date-time (ISO 8601; without an offset, UTC)."
+    )
+    until = _moment(
+        "Only games created before this date (midnight UTC) or date-time: the range is "
+        "half-open, `since` <= created < `until`; `until` must be after `since` (422 naming `until`)."
+    )
+    preset = fields.String(
+        validate=validate.OneOf(sorted(PRESETS)),
+        metadata={
+            "description": "Only games under this preset (an id of GET /v1/presets; an "
+            "unknown id is a 422 naming `preset`).",
+            "example": "pagat",
+        },
+    )
 
     @validates_schema
     def _range(self, data: dict[str, Any], **_kw: Any) -> None:
         since, until = data.get("since"), data.get("until")
         if since is not None and until is not None and until <= since:
-            raise ValidationError(f"`until` ({until.isoformat()}) must be after `since` ({since.isoformat()}): "
-                                  "the range is since <= created < until.", field_name="until")
+            raise ValidationError(
+                f"`until` ({until.isoformat()}) must be after `since` ({since.isoformat()}): "
+                "the range is since <= created < until.",
+                field_name="until",
+            )
 
 
 class ExportQueryArgsSchema(HistoryQueryArgsSchema):
-    format = fields.String(validate=validate.OneOf(sorted(FORMATS)),
-                           metadata={"description": "`ndjson` (one game a line) or `csv` (one row per side per "
-                                     "round); when given it wins over `Accept`."})
+    format = fields.String(
+        validate=validate.OneOf(sorted(FORMATS)),
+        metadata={
+            "description": "`ndjson` (one game a line) or `csv` (one row per side per "
+            "round); when given it wins over `Accept`."
+        },
+    )
 
 
 _BOOKS = ", ".join(BOOK_KINDS)
 
 
 class _Figures(Schema):
-    names = fields.List(fields.String(), metadata={"description": "Every spelling of the name used, the most "
-                                                   "recent game's last."})
+    names = fields.List(
+        fields.String(), metadata={"description": "Every spelling of the name used, the most recent game's last."}
+    )
     games = fields.Integer(metadata={"description": "Games played (matching the filters)."})
     finished = fields.Integer(metadata={"description": "Of those, the games that are finished."})
     wins = fields.Integer(metadata={"description": "Finished games won (a tie is no win)."})
     rounds = fields.Integer(metadata={"description": "Rounds played, in every game (finished or not)."})
     points = fields.Integer(metadata={"description": "The sum of the round scores (points)."})
-    average_round = fields.Float(allow_none=True, metadata={"description": "Mean round score (points, to one "
-                                                            "decimal); null before any round."})
-    best_round = fields.Integer(allow_none=True, metadata={"description": "Highest round score (points); null "
-                                                           "before any round."})
+    average_round = fields.Float(
+        allow_none=True, metadata={"description": "Mean round score (points, to one decimal); null before any round."}
+    )
+    best_round = fields.Integer(
+        allow_none=True, metadata={"description": "Highest round score (points); null before any round."}
+    )
     went_out = fields.Integer(metadata={"description": "Rounds in which the side (the player's side) went out."})
-    books = fields.Dict(keys=fields.String(), values=fields.Integer(),
-                        metadata={"description": f"Books made, by kind: always {_BOOKS}, and any other kind "
-                                  "the stored breakdowns hold."})
+    books = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={
+            "description": f"Books made, by kind: always {_BOOKS}, and any other kind the stored breakdowns hold."
+        },
+    )
 
 
 class PlayerStatisticsSchema(_Figures):
-    name = fields.String(metadata={"description": "The player's name as written in their most recent game. "
-                                   "Players are matched across games by name, ignoring case (Unicode NFC, "
-                                   "case-folded): `Ann` and `ann` are one player."})
+    name = fields.String(
+        metadata={
+            "description": "The player's name as written in their most recent game. "
+            "Players are matched across games by name, ignoring case (Unicode NFC, "
+            "case-folded): `Ann` and `ann` are one player."
+        }
+    )
 
 
 class SideStatisticsSchema(_Figures):
-    players = fields.List(fields.String(), metadata={"description": "The side's players (as written in its most "
-                                                     "recent game). A side is its players, matched as players "
-                                                     "are and in any order: its name may differ from game to game."})
+    players = fields.List(
+        fields.String(),
+        metadata={
+            "description": "The side's players (as written in its most "
+            "recent game). A side is its players, matched as players "
+            "are and in any order: its name may differ from game to game."
+        },
+    )
 
 
 class StatisticsSchema(Schema):
     games = fields.Integer(metadata={"description": "Games counted (the caller's, matching the filters)."})
     rounds = fields.Integer(metadata={"description": "Rounds in those games."})
-    players = fields.List(fields.Nested(PlayerStatisticsSchema),
-                          metadata={"description": "Per player: most games first, then most wins, then by name."})
-    sides = fields.List(fields.Nested(SideStatisticsSchema),
-                        metadata={"description": "Per side (the same players together): most games first, then "
-                                  "most wins, then by players."})
+    players = fields.List(
+        fields.Nested(PlayerStatisticsSchema),
+        metadata={"description": "Per player: most games first, then most wins, then by name."},
+    )
+    sides = fields.List(
+        fields.Nested(SideStatisticsSchema),
+        metadata={
+            "description": "Per side (the same players together): most games first, then most wins, then by players."
+        },
+    )

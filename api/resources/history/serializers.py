@@ -27,8 +27,18 @@ PLAYERS_SEPARATOR = "; "
 #: and won the game, its books by kind, then each breakdown line's points (empty where the game's
 #: rules have no such line).
 CSV_COLUMNS: tuple[str, ...] = (
-    "game_id", "game", "preset", "game_created_at", "game_status", "round", "side", "players", "score",
-    "total_after", "went_out", "won_game",
+    "game_id",
+    "game",
+    "preset",
+    "game_created_at",
+    "game_status",
+    "round",
+    "side",
+    "players",
+    "score",
+    "total_after",
+    "went_out",
+    "won_game",
     *(f"{kind}_books" for kind in BOOK_KINDS),
     *(f"{code}_points" for code in LINE_LABELS),
 )
@@ -70,9 +80,18 @@ def csv_rows(game: Game) -> Iterator[list[Any]]:
             facts = side_round_facts(breakdown)
             points = {line["code"]: line["points"] for line in breakdown["lines"]}
             yield [
-                game.id, csv_cell(game.name), game.preset, created, state["status"], rnd.number,
-                csv_cell(team["name"]), csv_cell(PLAYERS_SEPARATOR.join(team["players"])), facts.score,
-                after[side], int(facts.went_out), int(winner is not None and winner == team["name"]),
+                game.id,
+                csv_cell(game.name),
+                game.preset,
+                created,
+                state["status"],
+                rnd.number,
+                csv_cell(team["name"]),
+                csv_cell(PLAYERS_SEPARATOR.join(team["players"])),
+                facts.score,
+                after[side],
+                int(facts.went_out),
+                int(winner is not None and winner == team["name"]),
                 *(facts.books.get(kind, 0) for kind in BOOK_KINDS),
                 *(points.get(code, "") for code in LINE_LABELS),
             ]
@@ -95,9 +114,16 @@ def csv_chunks(batches: Iterable[list[Game]]) -> Iterator[str]:
 
 def _figures(figures: Figures) -> dict[str, Any]:
     return {
-        "names": list(figures.names), "games": figures.games, "finished": figures.finished, "wins": figures.wins,
-        "rounds": figures.rounds, "points": figures.points, "average_round": figures.average_round,
-        "best_round": figures.best_round, "went_out": figures.went_out, "books": dict(figures.books),
+        "names": list(figures.names),
+        "games": figures.games,
+        "finished": figures.finished,
+        "wins": figures.wins,
+        "rounds": figures.rounds,
+        "points": figures.points,
+        "average_round": figures.average_round,
+        "best_round": figures.best_round,
+        "went_out": figures.went_out,
+        "books": dict(figures.books),
     }
 
 
@@ -109,7 +135,8 @@ def statistics_doc(stats: Statistics) -> dict[str, Any]:
     players = sorted(stats.players.items(), key=lambda kv: _order(kv[1], kv[0]))
     sides = sorted(stats.sides.items(), key=lambda kv: _order(kv[1], "\x00".join(kv[0])))
     return {
-        "games": stats.games, "rounds": stats.rounds,
+        "games": stats.games,
+        "rounds": stats.rounds,
         "players": [{"name": f.names[-1], **_figures(f)} for _, f in players],
         "sides": [{"players": list(f.players), **_figures(f)} for _, f in sides],
     }

@@ -40,12 +40,14 @@ class RoundScore(MethodView):
         score = score_round_body(body, resolved.rules)
         # A ready response: flask-smorest returns it as it is, without dumping it through
         # RoundScoreSchema (which documents it; breakdown_data gives the same members in the same order).
-        return json_response({
-            "preset": resolved.preset.id,
-            "round": score.round,
-            "rules_overridden": list(resolved.overridden),
-            "teams": [breakdown_data(b) for b in score.teams],
-        })
+        return json_response(
+            {
+                "preset": resolved.preset.id,
+                "round": score.round,
+                "rules_overridden": list(resolved.overridden),
+                "teams": [breakdown_data(b) for b in score.teams],
+            }
+        )
 
 
 @blp.route("/compare")

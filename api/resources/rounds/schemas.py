@@ -38,16 +38,21 @@ def _count(description: str) -> Any:
     # No lower bound in the validator: the engine answers a negative count with its own code
     # (negative_tally, naming the field); the spec still documents the minimum. Omitted, a count is
     # 0 (the spec's default), as a blank on the score pad is "none".
-    return Int(validate=validate.Range(max=MAX_TALLY), load_default=0,
-               metadata={"description": description + " Omitted: 0.", **_COUNT})
+    return Int(
+        validate=validate.Range(max=MAX_TALLY),
+        load_default=0,
+        metadata={"description": description + " Omitted: 0.", **_COUNT},
+    )
 
 
 class RankBooksSchema(Schema):
     rank = fields.String(
         required=True,
         validate=validate.Length(min=1, max=2),
-        metadata={"description": "A rank with a bonus of its own (house rule rank_book_bonuses), e.g. `7`, or `3` for "
-                  "black threes."},
+        metadata={
+            "description": "A rank with a bonus of its own (house rule rank_book_bonuses), e.g. `7`, or `3` for "
+            "black threes."
+        },
     )
     clean_books = _count("Of the side's clean books, those of this rank.")
     dirty_books = _count("Of the side's dirty books, those of this rank.")
@@ -92,8 +97,21 @@ _PLAYER_KEYS = frozenset({"name", "hand", "foot", "played_from_foot"})
 _CUT_KEYS = ("perfect_cuts", "cuts_within_1", "cuts_within_3")
 _TEAM_KEYS = frozenset({"name", "went_out", "melds", "red_threes", "burn", "players", *_CUT_KEYS, "tally"})
 _CARD_KEYS = ("melds", "red_threes", "burn", "players")
-_TALLY_KEYS = frozenset({"clean_books", "dirty_books", "wild_books", "red_threes_on_table", "red_threes_caught",
-                         "table_points", "points_left", "burn_points", *_CUT_KEYS, "rank_books", "has_melded"})
+_TALLY_KEYS = frozenset(
+    {
+        "clean_books",
+        "dirty_books",
+        "wild_books",
+        "red_threes_on_table",
+        "red_threes_caught",
+        "table_points",
+        "points_left",
+        "burn_points",
+        *_CUT_KEYS,
+        "rank_books",
+        "has_melded",
+    }
+)
 
 
 class PlayerSchema(Schema):
@@ -105,8 +123,9 @@ class PlayerSchema(Schema):
     played_from_foot = Bool(
         allow_none=True,
         load_default=None,
-        metadata={"description": "The player has played from the foot (rule going_out_needs_foot_play); null: not "
-                  "known."},
+        metadata={
+            "description": "The player has played from the foot (rule going_out_needs_foot_play); null: not known."
+        },
     )
 
 
@@ -121,8 +140,11 @@ def plain_player(item: Any) -> bool:
     if type(item) is not dict or not item.keys() <= _PLAYER_KEYS or not name_ok(item.get("name")):
         return False
     hand, foot, played = item.get("hand", ()), item.get("foot"), item.get("played_from_foot")
-    return ((hand == () or card_strings_ok(hand)) and (foot is None or card_strings_ok(foot))
-            and (played is None or type(played) is bool))
+    return (
+        (hand == () or card_strings_ok(hand))
+        and (foot is None or card_strings_ok(foot))
+        and (played is None or type(played) is bool)
+    )
 
 
 def _empty_list(value: Any) -> bool:
@@ -141,7 +163,8 @@ def plain_tally(item: Any) -> bool:
         return False
     melded = item.get("has_melded")
     return (melded is None or type(melded) is bool) and all(
-        map(_plain_count, [v for k, v in item.items() if k != "has_melded" and k != "rank_books"]))
+        map(_plain_count, [v for k, v in item.items() if k != "has_melded" and k != "rank_books"])
+    )
 
 
 def plain_team(item: Any) -> bool:
@@ -157,12 +180,16 @@ def plain_team(item: Any) -> bool:
     if tally is not None:
         return plain_tally(tally) and all(map(_empty_list, map(get, _CARD_KEYS, repeat([]))))
     melds, red_threes, burn = get("melds", ()), get("red_threes", ()), get("burn", ())
-    if not ((melds == () or meld_lists_ok(melds)) and (red_threes == () or card_strings_ok(red_threes))
-            and (burn == () or card_strings_ok(burn))):
+    if not (
+        (melds == () or meld_lists_ok(melds))
+        and (red_threes == () or card_strings_ok(red_threes))
+        and (burn == () or card_strings_ok(burn))
+    ):
         return False
     players = get("players", ())
-    return players == () or (type(players) is list and len(players) <= MAX_PLAYERS_PER_TEAM
-                             and all(map(plain_player, players)))
+    return players == () or (
+        type(players) is list and len(players) <= MAX_PLAYERS_PER_TEAM and all(map(plain_player, players))
+    )
 
 
 class SideList(fields.List[Any]):
@@ -205,14 +232,17 @@ class TeamSchema(Schema):
     cuts_within_1 = Int(
         load_default=0,
         validate=validate.Range(0, 20),
-        metadata={"description": "Cards form: cuts one card off the dealt count (house rule "
-                  "perfect_cut_within_1_bonus)."},
+        metadata={
+            "description": "Cards form: cuts one card off the dealt count (house rule perfect_cut_within_1_bonus)."
+        },
     )
     cuts_within_3 = Int(
         load_default=0,
         validate=validate.Range(0, 20),
-        metadata={"description": "Cards form: cuts two or three cards off the dealt count (house rule "
-                  "perfect_cut_within_3_bonus)."},
+        metadata={
+            "description": "Cards form: cuts two or three cards off the dealt count (house rule "
+            "perfect_cut_within_3_bonus)."
+        },
     )
     tally = fields.Nested(
         TallySchema,
@@ -234,8 +264,13 @@ class TeamSchema(Schema):
 
 def Sides(description: str) -> SideList:  # noqa: N802 - a field factory
     """The sides of a round body (required, 1 to ``MAX_TEAMS``), each cards form or tally form."""
-    return SideList(TeamSchema, plain_team, required=True, validate=validate.Length(min=1, max=MAX_TEAMS),
-                    metadata={"description": description})
+    return SideList(
+        TeamSchema,
+        plain_team,
+        required=True,
+        validate=validate.Length(min=1, max=MAX_TEAMS),
+        metadata={"description": description},
+    )
 
 
 class RoundBodyMixin(Schema):
@@ -255,10 +290,17 @@ def plain_score_body(body: Any) -> bool:
         return False
     get = body.get
     preset, number, rules, teams = get("preset"), get("round", 1), get("rules", _NO_RULES), get("teams")
-    return (type(preset) is str and 1 <= len(preset) <= MAX_PRESET_ID_LENGTH
-            and type(number) is int and 1 <= number <= MAX_ROUNDS_PER_GAME and type(rules) is dict and not rules
-            and type(teams) is list and 1 <= len(teams) <= MAX_TEAMS
-            and all(map(plain_team, teams)))
+    return (
+        type(preset) is str
+        and 1 <= len(preset) <= MAX_PRESET_ID_LENGTH
+        and type(number) is int
+        and 1 <= number <= MAX_ROUNDS_PER_GAME
+        and type(rules) is dict
+        and not rules
+        and type(teams) is list
+        and 1 <= len(teams) <= MAX_TEAMS
+        and all(map(plain_team, teams))
+    )
 
 
 _NO_RULES: dict[str, Any] = {}

@@ -61,25 +61,37 @@ TABLE_ID = GAME_ID  # the same range: an SQL INTEGER
 problems.guard(blp)
 blp.errorhandler(IdempotencyLostError)(games_problems.idempotency_lost)
 
-SEAT_TOKEN_DOC = {"name": problems.SEAT_HEADER, "in": "header", "required": True, "schema": {"type": "string"},
-                  "description": "The seat's token, from the table's creation. A token that is not a seat of "
-                  "this table (or none) is a 404 `table_not_found`, as for an unknown table."}
+SEAT_TOKEN_DOC = {
+    "name": problems.SEAT_HEADER,
+    "in": "header",
+    "required": True,
+    "schema": {"type": "string"},
+    "description": "The seat's token, from the table's creation. A token that is not a seat of "
+    "this table (or none) is a 404 `table_not_found`, as for an unknown table.",
+}
 
 
 def _problem_doc(status: int, description: str, **kw: Any) -> Any:
-    return blp.alt_response(status, schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE,
-                            description=description, **kw)
+    return blp.alt_response(
+        status, schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE, description=description, **kw
+    )
 
 
 def _key_docs(func: Any) -> Any:
-    func = _problem_doc(401, "This server has API keys and the request sent none, or an unknown or revoked one "
-                        "(problem type unauthorized; `WWW-Authenticate: Bearer`).")(func)
+    func = _problem_doc(
+        401,
+        "This server has API keys and the request sent none, or an unknown or revoked one "
+        "(problem type unauthorized; `WWW-Authenticate: Bearer`).",
+    )(func)
     return blp.doc(security=[{"bearerAuth": []}, {}])(func)
 
 
 def _seat_docs(func: Any) -> Any:
-    func = _problem_doc(404, "No such table, or the Seat-Token is missing or not one of its seats "
-                        "(`table_not_found`: the same answer either way).")(func)
+    func = _problem_doc(
+        404,
+        "No such table, or the Seat-Token is missing or not one of its seats "
+        "(`table_not_found`: the same answer either way).",
+    )(func)
     return blp.doc(security=[{"seatToken": []}])(func)
 
 
@@ -105,8 +117,11 @@ class TableCollection(MethodView):
     @blp.response(201, TableCreatedSchema, example=ex.TABLE_CREATED, headers=LOCATION_HEADER)
     @blp.doc(parameters=[HEADER_DOC])
     @_problem_doc(404, "`game` is not a game of this API key (not-found).")
-    @_problem_doc(409, "The game is over (game-finished), already has a table playing it (table-open), or the "
-                  "Idempotency-Key's first request is still running (idempotency-in-flight).")
+    @_problem_doc(
+        409,
+        "The game is over (game-finished), already has a table playing it (table-open), or the "
+        "Idempotency-Key's first request is still running (idempotency-in-flight).",
+    )
     def post(self, body: dict[str, Any]) -> Any:
         """Create a table
 
@@ -177,13 +192,26 @@ def _wait_for_change(db: Any, table_id: int, version: int, deadline: float) -> N
 class SeatEvents(MethodView):
     @_seat_docs
     @blp.arguments(EventsQueryArgsSchema, location="query")
-    @blp.response(200, content_type=EVENT_STREAM, description="Server-sent events: `id: <table version>`, "
-                  "`event: view`, `data: <SeatView JSON>`, at once and after every change; a comment line "
-                  "every 15 s.")
-    @blp.doc(parameters=[SEAT_TOKEN_DOC, {
-        "name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "integer"},
-        "description": "The last event's id (a table version): the stream sends the current view only if the "
-        "table has moved on since."}])
+    @blp.response(
+        200,
+        content_type=EVENT_STREAM,
+        description="Server-sent events: `id: <table version>`, "
+        "`event: view`, `data: <SeatView JSON>`, at once and after every change; a comment line "
+        "every 15 s.",
+    )
+    @blp.doc(
+        parameters=[
+            SEAT_TOKEN_DOC,
+            {
+                "name": "Last-Event-ID",
+                "in": "header",
+                "required": False,
+                "schema": {"type": "integer"},
+                "description": "The last event's id (a table version): the stream sends the current view only if the "
+                "table has moved on since.",
+            },
+        ]
+    )
     def get(self, args: dict[str, Any], table_id: int) -> Any:
         """Stream a seat's views
 
@@ -231,8 +259,11 @@ class ActionCollection(MethodView):
     @blp.arguments(ActionCreateSchema, example=ex.ACTION_REQUEST)
     @blp.response(200, SeatViewSchema, example=ex.SEAT_VIEW)
     @blp.doc(parameters=[SEAT_TOKEN_DOC, HEADER_DOC])
-    @_problem_doc(409, "`version` is not the table's (version-moved; `version` is the current one), the game is "
-                  "over (table-finished), or the Idempotency-Key's first request is still running.")
+    @_problem_doc(
+        409,
+        "`version` is not the table's (version-moved; `version` is the current one), the game is "
+        "over (table-finished), or the Idempotency-Key's first request is still running.",
+    )
     def post(self, body: dict[str, Any], table_id: int) -> Any:
         """Take an action
 
@@ -246,8 +277,15 @@ class ActionCollection(MethodView):
         """
         seat = _seat()
         answer = doc.SeatViewAnswer(seat)
-        data = svc.act(get_db(), table_id, seat, body["version"], body["action"], idempotency.completion(answer),
-                       problems.read_table())
+        data = svc.act(
+            get_db(),
+            table_id,
+            seat,
+            body["version"],
+            body["action"],
+            idempotency.completion(answer),
+            problems.read_table(),
+        )
         return answer.doc(data)
 
 
@@ -255,8 +293,11 @@ class ActionCollection(MethodView):
 class TableRound(MethodView):
     @blp.response(200, TableRoundSchema, example=ex.TABLE_ROUND)
     @blp.doc(security=[{"seatToken": []}, {"bearerAuth": []}, {}])
-    @_problem_doc(401, "Without a Seat-Token: this server has API keys and the request sent none, or an unknown "
-                  "or revoked one (problem type unauthorized; `WWW-Authenticate: Bearer`).")
+    @_problem_doc(
+        401,
+        "Without a Seat-Token: this server has API keys and the request sent none, or an unknown "
+        "or revoked one (problem type unauthorized; `WWW-Authenticate: Bearer`).",
+    )
     @_problem_doc(404, "No such table for this API key or Seat-Token, or no such round ended at it.")
     @_problem_doc(409, "The round is still in play (round-in-play): its log would show cards.")
     def get(self, table_id: int, number: int) -> dict[str, Any]:
@@ -278,6 +319,10 @@ def register_spec(api: Any) -> None:
     """The seat-token security scheme the seat operations use."""
     api.spec.components.security_scheme(
         "seatToken",
-        {"type": "apiKey", "in": "header", "name": problems.SEAT_HEADER,
-         "description": "A seat's token, shown once when the table is created."},
+        {
+            "type": "apiKey",
+            "in": "header",
+            "name": problems.SEAT_HEADER,
+            "description": "A seat's token, shown once when the table is created.",
+        },
     )

@@ -28,10 +28,18 @@ def created_doc(created: CreatedTable) -> dict[str, Any]:
     """The 201 of a creation: the table and each seat's token (shown here only)."""
     data = created.table
     state = data.state
-    return {"id": data.id, "game": data.game_id, "href": table_location(data.id), "status": data.status,
-            "round": data.round, "version": data.version,
-            "seats": [{"seat": i, "name": s.name, "side": s.side, "token": token}
-                      for i, (s, token) in enumerate(zip(state.seats, created.tokens, strict=True))]}
+    return {
+        "id": data.id,
+        "game": data.game_id,
+        "href": table_location(data.id),
+        "status": data.status,
+        "round": data.round,
+        "version": data.version,
+        "seats": [
+            {"seat": i, "name": s.name, "side": s.side, "token": token}
+            for i, (s, token) in enumerate(zip(state.seats, created.tokens, strict=True))
+        ],
+    }
 
 
 def created_answer(created: CreatedTable) -> Answer:
@@ -42,12 +50,29 @@ def created_answer(created: CreatedTable) -> Answer:
 def summary_doc(data: TableData) -> dict[str, Any]:
     """The public summary: counts of cards, never a card."""
     state = data.state
-    return {"id": data.id, "game": data.game_id, "href": table_location(data.id), "status": data.status,
-            "round": data.round, "version": data.version, "phase": state.phase, "turn": state.turn,
-            "seats": [{"seat": i, "name": s.name, "side": s.side, "hand_size": len(s.hand),
-                       "foot_size": None if s.foot is None else len(s.foot)} for i, s in enumerate(state.seats)],
-            "sides": [{"name": side.name, "score": side.score} for side in state.sides],
-            "created_at": data.created_at, "updated_at": data.updated_at}
+    return {
+        "id": data.id,
+        "game": data.game_id,
+        "href": table_location(data.id),
+        "status": data.status,
+        "round": data.round,
+        "version": data.version,
+        "phase": state.phase,
+        "turn": state.turn,
+        "seats": [
+            {
+                "seat": i,
+                "name": s.name,
+                "side": s.side,
+                "hand_size": len(s.hand),
+                "foot_size": None if s.foot is None else len(s.foot),
+            }
+            for i, s in enumerate(state.seats)
+        ],
+        "sides": [{"name": side.name, "score": side.score} for side in state.sides],
+        "created_at": data.created_at,
+        "updated_at": data.updated_at,
+    }
 
 
 def seat_view_doc(data: TableData, seat: int) -> dict[str, Any]:
@@ -55,10 +80,18 @@ def seat_view_doc(data: TableData, seat: int) -> dict[str, Any]:
     ``preset`` and house-rule overrides, ``rules``) and the last round ended."""
     state = data.state
     last = data.last_round
-    return {"table": data.id, "game": data.game_id, "status": data.status, "version": data.version,
-            "round": data.round, "rounds": state.rules.rounds,
-            "preset": state.preset, "rules": dict(state.overrides), "view": play.view(state, seat),
-            "last_round": None if last is None else {**last, "href": table_round_location(data.id, last["round"])}}
+    return {
+        "table": data.id,
+        "game": data.game_id,
+        "status": data.status,
+        "version": data.version,
+        "round": data.round,
+        "rounds": state.rules.rounds,
+        "preset": state.preset,
+        "rules": dict(state.overrides),
+        "view": play.view(state, seat),
+        "last_round": None if last is None else {**last, "href": table_round_location(data.id, last["round"])},
+    }
 
 
 class SeatViewAnswer:
@@ -79,9 +112,15 @@ class SeatViewAnswer:
 
 
 def round_doc(data: TableData, summary: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"round": summary["round"], "seed": summary["seed"], "ended": summary["ended"],
-            "out_side": summary["out_side"], "actions": actions, "score": summary["score"],
-            "game_round_href": game_round_location(data.game_id, summary["round"])}
+    return {
+        "round": summary["round"],
+        "seed": summary["seed"],
+        "ended": summary["ended"],
+        "out_side": summary["out_side"],
+        "actions": actions,
+        "score": summary["score"],
+        "game_round_href": game_round_location(data.game_id, summary["round"]),
+    }
 
 
 def sse_event(doc: dict[str, Any]) -> str:

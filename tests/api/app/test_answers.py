@@ -79,9 +79,15 @@ def assert_documented(spec: dict[str, Any], method: str, path: str, response: An
         assert response.mimetype in documented["content"], (method, path, response.mimetype)
         if response.mimetype == "application/x-ndjson":
             for line in response.get_data(as_text=True).splitlines():
-                errors = sorted(OAS31Validator({"components": _closed(copy.deepcopy(spec["components"])),
-                                                **_closed(documented["content"][response.mimetype]["schema"])})
-                                .iter_errors(json.loads(line)), key=str)
+                errors = sorted(
+                    OAS31Validator(
+                        {
+                            "components": _closed(copy.deepcopy(spec["components"])),
+                            **_closed(documented["content"][response.mimetype]["schema"]),
+                        }
+                    ).iter_errors(json.loads(line)),
+                    key=str,
+                )
                 assert not errors, (method, path, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]])
         return
     schema = documented["content"]["application/json"]["schema"]
@@ -91,8 +97,9 @@ def assert_documented(spec: dict[str, Any], method: str, path: str, response: An
 
 
 @pytest.mark.db
-def test_every_operation_of_the_document_is_sent(app: Flask, flask_client: FlaskClient, spec: dict[str, Any],
-                                                 db_backend: str) -> None:
+def test_every_operation_of_the_document_is_sent(
+    app: Flask, flask_client: FlaskClient, spec: dict[str, Any], db_backend: str
+) -> None:
     sent = set()
     for path, item in spec["paths"].items():
         for method in (m for m in METHODS if m in item):
@@ -161,9 +168,21 @@ def test_an_undocumented_or_missing_typed_member_fails(
             assert_documented(spec, "post", "/v1/games/{game_id}/rounds", Altered(altered))
 
 
-WATCHED = ("ETag", "Location", "Link", "X-Pagination", "Idempotent-Replayed", "Retry-After", "X-RateLimit-Limit",
-           "X-RateLimit-Remaining", "X-RateLimit-Reset", "Cache-Control", "Content-Disposition", "WWW-Authenticate",
-           "X-Request-ID")
+WATCHED = (
+    "ETag",
+    "Location",
+    "Link",
+    "X-Pagination",
+    "Idempotent-Replayed",
+    "Retry-After",
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "Cache-Control",
+    "Content-Disposition",
+    "WWW-Authenticate",
+    "X-Request-ID",
+)
 
 
 def documented(spec: dict[str, Any], method: str, path: str, status: int) -> set[str]:
@@ -233,8 +252,7 @@ def test_every_sent_header_is_documented(make_app: Callable[..., Flask]) -> None
 
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
     max_leaves=20,
 )

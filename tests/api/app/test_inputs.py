@@ -71,7 +71,8 @@ def _paths(flask_client: FlaskClient) -> list[str]:
 
 @pytest.mark.parametrize("key", [None, '"k"'])
 def test_100000_empty_sides_are_refused_before_validation_walks_them(
-        flask_client: FlaskClient, field_loads: list[int], key: str | None) -> None:
+    flask_client: FlaskClient, field_loads: list[int], key: str | None
+) -> None:
     """100,000 empty sides once got a 9.4 MB problem and held a worker for seconds (issue 18, defect 2)."""
     paths = _paths(flask_client)
     headers = {"Content-Type": "application/json", **({"Idempotency-Key": key} if key else {})}
@@ -90,11 +91,14 @@ def _json(value: Any) -> bytes:
     return json.dumps(value).encode()
 
 
-@pytest.mark.parametrize(("body", "what"), [
-    (_json([0] * parsing.MAX_BODY_VALUES), "values"),
-    (_json([[]] * (parsing.MAX_BODY_VALUES // 2)), "values"),
-    (_json([{}] * (parsing.MAX_BODY_OBJECTS + 1)), "objects"),
-])
+@pytest.mark.parametrize(
+    ("body", "what"),
+    [
+        (_json([0] * parsing.MAX_BODY_VALUES), "values"),
+        (_json([[]] * (parsing.MAX_BODY_VALUES // 2)), "values"),
+        (_json([{}] * (parsing.MAX_BODY_OBJECTS + 1)), "objects"),
+    ],
+)
 def test_each_limit_is_refused_by_name(body: bytes, what: str) -> None:
     """Each limit is counted on the bytes and refused naming itself (values: commas, lists and
     objects; objects), so a client knows which one it passed."""
@@ -109,8 +113,10 @@ def test_every_real_request_fits() -> None:
     parsing.check_counts(_json([0] * (parsing.MAX_BODY_VALUES - 1)))
     parsing.check_counts(_json([{}] * parsing.MAX_BODY_OBJECTS))
     parsing.check_counts(_json({"preset": "pagat", "teams": [{"name": "a, b {c} [d]"}]}))
-    for body, what in ((_json([0] * parsing.MAX_BODY_VALUES), "values"),
-                       (_json([{}] * (parsing.MAX_BODY_OBJECTS + 1)), "objects")):
+    for body, what in (
+        (_json([0] * parsing.MAX_BODY_VALUES), "values"),
+        (_json([{}] * (parsing.MAX_BODY_OBJECTS + 1)), "objects"),
+    ):
         with pytest.raises(parsing.BodyTooComplexError, match=what):
             parsing.check_counts(body)
 
@@ -119,8 +125,9 @@ def test_deep_nesting_within_the_counts_is_not_walked(flask_client: FlaskClient,
     """Nesting has no limit of its own: a deep value where a side belongs is named as a wrong type
     without being walked (the schema reads only as deep as it is declared)."""
     deep = "[" * 500 + "]" * 500
-    response = flask_client.post("/v1/rounds/score", data=f'{{"preset": "pagat", "teams": [{deep}]}}',
-                                 content_type="application/json")
+    response = flask_client.post(
+        "/v1/rounds/score", data=f'{{"preset": "pagat", "teams": [{deep}]}}', content_type="application/json"
+    )
     assert response.status_code == 422
     assert [e["pointer"] for e in response.get_json()["errors"]] == ["/teams/0"]
     assert field_loads[0] <= 5
@@ -164,9 +171,13 @@ def padded(size: int) -> bytes:
 
 
 def _chunked(flask_client: FlaskClient, data: bytes) -> Any:
-    return flask_client.post(SCORE, input_stream=io.BytesIO(data), content_type="application/json",
-                       headers={"Transfer-Encoding": "chunked"},
-                       environ_overrides={"wsgi.input_terminated": True})
+    return flask_client.post(
+        SCORE,
+        input_stream=io.BytesIO(data),
+        content_type="application/json",
+        headers={"Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
 
 
 def assert_too_large(status: int, problem: dict[str, Any]) -> None:
@@ -211,10 +222,15 @@ def test_chunked_bodies_on_a_real_socket(server: int, size: int, status: int) ->
     """The test client frames bodies its own way: the chunked limit must also hold on a real socket."""
     data = padded(size)
     conn = http.client.HTTPConnection("127.0.0.1", server, timeout=30)
-    chunks = (data[i:i + 65536] for i in range(0, len(data), 65536))
+    chunks = (data[i : i + 65536] for i in range(0, len(data), 65536))
     try:
-        conn.request("POST", SCORE, body=chunks, encode_chunked=True,
-                     headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+        conn.request(
+            "POST",
+            SCORE,
+            body=chunks,
+            encode_chunked=True,
+            headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+        )
         response = conn.getresponse()
         body = json.loads(response.read())
     finally:
@@ -229,21 +245,32 @@ DEEP_OBJECT = b'{"a":' * 50_000 + b"1" + b"}" * 50_000
 LONG_INT = b'{"name": ' + b"9" * 5_000 + b"}"
 NOT_UTF8 = b'{"name": "\xff\xfe"}'
 SURROGATE = b'{"name": "\\ud800"}'
-BODIES = {"deep-list": DEEP, "deep-object": DEEP_OBJECT, "long-int": LONG_INT, "not-utf8": NOT_UTF8,
-          "surrogate": SURROGATE}
+BODIES = {
+    "deep-list": DEEP,
+    "deep-object": DEEP_OBJECT,
+    "long-int": LONG_INT,
+    "not-utf8": NOT_UTF8,
+    "surrogate": SURROGATE,
+}
 
 
 @pytest.fixture
 def paths(flask_client: FlaskClient) -> list[tuple[str, str]]:
     game_id = create_game(flask_client)["id"]
-    return [("POST", "/v1/games"), ("POST", f"/v1/games/{game_id}/rounds"), ("POST", "/v1/rounds/score"),
-            ("POST", "/v1/rounds/compare"), ("PUT", f"/v1/games/{game_id}/rounds/1")]
+    return [
+        ("POST", "/v1/games"),
+        ("POST", f"/v1/games/{game_id}/rounds"),
+        ("POST", "/v1/rounds/score"),
+        ("POST", "/v1/rounds/compare"),
+        ("PUT", f"/v1/games/{game_id}/rounds/1"),
+    ]
 
 
 @pytest.mark.parametrize("key", [None, '"k-1"'])
 @pytest.mark.parametrize("kind", sorted(BODIES))
-def test_hostile_bodies_are_4xx_on_every_path(flask_client: FlaskClient, paths: list[tuple[str, str]], kind: str,
-                                              key: str | None) -> None:
+def test_hostile_bodies_are_4xx_on_every_path(
+    flask_client: FlaskClient, paths: list[tuple[str, str]], kind: str, key: str | None
+) -> None:
     """Parsing an untrusted body once raised past the 4xx handlers (issue 18, defect 1): never a 500."""
     headers = {"Content-Type": "application/json", "If-Match": '"x"'}
     if key is not None:
@@ -257,21 +284,31 @@ def test_hostile_bodies_are_4xx_on_every_path(flask_client: FlaskClient, paths: 
 @pytest.mark.parametrize("value", ['"' + "\\" * 10 + '"', "\x7f", '"' * 300, "é", " "])
 def test_hostile_idempotency_keys_are_4xx(flask_client: FlaskClient, value: str) -> None:
     """An Idempotency-Key is untrusted input too: a bad one is a 4xx, never a 500."""
-    response = flask_client.post("/v1/games", data=b"{}", headers={"Content-Type": "application/json",
-                                                              "Idempotency-Key": value})
+    response = flask_client.post(
+        "/v1/games", data=b"{}", headers={"Content-Type": "application/json", "Idempotency-Key": value}
+    )
     assert 400 <= response.status_code < 500, response.status_code
 
 
-@pytest.mark.parametrize("header", ["If-Match", "If-None-Match", "Authorization", "Accept", "Content-Type",
-                                    "Idempotency-Key", "Content-Length"])
+@pytest.mark.parametrize(
+    "header",
+    ["If-Match", "If-None-Match", "Authorization", "Accept", "Content-Type", "Idempotency-Key", "Content-Length"],
+)
 @pytest.mark.parametrize("value", ['"\\', "\x00\x01", "W/" * 1000, "é" * 10, ";;==,,", "-1"])
-def test_hostile_header_values_are_never_5xx(flask_client: FlaskClient, paths: list[tuple[str, str]], header: str,
-                                             value: str) -> None:
+def test_hostile_header_values_are_never_5xx(
+    flask_client: FlaskClient, paths: list[tuple[str, str]], header: str, value: str
+) -> None:
     """Hostile header values on every path never get a 5xx (issue 18, defect 1)."""
-    for method, path in [*paths, ("GET", "/v1/games/1"), ("GET", "/v1/games/1/scoresheet"), ("GET", "/v1/games"),
-                         ("DELETE", "/v1/games/999")]:
-        response = flask_client.open(path, method=method, data=b"{}",
-                               headers={"Content-Type": "application/json", header: value})
+    for method, path in [
+        *paths,
+        ("GET", "/v1/games/1"),
+        ("GET", "/v1/games/1/scoresheet"),
+        ("GET", "/v1/games"),
+        ("DELETE", "/v1/games/999"),
+    ]:
+        response = flask_client.open(
+            path, method=method, data=b"{}", headers={"Content-Type": "application/json", header: value}
+        )
         assert response.status_code < 500, (method, path, header, value, response.status_code)
 
 
@@ -309,8 +346,9 @@ def test_name_length_is_counted_in_characters(flask_client: FlaskClient, db_back
 def test_players_per_side_limit(flask_client: FlaskClient) -> None:
     """One player past the per-side limit is refused naming the players list."""
     players = [f"p{i}" for i in range(MAX_PLAYERS_PER_TEAM + 1)]
-    response = flask_client.post("/v1/games", json={"name": "x", "preset": "bga", "teams": [
-        {"name": "A", "players": players}, TEAMS[1]]})
+    response = flask_client.post(
+        "/v1/games", json={"name": "x", "preset": "bga", "teams": [{"name": "A", "players": players}, TEAMS[1]]}
+    )
     assert response.status_code == 422
     assert response.get_json()["errors"][0]["pointer"] == "/teams/0/players"
 

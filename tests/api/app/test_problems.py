@@ -305,5 +305,3 @@ def test_flatten_messages_escapes_and_schema_level() -> None:
             "detail": "Missing data for required field.",
         },
     ]
-
-

@@ -53,8 +53,9 @@ def test_keys_are_stored_as_sha256_only(app: Flask, db_backend: str) -> None:
     assert rows[0]["key_hash"] == hashlib.sha256(token.encode()).hexdigest()
 
 
-def test_keys_are_compared_in_constant_time(app: Flask, flask_client: FlaskClient,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_keys_are_compared_in_constant_time(
+    app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _, token = create_key(get_db(app), "kitchen")
     calls: list[tuple[Any, Any]] = []
     compare = hmac.compare_digest
@@ -80,16 +81,24 @@ def test_keys_are_random_and_long() -> None:
 
 def test_cors_is_off_by_default(flask_client: FlaskClient) -> None:
     origin = {"Origin": "https://evil.example"}
-    for response in (flask_client.get("/v1/presets", headers=origin), flask_client.get("/v1/games", headers=origin),
-                     flask_client.options("/v1/games", headers={**origin, "Access-Control-Request-Method": "POST"})):
+    for response in (
+        flask_client.get("/v1/presets", headers=origin),
+        flask_client.get("/v1/games", headers=origin),
+        flask_client.options("/v1/games", headers={**origin, "Access-Control-Request-Method": "POST"}),
+    ):
         assert "Access-Control-Allow-Origin" not in response.headers
 
 
 def test_cors_allows_only_the_configured_origins(make_app: Callable[..., Flask]) -> None:
     flask_client = make_app(CORS_ORIGINS="https://keeper.example, https://other.example/").test_client()
-    ok = flask_client.options("/v1/games", headers={"Origin": "https://keeper.example",
-                                              "Access-Control-Request-Method": "POST",
-                                              "Access-Control-Request-Headers": "Authorization, Idempotency-Key"})
+    ok = flask_client.options(
+        "/v1/games",
+        headers={
+            "Origin": "https://keeper.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "Authorization, Idempotency-Key",
+        },
+    )
     assert ok.headers["Access-Control-Allow-Origin"] == "https://keeper.example"
     allowed = ok.headers["Access-Control-Allow-Headers"].lower()
     assert "authorization" in allowed and "idempotency-key" in allowed
@@ -183,8 +192,6 @@ def test_429_is_documented_on_every_v1_operation(app: Flask) -> None:
                 assert "429" in operation["responses"], (method, path)
 
 
-
-
 @pytest.mark.db
 def test_keys_cli_create_list_revoke(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
     runner = app.test_cli_runner()
@@ -264,8 +271,12 @@ def test_database_down_is_503_with_retry_after() -> None:
 
     app = create_app({"TESTING": True, "DATABASE_URL": "postgresql+psycopg://nobody@127.0.0.1:1/none"})
     flask_client = app.test_client()
-    for method, path in [("get", "/v1/games"), ("post", "/v1/games"), ("get", "/v1/games/1"),
-                         ("post", "/v1/games/1/rounds")]:
+    for method, path in [
+        ("get", "/v1/games"),
+        ("post", "/v1/games"),
+        ("get", "/v1/games/1"),
+        ("post", "/v1/games/1/rounds"),
+    ]:
         response = getattr(flask_client, method)(path, **({"json": {}} if method == "post" else {}))
         assert response.status_code == 503, (method, path)
         assert response.headers["Retry-After"] and response.content_type == "application/problem+json"

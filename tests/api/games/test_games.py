@@ -27,13 +27,19 @@ PROBLEMS = "https://handfoot.dev/problems/"
 SEED_GAME = [
     SEED_ROUND_1,  # Team 1: 1000 + 600 + 1500 + 100 + 100 + 465 - 25 = 3740
     #              Team 2:  500 + 600 - 100 + 260 - 185 = 1075
-    [tally("Team 1", clean=1, dirty=2, red=1, table=400, left=60),  # 500 + 600 + 100 + 400 - 60 = 1540
-     tally("Team 2", out=True, clean=2, dirty=2, wild=1, table=520)],  # 1000 + 600 + 1500 + 100 + 520 = 3720
-    [tally("Team 1", out=True, clean=3, dirty=2, wild=1, red=2, table=610, left=15),
-     # 1500 + 600 + 1500 + 100 + 200 + 610 - 15 = 4495
-     tally("Team 2", dirty=1, caught=1, table=180, left=230)],  # 300 - 100 + 180 - 230 = 150
-    [tally("Team 1", clean=1, dirty=1, caught=2, table=250, left=145),  # 500 + 300 - 200 + 250 - 145 = 705
-     tally("Team 2", out=True, clean=2, dirty=3, wild=1, red=1, table=700)],
+    [
+        tally("Team 1", clean=1, dirty=2, red=1, table=400, left=60),  # 500 + 600 + 100 + 400 - 60 = 1540
+        tally("Team 2", out=True, clean=2, dirty=2, wild=1, table=520),
+    ],  # 1000 + 600 + 1500 + 100 + 520 = 3720
+    [
+        tally("Team 1", out=True, clean=3, dirty=2, wild=1, red=2, table=610, left=15),
+        # 1500 + 600 + 1500 + 100 + 200 + 610 - 15 = 4495
+        tally("Team 2", dirty=1, caught=1, table=180, left=230),
+    ],  # 300 - 100 + 180 - 230 = 150
+    [
+        tally("Team 1", clean=1, dirty=1, caught=2, table=250, left=145),  # 500 + 300 - 200 + 250 - 145 = 705
+        tally("Team 2", out=True, clean=2, dirty=3, wild=1, red=1, table=700),
+    ],
     # 1000 + 900 + 1500 + 100 + 100 + 700 = 4300
 ]
 SEED_SCORES = [[3740, 1075], [1540, 3720], [4495, 150], [705, 4300]]

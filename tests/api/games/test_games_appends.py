@@ -84,14 +84,20 @@ def _stored_state(app: Flask, game_id: int) -> tuple[dict[str, Any], dict[str, A
         return game.state, svc.state_mapping(svc.current_state(game)), [r.number for r in game.rounds]
 
 
-def test_an_append_between_read_and_write_moves_the_round_on(app: Flask, flask_client: FlaskClient,
-                                                             monkeypatch: pytest.MonkeyPatch, db_backend: str) -> None:
+def test_an_append_between_read_and_write_moves_the_round_on(
+    app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, db_backend: str
+) -> None:
     game_id = create_game(flask_client)["id"]
     append(flask_client, game_id, SEED_ROUND_1)
 
     def other_append() -> None:
-        rounds_svc.append_round(get_db(app), ANONYMOUS, game_id, {"teams": out_round("Team 2", "Team 1")},
-                                {"teams": out_round("Team 2", "Team 1")})
+        rounds_svc.append_round(
+            get_db(app),
+            ANONYMOUS,
+            game_id,
+            {"teams": out_round("Team 2", "Team 1")},
+            {"teams": out_round("Team 2", "Team 1")},
+        )
 
     with between_read_and_write(app, monkeypatch, other_append):
         rnd = append(flask_client, game_id, out_round("Team 1", "Team 2"))
@@ -103,8 +109,9 @@ def test_an_append_between_read_and_write_moves_the_round_on(app: Flask, flask_c
     assert game["version"] == 4 and game["rounds_played"] == 3
 
 
-def test_a_round_number_read_stale_is_a_409(app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch,
-                                            db_backend: str) -> None:
+def test_a_round_number_read_stale_is_a_409(
+    app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, db_backend: str
+) -> None:
     game_id = create_game(flask_client)["id"]
 
     def other_append() -> None:
@@ -116,8 +123,9 @@ def test_a_round_number_read_stale_is_a_409(app: Flask, flask_client: FlaskClien
     assert _stored_state(app, game_id)[2] == [1]
 
 
-def test_a_game_deleted_between_read_and_write_is_a_404(app: Flask, flask_client: FlaskClient,
-                                                        monkeypatch: pytest.MonkeyPatch, db_backend: str) -> None:
+def test_a_game_deleted_between_read_and_write_is_a_404(
+    app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, db_backend: str
+) -> None:
     game_id = create_game(flask_client)["id"]
     with between_read_and_write(app, monkeypatch, lambda: svc.delete_game(get_db(app), ANONYMOUS, game_id)):
         response = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1})
@@ -126,9 +134,9 @@ def test_a_game_deleted_between_read_and_write_is_a_404(app: Flask, flask_client
         assert session.scalars(select(Round).where(Round.game_id == game_id)).all() == []
 
 
-def test_a_game_given_away_between_read_and_write_is_not_found(app: Flask, flask_client: FlaskClient,
-                                                               monkeypatch: pytest.MonkeyPatch,
-                                                               db_backend: str) -> None:
+def test_a_game_given_away_between_read_and_write_is_not_found(
+    app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, db_backend: str
+) -> None:
     """``keys create --adopt-anonymous`` changes a game's owner without moving its version."""
     game_id = create_game(flask_client)["id"]
     with app.app_context():
@@ -142,14 +150,14 @@ def test_a_game_given_away_between_read_and_write_is_not_found(app: Flask, flask
         rounds_svc.append_round(get_db(), ANONYMOUS, game_id, {"teams": SEED_ROUND_1}, {"teams": SEED_ROUND_1})
     with app.app_context():
         owner = Actor(key.id, key.name)
-        game, rnd = rounds_svc.append_round(get_db(), owner, game_id, {"teams": SEED_ROUND_1},
-                                            {"teams": SEED_ROUND_1})
+        game, rnd = rounds_svc.append_round(get_db(), owner, game_id, {"teams": SEED_ROUND_1}, {"teams": SEED_ROUND_1})
         assert rnd.number == 1 and rnd.author == "keeper" and game.state["rounds_played"] == 1
 
 
 @pytest.mark.parametrize("form", ["tallies", "cards"])
-def test_answer_is_the_documented_schema_dump(app: Flask, flask_client: FlaskClient, form: str,
-                                               db_backend: str) -> None:
+def test_answer_is_the_documented_schema_dump(
+    app: Flask, flask_client: FlaskClient, form: str, db_backend: str
+) -> None:
     """The append's answer is built without marshmallow; it must be byte for byte what dumping the
     same round through RoundSchema (the documented response) and jsonify gives."""
     if form == "cards":
@@ -299,10 +307,14 @@ def send(method: str, url: str, retry_on: tuple[int, ...], attempts: int = 200, 
 
 
 def test_concurrent_appends_and_corrections(  # noqa: C901 - its nested workers count into it
-        app: Flask, threaded_server: str, db_backend: str) -> None:
+    app: Flask, threaded_server: str, db_backend: str
+) -> None:
     def create(rules: dict[str, Any]) -> int:
-        response = requests.post(f"{threaded_server}/v1/games", json={"name": "c", "preset": "pagat", "rules": rules,
-                                                             "teams": TEAMS}, timeout=30)
+        response = requests.post(
+            f"{threaded_server}/v1/games",
+            json={"name": "c", "preset": "pagat", "rules": rules, "teams": TEAMS},
+            timeout=30,
+        )
         assert response.status_code == 201, response.text
         return int(response.json()["id"])
 
@@ -310,8 +322,9 @@ def test_concurrent_appends_and_corrections(  # noqa: C901 - its nested workers 
     corrected = [create({}), create({})]
     for game_id in corrected:
         for _ in range(3):
-            response = requests.post(f"{threaded_server}/v1/games/{game_id}/rounds", json={"teams": small_round(100)},
-                                     timeout=30)
+            response = requests.post(
+                f"{threaded_server}/v1/games/{game_id}/rounds", json={"teams": small_round(100)}, timeout=30
+            )
             assert response.status_code == 201, response.text
 
     errors: list[str] = []
@@ -323,15 +336,23 @@ def test_concurrent_appends_and_corrections(  # noqa: C901 - its nested workers 
         start.wait()
         for j in range(APPENDS_EACH):
             key = str(uuid.uuid4())
-            response = send("POST", f"{threaded_server}/v1/games/{target}/rounds", (409, 503),
-                            json={"teams": small_round(100 + 5 * (i * APPENDS_EACH + j))},
-                            headers={"Idempotency-Key": f'"{key}"'})
+            response = send(
+                "POST",
+                f"{threaded_server}/v1/games/{target}/rounds",
+                (409, 503),
+                json={"teams": small_round(100 + 5 * (i * APPENDS_EACH + j))},
+                headers={"Idempotency-Key": f'"{key}"'},
+            )
             if response.status_code != 201:
                 errors.append(f"append: {response.status_code} {response.text}")
             # a retry of a completed append returns it again and stores nothing
-            again = send("POST", f"{threaded_server}/v1/games/{target}/rounds", (409, 503),
-                         json={"teams": small_round(100 + 5 * (i * APPENDS_EACH + j))},
-                         headers={"Idempotency-Key": f'"{key}"'})
+            again = send(
+                "POST",
+                f"{threaded_server}/v1/games/{target}/rounds",
+                (409, 503),
+                json={"teams": small_round(100 + 5 * (i * APPENDS_EACH + j))},
+                headers={"Idempotency-Key": f'"{key}"'},
+            )
             if again.status_code != 201 or again.json() != response.json():
                 errors.append(f"replay: {again.status_code} {again.text}")
 
@@ -343,8 +364,13 @@ def test_concurrent_appends_and_corrections(  # noqa: C901 - its nested workers 
         while done < CORRECTIONS_EACH:
             url = f"{threaded_server}/v1/games/{game_id}/rounds/{number}"
             got = send("GET", url, (503,))
-            response = send("PUT", url, (409, 503), json={"teams": small_round(105 + 5 * i + 10 * done)},
-                            headers={"If-Match": got.headers["ETag"]})
+            response = send(
+                "PUT",
+                url,
+                (409, 503),
+                json={"teams": small_round(105 + 5 * i + 10 * done)},
+                headers={"If-Match": got.headers["ETag"]},
+            )
             if response.status_code == 412:
                 continue
             if response.status_code != 200:
@@ -373,14 +399,17 @@ def test_concurrent_appends_and_corrections(  # noqa: C901 - its nested workers 
             assert [t["total"] for t in game.state["totals"]] == totals
             assert game.rounds_played == expected_rounds
             for r in rounds:
-                revisions = session.scalars(select(RoundRevision).where(RoundRevision.round_id == r.id)
-                                            .order_by(RoundRevision.revision)).all()
+                revisions = session.scalars(
+                    select(RoundRevision).where(RoundRevision.round_id == r.id).order_by(RoundRevision.revision)
+                ).all()
                 made = corrections[(game_id, r.number)]
                 assert r.revision == made + 1
                 assert [v.revision for v in revisions] == list(range(1, made + 1))  # no revision lost
         target_game = session.get(Game, target)
         assert target_game is not None
-        table_points = sorted(r.request["teams"][0]["tally"]["table_points"] for r in session.scalars(
-            select(Round).where(Round.game_id == target)))
+        table_points = sorted(
+            r.request["teams"][0]["tally"]["table_points"]
+            for r in session.scalars(select(Round).where(Round.game_id == target))
+        )
         assert table_points == [100 + 5 * k for k in range(APPENDERS * APPENDS_EACH)]  # each append once
     assert sum(corrections.values()) == CORRECTORS * CORRECTIONS_EACH

@@ -54,8 +54,9 @@ def alices_game(app: Flask, flask_client: FlaskClient) -> tuple[str, str, int, s
 
 
 @pytest.mark.parametrize("op", ON_A_GAME, ids=lambda op: f"{op[0].upper()} {op[1]}")
-def test_another_keys_game_is_404_and_unchanged(flask_client: FlaskClient, db_backend: str, op: tuple[str, str],
-                                                 alices_game: tuple[str, str, int, str]) -> None:
+def test_another_keys_game_is_404_and_unchanged(
+    flask_client: FlaskClient, db_backend: str, op: tuple[str, str], alices_game: tuple[str, str, int, str]
+) -> None:
     alice, bob, game_id, etag = alices_game
     before = flask_client.get(f"/v1/games/{game_id}", headers=bearer(alice)).get_json()
     response = call(flask_client, op, game_id=game_id, headers=bearer(bob), etag=etag)
@@ -69,11 +70,16 @@ def test_another_keys_game_is_404_and_unchanged(flask_client: FlaskClient, db_ba
 
 @pytest.mark.parametrize("op", OPERATIONS, ids=lambda op: f"{op[0].upper()} {op[1]}")
 @pytest.mark.parametrize("auth", ["none", "malformed", "unknown", "basic"])
-def test_no_valid_key_is_401(flask_client: FlaskClient, db_backend: str, op: tuple[str, str], auth: str,
-                             alices_game: tuple[str, str, int, str]) -> None:
+def test_no_valid_key_is_401(
+    flask_client: FlaskClient, db_backend: str, op: tuple[str, str], auth: str, alices_game: tuple[str, str, int, str]
+) -> None:
     alice, _, game_id, etag = alices_game
-    headers = {"none": {}, "malformed": {"Authorization": "Bearer"}, "unknown": bearer("hf_" + "x" * 43),
-               "basic": {"Authorization": "Basic YWxpY2U6c2VjcmV0"}}[auth]
+    headers = {
+        "none": {},
+        "malformed": {"Authorization": "Bearer"},
+        "unknown": bearer("hf_" + "x" * 43),
+        "basic": {"Authorization": "Basic YWxpY2U6c2VjcmV0"},
+    }[auth]
     response = call(flask_client, op, game_id=game_id, headers=headers, etag=etag)
     assert response.status_code == 401, response.get_json()
     assert response.headers["WWW-Authenticate"].startswith("Bearer")
@@ -81,8 +87,9 @@ def test_no_valid_key_is_401(flask_client: FlaskClient, db_backend: str, op: tup
     assert flask_client.get(f"/v1/games/{game_id}", headers=bearer(alice)).get_json()["rounds_played"] == 1
 
 
-def test_list_shows_only_own_games(flask_client: FlaskClient, db_backend: str,
-                                   alices_game: tuple[str, str, int, str]) -> None:
+def test_list_shows_only_own_games(
+    flask_client: FlaskClient, db_backend: str, alices_game: tuple[str, str, int, str]
+) -> None:
     alice, bob, game_id, _ = alices_game
     assert flask_client.get("/v1/games", headers=bearer(bob)).get_json() == []
     assert [g["id"] for g in flask_client.get("/v1/games", headers=bearer(alice)).get_json()] == [game_id]
@@ -90,8 +97,9 @@ def test_list_shows_only_own_games(flask_client: FlaskClient, db_backend: str,
 
 
 @pytest.mark.parametrize("op", ON_A_GAME, ids=lambda op: f"{op[0].upper()} {op[1]}")
-def test_owner_succeeds_on_every_operation(flask_client: FlaskClient, db_backend: str, op: tuple[str, str],
-                                           alices_game: tuple[str, str, int, str]) -> None:
+def test_owner_succeeds_on_every_operation(
+    flask_client: FlaskClient, db_backend: str, op: tuple[str, str], alices_game: tuple[str, str, int, str]
+) -> None:
     alice, _, game_id, etag = alices_game
     response = call(flask_client, op, game_id=game_id, headers=bearer(alice), etag=etag)
     assert response.status_code in (200, 201, 204), response.get_json()
@@ -127,7 +135,8 @@ def _expected(keys: str, target: str, body: str) -> int:
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("keys", KEYS)
 def test_the_anonymous_appends_key_check_answers_as_the_check_alone(
-        app: Flask, flask_client: FlaskClient, db_backend: str, keys: str, target: str, body: str) -> None:
+    app: Flask, flask_client: FlaskClient, db_backend: str, keys: str, target: str, body: str
+) -> None:
     """An anonymous append is authenticated like every other games request: for each key state, target
     and body it answers what the key check, then the parse, then the service give."""
     game_id = _setup(app, flask_client, keys, target)
@@ -144,8 +153,9 @@ def test_the_anonymous_appends_key_check_answers_as_the_check_alone(
         assert flask_client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == rounds
 
 
-def test_a_key_created_between_two_anonymous_appends_stops_the_second(app: Flask, flask_client: FlaskClient,
-                                                                      db_backend: str) -> None:
+def test_a_key_created_between_two_anonymous_appends_stops_the_second(
+    app: Flask, flask_client: FlaskClient, db_backend: str
+) -> None:
     """The key check is asked per request, not remembered: once a key exists the next anonymous append is a 401."""
     game_id = create_game(flask_client)["id"]
     assert flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}).status_code == 201
@@ -154,14 +164,16 @@ def test_a_key_created_between_two_anonymous_appends_stops_the_second(app: Flask
     assert response.status_code == 401, response.get_json()
 
 
-def test_a_keyed_append_reads_the_game_as_its_key_sees_it(app: Flask, flask_client: FlaskClient,
-                                                           db_backend: str) -> None:
+def test_a_keyed_append_reads_the_game_as_its_key_sees_it(
+    app: Flask, flask_client: FlaskClient, db_backend: str
+) -> None:
     """A request with a key never asks whether any key is active: it looks its own key up."""
     _, token = create_key(get_db(app), "kitchen")
     game_id = create_game(flask_client, headers={"Authorization": f"Bearer {token}"})["id"]
     with recorded_statements(app) as statements:
-        response = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
-                               headers={"Authorization": f"Bearer {token}"})
+        response = flask_client.post(
+            f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers={"Authorization": f"Bearer {token}"}
+        )
     assert response.status_code == 201, response.get_json()
     key_reads = [s for s in statements if "FROM api_keys" in s]
     assert key_reads and all("api_keys.key_hash =" in s for s in key_reads), statements

@@ -47,8 +47,11 @@ def test_same_key_same_body_stores_one_round(app: Flask, flask_client: FlaskClie
     assert again.headers["Location"] == first.headers["Location"] and again.headers["ETag"] == first.headers["ETag"]
     assert rounds_stored(app, game_id) == 1
     # unquoted is the same key
-    unquoted = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
-                           headers={"Idempotency-Key": "8e03978e-40d5-43e8-bc93-6894a57f9324"})
+    unquoted = flask_client.post(
+        f"/v1/games/{game_id}/rounds",
+        json={"teams": SEED_ROUND_1},
+        headers={"Idempotency-Key": "8e03978e-40d5-43e8-bc93-6894a57f9324"},
+    )
     assert unquoted.status_code == 201 and unquoted.headers["Idempotent-Replayed"] == "true"
     # a new key is a new round
     flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers={"Idempotency-Key": "k2"})
@@ -225,8 +228,9 @@ def test_one_key_sent_twice_at_once_stores_once_and_replays(
     """The claim is written in the append's own transaction: a second request with the key, sent
     while the first is still scoring, waits for the first's commit and replays its answer (no
     409, no second round)."""
-    game_id = requests.post(f"{threaded_server}/v1/games", json={"name": "F", "preset": "pagat", "teams": TEAMS},
-                            timeout=30).json()["id"]
+    game_id = requests.post(
+        f"{threaded_server}/v1/games", json={"name": "F", "preset": "pagat", "teams": TEAMS}, timeout=30
+    ).json()["id"]
     original = rounds_svc._prepare
     first_inside = threading.Event()
 
@@ -239,8 +243,9 @@ def test_one_key_sent_twice_at_once_stores_once_and_replays(
     url = f"{threaded_server}/v1/games/{game_id}/rounds"
     headers = {"Idempotency-Key": '"twice"'}
     answers: list[requests.Response] = []
-    first = threading.Thread(target=lambda: answers.append(
-        requests.post(url, json={"teams": SEED_ROUND_1}, headers=headers, timeout=30)))
+    first = threading.Thread(
+        target=lambda: answers.append(requests.post(url, json={"teams": SEED_ROUND_1}, headers=headers, timeout=30))
+    )
     first.start()
     assert first_inside.wait(30)
     second = requests.post(url, json={"teams": SEED_ROUND_1}, headers=headers, timeout=30)

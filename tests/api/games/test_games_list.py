@@ -89,8 +89,9 @@ def test_a_first_page_holding_the_whole_list_gives_its_total(flask_client: Flask
 
 
 @pytest.mark.db
-def test_games_created_at_the_same_instant_are_neither_lost_nor_repeated(app: Flask, flask_client: FlaskClient,
-                                                                         db_backend: str) -> None:
+def test_games_created_at_the_same_instant_are_neither_lost_nor_repeated(
+    app: Flask, flask_client: FlaskClient, db_backend: str
+) -> None:
     ids = _games(flask_client, 9)
     _same_instant(app, ids[2:8])
     walked, _ = _walk(flask_client, f"{GAMES}?page_size=2")

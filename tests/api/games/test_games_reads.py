@@ -55,8 +55,10 @@ from tests.helpers.game_routes import GAME_OPERATIONS, call
 from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, out_round, recorded_statements, tally
 
 READS = sorted(op for op in GAME_OPERATIONS if op[0] == "get")
-CORRECTED = [tally("Team 1", out=True, clean=2, dirty=2, wild=1, table=700),
-             tally("Team 2", clean=1, table=150, left=20)]
+CORRECTED = [
+    tally("Team 1", out=True, clean=2, dirty=2, wild=1, table=700),
+    tally("Team 2", clean=1, table=150, left=20),
+]
 
 
 #: A numbered page of the list (the deprecated ``page``): a count, then the page.
@@ -70,8 +72,11 @@ class _Read:
         with response:  # closed even if reading fails: an open stream holds a database session
             self.status_code, self.headers = response.status_code, response.headers
             text = response.get_data(as_text=True)
-            self.body = ([json.loads(line) for line in text.splitlines()]
-                         if response.mimetype == "application/x-ndjson" else response.get_json())
+            self.body = (
+                [json.loads(line) for line in text.splitlines()]
+                if response.mimetype == "application/x-ndjson"
+                else response.get_json()
+            )
 
     def get_json(self) -> Any:
         return self.body
@@ -85,8 +90,9 @@ def _send(flask_client: FlaskClient, op: tuple[str, str], game_id: int) -> _Read
 
 @pytest.mark.db
 @pytest.mark.parametrize("op", [*READS, NUMBERED_LIST], ids=lambda op: f"GET {op[1]}")
-def test_a_write_during_a_read_shows_in_none_of_it(app: Flask, flask_client: FlaskClient, db_backend: str,
-                                                    op: tuple[str, str]) -> None:
+def test_a_write_during_a_read_shows_in_none_of_it(
+    app: Flask, flask_client: FlaskClient, db_backend: str, op: tuple[str, str]
+) -> None:
     """A read of several statements sees none of a write committed between them; a read of one
     statement (the keyset list, the score sheet: the game row alone) has nothing in between."""
     game_id = create_game(flask_client)["id"]
@@ -232,8 +238,15 @@ def test_side_names_that_look_like_formulas_are_neutralised(flask_client: FlaskC
     """CSV injection (issue 18, defect 4): a side name opened as a live spreadsheet formula."""
     teams = [{"name": name, "players": ["a", "b"]}, {"name": "Them", "players": ["c", "d"]}]
     game = create_game(flask_client, name=name, teams=teams)
-    response = flask_client.post(f"/v1/games/{game['id']}/rounds", json={"teams": [
-        tally(name, clean=1, table=200, left=1000), tally("Them", out=True, clean=2, dirty=2, wild=1, table=500)]})
+    response = flask_client.post(
+        f"/v1/games/{game['id']}/rounds",
+        json={
+            "teams": [
+                tally(name, clean=1, table=200, left=1000),
+                tally("Them", out=True, clean=2, dirty=2, wild=1, table=500),
+            ]
+        },
+    )
     assert response.status_code == 201, response.get_json()
     sheet = flask_client.get(f"/v1/games/{game['id']}/scoresheet", headers={"Accept": "text/csv"}).get_data(
         as_text=True
@@ -264,8 +277,13 @@ ILLEGAL = ["4S", "2H", "2D"]  # one natural, two wilds: more wilds than naturals
 
 
 def _side(name: str, players: list[str], melds: list[list[str]]) -> dict[str, Any]:
-    return {"name": name, "went_out": False, "melds": melds, "burn": [],
-            "players": [{"name": players[0], "hand": ["8S"]}, {"name": players[1], "hand": []}]}
+    return {
+        "name": name,
+        "went_out": False,
+        "melds": melds,
+        "burn": [],
+        "players": [{"name": players[0], "hand": ["8S"]}, {"name": players[1], "hand": []}],
+    }
 
 
 def _teams(extra_meld: list[str]) -> list[dict[str, Any]]:
@@ -296,8 +314,9 @@ def test_every_stored_breakdown_with_warnings_is_answered(flask_client: FlaskCli
 
     # A correction that keeps an illegal meld (now a different one) and the revisions of both.
     other = ["6S", "JK", "2C"]
-    corrected = flask_client.put(f"/v1/games/{game_id}/rounds/1", json={"teams": _teams(other)},
-                           headers={"If-Match": read.headers["ETag"]})
+    corrected = flask_client.put(
+        f"/v1/games/{game_id}/rounds/1", json={"teams": _teams(other)}, headers={"If-Match": read.headers["ETag"]}
+    )
     assert corrected.status_code == 200, corrected.get_data(as_text=True)[:500]
     now = _warnings(corrected.get_json()["teams"])
     assert now[0] and now[0][0]["pointer"] == "/teams/0/melds/2"
@@ -313,10 +332,12 @@ def test_the_reads_of_a_game_with_warnings_answer(flask_client: FlaskClient) -> 
     """The game, its score sheet (JSON and CSV) and the statistics read the stored rounds."""
     game_id = create_game(flask_client, "hodges", teams=SIDES)["id"]
     assert flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": _teams(ILLEGAL)}).status_code == 201
-    for path, accept in ((f"/v1/games/{game_id}", "application/json"),
-                         (f"/v1/games/{game_id}/scoresheet", "application/json"),
-                         (f"/v1/games/{game_id}/scoresheet", "text/csv"),
-                         ("/v1/games/stats", "application/json")):
+    for path, accept in (
+        (f"/v1/games/{game_id}", "application/json"),
+        (f"/v1/games/{game_id}/scoresheet", "application/json"),
+        (f"/v1/games/{game_id}/scoresheet", "text/csv"),
+        ("/v1/games/stats", "application/json"),
+    ):
         response = flask_client.get(path, headers={"Accept": accept})
         assert response.status_code == 200, (path, accept, response.get_data(as_text=True)[:300])
 

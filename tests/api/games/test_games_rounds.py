@@ -64,8 +64,12 @@ def test_the_last_round_goes_and_the_game_follows(flask_client: FlaskClient) -> 
     assert game["version"] == before["version"] + 1
     assert_problem(flask_client.get(f"/v1/games/{game_id}/rounds/2"), 404)
     # Round 2 is played again, with other scores: the number is free and the totals are its own.
-    append(flask_client, game_id, [tally(NAMES[0], clean=1, table=100), tally(NAMES[1], out=True, clean=2, dirty=2,
-                                                                          wild=1, table=500)], round=2)
+    append(
+        flask_client,
+        game_id,
+        [tally(NAMES[0], clean=1, table=100), tally(NAMES[1], out=True, clean=2, dirty=2, wild=1, table=500)],
+        round=2,
+    )
     assert flask_client.get(f"/v1/games/{game_id}").get_json()["totals"][1]["total"] == 650 + 3700
 
 
@@ -75,8 +79,7 @@ def test_a_finished_game_whose_last_round_goes_plays_on(flask_client: FlaskClien
     assert flask_client.get(f"/v1/games/{game_id}").get_json()["status"] == "finished"
     assert _delete(flask_client, game_id, 1, _etag(flask_client, game_id)).status_code == 204
     game = flask_client.get(f"/v1/games/{game_id}").get_json()
-    assert (game["status"], game["rounds_played"], game["next_round"], game["winner"]) == (
-        "in_progress", 0, 1, None)
+    assert (game["status"], game["rounds_played"], game["next_round"], game["winner"]) == ("in_progress", 0, 1, None)
     assert [t["total"] for t in game["totals"]] == [0, 0]
 
 
@@ -126,8 +129,9 @@ def test_the_deleted_round_and_its_revisions_are_kept(app: Flask, flask_client: 
     game_id = _game(flask_client, 0)
     append(flask_client, game_id, SEED_ROUND_1)
     round_etag = flask_client.get(f"/v1/games/{game_id}/rounds/1").headers["ETag"]
-    corrected = flask_client.put(f"/v1/games/{game_id}/rounds/1", json={"teams": out_round(*NAMES)},
-                           headers={"If-Match": round_etag})
+    corrected = flask_client.put(
+        f"/v1/games/{game_id}/rounds/1", json={"teams": out_round(*NAMES)}, headers={"If-Match": round_etag}
+    )
     assert corrected.status_code == 200
     assert _delete(flask_client, game_id, 1, _etag(flask_client, game_id)).status_code == 204
     with get_db(app).session() as session:
@@ -160,13 +164,13 @@ def test_a_replayed_append_of_a_deleted_round_is_not_found(flask_client: FlaskCl
     )
 
 
-
-
 def _correct(flask_client: FlaskClient, game_id: int, times: int) -> None:
     for i in range(times):
         etag = flask_client.get(f"/v1/games/{game_id}/rounds/1").headers["ETag"]
-        teams = [tally(NAMES[0], out=True, clean=2, dirty=2, wild=1, table=500 + 5 * i),
-                 tally(NAMES[1], clean=1, table=200, left=50)]
+        teams = [
+            tally(NAMES[0], out=True, clean=2, dirty=2, wild=1, table=500 + 5 * i),
+            tally(NAMES[1], clean=1, table=200, left=50),
+        ]
         response = flask_client.put(f"/v1/games/{game_id}/rounds/1", json={"teams": teams}, headers={"If-Match": etag})
         assert response.status_code == 200, response.get_json()
 

@@ -31,8 +31,15 @@ from handfoot.server.names import NAME_PATTERN
 from tests.api.app.test_problems import assert_problem
 from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, out_round
 
-TALLY = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "red_threes_on_table": 0, "red_threes_caught": 0,
-         "table_points": 0, "points_left": 0}
+TALLY = {
+    "clean_books": 0,
+    "dirty_books": 0,
+    "wild_books": 0,
+    "red_threes_on_table": 0,
+    "red_threes_caught": 0,
+    "table_points": 0,
+    "points_left": 0,
+}
 SAME = [("A", "A"), ("A", "a"), ("Zo\u00eb", "Zoe\u0308"), ("STRASSE", "straße")]
 
 
@@ -48,22 +55,31 @@ def test_scored_round_refuses_two_sides_with_one_name(flask_client: FlaskClient,
 
 @pytest.mark.parametrize(("first", "second"), SAME)
 def test_game_refuses_two_sides_with_one_name(flask_client: FlaskClient, first: str, second: str) -> None:
-    body = {"name": "G", "preset": "pagat", "teams": [{"name": first, "players": ["Ann", "Bo"]},
-                                                       {"name": second, "players": ["Cy", "Di"]}]}
+    body = {
+        "name": "G",
+        "preset": "pagat",
+        "teams": [{"name": first, "players": ["Ann", "Bo"]}, {"name": second, "players": ["Cy", "Di"]}],
+    }
     problem = assert_problem(flask_client.post("/v1/games", json=body), 422)
     assert any(e.get("pointer") == "/teams/1/name" and e["code"] == "duplicate_side" for e in problem["errors"])
 
 
 def test_players_are_told_apart_the_same_way(flask_client: FlaskClient) -> None:
-    body = {"name": "G", "preset": "pagat", "teams": [{"name": "A", "players": ["Zo\u00eb", "Bo"]},
-                                                       {"name": "B", "players": ["Cy", "zoe\u0308"]}]}
+    body = {
+        "name": "G",
+        "preset": "pagat",
+        "teams": [{"name": "A", "players": ["Zo\u00eb", "Bo"]}, {"name": "B", "players": ["Cy", "zoe\u0308"]}],
+    }
     problem = assert_problem(flask_client.post("/v1/games", json=body), 422)
     assert any(e.get("pointer") == "/teams/1/players/1" and e["code"] == "duplicate_player" for e in problem["errors"])
 
 
 def test_player_filter_finds_either_spelling(flask_client: FlaskClient) -> None:
-    body = {"name": "G", "preset": "pagat", "teams": [{"name": "A", "players": ["Zo\u00eb", "Bo"]},
-                                                       {"name": "B", "players": ["Cy", "Di"]}]}
+    body = {
+        "name": "G",
+        "preset": "pagat",
+        "teams": [{"name": "A", "players": ["Zo\u00eb", "Bo"]}, {"name": "B", "players": ["Cy", "Di"]}],
+    }
     assert flask_client.post("/v1/games", json=body).status_code == 201
     for query in ("Zo\u00eb", "zoe\u0308", "ZOË"):
         found = flask_client.get("/v1/games", query_string={"player": query}).get_json()
@@ -74,15 +90,24 @@ def test_player_filter_finds_either_spelling(flask_client: FlaskClient) -> None:
 def test_appends_and_corrections_match_sides_the_same_way(flask_client: FlaskClient, first: str, second: str) -> None:
     """A round names a game's side in any spelling the duplicate check calls the same: it is that
     side, stored and answered under the game's spelling; the two spellings of one side are one."""
-    game = {"name": "G", "preset": "pagat", "teams": [{"name": first, "players": ["Ann", "Bo"]},
-                                                       {"name": "Other", "players": ["Cy", "Di"]}]}
+    game = {
+        "name": "G",
+        "preset": "pagat",
+        "teams": [{"name": first, "players": ["Ann", "Bo"]}, {"name": "Other", "players": ["Cy", "Di"]}],
+    }
     game_id = flask_client.post("/v1/games", json=game).get_json()["id"]
-    teams = [{"name": "OTHER", "tally": {**TALLY, "table_points": 90}},
-             {"name": second, "tally": {**TALLY, "clean_books": 1, "table_points": 100}}]
-    for response in (flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": teams}),
-                     flask_client.put(f"/v1/games/{game_id}/rounds/1", json={"teams": teams},
-                                headers={"If-Match": flask_client.get(f"/v1/games/{game_id}/rounds/1").headers.get(
-                                    "ETag", '"none"')})):
+    teams = [
+        {"name": "OTHER", "tally": {**TALLY, "table_points": 90}},
+        {"name": second, "tally": {**TALLY, "clean_books": 1, "table_points": 100}},
+    ]
+    for response in (
+        flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": teams}),
+        flask_client.put(
+            f"/v1/games/{game_id}/rounds/1",
+            json={"teams": teams},
+            headers={"If-Match": flask_client.get(f"/v1/games/{game_id}/rounds/1").headers.get("ETag", '"none"')},
+        ),
+    ):
         assert response.status_code in (200, 201), response.get_json()
         answer = response.get_json()
         assert [b["name"] for b in answer["teams"]] == [first, "Other"]  # the game's order and spelling
@@ -90,8 +115,10 @@ def test_appends_and_corrections_match_sides_the_same_way(flask_client: FlaskCli
         assert answer["request"]["teams"][1]["name"] == second  # the request as sent
     both = [{"name": first, "tally": TALLY}, {"name": second, "tally": TALLY}]
     problem = assert_problem(flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": both}), 422)
-    assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [("/teams/1/name", "duplicate_side"),
-                                                                      ("/teams", "missing_side")]
+    assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [
+        ("/teams/1/name", "duplicate_side"),
+        ("/teams", "missing_side"),
+    ]
 
 
 BLANK = ["   ", "\u200b", " \u00a0 ", "\u2060\ufeff", "\u3000"]
@@ -103,10 +130,14 @@ def test_blank_names_are_refused(flask_client: FlaskClient, blank: str) -> None:
     """Names of spaces or invisible characters showed nothing in a score sheet: refused wherever a name is taken."""
     cases = [
         ({"name": blank, "preset": "pagat", "teams": NAME_TEAMS}, "/name"),
-        ({"name": "G", "preset": "pagat", "teams": [{"name": blank, "players": ["Ann", "Bo"]}, NAME_TEAMS[1]]},
-         "/teams/0/name"),
-        ({"name": "G", "preset": "pagat", "teams": [{"name": "Us", "players": ["Ann", blank]}, NAME_TEAMS[1]]},
-         "/teams/0/players/1"),
+        (
+            {"name": "G", "preset": "pagat", "teams": [{"name": blank, "players": ["Ann", "Bo"]}, NAME_TEAMS[1]]},
+            "/teams/0/name",
+        ),
+        (
+            {"name": "G", "preset": "pagat", "teams": [{"name": "Us", "players": ["Ann", blank]}, NAME_TEAMS[1]]},
+            "/teams/0/players/1",
+        ),
     ]
     for body, pointer in cases:
         problem = assert_problem(flask_client.post("/v1/games", json=body), 422)
@@ -140,19 +171,18 @@ def test_a_new_game_never_takes_a_deleted_games_id(flask_client: FlaskClient, db
 
 
 @pytest.mark.db
-def test_a_deleted_games_etag_and_idempotency_key_do_not_reach_a_new_game(flask_client: FlaskClient,
-                                                                         db_backend: str) -> None:
+def test_a_deleted_games_etag_and_idempotency_key_do_not_reach_a_new_game(
+    flask_client: FlaskClient, db_backend: str
+) -> None:
     """A reused id once let an old game's ETag delete the new game and its key replay the old round."""
-    old = flask_client.post("/v1/games", json={"name": "old", "preset": "pagat",
-                                         "teams": TEAMS})
+    old = flask_client.post("/v1/games", json={"name": "old", "preset": "pagat", "teams": TEAMS})
     old_id, old_etag = old.get_json()["id"], old.headers["ETag"]
     key = {"Idempotency-Key": '"reused-after-delete"'}
     assert flask_client.post(f"/v1/games/{old_id}/rounds", json={"teams": SEED_ROUND_1}, headers=key).status_code == 201
     old_etag = flask_client.get(f"/v1/games/{old_id}").headers["ETag"]
     assert flask_client.delete(f"/v1/games/{old_id}", headers={"If-Match": old_etag}).status_code == 204
 
-    new = flask_client.post("/v1/games", json={"name": "new", "preset": "pagat",
-                                         "teams": TEAMS})
+    new = flask_client.post("/v1/games", json={"name": "new", "preset": "pagat", "teams": TEAMS})
     new_id = new.get_json()["id"]
     assert new_id != old_id and new.headers["ETag"] != old_etag
     assert flask_client.delete(f"/v1/games/{new_id}", headers={"If-Match": old_etag}).status_code == 412

@@ -73,8 +73,9 @@ def test_an_append_with_an_idempotency_key_is_one_commit(app: Flask, flask_clien
         append(flask_client, game_id, SEED_ROUND_1, headers={"Idempotency-Key": '"k-1"'})
     assert seen.commits == 1, seen.statements
     with counted(app) as replay:
-        response = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1},
-                                     headers={"Idempotency-Key": '"k-1"'})
+        response = flask_client.post(
+            f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers={"Idempotency-Key": '"k-1"'}
+        )
     assert response.status_code == 201 and response.headers["Idempotent-Replayed"] == "true"
     assert replay.commits == 0, replay.statements
 
@@ -95,8 +96,9 @@ def test_a_correction_and_a_deletion_are_one_commit_each(app: Flask, flask_clien
     game_id = _game_with_round(flask_client)
     etag = flask_client.get(f"/v1/games/{game_id}/rounds/1").headers["ETag"]
     with counted(app) as corrected:
-        response = flask_client.put(f"/v1/games/{game_id}/rounds/1", json={"teams": out_round("Team 1", "Team 2")},
-                                    headers={"If-Match": etag})
+        response = flask_client.put(
+            f"/v1/games/{game_id}/rounds/1", json={"teams": out_round("Team 1", "Team 2")}, headers={"If-Match": etag}
+        )
     assert response.status_code == 200, response.get_json()
     assert corrected.commits == 1, corrected.statements
     game_etag = flask_client.get(f"/v1/games/{game_id}").headers["ETag"]
@@ -113,19 +115,24 @@ def test_a_refused_write_commits_nothing(app: Flask, flask_client: FlaskClient, 
     headers = {"Idempotency-Key": f'"refused-{refused}"'}
     with counted(app) as seen:
         if refused == "rules":
-            response = flask_client.post(f"/v1/games/{game_id}/rounds", headers=headers, json={"teams": [
-                tally("Team 1", out=True), tally("Team 2")]})
+            response = flask_client.post(
+                f"/v1/games/{game_id}/rounds",
+                headers=headers,
+                json={"teams": [tally("Team 1", out=True), tally("Team 2")]},
+            )
             assert response.status_code == 422, response.get_json()
         elif refused == "number":
-            response = flask_client.post(f"/v1/games/{game_id}/rounds", headers=headers,
-                                         json={"teams": SEED_ROUND_1, "round": 7})
+            response = flask_client.post(
+                f"/v1/games/{game_id}/rounds", headers=headers, json={"teams": SEED_ROUND_1, "round": 7}
+            )
             assert response.status_code == 409, response.get_json()
         elif refused == "not-found":
             response = flask_client.post(f"/v1/games/{game_id + 1}/rounds", json={"teams": SEED_ROUND_1})
             assert response.status_code == 404, response.get_json()
         elif refused == "precondition":
-            response = flask_client.put(f"/v1/games/{game_id}/rounds/1", json={"teams": SEED_ROUND_1},
-                                        headers={"If-Match": '"stale"'})
+            response = flask_client.put(
+                f"/v1/games/{game_id}/rounds/1", json={"teams": SEED_ROUND_1}, headers={"If-Match": '"stale"'}
+            )
             assert response.status_code == 412, response.get_json()
         else:
             append(flask_client, game_id, SEED_ROUND_1)

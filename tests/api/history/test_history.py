@@ -66,9 +66,13 @@ def two_games(flask_client: FlaskClient, headers: dict[str, str] | None = None) 
     first = create_game(flask_client, headers=headers)["id"]
     append(flask_client, first, SEED_ROUND_1, headers=headers)
     append(flask_client, first, out_round("Team 2", "Team 1"), headers=headers)
-    second = create_game(flask_client, "bga", name="=cmd|' /C calc'!A0", headers=headers,
-                         teams=[{"name": "Us", "players": ["north", "East"]},
-                                {"name": "Them", "players": ["Zoë", "Yan"]}])["id"]
+    second = create_game(
+        flask_client,
+        "bga",
+        name="=cmd|' /C calc'!A0",
+        headers=headers,
+        teams=[{"name": "Us", "players": ["north", "East"]}, {"name": "Them", "players": ["Zoë", "Yan"]}],
+    )["id"]
     append(flask_client, second, out_round("Us", "Them"), headers=headers)
     return first, second
 
@@ -92,8 +96,13 @@ def test_csv_has_one_row_per_side_per_round(flask_client: FlaskClient, db_backen
     rows = csv_rows(flask_client.get("/v1/games/export", headers={"Accept": "text/csv"}))
     assert len(rows) == 2 * 2 + 1 * 2
     assert [(int(r["game_id"]), int(r["round"]), r["side"]) for r in rows] == [
-        (first, 1, "Team 1"), (first, 1, "Team 2"), (first, 2, "Team 1"), (first, 2, "Team 2"),
-        (second, 1, "Us"), (second, 1, "Them")]
+        (first, 1, "Team 1"),
+        (first, 1, "Team 2"),
+        (first, 2, "Team 1"),
+        (first, 2, "Team 2"),
+        (second, 1, "Us"),
+        (second, 1, "Them"),
+    ]
     seed = rows[0]
     assert (seed["score"], seed["total_after"], seed["went_out"]) == ("3740", "3740", "1")
     assert seed["players"] == "North; South"
@@ -111,7 +120,9 @@ def test_won_game_marks_the_winner_of_a_finished_game(flask_client: FlaskClient,
     append(flask_client, game, SEED_ROUND_1)
     rows = csv_rows(flask_client.get("/v1/games/export?format=csv"))
     assert [(r["side"], r["game_status"], r["won_game"]) for r in rows] == [
-        ("Team 1", "finished", "1"), ("Team 2", "finished", "0")]
+        ("Team 1", "finished", "1"),
+        ("Team 2", "finished", "0"),
+    ]
 
 
 def test_empty_export(flask_client: FlaskClient, db_backend: str) -> None:
@@ -145,12 +156,14 @@ BAD_FILTERS = [
     ("preset=nosuch", "preset"),
 ]
 BAD_CASES = [(path, q, p) for path in ("/v1/games/export", "/v1/games/stats") for q, p in BAD_FILTERS] + [
-    ("/v1/games/export", "format=xlsx", "format")]
+    ("/v1/games/export", "format=xlsx", "format")
+]
 
 
 @pytest.mark.parametrize(("path", "query", "parameter"), BAD_CASES, ids=[f"{p} {q}" for p, q, _ in BAD_CASES])
-def test_bad_filters_are_422_naming_the_parameter(flask_client: FlaskClient, db_backend: str, path: str, query: str,
-                                                  parameter: str) -> None:
+def test_bad_filters_are_422_naming_the_parameter(
+    flask_client: FlaskClient, db_backend: str, path: str, query: str, parameter: str
+) -> None:
     response = flask_client.get(f"{path}?{query}")
     assert response.status_code == 422, response.get_data(as_text=True)
     assert response.content_type == "application/problem+json"
@@ -165,8 +178,9 @@ def test_accept_without_ndjson_or_csv_is_406(flask_client: FlaskClient, db_backe
         assert response.content_type == "application/problem+json"
 
 
-def test_export_reads_in_batches(app: Flask, flask_client: FlaskClient, db_backend: str,
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_export_reads_in_batches(
+    app: Flask, flask_client: FlaskClient, db_backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     games = [create_game(flask_client, name=f"g{i}")["id"] for i in range(5)]
     for game in games:
         append(flask_client, game, SEED_ROUND_1)
@@ -178,8 +192,9 @@ def test_export_reads_in_batches(app: Flask, flask_client: FlaskClient, db_backe
     assert len(game_queries) == 3  # 2 + 2 + 1, never all five at once
 
 
-def test_an_export_left_unread_is_closed_by_the_client_fixture(app: Flask, flask_client: FlaskClient,
-                                                               db_backend: str) -> None:
+def test_an_export_left_unread_is_closed_by_the_client_fixture(
+    app: Flask, flask_client: FlaskClient, db_backend: str
+) -> None:
     """A stream nobody read (an assertion failed first) holds its own session; the ``client``
     fixture's close (tests/conftest.py, ClosingClient) gives its connection back before the database
     is dropped."""
@@ -205,8 +220,9 @@ def test_an_owner_sees_only_their_own_games(app: Flask, flask_client: FlaskClien
 
     assert [g["id"] for g in ndjson(flask_client.get("/v1/games/export", headers=bearer(alice)))] == [first, second]
     assert [g["id"] for g in ndjson(flask_client.get("/v1/games/export", headers=bearer(bob)))] == [bobs]
-    assert {int(r["game_id"]) for r in csv_rows(flask_client.get("/v1/games/export?format=csv",
-                                                            headers=bearer(bob)))} == {bobs}
+    assert {
+        int(r["game_id"]) for r in csv_rows(flask_client.get("/v1/games/export?format=csv", headers=bearer(bob)))
+    } == {bobs}
     stats = flask_client.get("/v1/games/stats", headers=bearer(bob)).get_json()
     assert (stats["games"], stats["rounds"]) == (1, 1)
     assert anonymous not in [g["id"] for g in ndjson(flask_client.get("/v1/games/export", headers=bearer(alice)))]
@@ -222,8 +238,11 @@ def test_an_owner_sees_only_their_own_games(app: Flask, flask_client: FlaskClien
 
 def test_statistics_add_up_from_the_rounds(flask_client: FlaskClient, db_backend: str) -> None:
     two_games(flask_client)
-    finished = create_game(flask_client, rules={"rounds": 1}, teams=[
-        {"name": "A", "players": ["NORTH", "South"]}, {"name": "B", "players": ["West", "East"]}])["id"]
+    finished = create_game(
+        flask_client,
+        rules={"rounds": 1},
+        teams=[{"name": "A", "players": ["NORTH", "South"]}, {"name": "B", "players": ["West", "East"]}],
+    )["id"]
     append(
         flask_client,
         finished,

@@ -11,17 +11,30 @@ from flask.testing import FlaskClient
 from handfoot.engine import PRESETS
 from tests.api.app.test_problems import assert_problem
 
-NEW_RULES = ("hand_size_by_round", "foot_size_by_round", "jokers_per_deck", "clean_books_grow",
-             "opening_needs_book", "perfect_cut_within_1_bonus", "perfect_cut_within_3_bonus",
-             "rank_book_bonuses", "illegal_melds_stand")
+NEW_RULES = (
+    "hand_size_by_round",
+    "foot_size_by_round",
+    "jokers_per_deck",
+    "clean_books_grow",
+    "opening_needs_book",
+    "perfect_cut_within_1_bonus",
+    "perfect_cut_within_3_bonus",
+    "rank_book_bonuses",
+    "illegal_melds_stand",
+)
 KINGS_ILLEGAL = ["KS", "KH", "KD", "2C", "2D", "2H", "JK"]
 
 
 def _body(preset: str, rules: dict[str, Any], melds: list[list[str]]) -> dict[str, Any]:
     published = PRESETS[preset].rules
-    teams = [{"name": f"S{i}", "melds": melds if i == 0 else [["9S", "9H", "9D"]],
-              "players": [{"name": f"P{i}{p}", "hand": ["4H"]} for p in range(published.players_per_team_min)]}
-             for i in range(max(2, published.teams_min))]
+    teams = [
+        {
+            "name": f"S{i}",
+            "melds": melds if i == 0 else [["9S", "9H", "9D"]],
+            "players": [{"name": f"P{i}{p}", "hand": ["4H"]} for p in range(published.players_per_team_min)],
+        }
+        for i in range(max(2, published.teams_min))
+    ]
     return {"preset": preset, "rules": rules, "round": 1, "teams": teams}
 
 
@@ -37,19 +50,22 @@ def test_every_preset_answers_each_new_rule_with_its_provenance(stateless_client
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-@pytest.mark.parametrize(("rules", "pointer"), [
-    ({"jokers_per_deck": 5}, "/rules/jokers_per_deck"),
-    ({"hand_size_by_round": [11, 0]}, "/rules/hand_size_by_round/1"),
-    ({"foot_size_by_round": [31]}, "/rules/foot_size_by_round/0"),
-    ({"perfect_cut_within_1_bonus": 100_001}, "/rules/perfect_cut_within_1_bonus"),
-    ({"perfect_cut_within_3_bonus": "20"}, "/rules/perfect_cut_within_3_bonus"),
-    ({"clean_books_grow": "yes"}, "/rules/clean_books_grow"),
-    ({"opening_needs_book": 1}, "/rules/opening_needs_book"),
-    ({"illegal_melds_stand": None}, "/rules/illegal_melds_stand"),
-    ({"rank_book_bonuses": [{"rank": "2", "bonus": 10}]}, "/rules/rank_book_bonuses/0/rank"),
-    ({"rank_book_bonuses": [{"rank": "7", "bonus": -100_001}]}, "/rules/rank_book_bonuses/0/bonus"),
-    ({"rank_book_bonuses": [{"rank": "7"}]}, "/rules/rank_book_bonuses/0/bonus"),
-])
+@pytest.mark.parametrize(
+    ("rules", "pointer"),
+    [
+        ({"jokers_per_deck": 5}, "/rules/jokers_per_deck"),
+        ({"hand_size_by_round": [11, 0]}, "/rules/hand_size_by_round/1"),
+        ({"foot_size_by_round": [31]}, "/rules/foot_size_by_round/0"),
+        ({"perfect_cut_within_1_bonus": 100_001}, "/rules/perfect_cut_within_1_bonus"),
+        ({"perfect_cut_within_3_bonus": "20"}, "/rules/perfect_cut_within_3_bonus"),
+        ({"clean_books_grow": "yes"}, "/rules/clean_books_grow"),
+        ({"opening_needs_book": 1}, "/rules/opening_needs_book"),
+        ({"illegal_melds_stand": None}, "/rules/illegal_melds_stand"),
+        ({"rank_book_bonuses": [{"rank": "2", "bonus": 10}]}, "/rules/rank_book_bonuses/0/rank"),
+        ({"rank_book_bonuses": [{"rank": "7", "bonus": -100_001}]}, "/rules/rank_book_bonuses/0/bonus"),
+        ({"rank_book_bonuses": [{"rank": "7"}]}, "/rules/rank_book_bonuses/0/bonus"),
+    ],
+)
 def test_an_out_of_range_house_rule_is_a_422_naming_it(
     stateless_client: FlaskClient, preset: str, rules: dict[str, Any], pointer: str
 ) -> None:

@@ -53,15 +53,19 @@ def _reference(schema: type[Schema]) -> type[Schema]:
             if inner_schema is TeamSchema:
                 inner_schema = _REF_TEAM
             replaced[name] = fields.List(
-                fields.Nested(inner_schema), validate=field.validators, required=field.required,
-                load_default=field.load_default, metadata=field.metadata,
+                fields.Nested(inner_schema),
+                validate=field.validators,
+                required=field.required,
+                load_default=field.load_default,
+                metadata=field.metadata,
             )
     return type(f"Reference{schema.__name__}", (schema,), replaced)
 
 
 class _RefTeam(TeamSchema):
-    players = fields.List(fields.Nested(PlayerSchema), validate=validate.Length(max=MAX_PLAYERS_PER_TEAM),
-                          load_default=list)
+    players = fields.List(
+        fields.Nested(PlayerSchema), validate=validate.Length(max=MAX_PLAYERS_PER_TEAM), load_default=list
+    )
 
 
 _REF_TEAM = _RefTeam
@@ -71,33 +75,58 @@ GOOD_CARDS = st.sampled_from(["KS", "10H", "TD", "4♣", "JK", "2C", "3H", "kd",
 CARDS = st.one_of(GOOD_CARDS, st.just("XXXXXXXXX"))
 BAD = st.one_of(st.none(), st.integers(-3, 3), st.booleans(), st.floats(allow_nan=False), st.just({}), st.just("x"))
 NAMES = st.one_of(
-    st.sampled_from(["North", "Ana", "Zoë", "李", " ", "\u200b", "", "a\x00b", "tab\tname", "x" * 100, "x" * 101,
-                     "\ud800", "  spaced  ", "\u00a0"]),
+    st.sampled_from(
+        [
+            "North",
+            "Ana",
+            "Zoë",
+            "李",
+            " ",
+            "\u200b",
+            "",
+            "a\x00b",
+            "tab\tname",
+            "x" * 100,
+            "x" * 101,
+            "\ud800",
+            "  spaced  ",
+            "\u00a0",
+        ]
+    ),
     st.text(max_size=6),
     BAD,
 )
 
 
 def _card_list(max_size: int = 6) -> st.SearchStrategy[Any]:
-    return st.one_of(st.lists(CARDS, max_size=max_size), st.lists(CARDS, min_size=199, max_size=202), BAD,
-                     st.lists(BAD, min_size=1, max_size=2))
+    return st.one_of(
+        st.lists(CARDS, max_size=max_size),
+        st.lists(CARDS, min_size=199, max_size=202),
+        BAD,
+        st.lists(BAD, min_size=1, max_size=2),
+    )
 
 
 def _optional(members: dict[str, st.SearchStrategy[Any]]) -> st.SearchStrategy[dict[str, Any]]:
     return st.fixed_dictionaries({}, optional=members)
 
 
-GOOD_PLAYER = st.fixed_dictionaries({"name": st.sampled_from(["P", "Zoë", "x" * 100])},
-                                    optional={"hand": st.lists(GOOD_CARDS, max_size=4),
-                                              "foot": st.one_of(st.none(), st.lists(GOOD_CARDS, max_size=3))})
+GOOD_PLAYER = st.fixed_dictionaries(
+    {"name": st.sampled_from(["P", "Zoë", "x" * 100])},
+    optional={"hand": st.lists(GOOD_CARDS, max_size=4), "foot": st.one_of(st.none(), st.lists(GOOD_CARDS, max_size=3))},
+)
 PLAYER_EDGES: dict[str, st.SearchStrategy[Any]] = {
-    "name": NAMES, "hand": _card_list(), "foot": st.one_of(st.none(), _card_list()), "bogus": BAD,
+    "name": NAMES,
+    "hand": _card_list(),
+    "foot": st.one_of(st.none(), _card_list()),
+    "bogus": BAD,
 }
 
 
 @st.composite
-def _one_off(draw: st.DrawFn, valid: st.SearchStrategy[dict[str, Any]],
-             edges: dict[str, st.SearchStrategy[Any]]) -> dict[str, Any]:
+def _one_off(
+    draw: st.DrawFn, valid: st.SearchStrategy[dict[str, Any]], edges: dict[str, st.SearchStrategy[Any]]
+) -> dict[str, Any]:
     """A valid item with one member set to a value at or past its edge (or an unknown member)."""
     item = dict(draw(valid))
     key = draw(st.sampled_from(sorted(edges)))
@@ -105,27 +134,53 @@ def _one_off(draw: st.DrawFn, valid: st.SearchStrategy[dict[str, Any]],
     return item
 
 
-PLAYER = st.one_of(GOOD_PLAYER, _one_off(GOOD_PLAYER, PLAYER_EDGES),
-                   _optional({"name": NAMES, "hand": _card_list(), "foot": _card_list(), "bogus": BAD}), BAD)
-TALLY = st.fixed_dictionaries({"clean_books": st.integers(0, 3), "dirty_books": st.integers(0, 3),
-                               "wild_books": st.just(0), "red_threes_on_table": st.just(0),
-                               "red_threes_caught": st.just(0), "table_points": st.integers(0, 500),
-                               "points_left": st.integers(-5, 50)})
-MELDS = st.one_of(st.lists(st.lists(CARDS, max_size=8), max_size=4),
-                  st.lists(st.lists(CARDS), min_size=61, max_size=61),
-                  st.lists(st.lists(GOOD_CARDS, min_size=201, max_size=201), max_size=1),
-                  st.lists(st.one_of(BAD, _card_list()), max_size=3), BAD)
+PLAYER = st.one_of(
+    GOOD_PLAYER,
+    _one_off(GOOD_PLAYER, PLAYER_EDGES),
+    _optional({"name": NAMES, "hand": _card_list(), "foot": _card_list(), "bogus": BAD}),
+    BAD,
+)
+TALLY = st.fixed_dictionaries(
+    {
+        "clean_books": st.integers(0, 3),
+        "dirty_books": st.integers(0, 3),
+        "wild_books": st.just(0),
+        "red_threes_on_table": st.just(0),
+        "red_threes_caught": st.just(0),
+        "table_points": st.integers(0, 500),
+        "points_left": st.integers(-5, 50),
+    }
+)
+MELDS = st.one_of(
+    st.lists(st.lists(CARDS, max_size=8), max_size=4),
+    st.lists(st.lists(CARDS), min_size=61, max_size=61),
+    st.lists(st.lists(GOOD_CARDS, min_size=201, max_size=201), max_size=1),
+    st.lists(st.one_of(BAD, _card_list()), max_size=3),
+    BAD,
+)
 GOOD_TEAM = st.fixed_dictionaries(
-    {"name": st.sampled_from(["A", "B", "Nord-Süd"]), "melds": st.lists(st.lists(GOOD_CARDS, max_size=7), max_size=3),
-     "players": st.lists(GOOD_PLAYER, max_size=2)},
-    optional={"went_out": st.booleans(), "red_threes": st.lists(GOOD_CARDS, max_size=2),
-              "burn": st.lists(GOOD_CARDS, max_size=2), "perfect_cuts": st.integers(0, 20), "tally": st.none()},
+    {
+        "name": st.sampled_from(["A", "B", "Nord-Süd"]),
+        "melds": st.lists(st.lists(GOOD_CARDS, max_size=7), max_size=3),
+        "players": st.lists(GOOD_PLAYER, max_size=2),
+    },
+    optional={
+        "went_out": st.booleans(),
+        "red_threes": st.lists(GOOD_CARDS, max_size=2),
+        "burn": st.lists(GOOD_CARDS, max_size=2),
+        "perfect_cuts": st.integers(0, 20),
+        "tally": st.none(),
+    },
 )
 TEAM_EDGES: dict[str, st.SearchStrategy[Any]] = {
-    "name": NAMES, "went_out": st.one_of(st.booleans(), BAD), "melds": MELDS, "red_threes": _card_list(),
+    "name": NAMES,
+    "went_out": st.one_of(st.booleans(), BAD),
+    "melds": MELDS,
+    "red_threes": _card_list(),
     "burn": _card_list(),
     "players": st.one_of(st.lists(PLAYER, max_size=3), st.lists(GOOD_PLAYER, min_size=9, max_size=9), BAD),
-    "perfect_cuts": st.one_of(st.sampled_from([0, 20, 21, -1, True, 2.0]), BAD), "tally": st.one_of(TALLY, BAD),
+    "perfect_cuts": st.one_of(st.sampled_from([0, 20, 21, -1, True, 2.0]), BAD),
+    "tally": st.one_of(TALLY, BAD),
     "bogus": BAD,
 }
 TALLY_EDGES: dict[str, st.SearchStrategy[Any]] = {
@@ -133,18 +188,27 @@ TALLY_EDGES: dict[str, st.SearchStrategy[Any]] = {
     "table_points": st.one_of(st.sampled_from([0, 10_000_000, 10_000_001, False]), BAD),
     "perfect_cuts": st.sampled_from([0, 1, -1, None]),
     "rank_books": st.one_of(st.just([]), st.just([{"rank": "7", "clean_books": 1}]), BAD),
-    "has_melded": st.one_of(st.booleans(), BAD), "bogus": BAD,
+    "has_melded": st.one_of(st.booleans(), BAD),
+    "bogus": BAD,
 }
 GOOD_TALLY_TEAM = st.fixed_dictionaries(
     {"name": st.sampled_from(["A", "B"]), "tally": TALLY},
-    optional={"went_out": st.booleans(), "melds": st.just([]), "players": st.just([]), "red_threes": st.just([]),
-              "burn": st.just([])},
+    optional={
+        "went_out": st.booleans(),
+        "melds": st.just([]),
+        "players": st.just([]),
+        "red_threes": st.just([]),
+        "burn": st.just([]),
+    },
 )
-TALLY_TEAM = st.one_of(GOOD_TALLY_TEAM, _one_off(GOOD_TALLY_TEAM, TEAM_EDGES),
-                       st.builds(lambda team, tally: {**team, "tally": tally}, GOOD_TALLY_TEAM,
-                                 _one_off(TALLY, TALLY_EDGES)))
-TEAM = st.one_of(GOOD_TEAM, _one_off(GOOD_TEAM, TEAM_EDGES), _one_off(GOOD_TEAM, TEAM_EDGES),
-                 _optional(TEAM_EDGES), TALLY_TEAM, BAD)
+TALLY_TEAM = st.one_of(
+    GOOD_TALLY_TEAM,
+    _one_off(GOOD_TALLY_TEAM, TEAM_EDGES),
+    st.builds(lambda team, tally: {**team, "tally": tally}, GOOD_TALLY_TEAM, _one_off(TALLY, TALLY_EDGES)),
+)
+TEAM = st.one_of(
+    GOOD_TEAM, _one_off(GOOD_TEAM, TEAM_EDGES), _one_off(GOOD_TEAM, TEAM_EDGES), _optional(TEAM_EDGES), TALLY_TEAM, BAD
+)
 TEAMS = st.one_of(st.lists(TEAM, max_size=4), st.lists(TEAM, min_size=MAX_TEAMS + 1, max_size=MAX_TEAMS + 1), BAD)
 
 
@@ -167,8 +231,13 @@ def _same(schema: type[Schema], body: dict[str, Any]) -> None:
         assert slow[0] == "ok" and _load(ref, fast[1]) == slow
 
 
-SCHEMAS = [RoundScoreRequestSchema, RoundCompareRequestSchema, RoundCreateSchema, RoundUpdateSchema,
-           GoingOutCheckRequestSchema]
+SCHEMAS = [
+    RoundScoreRequestSchema,
+    RoundCompareRequestSchema,
+    RoundCreateSchema,
+    RoundUpdateSchema,
+    GoingOutCheckRequestSchema,
+]
 
 
 @pytest.mark.parametrize("schema", SCHEMAS, ids=lambda s: s.__name__)
@@ -216,9 +285,12 @@ SCORE_EDGES: dict[str, st.SearchStrategy[Any]] = {
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(body=_one_off(st.fixed_dictionaries({"preset": st.just("pagat"), "teams": st.lists(GOOD_TEAM, min_size=1,
-                                                                                        max_size=2)}),
-                     SCORE_EDGES))
+@given(
+    body=_one_off(
+        st.fixed_dictionaries({"preset": st.just("pagat"), "teams": st.lists(GOOD_TEAM, min_size=1, max_size=2)}),
+        SCORE_EDGES,
+    )
+)
 def test_score_bodies_load_as_marshmallow_loads_them(body: Any) -> None:
     """A score body with one top-level member at or past its edge: taken as sent only when the
     schema takes it, else the schema's own errors."""
@@ -239,10 +311,18 @@ ROUND: dict[str, Any] = {
     "preset": "pagat",
     "round": 1,
     "teams": [
-        {"name": "A", "went_out": False, "melds": [["KS", "KH", "KD"], ["9S", "9H", "2C"]],
-         "players": [{"name": "N", "hand": ["4S"]}, {"name": "S", "hand": [], "foot": ["QS"]}]},
-        {"name": "B", "went_out": False, "melds": [["5S", "5H", "5D"]],
-         "players": [{"name": "E", "hand": ["7S"]}, {"name": "W", "hand": ["8D"]}]},
+        {
+            "name": "A",
+            "went_out": False,
+            "melds": [["KS", "KH", "KD"], ["9S", "9H", "2C"]],
+            "players": [{"name": "N", "hand": ["4S"]}, {"name": "S", "hand": [], "foot": ["QS"]}],
+        },
+        {
+            "name": "B",
+            "went_out": False,
+            "melds": [["5S", "5H", "5D"]],
+            "players": [{"name": "E", "hand": ["7S"]}, {"name": "W", "hand": ["8D"]}],
+        },
     ],
 }
 

@@ -81,8 +81,14 @@ def test_answer_is_the_documented_schema_dump(stateless_client: FlaskClient, for
     assert response.status_code == 200, response.json
     resolved = resolve_rules(body["preset"], rules)
     score = score_round(round_from_mapping(body), resolved.rules)
-    expected = RoundScoreSchema().dump({"preset": resolved.preset.id, "round": score.round,
-                                        "rules_overridden": list(resolved.overridden), "teams": score.teams})
+    expected = RoundScoreSchema().dump(
+        {
+            "preset": resolved.preset.id,
+            "round": score.round,
+            "rules_overridden": list(resolved.overridden),
+            "teams": score.teams,
+        }
+    )
     with stateless_client.application.app_context():
         assert response.data == jsonify(expected).get_data()
 
@@ -279,17 +285,26 @@ EMPTY_EAST = [{"name": "East", "hand": []}, {"name": "West", "hand": ["9D"]}]
 
 
 def _sides(second: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{"name": "Team 1", "melds": [["KS", "KH", "KD"]], "players": HOLDING},
-            {"name": "Team 2", "melds": [["QS", "QH", "QD"]], "players": second}]
+    return [
+        {"name": "Team 1", "melds": [["KS", "KH", "KD"]], "players": HOLDING},
+        {"name": "Team 2", "melds": [["QS", "QH", "QD"]], "players": second},
+    ]
 
 
-@pytest.mark.parametrize(("teams", "code", "pointer"), [
-    (_sides(EMPTY_EAST), "out_of_cards_not_out", "/teams/1/players/0/hand"),
-    (_sides([{"name": "East", "hand": ["9C"], "foot": ["4S", "5S"]}, {"name": "West", "hand": ["9D"]}]),
-     "foot_count", "/teams/1/players/0/foot"),
-])
-def test_scoring_and_appends_refuse_alike(flask_client: FlaskClient, teams: list[dict[str, Any]], code: str,
-                                          pointer: str) -> None:
+@pytest.mark.parametrize(
+    ("teams", "code", "pointer"),
+    [
+        (_sides(EMPTY_EAST), "out_of_cards_not_out", "/teams/1/players/0/hand"),
+        (
+            _sides([{"name": "East", "hand": ["9C"], "foot": ["4S", "5S"]}, {"name": "West", "hand": ["9D"]}]),
+            "foot_count",
+            "/teams/1/players/0/foot",
+        ),
+    ],
+)
+def test_scoring_and_appends_refuse_alike(
+    flask_client: FlaskClient, teams: list[dict[str, Any]], code: str, pointer: str
+) -> None:
     scored = flask_client.post("/v1/rounds/score", json={"preset": "pagat", "teams": teams})
     game = create_game(flask_client)
     appended = flask_client.post(f"/v1/games/{game['id']}/rounds", json={"teams": teams})
@@ -305,19 +320,23 @@ def test_scoring_and_appends_refuse_alike(flask_client: FlaskClient, teams: list
 def test_a_tally_is_not_refused_for_it(flask_client: FlaskClient) -> None:
     """A tally names no players (D21): 0 points left on a side not out scores and is stored."""
     game = create_game(flask_client)
-    response = flask_client.post(f"/v1/games/{game['id']}/rounds",
-                           json={"teams": [tally("Team 1", table=30, left=5), tally("Team 2", table=30)]})
+    response = flask_client.post(
+        f"/v1/games/{game['id']}/rounds", json={"teams": [tally("Team 1", table=30, left=5), tally("Team 2", table=30)]}
+    )
     assert response.status_code == 201, response.get_json()
 
 
 def test_where_play_goes_on_the_round_scores(flask_client: FlaskClient) -> None:
     """The Hodges family rules let a player run out of cards without going out."""
-    teams = [{"name": "A", "melds": [["KS", "KH", "KD"]], "players": [{"name": "N", "hand": []}]},
-             {"name": "B", "melds": [["QS", "QH", "QD"]], "players": [{"name": "E", "hand": ["9D"]}]}]
+    teams = [
+        {"name": "A", "melds": [["KS", "KH", "KD"]], "players": [{"name": "N", "hand": []}]},
+        {"name": "B", "melds": [["QS", "QH", "QD"]], "players": [{"name": "E", "hand": ["9D"]}]},
+    ]
     response = flask_client.post("/v1/rounds/score", json={"preset": "hodges", "teams": teams})
     assert response.status_code == 200, response.get_json()
-    refused = flask_client.post("/v1/rounds/score", json={"preset": "hodges", "teams": teams,
-                                                    "rules": {"last_card_needs_contract": True}})
+    refused = flask_client.post(
+        "/v1/rounds/score", json={"preset": "hodges", "teams": teams, "rules": {"last_card_needs_contract": True}}
+    )
     assert refused.status_code == 422
     assert [e["code"] for e in refused.get_json()["errors"]] == ["out_of_cards_not_out"]
 
@@ -327,8 +346,10 @@ TALLY_CASES = [case for case in CASES if any("tally" in team for team in case["r
 
 
 def without_zeros(body: dict[str, Any]) -> dict[str, Any]:
-    teams = [{**team, "tally": {k: v for k, v in team["tally"].items() if v != 0}} if "tally" in team else team
-             for team in body["teams"]]
+    teams = [
+        {**team, "tally": {k: v for k, v in team["tally"].items() if v != 0}} if "tally" in team else team
+        for team in body["teams"]
+    ]
     return {**body, "teams": teams}
 
 
@@ -346,10 +367,17 @@ def test_omitted_zero_counts_score_as_zeros(flask_client: FlaskClient, case: dic
 
 
 def test_an_empty_tally_scores_nothing(flask_client: FlaskClient) -> None:
-    body = {"preset": "pagat", "teams": [
-        {"name": "Us", "went_out": True, "tally": {"clean_books": 2, "dirty_books": 2, "wild_books": 1,
-                                                    "table_points": 465, "points_left": 0}},
-        {"name": "Them", "tally": {}}]}
+    body = {
+        "preset": "pagat",
+        "teams": [
+            {
+                "name": "Us",
+                "went_out": True,
+                "tally": {"clean_books": 2, "dirty_books": 2, "wild_books": 1, "table_points": 465, "points_left": 0},
+            },
+            {"name": "Them", "tally": {}},
+        ],
+    }
     answer = flask_client.post("/v1/rounds/score", json=body)
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["teams"][1]["total"] == 0
@@ -357,11 +385,21 @@ def test_an_empty_tally_scores_nothing(flask_client: FlaskClient) -> None:
 
 def test_appended_round_fills_zeros(flask_client: FlaskClient) -> None:
     case = json.loads((WORKED_CASES / "s0-worked-round-tally.json").read_text())["request"]
-    game = flask_client.post("/v1/games", json={"name": "Zeros", "preset": "pagat", "teams": [
-        {"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}]})
+    game = flask_client.post(
+        "/v1/games",
+        json={
+            "name": "Zeros",
+            "preset": "pagat",
+            "teams": [
+                {"name": "Team 1", "players": ["North", "South"]},
+                {"name": "Team 2", "players": ["East", "West"]},
+            ],
+        },
+    )
     assert game.status_code == 201, game.get_json()
-    appended = flask_client.post(f"/v1/games/{game.get_json()['id']}/rounds",
-                           json={"round": 1, "teams": without_zeros(case)["teams"]})
+    appended = flask_client.post(
+        f"/v1/games/{game.get_json()['id']}/rounds", json={"round": 1, "teams": without_zeros(case)["teams"]}
+    )
     assert appended.status_code == 201, appended.get_json()
     assert [t["total"] for t in appended.get_json()["teams"]] == [3740, 1075]
 
@@ -379,10 +417,22 @@ def test_the_document_says_every_count_defaults_to_zero() -> None:
 def test_numbers_past_64_bits_are_refused_by_the_schema(stateless_client: FlaskClient) -> None:
     """A tally count past 64 bits is a 422 naming it, refused by the schema before it reaches the engine or
     a database column (moved here from the engine's tally ceilings: it is the API's check)."""
-    zero = dict.fromkeys(("clean_books", "dirty_books", "wild_books", "red_threes_on_table", "red_threes_caught",
-                          "table_points", "points_left"), 0)
-    body = {"preset": "pagat", "teams": [{"name": "A", "tally": {**zero, "table_points": 18446744073709551615}},
-                                         {"name": "B", "tally": zero}]}
+    zero = dict.fromkeys(
+        (
+            "clean_books",
+            "dirty_books",
+            "wild_books",
+            "red_threes_on_table",
+            "red_threes_caught",
+            "table_points",
+            "points_left",
+        ),
+        0,
+    )
+    body = {
+        "preset": "pagat",
+        "teams": [{"name": "A", "tally": {**zero, "table_points": 18446744073709551615}}, {"name": "B", "tally": zero}],
+    }
     response = stateless_client.post("/v1/rounds/score", json=body)
     assert response.status_code == 422
     assert response.get_json()["errors"][0]["pointer"] == "/teams/0/tally/table_points"

@@ -81,8 +81,9 @@ def test_other_levels_are_refused_by_name(value: str) -> None:
         load_config({"HANDFOOT_SQLITE_SYNCHRONOUS": value})
 
 
-def test_backup_copies_the_games_while_a_connection_holds_a_read(tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_backup_copies_the_games_while_a_connection_holds_a_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
     migrate.upgrade(url)
     flask_client = create_app({"TESTING": True, "DATABASE_URL": url}).test_client()

@@ -28,8 +28,22 @@ OPERATIONS = sorted(GAME_OPERATIONS)
 IDS = [f"{m.upper()} {p}" for m, p in OPERATIONS]
 
 #: Words that must never reach a client: SQL, driver and Python internals.
-LEAKS = ("SELECT", "INSERT", "UPDATE ", "sqlite3", "psycopg", "OperationalError", "ProgrammingError",
-         "Traceback", "File \"", "sqlalchemy", "nobody", "127.0.0.1:1", "secret internals", "RuntimeError")
+LEAKS = (
+    "SELECT",
+    "INSERT",
+    "UPDATE ",
+    "sqlite3",
+    "psycopg",
+    "OperationalError",
+    "ProgrammingError",
+    "Traceback",
+    'File "',
+    "sqlalchemy",
+    "nobody",
+    "127.0.0.1:1",
+    "secret internals",
+    "RuntimeError",
+)
 
 
 def assert_no_leak(response: Any) -> None:
@@ -109,8 +123,9 @@ def locked_client(make_app: Callable[..., Flask]) -> FlaskClient:
 
 
 @pytest.mark.parametrize("op", sorted(WRITES), ids=lambda op: f"{op[0].upper()} {op[1]}")
-def test_locked_database_is_503_on_every_write(locked_client: FlaskClient, lock: Callable[[], None],
-                                               op: tuple[str, str]) -> None:
+def test_locked_database_is_503_on_every_write(
+    locked_client: FlaskClient, lock: Callable[[], None], op: tuple[str, str]
+) -> None:
     game_id = create_game(locked_client)["id"]
     append(locked_client, game_id, SEED_ROUND_1)
     etag = locked_client.get(f"/v1/games/{game_id}/rounds/1").headers["ETag"]
@@ -139,8 +154,11 @@ def test_a_writer_waits_for_the_lock_then_writes(make_app: Callable[..., Flask],
     answers: list[int] = []
     with _sqlite_write_lock(path) as take:
         take()
-        writer = threading.Thread(target=lambda: answers.append(
-            flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}).status_code))
+        writer = threading.Thread(
+            target=lambda: answers.append(
+                flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}).status_code
+            )
+        )
         writer.start()
         time.sleep(0.3)
         assert writer.is_alive() and not answers  # waiting for the lock
@@ -189,8 +207,9 @@ def test_a_database_error_leaks_no_sql(make_app: Callable[..., Flask], db_backen
 
 
 @pytest.mark.parametrize("op", OPERATIONS, ids=IDS)
-def test_an_unexpected_exception_is_a_generic_500(make_app: Callable[..., Flask], op: tuple[str, str],
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unexpected_exception_is_a_generic_500(
+    make_app: Callable[..., Flask], op: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app(PROPAGATE_EXCEPTIONS=False)
     flask_client = app.test_client()
     game_id = create_game(flask_client)["id"]

@@ -42,8 +42,11 @@ pytestmark = pytest.mark.db
 def test_requests_return_their_connections(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
     game_id = create_game(flask_client)["id"]
     for i in range(3):
-        append(flask_client, game_id, SEED_ROUND_1 if i == 0 else [tally("Team 1", clean=1, table=100),
-                                                             tally("Team 2", clean=1, table=90)])
+        append(
+            flask_client,
+            game_id,
+            SEED_ROUND_1 if i == 0 else [tally("Team 1", clean=1, table=100), tally("Team 2", clean=1, table=90)],
+        )
         assert flask_client.get(f"/v1/games/{game_id}").status_code == 200
     assert flask_client.post(f"/v1/games/{game_id + 1000}/rounds", json={"teams": SEED_ROUND_1}).status_code == 404
     assert get_db(app).engine.pool.checkedout() == 0  # type: ignore[attr-defined]
@@ -111,8 +114,9 @@ def test_a_write_inside_a_write_is_part_of_it(app: Flask, db_backend: str) -> No
 
 
 @pytest.mark.parametrize("flush_in_body", [True, False])
-def test_a_failed_write_session_rolls_back_and_returns_its_connection(app: Flask, db_backend: str,
-                                                                      flush_in_body: bool) -> None:
+def test_a_failed_write_session_rolls_back_and_returns_its_connection(
+    app: Flask, db_backend: str, flush_in_body: bool
+) -> None:
     """The database's error reaches the caller whether the session flushes inside the block or at
     its end; nothing of the transaction is kept, and the connection goes back to the pool."""
     db = get_db(app)
@@ -130,8 +134,9 @@ def test_a_failed_write_session_rolls_back_and_returns_its_connection(app: Flask
     assert db.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
 
 
-def test_each_request_has_its_own_session_inside_one_app_context(app: Flask, flask_client: FlaskClient,
-                                                                 db_backend: str) -> None:
+def test_each_request_has_its_own_session_inside_one_app_context(
+    app: Flask, flask_client: FlaskClient, db_backend: str
+) -> None:
     """Flask reuses an app context pushed around a request; the request's session (and its
     snapshot) still ends with the request, so the next request reads what was committed meanwhile."""
     game_id = create_game(flask_client)["id"]
@@ -181,9 +186,9 @@ def test_every_games_operation_is_covered(app: Flask, db_backend: str) -> None:
 
 @pytest.mark.parametrize("op", OPERATIONS, ids=lambda op: f"{op[0].upper()} {op[1]}")
 @pytest.mark.parametrize("who", ["anonymous", "anonymous+idempotency", "key", "key+idempotency"])
-def test_a_request_holds_one_connection_at_a_time(app: Flask, flask_client: FlaskClient, db_backend: str,
-                                                  op: tuple[str, str], who: str,
-                                                  most_held: Callable[[], int]) -> None:
+def test_a_request_holds_one_connection_at_a_time(
+    app: Flask, flask_client: FlaskClient, db_backend: str, op: tuple[str, str], who: str, most_held: Callable[[], int]
+) -> None:
     headers: dict[str, str] = {}
     if who.startswith("key"):
         _, token = create_key(get_db(app), "alice")
@@ -199,8 +204,9 @@ def test_a_request_holds_one_connection_at_a_time(app: Flask, flask_client: Flas
     assert most_held() == 1
 
 
-def test_an_exhausted_pool_is_a_503(app: Flask, flask_client: FlaskClient, db_backend: str,
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_exhausted_pool_is_a_503(
+    app: Flask, flask_client: FlaskClient, db_backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game_id = create_game(flask_client)["id"]
     pool = get_db(app).engine.pool
 

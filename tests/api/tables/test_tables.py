@@ -30,17 +30,25 @@ pytestmark = pytest.mark.db
 PROBLEM = "application/problem+json"
 
 
-def act(flask_client: FlaskClient, created: dict[str, Any], seat: int, version: int, action: dict[str, Any],
-        **headers: str) -> Any:
-    return flask_client.post(f"/v1/tables/{created['id']}/actions", headers={**seat_headers(created, seat), **headers},
-                       json={"version": version, "action": action})
+def act(
+    flask_client: FlaskClient, created: dict[str, Any], seat: int, version: int, action: dict[str, Any], **headers: str
+) -> Any:
+    return flask_client.post(
+        f"/v1/tables/{created['id']}/actions",
+        headers={**seat_headers(created, seat), **headers},
+        json={"version": version, "action": action},
+    )
 
 
 def test_create_deals_the_first_round_and_shows_each_seat_its_own_hand(app: Flask, flask_client: FlaskClient) -> None:
     created = create(flask_client)
     assert created["status"] == "playing" and created["round"] == 1 and created["version"] == 0
     assert [(s["seat"], s["name"], s["side"]) for s in created["seats"]] == [
-        (0, "North", 0), (1, "East", 1), (2, "South", 0), (3, "West", 1)]
+        (0, "North", 0),
+        (1, "East", 1),
+        (2, "South", 0),
+        (3, "West", 1),
+    ]
     assert len({s["token"] for s in created["seats"]}) == 4
     stored = true_table(app, created["id"])
     assert all(s["token"] not in str(stored.seat_hashes) for s in created["seats"])  # hashes only
@@ -75,8 +83,10 @@ def test_every_seat_view_names_the_rules_in_force(app: Flask, flask_client: Flas
     assert (answer["preset"], answer["rules"]) == ("pagat", house)
     stream = flask_client.get(f"/v1/tables/{created['id']}/events?wait=1", headers=seat_headers(created, 2))
     event = next(line for line in stream.get_data(as_text=True).splitlines() if line.startswith("data: "))
-    assert {k: v for k, v in json.loads(event[len("data: "):]).items() if k in ("preset", "rules")} == {
-        "preset": "pagat", "rules": house}
+    assert {k: v for k, v in json.loads(event[len("data: ") :]).items() if k in ("preset", "rules")} == {
+        "preset": "pagat",
+        "rules": house,
+    }
     plain = flask_client.post("/v1/games", json={"name": "Plain", "preset": "bga", "teams": TEAMS}).get_json()
     continued = flask_client.post("/v1/tables", json={"game": plain["id"], "seed": 1}).get_json()
     view = flask_client.get(f"/v1/tables/{continued['id']}/view", headers=seat_headers(continued, 0)).get_json()
@@ -93,7 +103,8 @@ def test_an_action_moves_the_version_and_is_logged(app: Flask, flask_client: Fla
     with get_db(app).session() as session:
         rows = session.scalars(select(TableAction).where(TableAction.table_id == created["id"])).all()
         assert [(r.round, r.index, r.seat, r.action, r.version) for r in rows] == [
-            (1, 0, 0, {"type": "draw", "seat": 0}, 1)]
+            (1, 0, 0, {"type": "draw", "seat": 0}, 1)
+        ]
 
 
 def test_a_stale_version_is_a_409_naming_the_current_one(flask_client: FlaskClient) -> None:
@@ -103,8 +114,9 @@ def test_a_stale_version_is_a_409_naming_the_current_one(flask_client: FlaskClie
     assert response.status_code == 409 and response.content_type == PROBLEM
     problem = response.get_json()
     assert problem["version"] == 1 and problem["type"].endswith("/version-moved")
-    assert problem["errors"] == [{"pointer": "/version", "code": "version_moved",
-                                  "detail": "the table is at version 1"}]
+    assert problem["errors"] == [
+        {"pointer": "/version", "code": "version_moved", "detail": "the table is at version 1"}
+    ]
 
 
 def test_illegal_actions_are_422_with_the_rules_codes_and_pointers(app: Flask, flask_client: FlaskClient) -> None:
@@ -131,7 +143,9 @@ def test_illegal_actions_are_422_with_the_rules_codes_and_pointers(app: Flask, f
     bad_meld = act(flask_client, created, 0, 1, {"type": "meld", "melds": [mixed]})
     assert bad_meld.status_code == 422
     assert [(e["pointer"], e["code"]) for e in bad_meld.get_json()["errors"]] == [
-        ("/action/melds/0", "mixed_ranks"), ("/action/melds", "opening_below_minimum")]
+        ("/action/melds/0", "mixed_ranks"),
+        ("/action/melds", "opening_below_minimum"),
+    ]
     not_a_card = act(flask_client, created, 0, 1, {"type": "discard", "card": "ZZ"})
     assert not_a_card.status_code == 422 and not_a_card.get_json()["type"].endswith("/invalid-card")
     assert not_a_card.get_json()["errors"][0]["pointer"].startswith("/action/")
@@ -144,13 +158,16 @@ def test_a_wrong_missing_or_other_tables_token_is_the_unknown_tables_404(flask_c
     created, other = create(flask_client), create(flask_client)
     path = f"/v1/tables/{created['id']}"
     unknown = flask_client.get("/v1/tables/999/view", headers=seat_headers(created, 0))
-    answers = [flask_client.get(f"{path}/view", headers={"Seat-Token": "hf_seat_nope"}),
-               flask_client.get(f"{path}/view"),
-               flask_client.get(f"{path}/view", headers=seat_headers(other, 0)),
-               flask_client.post(f"{path}/actions", headers=seat_headers(other, 0), json={"version": 0,
-                                                                                   "action": {"type": "draw"}}),
-               flask_client.get(f"{path}/events", headers=seat_headers(other, 1)),
-               flask_client.get(f"{path}/rounds/1", headers={"Seat-Token": ""})]
+    answers = [
+        flask_client.get(f"{path}/view", headers={"Seat-Token": "hf_seat_nope"}),
+        flask_client.get(f"{path}/view"),
+        flask_client.get(f"{path}/view", headers=seat_headers(other, 0)),
+        flask_client.post(
+            f"{path}/actions", headers=seat_headers(other, 0), json={"version": 0, "action": {"type": "draw"}}
+        ),
+        flask_client.get(f"{path}/events", headers=seat_headers(other, 1)),
+        flask_client.get(f"{path}/rounds/1", headers={"Seat-Token": ""}),
+    ]
     assert unknown.status_code == 404
     expected = {k: v for k, v in unknown.get_json().items() if k != "instance"}
     expected["detail"] = expected["detail"].replace("999", str(created["id"]))
@@ -176,8 +193,9 @@ def test_continuing_a_stored_game(flask_client: FlaskClient) -> None:
 def test_bad_creations_are_422_naming_the_field(flask_client: FlaskClient) -> None:
     one_side = flask_client.post("/v1/tables", json={"name": "x", "preset": "pagat", "teams": TEAMS[:1]})
     assert one_side.status_code == 422 and one_side.get_json()["errors"][0]["code"] == "team_count"
-    bad_play = flask_client.post("/v1/tables",
-                                 json={"name": "x", "preset": "pagat", "teams": TEAMS, "play": {"fly": 1}})
+    bad_play = flask_client.post(
+        "/v1/tables", json={"name": "x", "preset": "pagat", "teams": TEAMS, "play": {"fly": 1}}
+    )
     assert bad_play.status_code == 422
     assert [(e["pointer"], e["code"]) for e in bad_play.get_json()["errors"]] == [("/play/fly", "unknown_rule")]
     short = flask_client.post(
@@ -253,8 +271,10 @@ def test_a_round_played_to_its_end_is_stored_in_the_game_scored_by_the_one_path(
     log = flask_client.get(last["href"], headers=seat_headers(created, 1)).get_json()
     assert log["seed"] == last["seed"] and log["game_round_href"] == game["rounds"][0]["href"]
     # the game's round points to the table's log (stored once), not a copy of it
-    assert stored["request"] == {"round": 1, "play": {"table": created["id"], "seed": last["seed"],
-                                                      "ended": last["ended"], "out_side": last["out_side"]}}
+    assert stored["request"] == {
+        "round": 1,
+        "play": {"table": created["id"], "seed": last["seed"], "ended": last["ended"], "out_side": last["out_side"]},
+    }
     # replayed from its seed and log, the round's end state scores as the table and the game say
     state = new_round("pagat", [(t["name"], t["players"]) for t in TEAMS], log["seed"], 1, {"rounds": 2})
     for action in log["actions"]:
@@ -344,8 +364,10 @@ def test_an_unanswered_ask_is_a_yes_after_the_timeout(app: Flask, flask_client: 
         last = session.scalars(
             select(TableAction).where(TableAction.table_id == created["id"]).order_by(TableAction.version.desc())
         ).all()[:2]
-        assert [a.action for a in last] == [{"type": "discard", "card": card, "seat": 0},
-                                           {"type": "answer", "yes": True, "seat": 2, "timed_out": True}]
+        assert [a.action for a in last] == [
+            {"type": "discard", "card": card, "seat": 0},
+            {"type": "answer", "yes": True, "seat": 2, "timed_out": True},
+        ]
 
 
 def test_random_seed_by_default_and_hidden(flask_client: FlaskClient, app: Flask) -> None:
@@ -357,8 +379,14 @@ def test_random_seed_by_default_and_hidden(flask_client: FlaskClient, app: Flask
     assert true_state(app, other["id"]).seats[0].hand != true_state(app, created["id"]).seats[0].hand
 
 
-OUT = {"clean_books": 2, "dirty_books": 2, "wild_books": 1, "red_threes_on_table": 1, "table_points": 465,
-       "points_left": 25}
+OUT = {
+    "clean_books": 2,
+    "dirty_books": 2,
+    "wild_books": 1,
+    "red_threes_on_table": 1,
+    "table_points": 465,
+    "points_left": 25,
+}
 OTHER = {"clean_books": 1, "dirty_books": 2, "red_threes_caught": 1, "table_points": 260, "points_left": 185}
 ROUND = [{"name": "North-South", "went_out": True, "tally": OUT}, {"name": "East-West", "tally": OTHER}]
 
@@ -373,10 +401,12 @@ def assert_table_open(response: Any, table: dict[str, Any]) -> None:
     assert table["href"] in problem["errors"][0]["detail"]
 
 
-def test_round_writes_on_a_game_at_a_table_are_refused_until_it_is_finished(app: Flask,
-                                                                            flask_client: FlaskClient) -> None:
-    game = flask_client.post("/v1/games", json={"name": "Kept", "preset": "pagat", "teams": TEAMS,
-                                          "rules": {"rounds": 2}}).get_json()
+def test_round_writes_on_a_game_at_a_table_are_refused_until_it_is_finished(
+    app: Flask, flask_client: FlaskClient
+) -> None:
+    game = flask_client.post(
+        "/v1/games", json={"name": "Kept", "preset": "pagat", "teams": TEAMS, "rules": {"rounds": 2}}
+    ).get_json()
     assert flask_client.post(f"/v1/games/{game['id']}/rounds", json={"teams": ROUND}).status_code == 201
     table = flask_client.post("/v1/tables", json={"game": game["id"], "seed": 11}).get_json()
     assert table["round"] == 2
@@ -384,11 +414,19 @@ def test_round_writes_on_a_game_at_a_table_are_refused_until_it_is_finished(app:
     round_1 = flask_client.get(f"/v1/games/{game['id']}/rounds/1")
 
     assert_table_open(flask_client.post(f"/v1/games/{game['id']}/rounds", json={"teams": ROUND}), table)
-    assert_table_open(flask_client.post(f"/v1/games/{game['id']}/rounds", json={"teams": ROUND, "round": 2},
-                                  headers={"Idempotency-Key": "k-append"}), table)
+    assert_table_open(
+        flask_client.post(
+            f"/v1/games/{game['id']}/rounds", json={"teams": ROUND, "round": 2}, headers={"Idempotency-Key": "k-append"}
+        ),
+        table,
+    )
     corrected = [{**ROUND[0], "tally": {**OUT, "table_points": 470}}, ROUND[1]]
-    assert_table_open(flask_client.put(f"/v1/games/{game['id']}/rounds/1", json={"teams": corrected},
-                                 headers={"If-Match": round_1.headers["ETag"]}), table)
+    assert_table_open(
+        flask_client.put(
+            f"/v1/games/{game['id']}/rounds/1", json={"teams": corrected}, headers={"If-Match": round_1.headers["ETag"]}
+        ),
+        table,
+    )
     assert_table_open(
         flask_client.delete(f"/v1/games/{game['id']}/rounds/1", headers={"If-Match": before.headers["ETag"]}), table
     )

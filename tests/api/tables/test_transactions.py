@@ -24,11 +24,14 @@ from tests.helpers.tables import create, play_round, seat_headers, true_table
 pytestmark = pytest.mark.db
 
 
-def _act(flask_client: FlaskClient, created: dict[str, Any], seat: int, version: int, action: dict[str, Any],
-         **headers: str) -> Any:
-    return flask_client.post(f"/v1/tables/{created['id']}/actions",
-                             headers={**seat_headers(created, seat), **headers},
-                             json={"version": version, "action": action})
+def _act(
+    flask_client: FlaskClient, created: dict[str, Any], seat: int, version: int, action: dict[str, Any], **headers: str
+) -> Any:
+    return flask_client.post(
+        f"/v1/tables/{created['id']}/actions",
+        headers={**seat_headers(created, seat), **headers},
+        json={"version": version, "action": action},
+    )
 
 
 def _rows(app: Flask, model: Any) -> int:
@@ -57,7 +60,8 @@ def test_an_action_reads_the_table_once(app: Flask, flask_client: FlaskClient) -
 
 
 def test_an_action_with_an_idempotency_key_is_one_commit_with_its_claim_and_answer(
-        app: Flask, flask_client: FlaskClient) -> None:
+    app: Flask, flask_client: FlaskClient
+) -> None:
     """The key's claim, the action and the key's stored answer are one transaction, committed once:
     the action is never stored without its answer, nor the key claimed apart."""
     created = create(flask_client)
@@ -68,8 +72,11 @@ def test_an_action_with_an_idempotency_key_is_one_commit_with_its_claim_and_answ
     assert seen.commits == 1, seen.statements
     swept = "DELETE FROM idempotency_keys"  # expired keys, swept now and then in a claim's transaction
     assert [" ".join(s.split(" ", 3)[:3]) for s in seen.writes() if not s.startswith(swept)] == [
-        "INSERT INTO idempotency_keys", "INSERT INTO table_actions", "UPDATE tables SET",
-        "UPDATE idempotency_keys SET"]
+        "INSERT INTO idempotency_keys",
+        "INSERT INTO table_actions",
+        "UPDATE tables SET",
+        "UPDATE idempotency_keys SET",
+    ]
 
 
 @pytest.mark.parametrize("key", [None, '"refused-1"'])
@@ -102,9 +109,12 @@ def _reads(flask_client: FlaskClient, created: dict[str, Any]) -> list[Any]:
     table = f"/v1/tables/{created['id']}"
     seat = seat_headers(created, 1)
     summary = flask_client.get(table)
-    return [summary, flask_client.get(f"{table}/view", headers=seat),
-            flask_client.get(f"{table}/view?version={summary.get_json()['version']}&wait=1", headers=seat),
-            flask_client.get(f"{table}/events?wait=1", headers=seat)]
+    return [
+        summary,
+        flask_client.get(f"{table}/view", headers=seat),
+        flask_client.get(f"{table}/view?version={summary.get_json()['version']}&wait=1", headers=seat),
+        flask_client.get(f"{table}/events?wait=1", headers=seat),
+    ]
 
 
 def test_every_get_commits_nothing(app: Flask, flask_client: FlaskClient) -> None:
@@ -129,8 +139,11 @@ def test_a_due_answer_is_shown_by_reads_and_written_by_the_next_action(app: Flas
     assert _act(flask_client, created, 0, 0, {"type": "draw"}).status_code == 200
     assert _act(flask_client, created, 0, 1, {"type": "ask"}).status_code == 200
     with get_db(app).write_session() as session:  # the clock moved on past the timeout
-        session.execute(update(Table).where(Table.id == created["id"])
-                        .values(answer_due_at=datetime.now(UTC) - timedelta(seconds=1)))
+        session.execute(
+            update(Table)
+            .where(Table.id == created["id"])
+            .values(answer_due_at=datetime.now(UTC) - timedelta(seconds=1))
+        )
     with counted(app) as seen:
         answers = _reads(flask_client, created)
         for answer in answers:
@@ -145,7 +158,13 @@ def test_a_due_answer_is_shown_by_reads_and_written_by_the_next_action(app: Flas
         assert _act(flask_client, created, 0, 3, {"type": "discard", "card": card}).status_code == 200
     assert seen.commits == 1, seen.statements
     with get_db(app).session() as session:
-        logged = [(a.version, a.action) for a in session.scalars(
-            select(TableAction).where(TableAction.table_id == created["id"]).order_by(TableAction.version))]
-    assert logged[2:] == [(3, {"type": "answer", "yes": True, "seat": 2, "timed_out": True}),
-                          (4, {"type": "discard", "card": card, "seat": 0})]
+        logged = [
+            (a.version, a.action)
+            for a in session.scalars(
+                select(TableAction).where(TableAction.table_id == created["id"]).order_by(TableAction.version)
+            )
+        ]
+    assert logged[2:] == [
+        (3, {"type": "answer", "yes": True, "seat": 2, "timed_out": True}),
+        (4, {"type": "discard", "card": card, "seat": 0}),
+    ]

@@ -19,16 +19,21 @@ pytestmark = pytest.mark.db
 
 
 def make_table(base: str) -> dict[str, Any]:
-    response = requests.post(f"{base}/v1/tables", json={"name": "Race", "preset": "pagat", "teams": TEAMS,
-                                                          "seed": 991199}, timeout=30)
+    response = requests.post(
+        f"{base}/v1/tables", json={"name": "Race", "preset": "pagat", "teams": TEAMS, "seed": 991199}, timeout=30
+    )
     assert response.status_code == 201
     created: dict[str, Any] = response.json()
     return created
 
 
 def post(base: str, created: dict[str, Any], seat: int, version: int, action: dict[str, Any]) -> requests.Response:
-    return requests.post(f"{base}/v1/tables/{created['id']}/actions", headers=seat_headers(created, seat),
-                         json={"version": version, "action": action}, timeout=60)
+    return requests.post(
+        f"{base}/v1/tables/{created['id']}/actions",
+        headers=seat_headers(created, seat),
+        json={"version": version, "action": action},
+        timeout=60,
+    )
 
 
 def test_two_actions_on_one_version_one_wins(app: Flask, threaded_server: str) -> None:
@@ -41,8 +46,9 @@ def test_two_actions_on_one_version_one_wins(app: Flask, threaded_server: str) -
         barrier = threading.Barrier(2)
         answers: list[requests.Response] = []
 
-        def send(barrier: threading.Barrier, answers: list[requests.Response], action: dict[str, Any],
-                 version: int) -> None:
+        def send(
+            barrier: threading.Barrier, answers: list[requests.Response], action: dict[str, Any], version: int
+        ) -> None:
             barrier.wait()
             answers.append(post(threaded_server, created, 0, version, action))
 
@@ -61,8 +67,11 @@ def test_a_long_poll_returns_on_another_threads_change(app: Flask, threaded_serv
     created = make_table(threaded_server)
     url = f"{threaded_server}/v1/tables/{created['id']}/view"
     got: list[dict[str, Any]] = []
-    waiter = threading.Thread(target=lambda: got.append(requests.get(
-        url, params={"version": 0, "wait": 30}, headers=seat_headers(created, 1), timeout=60).json()))
+    waiter = threading.Thread(
+        target=lambda: got.append(
+            requests.get(url, params={"version": 0, "wait": 30}, headers=seat_headers(created, 1), timeout=60).json()
+        )
+    )
     waiter.start()
     time.sleep(0.5)  # the waiter is (most likely) polling by now; it returns on the change either way
     assert post(threaded_server, created, 0, 0, {"type": "draw"}).status_code == 200
@@ -73,11 +82,19 @@ def test_a_long_poll_returns_on_another_threads_change(app: Flask, threaded_serv
 
 def test_a_long_poll_without_a_change_answers_after_its_wait(threaded_server: str) -> None:
     created = make_table(threaded_server)
-    response = requests.get(f"{threaded_server}/v1/tables/{created['id']}/view", params={"version": 0, "wait": 1},
-                            headers=seat_headers(created, 2), timeout=30)
+    response = requests.get(
+        f"{threaded_server}/v1/tables/{created['id']}/view",
+        params={"version": 0, "wait": 1},
+        headers=seat_headers(created, 2),
+        timeout=30,
+    )
     assert response.status_code == 200 and response.json()["version"] == 0
-    moved_on = requests.get(f"{threaded_server}/v1/tables/{created['id']}/view", params={"version": 7, "wait": 30},
-                            headers=seat_headers(created, 2), timeout=30)  # another version: at once
+    moved_on = requests.get(
+        f"{threaded_server}/v1/tables/{created['id']}/view",
+        params={"version": 7, "wait": 30},
+        headers=seat_headers(created, 2),
+        timeout=30,
+    )  # another version: at once
     assert moved_on.status_code == 200 and moved_on.json()["version"] == 0
 
 
@@ -111,8 +128,9 @@ def test_server_sent_events_give_a_view_per_change(app: Flask, threaded_server: 
         assert second["id"] == "1" and second["data"]["version"] == 1 and second["data"]["view"]["phase"] == "play"
         assert_hides(second["data"], true_state(app, created["id"]), 3, 991199)
     # resumed at the version it has seen: no event until a change; the stream ends after `wait`
-    with requests.get(url, params={"wait": 1}, headers={**seat_headers(created, 3), "Last-Event-ID": "1"},
-                      stream=True, timeout=60) as resumed:
+    with requests.get(
+        url, params={"wait": 1}, headers={**seat_headers(created, 3), "Last-Event-ID": "1"}, stream=True, timeout=60
+    ) as resumed:
         assert list(events(resumed)) == []
 
 
@@ -122,8 +140,9 @@ def test_the_stream_of_a_finished_table_ends_after_its_last_view(app: Flask, thr
     final = play_round(flask_client, app, created, check=False)
     assert final["status"] == "finished"
     url = f"{threaded_server}/v1/tables/{created['id']}/events"
-    with requests.get(url, params={"wait": 60}, headers={**seat_headers(created, 0), "Last-Event-ID": "3"},
-                      stream=True, timeout=60) as stream:
+    with requests.get(
+        url, params={"wait": 60}, headers={**seat_headers(created, 0), "Last-Event-ID": "3"}, stream=True, timeout=60
+    ) as stream:
         received = list(events(stream))  # the stream ends by itself: the table is finished
     assert [e["id"] for e in received] == [str(final["version"])]
     assert received[0]["data"]["status"] == "finished" and received[0]["data"]["view"]["phase"] == "ended"

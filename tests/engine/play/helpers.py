@@ -24,11 +24,20 @@ def table_of(preset: str) -> list[tuple[str, list[str]]]:
     return ALONE if preset == "steve-simpson" else TEAMS
 
 
-def arrange(preset: str = "pagat", *, hands: Mapping[int, str] | None = None,
-            feet: Mapping[int, str | None] | None = None, pile: str | None = None,
-            melds: Mapping[int, Sequence[str]] | None = None, stock: str | None = None,
-            phase: str = "draw", turn: int = 0, overrides: Mapping[str, Any] | None = None,
-            play: Mapping[str, Any] | None = None, **state: Any) -> State:
+def arrange(
+    preset: str = "pagat",
+    *,
+    hands: Mapping[int, str] | None = None,
+    feet: Mapping[int, str | None] | None = None,
+    pile: str | None = None,
+    melds: Mapping[int, Sequence[str]] | None = None,
+    stock: str | None = None,
+    phase: str = "draw",
+    turn: int = 0,
+    overrides: Mapping[str, Any] | None = None,
+    play: Mapping[str, Any] | None = None,
+    **state: Any,
+) -> State:
     """A round of ``preset`` (seats 0 North, 1 East, 2 South, 3 West) with the given cards: each a
     space-separated string; ``feet`` ``None`` for a foot picked up; ``melds`` by side."""
     base = new_round(preset, table_of(preset), seed=1, overrides=overrides, play=play)
@@ -40,10 +49,16 @@ def arrange(preset: str = "pagat", *, hands: Mapping[int, str] | None = None,
     sides = [Side(side.name) for side in base.sides]  # no red threes from the deal
     for j, side_melds in (melds or {}).items():
         sides[j] = Side(sides[j].name, tuple(parse_cards(m.split()) for m in side_melds))
-    return replace(base, seats=tuple(seats), sides=tuple(sides),
-                   pile=base.pile if pile is None else parse_cards(pile.split()),
-                   stock=base.stock if stock is None else parse_cards(stock.split()),
-                   phase=phase, turn=turn, **state)
+    return replace(
+        base,
+        seats=tuple(seats),
+        sides=tuple(sides),
+        pile=base.pile if pile is None else parse_cards(pile.split()),
+        stock=base.stock if stock is None else parse_cards(stock.split()),
+        phase=phase,
+        turn=turn,
+        **state,
+    )
 
 
 def codes(cards: Sequence[Any]) -> list[str]:

@@ -45,8 +45,10 @@ def test_the_deal_follows_the_rounds_sizes_and_the_jokers_per_deck(jokers: int) 
     assert state.cards_in_play() == decks * (52 + jokers)
     for seat in state.seats:
         assert len(seat.hand) == 13 and seat.foot is not None and len(seat.foot) == 14
-    jokers_seen = sum(c.rank.name == "JOKER" for c in [*state.stock, *state.pile,
-                                                         *(c for s in state.seats for c in (*s.hand, *(s.foot or ())))])
+    jokers_seen = sum(
+        c.rank.name == "JOKER"
+        for c in [*state.stock, *state.pile, *(c for s in state.seats for c in (*s.hand, *(s.foot or ())))]
+    )
     assert jokers_seen == decks * jokers
 
 
@@ -104,6 +106,8 @@ def test_deal_problems_is_the_deal_s_own_check_round_by_round() -> None:
 
 
 def test_rounds_from_a_game_to_a_target_score_ends_past_the_sizes_by_round() -> None:
-    rules = resolve_rules("pagat", {"rounds": None, "target_score": 10000, "hand_size_by_round": [11, 12],
-                                    "foot_size_by_round": [11, 12, 13]}).rules
+    rules = resolve_rules(
+        "pagat",
+        {"rounds": None, "target_score": 10000, "hand_size_by_round": [11, 12], "foot_size_by_round": [11, 12, 13]},
+    ).rules
     assert list(rounds_from(rules, 1)) == [1, 2, 3, 4] and list(rounds_from(rules, 9)) == [9]

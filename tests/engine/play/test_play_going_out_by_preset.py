@@ -21,14 +21,23 @@ def books_for(contract: Contract) -> list[str]:
     wilds: within every preset's wild limits), wild (seven wilds), each of its own rank."""
     ranks = iter(BOOK_RANKS)
     out = [" ".join(f"{r}{s}" for s in "SHDCSHD") for r in (next(ranks) for _ in range(contract.clean_books))]
-    out += [" ".join([*(f"{r}{s}" for s in "SHDCS"), "2C", "2D"])
-            for r in (next(ranks) for _ in range(contract.dirty_books))]
+    out += [
+        " ".join([*(f"{r}{s}" for s in "SHDCS"), "2C", "2D"])
+        for r in (next(ranks) for _ in range(contract.dirty_books))
+    ]
     out += ["2S 2H 2D 2C JK JK 2S"] * contract.wild_books
     return out
 
 
-def ready(preset: str, books: list[str], *, hand: str = "5S 5H 5D", partner_foot: str | None = None,
-          partner_played: bool = True, answer: bool | None = True) -> State:
+def ready(
+    preset: str,
+    books: list[str],
+    *,
+    hand: str = "5S 5H 5D",
+    partner_foot: str | None = None,
+    partner_played: bool = True,
+    answer: bool | None = True,
+) -> State:
     """Seat 0 in its play phase holding ``hand``, its foot picked up and played from; its partners
     (if any) holding 9C with the foot picked up (``partner_foot``: still down) and played from as
     ``partner_played``; side 0's table ``books``. Where going out needs the partner's yes, ``answer``
@@ -38,9 +47,12 @@ def ready(preset: str, books: list[str], *, hand: str = "5S 5H 5D", partner_foot
     seats[0] = replace(seats[0], foot=None, played_from_foot=True)
     for i in partners(base):
         down = partner_foot is not None
-        seats[i] = replace(seats[i], hand=parse_cards(["9C"]),
-                           foot=parse_cards(partner_foot.split()) if partner_foot is not None else None,
-                           played_from_foot=partner_played and not down)
+        seats[i] = replace(
+            seats[i],
+            hand=parse_cards(["9C"]),
+            foot=parse_cards(partner_foot.split()) if partner_foot is not None else None,
+            played_from_foot=partner_played and not down,
+        )
     state = replace(base, seats=tuple(seats))
     if asks(preset, state) and answer is not None:
         state = replace(state, asked=True, permission=answer)
@@ -99,8 +111,11 @@ def test_discarding_the_last_card_without_the_contract(preset: str) -> None:
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_a_take_that_leaves_no_card_without_the_contract(preset: str) -> None:
     rules = rules_of(preset)
-    short = replace(ready(preset, books_for(rules.contract_for(1))[:-1], hand="7S 7D", answer=None),
-                    phase="draw", pile=parse_cards(["7H"]))
+    short = replace(
+        ready(preset, books_for(rules.contract_for(1))[:-1], hand="7S 7D", answer=None),
+        phase="draw",
+        pile=parse_cards(["7H"]),
+    )
     if rules.last_card_needs_contract:
         expected = ["contract_not_met", *(["partner_not_asked"] if asks(preset, short) else [])]
         assert refused(short, TAKE) == expected

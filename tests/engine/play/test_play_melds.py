@@ -13,8 +13,13 @@ from handfoot.engine.play import score, score_body, step
 from tests.engine.play.helpers import arrange, codes
 
 # side 0's table with pagat's contract: 2 clean, 2 dirty, 1 wild book
-CONTRACT = ["KS KH KD KC KS KH KD", "QS QH QD QC QS QH QD", "JS JH JD JC JS 2H 2D",
-            "10S 10H 10D 10C 10S JK 2C", "2S 2H 2D 2C JK JK 2S"]
+CONTRACT = [
+    "KS KH KD KC KS KH KD",
+    "QS QH QD QC QS QH QD",
+    "JS JH JD JC JS 2H 2D",
+    "10S 10H 10D 10C 10S JK 2C",
+    "2S 2H 2D 2C JK JK 2S",
+]
 CONTRACT_HODGES = CONTRACT[:4]
 
 
@@ -28,12 +33,15 @@ def meld(*melds: str, seat: int = 0, **more: object) -> dict[str, object]:
     return {"type": "meld", "seat": seat, "melds": [m.split() for m in melds], **more}
 
 
-@pytest.mark.parametrize(("preset", "cards", "allowed"), [
-    ("pagat", "KS KH KD AS AH AD", True),       # 30 + 60 = 90 >= 50
-    ("pagat", "KS KH KD", False),               # 30 < 50
-    ("hodges", "KS KH KD AS AH AD", False),     # 90 < 100 (the Hodges family rules)
-    ("hodges", "KS KH KD AS AH AD AC", True),   # 110
-])
+@pytest.mark.parametrize(
+    ("preset", "cards", "allowed"),
+    [
+        ("pagat", "KS KH KD AS AH AD", True),  # 30 + 60 = 90 >= 50
+        ("pagat", "KS KH KD", False),  # 30 < 50
+        ("hodges", "KS KH KD AS AH AD", False),  # 90 < 100 (the Hodges family rules)
+        ("hodges", "KS KH KD AS AH AD AC", True),  # 110
+    ],
+)
 def test_the_opening_minimum_of_the_round(preset: str, cards: str, allowed: bool) -> None:
     split = cards.split()
     melds = [" ".join(split[:3]), " ".join(split[3:])] if len(split) > 3 else [cards]
@@ -84,8 +92,9 @@ def going_out(preset: str = "pagat", **kw: object):  # type: ignore[no-untyped-d
     """Seat 0 with its foot picked up and played from, its partner likewise, side 0 holding the
     contract; seat 0 holds three fives in the play phase."""
     contract = CONTRACT if preset in ("pagat", "bga") else CONTRACT_HODGES
-    return arrange(preset, phase="play", hands={0: "5S 5H 5D", 2: "9C"}, feet={0: None, 2: None},
-                   melds={0: contract}, **kw)
+    return arrange(
+        preset, phase="play", hands={0: "5S 5H 5D", 2: "9C"}, feet={0: None, 2: None}, melds={0: contract}, **kw
+    )
 
 
 def with_feet_played(state):  # type: ignore[no-untyped-def]
@@ -100,11 +109,25 @@ def test_going_out_needs_the_contract_the_feet_and_the_partners_yes() -> None:
     assert refused(with_feet_played(going_out()), meld("5S 5H 5D")) == ["partner_not_asked"]
     no = with_feet_played(going_out(permission=False, asked=True))
     assert refused(no, meld("5S 5H 5D")) == ["partner_not_asked"]
-    short = with_feet_played(arrange(phase="play", hands={0: "5S 5H 5D"}, feet={0: None, 2: None},
-                                     melds={0: CONTRACT[:3]}, permission=True, asked=True))
+    short = with_feet_played(
+        arrange(
+            phase="play",
+            hands={0: "5S 5H 5D"},
+            feet={0: None, 2: None},
+            melds={0: CONTRACT[:3]},
+            permission=True,
+            asked=True,
+        )
+    )
     assert refused(short, meld("5S 5H 5D")) == ["contract_not_met"]
-    foot_down = arrange(phase="play", hands={0: "5S 5H 5D", 2: "9C"}, feet={0: None},  # the partner's is down
-                        melds={0: CONTRACT}, permission=True, asked=True)
+    foot_down = arrange(
+        phase="play",
+        hands={0: "5S 5H 5D", 2: "9C"},
+        feet={0: None},  # the partner's is down
+        melds={0: CONTRACT},
+        permission=True,
+        asked=True,
+    )
     assert "foot_not_picked_up" in refused(foot_down, meld("5S 5H 5D"))
 
 
@@ -121,8 +144,16 @@ def test_a_seat_keeps_two_cards_unless_it_may_go_out() -> None:
 
 
 def test_going_out_by_the_final_discard_and_where_it_is_required() -> None:
-    ready = with_feet_played(arrange(phase="play", hands={0: "5S 5H 5D 9C"}, feet={0: None, 2: None},
-                                     melds={0: CONTRACT}, permission=True, asked=True))
+    ready = with_feet_played(
+        arrange(
+            phase="play",
+            hands={0: "5S 5H 5D 9C"},
+            feet={0: None, 2: None},
+            melds={0: CONTRACT},
+            permission=True,
+            asked=True,
+        )
+    )
     one_left = step(ready, meld("5S 5H 5D"))
     assert codes(one_left.seats[0].hand) == ["9C"] and one_left.phase == "play"
     out = step(one_left, {"type": "discard", "seat": 0, "card": "9C"})
@@ -158,6 +189,7 @@ def test_the_score_of_an_ended_round_is_the_score_endpoints() -> None:
 
 def test_an_opening_by_a_later_take_follows_the_later_take_rule() -> None:
     from handfoot.engine import PRESETS, check_opening, parse_cards
+
     wages = PRESETS["wages"].rules
     melds = [parse_cards(["7H", "7S", "2C"]), parse_cards(["KS", "KH", "KD"])]
     top = parse_cards(["7H"])

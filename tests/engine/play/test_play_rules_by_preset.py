@@ -141,9 +141,16 @@ def test_a_drawn_red_three_is_laid_out_or_held(preset: str) -> None:
     else:
         assert after.sides[0].red_threes == () and codes(after.seats[0].hand) == ["KS", "3H", "9S"]
         assert codes(step(after, discard("3H")).pile[:1]) == ["3H"]  # held, and discarded (it blocks the pile)
-        assert "rank_not_meldable" in refused(replace(after, seats=tuple(
-            replace(s, hand=parse_cards(["3H", "3D", "3H", "KS"])) if i == 0 else s
-            for i, s in enumerate(after.seats))), meld("3H 3D 3H"))
+        assert "rank_not_meldable" in refused(
+            replace(
+                after,
+                seats=tuple(
+                    replace(s, hand=parse_cards(["3H", "3D", "3H", "KS"])) if i == 0 else s
+                    for i, s in enumerate(after.seats)
+                ),
+            ),
+            meld("3H 3D 3H"),
+        )
 
 
 # -- taking the pile -------------------------------------------------------------------------------
@@ -228,8 +235,13 @@ def test_a_closed_rank_on_top_of_the_pile(preset: str) -> None:
 def test_a_discarded_wild_leaves_the_pile_open_where_the_rules_never_freeze(preset: str) -> None:
     seats = len(arrange(preset).seats)
     taker = 2 % seats  # side 0's next seat
-    state = arrange(preset, phase="play", hands={0: "2C KS KH", 1: "7H QS QH", taker: "7S 7D KS"} if taker
-                    else {0: "2C 7S 7D KS", 1: "7H QS QH"}, melds={0: ["9S 9H 9C"]}, stock="4C 4D 4H 4S 5C 5D")
+    state = arrange(
+        preset,
+        phase="play",
+        hands={0: "2C KS KH", 1: "7H QS QH", taker: "7S 7D KS"} if taker else {0: "2C 7S 7D KS", 1: "7H QS QH"},
+        melds={0: ["9S 9H 9C"]},
+        stock="4C 4D 4H 4S 5C 5D",
+    )
     state = step(state, discard("2C"))
     frozen = rules_of(preset).pile_freezes_on_wild
     assert state.frozen_turns == (seats if frozen else 0)
@@ -257,8 +269,12 @@ def opening_melds(rules: RuleSet, minimum: int) -> tuple[list[str], list[str]]:
     raise AssertionError(f"no opening of {minimum} points from {RANKS_BY_VALUE}")
 
 
-CASES = [(p, r) for p in PRESETS for r in range(1, len(PRESETS[p].rules.opening_minimum_by_round) + 2)
-         if (p, r) not in (("pagat", 1), ("hodges", 1))]
+CASES = [
+    (p, r)
+    for p in PRESETS
+    for r in range(1, len(PRESETS[p].rules.opening_minimum_by_round) + 2)
+    if (p, r) not in (("pagat", 1), ("hodges", 1))
+]
 
 
 @pytest.mark.parametrize(("preset", "round_number"), CASES)
@@ -283,7 +299,7 @@ OPENED = {0: ["KS KH KD"]}
 def test_a_meld_needs_meld_min_cards_and_no_threes(preset: str) -> None:
     rules = rules_of(preset)
     state = arrange(preset, phase="play", hands={0: "9S 9H 9D 9C 3S 3C 3S 5S 5H"}, melds=OPENED)
-    enough = " ".join(["9S", "9H", "9D", "9C"][:rules.meld_min])
+    enough = " ".join(["9S", "9H", "9D", "9C"][: rules.meld_min])
     assert codes(step(state, meld(enough)).sides[0].melds[1]) == enough.split()
     assert refused(state, meld(" ".join(enough.split()[:-1]))) == ["meld_too_small"]
     threes = refused(state, meld("3S 3C 3S"))
@@ -293,7 +309,11 @@ def test_a_meld_needs_meld_min_cards_and_no_threes(preset: str) -> None:
 WILDS = ["2C", "2D", "JK", "2H", "2S"]
 #: wild_ratio -> (naturals, wilds) it allows, and (naturals, wilds) it refuses (None: no such meld)
 RATIO_CASES: dict[str, tuple[tuple[int, int], tuple[int, int] | None]] = {
-    "twice": ((4, 2), (3, 2)), "more": ((3, 2), (3, 3)), "equal": ((3, 3), (2, 3)), "none": ((4, 3), None)}
+    "twice": ((4, 2), (3, 2)),
+    "more": ((3, 2), (3, 3)),
+    "equal": ((3, 3), (2, 3)),
+    "none": ((4, 3), None),
+}
 
 
 def nines(naturals: int, wilds: int) -> str:

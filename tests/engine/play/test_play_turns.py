@@ -59,8 +59,9 @@ def test_take_the_pile_with_a_natural_pair() -> None:
 
 
 def test_take_the_pile_needs_the_pair_and_an_unblocked_top() -> None:
-    assert refused(arrange(pile="7H", hands={0: "7S 2D KS"}, melds={0: ["9S 9H 9C"]}),
-                   {**TAKE, "cards": ["7S", "2D"]}) == ["pile_needs_match"]
+    assert refused(
+        arrange(pile="7H", hands={0: "7S 2D KS"}, melds={0: ["9S 9H 9C"]}), {**TAKE, "cards": ["7S", "2D"]}
+    ) == ["pile_needs_match"]
     assert refused(arrange(pile="3S 7H", hands={0: "7S 7D"}, melds={0: ["9S 9H 9C"]}), TAKE) == ["pile_blocked"]
     assert refused(arrange(pile="7H", hands={0: "7S"}), TAKE) == ["card_not_held"]
 
@@ -77,18 +78,21 @@ def test_a_wild_on_top_needs_a_matching_pair_or_blocks_by_preset() -> None:
     action = {"type": "take_pile", "seat": 0, "cards": ["2S", "2C"]}
     pagat = step(arrange("pagat", pile="2H", hands={0: "2S 2C KS"}, melds={0: ["9S 9H 9C"]}), action)
     assert codes(pagat.sides[0].melds[1]) == ["2H", "2S", "2C"]
-    assert refused(arrange("wages", pile="2H", hands={0: "2S 2C KS"}, melds={0: ["9S 9H 9C"]}),
-                   action) == ["pile_blocked"]
+    assert refused(arrange("wages", pile="2H", hands={0: "2S 2C KS"}, melds={0: ["9S 9H 9C"]}), action) == [
+        "pile_blocked"
+    ]
 
 
 def test_a_later_take_needs_a_natural_and_a_wild_where_the_pile_is_broken() -> None:
     action = {"type": "take_pile", "seat": 0, "cards": ["7S", "2C"]}
     broken = arrange("wages", pile="7H", hands={0: "7S 2C KS"}, melds={0: ["9S 9H 9C"]}, pile_taken=True)
     assert codes(step(broken, action).sides[0].melds[1]) == ["7H", "7S", "2C"]
-    assert refused(arrange("wages", pile="7H", hands={0: "7S 2C KS"}, melds={0: ["9S 9H 9C"]}),
-                   action) == ["pile_needs_match"]
-    assert refused(arrange("pagat", pile="7H", hands={0: "7S 2C KS"}, melds={0: ["9S 9H 9C"]},
-                           pile_taken=True), action) == ["pile_needs_match"]
+    assert refused(arrange("wages", pile="7H", hands={0: "7S 2C KS"}, melds={0: ["9S 9H 9C"]}), action) == [
+        "pile_needs_match"
+    ]
+    assert refused(
+        arrange("pagat", pile="7H", hands={0: "7S 2C KS"}, melds={0: ["9S 9H 9C"]}, pile_taken=True), action
+    ) == ["pile_needs_match"]
 
 
 def test_a_closed_rank_blocks_the_pile_where_the_rules_say() -> None:
@@ -101,16 +105,16 @@ def test_a_closed_rank_blocks_the_pile_where_the_rules_say() -> None:
 def test_a_discarded_wild_freezes_the_pile_for_a_round_of_turns_where_the_rules_freeze() -> None:
     wages = step(arrange("wages", phase="play", hands={0: "2C KS KH"}), {"type": "discard", "seat": 0, "card": "2C"})
     assert wages.frozen_turns == 4 and wages.turn == 1
-    frozen = arrange("wages", pile="7H 2C", hands={1: "7S 7D KS"}, melds={1: ["9S 9H 9C"]}, turn=1,
-                     frozen_turns=4, pile_taken=True)
+    frozen = arrange(
+        "wages", pile="7H 2C", hands={1: "7S 7D KS"}, melds={1: ["9S 9H 9C"]}, turn=1, frozen_turns=4, pile_taken=True
+    )
     assert "pile_frozen" in refused(frozen, {**TAKE, "seat": 1})
     pagat = step(arrange("pagat", phase="play", hands={0: "2C KS KH"}), {"type": "discard", "seat": 0, "card": "2C"})
     assert pagat.frozen_turns == 0
 
 
 def test_a_frozen_pile_thaws_after_a_round_of_turns_and_needs_a_first_take_again() -> None:
-    frozen = arrange("wages", phase="play", hands={i: "KS KH 5S" for i in range(4)}, frozen_turns=1,
-                     pile_taken=True)
+    frozen = arrange("wages", phase="play", hands={i: "KS KH 5S" for i in range(4)}, frozen_turns=1, pile_taken=True)
     thawed = step(frozen, {"type": "discard", "seat": 0, "card": "KS"})
     assert thawed.frozen_turns == 0 and not thawed.pile_taken
 
@@ -126,24 +130,27 @@ def test_walking_into_the_foot_discarding_the_last_card() -> None:
     state = arrange(phase="play", turn=3, hands={3: "5S 6S", 0: ""}, feet={0: "8S 9S 10S"})
     after = step(state, {"type": "discard", "seat": 3, "card": "5S"})
     assert after.turn == 0 and after.seats[0].foot is None and codes(after.seats[0].hand) == ["8S", "9S", "10S"]
-    walked = step(arrange(phase="play", hands={0: "5S"}, feet={0: "8S 9S"}),
-                  {"type": "discard", "seat": 0, "card": "5S"})
+    walked = step(
+        arrange(phase="play", hands={0: "5S"}, feet={0: "8S 9S"}), {"type": "discard", "seat": 0, "card": "5S"}
+    )
     assert walked.seats[0].hand == () and walked.seats[0].foot is not None  # not until the next turn
 
 
 def test_a_red_three_in_a_picked_up_foot_is_laid_out() -> None:
-    state = arrange(phase="play", hands={0: "KS KH KD"}, feet={0: "3D 6S 7S"}, melds={0: ["9S 9H 9C"]},
-                    stock="4C 5C")
+    state = arrange(phase="play", hands={0: "KS KH KD"}, feet={0: "3D 6S 7S"}, melds={0: ["9S 9H 9C"]}, stock="4C 5C")
     after = step(state, {"type": "meld", "seat": 0, "melds": [["KS", "KH", "KD"]]})
     assert codes(after.sides[0].red_threes) == ["3D"] and codes(after.seats[0].hand) == ["6S", "7S", "5C"]
 
 
 def test_the_stock_running_out_ends_the_round_or_leaves_only_the_pile_by_preset() -> None:
-    pagat = step(arrange("pagat", phase="play", stock="", hands={0: "KS KH"}),
-                 {"type": "discard", "seat": 0, "card": "KS"})
+    pagat = step(
+        arrange("pagat", phase="play", stock="", hands={0: "KS KH"}), {"type": "discard", "seat": 0, "card": "KS"}
+    )
     assert pagat.phase == "ended" and pagat.ended == "stock_out"
-    online = step(arrange("online-11-13", phase="play", stock="", hands={0: "KS KH", 1: "KC KD 5S"},
-                          melds={1: ["9S 9H 9C"]}), {"type": "discard", "seat": 0, "card": "KS"})
+    online = step(
+        arrange("online-11-13", phase="play", stock="", hands={0: "KS KH", 1: "KC KD 5S"}, melds={1: ["9S 9H 9C"]}),
+        {"type": "discard", "seat": 0, "card": "KS"},
+    )
     assert online.phase == "draw" and online.turn == 1  # play goes on by taking the pile
     taken = step(online, {"type": "take_pile", "seat": 1, "cards": ["KC", "KD"]})
     assert taken.phase == "play"

@@ -21,8 +21,11 @@ def hidden_changed(state):  # type: ignore[no-untyped-def]
     seats = list(state.seats)
     for i, seat in enumerate(seats):
         if i != 0:
-            seats[i] = replace(seat, hand=tuple(reversed(state.stock[:len(seat.hand)])),
-                               foot=None if seat.foot is None else tuple(state.stock[-len(seat.foot):]))
+            seats[i] = replace(
+                seat,
+                hand=tuple(reversed(state.stock[: len(seat.hand)])),
+                foot=None if seat.foot is None else tuple(state.stock[-len(seat.foot) :]),
+            )
     seats[0] = replace(seats[0], foot=None if seats[0].foot is None else tuple(reversed(seats[0].foot)))
     return replace(state, seats=tuple(seats), stock=tuple(reversed(state.stock)), seed=state.seed + 1)
 
@@ -32,6 +35,7 @@ def some_states(preset: str, seed: int, count: int = 60):  # type: ignore[no-unt
     rng = random.Random(seed)
     out = [state]
     from handfoot.engine.play.bots import choose
+
     for _ in range(count):
         if state.phase == "ended":
             break
@@ -83,6 +87,7 @@ def test_replay_from_the_seed_and_the_log_gives_every_state(preset: str) -> None
     rng = random.Random(11)
     states, log = [state], []
     from handfoot.engine.play.bots import choose
+
     while state.phase != "ended":
         action, state = choose(state, random_policy if len(log) % 2 else greedy_policy, rng)
         states.append(state)
@@ -99,13 +104,24 @@ def test_the_reference_policies_play_the_same_round_under_any_hash_seed() -> Non
     import os
     import subprocess
     import sys
-    code = ("import random, json\nfrom handfoot.engine.play import new_round, to_mapping\n"
-            "from handfoot.engine.play.bots import greedy_policy, random_policy, play_round\n"
-            "s = new_round('hodges', [('A', ['a', 'b']), ('B', ['c', 'd'])], 5)\n"
-            "end, log = play_round(s, [greedy_policy, random_policy] * 2, random.Random(5))\n"
-            "print(json.dumps([to_mapping(end), log]))")
-    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
+
+    code = (
+        "import random, json\nfrom handfoot.engine.play import new_round, to_mapping\n"
+        "from handfoot.engine.play.bots import greedy_policy, random_policy, play_round\n"
+        "s = new_round('hodges', [('A', ['a', 'b']), ('B', ['c', 'd'])], 5)\n"
+        "end, log = play_round(s, [greedy_policy, random_policy] * 2, random.Random(5))\n"
+        "print(json.dumps([to_mapping(end), log]))"
+    )
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2")
+    }
     assert len(runs) == 1
 
 
@@ -144,8 +160,7 @@ def test_the_takes_the_view_offers_go_onto_the_open_meld_of_the_rank(preset: str
     """With an open meld of the top card's rank on the side's table, ``take_pile.onto`` names it and
     each set of ``with``, sent with it, is accepted; where a later take needs only that open meld
     (wages), the empty set is offered too."""
-    state = arrange(preset, pile="7H 4C", hands={0: "7S 7D KS"}, melds={0: ["9S 9H 9C", "7C 7S 7D"]},
-                    pile_taken=broken)
+    state = arrange(preset, pile="7H 4C", hands={0: "7S 7D KS"}, melds={0: ["9S 9H 9C", "7C 7S 7D"]}, pile_taken=broken)
     take = next(a for a in view(state, 0)["actions"] if a["type"] == "take_pile")
     assert take["onto"] == 1
     for cards in take["with"]:
@@ -154,5 +169,10 @@ def test_the_takes_the_view_offers_go_onto_the_open_meld_of_the_rank(preset: str
     open_meld_will_do = rules_of(preset).pile_later_take == "natural_and_wild_or_open_meld" and broken
     assert take["with"] == [["7S", "7D"], *([[]] if open_meld_will_do else [])]
     assert refused(state, TAKE) == ["duplicate_open_meld"]  # a second open meld of the rank
-    assert take["allowed"] and view(replace(state, sides=(replace(state.sides[0], melds=state.sides[0].melds[:1]),
-                                                          *state.sides[1:])), 0)["actions"][1]["onto"] is None
+    assert (
+        take["allowed"]
+        and view(replace(state, sides=(replace(state.sides[0], melds=state.sides[0].melds[:1]), *state.sides[1:])), 0)[
+            "actions"
+        ][1]["onto"]
+        is None
+    )

@@ -378,8 +378,9 @@ def test_games_list_resume_and_finished(page: Any, live_server: LiveServer) -> N
     expect(page.get_by_role("link", name="Enter round 1")).to_be_visible()
 
 
-def test_more_games_follows_the_cursor_past_the_first_page(page: Any, live_server: LiveServer,
-                                                          requests_seen: Requests) -> None:
+def test_more_games_follows_the_cursor_past_the_first_page(
+    page: Any, live_server: LiveServer, requests_seen: Requests
+) -> None:
     """Ten games at a time: "More games" follows the list's Link rel="next" (a cursor, never the
     deprecated numbered ``page``) until the last game, newest first, each game once."""
     made = [stored_game(live_server, 0, name=f"Game {i:02d}") for i in range(23)]

@@ -52,9 +52,14 @@ def test_perfect_cuts_in_the_cards_form_where_the_rules_score_them(page: Any, li
     page.goto(f"{live_server.url}/#/new")
     page.wait_for_selector(".rule-row", state="attached")
     page.get_by_label("Name of the game").fill("Cuts")
-    for name, player in (("teams.0.name", "Team 1"), ("teams.1.name", "Team 2"),
-                         ("teams.0.players.0", "Ann"), ("teams.0.players.1", "Bo"),
-                         ("teams.1.players.0", "Cy"), ("teams.1.players.1", "Di")):
+    for name, player in (
+        ("teams.0.name", "Team 1"),
+        ("teams.1.name", "Team 2"),
+        ("teams.0.players.0", "Ann"),
+        ("teams.0.players.1", "Bo"),
+        ("teams.1.players.0", "Cy"),
+        ("teams.1.players.1", "Di"),
+    ):
         page.locator(f"input[name='{name}']").fill(player)
     page.locator("details.rules-details > summary").click()
     page.get_by_label(re.compile("^Bonus each time a player picks up exactly")).fill("100")

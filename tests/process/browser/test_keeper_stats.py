@@ -41,8 +41,10 @@ def test_statistics_panel_shows_players_and_sides(page: Any, live_server: LiveSe
     games, wins, rounds, _average, best, went_out, clean, dirty, wild = players["Ann"]
     assert (games, wins, rounds) == (str(ann["games"]), str(ann["wins"]), str(ann["rounds"]))
     assert best == f"{ann['best_round']:,}".replace("-", "\u2212")
-    assert (went_out, clean, dirty, wild) == (str(ann["went_out"]), *(str(ann["books"][k]) for k in ("clean", "dirty",
-                                                                                                      "wild")))
+    assert (went_out, clean, dirty, wild) == (
+        str(ann["went_out"]),
+        *(str(ann["books"][k]) for k in ("clean", "dirty", "wild")),
+    )
     sides = cells(page, "Per side")
     assert set(sides) == {"Ann & Bo", "Cy & Di"}
 
@@ -76,8 +78,9 @@ def axe_page(playwright: Any, tmp_path: Path) -> Iterator[Any]:
 
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_statistics_panel_has_no_serious_or_critical_axe_violation(axe_page: Any, live_server: LiveServer,
-                                                                   size: Any) -> None:
+def test_statistics_panel_has_no_serious_or_critical_axe_violation(
+    axe_page: Any, live_server: LiveServer, size: Any
+) -> None:
     stored_game(live_server, 4, name="Last week")
     axe_page.set_viewport_size(size)
     axe_page.goto(f"{live_server.url}/#/stats")

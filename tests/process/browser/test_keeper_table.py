@@ -114,8 +114,12 @@ def test_enter_moves_to_the_next_card_points_and_saves_after_the_last(page: Any,
     us, them = team_entry(page, 0), team_entry(page, 1)
     expect(us.get_by_label(re.compile("went out$"))).to_be_checked()
     expect(them.get_by_label(re.compile("went out$"))).not_to_be_checked()
-    typing = ((us, "table_points", "300"), (us, "points_left", "0"), (them, "table_points", "200"),
-              (them, "points_left", "100"))
+    typing = (
+        (us, "table_points", "300"),
+        (us, "points_left", "0"),
+        (them, "table_points", "200"),
+        (them, "points_left", "100"),
+    )
     for i, (entry, key, text) in enumerate(typing):
         expect(entry.locator(f"input[data-tally='{key}']")).to_be_focused()  # the counts are skipped
         page.keyboard.type(text)
@@ -132,7 +136,9 @@ def test_enter_moves_to_the_next_card_points_and_saves_after_the_last(page: Any,
     them.locator("input[data-tally='points_left']").press("Enter")  # the last: saves
     page.wait_for_selector("table.sheet tr[data-round='1']")
     assert [t["total"] for t in api_get(live_server, f"/v1/games/{game_id}")["totals"]] == [
-        1000 + 600 + 1500 + 100 + 300, 1000 + 300 + 200 - 100]
+        1000 + 600 + 1500 + 100 + 300,
+        1000 + 300 + 200 - 100,
+    ]
 
 
 def _bottom(locator: Any) -> float:
@@ -249,8 +255,12 @@ def test_undo_of_a_round_refuses_when_the_game_changed_elsewhere(page: Any, live
     play_round(page, 2, *FOUR_ROUNDS[1][:4])
     round_2 = api_get(live_server, f"/v1/games/{game_id}/rounds/2")
     etag = requests.get(f"{live_server.url}/v1/games/{game_id}/rounds/2", timeout=10).headers["ETag"]
-    changed = requests.put(f"{live_server.url}/v1/games/{game_id}/rounds/2", timeout=10,
-                           json={"teams": round_2["request"]["teams"]}, headers={"If-Match": etag})
+    changed = requests.put(
+        f"{live_server.url}/v1/games/{game_id}/rounds/2",
+        timeout=10,
+        json={"teams": round_2["request"]["teams"]},
+        headers={"If-Match": etag},
+    )
     assert changed.status_code == 200  # corrected elsewhere: the game's ETag moved on
     page.get_by_role("button", name="Undo round 2").click()
     expect(page.locator("#notice")).to_contain_text("changed elsewhere")
