@@ -25,7 +25,7 @@ help:
 	@echo "make run      install, migrate the database, serve on http://$(HOST):$(PORT) (docs: /docs)"
 	@echo "make check    the loop after each change: engine, API, SDK, cases and contract tests in process"
 	@echo "              (no servers, browsers, builds or fuzzing), Hypothesis dev profile, on every core"
-	@echo "make test     install, then ruff, mypy --strict, pytest (every test, every core, Hypothesis ci"
+	@echo "make test     install, then ruff (lint and format), mypy --strict, pytest (every test, every core, Hypothesis ci"
 	@echo "              profile), OpenAPI freshness, alembic check"
 	@echo "make openapi  regenerate openapi/openapi.json"
 	@echo "make fuzz     schemathesis on every operation, FUZZ_EXAMPLES (300) each; make test runs 12 each"
@@ -64,6 +64,7 @@ test: install lint typecheck pytest openapi-check migrations-check
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 # mypy reads the source tree under the names it installs as: build/typecheck/handfoot/ (a namespace
 # package, as installed) links client -> sdk/, engine -> engine/ and server -> api/ (the editable
