@@ -2,53 +2,22 @@
 
 A write is one transaction, committed once, with its Idempotency-Key claim and stored answer; a
 refused write (422, 409, 412) and every read commit nothing. Counted on every backend: the commits
-(the ``commit`` event) and the statements (``before_cursor_execute``) each request runs.
+(the ``commit`` event) and the statements (``before_cursor_execute``) each request runs
+(:func:`tests.helpers.counting.counted`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any
-
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
 from handfoot.server.auth import create_key
 from handfoot.server.db import get_db
+from tests.helpers.counting import counted
 from tests.helpers.games import SEED_ROUND_1, append, create_game, out_round, tally
 
 pytestmark = pytest.mark.db
-
-
-@dataclass
-class Counted:
-    commits: int = 0
-    statements: list[str] = field(default_factory=list)
-
-
-@contextmanager
-def counted(app: Flask) -> Iterator[Counted]:
-    """The commits and the SQL statements of ``app``'s engine inside the block."""
-    seen = Counted()
-
-    def on_commit(_conn: Any) -> None:
-        seen.commits += 1
-
-    def on_statement(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.statements.append(" ".join(statement.split()))
-
-    engine = get_db(app).engine
-    event.listen(engine, "commit", on_commit)
-    event.listen(engine, "before_cursor_execute", on_statement)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "commit", on_commit)
-        event.remove(engine, "before_cursor_execute", on_statement)
 
 
 def _game_with_round(flask_client: FlaskClient) -> int:
