@@ -78,13 +78,14 @@ typecheck: install
 	MYPYPATH=$(TYPECHECK) $(VENV)/bin/mypy --strict examples
 
 # pytest exits 5 when it collected no tests: that is a failure too, said out loud.
-# PYTEST_WORKERS: pytest-xdist processes (`auto`: one a core; 0 runs in this process). --dist loadgroup
-# keeps each xdist_group on one worker: the schema fuzz's per-operation 2xx check needs all its cases
-# in one process. HYPOTHESIS_PROFILE (tests/conftest.py): ci runs each property test's full count.
+# PYTEST_WORKERS: pytest-xdist processes (`auto`: one a core; 0 runs in this process). --dist loadfile
+# keeps each test module on one worker: the schema fuzz's per-operation 2xx check needs all its cases
+# in one process (pytest 9 ignores the node-id suffix that xdist_group relies on).
+# HYPOTHESIS_PROFILE (tests/conftest.py): ci runs each property test's full count.
 PYTEST_WORKERS ?= auto
 pytest: install
 	@rc=0; HYPOTHESIS_PROFILE="$${HYPOTHESIS_PROFILE-ci}" \
-	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS) || rc=$$?; \
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no tests ran (exit 5)" >&2; fi; \
 	exit $$rc
 

@@ -90,10 +90,16 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A test that uses the session's gunicorn (``live_server``) is marked ``process``, so that
-    ``make check`` (``-m "not process and not fuzz"``) leaves it to ``make test``."""
+    ``make check`` (``-m "not process and not fuzz"``) leaves it to ``make test``.
+
+    schemathesis's items (one per operation) are named after their operation but share their
+    function's node id under pytest 9; pytest-xdist schedules and reports by node id, so under it all
+    but one of them were lost. Each gets the id its name gives."""
     for item in items:
         if "live_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.process)
+        if type(item).__name__ == "SchemathesisFunction" and not item.nodeid.endswith("]"):
+            item._id = item.parent.id.child(item.name)  # type: ignore[union-attr]  # an item has a parent
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -47,8 +47,8 @@ from handfoot.server.db import get_db, make_engine
 from handfoot.server.resources.games import examples as ex
 
 EXAMPLES = int(os.environ.get("HANDFOOT_FUZZ_EXAMPLES", "12"))
-# One worker runs every case (make test's --dist loadgroup): the per-operation 2xx check counts them all.
-pytestmark = [pytest.mark.fuzz, pytest.mark.xdist_group("schema_fuzz")]
+# One worker runs every case (make test's --dist loadfile): the per-operation 2xx check counts them all.
+pytestmark = pytest.mark.fuzz  # one module: `make test` runs pytest --dist loadfile, so its cases share a process
 
 SEED = int(os.environ.get("HANDFOOT_FUZZ_SEED", "20261129"))
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
