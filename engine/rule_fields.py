@@ -47,393 +47,78 @@ def _field(name: str, kind: str, group: str, description: str, **kw: Any) -> Rul
     return RuleField(name, kind, group, description, **kw)
 
 
-RULE_FIELDS: dict[str, RuleField] = {
-    f.name: f
-    for f in [
-        _field(
-            "teams_min",
-            "int",
-            "sides",
-            "Fewest sides (teams, or players playing alone) in a round.",
-            minimum=1,
-            maximum=12,
-        ),
-        _field("teams_max", "int", "sides", "Most sides in a round.", minimum=1, maximum=12),
-        _field(
-            "players_per_team_min",
-            "int",
-            "sides",
-            "Fewest players on one side (1 = individuals).",
-            minimum=1,
-            maximum=6,
-        ),
-        _field("players_per_team_max", "int", "sides", "Most players on one side.", minimum=1, maximum=6),
-        _field("decks_per_player", "int", "deal", "Decks = players x decks_per_player + decks_extra.", maximum=2),
-        _field(
-            "decks_extra",
-            "int",
-            "deal",
-            "Decks added to players x decks_per_player (each deck: 52 cards and jokers_per_deck jokers).",
-            maximum=12,
-        ),
-        _field("hand_size", "int", "deal", "Cards dealt to each hand.", minimum=1, maximum=30),
-        _field("foot_size", "int", "deal", "Cards dealt to each foot.", minimum=1, maximum=30),
-        _field(
-            "hand_size_by_round",
-            "int_list",
-            "deal",
-            "Cards dealt to each hand per round, round 1 first; empty: hand_size every round.",
-            minimum=1,
-            maximum=30,
-        ),
-        _field(
-            "foot_size_by_round",
-            "int_list",
-            "deal",
-            "Cards dealt to each foot per round, round 1 first; empty: foot_size every round.",
-            minimum=1,
-            maximum=30,
-        ),
-        _field(
-            "jokers_per_deck", "int", "deal", "Jokers in each deck (a deck is 52 cards and these jokers).", maximum=4
-        ),
-        _field(
-            "rounds",
-            "int",
-            "game",
-            "Rounds in a game (null: play to target_score).",
-            minimum=1,
-            maximum=50,
-            nullable=True,
-        ),
-        _field(
-            "target_score",
-            "int",
-            "game",
-            "A game ends when a side reaches this score (null: after `rounds`).",
-            minimum=1,
-            maximum=1_000_000,
-            nullable=True,
-        ),
-        _field(
-            "tie_rule",
-            "choice",
-            "game",
-            "A tie after the last round stands, or calls for a tiebreaker round.",
-            choices=("stands", "tiebreaker_round"),
-        ),
-        _field(
-            "tiebreaker_opening_minimum",
-            "int",
-            "game",
-            "Opening minimum (points) of a tiebreaker round.",
-            maximum=10_000,
-            nullable=True,
-        ),
-        _field("joker_points", "int", "card_values", "Points of a joker.", maximum=1000),
-        _field("two_points", "int", "card_values", "Points of a 2.", maximum=1000),
-        _field("ace_points", "int", "card_values", "Points of an ace.", maximum=1000),
-        _field(
-            "high_points",
-            "int",
-            "card_values",
-            "Points of K, Q, J, 10 and (when high_from is 8) 9 and 8.",
-            maximum=1000,
-        ),
-        _field(
-            "high_from",
-            "choice",
-            "card_values",
-            "Lowest rank worth high_points: 8 (K-8) or 10 (K-10).",
-            choices=("8", "10"),
-        ),
-        _field("low_points", "int", "card_values", "Points of 7-4 (or 9-4 when high_from is 10).", maximum=1000),
-        _field(
-            "black_three_points",
-            "int",
-            "card_values",
-            "Points of a black three (against the side holding it).",
-            maximum=1000,
-        ),
-        _field("meld_min", "int", "melds", "Fewest cards in a new meld.", minimum=1, maximum=13),
-        _field("book_size", "int", "melds", "Cards that complete a book.", minimum=2, maximum=13),
-        _field(
-            "book_max_size",
-            "int",
-            "melds",
-            "Most cards in a meld or book (null: no limit).",
-            minimum=2,
-            maximum=40,
-            nullable=True,
-        ),
-        _field("one_open_meld_per_rank", "bool", "melds", "A side may not have two unfinished melds of one rank."),
-        _field(
-            "after_book",
-            "choice",
-            "melds",
-            "After a book of a rank is complete: start another meld of the rank (new_meld), or burn further cards of the rank (burn; scored on a burn line).",
-            choices=("new_meld", "burn"),
-        ),
-        _field("all_wild_melds", "bool", "melds", "Melds of wild cards only (and so wild books) exist."),
-        _field("black_three_books", "bool", "melds", "Black threes may be melded (naturals only)."),
-        _field(
-            "wild_ratio",
-            "choice",
-            "melds",
-            "Natural to wild cards in a meld: twice (naturals >= 2 x wilds), more (naturals > wilds), equal (naturals >= wilds), none.",
-            choices=("twice", "more", "equal", "none"),
-        ),
-        _field(
-            "min_naturals_with_wilds",
-            "int",
-            "melds",
-            "A meld holding a wild card needs at least this many naturals.",
-            maximum=13,
-        ),
-        _field(
-            "min_naturals_dirty_book",
-            "int",
-            "melds",
-            "A completed dirty book needs at least this many naturals.",
-            maximum=13,
-        ),
-        _field(
-            "max_wilds_per_book",
-            "int",
-            "melds",
-            "Most wild cards in one meld or book (null: only the ratio limits).",
-            maximum=40,
-            nullable=True,
-        ),
-        _field(
-            "min_natural_share",
-            "int",
-            "melds",
-            "Least share of natural cards in a meld holding wild cards, in percent of its cards (0: no such limit).",
-            maximum=100,
-        ),
-        _field(
-            "clean_books_grow",
-            "bool",
-            "melds",
-            "Clean books may grow past book_max_size (a dirty book still closes at it).",
-        ),
-        _field(
-            "illegal_melds_stand",
-            "bool",
-            "melds",
-            "A meld that breaks the meld rules stands and scores when no one caught it: its problems are warnings on the side's breakdown, not a refusal.",
-        ),
-        _field(
-            "clean_book_bonus",
-            "int",
-            "bonuses",
-            "Bonus per clean (red, natural) book.",
-            minimum=-100_000,
-            maximum=100_000,
-        ),
-        _field(
-            "dirty_book_bonus",
-            "int",
-            "bonuses",
-            "Bonus per dirty (black, mixed) book.",
-            minimum=-100_000,
-            maximum=100_000,
-        ),
-        _field(
-            "wild_book_bonus", "int", "bonuses", "Bonus per wild (all-wild) book.", minimum=-100_000, maximum=100_000
-        ),
-        _field(
-            "going_out_bonus",
-            "int",
-            "bonuses",
-            "Going-out bonus for rounds past going_out_bonus_by_round.",
-            minimum=-100_000,
-            maximum=100_000,
-        ),
-        _field(
-            "going_out_bonus_by_round",
-            "int_list",
-            "bonuses",
-            "Going-out bonus per round (round 1 first); empty: going_out_bonus every round.",
-            minimum=-100_000,
-            maximum=100_000,
-        ),
-        _field(
-            "rank_book_bonuses",
-            "rank_bonus_list",
-            "bonuses",
-            "Books of a given rank worth their own bonus, in place of their kind's (clean or dirty): [{rank, bonus}], rank 4-10, J, Q, K, A or 3 (black threes); empty: none.",
-            minimum=-100_000,
-            maximum=100_000,
-            choices=RANK_BONUS_RANKS,
-        ),
-        _field(
-            "perfect_cut_bonus",
-            "int",
-            "bonuses",
-            "Bonus each time a player picks up exactly the dealt count of cards when cutting (0: no such bonus).",
-            minimum=-100_000,
-            maximum=100_000,
-        ),
-        _field(
-            "perfect_cut_within_1_bonus",
-            "int",
-            "bonuses",
-            "Bonus each time a player's cut is one card off the dealt count (0: no such bonus).",
-            minimum=-100_000,
-            maximum=100_000,
-        ),
-        _field(
-            "perfect_cut_within_3_bonus",
-            "int",
-            "bonuses",
-            "Bonus each time a player's cut is two or three cards off the dealt count (0: no such bonus).",
-            minimum=-100_000,
-            maximum=100_000,
-        ),
-        _field("red_threes_laid_out", "bool", "red_threes", "Red threes are laid out on the table (and replaced)."),
-        _field(
-            "red_three_table_points",
-            "int",
-            "red_threes",
-            "Points per red three on the table of a side that has melded (signed).",
-            minimum=-100_000,
-            maximum=100_000,
-        ),
-        _field(
-            "red_three_table_points_unmelded",
-            "int",
-            "red_threes",
-            "Points per red three on the table of a side that has not melded (signed).",
-            minimum=-100_000,
-            maximum=100_000,
-        ),
-        _field(
-            "red_three_caught_points",
-            "int",
-            "red_threes",
-            "Points per red three caught in a hand or foot (signed; usually negative).",
-            minimum=-100_000,
-            maximum=100_000,
-        ),
-        _field(
-            "opening_minimum_by_round",
-            "int_list",
-            "opening",
-            "Opening minimum (card points) per round, round 1 first.",
-            maximum=100_000,
-        ),
-        _field(
-            "opening_minimum",
-            "int",
-            "opening",
-            "Opening minimum for rounds past opening_minimum_by_round.",
-            maximum=100_000,
-        ),
-        _field(
-            "opening_thresholds",
-            "threshold_list",
-            "opening",
-            "When not empty, the opening minimum comes from the side's cumulative score instead of the round: [{score, minimum}], ascending score.",
-            minimum=-1_000_000,
-            maximum=1_000_000,
-        ),
-        _field(
-            "opening_pile_top_only",
-            "bool",
-            "opening",
-            "Of a taken discard pile only the top card counts toward the opening minimum.",
-        ),
-        _field("opening_needs_book", "bool", "opening", "The opening melds must hold a completed book."),
-        _field(
-            "contract",
-            "contract",
-            "going_out",
-            "Books needed to go out for rounds past contract_by_round: {clean_books, dirty_books, wild_books}.",
-            maximum=40,
-        ),
-        _field(
-            "contract_by_round",
-            "contract_list",
-            "going_out",
-            "Books needed to go out per round, round 1 first; empty: `contract` every round.",
-            maximum=40,
-        ),
-        _field(
-            "going_out_needs_feet",
-            "bool",
-            "going_out",
-            "Every player of the side must have picked up their foot before the side goes out.",
-        ),
-        _field(
-            "going_out_needs_foot_play",
-            "bool",
-            "going_out",
-            "Every player of the side must have played from their foot before the side goes out (a player's played_from_foot; absent: not known, not refused).",
-        ),
-        _field(
-            "going_out_discard",
-            "choice",
-            "going_out",
-            "Going out: the last card may be melded or discarded (optional), or must be discarded (required).",
-            choices=("optional", "required"),
-        ),
-        _field(
-            "last_card_needs_contract",
-            "bool",
-            "going_out",
-            "A player may empty hand and foot only by going out, which needs the contract: no player of a side that did not go out holds no cards (false: a player may run out of cards and play continues as if the side had not gone out).",
-        ),
-        _field(
-            "pile_take_count",
-            "int",
-            "discard_pile",
-            "Cards taken from the discard pile (all if fewer; null: the whole pile).",
-            minimum=1,
-            maximum=200,
-            nullable=True,
-        ),
-        _field(
-            "pile_blocked_by",
-            "choice",
-            "discard_pile",
-            "Which three on top blocks the pile: black_three or any_three.",
-            choices=("black_three", "any_three"),
-        ),
-        _field(
-            "pile_wild_top",
-            "choice",
-            "discard_pile",
-            "A wild card on top: taken with a matching pair of that wild (matching_pair), or never (blocked).",
-            choices=("matching_pair", "blocked"),
-        ),
-        _field(
-            "pile_later_take",
-            "choice",
-            "discard_pile",
-            "Once the pile has been taken this round: a natural pair is still needed (natural_pair), or a natural and a wild or an open meld of the rank (natural_and_wild_or_open_meld).",
-            choices=("natural_pair", "natural_and_wild_or_open_meld"),
-        ),
-        _field(
-            "pile_freezes_on_wild",
-            "bool",
-            "discard_pile",
-            "A discarded wild card freezes the pile for a round of turns.",
-        ),
-        _field(
-            "pile_closed_rank_blocks",
-            "bool",
-            "discard_pile",
-            "The pile may not be taken when its top card's rank is a completed book of the side.",
-        ),
-    ]
-}
+RULE_FIELDS: dict[str, RuleField] = {f.name: f for f in [
+    _field("teams_min", "int", "sides", "Fewest sides (teams, or players playing alone) in a round.", minimum=1, maximum=12),
+    _field("teams_max", "int", "sides", "Most sides in a round.", minimum=1, maximum=12),
+    _field("players_per_team_min", "int", "sides", "Fewest players on one side (1 = individuals).", minimum=1, maximum=6),
+    _field("players_per_team_max", "int", "sides", "Most players on one side.", minimum=1, maximum=6),
+    _field("decks_per_player", "int", "deal", "Decks = players x decks_per_player + decks_extra.", maximum=2),
+    _field("decks_extra", "int", "deal", "Decks added to players x decks_per_player (each deck: 52 cards and jokers_per_deck jokers).", maximum=12),
+    _field("hand_size", "int", "deal", "Cards dealt to each hand.", minimum=1, maximum=30),
+    _field("foot_size", "int", "deal", "Cards dealt to each foot.", minimum=1, maximum=30),
+    _field("hand_size_by_round", "int_list", "deal", "Cards dealt to each hand per round, round 1 first; empty: hand_size every round.", minimum=1, maximum=30),
+    _field("foot_size_by_round", "int_list", "deal", "Cards dealt to each foot per round, round 1 first; empty: foot_size every round.", minimum=1, maximum=30),
+    _field("jokers_per_deck", "int", "deal", "Jokers in each deck (a deck is 52 cards and these jokers).", maximum=4),
+    _field("rounds", "int", "game", "Rounds in a game (null: play to target_score).", minimum=1, maximum=50, nullable=True),
+    _field("target_score", "int", "game", "A game ends when a side reaches this score (null: after `rounds`).", minimum=1, maximum=1_000_000, nullable=True),
+    _field("tie_rule", "choice", "game", "A tie after the last round stands, or calls for a tiebreaker round.", choices=("stands", "tiebreaker_round")),
+    _field("tiebreaker_opening_minimum", "int", "game", "Opening minimum (points) of a tiebreaker round.", maximum=10_000, nullable=True),
+    _field("joker_points", "int", "card_values", "Points of a joker.", maximum=1000),
+    _field("two_points", "int", "card_values", "Points of a 2.", maximum=1000),
+    _field("ace_points", "int", "card_values", "Points of an ace.", maximum=1000),
+    _field("high_points", "int", "card_values", "Points of K, Q, J, 10 and (when high_from is 8) 9 and 8.", maximum=1000),
+    _field("high_from", "choice", "card_values", "Lowest rank worth high_points: 8 (K-8) or 10 (K-10).", choices=("8", "10")),
+    _field("low_points", "int", "card_values", "Points of 7-4 (or 9-4 when high_from is 10).", maximum=1000),
+    _field("black_three_points", "int", "card_values", "Points of a black three (against the side holding it).", maximum=1000),
+    _field("meld_min", "int", "melds", "Fewest cards in a new meld.", minimum=1, maximum=13),
+    _field("book_size", "int", "melds", "Cards that complete a book.", minimum=2, maximum=13),
+    _field("book_max_size", "int", "melds", "Most cards in a meld or book (null: no limit).", minimum=2, maximum=40, nullable=True),
+    _field("one_open_meld_per_rank", "bool", "melds", "A side may not have two unfinished melds of one rank."),
+    _field("after_book", "choice", "melds", "After a book of a rank is complete: start another meld of the rank (new_meld), or burn further cards of the rank (burn; scored on a burn line).", choices=("new_meld", "burn")),
+    _field("all_wild_melds", "bool", "melds", "Melds of wild cards only (and so wild books) exist."),
+    _field("black_three_books", "bool", "melds", "Black threes may be melded (naturals only)."),
+    _field("wild_ratio", "choice", "melds", "Natural to wild cards in a meld: twice (naturals >= 2 x wilds), more (naturals > wilds), equal (naturals >= wilds), none.", choices=("twice", "more", "equal", "none")),
+    _field("min_naturals_with_wilds", "int", "melds", "A meld holding a wild card needs at least this many naturals.", maximum=13),
+    _field("min_naturals_dirty_book", "int", "melds", "A completed dirty book needs at least this many naturals.", maximum=13),
+    _field("max_wilds_per_book", "int", "melds", "Most wild cards in one meld or book (null: only the ratio limits).", maximum=40, nullable=True),
+    _field("min_natural_share", "int", "melds", "Least share of natural cards in a meld holding wild cards, in percent of its cards (0: no such limit).", maximum=100),
+    _field("clean_books_grow", "bool", "melds", "Clean books may grow past book_max_size (a dirty book still closes at it)."),
+    _field("illegal_melds_stand", "bool", "melds", "A meld that breaks the meld rules stands and scores when no one caught it: its problems are warnings on the side's breakdown, not a refusal."),
+    _field("clean_book_bonus", "int", "bonuses", "Bonus per clean (red, natural) book.", minimum=-100_000, maximum=100_000),
+    _field("dirty_book_bonus", "int", "bonuses", "Bonus per dirty (black, mixed) book.", minimum=-100_000, maximum=100_000),
+    _field("wild_book_bonus", "int", "bonuses", "Bonus per wild (all-wild) book.", minimum=-100_000, maximum=100_000),
+    _field("going_out_bonus", "int", "bonuses", "Going-out bonus for rounds past going_out_bonus_by_round.", minimum=-100_000, maximum=100_000),
+    _field("going_out_bonus_by_round", "int_list", "bonuses", "Going-out bonus per round (round 1 first); empty: going_out_bonus every round.", minimum=-100_000, maximum=100_000),
+    _field("rank_book_bonuses", "rank_bonus_list", "bonuses", "Books of a given rank worth their own bonus, in place of their kind's (clean or dirty): [{rank, bonus}], rank 4-10, J, Q, K, A or 3 (black threes); empty: none.", minimum=-100_000, maximum=100_000, choices=RANK_BONUS_RANKS),
+    _field("perfect_cut_bonus", "int", "bonuses", "Bonus each time a player picks up exactly the dealt count of cards when cutting (0: no such bonus).", minimum=-100_000, maximum=100_000),
+    _field("perfect_cut_within_1_bonus", "int", "bonuses", "Bonus each time a player's cut is one card off the dealt count (0: no such bonus).", minimum=-100_000, maximum=100_000),
+    _field("perfect_cut_within_3_bonus", "int", "bonuses", "Bonus each time a player's cut is two or three cards off the dealt count (0: no such bonus).", minimum=-100_000, maximum=100_000),
+    _field("red_threes_laid_out", "bool", "red_threes", "Red threes are laid out on the table (and replaced)."),
+    _field("red_three_table_points", "int", "red_threes", "Points per red three on the table of a side that has melded (signed).", minimum=-100_000, maximum=100_000),
+    _field("red_three_table_points_unmelded", "int", "red_threes", "Points per red three on the table of a side that has not melded (signed).", minimum=-100_000, maximum=100_000),
+    _field("red_three_caught_points", "int", "red_threes", "Points per red three caught in a hand or foot (signed; usually negative).", minimum=-100_000, maximum=100_000),
+    _field("opening_minimum_by_round", "int_list", "opening", "Opening minimum (card points) per round, round 1 first.", maximum=100_000),
+    _field("opening_minimum", "int", "opening", "Opening minimum for rounds past opening_minimum_by_round.", maximum=100_000),
+    _field("opening_thresholds", "threshold_list", "opening", "When not empty, the opening minimum comes from the side's cumulative score instead of the round: [{score, minimum}], ascending score.", minimum=-1_000_000, maximum=1_000_000),
+    _field("opening_pile_top_only", "bool", "opening", "Of a taken discard pile only the top card counts toward the opening minimum."),
+    _field("opening_needs_book", "bool", "opening", "The opening melds must hold a completed book."),
+    _field("contract", "contract", "going_out", "Books needed to go out for rounds past contract_by_round: {clean_books, dirty_books, wild_books}.", maximum=40),
+    _field("contract_by_round", "contract_list", "going_out", "Books needed to go out per round, round 1 first; empty: `contract` every round.", maximum=40),
+    _field("going_out_needs_feet", "bool", "going_out", "Every player of the side must have picked up their foot before the side goes out."),
+    _field("going_out_needs_foot_play", "bool", "going_out", "Every player of the side must have played from their foot before the side goes out (a player's played_from_foot; absent: not known, not refused)."),
+    _field("going_out_discard", "choice", "going_out", "Going out: the last card may be melded or discarded (optional), or must be discarded (required).", choices=("optional", "required")),
+    _field("last_card_needs_contract", "bool", "going_out", "A player may empty hand and foot only by going out, which needs the contract: no player of a side that did not go out holds no cards (false: a player may run out of cards and play continues as if the side had not gone out)."),
+    _field("pile_take_count", "int", "discard_pile", "Cards taken from the discard pile (all if fewer; null: the whole pile).", minimum=1, maximum=200, nullable=True),
+    _field("pile_blocked_by", "choice", "discard_pile", "Which three on top blocks the pile: black_three or any_three.", choices=("black_three", "any_three")),
+    _field("pile_wild_top", "choice", "discard_pile", "A wild card on top: taken with a matching pair of that wild (matching_pair), or never (blocked).", choices=("matching_pair", "blocked")),
+    _field("pile_later_take", "choice", "discard_pile", "Once the pile has been taken this round: a natural pair is still needed (natural_pair), or a natural and a wild or an open meld of the rank (natural_and_wild_or_open_meld).", choices=("natural_pair", "natural_and_wild_or_open_meld")),
+    _field("pile_freezes_on_wild", "bool", "discard_pile", "A discarded wild card freezes the pile for a round of turns."),
+    _field("pile_closed_rank_blocks", "bool", "discard_pile", "The pile may not be taken when its top card's rank is a completed book of the side."),
+]}
 
 assert set(RULE_FIELDS) == {f.name for f in fields(RuleSet)}, "RULE_FIELDS and RuleSet differ"
 
 # -- parsing override values ----------------------------------------------------------------------
-
 
 def _bad(path: tuple[str | int, ...], detail: str) -> RulesError:
     return RulesError([Problem("invalid_rule_value", detail, path)])
@@ -454,9 +139,8 @@ def _object(value: Any, keys: tuple[str, ...], spec: RuleField, path: tuple[str 
         raise _bad(path, f"{spec.name}: expected an object with {', '.join(keys)}")
     unknown = [k for k in value if k not in keys]
     if unknown:
-        raise RulesError(
-            [Problem("unknown_rule", f"{spec.name}: unknown member {k!r}", (*path, str(k))) for k in unknown]
-        )
+        raise RulesError([Problem("unknown_rule", f"{spec.name}: unknown member {k!r}", (*path, str(k)))
+                          for k in unknown])
     missing = [k for k in keys if k not in value]
     if missing and keys != _BOOK_KINDS:
         raise _bad(path, f"{spec.name}: missing {', '.join(missing)}")
@@ -495,7 +179,8 @@ def parse_value(name: str, value: Any, path: tuple[str | int, ...]) -> Any:  # n
     if spec.kind == "threshold_list":
         if len(value) > 50:
             raise _bad(path, f"{name}: at most 50 entries")
-        return tuple(Threshold(**_object(v, ("score", "minimum"), spec, (*path, i))) for i, v in enumerate(value))
+        return tuple(Threshold(**_object(v, ("score", "minimum"), spec, (*path, i)))
+                     for i, v in enumerate(value))
     if spec.kind == "rank_bonus_list":
         return _rank_bonuses(value, spec, path)
     raise AssertionError(spec.kind)  # pragma: no cover
@@ -511,12 +196,12 @@ def _rank_bonuses(value: Any, spec: RuleField, path: tuple[str | int, ...]) -> t
             raise _bad((*path, i), f"{spec.name}: expected an object with rank, bonus")
         unknown = [k for k in item if k not in ("rank", "bonus")]
         if unknown:
-            raise RulesError(
-                [Problem("unknown_rule", f"{spec.name}: unknown member {k!r}", (*path, i, str(k))) for k in unknown]
-            )
+            raise RulesError([Problem("unknown_rule", f"{spec.name}: unknown member {k!r}", (*path, i, str(k)))
+                              for k in unknown])
         rank = item.get("rank")
         if rank not in spec.choices:
-            raise _bad((*path, i, "rank"), f"{spec.name}: rank expected one of {', '.join(spec.choices)}, got {rank!r}")
+            raise _bad((*path, i, "rank"), f"{spec.name}: rank expected one of {', '.join(spec.choices)}, "
+                       f"got {rank!r}")
         if any(b.rank == rank for b in out):
             raise _bad((*path, i, "rank"), f"{spec.name}: the {rank}s are listed twice")
         if "bonus" not in item:
@@ -525,7 +210,8 @@ def _rank_bonuses(value: Any, spec: RuleField, path: tuple[str | int, ...]) -> t
     return tuple(out)
 
 
-def apply_overrides(base: RuleSet, overrides: Mapping[str, Any], path: tuple[str | int, ...] = ("rules",)) -> RuleSet:
+def apply_overrides(base: RuleSet, overrides: Mapping[str, Any],
+                    path: tuple[str | int, ...] = ("rules",)) -> RuleSet:
     """``base`` with house-rule ``overrides`` applied, then checked for consistency.
 
     Raises :class:`RulesError`: ``unknown_rule`` for a key the model does not have,
@@ -539,13 +225,8 @@ def apply_overrides(base: RuleSet, overrides: Mapping[str, Any], path: tuple[str
     changes: dict[str, Any] = {}
     for key, value in overrides.items():
         if key not in RULE_FIELDS:
-            problems.append(
-                Problem(
-                    "unknown_rule",
-                    f"{key!r} is not a rule; see GET /v1/presets/{{id}} for every rule's name",
-                    (*path, str(key)),
-                )
-            )
+            problems.append(Problem("unknown_rule", f"{key!r} is not a rule; see GET /v1/presets/{{id}} "
+                                    "for every rule's name", (*path, str(key))))
             continue
         try:
             changes[key] = parse_value(key, value, (*path, key))
@@ -600,58 +281,32 @@ def consistency_problems(rules: RuleSet) -> list[Problem]:  # noqa: C901 - one i
     if scores != sorted(scores):
         bad("opening_thresholds", "opening_thresholds must be in ascending score order")
     if not _dirty_book_possible(rules):
-        bad(
-            "wild_ratio",
-            "the wild-card limits forbid every dirty book "
+        bad("wild_ratio", "the wild-card limits forbid every dirty book "
             f"(book_size {rules.book_size}, wild_ratio {rules.wild_ratio}, min_naturals_with_wilds "
             f"{rules.min_naturals_with_wilds}, min_naturals_dirty_book {rules.min_naturals_dirty_book}, "
-            f"max_wilds_per_book {rules.max_wilds_per_book})",
-        )
+            f"max_wilds_per_book {rules.max_wilds_per_book})")
     for i, bonus in enumerate(rules.rank_book_bonuses):
         if bonus.rank == "3" and not rules.black_three_books:
-            out.append(
-                Problem(
-                    "inconsistent_rules",
-                    "a bonus for books of black threes, but black threes are never melded (black_three_books is false)",
-                    ("rank_book_bonuses", i, "rank"),
-                )
-            )
+            out.append(Problem("inconsistent_rules", "a bonus for books of black threes, but black threes "
+                               "are never melded (black_three_books is false)", ("rank_book_bonuses", i, "rank")))
     contracts = {("contract",): rules.contract} | {
-        ("contract_by_round", i): c for i, c in enumerate(rules.contract_by_round)
-    }
+        ("contract_by_round", i): c for i, c in enumerate(rules.contract_by_round)}
     players = rules.teams_min * rules.players_per_team_min
     decks = rules.decks_for(players)
     wild_cards = decks * sum(1 for c in deck(rules.jokers_per_deck) if c.is_wild)
     natural_books = len(_NATURAL_RANK_COUNT) * ((decks * 4) // rules.book_size)
     for where, c in contracts.items():
         if c.wild_books and not rules.all_wild_melds:
-            out.append(
-                Problem(
-                    "inconsistent_rules",
-                    "the contract needs wild books but all_wild_melds is false",
-                    (*where, "wild_books"),
-                )
-            )
+            out.append(Problem("inconsistent_rules", "the contract needs wild books but all_wild_melds is "
+                               "false", (*where, "wild_books")))
         if c.wild_books * rules.book_size > wild_cards:
-            out.append(
-                Problem(
-                    "inconsistent_rules",
-                    f"the contract needs {c.wild_books} wild books "
-                    f"({c.wild_books * rules.book_size} wild cards) but {decks} decks for the "
-                    f"smallest table ({players} players) hold {wild_cards}",
-                    (*where, "wild_books"),
-                )
-            )
+            out.append(Problem("inconsistent_rules", f"the contract needs {c.wild_books} wild books "
+                               f"({c.wild_books * rules.book_size} wild cards) but {decks} decks for the "
+                               f"smallest table ({players} players) hold {wild_cards}", (*where, "wild_books")))
         if c.clean_books + c.dirty_books > natural_books:
-            out.append(
-                Problem(
-                    "inconsistent_rules",
-                    f"the contract needs {c.clean_books + c.dirty_books} "
-                    f"natural-rank books but {decks} decks for the smallest table ({players} "
-                    f"players) make at most {natural_books}",
-                    (*where, "clean_books"),
-                )
-            )
+            out.append(Problem("inconsistent_rules", f"the contract needs {c.clean_books + c.dirty_books} "
+                               f"natural-rank books but {decks} decks for the smallest table ({players} "
+                               f"players) make at most {natural_books}", (*where, "clean_books")))
     return out
 
 

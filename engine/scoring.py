@@ -31,20 +31,8 @@ from handfoot.engine.table import Table, analyse_table
 from handfoot.engine.tallies import TALLY_COUNTS, RankBooks, Tally, tally_problems
 
 __all__ = [
-    "LINE_LABELS",
-    "TALLY_COUNTS",
-    "Breakdown",
-    "Line",
-    "RoundInput",
-    "RoundScore",
-    "Tally",
-    "TeamRound",
-    "breakdown",
-    "burn_problems",
-    "name_key",
-    "score_round",
-    "side_tally",
-    "sides_problems",
+    "LINE_LABELS", "TALLY_COUNTS", "Breakdown", "Line", "RoundInput", "RoundScore", "Tally", "TeamRound",
+    "breakdown", "burn_problems", "name_key", "score_round", "side_tally", "sides_problems",
 ]
 
 
@@ -132,37 +120,17 @@ LINE_LABELS: dict[str, str] = {
     "burn": "Burn pile",
     "points_left": "Cards left in hands and feet",
 }
-(
-    _LABEL_CLEAN,
-    _LABEL_DIRTY,
-    _LABEL_WILD,
-    _LABEL_OUT,
-    _LABEL_RED_TABLE,
-    _LABEL_RED_CAUGHT,
-    _LABEL_TABLE,
-    _LABEL_BURN,
-    _LABEL_LEFT,
-) = itemgetter(
-    "clean_books",
-    "dirty_books",
-    "wild_books",
-    "going_out",
-    "red_threes_on_table",
-    "red_threes_caught",
-    "table_points",
-    "burn",
-    "points_left",
-)(LINE_LABELS)
+(_LABEL_CLEAN, _LABEL_DIRTY, _LABEL_WILD, _LABEL_OUT, _LABEL_RED_TABLE, _LABEL_RED_CAUGHT,
+ _LABEL_TABLE, _LABEL_BURN, _LABEL_LEFT) = itemgetter(
+    "clean_books", "dirty_books", "wild_books", "going_out", "red_threes_on_table", "red_threes_caught",
+    "table_points", "burn", "points_left")(LINE_LABELS)
 #: The graded perfect cut (D29): (input, line code, the rule's bonus field) for each grade.
-_CUT_GRADES = (
-    ("perfect_cuts", "perfect_cut", "perfect_cut_bonus"),
-    ("cuts_within_1", "cut_within_1", "perfect_cut_within_1_bonus"),
-    ("cuts_within_3", "cut_within_3", "perfect_cut_within_3_bonus"),
-)
+_CUT_GRADES = (("perfect_cuts", "perfect_cut", "perfect_cut_bonus"),
+               ("cuts_within_1", "cut_within_1", "perfect_cut_within_1_bonus"),
+               ("cuts_within_3", "cut_within_3", "perfect_cut_within_3_bonus"))
 
 
 # -- sides ------------------------------------------------------------------------------------
-
 
 def name_key(name: str) -> str:
     """The form in which two side or player names are compared: Unicode NFC, case-folded.
@@ -173,7 +141,8 @@ def name_key(name: str) -> str:
     return name.casefold() if name.isascii() else unicodedata.normalize("NFC", name).casefold()
 
 
-def sides_problems(rules: RuleSet, names: Sequence[str], players: Sequence[Sequence[str] | None]) -> list[Problem]:
+def sides_problems(rules: RuleSet, names: Sequence[str],
+                   players: Sequence[Sequence[str] | None]) -> list[Problem]:
     """The sides of a round or a game against the rules: how many sides (``teams_min``..``teams_max``),
     how many players on each (``players_per_team_min``..``max``; ``None`` where a side names no
     players, e.g. a tally), no two sides with one name and no player on two sides or twice on one
@@ -183,58 +152,34 @@ def sides_problems(rules: RuleSet, names: Sequence[str], players: Sequence[Seque
     """
     problems: list[Problem] = []
     if not rules.teams_min <= len(names) <= rules.teams_max:
-        problems.append(
-            Problem(
-                "team_count",
-                f"{len(names)} sides; these rules allow {rules.teams_min} to {rules.teams_max} (teams_min, teams_max)",
-                ("teams",),
-            )
-        )
+        problems.append(Problem("team_count", f"{len(names)} sides; these rules allow "
+                                f"{rules.teams_min} to {rules.teams_max} (teams_min, teams_max)", ("teams",)))
     seen: dict[str, int] = {}
     seen_players: set[str] = set()
     for i, (name, side_players) in enumerate(zip(names, players, strict=True)):
         first = seen.setdefault(name_key(name), i)
         if first != i:
-            problems.append(
-                Problem(
-                    "duplicate_side",
-                    f"side {name!r} has the name of side {first} "
-                    f"({names[first]!r}); names that differ only by case or Unicode "
-                    "composition are the same",
-                    ("teams", i, "name"),
-                )
-            )
+            problems.append(Problem("duplicate_side", f"side {name!r} has the name of side {first} "
+                                    f"({names[first]!r}); names that differ only by case or Unicode "
+                                    "composition are the same", ("teams", i, "name")))
         if side_players is None:
             continue
         count = len(side_players)
         if not rules.players_per_team_min <= count <= rules.players_per_team_max:
-            problems.append(
-                Problem(
-                    "team_count",
-                    f"{name} has {count} players; these rules allow "
-                    f"{rules.players_per_team_min} to {rules.players_per_team_max} "
-                    "(players_per_team_min, players_per_team_max)",
-                    ("teams", i, "players"),
-                )
-            )
+            problems.append(Problem("team_count", f"{name} has {count} players; these rules allow "
+                                    f"{rules.players_per_team_min} to {rules.players_per_team_max} "
+                                    "(players_per_team_min, players_per_team_max)", ("teams", i, "players")))
         for j, player in enumerate(side_players):
             key = name_key(player)
             if key in seen_players:
-                problems.append(
-                    Problem(
-                        "duplicate_player",
-                        f"player {player!r} already plays on a side; a "
-                        "player plays once (names that differ only by case or Unicode "
-                        "composition are the same)",
-                        ("teams", i, "players", j),
-                    )
-                )
+                problems.append(Problem("duplicate_player", f"player {player!r} already plays on a side; a "
+                                        "player plays once (names that differ only by case or Unicode "
+                                        "composition are the same)", ("teams", i, "players", j)))
             seen_players.add(key)
     return problems
 
 
 # -- scoring ------------------------------------------------------------------------------------
-
 
 def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
     """Score every side of a finished round under ``rules``.
@@ -250,9 +195,8 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
     breakdown's ``warnings`` (D31).
     """
     teams, round_number = round_input.teams, round_input.round
-    problems = sides_problems(
-        rules, [t.name for t in teams], [None if t.tally is not None else [p.name for p in t.players] for t in teams]
-    )
+    problems = sides_problems(rules, [t.name for t in teams],
+                              [None if t.tally is not None else [p.name for p in t.players] for t in teams])
     problems += _two_sides_out_problems(teams)
     most_decks = rules.decks_for(len(teams) * rules.players_per_team_max)  # a tally names no players
     tallies: list[Tally] = []
@@ -272,28 +216,16 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
     problems += _copies_problems(teams, tallies, rules)
     if problems:
         raise RoundError(problems)
-    return RoundScore(
-        round_number,
-        tuple(
-            [
-                breakdown(team.name, team.went_out, tally, rules, round_number, warned)
-                for team, tally, warned in zip(teams, tallies, warnings, strict=True)
-            ]
-        ),
-    )
+    return RoundScore(round_number, tuple([
+        breakdown(team.name, team.went_out, tally, rules, round_number, warned)
+        for team, tally, warned in zip(teams, tallies, warnings, strict=True)]))
 
 
 def _two_sides_out_problems(teams: Sequence[TeamRound]) -> list[Problem]:
     """One side ends the round: ``two_sides_out`` for every side marked out after the first."""
     out = [i for i, t in enumerate(teams) if t.went_out]
-    return [
-        Problem(
-            "two_sides_out",
-            f"{teams[i].name} is marked out, but {teams[out[0]].name} already went out: one side ends the round",
-            ("teams", i, "went_out"),
-        )
-        for i in out[1:]
-    ]
+    return [Problem("two_sides_out", f"{teams[i].name} is marked out, but {teams[out[0]].name} already "
+                    "went out: one side ends the round", ("teams", i, "went_out")) for i in out[1:]]
 
 
 _THREE = RANK_INDEX[Rank.THREE]
@@ -308,9 +240,8 @@ def side_tally(team: TeamRound, rules: RuleSet, round_number: int, at: Path = ()
     return tally, [*warned, *problems]
 
 
-def _side_tally(
-    team: TeamRound, rules: RuleSet, round_number: int, at: Path
-) -> tuple[Tally, list[Problem], tuple[Problem, ...]]:
+def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
+                at: Path) -> tuple[Tally, list[Problem], tuple[Problem, ...]]:
     """A side's cards as its :class:`Tally`, every rule they break (paths under ``at``), and the
     meld rules broken that stand as warnings (``illegal_melds_stand``; else empty).
 
@@ -337,69 +268,43 @@ def _side_tally(
         problems += table.problems
     for k, card in enumerate(team.red_threes):
         if not card.is_red_three:
-            problems.append(
-                Problem("not_a_red_three", f"{card.code} is not a red three (3H or 3D)", (*at, "red_threes", k))
-            )
+            problems.append(Problem("not_a_red_three", f"{card.code} is not a red three (3H or 3D)",
+                                    (*at, "red_threes", k)))
     if team.red_threes and not rules.red_threes_laid_out:
-        problems.append(
-            Problem(
-                "red_three_not_laid_out",
-                "these rules never lay red threes out on the "
-                "table (red_threes_laid_out is false): a red three held counts as caught",
-                (*at, "red_threes"),
-            )
-        )
+        problems.append(Problem("red_three_not_laid_out", "these rules never lay red threes out on the "
+                                "table (red_threes_laid_out is false): a red three held counts as caught",
+                                (*at, "red_threes")))
     if team.burn:
         problems += burn_problems(team.burn, table.closed_ranks(), rules, at)
     players = team.players
     problems += player_problems(players, rules, round_number, at)
     if not team.went_out and rules.last_card_needs_contract:
-        problems += out_of_cards_problems(
-            [(p.name, bool(p.hand) or p.foot is not None, (*at, "players", j, "hand")) for j, p in enumerate(players)],
-            team.went_out,
-            rules,
-        )
+        problems += out_of_cards_problems([(p.name, bool(p.hand) or p.foot is not None, (*at, "players", j, "hand"))
+                                           for j, p in enumerate(players)], team.went_out, rules)
     if team.perfect_cuts or team.cuts_within_1 or team.cuts_within_3:
         problems += _not_scored_cuts(team, rules, at)
     held = list(chain.from_iterable([p.hand for p in players] + [p.foot for p in players if p.foot]))
     caught = sum(map(_is_red_three, held))
     books = table.standing_books() if stand else table.books
     tally = Tally(  # the fields in order: see Tally
-        books.clean_books,
-        books.dirty_books,
-        books.wild_books,
-        len(team.red_threes),
-        caught,
-        table.points,
+        books.clean_books, books.dirty_books, books.wild_books, len(team.red_threes), caught, table.points,
         sum(map(points_by_rank.__getitem__, map(_rank_index, held))) - caught * points_by_rank[_THREE],
-        sum(map(points_by_rank.__getitem__, map(_rank_index, team.burn))),
-        team.perfect_cuts,
-        bool(melds),
-        team.cuts_within_1,
-        team.cuts_within_3,
-        _rank_books(table, rules, stand) if rules.rank_book_bonuses else (),
-    )
+        sum(map(points_by_rank.__getitem__, map(_rank_index, team.burn))), team.perfect_cuts, bool(melds),
+        team.cuts_within_1, team.cuts_within_3,
+        _rank_books(table, rules, stand) if rules.rank_book_bonuses else ())
     if team.went_out:
         problems += going_out_problems(books, players, rules, round_number, at)
         if players and not any(not p.hand and p.foot is None for p in players):
-            problems.append(
-                Problem(
-                    "cards_left_when_out",
-                    f"{team.name} went out, but no player of the side has played out both hand and foot",
-                    (*at, "players"),
-                )
-            )
+            problems.append(Problem("cards_left_when_out", f"{team.name} went out, but no player of "
+                                    "the side has played out both hand and foot", (*at, "players")))
     return tally, problems, warned
 
 
 @per_rules
 def _scored_cuts(rules: RuleSet) -> tuple[tuple[str, str, str, int], ...]:
     """(input, line code, label, bonus) of each grade of cut the rules score (bonus not 0)."""
-    return tuple(
-        (key, code, LINE_LABELS[code], getattr(rules, bonus))
-        for key, code, bonus in _CUT_GRADES
-        if getattr(rules, bonus)
-    )
+    return tuple((key, code, LINE_LABELS[code], getattr(rules, bonus))
+                 for key, code, bonus in _CUT_GRADES if getattr(rules, bonus))
 
 
 def _rank_books(table: Table, rules: RuleSet, stand: bool) -> tuple[RankBooks, ...]:
@@ -416,15 +321,9 @@ def _rank_books(table: Table, rules: RuleSet, stand: bool) -> tuple[RankBooks, .
 def _not_scored_cuts(counts: TeamRound | Tally, rules: RuleSet, at: Path) -> list[Problem]:
     """``not_in_rules`` for each grade of cut counted (``perfect_cuts``, ``cuts_within_1``,
     ``cuts_within_3``) whose bonus the rules do not give: refused, not ignored."""
-    return [
-        Problem(
-            "not_in_rules",
-            f"these rules score no such cuts ({bonus} is 0): `{key}` must be 0, or set {bonus} in `rules`",
-            (*at, key),
-        )
-        for key, _code, bonus in _CUT_GRADES
-        if getattr(counts, key) and not getattr(rules, bonus)
-    ]
+    return [Problem("not_in_rules", f"these rules score no such cuts ({bonus} is 0): `{key}` must be 0, "
+                    f"or set {bonus} in `rules`", (*at, key))
+            for key, _code, bonus in _CUT_GRADES if getattr(counts, key) and not getattr(rules, bonus)]
 
 
 def burn_problems(burn: Sequence[Card], closed: set[str], rules: RuleSet, at: Path) -> list[Problem]:
@@ -438,37 +337,21 @@ def burn_problems(burn: Sequence[Card], closed: set[str], rules: RuleSet, at: Pa
     all), a ``wild_burned`` problem for each wild card, and a ``burn_needs_closed_book`` problem for
     each card whose rank has no completed book. Raises nothing."""
     if rules.after_book != "burn":
-        return [
-            Problem(
-                "burn_not_allowed",
-                f"these rules have no burn pile (after_book is {rules.after_book}): meld the cards instead",
-                (*at, "burn"),
-            )
-        ]
+        return [Problem("burn_not_allowed", "these rules have no burn pile (after_book is "
+                        f"{rules.after_book}): meld the cards instead", (*at, "burn"))]
     problems: list[Problem] = []
     for k, card in enumerate(burn):
         if card.is_wild:
-            problems.append(
-                Problem(
-                    "wild_burned",
-                    f"{card.code}: wild cards cannot be burned (the Hodges family rules)",
-                    (*at, "burn", k),
-                )
-            )
+            problems.append(Problem("wild_burned", f"{card.code}: wild cards cannot be burned "
+                                    "(the Hodges family rules)", (*at, "burn", k)))
         elif card.rank.value not in closed:
-            problems.append(
-                Problem(
-                    "burn_needs_closed_book",
-                    f"{card.code}: the {card.rank.value}s have no completed book on this side's table",
-                    (*at, "burn", k),
-                )
-            )
+            problems.append(Problem("burn_needs_closed_book", f"{card.code}: the {card.rank.value}s "
+                                    "have no completed book on this side's table", (*at, "burn", k)))
     return problems
 
 
-def breakdown(
-    name: str, went_out: bool, tally: Tally, rules: RuleSet, round_number: int, warnings: tuple[Problem, ...] = ()
-) -> Breakdown:
+def breakdown(name: str, went_out: bool, tally: Tally, rules: RuleSet, round_number: int,
+              warnings: tuple[Problem, ...] = ()) -> Breakdown:
     """The lines of one side's score from its tally (no checks: see :func:`score_round`), in this
     order: books by kind (``*_book_bonus`` each; a book of a rank of ``rank_book_bonuses`` is counted
     on that rank's line ``books_of_<rank>`` instead, at its own bonus, D30), going out
@@ -488,47 +371,19 @@ def breakdown(
     lines = [
         new(Line, ("clean_books", _LABEL_CLEAN, clean, rules.clean_book_bonus, clean * rules.clean_book_bonus)),
         new(Line, ("dirty_books", _LABEL_DIRTY, dirty, rules.dirty_book_bonus, dirty * rules.dirty_book_bonus)),
-        new(
-            Line, ("wild_books", _LABEL_WILD, t.wild_books, rules.wild_book_bonus, t.wild_books * rules.wild_book_bonus)
-        ),
+        new(Line, ("wild_books", _LABEL_WILD, t.wild_books, rules.wild_book_bonus,
+                   t.wild_books * rules.wild_book_bonus)),
     ]
     if rules.rank_book_bonuses:
         held = {b.rank: b.clean_books + b.dirty_books for b in t.rank_books}
-        lines += [
-            new(
-                Line,
-                (
-                    f"books_of_{b.rank}",
-                    f"Books of {b.rank}s",
-                    held.get(b.rank, 0),
-                    b.bonus,
-                    held.get(b.rank, 0) * b.bonus,
-                ),
-            )
-            for b in rules.rank_book_bonuses
-        ]
+        lines += [new(Line, (f"books_of_{b.rank}", f"Books of {b.rank}s", held.get(b.rank, 0), b.bonus,
+                             held.get(b.rank, 0) * b.bonus)) for b in rules.rank_book_bonuses]
     lines += [
         new(Line, ("going_out", _LABEL_OUT, int(went_out), out_each, out_each if went_out else 0)),
-        new(
-            Line,
-            (
-                "red_threes_on_table",
-                _LABEL_RED_TABLE,
-                t.red_threes_on_table,
-                red_each,
-                t.red_threes_on_table * red_each,
-            ),
-        ),
-        new(
-            Line,
-            (
-                "red_threes_caught",
-                _LABEL_RED_CAUGHT,
-                t.red_threes_caught,
-                rules.red_three_caught_points,
-                t.red_threes_caught * rules.red_three_caught_points,
-            ),
-        ),
+        new(Line, ("red_threes_on_table", _LABEL_RED_TABLE, t.red_threes_on_table, red_each,
+                   t.red_threes_on_table * red_each)),
+        new(Line, ("red_threes_caught", _LABEL_RED_CAUGHT, t.red_threes_caught, rules.red_three_caught_points,
+                   t.red_threes_caught * rules.red_three_caught_points)),
     ]
     for key, code, label, each in _scored_cuts(rules):
         count = getattr(t, key)
@@ -575,13 +430,8 @@ def _copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules
         problems.extend(_copies_positions(teams, decks, rules.jokers_per_deck))
     red_threes = sum(t.red_threes_on_table + t.red_threes_caught for t in tallies)
     if red_threes > 2 * decks:
-        problems.append(
-            Problem(
-                "too_many_copies",
-                f"{red_threes} red threes in the round, but {decks} decks hold {2 * decks}",
-                ("teams",),
-            )
-        )
+        problems.append(Problem("too_many_copies", f"{red_threes} red threes in the round, but "
+                                f"{decks} decks hold {2 * decks}", ("teams",)))
     return problems
 
 
@@ -602,13 +452,8 @@ def _copies_positions(teams: Sequence[TeamRound], decks: int, jokers: int) -> li
                 seen[card] += 1
                 limit = decks * (jokers if card.suit is None else 1)
                 if seen[card] == limit + 1:
-                    problems.append(
-                        Problem(
-                            "too_many_copies",
-                            f"{card.code} appears more than {limit} "
-                            f"times, but {decks} decks hold {limit}"
-                            + (f" (jokers_per_deck {jokers})" if card.suit is None else ""),
-                            ("teams", *path, k),
-                        )
-                    )
+                    problems.append(Problem("too_many_copies", f"{card.code} appears more than {limit} "
+                                            f"times, but {decks} decks hold {limit}"
+                                            + (f" (jokers_per_deck {jokers})" if card.suit is None else ""),
+                                            ("teams", *path, k)))
     return problems

@@ -62,29 +62,18 @@ def match_sides(names: Sequence[str], teams: Sequence[Mapping[str, Any]]) -> lis
         name = team["name"]
         side = index.get(engine.name_key(name))
         if side is None:
-            problems.append(
-                FieldProblem(
-                    ("teams", i, "name"),
-                    "unknown_side",
-                    f"{name!r} is not a side of this game ({', '.join(map(repr, names))})",
-                )
-            )
+            problems.append(FieldProblem(("teams", i, "name"), "unknown_side",
+                                         f"{name!r} is not a side of this game ({', '.join(map(repr, names))})"))
         elif side in seen:
-            problems.append(
-                FieldProblem(("teams", i, "name"), "duplicate_side", f"side {name!r} is already teams[{seen[side]}]")
-            )
+            problems.append(FieldProblem(("teams", i, "name"), "duplicate_side",
+                                         f"side {name!r} is already teams[{seen[side]}]"))
         else:
             seen[side] = i
             order.append(side)
     missing = [name for side, name in enumerate(names) if side not in seen]
     if missing:
-        problems.append(
-            FieldProblem(
-                ("teams",),
-                "missing_side",
-                f"every side of the game appears once; missing: {', '.join(map(repr, missing))}",
-            )
-        )
+        problems.append(FieldProblem(("teams",), "missing_side",
+                                     f"every side of the game appears once; missing: {', '.join(map(repr, missing))}"))
     if problems:
         raise InvalidRequestError(problems)
     return order
@@ -94,10 +83,8 @@ def score(names: Sequence[str], body: Mapping[str, Any], number: int, rules: eng
     """The engine's Breakdowns of a round body, in the order of the game's sides ``names``, each
     under its side's name as the game spells it (engine errors raise)."""
     order = match_sides(names, body["teams"])
-    teams = [
-        team if team["name"] == names[side] else {**team, "name": names[side]}
-        for team, side in zip(body["teams"], order, strict=True)
-    ]
+    teams = [team if team["name"] == names[side] else {**team, "name": names[side]}
+             for team, side in zip(body["teams"], order, strict=True)]
     result = engine.score_round_body({**body, "teams": teams, "round": number}, rules)
     breakdowns: list[dict[str, Any]] = [{}] * len(order)
     for side, breakdown in zip(order, result.teams, strict=True):
@@ -150,30 +137,20 @@ def _owner_is(anonymous: bool) -> ColumnElement[bool]:
 def _game_row_stmt(anonymous: bool) -> Select[Any]:
     """What an append reads of the game row: not its name, house rules or timestamps, and the rules
     snapshot as its JSON text (the key of :func:`_rules_from_json`)."""
-    return select(
-        GAMES.c.id,
-        GAMES.c.teams,
-        cast(GAMES.c.rules_snapshot, Text).label("rules_json"),
-        GAMES.c.state,
-        GAMES.c.rounds_played,
-        GAMES.c.version,
-    ).where(GAMES.c.id == bindparam("game_id"), _owner_is(anonymous))
+    return (select(GAMES.c.id, GAMES.c.teams, cast(GAMES.c.rules_snapshot, Text).label("rules_json"), GAMES.c.state,
+                   GAMES.c.rounds_played, GAMES.c.version)
+            .where(GAMES.c.id == bindparam("game_id"), _owner_is(anonymous)))
 
 
 @functools.cache
 def _state_update_stmt(anonymous: bool) -> Update:
     """The game's new state, if the row is still at the version the round was scored against."""
-    return (
-        update(GAMES)
-        .where(GAMES.c.id == bindparam("game_id"), GAMES.c.version == bindparam("old_version"), _owner_is(anonymous))
-        .values(
-            state=bindparam("new_state"),
-            status=bindparam("new_status"),
-            rounds_played=bindparam("new_rounds_played"),
-            updated_at=bindparam("new_updated_at"),
-            version=bindparam("new_version"),
-        )
-    )
+    return (update(GAMES)
+            .where(GAMES.c.id == bindparam("game_id"), GAMES.c.version == bindparam("old_version"),
+                   _owner_is(anonymous))
+            .values(state=bindparam("new_state"), status=bindparam("new_status"),
+                    rounds_played=bindparam("new_rounds_played"), updated_at=bindparam("new_updated_at"),
+                    version=bindparam("new_version")))
 
 
 #: The table playing a game, if one is (every round write asks: built once, run on the connection).
@@ -231,9 +208,8 @@ class _Append:
     state: dict[str, Any]
 
 
-def _prepare(
-    session: Session, row: Row[Any], body: Mapping[str, Any], scored: list[dict[str, Any]] | None = None
-) -> _Append:
+def _prepare(session: Session, row: Row[Any], body: Mapping[str, Any],
+             scored: list[dict[str, Any]] | None = None) -> _Append:
     """Check the round against the game ``row`` and score it (raises the errors
     :func:`append_round` lists, in its order); ``scored``: its Breakdowns already made (plain data,
     in the order of the game's sides), which are stored as they are."""
@@ -264,15 +240,8 @@ def refuse_open_table(session: Session, game_id: int) -> None:
         raise TableOpenError(game_id, playing)
 
 
-def _store_append(
-    session: Session,
-    actor: Actor,
-    append: _Append,
-    request: Mapping[str, Any],
-    completion: Completion[Appended] | None,
-    *,
-    by_table: bool = False,
-) -> Appended:
+def _store_append(session: Session, actor: Actor, append: _Append, request: Mapping[str, Any],
+                  completion: Completion[Appended] | None, *, by_table: bool = False) -> Appended:
     """Write a prepared append in the caller's write transaction: the game row where its version is
     still the one scored against (``store.VersionMovedError`` otherwise), then the round. Unless
     ``by_table`` (a table storing its own round), a game a table is playing is refused."""
@@ -280,55 +249,27 @@ def _store_append(
     stamp = now()
     state = append.state
     connection = session.connection()
-    moved = connection.execute(
-        _state_update_stmt(anonymous),
-        _params(
-            actor,
-            game_id=append.game_id,
-            old_version=append.version,
-            new_state=state,
-            new_status=state["status"],
-            new_rounds_played=state["rounds_played"],
-            new_updated_at=stamp,
-            new_version=append.version + 1,
-        ),
-    )
+    moved = connection.execute(_state_update_stmt(anonymous), _params(
+        actor, game_id=append.game_id, old_version=append.version, new_state=state, new_status=state["status"],
+        new_rounds_played=state["rounds_played"], new_updated_at=stamp, new_version=append.version + 1))
     if moved.rowcount != 1:
         raise store.VersionMovedError("the game row changed since it was read")
     if not by_table:
         # after the row's update, which waits for a table's creation holding it: that table is seen
         refuse_open_table(session, append.game_id)
-    rnd = AppendedRound(
-        number=append.number,
-        revision=1,
-        request={**request, "round": append.number},
-        teams=append.teams,
-        author=actor.name,
-        created_at=stamp,
-        updated_at=stamp,
-    )
-    connection.execute(
-        _INSERT_ROUND,
-        {
-            "game_id": append.game_id,
-            "number": rnd.number,
-            "revision": rnd.revision,
-            "request": rnd.request,
-            "teams": rnd.teams,
-            "author": rnd.author,
-            "created_at": stamp,
-            "updated_at": stamp,
-        },
-    )
+    rnd = AppendedRound(number=append.number, revision=1, request={**request, "round": append.number},
+                        teams=append.teams, author=actor.name, created_at=stamp, updated_at=stamp)
+    connection.execute(_INSERT_ROUND, {"game_id": append.game_id, "number": rnd.number, "revision": rnd.revision,
+                                       "request": rnd.request, "teams": rnd.teams, "author": rnd.author,
+                                       "created_at": stamp, "updated_at": stamp})
     appended = AppendedGame(append.game_id, append.sides, state), rnd
     if completion is not None:
         completion.store(session, appended)
     return appended
 
 
-def _read_and_prepare(
-    session: Session, actor: Actor, game_id: int, body: Mapping[str, Any], scored: list[dict[str, Any]] | None = None
-) -> _Append:
+def _read_and_prepare(session: Session, actor: Actor, game_id: int, body: Mapping[str, Any],
+                      scored: list[dict[str, Any]] | None = None) -> _Append:
     # Core statements on the session's connection: the ORM's execute adds nothing they need
     row = session.connection().execute(_game_row_stmt(actor.key_id is None), _params(actor, game_id=game_id)).first()
     if row is None:
@@ -336,14 +277,8 @@ def _read_and_prepare(
     return _prepare(session, row, body, scored)
 
 
-def append_round(
-    db: Database,
-    actor: Actor,
-    game_id: int,
-    body: Mapping[str, Any],
-    request: Mapping[str, Any],
-    completion: Completion[Appended] | None = None,
-) -> Appended:
+def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, Any], request: Mapping[str, Any],
+                 completion: Completion[Appended] | None = None) -> Appended:
     """Score and store the next round (module docstring). ``request`` is the body as sent (stored
     with its number); ``completion``: the request's Idempotency-Key, whose answer is stored with the
     round.
@@ -362,21 +297,14 @@ def append_round(
     return store.retrying(unit, db)
 
 
-def append_scored_in(
-    session: Session, actor: Actor, game_id: int, number: int, teams: list[dict[str, Any]], request: Mapping[str, Any]
-) -> Appended:
+def append_scored_in(session: Session, actor: Actor, game_id: int, number: int, teams: list[dict[str, Any]],
+                     request: Mapping[str, Any]) -> Appended:
     """Append round ``number``, scored already (``teams``: its Breakdowns as plain data, in the
     order of the game's sides), in the caller's write transaction ``session``: a table's round end
     stores the round it scored with the table's own change (the caller retries a lost race).
     Raises what :func:`append_round` raises but the scoring's errors."""
-    return _store_append(
-        session,
-        actor,
-        _read_and_prepare(session, actor, game_id, {"round": number}, teams),
-        request,
-        None,
-        by_table=True,
-    )
+    return _store_append(session, actor, _read_and_prepare(session, actor, game_id, {"round": number}, teams),
+                         request, None, by_table=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -409,15 +337,8 @@ def get_round(db: Database, actor: Actor, game_id: int, number: int) -> tuple[Ga
     return store.read(db, run)
 
 
-def correct_round(
-    db: Database,
-    actor: Actor,
-    game_id: int,
-    number: int,
-    body: Mapping[str, Any],
-    request: Mapping[str, Any],
-    if_match: Callable[[Round], None] | None = None,
-) -> tuple[Game, Round]:
+def correct_round(db: Database, actor: Actor, game_id: int, number: int, body: Mapping[str, Any],
+                  request: Mapping[str, Any], if_match: Callable[[Round], None] | None = None) -> tuple[Game, Round]:
     """Re-score round ``number`` from a new body; the current version becomes a revision.
 
     ``if_match(round)`` (the If-Match check, which raises) runs on the round once the game is
@@ -433,25 +354,14 @@ def correct_round(
         if if_match is not None:
             if_match(rnd)
         if rnd.revision >= MAX_REVISIONS_PER_ROUND:
-            raise RevisionLimitError(
-                f"round {number} has {rnd.revision} revisions, the most a round may have "
-                f"({MAX_REVISIONS_PER_ROUND}): it cannot be corrected again"
-            )
+            raise RevisionLimitError(f"round {number} has {rnd.revision} revisions, the most a round may have "
+                                     f"({MAX_REVISIONS_PER_ROUND}): it cannot be corrected again")
         rules = rules_of(game)
         teams = score(side_names(game), body, number, rules)
         stamp = now()
-        session.add(
-            RoundRevision(
-                round_id=rnd.id,
-                revision=rnd.revision,
-                request=rnd.request,
-                teams=rnd.teams,
-                author=rnd.author,
-                created_at=rnd.updated_at,
-                replaced_at=stamp,
-                replaced_by=actor.name,
-            )
-        )
+        session.add(RoundRevision(round_id=rnd.id, revision=rnd.revision, request=rnd.request, teams=rnd.teams,
+                                  author=rnd.author, created_at=rnd.updated_at, replaced_at=stamp,
+                                  replaced_by=actor.name))
         rnd.revision += 1
         rnd.request = {**request, "round": number}
         rnd.teams = teams
@@ -465,9 +375,8 @@ def correct_round(
     return store.write(db, run)
 
 
-def round_revisions(
-    db: Database, actor: Actor, game_id: int, number: int, *, offset: int, limit: int
-) -> tuple[Round, list[RoundRevision], int]:
+def round_revisions(db: Database, actor: Actor, game_id: int, number: int, *, offset: int,
+                    limit: int) -> tuple[Round, list[RoundRevision], int]:
     """A page of the round's audit trail, oldest first: the earlier revisions (stored rows), then
     the round as it stands (the last item of the last page). Returns the round, the earlier
     revisions on this page (at most ``limit`` from item ``offset``) and the trail's length (the
@@ -475,13 +384,8 @@ def round_revisions(
 
     def run(session: Session) -> tuple[Round, list[RoundRevision], int]:
         rnd = _find_round(session, find_game(session, actor, game_id), number)
-        revisions = session.scalars(
-            select(RoundRevision)
-            .where(RoundRevision.round_id == rnd.id)
-            .order_by(RoundRevision.revision)
-            .offset(offset)
-            .limit(limit)
-        ).all()
+        revisions = session.scalars(select(RoundRevision).where(RoundRevision.round_id == rnd.id)
+                                    .order_by(RoundRevision.revision).offset(offset).limit(limit)).all()
         return rnd, list(revisions), rnd.revision
 
     return store.read(db, run)
@@ -493,20 +397,13 @@ def round_revisions(
 
 def _revision_data(rev: RoundRevision) -> dict[str, Any]:
     """An earlier revision as plain data (kept in ``round_deletions.revisions``)."""
-    return {
-        "revision": rev.revision,
-        "request": rev.request,
-        "teams": rev.teams,
-        "author": rev.author,
-        "created_at": rev.created_at.isoformat(),
-        "replaced_at": rev.replaced_at.isoformat(),
-        "replaced_by": rev.replaced_by,
-    }
+    return {"revision": rev.revision, "request": rev.request, "teams": rev.teams, "author": rev.author,
+            "created_at": rev.created_at.isoformat(), "replaced_at": rev.replaced_at.isoformat(),
+            "replaced_by": rev.replaced_by}
 
 
-def delete_round(
-    db: Database, actor: Actor, game_id: int, number: int, if_match: Callable[[int], None], sent: Callable[[int], bool]
-) -> Game:
+def delete_round(db: Database, actor: Actor, game_id: int, number: int, if_match: Callable[[int], None],
+                 sent: Callable[[int], bool]) -> Game:
     """Take back round ``number``, which must be the game's last: its row and revisions go, what
     they were is kept as a :class:`RoundDeletion` (who, when), and the game's state is recomputed
     from the rounds left (a finished game whose last round goes is in progress again).
@@ -523,44 +420,25 @@ def delete_round(
     def run(session: Session) -> Game:
         game = find_game(session, actor, game_id, lock=True)
         refuse_open_table(session, game.id)
-        rnd = session.scalars(
-            select(Round)
-            .where(Round.game_id == game.id, Round.number == number)
-            .execution_options(populate_existing=True)
-        ).first()
+        rnd = session.scalars(select(Round).where(Round.game_id == game.id, Round.number == number)
+                              .execution_options(populate_existing=True)).first()
         if rnd is None:
-            last = session.scalars(
-                select(RoundDeletion).where(RoundDeletion.game_id == game.id).order_by(RoundDeletion.id.desc()).limit(1)
-            ).first()
-            if (
-                last is None
-                or last.number != number
-                or last.game_version != game.version
-                or not sent(last.game_version - 1)
-            ):
+            last = session.scalars(select(RoundDeletion).where(RoundDeletion.game_id == game.id)
+                                   .order_by(RoundDeletion.id.desc()).limit(1)).first()
+            if last is None or last.number != number or last.game_version != game.version or not sent(
+                    last.game_version - 1):
                 raise RoundNotFoundError(game.id, number)
             if_match(last.game_version - 1)  # passes (``sent`` said so): the check is on record
             return game
         if_match(game.version)
         if number != game.rounds_played:
             raise NotLastRoundError(number, game.rounds_played)
-        revisions = session.scalars(
-            select(RoundRevision).where(RoundRevision.round_id == rnd.id).order_by(RoundRevision.revision)
-        ).all()
-        deletion = RoundDeletion(
-            game_id=game.id,
-            number=rnd.number,
-            revision=rnd.revision,
-            request=rnd.request,
-            teams=rnd.teams,
-            author=rnd.author,
-            created_at=rnd.created_at,
-            updated_at=rnd.updated_at,
-            revisions=[_revision_data(r) for r in revisions],
-            deleted_at=now(),
-            deleted_by=actor.name,
-            game_version=game.version + 1,
-        )
+        revisions = session.scalars(select(RoundRevision).where(RoundRevision.round_id == rnd.id)
+                                    .order_by(RoundRevision.revision)).all()
+        deletion = RoundDeletion(game_id=game.id, number=rnd.number, revision=rnd.revision, request=rnd.request,
+                                 teams=rnd.teams, author=rnd.author, created_at=rnd.created_at,
+                                 updated_at=rnd.updated_at, revisions=[_revision_data(r) for r in revisions],
+                                 deleted_at=now(), deleted_by=actor.name, game_version=game.version + 1)
         session.delete(rnd)
         session.flush()
         set_state(game, engine.game_state(rules_of(game), side_names(game), _round_totals(session, game.id)))

@@ -126,46 +126,22 @@ _COLUMNS = [f.name for f in fields(TableData)][:-3]
 _ROUND_COLUMNS = ("round", "seed", "ended", "out_side", "score")
 _LAST = ROUNDS_ENDED.alias("last_ended")
 # the table and its last ended round, one statement (the rounds are numbered in order)
-_SELECT = (
-    select(*(TABLES.c[name] for name in _COLUMNS), *(_LAST.c[name].label(f"last_{name}") for name in _ROUND_COLUMNS))
-    .select_from(
-        TABLES.outerjoin(
-            _LAST,
-            and_(
-                _LAST.c.table_id == TABLES.c.id,
-                _LAST.c.round
-                == (
-                    select(func.max(ROUNDS_ENDED.c.round))
-                    .where(ROUNDS_ENDED.c.table_id == TABLES.c.id)
-                    .scalar_subquery()
-                ),
-            ),
-        )
-    )
-    .where(TABLES.c.id == bindparam("table_id"))
-)
+_SELECT = (select(*(TABLES.c[name] for name in _COLUMNS),
+                  *(_LAST.c[name].label(f"last_{name}") for name in _ROUND_COLUMNS))
+           .select_from(TABLES.outerjoin(_LAST, and_(_LAST.c.table_id == TABLES.c.id, _LAST.c.round == (
+               select(func.max(ROUNDS_ENDED.c.round)).where(ROUNDS_ENDED.c.table_id == TABLES.c.id)
+               .scalar_subquery()))))
+           .where(TABLES.c.id == bindparam("table_id")))
 _INSERT_ROUND = insert(ROUNDS_ENDED)
 _SELECT_ROUND = select(*(ROUNDS_ENDED.c[name] for name in _ROUND_COLUMNS)).where(
-    ROUNDS_ENDED.c.table_id == bindparam("table_id"), ROUNDS_ENDED.c.round == bindparam("number")
-)
-_SELECT_LOG = (
-    select(ACTIONS.c.action)
-    .where(ACTIONS.c.table_id == bindparam("table_id"), ACTIONS.c.round == bindparam("number"))
-    .order_by(ACTIONS.c.index)
-)
+    ROUNDS_ENDED.c.table_id == bindparam("table_id"), ROUNDS_ENDED.c.round == bindparam("number"))
+_SELECT_LOG = (select(ACTIONS.c.action).where(ACTIONS.c.table_id == bindparam("table_id"),
+                                              ACTIONS.c.round == bindparam("number")).order_by(ACTIONS.c.index))
 _INSERT_ACTION = insert(ACTIONS)
-_UPDATE = (
-    update(TABLES)
-    .where(TABLES.c.id == bindparam("table_id"), TABLES.c.version == bindparam("row_version"))
-    .values(
-        version=bindparam("new_version"),
-        status=bindparam("new_status"),
-        round=bindparam("new_round"),
-        state=bindparam("new_state"),
-        answer_due_at=bindparam("new_answer_due_at"),
-        updated_at=bindparam("new_updated_at"),
-    )
-)
+_UPDATE = (update(TABLES).where(TABLES.c.id == bindparam("table_id"), TABLES.c.version == bindparam("row_version"))
+           .values(version=bindparam("new_version"), status=bindparam("new_status"), round=bindparam("new_round"),
+                   state=bindparam("new_state"), answer_due_at=bindparam("new_answer_due_at"),
+                   updated_at=bindparam("new_updated_at")))
 
 
 def _load(session: Session, table_id: int) -> TableData:
@@ -188,18 +164,12 @@ def shown(data: TableData) -> TableData:
     given as a yes, at the version it makes; the next write stores it (an ``answer`` action with
     ``timed_out: true``, logged like any other) before its own action."""
     state = data.state
-    if (
-        data.status != "playing"
-        or not answer_is_due(data.answer_due_at)
-        or state.phase != "answer"
-        or state.answerer is None
-        or data.due_answer is not None
-    ):
+    if data.status != "playing" or not answer_is_due(data.answer_due_at) or state.phase != "answer" \
+            or state.answerer is None or data.due_answer is not None:
         return data
     answer = {"type": "answer", "yes": True, "seat": state.answerer, "timed_out": True}
-    return replace(
-        data, state=play.step(state, answer), version=data.version + 1, answer_due_at=None, due_answer=answer
-    )
+    return replace(data, state=play.step(state, answer), version=data.version + 1, answer_due_at=None,
+                   due_answer=answer)
 
 
 def _read(db: Database, table_id: int) -> TableData:
@@ -222,9 +192,8 @@ class CreatedTable:
     tokens: list[str]
 
 
-def create_table(
-    db: Database, actor: Actor, body: Mapping[str, Any], completion: Completion[CreatedTable] | None = None
-) -> CreatedTable:
+def create_table(db: Database, actor: Actor, body: Mapping[str, Any],
+                 completion: Completion[CreatedTable] | None = None) -> CreatedTable:
     """A new table dealing the next round of a game: a new game (``preset``, ``rules``, ``name``,
     ``teams``: created by ``games.create_game`` in the same transaction) or the stored game
     ``game`` (in progress, with no table playing it). ``seed`` (default: random), ``play``
@@ -255,7 +224,8 @@ def create_table(
         number = int(game.rounds_played) + 1
         sides = [(str(t["name"]), list(t["players"])) for t in game.teams]
         scores = [int(t["total"]) for t in game.state["totals"]]
-        state = play.new_round(game.preset, sides, round_seed(seed, number), number, game.house_rules, options, scores)
+        state = play.new_round(game.preset, sides, round_seed(seed, number), number, game.house_rules, options,
+                               scores)
         # every later round is dealt by the table too: refuse now rules whose decks cannot deal one
         # (a round-ending action would be refused then, and the table stuck)
         for later in play.rounds_from(state.rules, number + 1):
@@ -265,20 +235,10 @@ def create_table(
         tokens = [SEAT_TOKEN_PREFIX + secrets.token_urlsafe(32) for _ in state.seats]
         stamp = now()
         values: dict[str, Any] = {
-            "owner_id": actor.key_id,
-            "game_id": game.id,
-            "status": "playing",
-            "version": 0,
-            "round": number,
-            "seed": seed,
-            "answer_timeout": timeout,
-            "answer_due_at": None,
-            "play": options,
-            "state": play.to_mapping(state),
-            "seat_hashes": [hash_token(t) for t in tokens],
-            "created_at": stamp,
-            "updated_at": stamp,
-        }
+                  "owner_id": actor.key_id, "game_id": game.id, "status": "playing", "version": 0, "round": number,
+                  "seed": seed, "answer_timeout": timeout, "answer_due_at": None, "play": options,
+                  "state": play.to_mapping(state), "seat_hashes": [hash_token(t) for t in tokens],
+                  "created_at": stamp, "updated_at": stamp}
         table_id = session.connection().execute(insert(TABLES).values(**values).returning(TABLES.c.id)).scalar_one()
         data = TableData(id=int(table_id), **{**values, "state": state}, row_version=0)
         if state.phase == "ended":  # a deal can end its round (a red three wanting a card the stock lacks)
@@ -349,15 +309,8 @@ def answer_is_due(due: datetime | None) -> bool:
     return due is not None and due <= now()
 
 
-def act(
-    db: Database,
-    table_id: int,
-    seat: int,
-    version: int,
-    action: Mapping[str, Any],
-    completion: Completion[TableData] | None = None,
-    read: TableData | None = None,
-) -> TableData:
+def act(db: Database, table_id: int, seat: int, version: int, action: Mapping[str, Any],
+        completion: Completion[TableData] | None = None, read: TableData | None = None) -> TableData:
     """Apply seat ``seat``'s ``action`` (the engine's, without ``seat``, or with the seat's own) if
     the table is still at ``version`` (as shown: a due answer counted); the table as the action left
     it. ``read``: the table as this request read it (with the seat's token), used by the first
@@ -372,17 +325,9 @@ def act(
     :class:`ActionRefusedError` (the engine's refusal) and the errors of a round's append
     (:func:`rounds.append_scored_in`)."""
     if "seat" in action and action["seat"] != seat:
-        raise ActionRefusedError(
-            PlayError(
-                [
-                    Problem(
-                        "unknown_action",
-                        "seat: the Seat-Token names the seat; leave seat out or send the token's own seat",
-                        ("seat",),
-                    )
-                ]
-            )
-        )
+        raise ActionRefusedError(PlayError([Problem(
+            "unknown_action", "seat: the Seat-Token names the seat; leave seat out or send the token's own seat",
+            ("seat",))]))
     first = [read] if read is not None else []
 
     def unit() -> TableData:
@@ -410,32 +355,11 @@ def _store_action(session: Session, data: TableData, action: Mapping[str, Any], 
     version, guarded by the row's version read."""
     stamp = now()
     before, answer = data.state, data.due_answer
-    rows = (
-        []
-        if answer is None
-        else [  # the answer's index: the asked round's step, one before the shown one
-            {
-                "table_id": data.id,
-                "round": before.round,
-                "index": before.version - 1,
-                "seat": answer["seat"],
-                "action": answer,
-                "version": data.row_version + 1,
-                "created_at": stamp,
-            }
-        ]
-    )
-    rows.append(
-        {
-            "table_id": data.id,
-            "round": before.round,
-            "index": before.version,
-            "seat": action["seat"],
-            "action": dict(action),
-            "version": data.version + 1,
-            "created_at": stamp,
-        }
-    )
+    rows = [] if answer is None else [  # the answer's index: the asked round's step, one before the shown one
+        {"table_id": data.id, "round": before.round, "index": before.version - 1, "seat": answer["seat"],
+         "action": answer, "version": data.row_version + 1, "created_at": stamp}]
+    rows.append({"table_id": data.id, "round": before.round, "index": before.version, "seat": action["seat"],
+                 "action": dict(action), "version": data.version + 1, "created_at": stamp})
     # logged first: the round's log, read when this action ends it, holds it
     session.connection().execute(_INSERT_ACTION, rows)
     return _store_change(session, data, after, stamp)
@@ -449,33 +373,14 @@ def _store_change(session: Session, data: TableData, after: play.State, stamp: d
         status, last, after = _end_round(session, data, after)
     due = stamp + timedelta(seconds=data.answer_timeout) if after.phase == "answer" else None
     version = data.version + 1
-    moved = session.connection().execute(
-        _UPDATE,
-        {
-            "table_id": data.id,
-            "row_version": data.row_version,
-            "new_version": version,
-            "new_status": status,
-            "new_round": after.round,
-            "new_state": play.to_mapping(after),
-            "new_answer_due_at": due,
-            "new_updated_at": stamp,
-        },
-    )
+    moved = session.connection().execute(_UPDATE, {
+        "table_id": data.id, "row_version": data.row_version, "new_version": version, "new_status": status,
+        "new_round": after.round, "new_state": play.to_mapping(after), "new_answer_due_at": due,
+        "new_updated_at": stamp})
     if moved.rowcount != 1:
         raise store.VersionMovedError("the table row changed since it was read")  # run again: then a 409
-    return replace(
-        data,
-        version=version,
-        row_version=version,
-        status=status,
-        round=after.round,
-        state=after,
-        answer_due_at=due,
-        last_round=last,
-        updated_at=stamp,
-        due_answer=None,
-    )
+    return replace(data, version=version, row_version=version, status=status, round=after.round, state=after,
+                   answer_due_at=due, last_round=last, updated_at=stamp, due_answer=None)
 
 
 def _owner(session: Session, owner_id: int | None) -> Actor:
@@ -492,25 +397,18 @@ def _end_round(session: Session, data: TableData, ended: play.State) -> tuple[st
     Returns the table's status, the round's summary and the round now at the table."""
     teams = [breakdown_data(b) for b in play.score(ended).teams]  # in the state's side order: the game's
     request = {"play": {"table": data.id, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side}}
-    game, _rnd = rounds_svc.append_scored_in(
-        session, _owner(session, data.owner_id), data.game_id, ended.round, teams, request
-    )
-    summary = {
-        "round": ended.round,
-        "seed": ended.seed,
-        "ended": ended.ended,
-        "out_side": ended.out_side,
-        "score": [{k: team[k] for k in ("name", "total", "lines")} for team in teams],
-    }
+    game, _rnd = rounds_svc.append_scored_in(session, _owner(session, data.owner_id), data.game_id, ended.round,
+                                             teams, request)
+    summary = {"round": ended.round, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side,
+               "score": [{k: team[k] for k in ("name", "total", "lines")} for team in teams]}
     session.connection().execute(_INSERT_ROUND, {"table_id": data.id, **summary, "created_at": now()})
     if game.state["status"] == "finished":
         return "finished", summary, ended
     number = ended.round + 1
     sides = [(side.name, [ended.seats[i].name for i in ended.seats_of(j)]) for j, side in enumerate(ended.sides)]
     scores = [int(t["total"]) for t in game.state["totals"]]
-    dealt = play.new_round(
-        ended.preset, sides, round_seed(data.seed, number), number, ended.overrides, data.play, scores
-    )
+    dealt = play.new_round(ended.preset, sides, round_seed(data.seed, number), number, ended.overrides, data.play,
+                           scores)
     return "playing", summary, dealt
 
 
@@ -524,8 +422,7 @@ def round_log(db: Database, table: TableData, number: int) -> tuple[dict[str, An
         summary = connection.execute(_SELECT_ROUND, {"table_id": table.id, "number": number}).first()
         if summary is None:
             raise TableRoundError(table.id, number, in_play=table.status == "playing" and number == table.round)
-        return dict(summary._mapping), list(
-            connection.execute(_SELECT_LOG, {"table_id": table.id, "number": number}).scalars()
-        )
+        return dict(summary._mapping), list(connection.execute(_SELECT_LOG, {"table_id": table.id,
+                                                                             "number": number}).scalars())
 
     return store.read(db, run)
