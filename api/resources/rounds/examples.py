@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from handfoot.server.resources.games.examples import ROUND_REQUEST
+
 WORKED_ROUND_REQUEST: dict[str, Any] = {
     "preset": "pagat",
     "round": 1,
@@ -56,38 +58,8 @@ def _response() -> dict[str, Any]:
 WORKED_ROUND_RESPONSE: dict[str, Any] = _response()
 
 
-COMPARE_REQUEST: dict[str, Any] = {
-    "presets": ["pagat", "bga", "bicycle"],
-    "round": 1,
-    "teams": [
-        {
-            "name": "Team 1",
-            "went_out": True,
-            "tally": {
-                "clean_books": 2,
-                "dirty_books": 2,
-                "wild_books": 1,
-                "red_threes_on_table": 1,
-                "red_threes_caught": 0,
-                "table_points": 465,
-                "points_left": 25,
-            },
-        },
-        {
-            "name": "Team 2",
-            "went_out": False,
-            "tally": {
-                "clean_books": 1,
-                "dirty_books": 2,
-                "wild_books": 0,
-                "red_threes_on_table": 0,
-                "red_threes_caught": 1,
-                "table_points": 260,
-                "points_left": 185,
-            },
-        },
-    ],
-}
+#: The worked round as tallies (the stored-round example's sides), compared under three presets.
+COMPARE_REQUEST: dict[str, Any] = {"presets": ["pagat", "bga", "bicycle"], **ROUND_REQUEST}
 
 
 def _compare() -> dict[str, Any]:
