@@ -1,5 +1,5 @@
 """Security: API keys (the `flask keys` commands, ownership), keys stored hashed, CORS, rate limiting
-(per key, and shared leases across workers; Retry-After: test_retry_after.py).
+(per key, and shared leases across workers), and Retry-After only on a 429 or a 503.
 
 Security: keys stored hashed and compared in constant time, CORS off unless configured,
 ``Cache-Control: no-store`` on games answers to keyed requests, rate limiting per key with 429.
@@ -25,6 +25,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from limits.storage import Storage
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from handfoot.server import auth
 from handfoot.server.auth import create_key
@@ -324,3 +325,46 @@ def test_counts_and_reset_follow_the_shared_window(tmp_path: Path) -> None:
     counts = [one.take(storage, "k", 10_000, 60)[0] for _ in range(3)] + [other.take(storage, "k", 10_000, 60)[0]]
     assert counts[:2] == [1, 2] and counts[2] == 3 and counts[3] > 3  # the second hit leased the third
     assert one.take(storage, "k", 10_000, 60)[1] == storage.get_expiry("k")
+
+
+# -- Retry-After: only where waiting helps -----------------------------------------------------------
+
+RATE = {"RATE_LIMIT": "5/minute"}
+
+
+def test_no_retry_after_on_answers_that_are_not_refusals(make_app: Callable[..., Flask]) -> None:
+    """Retry-After appears only where waiting helps (a 429, a 503), never on another answer, even with a rate
+    limit configured."""
+    flask_client = make_app(**RATE).test_client()
+    ok = flask_client.get("/v1/presets")
+    unknown = flask_client.post(
+        "/v1/rounds/score", json={"preset": "pagat", "teams": [{"name": "A", "melds": [["1X"]]}]}
+    )
+    missing = flask_client.get("/v1/presets/nope")
+    bad_json = flask_client.post("/v1/rounds/score", data="{", content_type="application/json")
+    for response in (ok, unknown, missing, bad_json):
+        assert response.status_code in (200, 400, 404, 422)
+        assert "Retry-After" not in response.headers, (response.status_code, response.headers)
+
+
+def test_429_carries_the_window(make_app: Callable[..., Flask]) -> None:
+    flask_client = make_app(**RATE).test_client()
+    statuses = [flask_client.get("/v1/presets").status_code for _ in range(6)]
+    assert statuses[-1] == 429
+    refused = flask_client.get("/v1/presets")
+    assert 0 < int(refused.headers["Retry-After"]) <= 60
+
+
+def test_503_keeps_its_own_retry_after(make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch) -> None:
+    app = make_app(**RATE)
+    from handfoot.server.db import Database
+
+    def down(self: Database) -> None:
+        raise OperationalError("SELECT 1", {}, Exception("down"))
+
+    monkeypatch.setattr(Database, "ping", down)
+    response = app.test_client().get("/health")
+    assert response.status_code == 503
+    from handfoot.server.resources.health.routes import RETRY_AFTER_SECONDS
+
+    assert response.headers["Retry-After"] == str(RETRY_AFTER_SECONDS)

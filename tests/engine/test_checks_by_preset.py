@@ -1,4 +1,6 @@
-"""Issue 19, the rules' second pass: each kind of gap closed under every preset.
+"""Checks under every preset: a take's one rule, openings under a black three, perfect cuts, frozen and burn
+piles where the rules have none, having melded and played from the foot, the natural share, burned ranks,
+and labels players read. Reason: issue 19 (the rules' second pass), each kind of gap it closed.
 
 Sources (developers' labels): seed 000 (Pagat), seed 001 (the online 11/13 game), seed 002 (Hodges),
 seed 003 (Wages), seed 004 (Board Game Arena); choices in docs/rules-decisions.md D15-D19.
