@@ -5,6 +5,7 @@
     handfoot-server backup PATH        an online copy of the SQLite database (PostgreSQL: pg_dump)
     handfoot-server keys create NAME   API keys (also: keys list, keys revoke)
     handfoot-server openapi write F    the OpenAPI document (flask-smorest's command)
+    handfoot-server --version          the server's version (handfoot-server X.Y.Z)
 
 It is Flask's own command group over ``create_app`` (``flask --app handfoot.server:create_app``
 works the same), with ``migrate``, ``serve`` and ``backup`` added.
@@ -24,7 +25,8 @@ from handfoot.server import create_app
 from handfoot.server.config import database_url_from_env, describe_database
 
 
-@click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=False)
+@click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=False, add_version_option=False)
+@click.version_option(package_name="handfoot-server", message="%(package)s %(version)s")
 def main() -> None:
     """Serve and manage the handfoot API (DATABASE_URL picks the database)."""
 

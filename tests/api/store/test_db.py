@@ -111,3 +111,13 @@ def test_backup_refuses_postgresql(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("DATABASE_URL", "postgresql+psycopg://nobody@127.0.0.1:1/none")
     result = CliRunner().invoke(main, ["backup", str(tmp_path / "x.sqlite3")])
     assert result.exit_code != 0 and "pg_dump" in result.output
+
+
+def test_the_server_command_prints_its_own_version() -> None:
+    """``handfoot-server --version`` names the server's distribution and version (it printed Flask's
+    versions: issue 31)."""
+    from importlib.metadata import version
+
+    result = CliRunner().invoke(main, ["--version"])
+    assert result.exit_code == 0
+    assert result.output == f"handfoot-server {version('handfoot-server')}\n"
