@@ -45,11 +45,14 @@ help:
 # both editable: handfoot (the client and the engine, ./, with its async extra) and handfoot-server
 # (./api, with its postgres extra for the PostgreSQL tests); then the `dev` dependency group
 # (PEP 735, pyproject.toml), which pip installs from 25.1 on: hence the upgrade first.
+# pip shows what it collects and installs: a first install takes a few minutes, and says so as it goes.
 $(STAMP): pyproject.toml api/pyproject.toml
-	@test -x $(PY) || $(PYTHON3) -m venv $(VENV)
+	@echo "== installing handfoot, handfoot-server and their tools into $(VENV) (first run, or a pyproject.toml changed)"
+	@test -x $(PY) || { echo "== creating $(VENV) with $(PYTHON3)"; $(PYTHON3) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade 'pip>=25.1'
-	$(PY) -m pip install --quiet -e './api[postgres]' -e '.[async]' --group dev
+	$(PY) -m pip install --progress-bar off -e './api[postgres]' -e '.[async]' --group dev
 	@touch $(STAMP)
+	@echo "== installed"
 
 install: $(STAMP)
 
