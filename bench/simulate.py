@@ -122,11 +122,11 @@ def play_checked(preset: str, seed: int, timer: Timer) -> tuple[State, list[dict
             timer.count[action["type"]] += 1
             break
         else:
-            failures.append(f"no candidate accepted at version {state.version}")
+            failures.append(f"no candidate accepted at step {state.step}")
             break
         failures += check_action(state, action, nxt, timer)
         if nxt.cards_in_play() != total:
-            failures.append(f"version {nxt.version}: {nxt.cards_in_play()} cards, not {total}")
+            failures.append(f"step {nxt.step}: {nxt.cards_in_play()} cards, not {total}")
         state = nxt
         states.append(state)
         log.append(action)

@@ -356,9 +356,9 @@ def _store_action(session: Session, data: TableData, action: Mapping[str, Any], 
     stamp = now()
     before, answer = data.state, data.due_answer
     rows = [] if answer is None else [  # the answer's index: the asked round's step, one before the shown one
-        {"table_id": data.id, "round": before.round, "index": before.version - 1, "seat": answer["seat"],
+        {"table_id": data.id, "round": before.round, "index": before.step - 1, "seat": answer["seat"],
          "action": answer, "version": data.row_version + 1, "created_at": stamp}]
-    rows.append({"table_id": data.id, "round": before.round, "index": before.version, "seat": action["seat"],
+    rows.append({"table_id": data.id, "round": before.round, "index": before.step, "seat": action["seat"],
                  "action": dict(action), "version": data.version + 1, "created_at": stamp})
     # logged first: the round's log, read when this action ends it, holds it
     session.connection().execute(_INSERT_ACTION, rows)

@@ -201,7 +201,7 @@ def choose(state: State, policy: Policy, rng: random.Random) -> tuple[dict[str, 
             return action, step(state, action)
         except PlayError:
             continue
-    raise RuntimeError(f"no candidate accepted at version {state.version}")
+    raise RuntimeError(f"no candidate accepted at step {state.step}")
 
 
 def play_round(

@@ -118,10 +118,10 @@ def new_round(
         pile=(top,),
         turn=first,
         phase="draw",
-        version=-1,
+        step=-1,
         _rules=rules,
     )
     work = Work(state)
     for k in range(len(order)):
         work.lay_out_red_threes((first + k) % len(order))
-    return work.freeze()  # version 0: the deal
+    return work.freeze()  # step 0: the deal

@@ -59,8 +59,8 @@ class State:
     to answer "May I go out?"), ``ended`` (``ended`` says why: ``went_out`` by side ``out_side``, or
     ``stock_out``). ``pile_taken``: the pile has been taken since the round began or it was last
     frozen (seed 003's broken pile); ``frozen_turns``: turns left until a frozen pile thaws.
-    ``asked``/``permission``: this turn's question to the partner and its answer. ``version``: the
-    actions applied so far."""
+    ``asked``/``permission``: this turn's question to the partner and its answer. ``step``: the
+    round's actions applied so far (0: the deal; the table's own ``version`` counts over all rounds)."""
 
     preset: str
     overrides: Mapping[str, Any]
@@ -73,7 +73,7 @@ class State:
     pile: tuple[Card, ...]
     turn: int
     phase: Phase
-    version: int = 0
+    step: int = 0
     pile_taken: bool = False
     frozen_turns: int = 0
     asked: bool = False
@@ -144,7 +144,7 @@ def to_mapping(state: State) -> dict[str, Any]:
         "pile": _codes(state.pile),
         "turn": state.turn,
         "phase": state.phase,
-        "version": state.version,
+        "step": state.step,
         "pile_taken": state.pile_taken,
         "frozen_turns": state.frozen_turns,
         "asked": state.asked,
@@ -189,7 +189,7 @@ def state_from_mapping(data: Mapping[str, Any]) -> State:
         pile=parse_cards(data["pile"]),
         turn=data["turn"],
         phase=data["phase"],
-        version=data["version"],
+        step=data["step"],
         pile_taken=data["pile_taken"],
         frozen_turns=data["frozen_turns"],
         asked=data["asked"],

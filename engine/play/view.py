@@ -26,7 +26,7 @@ def _codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
 
 def view(state: State, seat: int) -> dict[str, Any]:
     """The view of seat ``seat`` (an index) as plain JSON data. Members: ``seat``, ``round``,
-    ``version``, ``phase``, ``turn``, ``hand``, ``foot_size`` (``None`` once picked up),
+    ``step`` (the round's actions so far), ``phase``, ``turn``, ``hand``, ``foot_size`` (``None`` once picked up),
     ``played_from_foot``, ``sides`` (name, melds, books by kind, red threes, burn, score before the
     round), ``seats`` (name, side, hand size, foot size), ``pile`` (top, size, frozen, taken),
     ``stock_size``, ``opening_minimum``, ``contract``, ``asked``, ``permission``, ``answerer``,
@@ -51,7 +51,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
         "seat": seat,
         "side": me.side,
         "round": state.round,
-        "version": state.version,
+        "step": state.step,
         "phase": state.phase,
         "turn": state.turn,
         "hand": _codes(me.hand),

@@ -141,7 +141,7 @@ class Work:
             tuple(self.pile),
             self.turn,
             self.phase,
-            s.version + 1,
+            s.step + 1,
             self.pile_taken,
             self.frozen_turns,
             self.asked,

@@ -5,6 +5,8 @@ Runs on a temp SQLite file, and on PostgreSQL too when TEST_DATABASE_URL is set.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from flask import Flask
 from sqlalchemy import inspect, text
@@ -145,3 +147,34 @@ def test_games_ids_never_reused_migration_forgets_keys_of_another_game(
     replay = client.post("/v1/games", json=kept_body, headers={"Idempotency-Key": '"create-kept"'})
     assert replay.headers.get("Idempotent-Replayed") == "true" and replay.data == kept.data
     get_db(app).dispose()
+
+
+@pytest.mark.db
+def test_table_state_step_migration_renames_the_stored_count_both_ways(empty_db_url: str, db_backend: str) -> None:
+    """58da2dd199e4: a table's stored round (``tables.state``) counts its actions under ``step`` at head and
+    under ``version`` before it; the table is served again after a downgrade and an upgrade."""
+    from tests.helpers.tables import create, seat_headers
+
+    def stored_keys(url: str) -> set[str]:
+        engine = make_engine(url)
+        try:
+            with engine.connect() as connection:
+                state = connection.execute(text("SELECT state FROM tables")).scalar_one()
+        finally:
+            engine.dispose()
+        return set(state if isinstance(state, dict) else json.loads(state))
+
+    migrate.upgrade(empty_db_url)
+    app = _app(empty_db_url)
+    created = create(app.test_client())
+    get_db(app).dispose()
+    assert {"step"} <= stored_keys(empty_db_url) and "version" not in stored_keys(empty_db_url)
+
+    migrate.downgrade(empty_db_url, "45f3ec6b8e04")
+    assert {"version"} <= stored_keys(empty_db_url) and "step" not in stored_keys(empty_db_url)
+
+    migrate.upgrade(empty_db_url)
+    app = _app(empty_db_url)
+    view = app.test_client().get(f"/v1/tables/{created['id']}/view", headers=seat_headers(created, 0))
+    get_db(app).dispose()
+    assert view.status_code == 200 and view.get_json()["view"]["step"] == 0

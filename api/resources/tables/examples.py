@@ -67,7 +67,7 @@ SEAT_VIEW: dict[str, Any] = {
         "seat": 1,
         "side": 1,
         "round": 1,
-        "version": 6,
+        "step": 6,
         "phase": "play",
         "turn": 1,
         "hand": ["4C", "7D", "9H", "JS", "QC", "QD", "AS", "2H", "JK"],

@@ -256,11 +256,12 @@ class SeatViewSchema(Schema):
     view = fields.Dict(
         required=True,
         metadata={
-            "description": "What this seat may see (the engine's view): seat, side, round, version (the round's), "
-            "phase, turn, hand, foot_size, played_from_foot, sides (melds, books, red threes, burn, score), seats "
-            "(hand and foot sizes), pile (top, size, frozen, taken), stock_size, opening_minimum, contract, asked, "
-            "permission, answerer, and `actions`: the actions open to the seat now (empty: not its move). Once "
-            "the round has ended also ended, out_side, seed, hands, feet and score."
+            "description": "What this seat may see (the engine's view): seat, side, round, step (the round's "
+            "actions so far; `version` above is the table's), phase, turn, hand, foot_size, played_from_foot, "
+            "sides (melds, books, red threes, burn, score), seats (hand and foot sizes), pile (top, size, frozen, "
+            "taken), stock_size, opening_minimum, contract, asked, permission, answerer, and `actions`: the "
+            "actions open to the seat now (empty: not its move). Once the round has ended also ended, out_side, "
+            "seed, hands, feet and score."
         },
     )
     last_round = fields.Nested(

@@ -33,7 +33,7 @@ def test_deal_sizes_threes_and_first_discard(preset: str, seed: int) -> None:
         assert not laid
     dealt = len(state.seats) * (rules.hand_size + rules.foot_size) + 1 + len(laid)
     assert len(state.stock) == decks * 54 - dealt
-    assert state.phase == "draw" and state.turn == 0 and state.version == 0
+    assert state.phase == "draw" and state.turn == 0 and state.step == 0
 
 
 @pytest.mark.parametrize("jokers", [0, 4])
