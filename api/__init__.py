@@ -16,6 +16,7 @@ from handfoot.server.docs import make_docs_blueprint
 from handfoot.server.errors import Api
 from handfoot.server.jsonio import JSONProvider
 from handfoot.server.keeper import bp as keeper_blueprint
+from handfoot.server.parsing import body_limit
 from handfoot.server.resources import register_blueprints
 
 __all__ = ["create_app"]
@@ -62,7 +63,8 @@ def _send_request_id(response: Response) -> Response:
 
 
 def _reject_large_bodies() -> None:
-    """413 ``body-too-large`` for every body over the limit, whatever the route and however framed.
+    """413 ``body-too-large`` for every body over the limit (the operation's: :func:`body_limit`),
+    whatever the route and however framed.
 
     - A declared ``Content-Length`` over the limit: refused before anything is read.
     - No ``Content-Length`` (chunked) on a server that terminates the input (``wsgi.input_terminated``:
@@ -71,7 +73,7 @@ def _reject_large_bodies() -> None:
       whose first MiB is JSON answered 200). A body within the limit becomes the request's input
       with its length declared, so every later read sees it whole.
     """
-    limit = request.max_content_length
+    limit = body_limit()
     if limit is None:
         return
     length = request.content_length

@@ -32,6 +32,8 @@ from . import examples as ex
 from . import problems
 from . import serializers as doc
 from .schemas import (
+    ACTION_SCHEMAS,
+    MAX_ACTION_BODY_BYTES,
     ActionCreateSchema,
     EventsQueryArgsSchema,
     SeatViewQueryArgsSchema,
@@ -40,6 +42,7 @@ from .schemas import (
     TableCreateSchema,
     TableRoundSchema,
     TableSchema,
+    action_component,
 )
 
 #: Seconds between two reads of a table's version while a seat waits.
@@ -276,6 +279,8 @@ def _last_event_id() -> int | None:
 
 @blp.route(f"/<{TABLE_ID}:table_id>/actions")
 class ActionCollection(MethodView):
+    max_body_bytes = MAX_ACTION_BODY_BYTES  # a bigger body is a 413 (handfoot.server.parsing.body_limit)
+
     @idempotent
     @_seat_docs
     @blp.arguments(ActionCreateSchema, example=ex.ACTION_REQUEST)
@@ -338,7 +343,10 @@ class TableRound(MethodView):
 
 
 def register_spec(api: Any) -> None:
-    """The seat-token security scheme the seat operations use."""
+    """The seat-token security scheme the seat operations use, and each action type's schema (an
+    action's ``oneOf``)."""
+    for kind, schema in ACTION_SCHEMAS.items():
+        api.spec.components.schema(action_component(kind), schema=schema)
     api.spec.components.security_scheme(
         "seatToken",
         {
