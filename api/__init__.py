@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask, Response, abort, request
 
-from handfoot.server import db, security
+from handfoot.server import db, secret, security
 from handfoot.server.config import DEFAULT_SQLITE_PATH, load_config
 from handfoot.server.docs import make_docs_blueprint
 from handfoot.server.errors import Api
@@ -36,6 +36,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
 
+    secret.init_app(app)  # a random key when HANDFOOT_SECRET_KEY is unset (api/secret.py)
     db.init_app(app)
     app.before_request(_reject_large_bodies)
     app.after_request(_send_request_id)
