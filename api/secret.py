@@ -4,7 +4,8 @@ back (the games list's cursors) and derive what no client may predict (a table's
 ``HANDFOOT_SECRET_KEY`` sets it: at least :data:`MIN_SECRET_LENGTH` characters, e.g. the output of
 ``python -c "import secrets; print(secrets.token_hex(32))"``. Unset, :func:`init_app` draws a random
 one at start-up, once per process that builds the app: under gunicorn's ``preload_app``
-(``api/gunicorn_conf.py``) the master builds it, so the host's workers share it. Then a cursor does
+(``api/gunicorn_conf.py``, which ``handfoot-server serve`` uses) the master builds it, so the host's
+workers share it; without it each worker draws its own, and refuses the others'. Then a cursor does
 not survive a restart and is refused by another host (a 422 naming ``cursor``: the client starts the
 list again); set the same ``HANDFOOT_SECRET_KEY`` on every host behind one address (docs/deploy.md).
 Round seeds need no shared key: each is derived once, when its round is dealt, and stored.

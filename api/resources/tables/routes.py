@@ -26,6 +26,7 @@ from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, abort_
 from handfoot.server.resources.games import problems as games_problems
 from handfoot.server.resources.games.routes import GAME_ID, LOCATION_HEADER, ROUND_NUMBER
 from handfoot.server.resources.games.schemas import MAX_ID
+from handfoot.server.secret import secret_key
 from handfoot.server.services import tables as svc
 
 from . import examples as ex
@@ -138,7 +139,9 @@ class TableCollection(MethodView):
         here (the server keeps their hashes); a seat sends it as `Seat-Token`. `Idempotency-Key` is
         honoured: a replay gives the same answer, tokens included (kept with the key for its 24 hours).
         """
-        created = svc.create_table(get_db(), _actor(), body, idempotency.completion(doc.created_answer))
+        created = svc.create_table(
+            get_db(), _actor(), body, idempotency.completion(doc.created_answer), key=secret_key()
+        )
         response = flask.jsonify(doc.created_doc(created))
         response.status_code = 201
         return response, {"Location": doc.table_location(created.table.id)}
@@ -312,6 +315,7 @@ class ActionCollection(MethodView):
             body["action"],
             idempotency.completion(answer),
             problems.read_table(),
+            key=secret_key(),
         )
         return answer.doc(data)
 

@@ -75,8 +75,10 @@ class TableCreateSchema(Schema):
     seed = Int(
         validate=validate.Range(min=0, max=MAX_SEED),
         metadata={
-            "description": "The table's seed (default: a random one). Each round is dealt from a seed derived from it "
-            "and the round number; a round's seed is shown once the round has ended, the table's never."
+            "description": "The table's seed: sending one makes the table a practice deal (`practice`: true), whose "
+            "rounds' seeds are derived from it alone, so whoever knows it can compute every deal (for replays and "
+            "tests). Default: a random one (63 bits), each round's seed then derived with the server's secret too, "
+            "so no seat can compute a deal. A round's seed is shown once the round has ended, the table's never."
         },
     )
     play = fields.Dict(
@@ -278,6 +280,10 @@ _HREF = _d("The table's URL.")
 _STATUS = _d("`playing`, or `finished` once its game has ended.")
 _ROUND = _d("The game's round in play (the last round once finished).")
 _VERSION = _d("The table's version: the actions taken, over all rounds (monotonic).")
+_PRACTICE = _d(
+    "true: the table's creator chose its seed (a practice deal: whoever knows the seed can compute every round's "
+    "deal); false: a random seed, each round's derived with the server's secret (no seat can compute a deal)."
+)
 
 
 class _TableHeadSchema(Schema):
@@ -289,6 +295,7 @@ class _TableHeadSchema(Schema):
     status = fields.String(required=True, metadata=_STATUS)
     round = fields.Integer(required=True, metadata=_ROUND)
     version = fields.Integer(required=True, metadata=_VERSION)
+    practice = fields.Boolean(required=True, metadata=_PRACTICE)
 
 
 class TableCreatedSchema(_TableHeadSchema):
