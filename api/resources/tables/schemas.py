@@ -128,7 +128,7 @@ class MeldAddSchema(Schema):
 #: once per (type, member).
 _MEMBER_DESCRIPTIONS = {
     ("take_pile", "cards"): "Cards from the hand melded with the pile's top card (a new meld, or onto meld `onto`).",
-    ("take_pile", "onto"): "The side's meld the top card and `cards` go onto (default: a new meld).",
+    ("take_pile", "onto"): "The side's meld the top card and `cards` go onto (null or left out: a new meld).",
     ("take_pile", "melds"): "Further new melds from the hand, counted with the take toward an opening.",
     ("meld", "melds"): "New melds from the hand.",
     ("meld", "add"): "Cards from the hand added to the side's melds.",
@@ -144,8 +144,12 @@ def _member_field(kind: str, description: str) -> fields.Field[Any]:
         return Cards(description)
     if kind == "melds":
         return Melds(description)
-    if kind == "index":
-        return Int(validate=validate.Range(min=0, max=MAX_MELDS_PER_TEAM), metadata={"description": description})
+    if kind == "index":  # null: none (the engine's bots send a take's `onto` as its view gives it)
+        return Int(
+            allow_none=True,
+            validate=validate.Range(min=0, max=MAX_MELDS_PER_TEAM),
+            metadata={"description": description},
+        )
     if kind == "card":
         return fields.String(validate=validate.Length(max=MAX_CARD_LENGTH), metadata={"description": description})
     if kind == "adds":
