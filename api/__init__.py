@@ -10,12 +10,13 @@ from typing import Any
 
 from flask import Flask, Response, abort, request
 
-from handfoot.server import db, security
+from handfoot.server import db, secret, security
 from handfoot.server.config import DEFAULT_SQLITE_PATH, load_config
 from handfoot.server.docs import make_docs_blueprint
 from handfoot.server.errors import Api
 from handfoot.server.jsonio import JSONProvider
 from handfoot.server.keeper import bp as keeper_blueprint
+from handfoot.server.parsing import body_limit
 from handfoot.server.resources import register_blueprints
 
 __all__ = ["create_app"]
@@ -35,6 +36,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
 
+    secret.init_app(app)  # a random key when HANDFOOT_SECRET_KEY is unset (api/secret.py)
     db.init_app(app)
     app.before_request(_reject_large_bodies)
     app.after_request(_send_request_id)
@@ -62,7 +64,8 @@ def _send_request_id(response: Response) -> Response:
 
 
 def _reject_large_bodies() -> None:
-    """413 ``body-too-large`` for every body over the limit, whatever the route and however framed.
+    """413 ``body-too-large`` for every body over the limit (the operation's: :func:`body_limit`),
+    whatever the route and however framed.
 
     - A declared ``Content-Length`` over the limit: refused before anything is read.
     - No ``Content-Length`` (chunked) on a server that terminates the input (``wsgi.input_terminated``:
@@ -71,7 +74,7 @@ def _reject_large_bodies() -> None:
       whose first MiB is JSON answered 200). A body within the limit becomes the request's input
       with its length declared, so every later read sees it whole.
     """
-    limit = request.max_content_length
+    limit = body_limit()
     if limit is None:
         return
     length = request.content_length

@@ -18,6 +18,8 @@
   every counter's key, so deployments sharing one Redis count apart (default: none).
 - ``HANDFOOT_CORS_ORIGINS``: comma-separated origins allowed to call ``/v1`` from a browser, or
   ``*``; unset: CORS off.
+- ``HANDFOOT_SECRET_KEY``: the server's secret (at least 32 characters), the key of the games list's
+  cursors and of a table's round seeds; unset: a random one per start-up (``api/secret.py``).
 
 ``create_app(config)`` takes a mapping that overrides any of these (tests pass ``DATABASE_URL``).
 """
@@ -29,6 +31,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from handfoot.server.secret import secret_from_env
 from handfoot.server.spec import spec_options
 
 
@@ -148,4 +151,6 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "RATE_LIMIT_STORAGE": env.get("HANDFOOT_RATE_LIMIT_STORAGE") or "",  # "": api/ratelimit.py's file
         "RATE_LIMIT_KEY_PREFIX": env.get("HANDFOOT_RATE_LIMIT_KEY_PREFIX", ""),
         "CORS_ORIGINS": env.get("HANDFOOT_CORS_ORIGINS", ""),
+        # The key of signed cursors and round seeds (api/secret.py); None: drawn at start-up.
+        "SECRET_KEY": secret_from_env(env),
     }

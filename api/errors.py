@@ -12,7 +12,6 @@ import http
 from collections.abc import Mapping
 from typing import Any
 
-import flask
 import flask_smorest
 from apispec import BasePlugin
 from flask_smorest.utils import prepare_response
@@ -21,6 +20,7 @@ from werkzeug.wrappers import Response
 
 from handfoot.server import problems
 from handfoot.server.pagination import PAGINATION_HEADER, PageLimitPlugin
+from handfoot.server.parsing import body_limit
 from handfoot.server.problems import (
     PROBLEM_CONTENT_TYPE,
     ProblemHTTPException,
@@ -59,8 +59,23 @@ _MESSAGE_CODES: dict[str, str] = {
 _BODY_LOCATIONS = frozenset({"json", "form", "json_or_form", "files"})
 
 
+class CodedMessage(str):
+    """A schema's message that carries its problem code (one of ``handfoot.server.codes``), for a
+    message no marshmallow default gives (an action's unknown ``type``: the engine's ``unknown_action``)."""
+
+    code: str
+
+    def __new__(cls, message: str, code: str) -> CodedMessage:
+        self = super().__new__(cls, message)
+        self.code = code
+        return self
+
+
 def message_code(message: str) -> str:
-    """The ``handfoot.server.codes.SCHEMA_CODES`` code for one marshmallow/webargs message."""
+    """The ``handfoot.server.codes`` code for one marshmallow/webargs message: its own
+    (:class:`CodedMessage`), else the one of :data:`_MESSAGE_CODES`, else ``invalid_value``."""
+    if isinstance(message, CodedMessage):
+        return message.code
     return _MESSAGE_CODES.get(message, "invalid_value")
 
 
@@ -79,7 +94,7 @@ def flatten_messages(messages: Any) -> list[dict[str, str]]:
         else:
             item = {"parameter": str(path[0]) if path else ""}
         item["code"] = message_code(message)
-        item["detail"] = message
+        item["detail"] = str(message)
         items.append(item)
 
     def walk(location: str, node: Any, path: tuple[str | int, ...]) -> None:
@@ -90,7 +105,7 @@ def flatten_messages(messages: Any) -> list[dict[str, str]]:
             for value in node:
                 walk(location, value, path)
         else:
-            add(location, path, str(node))
+            add(location, path, node if isinstance(node, CodedMessage) else str(node))
 
     if isinstance(messages, Mapping):
         for location, node in messages.items():
@@ -200,7 +215,7 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
             type_slug, title = "validation-error", "Request does not match the schema"
             detail = _count_phrase(len(errors))
         elif status == 413:
-            limit = flask.current_app.config.get("MAX_CONTENT_LENGTH")
+            limit = body_limit()
             detail = f"The request body is larger than the limit of {limit} bytes."
         elif status == 429:
             detail = (

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Index,
@@ -21,6 +22,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     func,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -215,7 +217,10 @@ class Table(Base):
     action accepted over all the table's rounds (monotonic): a seat posts the version it saw, and
     the write happens only where the row is still at it. ``seat_hashes``: the SHA-256 of each
     seat's token, in seat order (the tokens are shown once, never stored). ``seed``: the table's
-    seed, from which each round's is derived (secret). ``answer_due_at``: when an unanswered
+    seed, from which each round's is derived (secret). ``practice``: the seed was chosen by the
+    table's creator (a practice deal: its rounds' seeds are derived from it alone, so whoever knows
+    it knows every deal); otherwise the seed is random and each round's is derived with the server's
+    secret too (``services.tables.round_seed``). ``answer_due_at``: when an unanswered
     "May I go out?" counts as a yes (``None`` unless a partner is asked). The rounds ended here
     are :class:`TableRound` rows, outside this row, which every action rewrites.
     """
@@ -230,6 +235,7 @@ class Table(Base):
     version: Mapped[int] = mapped_column(Integer)
     round: Mapped[int] = mapped_column(Integer)
     seed: Mapped[int] = mapped_column(BigInteger)
+    practice: Mapped[bool] = mapped_column(Boolean, server_default=false())
     answer_timeout: Mapped[int] = mapped_column(Integer)
     answer_due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     play: Mapped[dict[str, Any]] = mapped_column(JSON)

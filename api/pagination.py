@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hmac
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -22,6 +23,8 @@ import marshmallow as ma
 from apispec import BasePlugin
 from flask_smorest.pagination import PaginationMetadataSchema
 from webargs.flaskparser import FlaskParser
+
+from handfoot.server.secret import sign
 
 #: The highest ``page`` a paginated list accepts (documented; 422 past it).
 MAX_PAGE = 1_000_000
@@ -93,23 +96,44 @@ class CursorError(ValueError):
     """A ``cursor`` this server did not give (or a damaged one)."""
 
 
-def encode_cursor(created_at: datetime, row_id: int) -> str:
-    """The opaque ``cursor`` after the row ``(created_at, row_id)`` of a list ordered newest first:
-    URL-safe base64 of ``<ISO 8601 UTC instant>|<id>``, without padding. Clients must not build or
-    read one; its form may change."""
-    moment = created_at if created_at.tzinfo is not None else created_at.replace(tzinfo=UTC)
-    raw = f"{moment.astimezone(UTC).isoformat()}|{row_id}".encode()
+#: What the server signs a cursor for (:func:`handfoot.server.secret.sign`'s purpose).
+CURSOR_PURPOSE = "handfoot-games-cursor"
+#: Bytes of the HMAC a cursor carries (128 bits: a forger's guess is right once in 2**128).
+CURSOR_MAC_BYTES = 16
+
+
+def _b64(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str, *, max_id: int) -> tuple[datetime, int]:
-    """The ``(created_at, id)`` a cursor of :func:`encode_cursor` stands for (``created_at`` in UTC).
-    Raises :class:`CursorError` for anything else (an id outside 1 to ``max_id`` included)."""
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def encode_cursor(created_at: datetime, row_id: int, key: bytes) -> str:
+    """The opaque ``cursor`` after the row ``(created_at, row_id)`` of a list ordered newest first,
+    signed with the server's secret ``key`` (:mod:`handfoot.server.secret`): URL-safe base64 (no
+    padding) of ``<ISO 8601 UTC instant>|<id>``, a ``.``, and URL-safe base64 of the first
+    :data:`CURSOR_MAC_BYTES` bytes of its HMAC-SHA256. Clients must not build or read one; its
+    form may change."""
+    moment = created_at if created_at.tzinfo is not None else created_at.replace(tzinfo=UTC)
+    raw = f"{moment.astimezone(UTC).isoformat()}|{row_id}".encode()
+    return f"{_b64(raw)}.{_b64(sign(key, CURSOR_PURPOSE, raw)[:CURSOR_MAC_BYTES])}"
+
+
+def decode_cursor(cursor: str, *, max_id: int, key: bytes) -> tuple[datetime, int]:
+    """The ``(created_at, id)`` a cursor of :func:`encode_cursor` signed with ``key`` stands for
+    (``created_at`` in UTC). Raises :class:`CursorError` for anything else: a cursor truncated,
+    altered, built by hand or signed with another key (another host's, or before a restart without
+    ``HANDFOOT_SECRET_KEY``), or an id outside 1 to ``max_id``."""
     if not cursor or len(cursor) > MAX_CURSOR_LENGTH:
         raise CursorError("not a cursor of this list")
+    body, _, mac = cursor.partition(".")
     try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
-        instant, _, ident = raw.partition("|")
+        raw = _unb64(body)
+        if not hmac.compare_digest(_unb64(mac), sign(key, CURSOR_PURPOSE, raw)[:CURSOR_MAC_BYTES]):
+            raise CursorError("not a cursor of this list")
+        instant, _, ident = raw.decode("ascii").partition("|")
         moment = datetime.fromisoformat(instant)
         row_id = int(ident) if ident.isdigit() and len(ident) <= 10 else 0
         if moment.tzinfo is None or not 1 <= row_id <= max_id:
@@ -119,7 +143,7 @@ def decode_cursor(cursor: str, *, max_id: int) -> tuple[datetime, int]:
         raise CursorError("not a cursor of this list") from exc
 
 
-#: Longer than any cursor :func:`encode_cursor` makes (about 60 characters).
+#: Longer than any cursor :func:`encode_cursor` makes (about 85 characters).
 MAX_CURSOR_LENGTH = 200
 
 

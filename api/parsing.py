@@ -12,6 +12,18 @@ from webargs.flaskparser import FlaskParser, is_json_request
 from handfoot.server import problems
 
 
+def body_limit() -> int | None:
+    """The largest body (bytes) the request's operation takes: the app's ``MAX_CONTENT_LENGTH``
+    (``HANDFOOT_MAX_BODY_BYTES``), or less where the operation's view class sets ``max_body_bytes``
+    (a seat's action: ``handfoot.server.resources.tables``). ``None``: no limit."""
+    limit = flask.request.max_content_length
+    view = flask.current_app.view_functions.get(flask.request.endpoint or "")
+    own: int | None = getattr(getattr(view, "view_class", view), "max_body_bytes", None)
+    if own is None:
+        return limit
+    return own if limit is None else min(own, limit)
+
+
 class JSONBodyParser(FlaskParser):
     """webargs' Flask parser, hardened at the point where a body becomes JSON.
 

@@ -173,12 +173,13 @@ def measure(cases: dict[str, Callable[[], Any]], requests: int) -> dict[str, dic
 def last_page_cursor(app: Flask) -> str:
     """The cursor of the last keyset page: after the game ``PAGE_SIZE + 1`` from the oldest."""
     from handfoot.server.pagination import encode_cursor  # keyset code: not in older checkouts
+    from handfoot.server.secret import secret_key  # signed cursors: not in older checkouts
 
     with app.app_context(), get_db().session() as session:
         created_at, game_id = session.execute(
             select(Game.created_at, Game.id).order_by(Game.created_at.asc(), Game.id.asc()).offset(PAGE_SIZE).limit(1)
         ).one()
-    return encode_cursor(created_at, game_id)
+    return encode_cursor(created_at, game_id, secret_key(app))
 
 
 def listing(backend: str, pg_url: str, workdir: Path, games: int, requests: int) -> list[tuple[str, str]]:

@@ -148,7 +148,8 @@ PROBLEM_CODES: dict[str, str] = {
     # play (handfoot.engine.play): the flow of turns; rules of play broken use the codes above
     "not_your_turn": "The action comes from a seat whose turn (or answer) it is not.",
     "wrong_phase": "The action is not open in this phase of the turn (draw, play, answer) or the round has ended.",
-    "unknown_action": "An action of a type the play engine does not have, or of the wrong shape.",
+    "unknown_action": "An action of a type the play engine does not have, with a member its type does not "
+    "have, or of the wrong shape.",
     "card_not_held": "The action uses a card that the seat does not hold (or more copies than it holds).",
     "unknown_meld": "The action adds to a meld that the side's table does not have.",
     "going_out_needs_discard": "The rules require the last card to be discarded when going out; it may not be melded.",

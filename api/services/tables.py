@@ -14,6 +14,13 @@ still the one read* (two actions on one version: one is stored, the other is a 4
 derived from the table's, :func:`round_seed`; the game's totals as the scores before it), unless
 the game has ended: then the table is finished.
 
+Seeds: a table's seed is random (63 bits from :mod:`secrets`) unless its creator chose one, which
+makes it a practice deal (``practice``). Each round's seed is derived from the table's and the
+round number (:func:`round_seed`): for a practice table by a public hash (whoever knows the seed
+knows every deal: for replays and tests), for any other with the server's secret too (an HMAC), so
+no seat can compute a later round's deal from an ended round's seed. A round's seed is shown once the
+round has ended (its log's, the view's ``seed``), the table's never.
+
 An unanswered "May I go out?" is a yes once ``answer_timeout`` seconds have passed. A read never
 writes: it shows the yes as given, at the version it makes (:func:`shown`); the table's next action
 stores it, as an ``answer`` action logged like any other, before its own.
@@ -42,6 +49,7 @@ from handfoot.server.db import Database
 from handfoot.server.idempotency import Completion
 from handfoot.server.models import ApiKey, Table, TableAction, TableRound
 from handfoot.server.schemas import breakdown_data
+from handfoot.server.secret import sign
 from handfoot.server.services import games as games_svc
 from handfoot.server.services import rounds as rounds_svc
 from handfoot.server.services import store
@@ -59,8 +67,10 @@ from handfoot.server.services.errors import (
 SEAT_TOKEN_PREFIX = "hf_seat_"
 #: Seconds an asked partner has to answer before the answer is a yes (``answer_timeout``'s default).
 DEFAULT_ANSWER_TIMEOUT = 60
-#: The largest seed a table takes (a BIGINT).
+#: The largest seed a table takes (a BIGINT); a random one is drawn below it, at this width (63 bits).
 MAX_SEED = 2**63 - 1
+#: What the server's secret signs when it derives a round's seed (``secret.sign``'s purpose).
+ROUND_SEED_PURPOSE = "handfoot-round-seed"
 
 TABLES: SqlTable = Table.__table__  # type: ignore[assignment]
 ACTIONS: SqlTable = TableAction.__table__  # type: ignore[assignment]
@@ -80,12 +90,23 @@ def _aware(value: datetime | None) -> datetime | None:
     return value.replace(tzinfo=UTC)
 
 
-def round_seed(table_seed: int, number: int) -> int:
-    """The seed of round ``number`` at a table seeded ``table_seed``: the first 63 bits of
-    SHA-256("handfoot-table:<seed>:<number>"). A round's seed is public once it has ended; being a
-    hash, it tells nothing of the table's seed or of any other round's."""
-    digest = hashlib.sha256(f"handfoot-table:{table_seed}:{number}".encode()).digest()
+def round_seed(table_seed: int, number: int, key: bytes | None = None) -> int:
+    """The seed of round ``number`` at a table seeded ``table_seed`` (0 to :data:`MAX_SEED`): the first
+    63 bits of HMAC-SHA256 with the server's secret ``key`` over ``"<seed>:<number>"``
+    (:func:`handfoot.server.secret.sign`, purpose :data:`ROUND_SEED_PURPOSE`); with ``key`` ``None``
+    (a practice table), of SHA-256("handfoot-table:<seed>:<number>"). A round's seed is public once
+    it has ended (with its log it replays the round); being a hash, it tells nothing of the table's
+    seed, and, keyed, nothing of any other round's either."""
+    if key is None:
+        digest = hashlib.sha256(f"handfoot-table:{table_seed}:{number}".encode()).digest()
+    else:
+        digest = sign(key, ROUND_SEED_PURPOSE, f"{table_seed}:{number}".encode())
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+def _deal_key(data: TableData, key: bytes) -> bytes | None:
+    """The key a table's round seeds are derived with: none for a practice table."""
+    return None if data.practice else key
 
 
 def hash_token(token: str) -> str:
@@ -110,6 +131,7 @@ class TableData:
     version: int
     round: int
     seed: int
+    practice: bool
     answer_timeout: int
     answer_due_at: datetime | None
     play: dict[str, Any]
@@ -193,12 +215,13 @@ class CreatedTable:
 
 
 def create_table(db: Database, actor: Actor, body: Mapping[str, Any],
-                 completion: Completion[CreatedTable] | None = None) -> CreatedTable:
+                 completion: Completion[CreatedTable] | None = None, *, key: bytes) -> CreatedTable:
     """A new table dealing the next round of a game: a new game (``preset``, ``rules``, ``name``,
     ``teams``: created by ``games.create_game`` in the same transaction) or the stored game
-    ``game`` (in progress, with no table playing it). ``seed`` (default: random), ``play``
-    (PlayOptions overrides), ``answer_timeout`` (seconds). ``completion``: the request's
-    Idempotency-Key, stored with the table.
+    ``game`` (in progress, with no table playing it). ``seed`` (default: random, 63 bits; one sent
+    makes the table a practice deal), ``play`` (PlayOptions overrides), ``answer_timeout``
+    (seconds). ``completion``: the request's Idempotency-Key, stored with the table. ``key``: the
+    server's secret, which derives the rounds' seeds of a table that is not a practice deal.
 
     Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`TableOpenError`,
     :class:`InvalidRequestError` and engine errors (preset, house rules, play options, sides; a
@@ -206,8 +229,9 @@ def create_table(db: Database, actor: Actor, body: Mapping[str, Any],
     ``play.deal_problems``: nothing is stored).
     """
     seed = body.get("seed")
+    practice = seed is not None
     if seed is None:
-        seed = secrets.randbelow(2**53)
+        seed = secrets.randbelow(MAX_SEED + 1)
     options = dict(body.get("play") or {})
     timeout = body.get("answer_timeout") or DEFAULT_ANSWER_TIMEOUT
 
@@ -224,8 +248,9 @@ def create_table(db: Database, actor: Actor, body: Mapping[str, Any],
         number = int(game.rounds_played) + 1
         sides = [(str(t["name"]), list(t["players"])) for t in game.teams]
         scores = [int(t["total"]) for t in game.state["totals"]]
-        state = play.new_round(game.preset, sides, round_seed(seed, number), number, game.house_rules, options,
-                               scores)
+        dealt_with = None if practice else key
+        state = play.new_round(game.preset, sides, round_seed(seed, number, dealt_with), number, game.house_rules,
+                               options, scores)
         # every later round is dealt by the table too: refuse now rules whose decks cannot deal one
         # (a round-ending action would be refused then, and the table stuck)
         for later in play.rounds_from(state.rules, number + 1):
@@ -236,13 +261,13 @@ def create_table(db: Database, actor: Actor, body: Mapping[str, Any],
         stamp = now()
         values: dict[str, Any] = {
                   "owner_id": actor.key_id, "game_id": game.id, "status": "playing", "version": 0, "round": number,
-                  "seed": seed, "answer_timeout": timeout, "answer_due_at": None, "play": options,
+                  "seed": seed, "practice": practice, "answer_timeout": timeout, "answer_due_at": None, "play": options,
                   "state": play.to_mapping(state), "seat_hashes": [hash_token(t) for t in tokens],
                   "created_at": stamp, "updated_at": stamp}
         table_id = session.connection().execute(insert(TABLES).values(**values).returning(TABLES.c.id)).scalar_one()
         data = TableData(id=int(table_id), **{**values, "state": state}, row_version=0)
         if state.phase == "ended":  # a deal can end its round (a red three wanting a card the stock lacks)
-            data = _store_change(session, data, state, stamp)
+            data = _store_change(session, data, state, stamp, key)
         created = CreatedTable(data, tokens)
         if completion is not None:
             completion.store(session, created)
@@ -310,11 +335,13 @@ def answer_is_due(due: datetime | None) -> bool:
 
 
 def act(db: Database, table_id: int, seat: int, version: int, action: Mapping[str, Any],
-        completion: Completion[TableData] | None = None, read: TableData | None = None) -> TableData:
+        completion: Completion[TableData] | None = None, read: TableData | None = None, *,
+        key: bytes) -> TableData:
     """Apply seat ``seat``'s ``action`` (the engine's, without ``seat``, or with the seat's own) if
     the table is still at ``version`` (as shown: a due answer counted); the table as the action left
     it. ``read``: the table as this request read it (with the seat's token), used by the first
-    attempt. ``completion``: the request's Idempotency-Key, stored with the action.
+    attempt. ``completion``: the request's Idempotency-Key, stored with the action. ``key``: the
+    server's secret (the next round's seed, when the action ends a round: :func:`round_seed`).
 
     The action is checked on the table as read, before anything is written: a refusal writes and
     commits nothing. An accepted one is one write transaction: the due answer's log line, the
@@ -342,7 +369,7 @@ def act(db: Database, table_id: int, seat: int, version: int, action: Mapping[st
         except HandFootError as err:
             raise ActionRefusedError(err) from err
         with db.write_session() as session:  # SQLite: the read transaction ends first, rolled back
-            stored = _store_action(session, data, taken, after)
+            stored = _store_action(session, data, taken, after, key)
             if completion is not None:
                 completion.store(session, stored)
             return stored
@@ -350,7 +377,8 @@ def act(db: Database, table_id: int, seat: int, version: int, action: Mapping[st
     return store.retrying(unit, db)
 
 
-def _store_action(session: Session, data: TableData, action: Mapping[str, Any], after: play.State) -> TableData:
+def _store_action(session: Session, data: TableData, action: Mapping[str, Any], after: play.State,
+                  key: bytes) -> TableData:
     """Log ``action`` (after the due answer ``data`` shows, if any) and store the table's next
     version, guarded by the row's version read."""
     stamp = now()
@@ -362,15 +390,16 @@ def _store_action(session: Session, data: TableData, action: Mapping[str, Any], 
                  "action": dict(action), "version": data.version + 1, "created_at": stamp})
     # logged first: the round's log, read when this action ends it, holds it
     session.connection().execute(_INSERT_ACTION, rows)
-    return _store_change(session, data, after, stamp)
+    return _store_change(session, data, after, stamp, key)
 
 
-def _store_change(session: Session, data: TableData, after: play.State, stamp: datetime) -> TableData:
+def _store_change(session: Session, data: TableData, after: play.State, stamp: datetime,
+                  key: bytes) -> TableData:
     """Write the table's next version: the round ``after`` (scored, stored and the next dealt when
     it has ended), guarded by the row's version read."""
     status, last = data.status, data.last_round
     while after.phase == "ended" and status == "playing":
-        status, last, after = _end_round(session, data, after)
+        status, last, after = _end_round(session, data, after, _deal_key(data, key))
     due = stamp + timedelta(seconds=data.answer_timeout) if after.phase == "answer" else None
     version = data.version + 1
     moved = session.connection().execute(_UPDATE, {
@@ -390,11 +419,13 @@ def _owner(session: Session, owner_id: int | None) -> Actor:
     return Actor(owner_id, None if key is None else key.name)
 
 
-def _end_round(session: Session, data: TableData, ended: play.State) -> tuple[str, dict[str, Any], play.State]:
+def _end_round(session: Session, data: TableData, ended: play.State,
+               key: bytes | None) -> tuple[str, dict[str, Any], play.State]:
     """Score the ended round (``play.score``: the one scoring path, on the engine's values) and
     append it to the game with its seed (its log is the table's: ``GET /v1/tables/{id}/rounds/{n}``);
     its summary is a ``table_rounds`` row. Then deal the next round, unless the game has ended.
-    Returns the table's status, the round's summary and the round now at the table."""
+    Returns the table's status, the round's summary and the round now at the table. ``key``: the
+    next round's seed's (:func:`round_seed`; ``None`` for a practice table)."""
     teams = [breakdown_data(b) for b in play.score(ended).teams]  # in the state's side order: the game's
     request = {"play": {"table": data.id, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side}}
     game, _rnd = rounds_svc.append_scored_in(session, _owner(session, data.owner_id), data.game_id, ended.round,
@@ -407,7 +438,7 @@ def _end_round(session: Session, data: TableData, ended: play.State) -> tuple[st
     number = ended.round + 1
     sides = [(side.name, [ended.seats[i].name for i in ended.seats_of(j)]) for j, side in enumerate(ended.sides)]
     scores = [int(t["total"]) for t in game.state["totals"]]
-    dealt = play.new_round(ended.preset, sides, round_seed(data.seed, number), number, ended.overrides, data.play,
+    dealt = play.new_round(ended.preset, sides, round_seed(data.seed, number, key), number, ended.overrides, data.play,
                            scores)
     return "playing", summary, dealt
 

@@ -15,10 +15,11 @@ from handfoot.engine.play.deal import deal_problems, new_round, rounds_from, sea
 from handfoot.engine.play.end import round_input, score, score_body
 from handfoot.engine.play.options import PlayOptions, play_options, preset_play_options
 from handfoot.engine.play.state import Seat, Side, State, state_from_mapping, to_mapping
-from handfoot.engine.play.step import ACTION_TYPES, step
+from handfoot.engine.play.step import ACTION_MEMBERS, ACTION_TYPES, step
 from handfoot.engine.play.view import open_actions, view
 
 __all__ = [
+    "ACTION_MEMBERS",
     "ACTION_TYPES",
     "PlayOptions",
     "Seat",

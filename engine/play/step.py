@@ -11,6 +11,9 @@ An action is a small JSON-able mapping with ``type`` and ``seat`` (the seat's in
 - ``{"type": "discard", "card": "7H"}``: ends the turn (or goes out with the last card).
 - ``{"type": "ask"}`` "May I go out?", and the partner's ``{"type": "answer", "yes": true}``.
 
+Each type takes the members :data:`ACTION_MEMBERS` lists and no other (``unknown_action`` at the
+member's path): a misspelt member is refused, not ignored.
+
 Refusals raise :class:`~handfoot.engine.errors.PlayError` (or ``CardError`` for a string that is not
 a card) listing every rule broken, with the checks' codes (``pile_needs_match``,
 ``opening_below_minimum``, ``contract_not_met``, ``too_many_wilds``, ...) and the flow's
@@ -21,7 +24,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Literal
 
 from handfoot.engine.cards import Card, parse_cards
 from handfoot.engine.checks import check_discard_pile, check_opening, going_out_problems
@@ -34,6 +38,27 @@ from handfoot.engine.scoring import burn_problems
 from handfoot.engine.table import analyse_table
 
 Action = Mapping[str, Any]
+
+#: What a member of an action holds: ``cards`` (a list of card strings), ``melds`` (a list of such
+#: lists), ``index`` (a meld's index on the side's table), ``card`` (one card string), ``adds`` (a
+#: list of ``{"to": index, "cards": [...]}``), ``yes_no`` (true or false), and ``logged`` (true or
+#: false, written into a round's log by the table itself, never sent by a seat: an answer
+#: ``timed_out`` is the yes the table's clock gave for an asked partner).
+MemberKind = Literal["cards", "melds", "index", "card", "adds", "yes_no", "logged"]
+
+#: Each action type's members besides ``type`` and ``seat``, with their kinds (the module's docstring
+#: says what each means); every one may be left out. The one list of them: the engine refuses any
+#: other member, and the HTTP API builds each type's schema from it.
+ACTION_MEMBERS: Mapping[str, Mapping[str, MemberKind]] = MappingProxyType(
+    {
+        "draw": {},
+        "take_pile": {"cards": "cards", "onto": "index", "melds": "melds"},
+        "meld": {"melds": "melds", "add": "adds", "burn": "cards"},
+        "discard": {"card": "card"},
+        "ask": {},
+        "answer": {"yes": "yes_no", "timed_out": "logged"},
+    }
+)
 
 
 def _refuse(code: str, detail: str, path: Path = ()) -> PlayError:
@@ -359,6 +384,7 @@ _HANDLERS: dict[str, Callable[[State, int, Action], State]] = {
     "answer": _answer,
 }
 ACTION_TYPES: tuple[str, ...] = tuple(_HANDLERS)
+assert tuple(ACTION_MEMBERS) == ACTION_TYPES  # one list of types, in one order
 
 
 def step(state: State, action: Action) -> State:
@@ -367,9 +393,20 @@ def step(state: State, action: Action) -> State:
     Raises :class:`PlayError` for an action refused (the state stays as it was)."""
     if not isinstance(action, Mapping):
         raise _refuse("unknown_action", "an action is an object with type and seat")
-    handler = _HANDLERS.get(action.get("type"))  # type: ignore[arg-type]
-    if handler is None:
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in _HANDLERS:  # a list or an object is no type
         raise _refuse("unknown_action", f"type: one of {', '.join(ACTION_TYPES)}", ("type",))
+    handler = _HANDLERS[kind]
+    members = ACTION_MEMBERS[kind]
+    unknown = [key for key in action if key not in members and key not in ("type", "seat")]
+    if unknown:
+        listed = ", ".join(("type", "seat", *members))
+        raise PlayError(
+            [
+                Problem("unknown_action", f"{key}: not a member of a {kind} action ({listed})", (str(key),))
+                for key in unknown
+            ]
+        )
     seat = action.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.seats):
         raise _refuse("unknown_action", f"seat: a seat index from 0 to {len(state.seats) - 1}", ("seat",))

@@ -45,8 +45,9 @@ class SeatToken(Result):
 @dataclass(frozen=True, slots=True)
 class _TableHead(Result):
     """What every answer about a table starts with: its ``id``, the stored ``game`` it plays, its
-    ``href``, ``status`` (``playing`` or ``finished``), the game's ``round`` in play and the table
-    ``version`` (every action moves it, across rounds)."""
+    ``href``, ``status`` (``playing`` or ``finished``), the game's ``round`` in play, the table
+    ``version`` (every action moves it, across rounds) and ``practice``: its creator chose its seed
+    (a practice deal, whose every round's deal the seed gives away)."""
 
     id: int
     game: int
@@ -54,6 +55,7 @@ class _TableHead(Result):
     status: str
     round: int
     version: int
+    practice: bool
 
 
 @dataclass(frozen=True, slots=True)

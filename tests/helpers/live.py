@@ -8,6 +8,7 @@ session fixture (conftest.py). The database is migrated first with
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -67,7 +68,9 @@ def _create_key(env: dict[str, str], name: str) -> str:
 def start_server(folder: Path, *, extra_env: dict[str, str] | None = None) -> LiveServer:
     database_url = f"sqlite:///{folder / 'handfoot.sqlite3'}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")}
-    env.update({"DATABASE_URL": database_url, "PYTHONUNBUFFERED": "1"})
+    # gunicorn without the project's settings (no preload_app): each worker would draw its own secret,
+    # and one worker would refuse another's cursors; a deployment sets it (docs/deploy.md)
+    env.update({"DATABASE_URL": database_url, "PYTHONUNBUFFERED": "1", "HANDFOOT_SECRET_KEY": secrets.token_hex(32)})
     env.update(extra_env or {})
     migrated = subprocess.run(
         [_tool("alembic"), "upgrade", "head"], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True

@@ -31,6 +31,7 @@ CREATED = {
     "status": "playing",
     "round": 1,
     "version": 0,
+    "practice": True,
     "seats": [
         {"seat": i, "name": n, "side": i % 2, "token": f"hf_seat_{i}"} for i, n in enumerate(["N", "E", "S", "W"])
     ],
@@ -84,7 +85,7 @@ def test_create_table_needs_a_new_game_or_a_stored_one(sdk_client: Client) -> No
 
 
 def test_a_summary_has_no_tokens(rsps: responses.RequestsMock, sdk_client: Client) -> None:
-    summary = {key: CREATED[key] for key in ("id", "game", "href", "status", "round", "version")} | {
+    summary = {key: CREATED[key] for key in ("id", "game", "href", "status", "round", "version", "practice")} | {
         "seats": [{"seat": 0, "name": "N", "side": 0, "hand_size": 11, "foot_size": 11}],
         "phase": "draw",
         "turn": 0,

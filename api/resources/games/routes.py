@@ -23,6 +23,7 @@ from handfoot.server.pagination import cursor_link_header, encode_cursor, link_h
 from handfoot.server.parsing import body_as_sent
 from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema
 from handfoot.server.schemas import MAX_ROUNDS_PER_GAME
+from handfoot.server.secret import secret_key
 from handfoot.server.security import no_store_for_keys
 from handfoot.server.services import errors as svc_errors
 from handfoot.server.services import games as svc
@@ -142,7 +143,9 @@ def _list_headers(args: dict[str, Any], page: svc.GamesPage) -> dict[str, str]:
         return headers
     last = page.games[-1] if page.more else None
     headers = {
-        "Link": cursor_link_header(None if last is None else encode_cursor(last.created_at, last.id), page_size=size)
+        "Link": cursor_link_header(
+            None if last is None else encode_cursor(last.created_at, last.id, secret_key()), page_size=size
+        )
     }
     if "cursor" not in args and not page.more:
         headers["X-Pagination"] = json.dumps(blp._make_pagination_metadata(1, size, len(page.games)))

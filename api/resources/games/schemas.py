@@ -22,6 +22,7 @@ from handfoot.server.schemas import (
     Rules,
     Schema,
 )
+from handfoot.server.secret import secret_key
 
 MAX_PAGE_SIZE = 100
 DEFAULT_PAGE_SIZE = 20
@@ -74,7 +75,8 @@ class Cursor(fields.String):
 
     default_error_messages = {  # noqa: RUF012 - marshmallow types it an instance variable
         "invalid": 'Not a cursor of this list: follow the `Link` header\'s rel="next" '
-        "URL as it is (a cursor is opaque; it is not built from ids or pages)."
+        "URL as it is (a cursor is opaque and signed by the server; it is not built from ids or pages, and one "
+        "given before a restart or by another host may be refused: start the list again)."
     }
 
     # a String on the wire (so apispec documents it as one), a (created_at, id) once loaded
@@ -83,7 +85,7 @@ class Cursor(fields.String):
     ) -> tuple[datetime, int]:
         text = super()._deserialize(value, attr, data, **kwargs)
         try:
-            return decode_cursor(text, max_id=MAX_ID)
+            return decode_cursor(text, max_id=MAX_ID, key=secret_key())
         except CursorError as exc:
             raise self.make_error("invalid") from exc
 
@@ -98,7 +100,8 @@ class GameQueryArgsSchema(Schema):
     cursor = Cursor(
         validate=validate.Length(min=1, max=MAX_CURSOR_LENGTH),
         metadata={
-            "description": "Where the page starts: opaque, from the `cursor` of the previous "
+            "description": "Where the page starts: opaque and signed by the server (a cursor truncated, altered "
+            "or built by hand is a 422 `invalid_value` naming `cursor`), from the `cursor` of the previous "
             'page\'s `Link: <...>; rel="next"` URL (follow that URL as it is). Without it, '
             "the first page. Not with `page`."
         },

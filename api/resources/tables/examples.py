@@ -28,6 +28,7 @@ TABLE_CREATED: dict[str, Any] = {
     "status": "playing",
     "round": 1,
     "version": 0,
+    "practice": True,
     "seats": [
         {"seat": i, "name": name, "side": side, "token": f"hf_seat_{'x' * 42}{i}"}
         for i, (name, side) in enumerate(_SEATS)
@@ -41,6 +42,7 @@ TABLE: dict[str, Any] = {
     "status": "playing",
     "round": 1,
     "version": 5,
+    "practice": True,
     "phase": "play",
     "turn": 1,
     "seats": [

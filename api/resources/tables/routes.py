@@ -10,6 +10,7 @@ made through any API host is seen.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -21,15 +22,19 @@ from handfoot.server import idempotency
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
 from handfoot.server.idempotency import HEADER_DOC, IdempotencyLostError, idempotent
-from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema
+from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, abort_problem
 from handfoot.server.resources.games import problems as games_problems
 from handfoot.server.resources.games.routes import GAME_ID, LOCATION_HEADER, ROUND_NUMBER
+from handfoot.server.resources.games.schemas import MAX_ID
+from handfoot.server.secret import secret_key
 from handfoot.server.services import tables as svc
 
 from . import examples as ex
 from . import problems
 from . import serializers as doc
 from .schemas import (
+    ACTION_SCHEMAS,
+    MAX_ACTION_BODY_BYTES,
     ActionCreateSchema,
     EventsQueryArgsSchema,
     SeatViewQueryArgsSchema,
@@ -38,6 +43,7 @@ from .schemas import (
     TableCreateSchema,
     TableRoundSchema,
     TableSchema,
+    action_component,
 )
 
 #: Seconds between two reads of a table's version while a seat waits.
@@ -45,6 +51,8 @@ POLL_SECONDS = 0.2
 #: Seconds between two keep-alive comments of an event stream.
 KEEP_ALIVE_SECONDS = 15.0
 EVENT_STREAM = "text/event-stream"
+LAST_EVENT_ID = "Last-Event-ID"
+_VERSION_TEXT = re.compile(r"[0-9]{1,10}")
 
 blp = Blueprint(
     "Tables",
@@ -131,7 +139,9 @@ class TableCollection(MethodView):
         here (the server keeps their hashes); a seat sends it as `Seat-Token`. `Idempotency-Key` is
         honoured: a replay gives the same answer, tokens included (kept with the key for its 24 hours).
         """
-        created = svc.create_table(get_db(), _actor(), body, idempotency.completion(doc.created_answer))
+        created = svc.create_table(
+            get_db(), _actor(), body, idempotency.completion(doc.created_answer), key=secret_key()
+        )
         response = flask.jsonify(doc.created_doc(created))
         response.status_code = 201
         return response, {"Location": doc.table_location(created.table.id)}
@@ -203,12 +213,13 @@ class SeatEvents(MethodView):
         parameters=[
             SEAT_TOKEN_DOC,
             {
-                "name": "Last-Event-ID",
+                "name": LAST_EVENT_ID,
                 "in": "header",
                 "required": False,
-                "schema": {"type": "integer"},
-                "description": "The last event's id (a table version): the stream sends the current view only if the "
-                "table has moved on since.",
+                "schema": {"type": "string", "pattern": "^[0-9]{0,10}$"},
+                "description": "The last event's id (a table version, 0 to 2147483647, in decimal digits; empty: "
+                "none): the stream sends the current view only if the table has moved on since. Anything else is "
+                "a 422 `invalid_value` naming the header.",
             },
         ]
     )
@@ -221,10 +232,9 @@ class SeatEvents(MethodView):
         finished, or after `wait` seconds; clients reconnect. It polls the database, so it sees the
         changes made through any API host.
         """
+        seen = _last_event_id()
         db, seat = get_db(), _seat()
         db.close_session()  # the token's check: its transaction ends before the stream begins
-        last = flask.request.headers.get("Last-Event-ID", "").strip()
-        seen = int(last) if last.isdigit() else None
         deadline = time.monotonic() + args["wait"]
 
         def events() -> Iterator[str]:
@@ -252,8 +262,28 @@ class SeatEvents(MethodView):
         return response
 
 
+def _last_event_id() -> int | None:
+    """The request's ``Last-Event-ID`` as a table version (``None``: absent or empty, as the SSE
+    standard resets it); a 422 ``invalid_value`` naming the header for anything but a version."""
+    sent = flask.request.headers.get(LAST_EVENT_ID, "").strip()
+    if not sent:
+        return None
+    if not _VERSION_TEXT.fullmatch(sent) or int(sent) > MAX_ID:
+        detail = f"{LAST_EVENT_ID}: the id of an event of this stream (a table version, 0 to {MAX_ID})"
+        abort_problem(
+            422,
+            "Invalid Last-Event-ID",
+            detail,
+            type_slug="validation-error",
+            errors=[{"parameter": LAST_EVENT_ID, "code": "invalid_value", "detail": detail}],
+        )
+    return int(sent)
+
+
 @blp.route(f"/<{TABLE_ID}:table_id>/actions")
 class ActionCollection(MethodView):
+    max_body_bytes = MAX_ACTION_BODY_BYTES  # a bigger body is a 413 (handfoot.server.parsing.body_limit)
+
     @idempotent
     @_seat_docs
     @blp.arguments(ActionCreateSchema, example=ex.ACTION_REQUEST)
@@ -285,6 +315,7 @@ class ActionCollection(MethodView):
             body["action"],
             idempotency.completion(answer),
             problems.read_table(),
+            key=secret_key(),
         )
         return answer.doc(data)
 
@@ -316,7 +347,10 @@ class TableRound(MethodView):
 
 
 def register_spec(api: Any) -> None:
-    """The seat-token security scheme the seat operations use."""
+    """The seat-token security scheme the seat operations use, and each action type's schema (an
+    action's ``oneOf``)."""
+    for kind, schema in ACTION_SCHEMAS.items():
+        api.spec.components.schema(action_component(kind), schema=schema)
     api.spec.components.security_scheme(
         "seatToken",
         {

@@ -7,10 +7,24 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from handfoot.engine.play import ACTION_MEMBERS, ACTION_TYPES
 from handfoot.server.codes import describe
+from handfoot.server.errors import CodedMessage
 from handfoot.server.names import Name
 from handfoot.server.resources.games.schemas import MAX_ID, GameTeamSchema
-from handfoot.server.schemas import MAX_NAME_LENGTH, MAX_TEAMS, Int, PresetId, Rules, Schema
+from handfoot.server.schemas import (
+    MAX_CARD_LENGTH,
+    MAX_MELDS_PER_TEAM,
+    MAX_NAME_LENGTH,
+    MAX_TEAMS,
+    Bool,
+    Cards,
+    Int,
+    Melds,
+    PresetId,
+    Rules,
+    Schema,
+)
 from handfoot.server.services.tables import DEFAULT_ANSWER_TIMEOUT, MAX_SEED
 
 #: The longest an unanswered "May I go out?" may wait (seconds): a day.
@@ -19,6 +33,9 @@ MAX_ANSWER_TIMEOUT = 86_400
 MAX_WAIT = 60
 MAX_STREAM = 900
 DEFAULT_STREAM = 300
+#: The largest body of an action (bytes): a thousand cards written out, with room to spare; a bigger
+#: one is a 413 before it is read.
+MAX_ACTION_BODY_BYTES = 32 * 1024
 
 _CREATE_CODES = describe("team_count", "duplicate_player", "game_finished", "table_open")
 _ACTION_CODES = describe(
@@ -58,8 +75,10 @@ class TableCreateSchema(Schema):
     seed = Int(
         validate=validate.Range(min=0, max=MAX_SEED),
         metadata={
-            "description": "The table's seed (default: a random one). Each round is dealt from a seed derived from it "
-            "and the round number; a round's seed is shown once the round has ended, the table's never."
+            "description": "The table's seed: sending one makes the table a practice deal (`practice`: true), whose "
+            "rounds' seeds are derived from it alone, so whoever knows it can compute every deal (for replays and "
+            "tests). Default: a random one (63 bits), each round's seed then derived with the server's secret too, "
+            "so no seat can compute a deal. A round's seed is shown once the round has ended, the table's never."
         },
     )
     play = fields.Dict(
@@ -96,6 +115,105 @@ class TableCreateSchema(Schema):
             raise ValidationError("Missing data for required field.", field_name=missing[0])
 
 
+class MeldAddSchema(Schema):
+    to = Int(
+        required=True,
+        validate=validate.Range(min=0, max=MAX_MELDS_PER_TEAM),
+        metadata={"description": "The index of the side's meld the cards go onto (its `melds` in the view)."},
+    )
+    cards = Cards("The cards from the hand added to it.", required=True)
+
+
+#: What each member of an action holds, by its kind (the engine's ``ACTION_MEMBERS``), described
+#: once per (type, member).
+_MEMBER_DESCRIPTIONS = {
+    ("take_pile", "cards"): "Cards from the hand melded with the pile's top card (a new meld, or onto meld `onto`).",
+    ("take_pile", "onto"): "The side's meld the top card and `cards` go onto (null or left out: a new meld).",
+    ("take_pile", "melds"): "Further new melds from the hand, counted with the take toward an opening.",
+    ("meld", "melds"): "New melds from the hand.",
+    ("meld", "add"): "Cards from the hand added to the side's melds.",
+    ("meld", "burn"): "Cards from the hand burnt (where the preset burns a closed rank's extras).",
+    ("discard", "card"): "The card discarded: it ends the turn (or goes out, with the last card).",
+    ("answer", "yes"): 'The partner\'s answer to "May I go out?".',
+}
+
+
+def _member_field(kind: str, description: str) -> fields.Field[Any]:
+    """The field of one action member of the engine's ``kind``."""
+    if kind == "cards":
+        return Cards(description)
+    if kind == "melds":
+        return Melds(description)
+    if kind == "index":  # null: none (the engine's bots send a take's `onto` as its view gives it)
+        return Int(
+            allow_none=True,
+            validate=validate.Range(min=0, max=MAX_MELDS_PER_TEAM),
+            metadata={"description": description},
+        )
+    if kind == "card":
+        return fields.String(validate=validate.Length(max=MAX_CARD_LENGTH), metadata={"description": description})
+    if kind == "adds":
+        return fields.List(
+            fields.Nested(MeldAddSchema),
+            validate=validate.Length(max=MAX_MELDS_PER_TEAM),
+            metadata={"description": description},
+        )
+    if kind == "yes_no":
+        return Bool(required=True, metadata={"description": description})
+    raise ValueError(f"no field for an action member of kind {kind!r}")
+
+
+def _action_schema(kind: str) -> type[Schema]:
+    """The schema of one action type: ``type``, ``seat`` and the members the engine lists for it
+    (``ACTION_MEMBERS``), except those only the table writes into a log (``logged``: a seat that
+    sends one gets a 422 ``unknown_field`` naming it)."""
+    attrs: dict[str, Any] = {
+        "type": fields.String(required=True, validate=validate.OneOf([kind]), metadata={"description": f"`{kind}`."}),
+        "seat": Int(
+            validate=validate.Range(min=0, max=MAX_ID),
+            metadata={"description": "Leave it out (the Seat-Token names the seat), or send the token's own seat."},
+        ),
+    }
+    for name, member in ACTION_MEMBERS[kind].items():
+        if member != "logged":
+            attrs[name] = _member_field(member, _MEMBER_DESCRIPTIONS[kind, name])
+    camel = "".join(part.capitalize() for part in kind.split("_"))
+    return type(f"{camel}ActionSchema", (Schema,), attrs)
+
+
+#: Each action type's schema, by ``type``: its members only (the engine's ``ACTION_MEMBERS``).
+ACTION_SCHEMAS: dict[str, type[Schema]] = {kind: _action_schema(kind) for kind in ACTION_TYPES}
+_ACTION_LOADERS = {kind: schema() for kind, schema in ACTION_SCHEMAS.items()}
+
+
+def action_component(kind: str) -> str:
+    """The OpenAPI component name of the action type ``kind`` (``DrawAction``, ...)."""
+    return ACTION_SCHEMAS[kind].__name__.removesuffix("Schema")
+
+
+class Action(fields.Field[dict[str, Any]]):
+    """A seat's action: an object whose ``type`` picks its schema (:data:`ACTION_SCHEMAS`), which
+    refuses every member the type does not have, each by its pointer (``/action/<member>``)."""
+
+    default_error_messages = {  # noqa: RUF012 - marshmallow types it an instance variable
+        "invalid": "Not a valid mapping type.",
+    }
+    #: The engine's code for a type it does not have (the code this answer had before the schema)
+    unknown_type = CodedMessage(f"Not an action type: one of {', '.join(ACTION_TYPES)}.", "unknown_action")
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.make_error("invalid")
+        if "type" not in value:
+            raise ValidationError({"type": ["Missing data for required field."]})
+        kind = value["type"]
+        loader = _ACTION_LOADERS.get(kind) if isinstance(kind, str) else None
+        if loader is None:
+            raise ValidationError({"type": [self.unknown_type]})
+        loaded: dict[str, Any] = loader.load(value)
+        return loaded
+
+
 class ActionCreateSchema(Schema):
     version = Int(
         required=True,
@@ -105,15 +223,14 @@ class ActionCreateSchema(Schema):
             "the table is still at it (409 `version_moved` otherwise)."
         },
     )
-    action = fields.Dict(
-        keys=fields.String(),
+    action = Action(
         required=True,
         metadata={
-            "description": 'The engine\'s action without `seat` (the Seat-Token names it): `{"type": "draw"}`, '
-            '`{"type": "take_pile", "cards": [...], "onto"?: i, "melds"?: [[...]]}`, `{"type": "meld", '
-            '"melds"?: [[...]], "add"?: [{"to": i, "cards": [...]}], "burn"?: [...]}`, `{"type": '
-            '"discard", "card": "7H"}`, `{"type": "ask"}`, `{"type": "answer", "yes": true}`. '
-            f"Problem codes: {_ACTION_CODES}"
+            "description": "The engine's action without `seat` (the Seat-Token names it), one of the types below, "
+            "each with its own members only: any other is a 422 `unknown_field` at `/action/<member>` (among them "
+            "`timed_out`, which only the table writes into a log, for the yes its clock gave). A body over "
+            f"{MAX_ACTION_BODY_BYTES} bytes is a 413. Problem codes: {_ACTION_CODES}",
+            "oneOf": [{"$ref": f"#/components/schemas/{action_component(kind)}"} for kind in ACTION_TYPES],
         },
     )
 
@@ -167,6 +284,10 @@ _HREF = _d("The table's URL.")
 _STATUS = _d("`playing`, or `finished` once its game has ended.")
 _ROUND = _d("The game's round in play (the last round once finished).")
 _VERSION = _d("The table's version: the actions taken, over all rounds (monotonic).")
+_PRACTICE = _d(
+    "true: the table's creator chose its seed (a practice deal: whoever knows the seed can compute every round's "
+    "deal); false: a random seed, each round's derived with the server's secret (no seat can compute a deal)."
+)
 
 
 class _TableHeadSchema(Schema):
@@ -178,6 +299,7 @@ class _TableHeadSchema(Schema):
     status = fields.String(required=True, metadata=_STATUS)
     round = fields.Integer(required=True, metadata=_ROUND)
     version = fields.Integer(required=True, metadata=_VERSION)
+    practice = fields.Boolean(required=True, metadata=_PRACTICE)
 
 
 class TableCreatedSchema(_TableHeadSchema):

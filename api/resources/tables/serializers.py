@@ -35,6 +35,7 @@ def created_doc(created: CreatedTable) -> dict[str, Any]:
         "status": data.status,
         "round": data.round,
         "version": data.version,
+        "practice": data.practice,
         "seats": [
             {"seat": i, "name": s.name, "side": s.side, "token": token}
             for i, (s, token) in enumerate(zip(state.seats, created.tokens, strict=True))
@@ -57,6 +58,7 @@ def summary_doc(data: TableData) -> dict[str, Any]:
         "status": data.status,
         "round": data.round,
         "version": data.version,
+        "practice": data.practice,
         "phase": state.phase,
         "turn": state.turn,
         "seats": [

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from handfoot.server import create_app
 from handfoot.server.config import CHECKOUT_ROOT, describe_database, load_config
+from handfoot.server.secret import secret_key
 
 
 def test_defaults() -> None:
@@ -38,3 +40,14 @@ def test_bad_body_limit_is_rejected(raw: str) -> None:
 def test_describe_database_hides_password() -> None:
     assert describe_database("sqlite:////tmp/x.sqlite3") == "SQLite database file: /tmp/x.sqlite3"
     assert "secret" not in describe_database("postgresql+psycopg://u:secret@h/db")
+
+
+def test_the_secret_key_comes_from_the_environment_or_is_drawn_at_start_up() -> None:
+    assert load_config({})["SECRET_KEY"] is None
+    assert load_config({"HANDFOOT_SECRET_KEY": "s" * 32})["SECRET_KEY"] == "s" * 32
+    with pytest.raises(ValueError, match="HANDFOOT_SECRET_KEY"):
+        load_config({"HANDFOOT_SECRET_KEY": "short"})
+    drawn = [create_app({"SECRET_KEY": None}) for _ in range(2)]
+    assert all(app.config["SECRET_KEY_GENERATED"] and len(secret_key(app)) == 64 for app in drawn)
+    assert secret_key(drawn[0]) != secret_key(drawn[1])  # one per process start, never a fixed default
+    assert secret_key(create_app({"SECRET_KEY": "s" * 32})) == b"s" * 32

@@ -26,6 +26,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, update
 
+from handfoot.server import create_app
 from handfoot.server.db import get_db
 from handfoot.server.models import Game
 from handfoot.server.pagination import decode_cursor, encode_cursor
@@ -33,6 +34,7 @@ from tests.api.app.test_problems import assert_problem
 from tests.helpers.games import create_game, recorded_statements
 
 GAMES = "/v1/games"
+OTHER_KEY = b"another server's secret, not this one"
 
 
 def _raw(text: str) -> str:
@@ -179,7 +181,9 @@ def test_the_deprecated_numbered_pages_still_work(flask_client: FlaskClient, db_
         "",
         "abc",
         "not base64!",
-        encode_cursor(datetime(2026, 1, 1, tzinfo=UTC), 0),
+        encode_cursor(datetime(2026, 1, 1, tzinfo=UTC), 0, OTHER_KEY),
+        encode_cursor(datetime(2026, 1, 1, tzinfo=UTC), 5, OTHER_KEY),  # signed, but not by this server
+        _raw("2026-12-01T00:00:00+00:00|5"),  # home-made: the form, without the signature
         "MjAyNi0xMi0wMVQwMDowMDowMHwx",  # no time zone
         "x" * 300,
         _raw("0001-01-01T00:00:00+01:00|5"),  # before year 1 in UTC
@@ -197,6 +201,38 @@ def test_a_cursor_not_given_by_the_server_is_a_422_naming_it(
 
 
 @pytest.mark.db
+def test_a_truncated_or_altered_cursor_is_a_422_naming_it(flask_client: FlaskClient, db_backend: str) -> None:
+    ids = _games(flask_client, 3)
+    next_url = _next(flask_client.get(f"{GAMES}?page_size=1")) or ""
+    cursor = re.search(r"cursor=([^&]+)", next_url).group(1)  # type: ignore[union-attr]
+    assert flask_client.get(GAMES, query_string={"cursor": cursor}).status_code == 200
+    body, mac = cursor.split(".")
+    moment, _ = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)).decode().split("|")
+    forged = [
+        cursor[:-1],  # truncated
+        body,  # the signature cut off
+        f"{_raw(f'{moment}|{ids[0]}')}.{mac}",  # another id under this cursor's signature
+        f"{body}.{mac[::-1]}",  # the signature altered
+    ]
+    for bad in forged:
+        response = flask_client.get(GAMES, query_string={"cursor": bad})
+        assert_problem(response, 422, "validation-error")
+        assert [(e.get("parameter"), e["code"]) for e in response.get_json()["errors"]] == [("cursor", "invalid_value")]
+
+
+@pytest.mark.db
+def test_a_cursor_of_a_server_with_another_secret_is_refused(db_url: str) -> None:
+    """Two hosts with one HANDFOOT_SECRET_KEY take each other's cursors; with none set, each draws its
+    own at start-up, and a cursor of one is refused by the other (and after a restart)."""
+    shared = {"DATABASE_URL": db_url, "SECRET_KEY": "k" * 32}
+    one, two, alone = create_app(shared), create_app(shared), create_app({"DATABASE_URL": db_url})
+    _games(one.test_client(), 3)
+    next_url = _next(one.test_client().get(f"{GAMES}?page_size=1")) or ""
+    assert two.test_client().get(next_url).status_code == 200
+    assert alone.test_client().get(next_url).status_code == 422
+
+
+@pytest.mark.db
 def test_cursor_and_page_together_are_a_422(flask_client: FlaskClient, db_backend: str) -> None:
     _games(flask_client, 3)
     cursor = _next(flask_client.get(f"{GAMES}?page_size=1")) or ""
@@ -208,9 +244,10 @@ def test_cursor_and_page_together_are_a_422(flask_client: FlaskClient, db_backen
 @pytest.mark.db
 def test_a_cursor_round_trips() -> None:
     moment = datetime(2026, 12, 1, 13, 30, 5, 123456, tzinfo=UTC)
-    assert decode_cursor(encode_cursor(moment, 42), max_id=2**31 - 1) == (moment, 42)
+    key = b"k" * 32
+    assert decode_cursor(encode_cursor(moment, 42, key), max_id=2**31 - 1, key=key) == (moment, 42)
     naive = datetime(2026, 12, 1, 13, 30, 5, 123456)  # as SQLite gives it back: UTC without tzinfo
-    assert decode_cursor(encode_cursor(naive, 7), max_id=2**31 - 1) == (moment, 7)
+    assert decode_cursor(encode_cursor(naive, 7, key), max_id=2**31 - 1, key=key) == (moment, 7)
 
 
 @pytest.mark.db

@@ -33,6 +33,32 @@ def test_draw_out_of_turn_or_phase_is_refused() -> None:
     assert refused(state, {"type": "fly", "seat": 0}) == ["unknown_action"]
 
 
+@pytest.mark.parametrize("kind", [["draw"], {"draw": True}, 7, None, True])
+def test_a_type_that_is_not_a_string_is_refused_naming_it(kind: object) -> None:
+    with pytest.raises(PlayError) as err:
+        step(arrange(), {"type": kind, "seat": 0})
+    assert [(p.code, p.path) for p in err.value.problems] == [("unknown_action", ("type",))]
+
+
+def test_a_member_an_action_type_does_not_have_is_refused_naming_each() -> None:
+    state = arrange(stock="4S 5S 6S", hands={0: "KS"})
+    with pytest.raises(PlayError) as err:
+        step(state, {"type": "draw", "seat": 0, "padding": "x" * 1000, "melds": []})
+    assert [(p.code, p.path) for p in err.value.problems] == [
+        ("unknown_action", ("padding",)),
+        ("unknown_action", ("melds",)),
+    ]
+    assert "draw" in err.value.problems[0].detail
+    assert step(state, {"type": "draw", "seat": 0}).phase == "play"  # its own members only: taken
+
+
+def test_every_type_takes_the_members_it_lists_and_no_other() -> None:
+    from handfoot.engine.play import ACTION_MEMBERS, ACTION_TYPES
+
+    assert tuple(ACTION_MEMBERS) == ACTION_TYPES
+    assert dict(ACTION_MEMBERS["answer"]) == {"yes": "yes_no", "timed_out": "logged"}
+
+
 def test_a_drawn_red_three_is_laid_out_and_replaced_where_the_rules_lay_them_out() -> None:
     pagat = step(arrange("pagat", stock="4S 9S 3H", hands={0: "KS"}), {"type": "draw", "seat": 0})
     assert codes(pagat.sides[0].red_threes) == ["3H"]

@@ -1,0 +1,61 @@
+"""The server's secret: the key of the HMACs (SHA-256) that sign what the server gives out and takes
+back (the games list's cursors) and derive what no client may predict (a table's round seeds).
+
+``HANDFOOT_SECRET_KEY`` sets it: at least :data:`MIN_SECRET_LENGTH` characters, e.g. the output of
+``python -c "import secrets; print(secrets.token_hex(32))"``. Unset, :func:`init_app` draws a random
+one at start-up, once per process that builds the app: under gunicorn's ``preload_app``
+(``api/gunicorn_conf.py``, which ``handfoot-server serve`` uses) the master builds it, so the host's
+workers share it; without it each worker draws its own, and refuses the others'. Then a cursor does
+not survive a restart and is refused by another host (a 422 naming ``cursor``: the client starts the
+list again); set the same ``HANDFOOT_SECRET_KEY`` on every host behind one address (docs/deploy.md).
+Round seeds need no shared key: each is derived once, when its round is dealt, and stored.
+
+Each use signs its own purpose (:func:`sign`'s ``purpose``), so a value signed for one is no
+signature for another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from collections.abc import Mapping
+
+import flask
+
+#: The shortest ``HANDFOOT_SECRET_KEY`` accepted (characters): 32 hex digits are 128 bits.
+MIN_SECRET_LENGTH = 32
+ENV_VAR = "HANDFOOT_SECRET_KEY"
+CONFIG_KEY = "SECRET_KEY"
+
+
+def secret_from_env(environ: Mapping[str, str] | None = None) -> str | None:
+    """``HANDFOOT_SECRET_KEY`` as set (``None``: unset or empty); a ``ValueError`` naming the variable
+    for one shorter than :data:`MIN_SECRET_LENGTH`."""
+    env = os.environ if environ is None else environ
+    raw = (env.get(ENV_VAR) or "").strip()
+    if not raw:
+        return None
+    if len(raw) < MIN_SECRET_LENGTH:
+        raise ValueError(f"{ENV_VAR} must be at least {MIN_SECRET_LENGTH} characters (random), got {len(raw)}")
+    return raw
+
+
+def init_app(app: flask.Flask) -> None:
+    """A random ``SECRET_KEY`` (64 hex digits) when the configuration has none; ``SECRET_KEY_GENERATED``
+    says so."""
+    if not app.config.get(CONFIG_KEY):
+        app.config[CONFIG_KEY] = secrets.token_hex(32)
+        app.config["SECRET_KEY_GENERATED"] = True
+
+
+def secret_key(app: flask.Flask | None = None) -> bytes:
+    """The server's secret as bytes (``app``, or the current app's)."""
+    value = (app or flask.current_app).config[CONFIG_KEY]
+    return value if isinstance(value, bytes) else str(value).encode("utf-8")
+
+
+def sign(key: bytes, purpose: str, message: bytes) -> bytes:
+    """HMAC-SHA256 with ``key`` over ``purpose``, a NUL and ``message`` (32 bytes)."""
+    return hmac.new(key, purpose.encode("ascii") + b"\0" + message, hashlib.sha256).digest()
