@@ -1,7 +1,7 @@
 """tables.state: the round's step count is ``step``, not ``version``
 
 Revision ID: 58da2dd199e4
-Revises: 45f3ec6b8e04
+Revises: 50dcccd796c6
 Create Date: 2026-12-02 07:30:00
 
 The engine's round in play (``tables.state``, ``handfoot.engine.play.to_mapping``) counted its
@@ -17,7 +17,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = "58da2dd199e4"
-down_revision: str | Sequence[str] | None = "45f3ec6b8e04"
+down_revision: str | Sequence[str] | None = "50dcccd796c6"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -170,7 +170,7 @@ def test_table_state_step_migration_renames_the_stored_count_both_ways(empty_db_
     get_db(app).dispose()
     assert {"step"} <= stored_keys(empty_db_url) and "version" not in stored_keys(empty_db_url)
 
-    migrate.downgrade(empty_db_url, "45f3ec6b8e04")
+    migrate.downgrade(empty_db_url, "50dcccd796c6")
     assert {"version"} <= stored_keys(empty_db_url) and "step" not in stored_keys(empty_db_url)
 
     migrate.upgrade(empty_db_url)
