@@ -156,11 +156,13 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
             )
         teams.append(side)
     parse.done()
-    return RoundInput(round=round_number, teams=tuple(teams))
+    return _new(RoundInput, (round_number, tuple(teams)))
 
 
 _CUTS = ("perfect_cuts", "cuts_within_1", "cuts_within_3")
 _card = CARD_TABLE.__getitem__
+#: ``_new(TeamRound, (name, went_out, ...))``: a named tuple without its Python ``__new__``.
+_new = tuple.__new__
 
 
 def _count(n: Any) -> int:
@@ -183,17 +185,20 @@ def _cards_side(team: Mapping[str, Any], name: str, went_out: bool) -> TeamRound
         return None
     try:
         side_players = tuple([_cards_player(p) for p in players])
-        return TeamRound(
-            name,
-            went_out,
-            tuple([tuple(map(_card, meld)) for meld in melds]),
-            tuple(map(_card, red_threes)),
-            tuple(map(_card, burn)),
-            side_players,
-            None,
-            _count(get("perfect_cuts", 0)),
-            _count(get("cuts_within_1", 0)),
-            _count(get("cuts_within_3", 0)),
+        return _new(
+            TeamRound,
+            (
+                name,
+                went_out,
+                tuple([tuple(map(_card, meld)) for meld in melds]),
+                tuple(map(_card, red_threes)),
+                tuple(map(_card, burn)),
+                side_players,
+                None,
+                _count(get("perfect_cuts", 0)),
+                _count(get("cuts_within_1", 0)),
+                _count(get("cuts_within_3", 0)),
+            ),
         )
     except (KeyError, TypeError, AttributeError):
         return None
@@ -211,8 +216,9 @@ def _cards_player(player: Any) -> checks.PlayerState:
         or not (from_foot is None or type(from_foot) is bool)
     ):
         raise TypeError
-    return checks.PlayerState(
-        str(player["name"]), tuple(map(_card, hand)), None if foot is None else tuple(map(_card, foot)), from_foot
+    return _new(
+        checks.PlayerState,
+        (str(player["name"]), tuple(map(_card, hand)), None if foot is None else tuple(map(_card, foot)), from_foot),
     )
 
 

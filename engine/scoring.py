@@ -36,13 +36,14 @@ __all__ = [
 ]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class TeamRound:
+class TeamRound(NamedTuple):
     """One side's round. Cards form: ``melds`` (everything on the table), ``red_threes`` (laid out),
     ``burn`` (the burn pile), ``players``. Tally form: ``tally`` (then the card fields are unused).
     ``perfect_cuts``: how often a player of the side cut exactly the dealt count; ``cuts_within_1``
-    and ``cuts_within_3``: one card off, and two or three off (cards form; the graded perfect cut)."""
+    and ``cuts_within_3``: one card off, and two or three off (cards form; the graded perfect cut).
+
+    A named tuple (immutable, fields by name or position), as :class:`RoundInput` is: the reader of
+    a request body (``handfoot.engine.operations``) builds one per side with ``tuple.__new__``."""
 
     name: str
     went_out: bool = False
@@ -56,10 +57,8 @@ class TeamRound:
     cuts_within_3: int = 0
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class RoundInput:
-    """A finished round: its number (1 = first) and every side."""
+class RoundInput(NamedTuple):
+    """A finished round: its number (1 = first) and every side (a named tuple)."""
 
     round: int
     teams: tuple[TeamRound, ...]
@@ -286,12 +285,12 @@ def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
     held = list(chain.from_iterable([p.hand for p in players] + [p.foot for p in players if p.foot]))
     caught = sum(map(_is_red_three, held))
     books = table.standing_books() if stand else table.books
-    tally = Tally(  # the fields in order: see Tally
+    tally = _new(Tally, (  # the fields in order: see Tally
         books.clean_books, books.dirty_books, books.wild_books, len(team.red_threes), caught, table.points,
         sum(map(points_by_rank.__getitem__, map(_rank_index, held))) - caught * points_by_rank[_THREE],
         sum(map(points_by_rank.__getitem__, map(_rank_index, team.burn))), team.perfect_cuts, bool(melds),
         team.cuts_within_1, team.cuts_within_3,
-        _rank_books(table, rules, stand) if rules.rank_book_bonuses else ())
+        _rank_books(table, rules, stand) if rules.rank_book_bonuses else ()))
     if team.went_out:
         problems += going_out_problems(books, players, rules, round_number, at)
         if players and not any(not p.hand and p.foot is None for p in players):
@@ -397,7 +396,7 @@ def breakdown(name: str, went_out: bool, tally: Tally, rules: RuleSet, round_num
 
 #: ``_new_line(Line, (code, label, count, points_each, points))``: a Line without its Python
 #: ``__new__`` (what ``Line._make`` does).
-_new_line = tuple.__new__
+_new_line = _new = tuple.__new__
 _points_of = itemgetter(4)  # Line.points
 
 

@@ -4,8 +4,9 @@ can produce (a tally given in a request is checked here; one derived from cards 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from math import gcd
+from typing import NamedTuple
 
 from handfoot.engine.cards import RANK_INDEX, Rank, deck
 from handfoot.engine.checks import going_out_problems
@@ -27,11 +28,12 @@ class RankBooks:
     dirty_books: int = 0
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Tally:
+class Tally(NamedTuple):
     """A side's round as counted at the table: what its :class:`~handfoot.engine.scoring.Breakdown` is
     made of. Counts are cards or books; ``*_points`` are points.
+
+    A named tuple (immutable, compared by value, fields by name or position): scoring derives one per
+    side of every round, built with ``tuple.__new__`` as :class:`~handfoot.engine.scoring.Line` is.
 
     ``points_left`` is positive (it is subtracted); ``red_threes_caught`` counts red threes held in
     hands or feet; ``perfect_cuts``, ``cuts_within_1`` and ``cuts_within_3`` count a side's cuts of
@@ -69,7 +71,7 @@ class Tally:
 
 
 #: The tally's counts (every field but ``has_melded`` and ``rank_books``): whole numbers of a request's ``tally``.
-TALLY_COUNTS = tuple(f.name for f in fields(Tally) if f.name not in ("has_melded", "rank_books"))
+TALLY_COUNTS = tuple(name for name in Tally._fields if name not in ("has_melded", "rank_books"))
 
 _NATURAL_INDEXES = [RANK_INDEX[r] for r in Rank if r not in (Rank.THREE, Rank.TWO, Rank.JOKER)]
 _WILD_INDEXES = [RANK_INDEX[Rank.TWO], RANK_INDEX[Rank.JOKER]]

@@ -168,7 +168,7 @@ def test_scoring_cards_is_scoring_the_tally_derived_from_them(seed: int) -> None
             warned = answer.teams[i].warnings  # only where illegal melds stand: what side_tally names
             assert problems == list(warned) and (not warned or rules.illegal_melds_stand)
             assert breakdown(team.name, team.went_out, tally, rules, round_input.round, warned) == answer.teams[i]
-            counts = {k: getattr(tally, k) for k in Tally.__dataclass_fields__}
+            counts = {k: getattr(tally, k) for k in Tally._fields}
             counts["rank_books"] = [
                 {"rank": b.rank, "clean_books": b.clean_books, "dirty_books": b.dirty_books} for b in tally.rank_books
             ]
