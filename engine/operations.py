@@ -160,6 +160,7 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
 
 
 _CUTS = ("perfect_cuts", "cuts_within_1", "cuts_within_3")
+_CUT_KEYS, _NO_CUTS = frozenset(_CUTS), (0, 0, 0)
 _card = CARD_TABLE.__getitem__
 #: ``_new(TeamRound, (name, went_out, ...))``: a named tuple without its Python ``__new__``.
 _new = tuple.__new__
@@ -195,9 +196,7 @@ def _cards_side(team: Mapping[str, Any], name: str, went_out: bool) -> TeamRound
                 tuple(map(_card, burn)),
                 side_players,
                 None,
-                _count(get("perfect_cuts", 0)),
-                _count(get("cuts_within_1", 0)),
-                _count(get("cuts_within_3", 0)),
+                *(_NO_CUTS if _CUT_KEYS.isdisjoint(team) else [_count(get(key, 0)) for key in _CUTS]),
             ),
         )
     except (KeyError, TypeError, AttributeError):
