@@ -224,7 +224,8 @@ def _cards_player(player: Any) -> checks.PlayerState:
 def validate_meld_request(body: Mapping[str, Any]) -> MeldCheck:
     """``POST /v1/melds/validate``: ``{preset, rules?, cards, onto?}``."""
     rules = rules_of(body).rules
-    cards, onto = body.get("cards"), body.get("onto")
+    cards: Any = body.get("cards")  # a list of card strings, else the reader below names what it is
+    onto: Any = body.get("onto")
     try:  # every card as the card table spells it: one pass in C per list
         parsed, parsed_onto = tuple(map(_card, cards)), tuple(map(_card, onto)) if onto else ()
     except (KeyError, TypeError):  # else card by card, naming each unknown card with its path
