@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from handfoot.engine.cards import Card, Rank
 from handfoot.engine.errors import Problem
-from handfoot.engine.frozen import fast_init
 from handfoot.engine.melds import cards_points
 from handfoot.engine.rules import Contract, RuleSet
 from handfoot.engine.table import Table, analyse_table
@@ -106,12 +106,11 @@ def check_opening(
 _NO_BOOKS = Contract()
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class PlayerState:
+class PlayerState(NamedTuple):
     """A player at the end of play: ``hand`` cards, ``foot`` cards when the foot was never picked
     up (``None`` once picked up), and ``played_from_foot`` (``None``: not given; read only where
-    ``going_out_needs_foot_play``, and then an absent value is not refused: docs/rules-decisions.md D17)."""
+    ``going_out_needs_foot_play``, and then an absent value is not refused: docs/rules-decisions.md D17).
+    A named tuple: the reader of a request body builds one per player with ``tuple.__new__``."""
 
     name: str
     hand: tuple[Card, ...] = ()

@@ -7,11 +7,12 @@ a.k.a. pile or canasta) at ``book_size`` cards, else *open*. Its kind: ``clean``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from enum import Enum
+from operator import attrgetter
 from typing import NamedTuple
 
-from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, Card, Rank, composition
+from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, Card, Rank
 from handfoot.engine.errors import Problem
 from handfoot.engine.rules import RuleSet, per_rules
 
@@ -42,6 +43,7 @@ def rank_points(rules: RuleSet) -> tuple[int, ...]:
 
 
 _RANKS = tuple(Rank)
+_composition_of = attrgetter("composition")
 #: Each rank's canonical text, by rank index (an enum's ``.value`` is a Python-level descriptor).
 _RANK_TEXT = tuple(rank.value for rank in Rank)
 _TWO, _THREE, _JOKER = RANK_INDEX[Rank.TWO], RANK_INDEX[Rank.THREE], RANK_INDEX[Rank.JOKER]
@@ -128,7 +130,7 @@ def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ())
                 ),
             ),
         )
-    return meld_of(composition(whole), size, cards, onto, rules)
+    return meld_of(sum(map(_composition_of, whole)), size, cards, onto, rules, rank_points(rules))
 
 
 # -- the meld rules: decided as bits (``meld_of``), explained from the bits (``meld_problems``) ----
@@ -159,11 +161,13 @@ WILDS_IN_BOOK = 1 << 11
 _THREE_SHIFT, _TWO_SHIFT, _JOKER_SHIFT = RANK_BITS * _THREE, RANK_BITS * _TWO, RANK_BITS * _JOKER
 
 
-def meld_of(comp: int, size: int, cards: Sequence[Card], onto: Sequence[Card], rules: RuleSet) -> MeldCheck:
+def meld_of(
+    comp: int, size: int, cards: Sequence[Card], onto: Sequence[Card], rules: RuleSet, points_by_rank: Sequence[int]
+) -> MeldCheck:
     """The :class:`MeldCheck` of a meld of ``size`` cards (at most ``MELD_CARDS_MAX``) whose
-    composition is ``comp``: ``cards`` added ``onto`` a meld (``onto`` empty for a meld taken whole).
-    The cards are read only when the composition holds threes (their colour)."""
-    points_by_rank = rank_points(rules)
+    composition is ``comp``: ``cards`` added ``onto`` a meld (``onto`` empty for a meld taken whole),
+    ``points_by_rank`` the card values of ``rules`` (:func:`rank_points`, read once per table by the
+    caller). The cards are read only when the composition holds threes (their colour)."""
     twos = comp >> _TWO_SHIFT & MELD_CARDS_MAX
     jokers = comp >> _JOKER_SHIFT
     wilds = twos + jokers
@@ -309,7 +313,8 @@ def wild_faults(naturals: int, wilds: int, complete: bool, rules: RuleSet) -> in
     given time to be non-wild'; ``NATURAL_SHARE``), ``max_wilds_per_book`` (``WILDS_IN_BOOK``).
     Also what :func:`handfoot.engine.rule_fields.consistency_problems` asks of a dirty book, so a
     rule set that forbids every dirty book is refused by these same limits."""
-    faults = 0 if _RATIOS[rules.wild_ratio][1](naturals, wilds) else WILD_RATIO
+    _words, times, more = _RATIOS[rules.wild_ratio]
+    faults = 0 if naturals >= times * wilds + more else WILD_RATIO
     if naturals < rules.min_naturals_with_wilds:
         faults |= FEW_NATURALS
     if complete and naturals < rules.min_naturals_dirty_book:
@@ -379,10 +384,11 @@ def wild_card_problems(naturals: int, wilds: int, complete: bool, rules: RuleSet
     return problems
 
 
-#: wild_ratio → (the rule in words, whether ``naturals`` and ``wilds`` keep it).
-_RATIOS: dict[str, tuple[str, Callable[[int, int], bool]]] = {
-    "twice": ("naturals >= 2 x wilds", lambda n, w: n >= 2 * w),
-    "more": ("more naturals than wilds", lambda n, w: n > w),
-    "equal": ("no more wilds than naturals", lambda n, w: n >= w),
-    "none": ("", lambda n, w: True),
+#: wild_ratio → (the rule in words, ``a``, ``b``): ``naturals`` and ``wilds`` keep it when
+#: ``naturals >= a * wilds + b`` (``none``: any naturals, 0 included).
+_RATIOS: dict[str, tuple[str, int, int]] = {
+    "twice": ("naturals >= 2 x wilds", 2, 0),
+    "more": ("more naturals than wilds", 1, 1),
+    "equal": ("no more wilds than naturals", 1, 0),
+    "none": ("", 0, 0),
 }

@@ -156,11 +156,14 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
             )
         teams.append(side)
     parse.done()
-    return RoundInput(round=round_number, teams=tuple(teams))
+    return _new(RoundInput, (round_number, tuple(teams)))
 
 
 _CUTS = ("perfect_cuts", "cuts_within_1", "cuts_within_3")
+_CUT_KEYS, _NO_CUTS = frozenset(_CUTS), (0, 0, 0)
 _card = CARD_TABLE.__getitem__
+#: ``_new(TeamRound, (name, went_out, ...))``: a named tuple without its Python ``__new__``.
+_new = tuple.__new__
 
 
 def _count(n: Any) -> int:
@@ -183,17 +186,18 @@ def _cards_side(team: Mapping[str, Any], name: str, went_out: bool) -> TeamRound
         return None
     try:
         side_players = tuple([_cards_player(p) for p in players])
-        return TeamRound(
-            name,
-            went_out,
-            tuple([tuple(map(_card, meld)) for meld in melds]),
-            tuple(map(_card, red_threes)),
-            tuple(map(_card, burn)),
-            side_players,
-            None,
-            _count(get("perfect_cuts", 0)),
-            _count(get("cuts_within_1", 0)),
-            _count(get("cuts_within_3", 0)),
+        return _new(
+            TeamRound,
+            (
+                name,
+                went_out,
+                tuple([tuple(map(_card, meld)) for meld in melds]),
+                tuple(map(_card, red_threes)),
+                tuple(map(_card, burn)),
+                side_players,
+                None,
+                *(_NO_CUTS if _CUT_KEYS.isdisjoint(team) else [_count(get(key, 0)) for key in _CUTS]),
+            ),
         )
     except (KeyError, TypeError, AttributeError):
         return None
@@ -211,18 +215,24 @@ def _cards_player(player: Any) -> checks.PlayerState:
         or not (from_foot is None or type(from_foot) is bool)
     ):
         raise TypeError
-    return checks.PlayerState(
-        str(player["name"]), tuple(map(_card, hand)), None if foot is None else tuple(map(_card, foot)), from_foot
+    return _new(
+        checks.PlayerState,
+        (str(player["name"]), tuple(map(_card, hand)), None if foot is None else tuple(map(_card, foot)), from_foot),
     )
 
 
 def validate_meld_request(body: Mapping[str, Any]) -> MeldCheck:
     """``POST /v1/melds/validate``: ``{preset, rules?, cards, onto?}``."""
     rules = rules_of(body).rules
-    parse = _Cards()
-    cards, onto = parse(body.get("cards"), ("cards",)), parse(body.get("onto"), ("onto",))
-    parse.done()
-    return validate_meld(cards, rules, onto)
+    cards: Any = body.get("cards")  # a list of card strings, else the reader below names what it is
+    onto: Any = body.get("onto")
+    try:  # every card as the card table spells it: one pass in C per list
+        parsed, parsed_onto = tuple(map(_card, cards)), tuple(map(_card, onto)) if onto else ()
+    except (KeyError, TypeError):  # else card by card, naming each unknown card with its path
+        parse = _Cards()
+        parsed, parsed_onto = parse(cards, ("cards",)), parse(onto, ("onto",))
+        parse.done()
+    return validate_meld(parsed, rules, parsed_onto)
 
 
 def check_opening_request(body: Mapping[str, Any]) -> checks.OpeningCheck:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import NamedTuple
@@ -24,7 +23,6 @@ from typing import NamedTuple
 from handfoot.engine.cards import RANK_INDEX, Card, Rank
 from handfoot.engine.checks import PlayerState, going_out_problems, out_of_cards_problems, player_problems
 from handfoot.engine.errors import Path, Problem, RoundError
-from handfoot.engine.frozen import fast_init
 from handfoot.engine.melds import BookKind, rank_points
 from handfoot.engine.rules import RuleSet, per_rules
 from handfoot.engine.table import Table, analyse_table
@@ -36,13 +34,14 @@ __all__ = [
 ]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class TeamRound:
+class TeamRound(NamedTuple):
     """One side's round. Cards form: ``melds`` (everything on the table), ``red_threes`` (laid out),
     ``burn`` (the burn pile), ``players``. Tally form: ``tally`` (then the card fields are unused).
     ``perfect_cuts``: how often a player of the side cut exactly the dealt count; ``cuts_within_1``
-    and ``cuts_within_3``: one card off, and two or three off (cards form; the graded perfect cut)."""
+    and ``cuts_within_3``: one card off, and two or three off (cards form; the graded perfect cut).
+
+    A named tuple (immutable, fields by name or position), as :class:`RoundInput` is: the reader of
+    a request body (``handfoot.engine.operations``) builds one per side with ``tuple.__new__``."""
 
     name: str
     went_out: bool = False
@@ -56,10 +55,8 @@ class TeamRound:
     cuts_within_3: int = 0
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class RoundInput:
-    """A finished round: its number (1 = first) and every side."""
+class RoundInput(NamedTuple):
+    """A finished round: its number (1 = first) and every side (a named tuple)."""
 
     round: int
     teams: tuple[TeamRound, ...]
@@ -81,12 +78,11 @@ class Line(NamedTuple):
     points: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Breakdown:
+class Breakdown(NamedTuple):
     """A side's round score: ``name``, ``total`` (points) and the ``lines`` that sum to it;
     ``warnings``: the meld rules its table breaks where they stand and score (``illegal_melds_stand``,
-    the Hodges family rules' "what's layed is played"; empty otherwise)."""
+    the Hodges family rules' "what's layed is played"; empty otherwise). A named tuple, as
+    :class:`Line` is, built with ``tuple.__new__``."""
 
     name: str
     total: int
@@ -97,10 +93,8 @@ class Breakdown:
         return next((line for line in self.lines if line.code == code), None)
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class RoundScore:
-    """Every side's breakdown, in the order given."""
+class RoundScore(NamedTuple):
+    """Every side's breakdown, in the order given (a named tuple)."""
 
     round: int
     teams: tuple[Breakdown, ...]
@@ -216,9 +210,9 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
     problems += _copies_problems(teams, tallies, rules)
     if problems:
         raise RoundError(problems)
-    return RoundScore(round_number, tuple([
+    return _new(RoundScore, (round_number, tuple([
         breakdown(team.name, team.went_out, tally, rules, round_number, warned)
-        for team, tally, warned in zip(teams, tallies, warnings, strict=True)]))
+        for team, tally, warned in zip(teams, tallies, warnings, strict=True)])))
 
 
 def _two_sides_out_problems(teams: Sequence[TeamRound]) -> list[Problem]:
@@ -278,23 +272,31 @@ def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
         problems += burn_problems(team.burn, table.closed_ranks(), rules, at)
     players = team.players
     problems += player_problems(players, rules, round_number, at)
-    if not team.went_out and rules.last_card_needs_contract:
-        problems += out_of_cards_problems([(p.name, bool(p.hand) or p.foot is not None, (*at, "players", j, "hand"))
-                                           for j, p in enumerate(players)], team.went_out, rules)
+    held: list[Card] = []  # every card left in a hand or a foot
+    emptied: list[int] = []  # the players who hold no card: hand played out, foot picked up
+    for j, player in enumerate(players):
+        if player.hand:
+            held += player.hand
+        elif player.foot is None:
+            emptied.append(j)
+        if player.foot:
+            held += player.foot
+    if emptied and not team.went_out and rules.last_card_needs_contract:
+        problems += out_of_cards_problems([(players[j].name, False, (*at, "players", j, "hand")) for j in emptied],
+                                          team.went_out, rules)
     if team.perfect_cuts or team.cuts_within_1 or team.cuts_within_3:
         problems += _not_scored_cuts(team, rules, at)
-    held = list(chain.from_iterable([p.hand for p in players] + [p.foot for p in players if p.foot]))
     caught = sum(map(_is_red_three, held))
     books = table.standing_books() if stand else table.books
-    tally = Tally(  # the fields in order: see Tally
+    tally = _new(Tally, (  # the fields in order: see Tally
         books.clean_books, books.dirty_books, books.wild_books, len(team.red_threes), caught, table.points,
         sum(map(points_by_rank.__getitem__, map(_rank_index, held))) - caught * points_by_rank[_THREE],
         sum(map(points_by_rank.__getitem__, map(_rank_index, team.burn))), team.perfect_cuts, bool(melds),
         team.cuts_within_1, team.cuts_within_3,
-        _rank_books(table, rules, stand) if rules.rank_book_bonuses else ())
+        _rank_books(table, rules, stand) if rules.rank_book_bonuses else ()))
     if team.went_out:
         problems += going_out_problems(books, players, rules, round_number, at)
-        if players and not any(not p.hand and p.foot is None for p in players):
+        if players and not emptied:
             problems.append(Problem("cards_left_when_out", f"{team.name} went out, but no player of "
                                     "the side has played out both hand and foot", (*at, "players")))
     return tally, problems, warned
@@ -392,12 +394,12 @@ def breakdown(name: str, went_out: bool, tally: Tally, rules: RuleSet, round_num
     if rules.after_book == "burn":
         lines.append(new(Line, ("burn", _LABEL_BURN, None, None, t.burn_points)))
     lines.append(new(Line, ("points_left", _LABEL_LEFT, None, None, -t.points_left)))
-    return Breakdown(name, sum(map(_points_of, lines)), tuple(lines), warnings)
+    return _new(Breakdown, (name, sum(map(_points_of, lines)), tuple(lines), warnings))
 
 
 #: ``_new_line(Line, (code, label, count, points_each, points))``: a Line without its Python
 #: ``__new__`` (what ``Line._make`` does).
-_new_line = tuple.__new__
+_new_line = _new = tuple.__new__
 _points_of = itemgetter(4)  # Line.points
 
 
@@ -407,28 +409,33 @@ _JOKER_KEY = Card(Rank.JOKER, None).key
 _key_of = attrgetter("key")
 
 
-def _card_groups(team: TeamRound) -> list[Sequence[Card]]:
-    """Every list of cards of a side (cards form)."""
-    groups: list[Sequence[Card]] = [*team.melds, team.red_threes, team.burn]
-    for player in team.players:
-        groups += [player.hand, player.foot or ()]
-    return groups
-
-
 def _copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules: RuleSet) -> list[Problem]:
     """More copies of a card than the decks hold (cards form: ``decks`` of each card,
     ``jokers_per_deck * decks`` jokers), or more red threes than they hold (any form). The decks are
     those of the round's players, a side given as a tally counting ``players_per_team_max``."""
-    players = sum(len(t.players) for t in teams if t.tally is None)
-    players += sum(rules.players_per_team_max for t in teams if t.tally is not None)
+    players = 0
+    groups: list[Sequence[Card]] = []  # every list of cards of the round (cards form)
+    for team in teams:
+        if team.tally is not None:
+            players += rules.players_per_team_max
+            continue
+        players += len(team.players)
+        groups += team.melds
+        groups.append(team.red_threes)
+        groups.append(team.burn)
+        for player in team.players:
+            groups.append(player.hand)
+            if player.foot:
+                groups.append(player.foot)
     decks = rules.decks_for(players)
     problems: list[Problem] = []
-    groups = [group for team in teams if team.tally is None for group in _card_groups(team)]
     copies = Counter(map(_key_of, chain.from_iterable(groups)))
     jokers = copies.pop(_JOKER_KEY, 0)
     if jokers > rules.jokers_per_deck * decks or max(copies.values(), default=0) > decks:  # walk again, to name each
         problems.extend(_copies_positions(teams, decks, rules.jokers_per_deck))
-    red_threes = sum(t.red_threes_on_table + t.red_threes_caught for t in tallies)
+    red_threes = 0
+    for tally in tallies:
+        red_threes += tally.red_threes_on_table + tally.red_threes_caught
     if red_threes > 2 * decks:
         problems.append(Problem("too_many_copies", f"{red_threes} red threes in the round, but "
                                 f"{decks} decks hold {2 * decks}", ("teams",)))

@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from operator import attrgetter
+from typing import NamedTuple
 
 from handfoot.engine.cards import MELD_CARDS_MAX, Card
 from handfoot.engine.errors import Path, Problem
-from handfoot.engine.frozen import fast_init
-from handfoot.engine.melds import BookKind, MeldCheck, meld_check, meld_of
+from handfoot.engine.melds import BookKind, MeldCheck, meld_check, meld_of, rank_points
 from handfoot.engine.rules import Contract, RuleSet
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Table:
+class Table(NamedTuple):
     """``checks`` (one per meld, in order), ``books`` (complete valid melds by kind), ``points`` (card
-    points of every melded card), ``problems`` (paths ``path + (meld index, card index?)``)."""
+    points of every melded card), ``problems`` (paths ``path + (meld index, card index?)``).
+
+    A named tuple, built with ``tuple.__new__`` (every side of every round has one)."""
 
     checks: tuple[MeldCheck, ...]
     books: Contract
@@ -42,6 +41,7 @@ class Table:
 _composition_of = attrgetter("composition")
 _points_of = attrgetter("points")
 _problems_of = attrgetter("problems")
+_new = tuple.__new__
 
 
 def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = ("melds",)) -> Table:
@@ -53,9 +53,10 @@ def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = 
     burn instead (``second_book_of_rank``, when ``after_book`` is ``burn``). An invalid meld is no
     book.
     """
+    points_by_rank = rank_points(rules)
     checks = tuple(
         [
-            meld_of(sum(map(_composition_of, meld)), len(meld), meld, (), rules)
+            meld_of(sum(map(_composition_of, meld)), len(meld), meld, (), rules, points_by_rank)
             if len(meld) <= MELD_CARDS_MAX
             else meld_check(meld, rules)
             for meld in melds
@@ -66,7 +67,7 @@ def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = 
     problems = _table_problems(checks, rules, path, between) if between or any(map(_problems_of, checks)) else ()
     kinds = [c.kind for c in checks if c.complete and not c.problems]
     books = Contract(kinds.count(BookKind.CLEAN), kinds.count(BookKind.DIRTY), kinds.count(BookKind.WILD))
-    return Table(checks, books, sum(map(_points_of, checks)), problems)
+    return _new(Table, (checks, books, sum(map(_points_of, checks)), problems))
 
 
 def _table_problems(checks: Sequence[MeldCheck], rules: RuleSet, path: Path, between: bool) -> tuple[Problem, ...]:

@@ -4,8 +4,9 @@ can produce (a tally given in a request is checked here; one derived from cards 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from math import gcd
+from typing import NamedTuple
 
 from handfoot.engine.cards import RANK_INDEX, Rank, deck
 from handfoot.engine.checks import going_out_problems
@@ -27,11 +28,12 @@ class RankBooks:
     dirty_books: int = 0
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Tally:
+class Tally(NamedTuple):
     """A side's round as counted at the table: what its :class:`~handfoot.engine.scoring.Breakdown` is
     made of. Counts are cards or books; ``*_points`` are points.
+
+    A named tuple (immutable, compared by value, fields by name or position): scoring derives one per
+    side of every round, built with ``tuple.__new__`` as :class:`~handfoot.engine.scoring.Line` is.
 
     ``points_left`` is positive (it is subtracted); ``red_threes_caught`` counts red threes held in
     hands or feet; ``perfect_cuts``, ``cuts_within_1`` and ``cuts_within_3`` count a side's cuts of
@@ -69,7 +71,7 @@ class Tally:
 
 
 #: The tally's counts (every field but ``has_melded`` and ``rank_books``): whole numbers of a request's ``tally``.
-TALLY_COUNTS = tuple(f.name for f in fields(Tally) if f.name not in ("has_melded", "rank_books"))
+TALLY_COUNTS = tuple(name for name in Tally._fields if name not in ("has_melded", "rank_books"))
 
 _NATURAL_INDEXES = [RANK_INDEX[r] for r in Rank if r not in (Rank.THREE, Rank.TWO, Rank.JOKER)]
 _WILD_INDEXES = [RANK_INDEX[Rank.TWO], RANK_INDEX[Rank.JOKER]]
@@ -207,13 +209,26 @@ def _rank_books_problems(tally: Tally, rules: RuleSet, at: Path) -> list[Problem
     return problems
 
 
+@per_rules
+def _deck_totals(rules: RuleSet) -> tuple[int, int, int]:
+    """One deck under ``rules``: its cards, its wild cards, and the points of its cards (a red three
+    is never counted as a card), made once per RuleSet."""
+    cards = deck(rules.jokers_per_deck)
+    values = rank_points(rules)
+    return (
+        len(cards),
+        sum(1 for c in cards if c.is_wild),
+        sum(values[c.rank_index] for c in cards if not c.is_red_three),
+    )
+
+
 def _ceiling_problems(tally: Tally, rules: RuleSet, decks: int, at: Path) -> list[Problem]:
     """More than ``decks`` decks can hold: books (by cards, and wild cards for wild books), and card
     points on the table (with the burn pile) or left in hands and feet (docs/rules-decisions.md D10)."""
     problems: list[Problem] = []
     where = f"{decks} decks (the most for {rules.players_per_team_max} players a side)"
-    cards_of_a_deck = deck(rules.jokers_per_deck)
-    cards = decks * len(cards_of_a_deck)
+    deck_cards, deck_wilds, deck_points = _deck_totals(rules)
+    cards = decks * deck_cards
     books = tally.clean_books + tally.dirty_books + tally.wild_books
     if books * rules.book_size > cards:
         problems.append(
@@ -223,7 +238,7 @@ def _ceiling_problems(tally: Tally, rules: RuleSet, decks: int, at: Path) -> lis
                 (*at, "tally", "clean_books"),
             )
         )
-    wilds = decks * sum(1 for c in cards_of_a_deck if c.is_wild)
+    wilds = decks * deck_wilds
     if tally.wild_books * rules.book_size > wilds:
         problems.append(
             Problem(
@@ -233,8 +248,7 @@ def _ceiling_problems(tally: Tally, rules: RuleSet, decks: int, at: Path) -> lis
                 (*at, "tally", "wild_books"),
             )
         )
-    values = rank_points(rules)
-    most = decks * sum(values[c.rank_index] for c in cards_of_a_deck if not c.is_red_three)
+    most = decks * deck_points
     for key, points in (("table_points", tally.table_points + tally.burn_points), ("points_left", tally.points_left)):
         if points > most:
             problems.append(
