@@ -7,8 +7,8 @@ module, so what is measured is what is served. Command-line flags override it (`
   Python, so one process per core serves it best (threads add no scoring throughput: the GIL).
 - ``worker_class`` ``gthread`` with ``threads`` (``HANDFOOT_THREADS``, default 8) per worker: a seat
   waiting for its turn (a long-poll, ``GET /v1/tables/{id}/view?wait=``, or an event stream) holds
-  its request open for up to a minute (a stream up to 15), sleeping between reads of the table's
-  row. Sync workers serve one request each, so four waiting bots would take every worker and the
+  its request open for up to a minute (a stream up to 15), asleep until the table changes
+  (``api/wakeups.py``). Sync workers serve one request each, so four waiting bots would take every worker and the
   actions they wait for could never arrive. Threads only let waiting requests wait; ``threads``
   bounds the waiters (and database connections) a worker holds, so size it to the bots expected.
   Put a buffering proxy in front on a public network (a slow client holds a thread).

@@ -4,8 +4,8 @@ The HTTP contract is docs/tables.md. Views are thin: they authenticate (an API k
 ``Seat-Token``: ``problems.py``), call ``handfoot.server.services.tables``, which owns the
 transactions and calls the play engine, and return the documents of ``serializers.py``. A seat may
 wait for a change by long-poll (``GET .../view?version=&wait=``) or server-sent events (``GET
-.../events``); both poll the table's row in the database every :data:`POLL_SECONDS`, so a change
-made through any API host is seen.
+.../events``); both are woken by the write that changes the table, through whichever API host it
+came (``handfoot.server.wakeups``), and read the table then.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 import flask
 from flask.views import MethodView
 
-from handfoot.server import idempotency
+from handfoot.server import idempotency, wakeups
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
 from handfoot.server.idempotency import HEADER_DOC, IdempotencyLostError, idempotent
@@ -40,8 +40,6 @@ from .schemas import (
     TableSchema,
 )
 
-#: Seconds between two reads of a table's version while a seat waits.
-POLL_SECONDS = 0.2
 #: Seconds between two keep-alive comments of an event stream.
 KEEP_ALIVE_SECONDS = 15.0
 EVENT_STREAM = "text/event-stream"
@@ -176,16 +174,26 @@ class SeatView(MethodView):
 
 def _wait_for_change(db: Any, table_id: int, version: int, deadline: float) -> None:
     """Return once the table's version is not ``version``, an answer falls due, or ``deadline``.
-    No transaction is held while waiting (a PostgreSQL session idle in one would hold its locks)."""
+    Woken by the change (``wakeups``), not by polling; no transaction is held while waiting (a
+    PostgreSQL session idle in one would hold its locks)."""
     db.close_session()
-    while True:
-        current, status, due = svc.poll(db, table_id)
-        if current != version or status != "playing" or svc.answer_is_due(due):
-            return
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return
-        time.sleep(min(POLL_SECONDS, left))
+    with wakeups.watch(db, table_id) as waiter:  # before the read: a change after it wakes the wait
+        while True:
+            current, status, due = svc.poll(db, table_id)
+            if current != version or status != "playing" or svc.answer_is_due(due):
+                return
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            waiter.wait(_until(left, due))
+
+
+def _until(left: float, due: Any) -> float:
+    """Seconds a waiter sleeps: ``left``, but no later than a due answer or the safety re-read."""
+    wait = min(left, wakeups.SAFETY_SECONDS)
+    if due is not None:
+        wait = min(wait, max(0.0, (due - svc.now()).total_seconds()))
+    return wait
 
 
 @blp.route(f"/<{TABLE_ID}:table_id>/events")
@@ -218,8 +226,8 @@ class SeatEvents(MethodView):
         Server-sent events (`text/event-stream`): the seat's view (a SeatView, as GET .../view) at
         once and after every change of the table, each with `id:` the table's version. `Last-Event-ID`
         resumes: the current view is sent only if it is newer. The stream ends when the table is
-        finished, or after `wait` seconds; clients reconnect. It polls the database, so it sees the
-        changes made through any API host.
+        finished, or after `wait` seconds; clients reconnect. It is woken by every change, made
+        through any API host.
         """
         db, seat = get_db(), _seat()
         db.close_session()  # the token's check: its transaction ends before the stream begins
@@ -230,22 +238,24 @@ class SeatEvents(MethodView):
         def events() -> Iterator[str]:
             nonlocal seen
             beat = time.monotonic()
-            while True:
-                current, status, due = svc.poll(db, table_id)
-                if current != seen or svc.answer_is_due(due):
-                    data = svc.read_table(db, table_id)
-                    db.close_session()  # no transaction held between events
-                    status = data.status
-                    if data.version != seen:
-                        seen = data.version
+            with wakeups.watch(db, table_id) as waiter:  # before each read: no change goes unheard
+                while True:
+                    current, status, due = svc.poll(db, table_id)
+                    if current != seen or svc.answer_is_due(due):
+                        data = svc.read_table(db, table_id)
+                        db.close_session()  # no transaction held between events
+                        status = data.status
+                        if data.version != seen:
+                            seen = data.version
+                            beat = time.monotonic()
+                            yield doc.sse_event(doc.seat_view_doc(data, seat))
+                    if status != "playing" or time.monotonic() >= deadline:
+                        return
+                    if time.monotonic() - beat >= KEEP_ALIVE_SECONDS:
                         beat = time.monotonic()
-                        yield doc.sse_event(doc.seat_view_doc(data, seat))
-                if status != "playing" or time.monotonic() >= deadline:
-                    return
-                if time.monotonic() - beat >= KEEP_ALIVE_SECONDS:
-                    beat = time.monotonic()
-                    yield ": keep-alive\n\n"
-                time.sleep(min(POLL_SECONDS, max(0.0, deadline - time.monotonic())))
+                        yield ": keep-alive\n\n"
+                    now = time.monotonic()
+                    waiter.wait(_until(min(deadline - now, KEEP_ALIVE_SECONDS - (now - beat)), due))
 
         response = flask.Response(flask.stream_with_context(events()), mimetype=EVENT_STREAM)
         response.headers["X-Accel-Buffering"] = "no"  # a buffering proxy would hold the events back
