@@ -19,7 +19,7 @@ RATE_LIMIT ?= 600/minute
 FUZZ_EXAMPLES ?= 300
 
 .PHONY: help install run serve test check lint typecheck pytest openapi openapi-check migrate dist dist-check \
-        migrations-check revision clean bench bench-check bench-profile bench-limiter bench-listing bench-table multihost fuzz simulate
+        migrations-check revision clean bench bench-check bench-profile bench-limiter bench-listing bench-table bench-handover multihost fuzz simulate
 
 help:
 	@echo "make run      install, migrate the database, serve on http://$(HOST):$(PORT) (docs: /docs)"
@@ -39,6 +39,7 @@ help:
 	@echo "make multihost       2-3 API hosts in network namespaces on one private PostgreSQL + Redis, one killed (~90 s)"
 	@echo "make bench-listing   the games list's pages (50,000 games) and a game's reads, both databases"
 	@echo "make bench-table     one action at a table against the stateless checks of the same action"
+	@echo "make bench-handover  an action accepted -> the other seats' long-polls answer, p50/p99 (BENCH_HANDOVER_ARGS='--serve')"
 	@echo "make simulate        bot rounds under every preset, every invariant checked (SIMULATE_ROUNDS=1000)"
 
 # Re-install only when a pyproject.toml changes (the stamp is newer otherwise). Two distributions,
@@ -157,6 +158,9 @@ simulate: install
 # action, in process on a temporary SQLite file (BENCH_TABLE_ARGS: --games N, --database-url URL).
 bench-table: install
 	$(PY) -m bench.table_cost $(BENCH_TABLE_ARGS)
+
+bench-handover: install
+	$(PY) -m bench.handover $(BENCH_HANDOVER_ARGS)
 
 bench-profile: $(BENCH_STAMP)
 	$(PY) -m bench.profile
