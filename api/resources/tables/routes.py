@@ -10,6 +10,7 @@ came (``handfoot.server.wakeups``), and read the table then.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -27,7 +28,7 @@ from handfoot.server.resources.games.routes import GAME_ID, LOCATION_HEADER, ROU
 from handfoot.server.services import tables as svc
 
 from . import examples as ex
-from . import problems
+from . import problems, waits
 from . import serializers as doc
 from .schemas import (
     ActionCreateSchema,
@@ -155,30 +156,39 @@ class SeatView(MethodView):
     @blp.arguments(SeatViewQueryArgsSchema, location="query")
     @blp.response(200, SeatViewSchema, example=ex.SEAT_VIEW)
     @blp.doc(parameters=[SEAT_TOKEN_DOC])
+    @_problem_doc(
+        503,
+        "This client address, or this server process, already has as many waiting requests as it allows "
+        "(waits-full; `Retry-After`), or the database is unreachable (service-unavailable).",
+    )
     def get(self, args: dict[str, Any], table_id: int) -> dict[str, Any]:
         """Get a seat's view
 
         What the seat may see now: its hand, its foot's size, every side's melds, the pile's top,
         counts of the rest, and `view.actions`, the actions open to it (empty: not its move). With
         `version` and `wait`, a long-poll: the answer waits until the table's version is not
-        `version`, or `wait` seconds pass (200 either way).
+        `version`, or `wait` seconds pass, or the seat waits again (the new wait replaces this one:
+        200 each way).
         """
         db, data = get_db(), problems.read_table()  # as the Seat-Token's check read it
         if data is not None and args.get("version") == data.version and args["wait"] > 0:
-            _wait_for_change(db, table_id, data.version, time.monotonic() + args["wait"])
+            with waits.admit(table_id, _seat()) as ticket:
+                _wait_for_change(db, table_id, data.version, time.monotonic() + args["wait"], ticket)
             data = None
         if data is None:
             data = svc.read_table(db, table_id)
         return doc.seat_view_doc(data, _seat())
 
 
-def _wait_for_change(db: Any, table_id: int, version: int, deadline: float) -> None:
-    """Return once the table's version is not ``version``, an answer falls due, or ``deadline``.
-    Woken by the change (``wakeups``), not by polling; no transaction is held while waiting (a
-    PostgreSQL session idle in one would hold its locks)."""
+def _wait_for_change(db: Any, table_id: int, version: int, deadline: float, ticket: waits.Ticket) -> None:
+    """Return once the table's version is not ``version``, an answer falls due, ``deadline``, or
+    the seat's next wait supersedes this one (``ticket``). Woken by the change (``wakeups``), not by
+    polling; no transaction is held while waiting (a PostgreSQL session idle in one would hold its
+    locks)."""
     db.close_session()
     with wakeups.watch(db, table_id) as waiter:  # before the read: a change after it wakes the wait
-        while True:
+        _wake_superseded(db, table_id, ticket)
+        while not ticket.superseded.is_set():
             current, status, due = svc.poll(db, table_id)
             if current != version or status != "playing" or svc.answer_is_due(due):
                 return
@@ -186,6 +196,12 @@ def _wait_for_change(db: Any, table_id: int, version: int, deadline: float) -> N
             if left <= 0:
                 return
             waiter.wait(_until(left, due))
+
+
+def _wake_superseded(db: Any, table_id: int, ticket: waits.Ticket) -> None:
+    """The seat's wait that ``ticket`` replaced sees it when woken: wake the table's waiters here."""
+    if ticket.replaced:
+        wakeups.of(db).hub.notify([table_id])
 
 
 def _until(left: float, due: Any) -> float:
@@ -220,13 +236,19 @@ class SeatEvents(MethodView):
             },
         ]
     )
+    @_problem_doc(
+        503,
+        "This client address, or this server process, already has as many waiting requests as it allows "
+        "(waits-full; `Retry-After`), or the database is unreachable (service-unavailable).",
+    )
     def get(self, args: dict[str, Any], table_id: int) -> Any:
         """Stream a seat's views
 
         Server-sent events (`text/event-stream`): the seat's view (a SeatView, as GET .../view) at
         once and after every change of the table, each with `id:` the table's version. `Last-Event-ID`
         resumes: the current view is sent only if it is newer. The stream ends when the table is
-        finished, or after `wait` seconds; clients reconnect. It is woken by every change, made
+        finished, or after `wait` seconds, or when the seat waits again (a long-poll or another stream
+        replaces it); clients reconnect. It is woken by every change, made
         through any API host.
         """
         db, seat = get_db(), _seat()
@@ -234,12 +256,15 @@ class SeatEvents(MethodView):
         last = flask.request.headers.get("Last-Event-ID", "").strip()
         seen = int(last) if last.isdigit() else None
         deadline = time.monotonic() + args["wait"]
+        admitted = contextlib.ExitStack()
+        ticket = admitted.enter_context(waits.admit(table_id, seat))  # a 503 here, before the stream
 
         def events() -> Iterator[str]:
             nonlocal seen
             beat = time.monotonic()
             with wakeups.watch(db, table_id) as waiter:  # before each read: no change goes unheard
-                while True:
+                _wake_superseded(db, table_id, ticket)
+                while not ticket.superseded.is_set():
                     current, status, due = svc.poll(db, table_id)
                     if current != seen or svc.answer_is_due(due):
                         data = svc.read_table(db, table_id)
@@ -258,6 +283,7 @@ class SeatEvents(MethodView):
                     waiter.wait(_until(min(deadline - now, KEEP_ALIVE_SECONDS - (now - beat)), due))
 
         response = flask.Response(flask.stream_with_context(events()), mimetype=EVENT_STREAM)
+        response.call_on_close(admitted.close)  # the wait ends with the response, sent or not
         response.headers["X-Accel-Buffering"] = "no"  # a buffering proxy would hold the events back
         return response
 
