@@ -8,11 +8,13 @@ A waiting request (a long-poll, an event stream) holds one of the worker's threa
 - past ``HANDFOOT_WAITS_PER_ADDRESS`` waits of one client address (default
   :data:`DEFAULT_PER_ADDRESS`), or ``HANDFOOT_WAITS_PER_PROCESS`` waits in all (default
   :data:`DEFAULT_PER_PROCESS`: of gunicorn's 8 threads a worker, two stay free for the other
-  requests), a new wait is a 503 ``waits-full`` with ``Retry-After``.
+  requests; :data:`DEFAULT_PER_PROCESS_GREEN` under gevent), a new wait is a 503 ``waits-full``
+  with ``Retry-After``.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -26,6 +28,9 @@ from handfoot.server.problems import abort_problem
 DEFAULT_PER_ADDRESS = 4
 #: Waits at once in one worker process (gunicorn_conf's 8 threads, less two for other requests).
 DEFAULT_PER_PROCESS = 6
+#: The same under gevent (``HANDFOOT_WORKER_CLASS=gevent``), where a wait holds a greenlet, not a
+#: thread: half of gunicorn_conf's 1,000 connections a worker.
+DEFAULT_PER_PROCESS_GREEN = 500
 #: Seconds a client refused a wait is told to wait before it asks again.
 RETRY_AFTER = 2
 
@@ -86,6 +91,12 @@ class Waits:
                 self._count -= 1
 
 
+def green() -> bool:
+    """Whether this process runs on gevent (its threads are greenlets: gunicorn's gevent worker)."""
+    monkey = sys.modules.get("gevent.monkey")  # imported by gevent's worker before it patches
+    return monkey is not None and bool(monkey.is_module_patched("threading"))
+
+
 def of_app(app: flask.Flask | None = None) -> Waits:
     """The app's :class:`Waits` (made on first use from its ``WAITS_PER_ADDRESS`` and
     ``WAITS_PER_PROCESS``)."""
@@ -96,7 +107,10 @@ def of_app(app: flask.Flask | None = None) -> Waits:
             EXTENSION_KEY,
             Waits(
                 int(target.config.get("WAITS_PER_ADDRESS") or DEFAULT_PER_ADDRESS),
-                int(target.config.get("WAITS_PER_PROCESS") or DEFAULT_PER_PROCESS),
+                int(
+                    target.config.get("WAITS_PER_PROCESS")
+                    or (DEFAULT_PER_PROCESS_GREEN if green() else DEFAULT_PER_PROCESS)
+                ),
             ),
         )
     return waits
