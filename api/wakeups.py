@@ -31,7 +31,6 @@ import os
 import socket
 import tempfile
 import threading
-import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -130,6 +129,7 @@ class Wakeups:
 
     def __init__(self, db: Database) -> None:
         self.hub = Hub()
+        self.pid = os.getpid()
         self._db = db
         self._started = False
         self._start_lock = threading.Lock()
@@ -216,6 +216,8 @@ class Wakeups:
             self._socket.close()
             with contextlib.suppress(OSError):
                 os.unlink(name)
+            with contextlib.suppress(OSError):  # the last listener of this database here
+                Path(name).parent.rmdir()
 
 
 def _socket_folder(url: str) -> Path | None:
@@ -232,9 +234,14 @@ _names = iter(range(1 << 62))
 
 
 def _bind(folder: Path) -> socket.socket:
-    folder.mkdir(mode=0o700, exist_ok=True)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(str(folder / f"{os.getpid()}.{next(_names)}"))
+    name = str(folder / f"{os.getpid()}.{next(_names)}")
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        sock.bind(name)
+    except FileNotFoundError:  # the last listener of another process removed the folder meanwhile
+        folder.mkdir(mode=0o700, exist_ok=True)
+        sock.bind(name)
     return sock
 
 
@@ -261,18 +268,20 @@ def _broadcast(folder: Path, own: socket.socket | None, table_ids: list[int]) ->
                     break
 
 
-_registry: weakref.WeakKeyDictionary[Database, Wakeups] = weakref.WeakKeyDictionary()
+_ATTRIBUTE = "_handfoot_wakeups"  # a Database's own, in the process that made it
 _registry_lock = threading.Lock()
 
 
 def of(db: Database) -> Wakeups:
-    """The wake-ups of ``db`` in this process (made on first use)."""
-    wakeups = _registry.get(db)
-    if wakeups is None:
+    """The wake-ups of ``db`` in this process (made on first use; a forked child, which has none of
+    its parent's threads, makes its own)."""
+    wakeups: Wakeups | None = db.__dict__.get(_ATTRIBUTE)
+    if wakeups is None or wakeups.pid != os.getpid():
         with _registry_lock:
-            wakeups = _registry.get(db)
-            if wakeups is None:
-                wakeups = _registry[db] = Wakeups(db)
+            wakeups = db.__dict__.get(_ATTRIBUTE)
+            if wakeups is None or wakeups.pid != os.getpid():
+                wakeups = Wakeups(db)
+                setattr(db, _ATTRIBUTE, wakeups)
     return wakeups
 
 
@@ -313,15 +322,6 @@ def _after_rollback(session: Session) -> None:
 
 def close(db: Database) -> None:
     """Stop ``db``'s listener, if it has one (:meth:`Database.dispose`)."""
-    with _registry_lock:
-        wakeups = _registry.pop(db, None)
-    if wakeups is not None:
+    wakeups: Wakeups | None = db.__dict__.pop(_ATTRIBUTE, None)
+    if wakeups is not None and wakeups.pid == os.getpid():
         wakeups.close()
-
-
-def _forget_after_fork() -> None:
-    # a forked child has none of its parent's threads: its first waiter starts its own listener
-    _registry.clear()
-
-
-os.register_at_fork(after_in_child=_forget_after_fork)
