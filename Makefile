@@ -19,7 +19,7 @@ RATE_LIMIT ?= 600/minute
 FUZZ_EXAMPLES ?= 300
 
 .PHONY: help install run serve test check lint typecheck pytest openapi openapi-check migrate dist dist-check \
-        migrations-check revision clean bench bench-check bench-profile bench-limiter bench-listing bench-table multihost fuzz simulate
+        migrations-check revision clean bench bench-check bench-profile bench-limiter bench-listing bench-table bench-handover bench-waiting multihost fuzz simulate
 
 help:
 	@echo "make run      install, migrate the database, serve on http://$(HOST):$(PORT) (docs: /docs)"
@@ -39,18 +39,20 @@ help:
 	@echo "make multihost       2-3 API hosts in network namespaces on one private PostgreSQL + Redis, one killed (~90 s)"
 	@echo "make bench-listing   the games list's pages (50,000 games) and a game's reads, both databases"
 	@echo "make bench-table     one action at a table against the stateless checks of the same action"
+	@echo "make bench-handover  an action accepted -> the other seats' long-polls answer, p50/p99 (BENCH_HANDOVER_ARGS='--serve')"
+	@echo "make bench-waiting   POST /v1/rounds/score throughput while 200 seats wait (BENCH_WAITING_ARGS='--worker-class gevent')"
 	@echo "make simulate        bot rounds under every preset, every invariant checked (SIMULATE_ROUNDS=1000)"
 
 # Re-install only when a pyproject.toml changes (the stamp is newer otherwise). Two distributions,
 # both editable: handfoot (the client and the engine, ./, with its async extra) and handfoot-server
-# (./api, with its postgres extra for the PostgreSQL tests); then the `dev` dependency group
+# (./api, with its postgres extra for the PostgreSQL tests and its gevent extra for bench-waiting); then the `dev` dependency group
 # (PEP 735, pyproject.toml), which pip installs from 25.1 on: hence the upgrade first.
 # pip shows what it collects and installs: a first install takes a few minutes, and says so as it goes.
 $(STAMP): pyproject.toml api/pyproject.toml
 	@echo "== installing handfoot, handfoot-server and their tools into $(VENV) (first run, or a pyproject.toml changed)"
 	@test -x $(PY) || { echo "== creating $(VENV) with $(PYTHON3)"; $(PYTHON3) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade 'pip>=25.1'
-	$(PY) -m pip install --progress-bar off -e './api[postgres]' -e '.[async]' --group dev
+	$(PY) -m pip install --progress-bar off -e './api[postgres,gevent]' -e '.[async]' --group dev
 	@touch $(STAMP)
 	@echo "== installed"
 
@@ -160,6 +162,12 @@ simulate: install
 # action, in process on a temporary SQLite file (BENCH_TABLE_ARGS: --games N, --database-url URL).
 bench-table: install
 	$(PY) -m bench.table_cost $(BENCH_TABLE_ARGS)
+
+bench-handover: install
+	$(PY) -m bench.handover $(BENCH_HANDOVER_ARGS)
+
+bench-waiting: install
+	$(PY) -m bench.waiting_load $(BENCH_WAITING_ARGS)
 
 bench-profile: $(BENCH_STAMP)
 	$(PY) -m bench.profile

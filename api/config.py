@@ -16,6 +16,10 @@
   temp directory that the host's workers share; ``redis://...`` to share them across hosts). See
   ``api/security.py`` and ``api/ratelimit.py``. ``HANDFOOT_RATE_LIMIT_KEY_PREFIX``: prefixes
   every counter's key, so deployments sharing one Redis count apart (default: none).
+- ``HANDFOOT_WAITS_PER_ADDRESS`` and ``HANDFOOT_WAITS_PER_PROCESS``: the waiting requests (a seat's
+  long-poll or event stream) one client address, and all together, may hold at once in one worker
+  process; past either, a 503 ``waits-full`` with ``Retry-After``. Defaults 4 and 6
+  (``api/resources/tables/waits.py``).
 - ``HANDFOOT_CORS_ORIGINS``: comma-separated origins allowed to call ``/v1`` from a browser, or
   ``*``; unset: CORS off.
 - ``HANDFOOT_SECRET_KEY``: the server's secret (at least 32 characters), the key of the games list's
@@ -104,7 +108,7 @@ def _int_from_env(env: Mapping[str, str], name: str, default: int) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise ValueError(f"{name} must be an integer number of bytes, got {raw!r}") from None
+        raise ValueError(f"{name} must be a whole number, got {raw!r}") from None
     if value <= 0:
         raise ValueError(f"{name} must be positive, got {value}")
     return value
@@ -153,4 +157,7 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "CORS_ORIGINS": env.get("HANDFOOT_CORS_ORIGINS", ""),
         # The key of signed cursors and round seeds (api/secret.py); None: drawn at start-up.
         "SECRET_KEY": secret_from_env(env),
+        # Waiting requests per worker process (api/resources/tables/waits.py); 0: its default.
+        "WAITS_PER_ADDRESS": _int_from_env(env, "HANDFOOT_WAITS_PER_ADDRESS", 0),
+        "WAITS_PER_PROCESS": _int_from_env(env, "HANDFOOT_WAITS_PER_PROCESS", 0),
     }

@@ -32,7 +32,7 @@ from sqlalchemy import Engine, MetaData, create_engine, event, make_url, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
-from handfoot.server import jsonio
+from handfoot.server import jsonio, wakeups
 from handfoot.server.config import SQLITE_SYNCHRONOUS_LEVELS, normalize_database_url, sqlite_synchronous_from_env
 
 #: Stable constraint names, so migrations are reviewable and IntegrityErrors can be mapped by name
@@ -276,7 +276,9 @@ class Database:
                 raw.execute(f"PRAGMA busy_timeout={int(self.sqlite_timeout * 1000)}")
 
     def dispose(self) -> None:
-        """Close the pool (tests; gunicorn ``post_fork`` with ``--preload``)."""
+        """Close the pool and stop the table wake-ups' listener (tests; gunicorn ``post_fork`` with
+        ``--preload``)."""
+        wakeups.close(self)
         if self._engine is not None:
             self._engine.dispose()
 

@@ -7,11 +7,16 @@ module, so what is measured is what is served. Command-line flags override it (`
   Python, so one process per core serves it best (threads add no scoring throughput: the GIL).
 - ``worker_class`` ``gthread`` with ``threads`` (``HANDFOOT_THREADS``, default 8) per worker: a seat
   waiting for its turn (a long-poll, ``GET /v1/tables/{id}/view?wait=``, or an event stream) holds
-  its request open for up to a minute (a stream up to 15), sleeping between reads of the table's
-  row. Sync workers serve one request each, so four waiting bots would take every worker and the
+  its request open for up to a minute (a stream up to 15), asleep until the table changes
+  (``api/wakeups.py``). Sync workers serve one request each, so four waiting bots would take every worker and the
   actions they wait for could never arrive. Threads only let waiting requests wait; ``threads``
   bounds the waiters (and database connections) a worker holds, so size it to the bots expected.
   Put a buffering proxy in front on a public network (a slow client holds a thread).
+- ``HANDFOOT_WORKER_CLASS``: ``gevent`` serves waiting seats on greenlets, up to
+  ``worker_connections`` (``HANDFOOT_WORKER_CONNECTIONS``, default 1000) a worker, instead of
+  threads (needs ``handfoot-server[gevent]``); meant for PostgreSQL, where psycopg 3 yields to other
+  greenlets while it waits. On SQLite a write waiting for the lock would stall the whole worker, so
+  ``gthread`` stays the default (docs/deploy.md, "Waiting seats").
 - ``preload_app``: the app is built once in the master and forked, so workers start fast and share
   its memory. ``create_app()`` opens no database connection (``api/db.py`` creates the engine
   lazily, per worker); ``post_fork`` drops any pool a hook might have opened in the master anyway,
@@ -31,8 +36,9 @@ from typing import Any
 wsgi_app = "handfoot.server:create_app()"
 bind = [os.environ.get("HANDFOOT_BIND", "127.0.0.1:8000")]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "gthread"
+worker_class = os.environ.get("HANDFOOT_WORKER_CLASS", "gthread")
 threads = int(os.environ.get("HANDFOOT_THREADS", "8"))
+worker_connections = int(os.environ.get("HANDFOOT_WORKER_CONNECTIONS", "1000"))  # gevent: a worker's connections
 preload_app = True
 timeout = 30
 graceful_timeout = 30

@@ -67,6 +67,8 @@ problem_types: dict[str, str] = {
     # Tables (docs/tables.md)
     "version-moved": "409: the table's version is not the one sent (`version`: the current one); read the view again.",
     "table-finished": "409: the table's game is over; no action is taken.",
+    "waits-full": "503: this client address, or the server, has as many waiting requests (long-polls, "
+    "event streams) as it allows; wait again after Retry-After seconds.",
     "table-open": "409: the game has a table playing it (`table`, `href`): no second table, and no round written "
     "straight on the game.",
     "round-in-play": "409: the table's round is still in play; its log is shown once it ends.",

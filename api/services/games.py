@@ -15,10 +15,11 @@ from sqlalchemy import Select, bindparam, func, select, tuple_
 from sqlalchemy.orm import Session, defer, selectinload
 
 from handfoot import engine
+from handfoot.server import wakeups
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
 from handfoot.server.idempotency import Completion
-from handfoot.server.models import Game, GamePlayer, Round
+from handfoot.server.models import Game, GamePlayer, Round, Table
 from handfoot.server.schemas import MAX_ROUNDS_PER_GAME  # re-exported: where callers have looked it up
 from handfoot.server.services import store
 from handfoot.server.services.errors import (
@@ -58,6 +59,7 @@ __all__ = [
     "rules_of",
     "side_names",
     "state_mapping",
+    "tables_of",
 ]
 
 
@@ -281,6 +283,11 @@ def read_game(db: Database, actor: Actor, game_id: int) -> tuple[Game, list[tupl
     return store.read(db, run)
 
 
+def tables_of(session: Session, game_id: int) -> list[int]:
+    """The ids of the tables that have played game ``game_id``."""
+    return list(session.scalars(select(Table.id).where(Table.game_id == game_id)))
+
+
 def delete_game(db: Database, actor: Actor, game_id: int, if_match: Callable[[Game], None] | None = None) -> None:
     """Delete a game, its rounds and their revisions. ``if_match(game)`` (the If-Match check, which
     raises) runs on the locked game."""
@@ -289,6 +296,8 @@ def delete_game(db: Database, actor: Actor, game_id: int, if_match: Callable[[Ga
         game = find_game(session, actor, game_id, lock=True)
         if if_match is not None:
             if_match(game)
+        tables = tables_of(session, game.id)
         session.delete(game)
+        wakeups.announce(db, session, tables)  # their seats' waits end (the table is gone)
 
     store.write(db, run)

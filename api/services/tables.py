@@ -44,6 +44,7 @@ from sqlalchemy.orm import Session
 from handfoot.engine import play
 from handfoot.engine.errors import HandFootError, PlayError, Problem
 from handfoot.engine.play import State as PlayState  # `play` in TableData is its column
+from handfoot.server import wakeups
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
 from handfoot.server.idempotency import Completion
@@ -370,6 +371,7 @@ def act(db: Database, table_id: int, seat: int, version: int, action: Mapping[st
             raise ActionRefusedError(err) from err
         with db.write_session() as session:  # SQLite: the read transaction ends first, rolled back
             stored = _store_action(session, data, taken, after, key)
+            wakeups.announce(db, session, [table_id])  # its waiters, on every host, wake on commit
             if completion is not None:
                 completion.store(session, stored)
             return stored

@@ -13,6 +13,7 @@ from sqlalchemy import inspect, text
 
 from handfoot.server import create_app, migrate
 from handfoot.server.db import Base, get_db, make_engine
+from handfoot.server.services import games as games_svc
 from handfoot.server.services import rounds as rounds_svc
 
 #: A game's sides and a first round (tallies), for the migration tests that fill a database.
@@ -28,8 +29,10 @@ ROUND_1 = {
 
 def without_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """Today's app on a schema from before tables: a round's write looks for a table playing the game
-    (D51) in ``tables``, which that schema lacks, and no table can be playing there."""
+    (D51) in ``tables``, and a game's deletion for its tables' waiting seats, which that schema
+    lacks: no table can be playing there."""
     monkeypatch.setattr(rounds_svc, "refuse_open_table", lambda session, game_id: None)
+    monkeypatch.setattr(games_svc, "tables_of", lambda session, game_id: [])
 
 
 def _app(url: str) -> Flask:

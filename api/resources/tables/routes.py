@@ -4,12 +4,13 @@ The HTTP contract is docs/tables.md. Views are thin: they authenticate (an API k
 ``Seat-Token``: ``problems.py``), call ``handfoot.server.services.tables``, which owns the
 transactions and calls the play engine, and return the documents of ``serializers.py``. A seat may
 wait for a change by long-poll (``GET .../view?version=&wait=``) or server-sent events (``GET
-.../events``); both poll the table's row in the database every :data:`POLL_SECONDS`, so a change
-made through any API host is seen.
+.../events``); both are woken by the write that changes the table, through whichever API host it
+came (``handfoot.server.wakeups``), and read the table then.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from typing import Any
 import flask
 from flask.views import MethodView
 
-from handfoot.server import idempotency
+from handfoot.server import idempotency, wakeups
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
 from handfoot.server.idempotency import HEADER_DOC, IdempotencyLostError, idempotent
@@ -30,7 +31,7 @@ from handfoot.server.secret import secret_key
 from handfoot.server.services import tables as svc
 
 from . import examples as ex
-from . import problems
+from . import problems, waits
 from . import serializers as doc
 from .schemas import (
     ACTION_SCHEMAS,
@@ -46,8 +47,6 @@ from .schemas import (
     action_component,
 )
 
-#: Seconds between two reads of a table's version while a seat waits.
-POLL_SECONDS = 0.2
 #: Seconds between two keep-alive comments of an event stream.
 KEEP_ALIVE_SECONDS = 15.0
 EVENT_STREAM = "text/event-stream"
@@ -167,35 +166,60 @@ class SeatView(MethodView):
     @blp.arguments(SeatViewQueryArgsSchema, location="query")
     @blp.response(200, SeatViewSchema, example=ex.SEAT_VIEW)
     @blp.doc(parameters=[SEAT_TOKEN_DOC])
+    @_problem_doc(
+        503,
+        "This client address, or this server process, already has as many waiting requests as it allows "
+        "(waits-full; `Retry-After`), or the database is unreachable (service-unavailable).",
+    )
     def get(self, args: dict[str, Any], table_id: int) -> dict[str, Any]:
         """Get a seat's view
 
         What the seat may see now: its hand, its foot's size, every side's melds, the pile's top,
         counts of the rest, and `view.actions`, the actions open to it (empty: not its move). With
         `version` and `wait`, a long-poll: the answer waits until the table's version is not
-        `version`, or `wait` seconds pass (200 either way).
+        `version`, or `wait` seconds pass, or the seat waits again (the new wait replaces this one:
+        200 each way).
         """
         db, data = get_db(), problems.read_table()  # as the Seat-Token's check read it
         if data is not None and args.get("version") == data.version and args["wait"] > 0:
-            _wait_for_change(db, table_id, data.version, time.monotonic() + args["wait"])
+            with waits.admit(table_id, _seat()) as ticket:
+                _wait_for_change(db, table_id, data.version, time.monotonic() + args["wait"], ticket)
             data = None
         if data is None:
             data = svc.read_table(db, table_id)
         return doc.seat_view_doc(data, _seat())
 
 
-def _wait_for_change(db: Any, table_id: int, version: int, deadline: float) -> None:
-    """Return once the table's version is not ``version``, an answer falls due, or ``deadline``.
-    No transaction is held while waiting (a PostgreSQL session idle in one would hold its locks)."""
+def _wait_for_change(db: Any, table_id: int, version: int, deadline: float, ticket: waits.Ticket) -> None:
+    """Return once the table's version is not ``version``, an answer falls due, ``deadline``, or
+    the seat's next wait supersedes this one (``ticket``). Woken by the change (``wakeups``), not by
+    polling; no transaction is held while waiting (a PostgreSQL session idle in one would hold its
+    locks)."""
     db.close_session()
-    while True:
-        current, status, due = svc.poll(db, table_id)
-        if current != version or status != "playing" or svc.answer_is_due(due):
-            return
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return
-        time.sleep(min(POLL_SECONDS, left))
+    with wakeups.watch(db, table_id) as waiter:  # before the read: a change after it wakes the wait
+        _wake_superseded(db, table_id, ticket)
+        while not ticket.superseded.is_set():
+            current, status, due = svc.poll(db, table_id)
+            if current != version or status != "playing" or svc.answer_is_due(due):
+                return
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            waiter.wait(_until(left, due))
+
+
+def _wake_superseded(db: Any, table_id: int, ticket: waits.Ticket) -> None:
+    """The seat's wait that ``ticket`` replaced sees it when woken: wake the table's waiters here."""
+    if ticket.replaced:
+        wakeups.of(db).hub.notify([table_id])
+
+
+def _until(left: float, due: Any) -> float:
+    """Seconds a waiter sleeps: ``left``, but no later than a due answer or the safety re-read."""
+    wait = min(left, wakeups.SAFETY_SECONDS)
+    if due is not None:
+        wait = min(wait, max(0.0, (due - svc.now()).total_seconds()))
+    return wait
 
 
 @blp.route(f"/<{TABLE_ID}:table_id>/events")
@@ -223,41 +247,53 @@ class SeatEvents(MethodView):
             },
         ]
     )
+    @_problem_doc(
+        503,
+        "This client address, or this server process, already has as many waiting requests as it allows "
+        "(waits-full; `Retry-After`), or the database is unreachable (service-unavailable).",
+    )
     def get(self, args: dict[str, Any], table_id: int) -> Any:
         """Stream a seat's views
 
         Server-sent events (`text/event-stream`): the seat's view (a SeatView, as GET .../view) at
         once and after every change of the table, each with `id:` the table's version. `Last-Event-ID`
         resumes: the current view is sent only if it is newer. The stream ends when the table is
-        finished, or after `wait` seconds; clients reconnect. It polls the database, so it sees the
-        changes made through any API host.
+        finished, or after `wait` seconds, or when the seat waits again (a long-poll or another stream
+        replaces it); clients reconnect. It is woken by every change, made
+        through any API host.
         """
         seen = _last_event_id()
         db, seat = get_db(), _seat()
         db.close_session()  # the token's check: its transaction ends before the stream begins
         deadline = time.monotonic() + args["wait"]
+        admitted = contextlib.ExitStack()
+        ticket = admitted.enter_context(waits.admit(table_id, seat))  # a 503 here, before the stream
 
         def events() -> Iterator[str]:
             nonlocal seen
             beat = time.monotonic()
-            while True:
-                current, status, due = svc.poll(db, table_id)
-                if current != seen or svc.answer_is_due(due):
-                    data = svc.read_table(db, table_id)
-                    db.close_session()  # no transaction held between events
-                    status = data.status
-                    if data.version != seen:
-                        seen = data.version
+            with wakeups.watch(db, table_id) as waiter:  # before each read: no change goes unheard
+                _wake_superseded(db, table_id, ticket)
+                while not ticket.superseded.is_set():
+                    current, status, due = svc.poll(db, table_id)
+                    if current != seen or svc.answer_is_due(due):
+                        data = svc.read_table(db, table_id)
+                        db.close_session()  # no transaction held between events
+                        status = data.status
+                        if data.version != seen:
+                            seen = data.version
+                            beat = time.monotonic()
+                            yield doc.sse_event(doc.seat_view_doc(data, seat))
+                    if status != "playing" or time.monotonic() >= deadline:
+                        return
+                    if time.monotonic() - beat >= KEEP_ALIVE_SECONDS:
                         beat = time.monotonic()
-                        yield doc.sse_event(doc.seat_view_doc(data, seat))
-                if status != "playing" or time.monotonic() >= deadline:
-                    return
-                if time.monotonic() - beat >= KEEP_ALIVE_SECONDS:
-                    beat = time.monotonic()
-                    yield ": keep-alive\n\n"
-                time.sleep(min(POLL_SECONDS, max(0.0, deadline - time.monotonic())))
+                        yield ": keep-alive\n\n"
+                    now = time.monotonic()
+                    waiter.wait(_until(min(deadline - now, KEEP_ALIVE_SECONDS - (now - beat)), due))
 
         response = flask.Response(flask.stream_with_context(events()), mimetype=EVENT_STREAM)
+        response.call_on_close(admitted.close)  # the wait ends with the response, sent or not
         response.headers["X-Accel-Buffering"] = "no"  # a buffering proxy would hold the events back
         return response
 
