@@ -89,7 +89,7 @@ def test_dev_and_bench_are_groups_not_extras() -> None:
     assert SERVER["project"]["optional-dependencies"]["postgres"] == ["psycopg[binary]>=3.2,<4"]
     assert not [d for d in SERVER["project"]["dependencies"] if d.startswith("psycopg")]
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert "-e './api[postgres]'" in makefile and "--group dev" in makefile and "'pip>=25.1'" in makefile
+    assert "-e './api[postgres,gevent]'" in makefile and "--group dev" in makefile and "'pip>=25.1'" in makefile
 
 
 @pytest.fixture(scope="module")
