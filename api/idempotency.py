@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, NoReturn, TypeVar, cast
 
 import flask
 from sqlalchemy import bindparam, delete, select, update
@@ -56,7 +56,7 @@ from handfoot.server import liveness
 from handfoot.server.db import Database, get_db
 from handfoot.server.models import IdempotencyKey
 from handfoot.server.parsing import decode_json
-from handfoot.server.problems import abort_problem
+from handfoot.server.problems import abort_invalid_header, abort_problem
 from handfoot.server.services.store import retrying as store_retrying
 
 log = logging.getLogger(__name__)
@@ -188,14 +188,8 @@ def _aware(value: datetime) -> datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
-def _invalid(detail: str) -> None:
-    abort_problem(
-        422,
-        "Invalid Idempotency-Key",
-        detail,
-        type_slug="validation-error",
-        errors=[{"parameter": HEADER, "code": "invalid_value", "detail": detail}],
-    )
+def _invalid(detail: str) -> NoReturn:
+    abort_invalid_header(HEADER, detail)
 
 
 def parse_key(raw: str) -> str:

@@ -276,6 +276,18 @@ def abort_problem(
     raise ProblemHTTPException(status, problem, all_headers)
 
 
+def abort_invalid_header(header: str, detail: str) -> NoReturn:
+    """A 422 ``validation-error`` for a request header's value (``Idempotency-Key``, ``Last-Event-ID``):
+    one error, ``invalid_value``, naming the header as its ``parameter``."""
+    abort_problem(
+        422,
+        f"Invalid {header}",
+        detail,
+        type_slug="validation-error",
+        errors=[{"parameter": header, "code": "invalid_value", "detail": detail}],
+    )
+
+
 def engine_problem(error: HandFootError) -> dict[str, Any]:
     """The problem document of an engine error."""
     status = ENGINE_ERROR_STATUS.get(type(error), 422)

@@ -23,7 +23,7 @@ from handfoot.server import idempotency, wakeups
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
 from handfoot.server.idempotency import HEADER_DOC, IdempotencyLostError, idempotent
-from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, abort_problem
+from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, abort_invalid_header
 from handfoot.server.resources.games import problems as games_problems
 from handfoot.server.resources.games.routes import GAME_ID, LOCATION_HEADER, ROUND_NUMBER
 from handfoot.server.resources.games.schemas import MAX_ID
@@ -306,13 +306,7 @@ def _last_event_id() -> int | None:
         return None
     if not _VERSION_TEXT.fullmatch(sent) or int(sent) > MAX_ID:
         detail = f"{LAST_EVENT_ID}: the id of an event of this stream (a table version, 0 to {MAX_ID})"
-        abort_problem(
-            422,
-            "Invalid Last-Event-ID",
-            detail,
-            type_slug="validation-error",
-            errors=[{"parameter": LAST_EVENT_ID, "code": "invalid_value", "detail": detail}],
-        )
+        abort_invalid_header(LAST_EVENT_ID, detail)
     return int(sent)
 
 
