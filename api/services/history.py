@@ -1,9 +1,12 @@
 """Histories in bulk: an owner's games with their rounds (the export) and statistics across them.
 
 Games are read in batches of :data:`BATCH_SIZE` by ascending id (keyset: ``id > last``), each
-batch with its rounds, and released from the session once used, so an export of thousands of
-games holds one batch in memory at a time. Every batch is read in one transaction (``REPEATABLE
-READ`` on PostgreSQL, a WAL read transaction on SQLite), so an export is one snapshot.
+batch's rounds by one more query on the batch's game ids, as plain rows (SQLAlchemy Core, no ORM
+objects: a mapped game and its rounds refer to each other, and every such cycle waits for the
+cyclic garbage collector), so an export of thousands of games holds one batch in memory at a
+time and frees it by reference counting alone. Every batch is read in one transaction
+(``REPEATABLE READ`` on PostgreSQL, a WAL read transaction on SQLite), so an export is one
+snapshot.
 
 What a round says about a side (score, going out, books by kind) is the engine's
 (:func:`handfoot.engine.history.side_round_facts`); who won a game is its stored state (the engine's
@@ -14,23 +17,23 @@ sums, counts and averages are made here.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import InterfaceError, OperationalError
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
 from handfoot.engine.history import BOOK_KINDS, player_key, side_key, side_round_facts
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
-from handfoot.server.models import Game
+from handfoot.server.models import Game, Round
 from handfoot.server.services.errors import StoreUnavailableError
 from handfoot.server.services.games import owned
 
-__all__ = ["BATCH_SIZE", "Figures", "HistoryFilter", "game_batches", "statistics"]
+__all__ = ["BATCH_SIZE", "Figures", "HistoryFilter", "StoredGame", "StoredRound", "game_batches", "statistics"]
 
 #: Games read per query (each with its rounds) while exporting or counting.
 BATCH_SIZE = 200
@@ -46,28 +49,81 @@ class HistoryFilter:
     preset: str | None = None
 
 
-def _batch(session: Session, actor: Actor, flt: HistoryFilter, after: int, size: int) -> list[Game]:
-    stmt = owned(select(Game), actor).where(Game.id > after)
+@dataclass(slots=True)
+class StoredRound:
+    """A stored round as a history reads it: its ``number``, ``revision`` and ``teams`` (one
+    Breakdown per side, plain data, in the game's side order)."""
+
+    number: int
+    revision: int
+    teams: list[dict[str, Any]]
+
+
+@dataclass(slots=True)
+class StoredGame:
+    """A stored game's columns as plain data (:class:`~handfoot.server.models.Game`'s, read by
+    SQLAlchemy Core) with its rounds, oldest first. No back-references: freed when unreferenced."""
+
+    id: int
+    name: str
+    preset: str
+    house_rules: dict[str, Any]
+    rules_overridden: list[str]
+    rules_snapshot: dict[str, Any]
+    teams: list[dict[str, Any]]
+    state: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    version: int
+    rounds: list[StoredRound] = field(default_factory=list)
+
+
+_GAME_COLUMNS = (
+    Game.id,
+    Game.name,
+    Game.preset,
+    Game.house_rules,
+    Game.rules_overridden,
+    Game.rules_snapshot,
+    Game.teams,
+    Game.state,
+    Game.created_at,
+    Game.updated_at,
+    Game.version,
+)
+
+
+def _batch(session: Session, actor: Actor, flt: HistoryFilter, after: int, size: int) -> list[StoredGame]:
+    stmt = owned(select(*_GAME_COLUMNS), actor).where(Game.id > after)
     if flt.since is not None:
         stmt = stmt.where(Game.created_at >= flt.since)
     if flt.until is not None:
         stmt = stmt.where(Game.created_at < flt.until)
     if flt.preset is not None:
         stmt = stmt.where(Game.preset == flt.preset)
-    stmt = stmt.options(selectinload(Game.rounds)).order_by(Game.id).limit(size)
-    return list(session.scalars(stmt).all())
+    games = [StoredGame(*row) for row in session.execute(stmt.order_by(Game.id).limit(size))]
+    if games:
+        by_id = {g.id: g for g in games}
+        rounds = (
+            select(Round.game_id, Round.number, Round.revision, Round.teams)
+            .where(Round.game_id.in_(list(by_id)))
+            .order_by(Round.game_id, Round.number)
+        )
+        for game_id, number, revision, teams in session.execute(rounds):
+            by_id[game_id].rounds.append(StoredRound(number, revision, teams))
+    return games
 
 
-def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | None = None) -> Iterator[list[Game]]:
+def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | None = None) -> Iterator[list[StoredGame]]:
     """The actor's games matching ``flt``, oldest id first, ``size`` (default :data:`BATCH_SIZE`) at a
     time, each with its rounds, all read in one transaction of a session of their own (a streamed
     answer outlives its request's session).
 
     The first batch is read when this is called (so an unreachable database raises
     :class:`~handfoot.server.services.errors.StoreUnavailableError` before an answer starts); the
-    rest as the iterator is consumed. A batch's games leave the session when the next is read; the
-    session closes when the iterator ends or is closed. The request's own session, done with by
-    now, is closed first, so a request holds one connection at a time.
+    rest as the iterator is consumed. A batch is plain data that nothing holds once the next is
+    read; the session closes when the iterator ends or is closed. The request's own session, done
+    with by now, is closed first, so a request holds one connection at a time.
     """
     per = size or BATCH_SIZE
     db.close_session()
@@ -84,7 +140,7 @@ def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | Non
     pending = [first]  # held by the iterator only until it starts: no batch outlives its turn
     del first
 
-    def walk() -> Iterator[list[Game]]:
+    def walk() -> Iterator[list[StoredGame]]:
         try:
             batch = pending.pop()
             while batch:
@@ -92,11 +148,7 @@ def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | Non
                 if len(batch) < per:
                     return
                 last = batch[-1].id
-                # Memory stays flat: the session forgets the batch just used, and the batch's games and
-                # rounds (a reference cycle each) are freed now rather than at the next full collection.
-                del batch
-                session.expunge_all()
-                gc.collect()
+                del batch  # freed now (plain data, no cycles), before the next is read
                 batch = _batch(session, actor, flt, last, per)
         finally:
             session.close()
@@ -153,7 +205,7 @@ class Statistics:
     sides: dict[tuple[str, ...], Figures] = field(default_factory=dict)
 
 
-def _count_game(stats: Statistics, game: Game) -> None:
+def _count_game(stats: Statistics, game: StoredGame) -> None:
     stats.games += 1
     stats.rounds += len(game.rounds)
     state = game.state
