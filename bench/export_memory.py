@@ -97,6 +97,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, nargs="+", default=[250, 1000, 4000])
     parser.add_argument("--batch", type=int, default=history.BATCH_SIZE, help="games read per query")
+    parser.add_argument(
+        "--answers",
+        nargs="+",
+        choices=["ndjson", "csv", "stats"],
+        default=["ndjson", "csv", "stats"],
+        help="which to read",
+    )
     args = parser.parse_args()
     history.BATCH_SIZE = args.batch
     print(f"batches of {args.batch} games")
@@ -107,11 +114,12 @@ def main() -> None:
             migrate.upgrade(url)
             app = create_app({"DATABASE_URL": url, "HANDFOOT_RATE_LIMIT": "0"})
             store(app, n)
-            for label, path in (
-                ("export ndjson", "/v1/games/export"),
-                ("export csv", "/v1/games/export?format=csv"),
-                ("stats", "/v1/games/stats"),
-            ):
+            answers = {
+                "ndjson": ("export ndjson", "/v1/games/export"),
+                "csv": ("export csv", "/v1/games/export?format=csv"),
+                "stats": ("stats", "/v1/games/stats"),
+            }
+            for label, path in (answers[a] for a in args.answers):
                 peak, seconds, size = measure(app, path)
                 print(f"{n:5d}  {label:14s}  {peak:8.1f}  {seconds:7.2f}  {size}")
             get_db(app).dispose()

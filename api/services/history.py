@@ -17,16 +17,16 @@ sums, counts and averages are made here.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
-from handfoot.engine.history import BOOK_KINDS, player_key, side_key, side_round_facts
+from handfoot.engine.history import BOOK_KINDS, SideRoundFacts, player_key, side_key, side_round_facts
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
 from handfoot.server.models import Game, Round
@@ -78,6 +78,11 @@ class StoredGame:
     rounds: list[StoredRound] = field(default_factory=list)
 
 
+class _HasId(Protocol):
+    @property
+    def id(self) -> int: ...
+
+
 _GAME_COLUMNS = (
     Game.id,
     Game.name,
@@ -93,15 +98,20 @@ _GAME_COLUMNS = (
 )
 
 
-def _batch(session: Session, actor: Actor, flt: HistoryFilter, after: int, size: int) -> list[StoredGame]:
-    stmt = owned(select(*_GAME_COLUMNS), actor).where(Game.id > after)
+def _games(actor: Actor, flt: HistoryFilter, after: int, size: int, *columns: Any) -> Select[Any]:
+    """The select of ``columns`` of the next ``size`` games of ``actor`` matching ``flt`` after id ``after``."""
+    stmt = owned(select(*columns), actor).where(Game.id > after)
     if flt.since is not None:
         stmt = stmt.where(Game.created_at >= flt.since)
     if flt.until is not None:
         stmt = stmt.where(Game.created_at < flt.until)
     if flt.preset is not None:
         stmt = stmt.where(Game.preset == flt.preset)
-    games = [StoredGame(*row) for row in session.execute(stmt.order_by(Game.id).limit(size))]
+    return stmt.order_by(Game.id).limit(size)
+
+
+def _batch(session: Session, actor: Actor, flt: HistoryFilter, after: int, size: int) -> list[StoredGame]:
+    games = [StoredGame(*row) for row in session.execute(_games(actor, flt, after, size, *_GAME_COLUMNS))]
     if games:
         by_id = {g.id: g for g in games}
         rounds = (
@@ -112,6 +122,42 @@ def _batch(session: Session, actor: Actor, flt: HistoryFilter, after: int, size:
         for game_id, number, revision, teams in session.execute(rounds):
             by_id[game_id].rounds.append(StoredRound(number, revision, teams))
     return games
+
+
+_T = TypeVar("_T", bound=_HasId)
+
+
+def _batches(db: Database, size: int | None, read: Callable[[Session, int, int], list[_T]]) -> Iterator[list[_T]]:
+    """Batches of ``read(session, after, size)`` (keyset on ``id``) in one session and transaction."""
+    per = size or BATCH_SIZE
+    db.close_session()
+    session = db.sessionmaker()
+    try:
+        first = read(session, 0, per)
+    except (OperationalError, InterfaceError) as err:
+        session.close()
+        raise StoreUnavailableError(str(err.orig)) from err
+    except BaseException:
+        session.close()
+        raise
+
+    pending = [first]  # held by the iterator only until it starts: no batch outlives its turn
+    del first
+
+    def walk() -> Iterator[list[_T]]:
+        try:
+            batch = pending.pop()
+            while batch:
+                yield batch
+                if len(batch) < per:
+                    return
+                last = batch[-1].id
+                del batch  # freed now (plain data, no cycles), before the next is read
+                batch = read(session, last, per)
+        finally:
+            session.close()
+
+    return walk()
 
 
 def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | None = None) -> Iterator[list[StoredGame]]:
@@ -125,35 +171,7 @@ def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | Non
     read; the session closes when the iterator ends or is closed. The request's own session, done
     with by now, is closed first, so a request holds one connection at a time.
     """
-    per = size or BATCH_SIZE
-    db.close_session()
-    session = db.sessionmaker()
-    try:
-        first = _batch(session, actor, flt, 0, per)
-    except (OperationalError, InterfaceError) as err:
-        session.close()
-        raise StoreUnavailableError(str(err.orig)) from err
-    except BaseException:
-        session.close()
-        raise
-
-    pending = [first]  # held by the iterator only until it starts: no batch outlives its turn
-    del first
-
-    def walk() -> Iterator[list[StoredGame]]:
-        try:
-            batch = pending.pop()
-            while batch:
-                yield batch
-                if len(batch) < per:
-                    return
-                last = batch[-1].id
-                del batch  # freed now (plain data, no cycles), before the next is read
-                batch = _batch(session, actor, flt, last, per)
-        finally:
-            session.close()
-
-    return walk()
+    return _batches(db, size, lambda session, after, per: _batch(session, actor, flt, after, per))
 
 
 # --------------------------------------------------------------------------------------------
@@ -183,13 +201,17 @@ class Figures:
         self.finished += finished
         self.wins += won
 
-    def add_round(self, score: int, went_out: bool, books: dict[str, int]) -> None:
-        self.rounds += 1
-        self.points += score
-        self.best_round = score if self.best_round is None else max(self.best_round, score)
-        self.went_out += went_out
-        for kind, count in books.items():
-            self.books[kind] = self.books.get(kind, 0) + count
+    def add_rounds(self, facts: list[SideRoundFacts]) -> None:
+        """Adds one side's rounds of one game (``facts``, at least one)."""
+        scores = [f.score for f in facts]
+        self.rounds += len(facts)
+        self.points += sum(scores)
+        best = max(scores)
+        self.best_round = best if self.best_round is None else max(self.best_round, best)
+        self.went_out += sum(f.went_out for f in facts)
+        for fact in facts:
+            for kind, count in fact.books.items():
+                self.books[kind] = self.books.get(kind, 0) + count
 
     @property
     def average_round(self) -> float | None:
@@ -205,13 +227,38 @@ class Statistics:
     sides: dict[tuple[str, ...], Figures] = field(default_factory=dict)
 
 
-def _count_game(stats: Statistics, game: StoredGame) -> None:
+@dataclass(slots=True)
+class _Counted:
+    """What the statistics read of a game: its sides (``teams``), whether it is finished, its
+    winner's name (``None``: unfinished or a tie) and each round's Breakdowns (side order)."""
+
+    id: int
+    teams: list[dict[str, Any]]
+    finished: bool
+    winner: str | None
+    rounds: list[list[dict[str, Any]]] = field(default_factory=list)
+
+
+def _counted(session: Session, actor: Actor, flt: HistoryFilter, after: int, size: int) -> list[_Counted]:
+    winner = Game.state["winner"].as_string()  # one member of the stored state, not all of it decoded
+    stmt = _games(actor, flt, after, size, Game.id, Game.teams, Game.status, winner)
+    games = [
+        _Counted(i, teams, status == "finished", w if status == "finished" else None)
+        for i, teams, status, w in session.execute(stmt)
+    ]
+    if games:
+        by_id = {g.id: g for g in games}
+        rounds = select(Round.game_id, Round.teams).where(Round.game_id.in_(list(by_id)))
+        for game_id, teams in session.execute(rounds):
+            by_id[game_id].rounds.append(teams)
+    return games
+
+
+def _count_game(stats: Statistics, game: _Counted) -> None:
     stats.games += 1
     stats.rounds += len(game.rounds)
-    state = game.state
-    finished = state["status"] == "finished"
-    winner = state["winner"] if finished else None
-    side_facts = [[side_round_facts(r.teams[i]) for r in game.rounds] for i in range(len(game.teams))]
+    finished, winner = game.finished, game.winner
+    side_facts = [[side_round_facts(r[i]) for r in game.rounds] for i in range(len(game.teams))]
     for team, facts in zip(game.teams, side_facts, strict=True):
         won = winner is not None and winner == team["name"]
         key = side_key(team["players"])
@@ -223,9 +270,9 @@ def _count_game(stats: Statistics, game: StoredGame) -> None:
             tally = stats.players.setdefault(player_key(player), Figures())
             tally.add_game(str(player), finished, won)
             targets.append(tally)
-        for fact in facts:
+        if facts:
             for target in targets:
-                target.add_round(fact.score, fact.went_out, dict(fact.books))
+                target.add_rounds(facts)
 
 
 def statistics(db: Database, actor: Actor, flt: HistoryFilter) -> Statistics:
@@ -234,10 +281,11 @@ def statistics(db: Database, actor: Actor, flt: HistoryFilter) -> Statistics:
     A player is identified across games by :func:`~handfoot.engine.history.player_key` (names
     that differ only in case are one player); a side by its players (the same partners are one
     side whatever the side was called). A win is a finished game whose winner is the side (a tie
-    is no win); rounds count every stored round, finished games or not.
+    is no win); rounds count every stored round, finished games or not. Each game's sides,
+    status and winner and its rounds' Breakdowns are read as plain rows, a batch at a time.
     """
     stats = Statistics()
-    for batch in game_batches(db, actor, flt):
+    for batch in _batches(db, None, lambda session, after, per: _counted(session, actor, flt, after, per)):
         for game in batch:
             _count_game(stats, game)
     return stats
