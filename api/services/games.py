@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 from sqlalchemy import Select, bindparam, func, select, tuple_
 from sqlalchemy.orm import Session, defer, selectinload
@@ -38,6 +38,7 @@ from handfoot.server.services.errors import (
 __all__ = [
     "MAX_ROUNDS_PER_GAME",
     "FieldProblem",
+    "GameColumns",
     "GameFinishedError",
     "GameNotFoundError",
     "GameServiceError",
@@ -67,7 +68,10 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def owned(stmt: Select[Game], actor: Actor) -> Select[Game]:
+_S = TypeVar("_S", bound=Select[Any])
+
+
+def owned(stmt: _S, actor: Actor) -> _S:
     """``stmt`` narrowed to the games ``actor`` owns (anonymous: the games made without a key)."""
     if actor.key_id is None:
         return stmt.where(Game.owner_id.is_(None))
@@ -103,7 +107,35 @@ def find_game(
 # State
 
 
-def side_names(game: Game) -> list[str]:
+class GameColumns(Protocol):
+    """What a game's documents read of it: a mapped :class:`~handfoot.server.models.Game`, or its
+    columns as plain data (``services.history.StoredGame``)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def preset(self) -> str: ...
+    @property
+    def house_rules(self) -> dict[str, Any]: ...
+    @property
+    def rules_overridden(self) -> list[str]: ...
+    @property
+    def rules_snapshot(self) -> dict[str, Any]: ...
+    @property
+    def teams(self) -> list[dict[str, Any]]: ...
+    @property
+    def state(self) -> dict[str, Any]: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def updated_at(self) -> datetime: ...
+    @property
+    def version(self) -> int: ...
+
+
+def side_names(game: GameColumns) -> list[str]:
     return [str(team["name"]) for team in game.teams]
 
 

@@ -1,9 +1,12 @@
 """Histories in bulk: an owner's games with their rounds (the export) and statistics across them.
 
 Games are read in batches of :data:`BATCH_SIZE` by ascending id (keyset: ``id > last``), each
-batch with its rounds, and released from the session once used, so an export of thousands of
-games holds one batch in memory at a time. Every batch is read in one transaction (``REPEATABLE
-READ`` on PostgreSQL, a WAL read transaction on SQLite), so an export is one snapshot.
+batch's rounds by one more query on the batch's game ids, as plain rows (SQLAlchemy Core, no ORM
+objects: a mapped game and its rounds refer to each other, and every such cycle waits for the
+cyclic garbage collector), so an export of thousands of games holds one batch in memory at a
+time and frees it by reference counting alone. Every batch is read in one transaction
+(``REPEATABLE READ`` on PostgreSQL, a WAL read transaction on SQLite), so an export is one
+snapshot.
 
 What a round says about a side (score, going out, books by kind) is the engine's
 (:func:`handfoot.engine.history.side_round_facts`); who won a game is its stored state (the engine's
@@ -14,23 +17,23 @@ sums, counts and averages are made here.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from sqlalchemy.exc import InterfaceError, OperationalError
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
-from handfoot.engine.history import BOOK_KINDS, player_key, side_key, side_round_facts
+from handfoot.engine.history import BOOK_KINDS, SideRoundFacts, player_key, side_key, side_round_facts
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
-from handfoot.server.models import Game
+from handfoot.server.models import Game, Round
 from handfoot.server.services.errors import StoreUnavailableError
 from handfoot.server.services.games import owned
 
-__all__ = ["BATCH_SIZE", "Figures", "HistoryFilter", "game_batches", "statistics"]
+__all__ = ["BATCH_SIZE", "Figures", "HistoryFilter", "StoredGame", "StoredRound", "game_batches", "statistics"]
 
 #: Games read per query (each with its rounds) while exporting or counting.
 BATCH_SIZE = 200
@@ -46,34 +49,91 @@ class HistoryFilter:
     preset: str | None = None
 
 
-def _batch(session: Session, actor: Actor, flt: HistoryFilter, after: int, size: int) -> list[Game]:
-    stmt = owned(select(Game), actor).where(Game.id > after)
+@dataclass(slots=True)
+class StoredRound:
+    """A stored round as a history reads it: its ``number``, ``revision`` and ``teams`` (one
+    Breakdown per side, plain data, in the game's side order)."""
+
+    number: int
+    revision: int
+    teams: list[dict[str, Any]]
+
+
+@dataclass(slots=True)
+class StoredGame:
+    """A stored game's columns as plain data (:class:`~handfoot.server.models.Game`'s, read by
+    SQLAlchemy Core) with its rounds, oldest first. No back-references: freed when unreferenced."""
+
+    id: int
+    name: str
+    preset: str
+    house_rules: dict[str, Any]
+    rules_overridden: list[str]
+    rules_snapshot: dict[str, Any]
+    teams: list[dict[str, Any]]
+    state: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    version: int
+    rounds: list[StoredRound] = field(default_factory=list)
+
+
+class _HasId(Protocol):
+    @property
+    def id(self) -> int: ...
+
+
+_GAME_COLUMNS = (
+    Game.id,
+    Game.name,
+    Game.preset,
+    Game.house_rules,
+    Game.rules_overridden,
+    Game.rules_snapshot,
+    Game.teams,
+    Game.state,
+    Game.created_at,
+    Game.updated_at,
+    Game.version,
+)
+
+
+def _games(actor: Actor, flt: HistoryFilter, after: int, size: int, *columns: Any) -> Select[Any]:
+    """The select of ``columns`` of the next ``size`` games of ``actor`` matching ``flt`` after id ``after``."""
+    stmt = owned(select(*columns), actor).where(Game.id > after)
     if flt.since is not None:
         stmt = stmt.where(Game.created_at >= flt.since)
     if flt.until is not None:
         stmt = stmt.where(Game.created_at < flt.until)
     if flt.preset is not None:
         stmt = stmt.where(Game.preset == flt.preset)
-    stmt = stmt.options(selectinload(Game.rounds)).order_by(Game.id).limit(size)
-    return list(session.scalars(stmt).all())
+    return stmt.order_by(Game.id).limit(size)
 
 
-def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | None = None) -> Iterator[list[Game]]:
-    """The actor's games matching ``flt``, oldest id first, ``size`` (default :data:`BATCH_SIZE`) at a
-    time, each with its rounds, all read in one transaction of a session of their own (a streamed
-    answer outlives its request's session).
+def _batch(session: Session, actor: Actor, flt: HistoryFilter, after: int, size: int) -> list[StoredGame]:
+    games = [StoredGame(*row) for row in session.execute(_games(actor, flt, after, size, *_GAME_COLUMNS))]
+    if games:
+        by_id = {g.id: g for g in games}
+        rounds = (
+            select(Round.game_id, Round.number, Round.revision, Round.teams)
+            .where(Round.game_id.in_(list(by_id)))
+            .order_by(Round.game_id, Round.number)
+        )
+        for game_id, number, revision, teams in session.execute(rounds):
+            by_id[game_id].rounds.append(StoredRound(number, revision, teams))
+    return games
 
-    The first batch is read when this is called (so an unreachable database raises
-    :class:`~handfoot.server.services.errors.StoreUnavailableError` before an answer starts); the
-    rest as the iterator is consumed. A batch's games leave the session when the next is read; the
-    session closes when the iterator ends or is closed. The request's own session, done with by
-    now, is closed first, so a request holds one connection at a time.
-    """
+
+_T = TypeVar("_T", bound=_HasId)
+
+
+def _batches(db: Database, size: int | None, read: Callable[[Session, int, int], list[_T]]) -> Iterator[list[_T]]:
+    """Batches of ``read(session, after, size)`` (keyset on ``id``) in one session and transaction."""
     per = size or BATCH_SIZE
     db.close_session()
     session = db.sessionmaker()
     try:
-        first = _batch(session, actor, flt, 0, per)
+        first = read(session, 0, per)
     except (OperationalError, InterfaceError) as err:
         session.close()
         raise StoreUnavailableError(str(err.orig)) from err
@@ -84,7 +144,7 @@ def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | Non
     pending = [first]  # held by the iterator only until it starts: no batch outlives its turn
     del first
 
-    def walk() -> Iterator[list[Game]]:
+    def walk() -> Iterator[list[_T]]:
         try:
             batch = pending.pop()
             while batch:
@@ -92,16 +152,26 @@ def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | Non
                 if len(batch) < per:
                     return
                 last = batch[-1].id
-                # Memory stays flat: the session forgets the batch just used, and the batch's games and
-                # rounds (a reference cycle each) are freed now rather than at the next full collection.
-                del batch
-                session.expunge_all()
-                gc.collect()
-                batch = _batch(session, actor, flt, last, per)
+                del batch  # freed now (plain data, no cycles), before the next is read
+                batch = read(session, last, per)
         finally:
             session.close()
 
     return walk()
+
+
+def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | None = None) -> Iterator[list[StoredGame]]:
+    """The actor's games matching ``flt``, oldest id first, ``size`` (default :data:`BATCH_SIZE`) at a
+    time, each with its rounds, all read in one transaction of a session of their own (a streamed
+    answer outlives its request's session).
+
+    The first batch is read when this is called (so an unreachable database raises
+    :class:`~handfoot.server.services.errors.StoreUnavailableError` before an answer starts); the
+    rest as the iterator is consumed. A batch is plain data that nothing holds once the next is
+    read; the session closes when the iterator ends or is closed. The request's own session, done
+    with by now, is closed first, so a request holds one connection at a time.
+    """
+    return _batches(db, size, lambda session, after, per: _batch(session, actor, flt, after, per))
 
 
 # --------------------------------------------------------------------------------------------
@@ -131,13 +201,17 @@ class Figures:
         self.finished += finished
         self.wins += won
 
-    def add_round(self, score: int, went_out: bool, books: dict[str, int]) -> None:
-        self.rounds += 1
-        self.points += score
-        self.best_round = score if self.best_round is None else max(self.best_round, score)
-        self.went_out += went_out
-        for kind, count in books.items():
-            self.books[kind] = self.books.get(kind, 0) + count
+    def add_rounds(self, facts: list[SideRoundFacts]) -> None:
+        """Adds one side's rounds of one game (``facts``, at least one)."""
+        scores = [f.score for f in facts]
+        self.rounds += len(facts)
+        self.points += sum(scores)
+        best = max(scores)
+        self.best_round = best if self.best_round is None else max(self.best_round, best)
+        self.went_out += sum(f.went_out for f in facts)
+        for fact in facts:
+            for kind, count in fact.books.items():
+                self.books[kind] = self.books.get(kind, 0) + count
 
     @property
     def average_round(self) -> float | None:
@@ -153,13 +227,38 @@ class Statistics:
     sides: dict[tuple[str, ...], Figures] = field(default_factory=dict)
 
 
-def _count_game(stats: Statistics, game: Game) -> None:
+@dataclass(slots=True)
+class _Counted:
+    """What the statistics read of a game: its sides (``teams``), whether it is finished, its
+    winner's name (``None``: unfinished or a tie) and each round's Breakdowns (side order)."""
+
+    id: int
+    teams: list[dict[str, Any]]
+    finished: bool
+    winner: str | None
+    rounds: list[list[dict[str, Any]]] = field(default_factory=list)
+
+
+def _counted(session: Session, actor: Actor, flt: HistoryFilter, after: int, size: int) -> list[_Counted]:
+    winner = Game.state["winner"].as_string()  # one member of the stored state, not all of it decoded
+    stmt = _games(actor, flt, after, size, Game.id, Game.teams, Game.status, winner)
+    games = [
+        _Counted(i, teams, status == "finished", w if status == "finished" else None)
+        for i, teams, status, w in session.execute(stmt)
+    ]
+    if games:
+        by_id = {g.id: g for g in games}
+        rounds = select(Round.game_id, Round.teams).where(Round.game_id.in_(list(by_id)))
+        for game_id, teams in session.execute(rounds):
+            by_id[game_id].rounds.append(teams)
+    return games
+
+
+def _count_game(stats: Statistics, game: _Counted) -> None:
     stats.games += 1
     stats.rounds += len(game.rounds)
-    state = game.state
-    finished = state["status"] == "finished"
-    winner = state["winner"] if finished else None
-    side_facts = [[side_round_facts(r.teams[i]) for r in game.rounds] for i in range(len(game.teams))]
+    finished, winner = game.finished, game.winner
+    side_facts = [[side_round_facts(r[i]) for r in game.rounds] for i in range(len(game.teams))]
     for team, facts in zip(game.teams, side_facts, strict=True):
         won = winner is not None and winner == team["name"]
         key = side_key(team["players"])
@@ -171,9 +270,9 @@ def _count_game(stats: Statistics, game: Game) -> None:
             tally = stats.players.setdefault(player_key(player), Figures())
             tally.add_game(str(player), finished, won)
             targets.append(tally)
-        for fact in facts:
+        if facts:
             for target in targets:
-                target.add_round(fact.score, fact.went_out, dict(fact.books))
+                target.add_rounds(facts)
 
 
 def statistics(db: Database, actor: Actor, flt: HistoryFilter) -> Statistics:
@@ -182,10 +281,11 @@ def statistics(db: Database, actor: Actor, flt: HistoryFilter) -> Statistics:
     A player is identified across games by :func:`~handfoot.engine.history.player_key` (names
     that differ only in case are one player); a side by its players (the same partners are one
     side whatever the side was called). A win is a finished game whose winner is the side (a tie
-    is no win); rounds count every stored round, finished games or not.
+    is no win); rounds count every stored round, finished games or not. Each game's sides,
+    status and winner and its rounds' Breakdowns are read as plain rows, a batch at a time.
     """
     stats = Statistics()
-    for batch in game_batches(db, actor, flt):
+    for batch in _batches(db, None, lambda session, after, per: _counted(session, actor, flt, after, per)):
         for game in batch:
             _count_game(stats, game)
     return stats

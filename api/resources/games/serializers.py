@@ -18,7 +18,7 @@ from flask_smorest import Blueprint as SmorestBlueprint
 
 from handfoot.server.idempotency import Answer
 from handfoot.server.models import Game, Round, RoundRevision
-from handfoot.server.services.games import side_names
+from handfoot.server.services.games import GameColumns, side_names
 from handfoot.server.services.rounds import Appended, AppendedRound
 
 from .schemas import GameSchema
@@ -71,7 +71,7 @@ def round_answer(appended: Appended) -> dict[str, Any]:
     return doc
 
 
-def summary_doc(game: Game) -> dict[str, Any]:
+def summary_doc(game: GameColumns) -> dict[str, Any]:
     state = game.state
     return {
         "id": game.id,
@@ -100,11 +100,12 @@ def round_scores(running: list[list[int]]) -> list[list[int]]:
     return scores
 
 
-def round_summaries(game: Game, numbers: Sequence[tuple[int, int]] | None = None) -> list[dict[str, Any]]:
+def round_summaries(game: GameColumns, numbers: Sequence[tuple[int, int]] | None = None) -> list[dict[str, Any]]:
     """``RoundSummarySchema`` of each round: scores and totals from the game's state; of the round
-    rows only ``number`` and ``revision`` are read: ``numbers`` (``read_game``), else the game's
-    loaded rounds (``get_game(..., rounds="numbers")``)."""
+    rows only ``number`` and ``revision`` are read: ``numbers`` (``read_game``, the export), else the
+    game's loaded rounds (``get_game(..., rounds="numbers")``, a mapped ``Game``)."""
     if numbers is None:
+        assert isinstance(game, Game), "a game's plain columns come with their round numbers"
         numbers = [(r.number, r.revision) for r in game.rounds]
     sides = side_names(game)
     running = game.state["running"]
@@ -124,7 +125,7 @@ def round_summaries(game: Game, numbers: Sequence[tuple[int, int]] | None = None
     ]
 
 
-def game_doc(game: Game, numbers: Sequence[tuple[int, int]] | None = None) -> dict[str, Any]:
+def game_doc(game: GameColumns, numbers: Sequence[tuple[int, int]] | None = None) -> dict[str, Any]:
     """``GameSchema``'s members; ``numbers``: each round's number and revision, else the game's
     rounds must be loaded (their numbers and revisions at least)."""
     state = game.state

@@ -16,9 +16,8 @@ from typing import Any
 
 from handfoot.engine import LINE_LABELS
 from handfoot.engine.history import BOOK_KINDS, side_round_facts
-from handfoot.server.models import Game
 from handfoot.server.resources.games.serializers import csv_cell, game_doc
-from handfoot.server.services.history import Figures, Statistics
+from handfoot.server.services.history import Figures, Statistics, StoredGame
 
 #: Players of a side in one CSV cell, joined by this.
 PLAYERS_SEPARATOR = "; "
@@ -48,28 +47,28 @@ def _iso(value: datetime) -> str:
     return (value if value.tzinfo is not None else value.replace(tzinfo=UTC)).isoformat()
 
 
-def export_doc(game: Game) -> dict[str, Any]:
+def export_doc(game: StoredGame) -> dict[str, Any]:
     """The game as ``GameSchema().dump(game_doc(game))`` gives it (what ``GET /v1/games/{id}``
     answers: its rounds summarised, each with the ``href`` of its full breakdown), JSON-ready
     without marshmallow: only the game's timestamps become ISO 8601 (tests/api/test_history.py
     compares each line with the game as read). A round's lines in bulk are the CSV's."""
-    doc = game_doc(game)
+    doc = game_doc(game, [(r.number, r.revision) for r in game.rounds])
     for key in ("created_at", "updated_at"):
         doc[key] = None if doc[key] is None else _iso(doc[key])
     return doc
 
 
-def export_line(game: Game) -> str:
+def export_line(game: StoredGame) -> str:
     """One NDJSON line (ending in ``\\n``): the game as ``GET /v1/games/{id}`` gives it."""
     return json.dumps(export_doc(game), ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def ndjson_lines(batches: Iterable[list[Game]]) -> Iterator[str]:
+def ndjson_lines(batches: Iterable[list[StoredGame]]) -> Iterator[str]:
     for batch in batches:
         yield "".join(export_line(game) for game in batch)
 
 
-def csv_rows(game: Game) -> Iterator[list[Any]]:
+def csv_rows(game: StoredGame) -> Iterator[list[Any]]:
     """The CSV rows of one game: per round, one per side, in the game's side order."""
     state = game.state
     winner = state["winner"] if state["status"] == "finished" else None
@@ -97,7 +96,7 @@ def csv_rows(game: Game) -> Iterator[list[Any]]:
             ]
 
 
-def csv_chunks(batches: Iterable[list[Game]]) -> Iterator[str]:
+def csv_chunks(batches: Iterable[list[StoredGame]]) -> Iterator[str]:
     """The header, then one chunk of rows per batch of games."""
     out = io.StringIO()
     writer = csv.writer(out)
