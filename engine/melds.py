@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
-from operator import attrgetter
 from typing import NamedTuple
 
-from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, Card, Rank
+from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, Card, Rank, composition
 from handfoot.engine.errors import Problem
 from handfoot.engine.rules import RuleSet, per_rules
 
@@ -43,7 +42,6 @@ def rank_points(rules: RuleSet) -> tuple[int, ...]:
 
 
 _RANKS = tuple(Rank)
-_composition_of = attrgetter("composition")
 #: Each rank's canonical text, by rank index (an enum's ``.value`` is a Python-level descriptor).
 _RANK_TEXT = tuple(rank.value for rank in Rank)
 _TWO, _THREE, _JOKER = RANK_INDEX[Rank.TWO], RANK_INDEX[Rank.THREE], RANK_INDEX[Rank.JOKER]
@@ -130,7 +128,7 @@ def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ())
                 ),
             ),
         )
-    return meld_of(sum(map(_composition_of, whole)), size, cards, onto, rules, rank_points(rules))
+    return meld_of(composition(whole), size, cards, onto, rules, rank_points(rules))
 
 
 # -- the meld rules: decided as bits (``meld_of``), explained from the bits (``meld_problems``) ----

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from operator import attrgetter
 from typing import NamedTuple
 
-from handfoot.engine.cards import MELD_CARDS_MAX, Card
+from handfoot.engine.cards import MELD_CARDS_MAX, Card, composition
 from handfoot.engine.errors import Path, Problem
 from handfoot.engine.melds import BookKind, MeldCheck, meld_check, meld_of, rank_points
 from handfoot.engine.rules import Contract, RuleSet
@@ -38,7 +38,6 @@ class Table(NamedTuple):
         return {c.rank for c in self.checks if not c.complete and c.rank is not None}
 
 
-_composition_of = attrgetter("composition")
 _points_of = attrgetter("points")
 _problems_of = attrgetter("problems")
 _new = tuple.__new__
@@ -56,7 +55,7 @@ def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = 
     points_by_rank = rank_points(rules)
     checks = tuple(
         [
-            meld_of(sum(map(_composition_of, meld)), len(meld), meld, (), rules, points_by_rank)
+            meld_of(composition(meld), len(meld), meld, (), rules, points_by_rank)
             if len(meld) <= MELD_CARDS_MAX
             else meld_check(meld, rules)
             for meld in melds
