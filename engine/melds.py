@@ -128,7 +128,7 @@ def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ())
                 ),
             ),
         )
-    return meld_of(composition(whole), size, cards, onto, rules, rank_points(rules))
+    return meld_of(composition(whole), size, cards, onto, rules, meld_rules(rules))
 
 
 # -- the meld rules: decided as bits (``meld_of``), explained from the bits (``meld_problems``) ----
@@ -159,62 +159,89 @@ WILDS_IN_BOOK = 1 << 11
 _THREE_SHIFT, _TWO_SHIFT, _JOKER_SHIFT = RANK_BITS * _THREE, RANK_BITS * _TWO, RANK_BITS * _JOKER
 
 
+class MeldRules(NamedTuple):
+    """The meld rules of one rule set as the meld check reads them, made once per rule set
+    (:func:`meld_rules`): ``meld_min``, ``book_size``, ``max_size`` (``book_max_size``; ``None``: no
+    limit), ``clean_max_size`` (the same, or ``None`` where ``clean_books_grow``, D26),
+    ``black_three_books``, ``all_wild_melds``, ``points`` (:func:`rank_points`), ``book_closes``
+    (``book_max_size`` is ``book_size``: cards added onto a book are ``book_closed``)."""
+
+    meld_min: int
+    book_size: int
+    max_size: int | None
+    clean_max_size: int | None
+    black_three_books: bool
+    all_wild_melds: bool
+    points: tuple[int, ...]
+    book_closes: bool
+
+
+@per_rules
+def meld_rules(rules: RuleSet) -> MeldRules:
+    """The :class:`MeldRules` of ``rules`` (made once per rule set)."""
+    return MeldRules(
+        rules.meld_min,
+        rules.book_size,
+        rules.book_max_size,
+        None if rules.clean_books_grow else rules.book_max_size,
+        rules.black_three_books,
+        rules.all_wild_melds,
+        rank_points(rules),
+        rules.book_max_size == rules.book_size,
+    )
+
+
 def meld_of(
-    comp: int, size: int, cards: Sequence[Card], onto: Sequence[Card], rules: RuleSet, points_by_rank: Sequence[int]
+    comp: int, size: int, cards: Sequence[Card], onto: Sequence[Card], rules: RuleSet, mr: MeldRules
 ) -> MeldCheck:
     """The :class:`MeldCheck` of a meld of ``size`` cards (at most ``MELD_CARDS_MAX``) whose
     composition is ``comp``: ``cards`` added ``onto`` a meld (``onto`` empty for a meld taken whole),
-    ``points_by_rank`` the card values of ``rules`` (:func:`rank_points`, read once per table by the
-    caller). The cards are read only when the composition holds threes (their colour)."""
+    ``mr`` the meld rules of ``rules`` (:func:`meld_rules`, read once per table by the caller). The
+    cards are read only when the composition holds threes (their colour)."""
+    meld_min, book_size, max_size, clean_max_size, black_three_books, all_wild_melds, points_by_rank, closes = mr
     twos = comp >> _TWO_SHIFT & MELD_CARDS_MAX
     jokers = comp >> _JOKER_SHIFT
     wilds = twos + jokers
     n = size - wilds  # naturals
     natural_fields = comp & _NATURAL_FIELDS
     top = (natural_fields.bit_length() - 1) // RANK_BITS  # the highest natural rank (-1: none)
-    mixed = natural_fields >> RANK_BITS * top != n if n else False
     faults = 0
-    if mixed:
+    if n and natural_fields >> RANK_BITS * top != n:  # naturals of more than one rank
         faults = MIXED_RANKS
         points = sum(points_by_rank[r] * (comp >> RANK_BITS * r & MELD_CARDS_MAX) for r in range(len(_RANKS)))
     else:
         points = n * points_by_rank[top] if n else 0
-        if twos:
-            points += twos * points_by_rank[_TWO]
-        if jokers:
-            points += jokers * points_by_rank[_JOKER]
+        if wilds:
+            points += twos * points_by_rank[_TWO] + jokers * points_by_rank[_JOKER]
     threes = comp >> _THREE_SHIFT & MELD_CARDS_MAX
-    if threes and (
-        not rules.black_three_books or any(c.is_red_three for c in cards) or any(c.is_red_three for c in onto)
-    ):
+    if threes and (not black_three_books or any(c.is_red_three for c in cards) or any(c.is_red_three for c in onto)):
         faults |= THREE_NOT_MELDABLE
-    if size < rules.meld_min:
+    if size < meld_min:
         faults |= TOO_SMALL
     # clean_books_grow: a clean meld has no size limit of its own (a dirty one still closes at it)
-    max_size = None if rules.clean_books_grow and not wilds else rules.book_max_size
-    if onto and cards and max_size == rules.book_size and len(onto) >= rules.book_size:
+    limit = max_size if wilds else clean_max_size
+    if onto and cards and closes and limit is not None and len(onto) >= book_size:
         faults |= BOOK_CLOSED
-    elif max_size is not None and size > max_size:
+    elif limit is not None and size > limit:
         faults |= TOO_LARGE
-    complete = size >= rules.book_size
+    complete = size >= book_size
     if not wilds:
-        kind: BookKind | None = BookKind.CLEAN if n else None
+        kind: BookKind | None = _CLEAN if n else None
     elif not n:
-        kind = BookKind.WILD
-        if not rules.all_wild_melds:
+        kind = _WILD
+        if not all_wild_melds:
             faults |= ALL_WILD
     else:
-        kind = BookKind.DIRTY
+        kind = _DIRTY
         if threes:
             faults |= THREES_WITH_WILDS
         faults |= wild_faults(n, wilds, complete, rules)
-    if mixed:
-        kind = None
+    mixed = faults & MIXED_RANKS
     return _new(
         MeldCheck,
         (
             not faults,
-            kind,
+            None if mixed else kind,
             _RANK_TEXT[top] if n and not mixed else None,
             complete,
             size,
@@ -224,6 +251,9 @@ def meld_of(
             meld_problems(faults, comp, size, cards, onto, rules) if faults else (),
         ),
     )
+
+
+_CLEAN, _DIRTY, _WILD = BookKind.CLEAN, BookKind.DIRTY, BookKind.WILD
 
 
 def meld_problems(

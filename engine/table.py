@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from operator import attrgetter
 from typing import NamedTuple
 
-from handfoot.engine.cards import MELD_CARDS_MAX, Card, composition
+from handfoot.engine.cards import MELD_CARDS_MAX, Card
 from handfoot.engine.errors import Path, Problem
-from handfoot.engine.melds import BookKind, MeldCheck, meld_check, meld_of, rank_points
+from handfoot.engine.melds import BookKind, MeldCheck, meld_check, meld_of, meld_rules
 from handfoot.engine.rules import Contract, RuleSet
 
 
@@ -38,8 +38,7 @@ class Table(NamedTuple):
         return {c.rank for c in self.checks if not c.complete and c.rank is not None}
 
 
-_points_of = attrgetter("points")
-_problems_of = attrgetter("problems")
+_composition_of = attrgetter("composition")
 _new = tuple.__new__
 
 
@@ -52,21 +51,40 @@ def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = 
     burn instead (``second_book_of_rank``, when ``after_book`` is ``burn``). An invalid meld is no
     book.
     """
-    points_by_rank = rank_points(rules)
+    mr = meld_rules(rules)
     checks = tuple(
         [
-            meld_of(composition(meld), len(meld), meld, (), rules, points_by_rank)
+            meld_of(sum(map(_composition_of, meld)), len(meld), meld, (), rules, mr)
             if len(meld) <= MELD_CARDS_MAX
             else meld_check(meld, rules)
             for meld in melds
         ]
     )
-    ranks = [c.rank for c in checks if c.rank is not None]
-    between = len(set(ranks)) < len(ranks)  # the rules between melds concern two melds of one rank
-    problems = _table_problems(checks, rules, path, between) if between or any(map(_problems_of, checks)) else ()
-    kinds = [c.kind for c in checks if c.complete and not c.problems]
-    books = Contract(kinds.count(BookKind.CLEAN), kinds.count(BookKind.DIRTY), kinds.count(BookKind.WILD))
-    return _new(Table, (checks, books, sum(map(_points_of, checks)), problems))
+    clean = dirty = wild = points = 0
+    ranks: set[str] = set()
+    between = broken = False  # between: two melds of one rank (the rules between melds concern them)
+    for c in checks:
+        points += c.points
+        rank = c.rank
+        if rank is not None:
+            if rank in ranks:
+                between = True
+            ranks.add(rank)
+        if c.problems:
+            broken = True
+        elif c.complete:
+            kind = c.kind
+            if kind is _CLEAN:
+                clean += 1
+            elif kind is _DIRTY:
+                dirty += 1
+            else:
+                wild += 1
+    problems = _table_problems(checks, rules, path, between) if between or broken else ()
+    return _new(Table, (checks, Contract(clean, dirty, wild), points, problems))
+
+
+_CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY
 
 
 def _table_problems(checks: Sequence[MeldCheck], rules: RuleSet, path: Path, between: bool) -> tuple[Problem, ...]:
