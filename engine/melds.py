@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
+from operator import attrgetter
 from typing import NamedTuple
 
 from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, Card, Rank, composition
@@ -39,6 +40,17 @@ def rank_points(rules: RuleSet) -> tuple[int, ...]:
         Rank.THREE: rules.black_three_points,
     }
     return tuple(fixed.get(rank, rules.high_points if rank in high else rules.low_points) for rank in Rank)
+
+
+@per_rules
+def table_points(rules: RuleSet) -> tuple[int, ...]:
+    """The card values of ``rules`` on the table (melds and the burn pile; points), indexed as
+    :func:`rank_points`: the same, except that where ``threes_count_against`` (the Hodges family
+    rules: "black 3: -300 points", D74) a black three on the table is minus ``black_three_points``."""
+    values = list(rank_points(rules))
+    if rules.threes_count_against:
+        values[RANK_INDEX[Rank.THREE]] = -rules.black_three_points
+    return tuple(values)
 
 
 _RANKS = tuple(Rank)
@@ -163,8 +175,10 @@ class MeldRules(NamedTuple):
     """The meld rules of one rule set as the meld check reads them, made once per rule set
     (:func:`meld_rules`): ``meld_min``, ``book_size``, ``max_size`` (``book_max_size``; ``None``: no
     limit), ``clean_max_size`` (the same, or ``None`` where ``clean_books_grow``, D26),
-    ``black_three_books``, ``all_wild_melds``, ``points`` (:func:`rank_points`), ``book_closes``
-    (``book_max_size`` is ``book_size``: cards added onto a book are ``book_closed``)."""
+    ``black_three_books``, ``all_wild_melds``, ``points`` (on the table: :func:`table_points`),
+    ``book_closes`` (``book_max_size`` is ``book_size``: cards added onto a book are ``book_closed``),
+    ``red_three_extra`` (what a red three standing in a meld counts beyond a black three: where
+    ``threes_count_against``, ``red_three_caught_points`` in place of the black three's value, D74)."""
 
     meld_min: int
     book_size: int
@@ -174,6 +188,7 @@ class MeldRules(NamedTuple):
     all_wild_melds: bool
     points: tuple[int, ...]
     book_closes: bool
+    red_three_extra: int
 
 
 @per_rules
@@ -186,8 +201,9 @@ def meld_rules(rules: RuleSet) -> MeldRules:
         None if rules.clean_books_grow else rules.book_max_size,
         rules.black_three_books,
         rules.all_wild_melds,
-        rank_points(rules),
+        table_points(rules),
         rules.book_max_size == rules.book_size,
+        rules.red_three_caught_points + rules.black_three_points if rules.threes_count_against else 0,
     )
 
 
@@ -198,7 +214,17 @@ def meld_of(
     composition is ``comp``: ``cards`` added ``onto`` a meld (``onto`` empty for a meld taken whole),
     ``mr`` the meld rules of ``rules`` (:func:`meld_rules`, read once per table by the caller). The
     cards are read only when the composition holds threes (their colour)."""
-    meld_min, book_size, max_size, clean_max_size, black_three_books, all_wild_melds, points_by_rank, closes = mr
+    (
+        meld_min,
+        book_size,
+        max_size,
+        clean_max_size,
+        black_three_books,
+        all_wild_melds,
+        points_by_rank,
+        closes,
+        red_extra,
+    ) = mr
     twos = comp >> _TWO_SHIFT & MELD_CARDS_MAX
     jokers = comp >> _JOKER_SHIFT
     wilds = twos + jokers
@@ -214,8 +240,13 @@ def meld_of(
         if wilds:
             points += twos * points_by_rank[_TWO] + jokers * points_by_rank[_JOKER]
     threes = comp >> _THREE_SHIFT & MELD_CARDS_MAX
-    if threes and (not black_three_books or any(c.is_red_three for c in cards) or any(c.is_red_three for c in onto)):
-        faults |= THREE_NOT_MELDABLE
+    if threes:
+        reds = (
+            sum(map(_is_red_three, cards)) + sum(map(_is_red_three, onto)) if onto else sum(map(_is_red_three, cards))
+        )
+        if reds or not black_three_books:
+            faults |= THREE_NOT_MELDABLE
+        points += reds * red_extra
     if size < meld_min:
         faults |= TOO_SMALL
     # clean_books_grow: a clean meld has no size limit of its own (a dirty one still closes at it)
@@ -254,6 +285,7 @@ def meld_of(
 
 
 _CLEAN, _DIRTY, _WILD = BookKind.CLEAN, BookKind.DIRTY, BookKind.WILD
+_is_red_three = attrgetter("is_red_three")
 
 
 def meld_problems(

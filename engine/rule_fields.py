@@ -70,6 +70,7 @@ RULE_FIELDS: dict[str, RuleField] = {f.name: f for f in [
     _field("high_from", "choice", "card_values", "Lowest rank worth high_points: 8 (K-8) or 10 (K-10).", choices=("8", "10")),
     _field("low_points", "int", "card_values", "Points of 7-4 (or 9-4 when high_from is 10).", maximum=1000),
     _field("black_three_points", "int", "card_values", "Points of a black three (against the side holding it).", maximum=1000),
+    _field("threes_count_against", "bool", "card_values", "A three counts against its side wherever it lies: a black three on the table or in the burn pile is minus black_three_points, a red three standing in a meld is red_three_caught_points."),
     _field("meld_min", "int", "melds", "Fewest cards in a new meld.", minimum=1, maximum=13),
     _field("book_size", "int", "melds", "Cards that complete a book.", minimum=2, maximum=13),
     _field("book_max_size", "int", "melds", "Most cards in a meld or book (null: no limit).", minimum=2, maximum=40, nullable=True),

@@ -90,6 +90,7 @@ class RuleSet:
     high_from: HighFrom
     low_points: int
     black_three_points: int
+    threes_count_against: bool
     # melds and books
     meld_min: int
     book_size: int

@@ -23,7 +23,7 @@ from typing import NamedTuple
 from handfoot.engine.cards import RANK_INDEX, Card, Rank
 from handfoot.engine.checks import PlayerState, going_out_problems, out_of_cards_problems, player_problems
 from handfoot.engine.errors import Path, Problem, RoundError
-from handfoot.engine.melds import BookKind, rank_points
+from handfoot.engine.melds import BookKind, rank_points, table_points
 from handfoot.engine.rules import RuleSet, per_rules
 from handfoot.engine.table import Table, analyse_table
 from handfoot.engine.tallies import TALLY_COUNTS, RankBooks, Tally, tally_problems
@@ -291,7 +291,7 @@ def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
     tally = _new(Tally, (  # the fields in order: see Tally
         books.clean_books, books.dirty_books, books.wild_books, len(team.red_threes), caught, table.points,
         sum(map(points_by_rank.__getitem__, map(_rank_index, held))) - caught * points_by_rank[_THREE],
-        sum(map(points_by_rank.__getitem__, map(_rank_index, team.burn))), team.perfect_cuts, bool(melds),
+        sum(map(table_points(rules).__getitem__, map(_rank_index, team.burn))), team.perfect_cuts, bool(melds),
         team.cuts_within_1, team.cuts_within_3,
         _rank_books(table, rules, stand) if rules.rank_book_bonuses else ()))
     if team.went_out:

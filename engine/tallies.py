@@ -73,6 +73,8 @@ class Tally(NamedTuple):
 #: The tally's counts (every field but ``has_melded`` and ``rank_books``): whole numbers of a request's ``tally``.
 TALLY_COUNTS = tuple(name for name in Tally._fields if name not in ("has_melded", "rank_books"))
 
+#: The tally's points that threes can make negative where ``threes_count_against`` (D74).
+_SIGNED = ("table_points", "burn_points")
 _NATURAL_INDEXES = [RANK_INDEX[r] for r in Rank if r not in (Rank.THREE, Rank.TWO, Rank.JOKER)]
 _WILD_INDEXES = [RANK_INDEX[Rank.TWO], RANK_INDEX[Rank.JOKER]]
 
@@ -88,15 +90,18 @@ def tally_problems(
     tally: Tally, went_out: bool, rules: RuleSet, round_number: int, at: Path, decks: int
 ) -> list[Problem]:
     """What a given tally breaks: negative counts (``negative_tally``, and nothing else is checked
-    then), wild books without all-wild melds, red threes on the table where they are never laid
-    out, a burn pile without burning, points that no sum of card values makes, fewer table points
-    than its books' cards are worth, more than ``decks`` decks hold (``invalid_tally``, see
+    then; table and burn points may be negative where ``threes_count_against``, D74), wild books
+    without all-wild melds, red threes on the table where they are never laid out, a burn pile
+    without burning, points that no sum of card values makes, fewer table points than its books'
+    cards are worth (unless threes count against), more than ``decks`` decks hold (``invalid_tally``, see
     :func:`_ceiling_problems`), ``has_melded`` false with melds on the table, and going out without
     the contract. A tally names no players, so it cannot say that a player ran out of cards
     (docs/rules-decisions.md D21)."""
     problems: list[Problem] = []
+    # where threes count against their side (D74), a three on the table or burned counts minus
+    signed = _SIGNED if rules.threes_count_against else ()
     for key in TALLY_COUNTS:
-        if getattr(tally, key) < 0:
+        if getattr(tally, key) < 0 and key not in signed:
             problems.append(
                 Problem(
                     "negative_tally",
@@ -154,7 +159,7 @@ def tally_problems(
     floor = (tally.clean_books + tally.dirty_books) * rules.book_size * min(
         cheapest, cheapest_wild
     ) + tally.wild_books * rules.book_size * cheapest_wild
-    if tally.table_points < floor:
+    if tally.table_points < floor and not signed:
         problems.append(
             Problem(
                 "invalid_tally",

@@ -75,6 +75,9 @@ def examples(count: int) -> int:
 
 #: The project's copy of the worked cases (one ``*.json`` a case; see tests/cases/worked/README.md).
 WORKED_CASES = Path(__file__).resolve().parent / "cases" / "worked"
+#: The project's own cases of rules the worked cases leave out (issue 30: each rule item allowed and
+#: refused, per preset where presets differ), in the worked cases' format.
+RULE_CASES = Path(__file__).resolve().parent / "cases" / "rules"
 
 
 @pytest.hookimpl(hookwrapper=True)

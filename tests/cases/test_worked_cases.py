@@ -1,4 +1,5 @@
-"""Every worked case (``tests/cases/worked/*.json``), run through the HTTP API and through the engine.
+"""Every worked case (``tests/cases/worked/*.json``) and every rule case of our own
+(``tests/cases/rules/*.json``, the same format), run through the HTTP API and through the engine.
 
 Cases are discovered at collection time, so a case added to the folder is tested the day it lands.
 The folder is the project's copy of ``../shared/cases`` (``test_case_copy.py`` keeps them equal).
@@ -16,9 +17,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from handfoot import engine
-from tests.conftest import WORKED_CASES
+from tests.conftest import RULE_CASES, WORKED_CASES
 
-CASE_FILES = sorted(WORKED_CASES.glob("*.json"))
+CASE_FILES = sorted(WORKED_CASES.glob("*.json")) + sorted(RULE_CASES.glob("*.json"))
 
 # The engine operation behind each endpoint of DESIGN §4.
 ENGINE_OPERATIONS: dict[str, Callable[[Mapping[str, Any]], Any]] = {
@@ -37,6 +38,7 @@ def load(path: Path) -> dict[str, Any]:
 
 def test_cases_folder_is_found() -> None:
     assert CASE_FILES, f"no cases found in {WORKED_CASES}"
+    assert list(RULE_CASES.glob("*.json")), f"no cases found in {RULE_CASES}"
 
 
 def check_expectations(case: dict[str, Any], status: int, body: Any) -> None:

@@ -21,6 +21,7 @@ NEW_RULES = (
     "perfect_cut_within_3_bonus",
     "rank_book_bonuses",
     "illegal_melds_stand",
+    "threes_count_against",
 )
 KINGS_ILLEGAL = ["KS", "KH", "KD", "2C", "2D", "2H", "JK"]
 
@@ -46,6 +47,7 @@ def test_every_preset_answers_each_new_rule_with_its_provenance(stateless_client
         assert name in answer["rules"] and name in answer["provenance"] and name in fields, name
         assert "seed" not in (answer["provenance"][name]["source"] + answer["provenance"][name]["note"]).lower()
     assert answer["rules"]["illegal_melds_stand"] is (preset == "hodges")
+    assert answer["rules"]["threes_count_against"] is (preset == "hodges")
     assert answer["rules"]["rank_book_bonuses"] == [] and answer["rules"]["jokers_per_deck"] == 2
 
 
@@ -114,3 +116,15 @@ def test_hodges_lets_an_uncaught_meld_stand_by_default(stateless_client: FlaskCl
     assert not stateless_client.post("/v1/melds/validate", json={"preset": "hodges", "cards": KINGS_ILLEGAL}).json[
         "valid"
     ]
+
+
+@pytest.mark.parametrize(("against", "table_points"), [(True, 30 - 3 * 300), (False, 30 + 3 * 300)])
+def test_threes_standing_on_a_hodges_table_count_by_threes_count_against(
+    stateless_client: FlaskClient, against: bool, table_points: int
+) -> None:
+    """D74: three black threes standing (what's layed is played) are -900 where threes count against
+    their side (Hodges), and +900 where the house rules say they do not."""
+    body = _body("hodges", {"threes_count_against": against}, [["KS", "KH", "KD"], ["3S", "3C", "3S"]])
+    answer = stateless_client.post("/v1/rounds/score", json=body).json
+    lines = {line["code"]: line["points"] for line in answer["teams"][0]["lines"]}
+    assert lines["table_points"] == table_points
