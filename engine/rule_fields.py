@@ -54,6 +54,7 @@ RULE_FIELDS: dict[str, RuleField] = {f.name: f for f in [
     _field("players_per_team_max", "int", "sides", "Most players on one side.", minimum=1, maximum=6),
     _field("decks_per_player", "int", "deal", "Decks = players x decks_per_player + decks_extra.", maximum=2),
     _field("decks_extra", "int", "deal", "Decks added to players x decks_per_player (each deck: 52 cards and jokers_per_deck jokers).", maximum=12),
+    _field("decks_by_players", "int_list", "deal", "Decks by the number of players at the table, one player first (a larger table plays the last entry); empty: players x decks_per_player + decks_extra.", minimum=1, maximum=30),
     _field("hand_size", "int", "deal", "Cards dealt to each hand.", minimum=1, maximum=30),
     _field("foot_size", "int", "deal", "Cards dealt to each foot.", minimum=1, maximum=30),
     _field("hand_size_by_round", "int_list", "deal", "Cards dealt to each hand per round, round 1 first; empty: hand_size every round.", minimum=1, maximum=30),
@@ -272,7 +273,7 @@ def consistency_problems(rules: RuleSet) -> list[Problem]:  # noqa: C901 - one i
         bad("meld_min", f"meld_min {rules.meld_min} is above book_size {rules.book_size}")
     if rules.book_max_size is not None and rules.book_max_size < rules.book_size:
         bad("book_max_size", f"book_max_size {rules.book_max_size} is below book_size {rules.book_size}")
-    if rules.decks_per_player == 0 and rules.decks_extra == 0:
+    if not rules.decks_by_players and rules.decks_per_player == 0 and rules.decks_extra == 0:
         bad("decks_extra", "no decks: decks_per_player and decks_extra are both 0")
     if rules.rounds is None and rules.target_score is None:
         bad("rounds", "a game needs rounds or a target_score")

@@ -72,6 +72,7 @@ class RuleSet:
     players_per_team_max: int
     decks_per_player: int
     decks_extra: int
+    decks_by_players: tuple[int, ...]
     hand_size: int
     foot_size: int
     hand_size_by_round: tuple[int, ...]
@@ -144,7 +145,12 @@ class RuleSet:
 
     # -- derived values -------------------------------------------------------------------------
     def decks_for(self, players: int) -> int:
-        """Decks in play for ``players`` players: ``players * decks_per_player + decks_extra``."""
+        """Decks in play for ``players`` players: ``decks_by_players`` at that table size (one player
+        first; a larger table plays its last entry), else ``players * decks_per_player +
+        decks_extra``."""
+        by_players = self.decks_by_players
+        if by_players:
+            return by_players[min(max(players, 1), len(by_players)) - 1]
         return max(1, players * self.decks_per_player + self.decks_extra)
 
     def hand_size_for(self, round_number: int) -> int:

@@ -41,7 +41,7 @@ def deal_problems(rules: RuleSet, players: int, round_number: int) -> list[Probl
         Problem(
             "inconsistent_rules",
             f"round {round_number} deals {needed} cards to {players} players "
-            f"(hands, feet and the first discard) and the decks hold {held} (decks_per_player, "
+            f"(hands, feet and the first discard) and the decks hold {held} (decks_by_players, decks_per_player, "
             "decks_extra, hand_size, foot_size, hand_size_by_round, foot_size_by_round)",
             ("rules",),
         )

@@ -36,7 +36,7 @@ ROWS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         "steve-simpson": (R, {"decks_per_player": 1, "decks_extra": 1}),
         "online-11-13": ("S1", {"decks_per_player": 0, "decks_extra": 5}),
         "hodges": ("S2", {"decks_per_player": 1, "decks_extra": 2}),
-        "wages": ("S3", {"decks_per_player": 0, "decks_extra": 6}),
+        "wages": ("S3", {"decks_per_player": 0, "decks_extra": 5, "decks_by_players": (5, 5, 5, 5, 6, 6)}),
         "bga": ("S4", {"decks_per_player": 1, "decks_extra": 2}),
     },
     "hand / foot": {

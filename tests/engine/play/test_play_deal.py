@@ -111,3 +111,23 @@ def test_rounds_from_a_game_to_a_target_score_ends_past_the_sizes_by_round() -> 
         {"rounds": None, "target_score": 10000, "hand_size_by_round": [11, 12], "foot_size_by_round": [11, 12, 13]},
     ).rules
     assert list(rounds_from(rules, 1)) == [1, 2, 3, 4] and list(rounds_from(rules, 9)) == [9]
+
+
+@pytest.mark.parametrize(("players", "decks"), [(3, 5), (4, 5), (5, 6), (6, 6)])
+def test_a_wages_table_deals_its_decks_by_table_size(players: int, decks: int) -> None:
+    """D75: "Need 5 decks (6 decks recommended for 5 & 6 players cut-throat)" (the Wages reunion rules)."""
+    seats = [(f"Side {i}", [f"P{i}"]) for i in range(players)]
+    state = new_round("wages", seats, 4)
+    assert state.cards_in_play() == decks * 54
+
+
+@pytest.mark.parametrize(
+    ("by_players", "players", "decks"), [((), 4, 5), ((3, 4), 1, 3), ((3, 4), 2, 4), ((3, 4), 5, 4)]
+)
+def test_decks_by_players_steps_by_table_size_and_keeps_its_last_entry(
+    by_players: tuple[int, ...], players: int, decks: int
+) -> None:
+    """A house rule's `decks_by_players` (one player first; a larger table plays its last entry), and
+    the formula when it is empty (Pagat: players + 1)."""
+    rules = resolve_rules("pagat", {"decks_by_players": list(by_players)}).rules
+    assert rules.decks_for(players) == decks
