@@ -96,6 +96,7 @@ RULE_FIELDS: dict[str, RuleField] = {f.name: f for f in [
     _field("perfect_cut_within_1_bonus", "int", "bonuses", "Bonus each time a player's cut is one card off the dealt count (0: no such bonus).", minimum=-100_000, maximum=100_000),
     _field("perfect_cut_within_3_bonus", "int", "bonuses", "Bonus each time a player's cut is two or three cards off the dealt count (0: no such bonus).", minimum=-100_000, maximum=100_000),
     _field("red_threes_laid_out", "bool", "red_threes", "Red threes are laid out on the table (and replaced)."),
+    _field("red_threes_automatic", "bool", "red_threes", "The game lays out every red three as it is dealt or drawn, to a hand or a foot, and replaces it: none is ever caught in a hand or foot."),
     _field("red_three_table_points", "int", "red_threes", "Points per red three on the table of a side that has melded (signed).", minimum=-100_000, maximum=100_000),
     _field("red_three_table_points_unmelded", "int", "red_threes", "Points per red three on the table of a side that has not melded (signed).", minimum=-100_000, maximum=100_000),
     _field("red_three_caught_points", "int", "red_threes", "Points per red three caught in a hand or foot (signed; usually negative).", minimum=-100_000, maximum=100_000),
@@ -257,7 +258,8 @@ def consistency_problems(rules: RuleSet) -> list[Problem]:  # noqa: C901 - one i
 
     Checked: ranges that must be ordered (teams, players, meld and book sizes); a wild limit that
     leaves no legal dirty book; a bonus for books of black threes where they are never melded; wild
-    books in a contract when all-wild melds do not exist; a
+    books in a contract when all-wild melds do not exist; red threes laid out automatically where
+    they are never laid out; a
     contract that the smallest table's decks cannot supply; a tie rule without a round count.
     """
     out: list[Problem] = []
@@ -275,6 +277,8 @@ def consistency_problems(rules: RuleSet) -> list[Problem]:  # noqa: C901 - one i
         bad("book_max_size", f"book_max_size {rules.book_max_size} is below book_size {rules.book_size}")
     if not rules.decks_by_players and rules.decks_per_player == 0 and rules.decks_extra == 0:
         bad("decks_extra", "no decks: decks_per_player and decks_extra are both 0")
+    if rules.red_threes_automatic and not rules.red_threes_laid_out:
+        bad("red_threes_automatic", "red_threes_automatic lays red threes out, but red_threes_laid_out is false")
     if rules.rounds is None and rules.target_score is None:
         bad("rounds", "a game needs rounds or a target_score")
     if rules.tie_rule == "tiebreaker_round" and rules.tiebreaker_opening_minimum is None:

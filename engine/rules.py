@@ -119,6 +119,7 @@ class RuleSet:
     perfect_cut_within_3_bonus: int
     # red threes
     red_threes_laid_out: bool
+    red_threes_automatic: bool
     red_three_table_points: int
     red_three_table_points_unmelded: int
     red_three_caught_points: int

@@ -181,7 +181,7 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
     Raises :class:`RoundError` listing every rule broken (422 at the API): ``team_count``,
     ``two_sides_out``, ``contract_not_met``, ``foot_not_picked_up``, ``cards_left_when_out``, any meld
     problem, ``duplicate_open_meld``, ``second_book_of_rank``, ``not_a_red_three``,
-    ``red_three_not_laid_out``, ``burn_not_allowed``, ``burn_needs_closed_book``, ``wild_burned``,
+    ``red_three_not_laid_out``, ``red_three_held``, ``burn_not_allowed``, ``burn_needs_closed_book``, ``wild_burned``,
     ``too_many_copies``, ``negative_tally``, ``invalid_tally``, ``all_wild_not_allowed``,
     ``duplicate_side``, ``duplicate_player``, ``foot_not_played``, ``foot_count``,
     ``out_of_cards_not_out``, ``invalid_input``, ``not_in_rules`` (a grade of cut without its
@@ -287,6 +287,8 @@ def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
     if team.perfect_cuts or team.cuts_within_1 or team.cuts_within_3:
         problems += _not_scored_cuts(team, rules, at)
     caught = sum(map(_is_red_three, held))
+    if caught and rules.red_threes_automatic:
+        problems += _held_red_threes(players, at)
     books = table.standing_books() if stand else table.books
     tally = _new(Tally, (  # the fields in order: see Tally
         books.clean_books, books.dirty_books, books.wild_books, len(team.red_threes), caught, table.points,
@@ -300,6 +302,17 @@ def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
             problems.append(Problem("cards_left_when_out", f"{team.name} went out, but no player of "
                                     "the side has played out both hand and foot", (*at, "players")))
     return tally, problems, warned
+
+
+def _held_red_threes(players: Sequence[PlayerState], at: Path) -> list[Problem]:
+    """``red_three_held`` for each red three in a hand or foot where the game lays every red three out
+    as it is dealt or drawn (``red_threes_automatic``, D76): such a round was not played."""
+    return [Problem("red_three_held", f"{card.code}: these rules play red threes automatically "
+                    "(red_threes_automatic): each is laid out as it is dealt or drawn, so none ends a "
+                    "round in a hand or foot", (*at, "players", j, where, k))
+            for j, player in enumerate(players)
+            for where, cards in (("hand", player.hand), ("foot", player.foot or ()))
+            for k, card in enumerate(cards) if card.is_red_three]
 
 
 @per_rules

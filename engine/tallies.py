@@ -129,6 +129,14 @@ def tally_problems(
                 (*at, "tally", "red_threes_on_table"),
             )
         )
+    if tally.red_threes_caught and rules.red_threes_automatic:
+        problems.append(
+            Problem(
+                "red_three_held",
+                "these rules play red threes automatically (red_threes_automatic): none is caught in a hand or foot",
+                (*at, "tally", "red_threes_caught"),
+            )
+        )
     if tally.burn_points and rules.after_book != "burn":
         problems.append(
             Problem(

@@ -42,14 +42,18 @@ class Work:
         return self.state.seats[seat].side
 
     # -- moves ------------------------------------------------------------------------------
-    def lay_out_red_threes(self, seat: int) -> None:
+    def lay_out_red_threes(self, seat: int, *, foot: bool = False) -> None:
         """Lay the seat's red threes out on its side's table and draw a replacement for each, where
-        ``red_threes_laid_out`` (seed 000 'lay out any red threes and draw replacements'; seed 001;
-        seed 004). A replacement wanted from an empty stock ends the round (seed 001 'If the last card
-        of the stock is a red 3, it is laid out as usual and the round ends at once'; D40)."""
+        ``red_threes_laid_out`` (Pagat 'lay out any red threes and draw replacements'; the online 11/13
+        game; Board Game Arena). A replacement wanted from an empty stock ends the round (the online
+        11/13 game 'If the last card of the stock is a red 3, it is laid out as usual and the round
+        ends at once'; D40). ``foot``: the seat's foot (still face down) rather than its hand: at the
+        deal, where the game lays out every red three dealt (``red_threes_automatic``, D76)."""
         if not self.rules.red_threes_laid_out:
             return
-        hand = self.hands[seat]
+        hand = self.feet[seat] if foot else self.hands[seat]
+        if hand is None:
+            return
         while self.ended is None and any(c.is_red_three for c in hand):
             threes = [c for c in hand if c.is_red_three]
             hand[:] = [c for c in hand if not c.is_red_three]

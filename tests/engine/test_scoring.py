@@ -206,7 +206,7 @@ ROUNDS: dict[str, tuple[dict[str, Any], list[int]]] = {
     ),
     # A: 2 clean 1000 + 2 dirty 600 + wild 1500 + out 100 + red 100 + table (230 + K 70
     #    + 4s 35 + aces 170 + 10s 90) = 595                                          = 3895
-    # B: table 30 - black three 5 - red three caught 100 (filled from pagat)       = -75
+    # B: table 30 - black three 5 (a red three is never caught here: the game lays it out, D76) = 25
     "bga": (
         {
             "preset": "bga",
@@ -224,10 +224,10 @@ ROUNDS: dict[str, tuple[dict[str, Any], list[int]]] = {
                     out=True,
                     red=["3H"],
                 ),
-                team("B", [["QS", "QH", "QD"]], [p("B", ["3C", "3H"])]),
+                team("B", [["QS", "QH", "QD"]], [p("B", ["3C"])]),
             ],
         },
-        [3895, -75],
+        [3895, 25],
     ),
     # house = pagat with clean books at 400 and a perfect cut worth 100:
     # A: 3925 - 2 x 100 + 1 perfect cut 100                                         = 3825
