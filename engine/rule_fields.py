@@ -111,6 +111,7 @@ RULE_FIELDS: dict[str, RuleField] = {f.name: f for f in [
     _field("going_out_needs_foot_play", "bool", "going_out", "Every player of the side must have played from their foot before the side goes out (a player's played_from_foot; absent: not known, not refused)."),
     _field("going_out_discard", "choice", "going_out", "Going out: the last card may be melded or discarded (optional), or must be discarded (required).", choices=("optional", "required")),
     _field("last_card_needs_contract", "bool", "going_out", "A player may empty hand and foot only by going out, which needs the contract: no player of a side that did not go out holds no cards (false: a player may run out of cards and play continues as if the side had not gone out)."),
+    _field("draw_count", "int", "discard_pile", "Cards drawn from the stock at the start of a turn (instead of taking the discard pile).", minimum=1, maximum=5),
     _field("pile_take_count", "int", "discard_pile", "Cards taken from the discard pile (all if fewer; null: the whole pile).", minimum=1, maximum=200, nullable=True),
     _field("pile_blocked_by", "choice", "discard_pile", "Which three on top blocks the pile: black_three or any_three.", choices=("black_three", "any_three")),
     _field("pile_wild_top", "choice", "discard_pile", "A wild card on top: taken with a matching pair of that wild (matching_pair), or never (blocked).", choices=("matching_pair", "blocked")),

@@ -137,6 +137,7 @@ class RuleSet:
     going_out_discard: FinalDiscard
     last_card_needs_contract: bool
     # discard pile
+    draw_count: int
     pile_take_count: int | None
     pile_blocked_by: PileBlockedBy
     pile_wild_top: PileWildTop

@@ -3,7 +3,8 @@ endpoints and scoring use, applied to a copy. The state given is never changed.
 
 An action is a small JSON-able mapping with ``type`` and ``seat`` (the seat's index):
 
-- ``{"type": "draw"}``: two cards from the stock (red threes laid out and replaced).
+- ``{"type": "draw"}``: ``draw_count`` cards from the stock (two in every published rule set; red
+  threes laid out and replaced).
 - ``{"type": "take_pile", "cards": [...], "onto": i?, "melds": [[...], ...]?}``: take the discard
   pile, melding its top card at once with ``cards`` from the hand (a new meld, or onto the side's
   meld ``i``); ``melds``: further new melds from the hand, counted with it toward an opening.
@@ -235,7 +236,7 @@ def _draw(state: State, seat: int, action: Action) -> State:
     if not state.stock:  # pile_only: the seat does not (or cannot) take the pile: the round ends
         work.end_round("stock_out")
         return work.freeze()
-    work.draw(seat, 2)
+    work.draw(seat, state.rules.draw_count)
     if work.ended is None:
         work.phase = "play"
     return work.freeze()

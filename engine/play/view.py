@@ -129,7 +129,7 @@ def open_actions(state: State, seat: int) -> list[dict[str, Any]]:
     opening = None if side.melds else rules.opening_minimum_for(state.round, side.score)
     if state.phase == "draw":
         actions: list[dict[str, Any]] = [
-            {"type": "draw", "cards": min(2, len(state.stock)), "ends_round": not state.stock}
+            {"type": "draw", "cards": min(rules.draw_count, len(state.stock)), "ends_round": not state.stock}
         ]
         if state.pile:
             check = check_discard_pile(

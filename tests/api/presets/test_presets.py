@@ -24,6 +24,7 @@ NEW_RULES = (
     "threes_count_against",
     "decks_by_players",
     "red_threes_automatic",
+    "draw_count",
 )
 KINGS_ILLEGAL = ["KS", "KH", "KD", "2C", "2D", "2H", "JK"]
 
@@ -50,6 +51,7 @@ def test_every_preset_answers_each_new_rule_with_its_provenance(stateless_client
         assert "seed" not in (answer["provenance"][name]["source"] + answer["provenance"][name]["note"]).lower()
     assert answer["rules"]["illegal_melds_stand"] is (preset == "hodges")
     assert answer["rules"]["threes_count_against"] is (preset == "hodges")
+    assert answer["rules"]["draw_count"] == 2
     assert answer["rules"]["red_threes_automatic"] is (preset in ("bga", "online-11-13"))
     assert answer["rules"]["decks_by_players"] == ([5, 5, 5, 5, 6, 6] if preset == "wages" else [])
     assert answer["rules"]["rank_book_bonuses"] == [] and answer["rules"]["jokers_per_deck"] == 2

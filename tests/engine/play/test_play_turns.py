@@ -26,6 +26,17 @@ def test_draw_two_from_the_stock() -> None:
     assert state.phase == "draw" and codes(state.seats[0].hand) == ["KS"]  # the state given is unchanged
 
 
+@pytest.mark.parametrize("count", [1, 3])
+def test_a_house_rules_draw_count_is_what_the_view_offers_and_the_draw_takes(count: int) -> None:
+    """D77: the cards drawn each turn are the rule ``draw_count`` (2 in every preset)."""
+    from handfoot.engine.play import view
+
+    state = arrange(stock="4S 5S 6S 7S", hands={0: "KS"}, overrides={"draw_count": count})
+    assert [a["cards"] for a in view(state, 0)["actions"] if a["type"] == "draw"] == [count]
+    after = step(state, {"type": "draw", "seat": 0})
+    assert len(after.seats[0].hand) == 1 + count and len(after.stock) == 4 - count
+
+
 def test_draw_out_of_turn_or_phase_is_refused() -> None:
     state = arrange()
     assert refused(state, {"type": "draw", "seat": 1}) == ["not_your_turn"]

@@ -20,7 +20,7 @@ const GROUP_LABELS = {
   red_threes: "Red threes",
   opening: "Opening meld",
   going_out: "Going out",
-  discard_pile: "Discard pile",
+  discard_pile: "Drawing and the discard pile",
 };
 
 /** Side `i`'s name when none is typed: two sides are "Us" and "Them", as on a paper score sheet;
