@@ -1,14 +1,16 @@
 """Rounds of stored games: append, correct, delete the last, read, audit. Transactions here, rules in
 the engine.
 
-An append (the hot path) reads the game row, scores the round against it with no lock held, then
-in one write transaction updates the game row *where its version is still the one read* and
-inserts the round (with the Idempotency-Key's answer, if the request has one). A version that moved
-meanwhile (another write to the game) runs the whole append again, read and scoring included
-(``api/services/store.py``). On SQLite the write transaction begins with ``BEGIN IMMEDIATE``, so
-scoring never holds the database's write lock; on PostgreSQL the version check is the guard.
-A correction, and a deletion of the last round, read the game ``FOR UPDATE`` and recompute its
-state from every stored round.
+Each write is one unit of work (``store.transaction``) and writes the game row one way
+(:func:`_write_state`): where its version is still the one read, moved on by one. An append (the
+hot path) reads the game row, scores the round against it with no lock held, then, from
+``store.begin_write`` on, updates the game row (and, in the same UPDATE, asks that no table plays
+the game) and inserts the round (with the Idempotency-Key's answer, if the request has one). A
+version that moved meanwhile (another write to the game) runs the whole append again, read and
+scoring included (``api/services/store.py``). On SQLite the write begins with ``BEGIN IMMEDIATE``, so
+scoring never holds the database's write lock; on PostgreSQL the version check is the guard. A
+correction, and a deletion of the last round, read the game ``FOR UPDATE`` in the write and
+recompute its state from every stored round.
 """
 
 from __future__ import annotations
