@@ -84,6 +84,9 @@ def _pragma_setter(pragmas: tuple[str, ...]) -> Callable[[Any, Any], None]:
     return set_sqlite_pragmas
 
 
+#: ``Session.info`` key of the :class:`Database` a session belongs to (``services.store.begin_write``).
+DATABASE_KEY = "handfoot_database"
+
 #: Execution option: begin the transaction with ``BEGIN IMMEDIATE`` (SQLite; ignored elsewhere).
 SQLITE_IMMEDIATE = "handfoot_sqlite_immediate"
 
@@ -160,7 +163,7 @@ class Database:
         in WAL mode does; ``READ COMMITTED`` gave each statement its own."""
         if self._sessionmaker is None:
             bind = self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="REPEATABLE READ")
-            self._sessionmaker = sessionmaker(bind, expire_on_commit=False)
+            self._sessionmaker = sessionmaker(bind, expire_on_commit=False, info={DATABASE_KEY: self})
         return self._sessionmaker
 
     @property
@@ -206,51 +209,68 @@ class Database:
     def write_session(self) -> Iterator[Session]:
         """A write transaction on the context's session (outside an app context, a session of its
         own), committed at the end of the block, rolled back on error; inside another write
-        transaction, part of it.
+        transaction, part of it. The same as a :meth:`unit` that calls :meth:`begin_write` first."""
+        with self.unit() as session:
+            self.begin_write(session)
+            yield session
 
-        SQLite: it begins with ``BEGIN IMMEDIATE``, so it waits (up to the busy timeout) for the write
-        lock before its first statement, then raises ``OperationalError`` "database is locked"; a
-        read transaction the context holds is ended first, rolled back as it wrote nothing (SQLite
-        cannot turn a read transaction into a write one once another writer has committed since it
-        began). PostgreSQL: it continues the context's transaction; a row another transaction
-        changed since that transaction's snapshot fails to update with a serialization failure,
-        which the services retry."""
+    @contextmanager
+    def unit(self) -> Iterator[Session]:
+        """One unit of work on the context's session (outside an app context, a session of its own):
+        it reads, then, from :meth:`begin_write` on, writes; at the end of the block what it wrote
+        is committed, once (a unit that wrote nothing commits nothing); on error it is rolled back.
+        Inside a write transaction already open, it is part of that one (which commits)."""
         session = self._context_session()
         if session is None:
-            with self.sessionmaker() as own, self._writing(own):
-                yield own
+            with self.sessionmaker() as own:
+                yield from self._unit_on(own)
             return
         if session.info.get("writing"):
             yield session
             return
-        with self._writing(session):
-            yield session
+        yield from self._unit_on(session)
 
-    def writing(self) -> bool:
-        """Whether the context's session is inside a write transaction (:meth:`write_session`)."""
-        session = flask.g.get(self._key) if flask.has_app_context() else None
-        return session is not None and bool(session.info.get("writing"))
-
-    @contextmanager
-    def _writing(self, session: Session) -> Iterator[None]:
-        if self.is_sqlite and session.in_transaction():
-            # a read transaction (the key check, a read before the write): it wrote nothing, so it
-            # ends with a rollback, not a commit; what it loaded is read again where it is used
-            if session.new or session.dirty or session.deleted:
-                session.commit()
-            else:
-                session.rollback()
-        if not session.in_transaction():
-            session.connection(execution_options={SQLITE_IMMEDIATE: True} if self.is_sqlite else None)
-        session.info["writing"] = True
+    def _unit_on(self, session: Session) -> Iterator[Session]:
         try:
-            yield
-            session.commit()
+            yield session
+            if session.info.get("writing"):
+                session.commit()
         except BaseException:
             session.rollback()
             raise
         finally:
             session.info.pop("writing", None)
+
+    def begin_write(self, session: Session) -> None:
+        """From here on the session's transaction writes (a no-op when it already does).
+
+        SQLite: the write begins with ``BEGIN IMMEDIATE``, so it waits (up to the busy timeout) for
+        the write lock before its first statement, then raises ``OperationalError`` "database is
+        locked". A read transaction the session holds is ended first, rolled back as it wrote nothing
+        (SQLite cannot turn a read transaction into a write one once another writer has committed
+        since it began), on the same connection: ``ROLLBACK`` then ``BEGIN IMMEDIATE``, the connection
+        kept. What the session loaded is expired: it is read again where it is used. PostgreSQL: it
+        continues the session's transaction; a row another transaction changed since that
+        transaction's snapshot fails to update with a serialization failure, which the services
+        retry."""
+        if session.info.get("writing"):
+            return
+        if self.is_sqlite and session.in_transaction():
+            if session.new or session.dirty or session.deleted:
+                session.commit()  # what it added is kept, as before it began writing
+            else:
+                connection = session.connection()
+                connection.exec_driver_sql("ROLLBACK")
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                session.expire_all()
+        if not session.in_transaction():
+            session.connection(execution_options={SQLITE_IMMEDIATE: True} if self.is_sqlite else None)
+        session.info["writing"] = True
+
+    def writing(self) -> bool:
+        """Whether the context's session is inside a write transaction (:meth:`begin_write`)."""
+        session = flask.g.get(self._key) if flask.has_app_context() else None
+        return session is not None and bool(session.info.get("writing"))
 
     def ping(self) -> None:
         """Run ``SELECT 1``; raises ``sqlalchemy.exc.SQLAlchemyError`` if unreachable."""

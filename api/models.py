@@ -3,7 +3,7 @@ rounds taken back, idempotency keys, and the tables where seats play rounds (wit
 
 JSON columns use ``sqlalchemy.JSON`` (TEXT on SQLite, ``json`` on PostgreSQL); they hold plain
 builtins only (the request as sent, the engine's Breakdowns, the RuleSet snapshot). Every write
-goes through ``api/services/games.py``, one transaction per request.
+goes through the services, one transaction per request (``api/services/store.py``: ``transaction``).
 """
 
 from __future__ import annotations
@@ -52,7 +52,9 @@ class Game(Base):
 
     ``state`` is the engine's :class:`handfoot.engine.GameState` as plain data, recomputed from the rounds on
     every change; ``status`` and ``rounds_played`` copy it for filtering. ``version`` increments on
-    every change (appends and corrections included): the game's ETag.
+    every change (appends and corrections included): the game's ETag, the ORM's ``version_id_col``,
+    and the guard of the one UPDATE every round's write makes of the row (``services/rounds.py``,
+    ``_write_state``: where the version is still the one read).
     """
 
     __tablename__ = "games"

@@ -165,13 +165,6 @@ def state_mapping(state: engine.GameState) -> dict[str, Any]:
     }
 
 
-def set_state(game: Game, state: engine.GameState) -> None:
-    game.state = state_mapping(state)
-    game.status = state.status
-    game.rounds_played = state.rounds_played
-    game.updated_at = now()
-
-
 def current_state(game: Game) -> engine.GameState:
     """The state from the stored rounds (for callers holding a game with its rounds loaded)."""
     return engine.game_state(rules_of(game), side_names(game), [[b["total"] for b in r.teams] for r in game.rounds])
@@ -191,11 +184,13 @@ def _check_sides(teams: Sequence[Mapping[str, Any]], rules: engine.RuleSet) -> N
         raise InvalidRequestError(problems)
 
 
+@store.transaction
 def create_game(
-    db: Database, actor: Actor, body: Mapping[str, Any], completion: Completion[Game] | None = None
+    session: Session, actor: Actor, body: Mapping[str, Any], completion: Completion[Game] | None = None
 ) -> Game:
     """Store a new game: the preset resolved with the house rules, and its sides checked against them.
-    ``completion``: the request's Idempotency-Key, whose answer is stored with the game.
+    Called as ``create_game(db, ...)`` (:func:`store.transaction`). ``completion``: the request's
+    Idempotency-Key, whose answer is stored with the game.
 
     Raises engine errors (unknown preset, bad house rules) and :class:`InvalidRequestError`.
     """
@@ -203,34 +198,31 @@ def create_game(
     teams = [{"name": t["name"], "players": list(t["players"])} for t in body["teams"]]
     _check_sides(teams, resolved.rules)
     state = engine.game_state(resolved.rules, [t["name"] for t in teams], [])
-
-    def run(session: Session) -> Game:
-        created = now()
-        game = Game(
-            owner_id=actor.key_id,
-            name=body["name"],
-            preset=resolved.preset.id,
-            house_rules=dict(body.get("rules") or {}),
-            rules_overridden=list(resolved.overridden),
-            rules_snapshot=resolved.rules.to_mapping(),
-            teams=teams,
-            status=state.status,
-            rounds_played=0,
-            state=state_mapping(state),
-            created_at=created,
-            updated_at=created,
-        )
-        game.players = [
-            GamePlayer(side=i, name=p, name_key=engine.name_key(p)) for i, t in enumerate(teams) for p in t["players"]
-        ]
-        session.add(game)
-        session.flush()
-        game.rounds = []
-        if completion is not None:
-            completion.store(session, game)
-        return game
-
-    return store.write(db, run)
+    store.begin_write(session)
+    created = now()
+    game = Game(
+        owner_id=actor.key_id,
+        name=body["name"],
+        preset=resolved.preset.id,
+        house_rules=dict(body.get("rules") or {}),
+        rules_overridden=list(resolved.overridden),
+        rules_snapshot=resolved.rules.to_mapping(),
+        teams=teams,
+        status=state.status,
+        rounds_played=0,
+        state=state_mapping(state),
+        created_at=created,
+        updated_at=created,
+    )
+    game.players = [
+        GamePlayer(side=i, name=p, name_key=engine.name_key(p)) for i, t in enumerate(teams) for p in t["players"]
+    ]
+    session.add(game)
+    session.flush()
+    game.rounds = []
+    if completion is not None:
+        completion.store(session, game)
+    return game
 
 
 @dataclass(frozen=True)
@@ -320,16 +312,15 @@ def tables_of(session: Session, game_id: int) -> list[int]:
     return list(session.scalars(select(Table.id).where(Table.game_id == game_id)))
 
 
-def delete_game(db: Database, actor: Actor, game_id: int, if_match: Callable[[Game], None] | None = None) -> None:
-    """Delete a game, its rounds and their revisions. ``if_match(game)`` (the If-Match check, which
-    raises) runs on the locked game."""
-
-    def run(session: Session) -> None:
-        game = find_game(session, actor, game_id, lock=True)
-        if if_match is not None:
-            if_match(game)
-        tables = tables_of(session, game.id)
-        session.delete(game)
-        wakeups.announce(db, session, tables)  # their seats' waits end (the table is gone)
-
-    store.write(db, run)
+@store.transaction
+def delete_game(session: Session, actor: Actor, game_id: int, if_match: Callable[[Game], None] | None = None) -> None:
+    """Delete a game, its rounds and their revisions (called as ``delete_game(db, ...)``:
+    :func:`store.transaction`). ``if_match(game)`` (the If-Match check, which raises) runs on the
+    locked game."""
+    store.begin_write(session)
+    game = find_game(session, actor, game_id, lock=True)
+    if if_match is not None:
+        if_match(game)
+    tables = tables_of(session, game.id)
+    session.delete(game)
+    wakeups.announce(store.database_of(session), session, tables)  # their seats' waits end (the table is gone)

@@ -1,14 +1,16 @@
 """Rounds of stored games: append, correct, delete the last, read, audit. Transactions here, rules in
 the engine.
 
-An append (the hot path) reads the game row, scores the round against it with no lock held, then
-in one write transaction updates the game row *where its version is still the one read* and
-inserts the round (with the Idempotency-Key's answer, if the request has one). A version that moved
-meanwhile (another write to the game) runs the whole append again, read and scoring included
-(``api/services/store.py``). On SQLite the write transaction begins with ``BEGIN IMMEDIATE``, so
-scoring never holds the database's write lock; on PostgreSQL the version check is the guard.
-A correction, and a deletion of the last round, read the game ``FOR UPDATE`` and recompute its
-state from every stored round.
+Each write is one unit of work (``store.transaction``) and writes the game row one way
+(:func:`_write_state`): where its version is still the one read, moved on by one. An append (the
+hot path) reads the game row, scores the round against it with no lock held, then, from
+``store.begin_write`` on, updates the game row (and, in the same UPDATE, asks that no table plays
+the game) and inserts the round (with the Idempotency-Key's answer, if the request has one). A
+version that moved meanwhile (another write to the game) runs the whole append again, read and
+scoring included (``api/services/store.py``). On SQLite the write begins with ``BEGIN IMMEDIATE``, so
+scoring never holds the database's write lock; on PostgreSQL the version check is the guard. A
+correction, and a deletion of the last round, read the game ``FOR UPDATE`` in the write and
+recompute its state from every stored round.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from handfoot.server.services.errors import (
     RoundNumberError,
     TableOpenError,
 )
-from handfoot.server.services.games import find_game, now, rules_of, set_state, side_names, state_mapping
+from handfoot.server.services.games import find_game, now, state_mapping
 
 # --------------------------------------------------------------------------------------------
 # Scoring a round body against a game
@@ -97,8 +99,9 @@ def score(names: Sequence[str], body: Mapping[str, Any], number: int, rules: eng
 
 
 @dataclass(frozen=True, slots=True)
-class AppendedGame:
-    """The game as an append left it: what the answer needs, without reading the row back."""
+class WrittenGame:
+    """The game as a round's write (an append, a correction) left it: what the answer needs,
+    without reading the row back."""
 
     id: int
     sides: list[str]
@@ -118,14 +121,14 @@ class AppendedRound:
     updated_at: datetime
 
 
-Appended = tuple[AppendedGame, AppendedRound]
+Appended = tuple[WrittenGame, AppendedRound]
 
 GAMES: Table = Game.__table__  # type: ignore[assignment]
 ROUNDS: Table = Round.__table__  # type: ignore[assignment]
 TABLES: Table = TableRow.__table__  # type: ignore[assignment]
 
 
-# An append's statements are built once and run with parameters (building them was a noticeable
+# A round write's statements are built once and run with parameters (building them was a noticeable
 # part of an append: docs/performance.md); one of each for games without an owner and with one.
 
 
@@ -134,27 +137,36 @@ def _owner_is(anonymous: bool) -> ColumnElement[bool]:
 
 
 @functools.cache
-def _game_row_stmt(anonymous: bool) -> Select[Any]:
-    """What an append reads of the game row: not its name, house rules or timestamps, and the rules
-    snapshot as its JSON text (the key of :func:`_rules_from_json`)."""
-    return (select(GAMES.c.id, GAMES.c.teams, cast(GAMES.c.rules_snapshot, Text).label("rules_json"), GAMES.c.state,
+def _game_row_stmt(anonymous: bool, lock: bool = False) -> Select[Any]:
+    """What a round's write reads of the game row (``lock``: ``FOR UPDATE``): not its name, house
+    rules or timestamps, and the rules snapshot as its JSON text (the key of :func:`_rules_from_json`)."""
+    stmt = (select(GAMES.c.id, GAMES.c.teams, cast(GAMES.c.rules_snapshot, Text).label("rules_json"), GAMES.c.state,
                    GAMES.c.rounds_played, GAMES.c.version)
             .where(GAMES.c.id == bindparam("game_id"), _owner_is(anonymous)))
+    return stmt.with_for_update() if lock else stmt
+
+
+#: The table playing a game, if one is (every round write asks: built once, run on the connection).
+_PLAYING_TABLE = select(TABLES.c.id).where(TABLES.c.game_id == bindparam("game_id"), TABLES.c.status == "playing")
 
 
 @functools.cache
-def _state_update_stmt(anonymous: bool) -> Update:
-    """The game's new state, if the row is still at the version the round was scored against."""
-    return (update(GAMES)
+def _state_update_stmt(anonymous: bool, refuse_table: bool) -> Update:
+    """The game's new state, if the row is still at the version the write was computed from (the
+    game's ``version_id_col``, moved on by one) and, with ``refuse_table``, no table plays it (D51,
+    asked in the same statement)."""
+    stmt = (update(GAMES)
             .where(GAMES.c.id == bindparam("game_id"), GAMES.c.version == bindparam("old_version"),
                    _owner_is(anonymous))
             .values(state=bindparam("new_state"), status=bindparam("new_status"),
                     rounds_played=bindparam("new_rounds_played"), updated_at=bindparam("new_updated_at"),
                     version=bindparam("new_version")))
+    if refuse_table:
+        playing = select(TABLES.c.id).where(TABLES.c.game_id == GAMES.c.id, TABLES.c.status == "playing")
+        stmt = stmt.where(~playing.exists())
+    return stmt
 
 
-#: The table playing a game, if one is (every round write asks: built once, run on the connection).
-_PLAYING_TABLE = select(TABLES.c.id).where(TABLES.c.game_id == bindparam("game_id"), TABLES.c.status == "playing")
 _ROUND_TOTALS = select(ROUNDS.c.teams).where(ROUNDS.c.game_id == bindparam("game_id")).order_by(ROUNDS.c.number)
 _INSERT_ROUND: Insert = insert(ROUNDS)
 
@@ -192,8 +204,49 @@ def _rules_from_json(snapshot: str) -> engine.RuleSet:
     return engine.rules_from_mapping(json.loads(snapshot))
 
 
+def _sides(row: Row[Any]) -> list[str]:
+    """The game's side names, in its order, from its row."""
+    return [str(team["name"]) for team in row.teams]
+
+
 def _params(actor: Actor, **params: Any) -> dict[str, Any]:
     return params if actor.key_id is None else {**params, "owner": actor.key_id}
+
+
+def _game_row(session: Session, actor: Actor, game_id: int, *, lock: bool = False) -> Row[Any]:
+    """The actor's game ``game_id`` as a round's write reads it (:func:`_game_row_stmt`), with Core
+    on the session's connection (the ORM's execute adds nothing it needs). Raises
+    :class:`GameNotFoundError`."""
+    row = session.connection().execute(_game_row_stmt(actor.key_id is None, lock), _params(actor, game_id=game_id))
+    found = row.first()
+    if found is None:
+        raise GameNotFoundError(game_id)
+    return found
+
+
+def refuse_open_table(session: Session, game_id: int) -> None:
+    """:class:`TableOpenError` if a table is playing game ``game_id``: its rounds are the table's to
+    store (D51). Run with the game row locked or updated, so a table made meanwhile is seen."""
+    playing = session.connection().execute(_PLAYING_TABLE, {"game_id": game_id}).scalar()
+    if playing is not None:
+        raise TableOpenError(game_id, playing)
+
+
+def _write_state(session: Session, actor: Actor, game_id: int, version: int, state: dict[str, Any],
+                 stamp: datetime, *, refuse_table: bool) -> None:
+    """The one write of a game row by a round's write (an append, a correction, a deletion): its
+    ``state`` (``status`` and ``rounds_played`` copied), where the row is still at ``version``, the
+    version moved on by one. A row that moved raises ``store.VersionMovedError`` (the unit runs
+    again); with ``refuse_table``, a game a table plays raises :class:`TableOpenError` (asked in the
+    UPDATE itself, so a table made meanwhile is seen)."""
+    anonymous = actor.key_id is None
+    moved = session.connection().execute(_state_update_stmt(anonymous, refuse_table), _params(
+        actor, game_id=game_id, old_version=version, new_state=state, new_status=state["status"],
+        new_rounds_played=state["rounds_played"], new_updated_at=stamp, new_version=version + 1))
+    if moved.rowcount != 1:
+        if refuse_table:
+            refuse_open_table(session, game_id)
+        raise store.VersionMovedError("the game row changed since it was read")
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +276,7 @@ def _prepare(session: Session, row: Row[Any], body: Mapping[str, Any],
     if number > MAX_ROUNDS_PER_GAME:
         raise RoundLimitError(f"a game holds at most {MAX_ROUNDS_PER_GAME} rounds")
     rules = _rules_from_json(row.rules_json)
-    sides = [str(team["name"]) for team in row.teams]
+    sides = _sides(row)
     teams = score(sides, body, number, rules) if scored is None else scored
     totals = _stored_round_totals(state, len(sides), int(row.rounds_played))
     if totals is None:
@@ -232,69 +285,39 @@ def _prepare(session: Session, row: Row[Any], body: Mapping[str, Any],
     return _Append(row.id, row.version, number, sides, teams, state_mapping(after))
 
 
-def refuse_open_table(session: Session, game_id: int) -> None:
-    """:class:`TableOpenError` if a table is playing game ``game_id``: its rounds are the table's to
-    store (D51). Run with the game row locked or updated, so a table made meanwhile is seen."""
-    playing = session.connection().execute(_PLAYING_TABLE, {"game_id": game_id}).scalar()
-    if playing is not None:
-        raise TableOpenError(game_id, playing)
-
-
 def _store_append(session: Session, actor: Actor, append: _Append, request: Mapping[str, Any],
                   completion: Completion[Appended] | None, *, by_table: bool = False) -> Appended:
     """Write a prepared append in the caller's write transaction: the game row where its version is
-    still the one scored against (``store.VersionMovedError`` otherwise), then the round. Unless
-    ``by_table`` (a table storing its own round), a game a table is playing is refused."""
-    anonymous = actor.key_id is None
+    still the one scored against (:func:`_write_state`), then the round. Unless ``by_table`` (a table
+    storing its own round), a game a table is playing is refused."""
     stamp = now()
     state = append.state
-    connection = session.connection()
-    moved = connection.execute(_state_update_stmt(anonymous), _params(
-        actor, game_id=append.game_id, old_version=append.version, new_state=state, new_status=state["status"],
-        new_rounds_played=state["rounds_played"], new_updated_at=stamp, new_version=append.version + 1))
-    if moved.rowcount != 1:
-        raise store.VersionMovedError("the game row changed since it was read")
-    if not by_table:
-        # after the row's update, which waits for a table's creation holding it: that table is seen
-        refuse_open_table(session, append.game_id)
+    _write_state(session, actor, append.game_id, append.version, state, stamp, refuse_table=not by_table)
     rnd = AppendedRound(number=append.number, revision=1, request={**request, "round": append.number},
                         teams=append.teams, author=actor.name, created_at=stamp, updated_at=stamp)
-    connection.execute(_INSERT_ROUND, {"game_id": append.game_id, "number": rnd.number, "revision": rnd.revision,
-                                       "request": rnd.request, "teams": rnd.teams, "author": rnd.author,
-                                       "created_at": stamp, "updated_at": stamp})
-    appended = AppendedGame(append.game_id, append.sides, state), rnd
+    session.connection().execute(_INSERT_ROUND, {
+        "game_id": append.game_id, "number": rnd.number, "revision": rnd.revision, "request": rnd.request,
+        "teams": rnd.teams, "author": rnd.author, "created_at": stamp, "updated_at": stamp})
+    appended = WrittenGame(append.game_id, append.sides, state), rnd
     if completion is not None:
         completion.store(session, appended)
     return appended
 
 
-def _read_and_prepare(session: Session, actor: Actor, game_id: int, body: Mapping[str, Any],
-                      scored: list[dict[str, Any]] | None = None) -> _Append:
-    # Core statements on the session's connection: the ORM's execute adds nothing they need
-    row = session.connection().execute(_game_row_stmt(actor.key_id is None), _params(actor, game_id=game_id)).first()
-    if row is None:
-        raise GameNotFoundError(game_id)
-    return _prepare(session, row, body, scored)
-
-
-def append_round(db: Database, actor: Actor, game_id: int, body: Mapping[str, Any], request: Mapping[str, Any],
+@store.transaction
+def append_round(session: Session, actor: Actor, game_id: int, body: Mapping[str, Any], request: Mapping[str, Any],
                  completion: Completion[Appended] | None = None) -> Appended:
-    """Score and store the next round (module docstring). ``request`` is the body as sent (stored
-    with its number); ``completion``: the request's Idempotency-Key, whose answer is stored with the
-    round.
+    """Score and store the next round (module docstring): called as ``append_round(db, ...)``
+    (:func:`store.transaction`). ``request`` is the body as sent (stored with its number);
+    ``completion``: the request's Idempotency-Key, whose answer is stored with the round.
 
     Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`RoundNumberError`,
     :class:`RoundLimitError`, :class:`InvalidRequestError`, engine errors (rules broken) and
     :class:`TableOpenError` (a table is playing the game: its rounds are the table's).
     """
-
-    def unit() -> Appended:
-        with db.session() as session:
-            append = _read_and_prepare(session, actor, game_id, body)
-        with db.write_session() as session:
-            return _store_append(session, actor, append, request, completion)
-
-    return store.retrying(unit, db)
+    append = _prepare(session, _game_row(session, actor, game_id), body)
+    store.begin_write(session)  # scored with no lock held: the write lock from here on (SQLite)
+    return _store_append(session, actor, append, request, completion)
 
 
 def append_scored_in(session: Session, actor: Actor, game_id: int, number: int, teams: list[dict[str, Any]],
@@ -303,8 +326,8 @@ def append_scored_in(session: Session, actor: Actor, game_id: int, number: int, 
     order of the game's sides), in the caller's write transaction ``session``: a table's round end
     stores the round it scored with the table's own change (the caller retries a lost race).
     Raises what :func:`append_round` raises but the scoring's errors."""
-    return _store_append(session, actor, _read_and_prepare(session, actor, game_id, {"round": number}, teams),
-                         request, None, by_table=True)
+    append = _prepare(session, _game_row(session, actor, game_id), {"round": number}, teams)
+    return _store_append(session, actor, append, request, None, by_table=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -318,61 +341,62 @@ def append_scored_in(session: Session, actor: Actor, game_id: int, number: int, 
 MAX_REVISIONS_PER_ROUND = 100
 
 
-def _find_round(session: Session, game: Game, number: int) -> Round:
+def _find_round(session: Session, game_id: int, number: int) -> Round:
     """The round as it stands: its revisions are never loaded with it (a read costs the same
     whatever the round's history; :func:`round_revisions` reads them a page at a time)."""
-    stmt = select(Round).where(Round.game_id == game.id, Round.number == number)
+    stmt = select(Round).where(Round.game_id == game_id, Round.number == number)
     stmt = stmt.execution_options(populate_existing=True)
     rnd = session.scalars(stmt).first()
     if rnd is None:
-        raise RoundNotFoundError(game.id, number)
+        raise RoundNotFoundError(game_id, number)
     return rnd
 
 
 def get_round(db: Database, actor: Actor, game_id: int, number: int) -> tuple[Game, Round]:
     def run(session: Session) -> tuple[Game, Round]:
         game = find_game(session, actor, game_id)
-        return game, _find_round(session, game, number)
+        return game, _find_round(session, game.id, number)
 
     return store.read(db, run)
 
 
-def correct_round(db: Database, actor: Actor, game_id: int, number: int, body: Mapping[str, Any],
-                  request: Mapping[str, Any], if_match: Callable[[Round], None] | None = None) -> tuple[Game, Round]:
-    """Re-score round ``number`` from a new body; the current version becomes a revision.
+@store.transaction
+def correct_round(session: Session, actor: Actor, game_id: int, number: int, body: Mapping[str, Any],
+                  request: Mapping[str, Any],
+                  if_match: Callable[[Round], None] | None = None) -> tuple[WrittenGame, Round]:
+    """Re-score round ``number`` from a new body; the current version becomes a revision. Called as
+    ``correct_round(db, ...)`` (:func:`store.transaction`).
 
     ``if_match(round)`` (the If-Match check, which raises) runs on the round once the game is
     locked. Later running totals and the game's status are recomputed. A round already at
     :data:`MAX_REVISIONS_PER_ROUND` raises :class:`RevisionLimitError`, storing nothing; a game a
     table is playing raises :class:`TableOpenError`.
     """
-
-    def run(session: Session) -> tuple[Game, Round]:
-        game = find_game(session, actor, game_id, lock=True)
-        refuse_open_table(session, game.id)
-        rnd = _find_round(session, game, number)
-        if if_match is not None:
-            if_match(rnd)
-        if rnd.revision >= MAX_REVISIONS_PER_ROUND:
-            raise RevisionLimitError(f"round {number} has {rnd.revision} revisions, the most a round may have "
-                                     f"({MAX_REVISIONS_PER_ROUND}): it cannot be corrected again")
-        rules = rules_of(game)
-        teams = score(side_names(game), body, number, rules)
-        stamp = now()
-        session.add(RoundRevision(round_id=rnd.id, revision=rnd.revision, request=rnd.request, teams=rnd.teams,
-                                  author=rnd.author, created_at=rnd.updated_at, replaced_at=stamp,
-                                  replaced_by=actor.name))
-        rnd.revision += 1
-        rnd.request = {**request, "round": number}
-        rnd.teams = teams
-        rnd.author = actor.name
-        rnd.updated_at = stamp
-        session.flush()
-        set_state(game, engine.game_state(rules, side_names(game), _round_totals(session, game.id)))
-        session.flush()
-        return game, rnd
-
-    return store.write(db, run)
+    store.begin_write(session)
+    row = _game_row(session, actor, game_id, lock=True)
+    refuse_open_table(session, row.id)
+    rnd = _find_round(session, row.id, number)
+    if if_match is not None:
+        if_match(rnd)
+    if rnd.revision >= MAX_REVISIONS_PER_ROUND:
+        raise RevisionLimitError(f"round {number} has {rnd.revision} revisions, the most a round may have "
+                                 f"({MAX_REVISIONS_PER_ROUND}): it cannot be corrected again")
+    rules = _rules_from_json(row.rules_json)
+    sides = _sides(row)
+    teams = score(sides, body, number, rules)
+    stamp = now()
+    session.add(RoundRevision(round_id=rnd.id, revision=rnd.revision, request=rnd.request, teams=rnd.teams,
+                              author=rnd.author, created_at=rnd.updated_at, replaced_at=stamp,
+                              replaced_by=actor.name))
+    rnd.revision += 1
+    rnd.request = {**request, "round": number}
+    rnd.teams = teams
+    rnd.author = actor.name
+    rnd.updated_at = stamp
+    session.flush()
+    state = state_mapping(engine.game_state(rules, sides, _round_totals(session, row.id)))
+    _write_state(session, actor, row.id, row.version, state, stamp, refuse_table=False)  # refused above
+    return WrittenGame(row.id, sides, state), rnd
 
 
 def round_revisions(db: Database, actor: Actor, game_id: int, number: int, *, offset: int,
@@ -383,7 +407,7 @@ def round_revisions(db: Database, actor: Actor, game_id: int, number: int, *, of
     round's revision number: one row per earlier revision, numbered 1 to ``revision - 1``)."""
 
     def run(session: Session) -> tuple[Round, list[RoundRevision], int]:
-        rnd = _find_round(session, find_game(session, actor, game_id), number)
+        rnd = _find_round(session, find_game(session, actor, game_id).id, number)
         revisions = session.scalars(select(RoundRevision).where(RoundRevision.round_id == rnd.id)
                                     .order_by(RoundRevision.revision).offset(offset).limit(limit)).all()
         return rnd, list(revisions), rnd.revision
@@ -402,50 +426,46 @@ def _revision_data(rev: RoundRevision) -> dict[str, Any]:
             "replaced_by": rev.replaced_by}
 
 
-def delete_round(db: Database, actor: Actor, game_id: int, number: int, if_match: Callable[[int], None],
-                 sent: Callable[[int], bool]) -> Game:
+@store.transaction
+def delete_round(session: Session, actor: Actor, game_id: int, number: int, if_match: Callable[[int], None],
+                 sent: Callable[[int], bool]) -> None:
     """Take back round ``number``, which must be the game's last: its row and revisions go, what
     they were is kept as a :class:`RoundDeletion` (who, when), and the game's state is recomputed
-    from the rounds left (a finished game whose last round goes is in progress again).
+    from the rounds left (a finished game whose last round goes is in progress again). Called as
+    ``delete_round(db, ...)`` (:func:`store.transaction`).
 
     ``if_match(version)`` (the If-Match check on the game's ETag, which raises) runs on the locked
     game; ``sent(version)`` says whether If-Match names the game at ``version``. A repeat of a
     deletion that is still the game's last change (the round gone, the game at the version the
-    deletion left, If-Match naming the version before it) changes nothing and returns the game:
-    DELETE is idempotent. Raises :class:`GameNotFoundError`,
-    :class:`RoundNotFoundError`, :class:`NotLastRoundError` (409: an earlier round is corrected)
-    and :class:`TableOpenError` (a table is playing the game).
+    deletion left, If-Match naming the version before it) changes nothing: DELETE is idempotent.
+    Raises :class:`GameNotFoundError`, :class:`RoundNotFoundError`, :class:`NotLastRoundError`
+    (409: an earlier round is corrected) and :class:`TableOpenError` (a table is playing the game).
     """
-
-    def run(session: Session) -> Game:
-        game = find_game(session, actor, game_id, lock=True)
-        refuse_open_table(session, game.id)
-        rnd = session.scalars(select(Round).where(Round.game_id == game.id, Round.number == number)
-                              .execution_options(populate_existing=True)).first()
-        if rnd is None:
-            last = session.scalars(select(RoundDeletion).where(RoundDeletion.game_id == game.id)
-                                   .order_by(RoundDeletion.id.desc()).limit(1)).first()
-            if last is None or last.number != number or last.game_version != game.version or not sent(
-                    last.game_version - 1):
-                raise RoundNotFoundError(game.id, number)
-            if_match(last.game_version - 1)  # passes (``sent`` said so): the check is on record
-            return game
-        if_match(game.version)
-        if number != game.rounds_played:
-            raise NotLastRoundError(number, game.rounds_played)
-        revisions = session.scalars(select(RoundRevision).where(RoundRevision.round_id == rnd.id)
-                                    .order_by(RoundRevision.revision)).all()
-        deletion = RoundDeletion(game_id=game.id, number=rnd.number, revision=rnd.revision, request=rnd.request,
-                                 teams=rnd.teams, author=rnd.author, created_at=rnd.created_at,
-                                 updated_at=rnd.updated_at, revisions=[_revision_data(r) for r in revisions],
-                                 deleted_at=now(), deleted_by=actor.name, game_version=game.version + 1)
-        session.delete(rnd)
-        session.flush()
-        set_state(game, engine.game_state(rules_of(game), side_names(game), _round_totals(session, game.id)))
-        session.flush()  # the game's version moves on (its version_id_col)
-        deletion.game_version = game.version
-        session.add(deletion)
-        session.flush()
-        return game
-
-    return store.write(db, run)
+    store.begin_write(session)
+    row = _game_row(session, actor, game_id, lock=True)
+    refuse_open_table(session, row.id)
+    rnd = session.scalars(select(Round).where(Round.game_id == row.id, Round.number == number)
+                          .execution_options(populate_existing=True)).first()
+    if rnd is None:
+        last = session.scalars(select(RoundDeletion).where(RoundDeletion.game_id == row.id)
+                               .order_by(RoundDeletion.id.desc()).limit(1)).first()
+        if last is None or last.number != number or last.game_version != row.version or not sent(
+                last.game_version - 1):
+            raise RoundNotFoundError(row.id, number)
+        if_match(last.game_version - 1)  # passes (``sent`` said so): the check is on record
+        return
+    if_match(row.version)
+    if number != row.rounds_played:
+        raise NotLastRoundError(number, row.rounds_played)
+    revisions = session.scalars(select(RoundRevision).where(RoundRevision.round_id == rnd.id)
+                                .order_by(RoundRevision.revision)).all()
+    stamp = now()
+    session.add(RoundDeletion(game_id=row.id, number=rnd.number, revision=rnd.revision, request=rnd.request,
+                              teams=rnd.teams, author=rnd.author, created_at=rnd.created_at,
+                              updated_at=rnd.updated_at, revisions=[_revision_data(r) for r in revisions],
+                              deleted_at=stamp, deleted_by=actor.name, game_version=row.version + 1))
+    session.delete(rnd)
+    session.flush()
+    sides = _sides(row)
+    state = engine.game_state(_rules_from_json(row.rules_json), sides, _round_totals(session, row.id))
+    _write_state(session, actor, row.id, row.version, state_mapping(state), stamp, refuse_table=False)

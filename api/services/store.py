@@ -1,26 +1,29 @@
 """Transactions of the services: every read and every write of a request goes through here.
 
-A write (:func:`write`) is one transaction (``Database.write_session``: on SQLite it begins with
-``BEGIN IMMEDIATE``, so writers wait their turn on the busy timeout; on PostgreSQL it continues the
-request's ``REPEATABLE READ`` transaction). A race it loses (a unique violation on a round number,
-a game row whose version moved since it was read, a PostgreSQL serialization failure or deadlock)
-runs the whole unit again, reads included, a few times, then gives up with
-:class:`WriteConflictError` (409). A database that is unreachable or locked past the busy timeout
-raises :class:`StoreUnavailableError` (503).
+A write is one unit of work, one transaction (:func:`transaction`, a decorator on the service): the
+service gets the request's session, reads on it, calls :func:`begin_write` where its writes begin,
+and what it wrote is committed once when it returns (a refused write, which raises, commits
+nothing). On SQLite the write begins with ``BEGIN IMMEDIATE`` (the reads before it, with no lock
+held, end first: ``Database.begin_write``); on PostgreSQL it continues the request's ``REPEATABLE
+READ`` transaction. A race it loses (a unique violation on a round number, a game row whose version
+moved since it was read, a PostgreSQL serialization failure or deadlock) runs the whole unit again,
+reads included, a few times, then gives up with :class:`WriteConflictError` (409). A database that
+is unreachable or locked past the busy timeout raises :class:`StoreUnavailableError` (503).
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
-from handfoot.server.db import Database
+from handfoot.server.db import DATABASE_KEY, Database
 from handfoot.server.services.errors import StoreUnavailableError, WriteConflictError
 
 #: Attempts of a unit of work that lost a race before a 409.
@@ -34,6 +37,7 @@ RACE_CONSTRAINTS = (
 )
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 class VersionMovedError(StaleDataError):
@@ -79,14 +83,44 @@ def retrying(unit: Callable[[], T], db: Database | None = None) -> T:
     raise WriteConflictError("the game changed under this request too often; try again")
 
 
+def transaction(service: Callable[Concatenate[Session, P], T]) -> Callable[Concatenate[Database, P], T]:
+    """Decorate a service ``service(session, ...)`` into ``service(db, ...)``: one unit of work on
+    ``db``'s request session (``Database.unit``), committed once if it wrote (module docstring),
+    run again after a lost race (:func:`retrying`)."""
+
+    @functools.wraps(service)
+    def run(db: Database, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        def unit() -> T:
+            with db.unit() as session:
+                return service(session, *args, **kwargs)
+
+        return retrying(unit, db)
+
+    return run
+
+
+def database_of(session: Session) -> Database:
+    """The :class:`Database` whose session ``session`` is (``TypeError`` for another session)."""
+    database = session.info.get(DATABASE_KEY)
+    if not isinstance(database, Database):
+        raise TypeError("not a session of a handfoot Database")
+    return database
+
+
+def begin_write(session: Session) -> None:
+    """The unit's writes begin here (``Database.begin_write``: on SQLite the write lock is taken)."""
+    database_of(session).begin_write(session)
+
+
 def write(db: Database, fn: Callable[[Session], T]) -> T:
-    """``fn`` in one write transaction, retried after a lost race (module docstring)."""
+    """``fn`` in one write transaction from its first statement, retried after a lost race."""
 
-    def unit() -> T:
-        with db.write_session() as session:
-            return fn(session)
+    @transaction
+    def whole(session: Session) -> T:
+        begin_write(session)
+        return fn(session)
 
-    return retrying(unit, db)
+    return whole(db)
 
 
 def read(db: Database, fn: Callable[[Session], T]) -> T:

@@ -32,6 +32,8 @@ def without_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     (D51) in ``tables``, and a game's deletion for its tables' waiting seats, which that schema
     lacks: no table can be playing there."""
     monkeypatch.setattr(rounds_svc, "refuse_open_table", lambda session, game_id: None)
+    update_stmt = rounds_svc._state_update_stmt  # an append asks in its UPDATE
+    monkeypatch.setattr(rounds_svc, "_state_update_stmt", lambda anonymous, refuse_table: update_stmt(anonymous, False))
     monkeypatch.setattr(games_svc, "tables_of", lambda session, game_id: [])
 
 

@@ -342,7 +342,7 @@ class RoundItem(MethodView):
 
         game, rnd = rounds_svc.correct_round(get_db(), _actor(), game_id, number, body, body_as_sent(), if_match)
         blp.set_etag(doc.round_etag(game_id, rnd))
-        return doc.round_doc(game, rnd)
+        return doc.round_members(game.sides, game.state["running"], rnd)
 
     @_auth_docs
     @blp.etag

@@ -211,12 +211,12 @@ def test_only_the_update_and_the_insert_run_in_the_write_transaction(
     app: Flask, flask_client: FlaskClient, db_backend: str
 ) -> None:
     """The round is scored before the write transaction, which holds the UPDATE of the game (at the
-    version read), one indexed read of ``tables`` (a table playing the game refuses the append, D51:
-    read after the UPDATE, so a table made meanwhile is seen) and the INSERT of the round, nothing
-    else; no row is read ``FOR UPDATE``. On
-    SQLite the reads (the API-key check, the game row) are a transaction of their own, then the write
-    begins with ``BEGIN IMMEDIATE``; on PostgreSQL the write continues the request's transaction,
-    on the one connection the request checked out."""
+    version read, and only where no table plays the game, D51: asked in the UPDATE itself, so a
+    table made meanwhile is seen) and the INSERT of the round, nothing else; no row is read ``FOR
+    UPDATE``. On SQLite the reads (the API-key check, the game row) are a transaction of their own,
+    ended with ``ROLLBACK``, then the write begins with ``BEGIN IMMEDIATE`` on the same connection;
+    on PostgreSQL the write continues the request's transaction. Either way the request checks out
+    one connection."""
     game_id = create_game(flask_client)["id"]
     append(flask_client, game_id, SEED_ROUND_1)
     statements: list[str] = []
@@ -238,16 +238,18 @@ def test_only_the_update_and_the_insert_run_in_the_write_transaction(
         event.remove(engine.pool, "checkout", checkout)
     assert not any("FOR UPDATE" in s for s in statements), statements
     reads = [s for s in statements if s.startswith("SELECT")]
-    assert [s.split(" FROM ")[1].split()[0] for s in reads] == ["api_keys", "games", "tables"], statements
-    assert statements.index(reads[-1]) > next(i for i, s in enumerate(statements) if s.startswith("UPDATE"))
-    writes = [s.split()[0] for s in statements if s.split()[0] in ("UPDATE", "INSERT", "DELETE")]
-    assert writes == ["UPDATE", "INSERT"], statements
+    assert [s.split(" FROM ")[1].split()[0] for s in reads] == ["api_keys", "games"], statements
+    writes = [s for s in statements if s.split()[0] in ("UPDATE", "INSERT", "DELETE")]
+    assert [s.split()[0] for s in writes] == ["UPDATE", "INSERT"], statements
+    assert "FROM tables" in writes[0] and "NOT (EXISTS" in writes[0], writes[0]
     if db_backend == "sqlite":
-        assert [s for s in statements if s.startswith("BEGIN")] == ["BEGIN", "BEGIN IMMEDIATE"], statements
-        assert statements.index("BEGIN IMMEDIATE") == len(statements) - 4, statements  # UPDATE, SELECT, INSERT
-        assert len(checkouts) == 2  # the read transaction's connection, then the write's
-    else:
-        assert len(checkouts) == 1
+        assert [s for s in statements if s.startswith(("BEGIN", "ROLLBACK"))] == [
+            "BEGIN",
+            "ROLLBACK",
+            "BEGIN IMMEDIATE",
+        ], statements
+        assert statements.index("BEGIN IMMEDIATE") == len(statements) - 3, statements  # UPDATE, INSERT
+    assert len(checkouts) == 1
 
 
 def test_an_append_with_an_idempotency_key_stores_its_answer_in_the_rounds_transaction(
