@@ -23,6 +23,7 @@ from handfoot.server.schemas import (
     Problems,
     RoundNumber,
     Rules,
+    RulesSchema,
     Schema,
     card_list_bounded,
     card_strings_ok,
@@ -288,9 +289,9 @@ _SCORE_KEYS = frozenset({"preset", "rules", "round", "teams"})
 
 def plain_score_body(body: Any, cards_read: bool = False) -> bool:
     """Whether ``RoundScoreRequestSchema().load(body)`` takes ``body`` as it is (its defaults aside):
-    a preset id, a round number or none, no house rules (``rules`` absent or empty; else marshmallow
-    decides), and 1 to ``MAX_TEAMS`` sides that :func:`plain_team` takes (``cards_read``: see
-    :func:`plain_player`)."""
+    a preset id, a round number or none, house rules absent, empty or taken by the rules' own schema
+    (``RulesSchema``, which is what the body's schema loads them with), and 1 to ``MAX_TEAMS`` sides
+    that :func:`plain_team` takes (``cards_read``: see :func:`plain_player`)."""
     if type(body) is not dict or not body.keys() <= _SCORE_KEYS:
         return False
     get = body.get
@@ -301,14 +302,15 @@ def plain_score_body(body: Any, cards_read: bool = False) -> bool:
         and type(number) is int
         and 1 <= number <= MAX_ROUNDS_PER_GAME
         and type(rules) is dict
-        and not rules
         and type(teams) is list
         and 1 <= len(teams) <= MAX_TEAMS
         and all(map(plain_team, teams, repeat(cards_read)))
+        and (not rules or not _RULES.validate(rules))
     )
 
 
 _NO_RULES: dict[str, Any] = {}
+_RULES = RulesSchema()
 
 
 class RoundScoreRequestSchema(RoundBodyMixin):

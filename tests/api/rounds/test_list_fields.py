@@ -304,10 +304,11 @@ def test_score_bodies_load_as_marshmallow_loads_them(body: Any) -> None:
 
 def test_the_benchmark_round_takes_the_one_pass_path() -> None:
     """Not behaviour, speed: every side of an ordinary round is taken without falling back."""
-    from bench.rounds import score_body, tally_body
+    from bench.rounds import score_body, score_rules_body, tally_body
 
     assert all(map(plain_team, score_body()["teams"]))
-    assert plain_score_body(score_body()) and plain_score_body(tally_body())
+    for body in (score_body(), tally_body(), score_rules_body()):
+        assert plain_score_body(body) and plain_score_body(body, cards_read=True)
 
 
 ROUND: dict[str, Any] = {
