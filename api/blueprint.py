@@ -38,11 +38,11 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
         documented = self.arguments(schema, **kwargs)
 
         def decorator(func: Any) -> Any:
-            @functools.wraps(func)
-            def view(*args: Any, **kw: Any) -> Any:
+            def call(*args: Any, **kw: Any) -> Any:
                 return func(*args, **kw)
 
-            view._apidoc = documented(func)._apidoc
+            view: Any = functools.wraps(func)(call)
+            view._apidoc = documented(func)._apidoc  # what flask-smorest's doc reads; no parsing
             return view
 
         return decorator
