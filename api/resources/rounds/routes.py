@@ -48,7 +48,7 @@ class RoundScore(MethodView):
         parser = blp.ARGUMENTS_PARSER
         body = parser.read_body(_SCORE_REQUEST)
         # As sent when every member but the cards is as the schema takes it: the engine, the one
-        # reader of a round, reads each card. Else (house rules, rank books, something wrong) the
+        # reader of a round, reads each card. Else (a tally's rank books, something wrong) the
         # schema's load first, or its errors (422).
         as_sent = plain_score_body(body, cards_read=True)
         if not as_sent:
