@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
+import os
 import re
-import uuid
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, abort, request
+from flask.sessions import SessionInterface
 
 from handfoot.server import db, secret, security
 from handfoot.server.config import DEFAULT_SQLITE_PATH, load_config
@@ -32,6 +33,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # package (handfoot) laid out by an editable install. Nothing is written there.
     app = Flask(__name__, instance_path=str(DEFAULT_SQLITE_PATH.parent))
     app.json = JSONProvider(app)  # orjson, members in insertion order (api/jsonio.py)
+    app.session_interface = NoCookieSessions()
     app.config.update(load_config())
     if config:
         app.config.update(config)
@@ -55,11 +57,25 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 REQUEST_ID_PATTERN = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
+class NoCookieSessions(SessionInterface):
+    """No cookie sessions: nothing in the API keeps state in a cookie (its clients send API keys and
+    Seat-Tokens), so no request opens, signs or saves one. ``flask.session`` is Flask's read-only
+    ``NullSession``: writing to it raises ``RuntimeError``, where the default interface would have
+    signed a cookie with the server's secret (``api/secret.py``, which signs cursors, not sessions)."""
+
+    def open_session(self, app: Flask, request: Any) -> None:
+        return None
+
+    def save_session(self, app: Flask, session: Any, response: Response) -> None:
+        return None  # Flask saves no null session; nothing to save in any case
+
+
 def _send_request_id(response: Response) -> Response:
     """``X-Request-ID`` on every answer, errors included: the client's own when it sent one that
-    matches :data:`REQUEST_ID_PATTERN`, else a fresh uuid4 in hex. Quote it when reporting a problem."""
-    sent = request.headers.get("X-Request-ID", "")
-    response.headers["X-Request-ID"] = sent if REQUEST_ID_PATTERN.fullmatch(sent) else uuid.uuid4().hex
+    matches :data:`REQUEST_ID_PATTERN`, else 128 fresh random bits as 32 hex digits. Quote it when
+    reporting a problem."""
+    sent = request.environ.get("HTTP_X_REQUEST_ID")  # the header, as request.headers would read it
+    response.headers["X-Request-ID"] = sent if sent and REQUEST_ID_PATTERN.fullmatch(sent) else os.urandom(16).hex()
     return response
 
 

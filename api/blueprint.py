@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -29,6 +30,22 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
         state (marshmallow 4 has no ``context``), so one instance serves every request.
         """
         return super().arguments(resolve_schema_instance(schema), *args, **kwargs)
+
+    def documented_body(self, schema: Any, **kwargs: Any) -> Any:
+        """Document ``schema`` as the request body exactly as :meth:`arguments` does, without parsing:
+        the view reads the body itself (``ARGUMENTS_PARSER.read_body``, then the schema's load only
+        where it needs one: ``POST /v1/rounds/score``, whose body the engine reads)."""
+        documented = self.arguments(schema, **kwargs)
+
+        def decorator(func: Any) -> Any:
+            def call(*args: Any, **kw: Any) -> Any:
+                return func(*args, **kw)
+
+            view: Any = functools.wraps(func)(call)
+            view._apidoc = documented(func)._apidoc  # what flask-smorest's doc reads; no parsing
+            return view
+
+        return decorator
 
     ARGUMENTS_PARSER = JSONBodyParser()
     PAGINATION_ARGUMENTS_PARSER = PageArgumentsParser()

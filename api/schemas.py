@@ -91,27 +91,32 @@ def _short_strings(items: list[Any]) -> bool:
     return not items or (set(map(type, items)) <= _STR_ONLY and max(map(len, items)) <= MAX_CARD_LENGTH)
 
 
+def card_list_bounded(value: Any) -> bool:
+    """Whether ``value`` is a list of at most ``MAX_CARDS_PER_LIST`` items, whatever they are: what a
+    card list needs before a reader that reads every card (the engine) judges its items."""
+    return type(value) is list and len(value) <= MAX_CARDS_PER_LIST
+
+
 def card_strings_ok(value: Any) -> bool:
     """Whether ``value`` is a list of at most ``MAX_CARDS_PER_LIST`` short strings: what
     :class:`CardList` takes at once (anything else goes through the item field, for its errors)."""
-    return type(value) is list and len(value) <= MAX_CARDS_PER_LIST and _short_strings(value)
+    return card_list_bounded(value) and _short_strings(value)
 
 
-def meld_lists_ok(value: Any) -> bool:
+def meld_lists_bounded(value: Any) -> bool:
     """Whether ``value`` is a list of at most ``MAX_MELDS_PER_TEAM`` melds, each a list that
-    :func:`card_strings_ok` accepts: what :class:`MeldList` takes at once."""
+    :func:`card_list_bounded` accepts (its cards not looked at)."""
     return (
         type(value) is list
         and len(value) <= MAX_MELDS_PER_TEAM
-        and (
-            not value
-            or (
-                set(map(type, value)) <= _LIST_ONLY
-                and max(map(len, value)) <= MAX_CARDS_PER_LIST
-                and _short_strings(list(chain.from_iterable(value)))
-            )
-        )
+        and (not value or (set(map(type, value)) <= _LIST_ONLY and max(map(len, value)) <= MAX_CARDS_PER_LIST))
     )
+
+
+def meld_lists_ok(value: Any) -> bool:
+    """Whether ``value`` is a list that :func:`meld_lists_bounded` accepts whose cards are all short
+    strings: what :class:`MeldList` takes at once."""
+    return meld_lists_bounded(value) and _short_strings(list(chain.from_iterable(value)))
 
 
 class CardList(fields.List[str]):

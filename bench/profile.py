@@ -2,10 +2,17 @@
 WSGI app (Flask test client, so no socket or gunicorn in the picture).
 
     python -m bench.profile [--requests 2000] [--cprofile]
+    python -m bench.profile --cpu [--blocks 7] [--requests 300]
 
 Prints pyinstrument's call tree (or cProfile's top functions by own time) and writes it to
 ``bench/results/profile-score.txt``. Also prints the time per request of each layer, measured
 separately: the whole request, the engine alone, marshmallow's load alone, the answer's dump alone.
+
+``--cpu``: CPU time (``time.process_time``) per request of the app's WSGI callable, called directly
+(no test client, no socket), on the bench round in cards form, tally form and with house rules, each
+against the floor app's ``/bench/plain`` with the same body and an answer of the same size, in
+alternating blocks of ``--requests``; medians and best blocks, and app / floor per block. CPU time in
+one process is far less moved by other work on the machine than a ``wrk`` window.
 """
 
 from __future__ import annotations
@@ -15,8 +22,12 @@ import cProfile
 import io
 import json
 import pstats
+import statistics
 import tempfile
+import time
 import timeit
+from collections.abc import Callable
+from typing import Any
 
 from bench import rounds
 from bench.server import ROOT
@@ -60,10 +71,56 @@ def layers(app: object, floor: object, body: bytes, data: dict[str, object]) -> 
     return out
 
 
+def _wsgi_caller(app: Any, path: str, body: bytes) -> Callable[[], bytes]:
+    """A call of ``app`` (a WSGI callable) posting ``body`` to ``path``; it returns the answer's bytes."""
+    from werkzeug.test import EnvironBuilder
+
+    environ = EnvironBuilder(path=path, method="POST", data=body, content_type="application/json").get_environ()
+
+    def call() -> bytes:
+        request = dict(environ, **{"wsgi.input": io.BytesIO(body)})
+        answer = app(request, lambda status, headers, exc_info=None: None)
+        data = b"".join(answer)
+        answer.close()
+        return data
+
+    return call
+
+
+def cpu(app: Any, floor: Any, blocks: int, requests: int) -> str:
+    """``--cpu``'s table (see the module's docstring)."""
+    bodies = {"cards": rounds.score_body(), "tally": rounds.tally_body(), "rules": rounds.score_rules_body()}
+    cases = {}
+    for form, data in bodies.items():
+        body = json.dumps(data).encode()
+        call = _wsgi_caller(app, "/v1/rounds/score", body)
+        size = len(call())
+        cases[form] = (call, _wsgi_caller(floor, f"/bench/plain?bytes={size}", body))
+    taken: dict[str, tuple[list[float], list[float]]] = {form: ([], []) for form in cases}
+    for _ in range(blocks):
+        for form, calls in cases.items():
+            for kept, call in zip(taken[form], calls, strict=True):
+                start = time.process_time()
+                for _ in range(requests):
+                    call()
+                kept.append((time.process_time() - start) / requests * 1e6)
+    lines = [f"CPU µs per request, {blocks} blocks of {requests} (median / best); app / floor per block:"]
+    for form, (app_us, floor_us) in taken.items():
+        ratios = sorted(a / f for a, f in zip(app_us, floor_us, strict=True))
+        lines.append(
+            f"  {form:6s} app {statistics.median(app_us):7.1f} / {min(app_us):7.1f}   floor "
+            f"{statistics.median(floor_us):6.1f} / {min(floor_us):6.1f}   app/floor {ratios[0]:.2f}-{ratios[-1]:.2f} "
+            f"(median {statistics.median(ratios):.2f})"
+        )
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--requests", type=int, default=None, help="default: 2000 (profile), 300 a block (--cpu)")
     parser.add_argument("--cprofile", action="store_true", help="cProfile's top functions instead of pyinstrument")
+    parser.add_argument("--cpu", action="store_true", help="CPU time per request against the floor (see above)")
+    parser.add_argument("--blocks", type=int, default=7, help="--cpu: blocks per case")
     args = parser.parse_args()
     from bench.floor_app import create_floor_app
     from handfoot.server import create_app
@@ -71,6 +128,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATABASE_URL": f"sqlite:///{tmp}/p.sqlite3"})
         floor = create_floor_app()
+        if args.cpu:
+            print(cpu(app, floor, args.blocks, args.requests or 300))
+            return 0
         client = app.test_client()
         data = rounds.score_body()
         body = json.dumps(data).encode()
@@ -80,7 +140,7 @@ def main() -> int:
         lines.append("")
 
         def loop() -> None:
-            for _ in range(args.requests):
+            for _ in range(args.requests or 2000):
                 client.post("/v1/rounds/score", data=body, content_type="application/json")
 
         if args.cprofile:

@@ -13,7 +13,13 @@ from handfoot.server.jsonio import json_response
 from handfoot.server.schemas import breakdown_data
 
 from .examples import COMPARE_REQUEST, COMPARE_RESPONSE, WORKED_ROUND_REQUEST, WORKED_ROUND_RESPONSE
-from .schemas import RoundCompareRequestSchema, RoundComparisonSchema, RoundScoreRequestSchema, RoundScoreSchema
+from .schemas import (
+    RoundCompareRequestSchema,
+    RoundComparisonSchema,
+    RoundScoreRequestSchema,
+    RoundScoreSchema,
+    plain_score_body,
+)
 
 blp = Blueprint(
     "Rounds",
@@ -23,11 +29,14 @@ blp = Blueprint(
 )
 
 
+_SCORE_REQUEST = RoundScoreRequestSchema()
+
+
 @blp.route("/score")
 class RoundScore(MethodView):
-    @blp.arguments(RoundScoreRequestSchema, example=WORKED_ROUND_REQUEST)
+    @blp.documented_body(RoundScoreRequestSchema, example=WORKED_ROUND_REQUEST)
     @blp.response(200, RoundScoreSchema, example=WORKED_ROUND_RESPONSE)
-    def post(self, body: dict[str, Any]) -> Response:
+    def post(self) -> Response:
         """Score a round
 
         Every side's Breakdown from the cards on the table and in hands and feet, or from the
@@ -36,8 +45,24 @@ class RoundScore(MethodView):
         contract, two sides out, a meld the preset forbids, more copies of a card than the decks hold.
         The example is the worked round of Pagat's rules: Team 1 3,740, Team 2 1,075.
         """
-        resolved = rules_of(body)
-        score = score_round_body(body, resolved.rules)
+        parser = blp.ARGUMENTS_PARSER
+        body = parser.read_body(_SCORE_REQUEST)
+        # As sent when every member but the cards is as the schema takes it: the engine, the one
+        # reader of a round, reads each card. Else (a tally's rank books, something wrong) the
+        # schema's load first, or its errors (422).
+        as_sent = plain_score_body(body, cards_read=True)
+        if not as_sent:
+            body = parser.load_body(_SCORE_REQUEST, body)
+        try:
+            resolved = rules_of(body)
+            score = score_round_body(body, resolved.rules)
+        except Exception:
+            # Whatever stopped the engine on a body as sent, the schema's errors are the answer when
+            # it refuses the body (a card that is no string, or longer than any card), else the
+            # engine's: the answer of the schema's load before the engine, as for any other body.
+            if as_sent:
+                parser.load_body(_SCORE_REQUEST, body)
+            raise
         # A ready response: flask-smorest returns it as it is, without dumping it through
         # RoundScoreSchema (which documents it; breakdown_data gives the same members in the same order).
         return json_response(

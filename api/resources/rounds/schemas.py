@@ -23,8 +23,11 @@ from handfoot.server.schemas import (
     Problems,
     RoundNumber,
     Rules,
+    RulesSchema,
     Schema,
+    card_list_bounded,
     card_strings_ok,
+    meld_lists_bounded,
     meld_lists_ok,
 )
 
@@ -129,22 +132,23 @@ class PlayerSchema(Schema):
     )
 
 
-def plain_player(item: Any) -> bool:
+def plain_player(item: Any, cards_read: bool = False) -> bool:
     """Whether ``PlayerSchema().load(item)`` takes ``item`` as it is (its defaults aside).
 
     Plain: a dict of ``name`` (a valid name), ``hand`` (absent or a card list), ``foot`` (absent,
     null or a card list) and ``played_from_foot`` (absent, null or a boolean), and nothing else.
     False does not mean invalid, only "let marshmallow decide": :class:`SideList` then loads the
-    whole list through the schema, whose errors are the answer. tests/api/rounds/test_side_lists.py
-    checks both against each other."""
+    whole list through the schema, whose errors are the answer. tests/api/rounds/test_list_fields.py
+    checks both against each other.
+
+    ``cards_read``: the caller's reader reads every card and answers any it cannot read with the
+    schema's load (``POST /v1/rounds/score``: the engine), so only the card lists' types and lengths
+    are looked at here (:func:`~handfoot.server.schemas.card_list_bounded`), not their cards."""
     if type(item) is not dict or not item.keys() <= _PLAYER_KEYS or not name_ok(item.get("name")):
         return False
+    cards = card_list_bounded if cards_read else card_strings_ok
     hand, foot, played = item.get("hand", ()), item.get("foot"), item.get("played_from_foot")
-    return (
-        (hand == () or card_strings_ok(hand))
-        and (foot is None or card_strings_ok(foot))
-        and (played is None or type(played) is bool)
-    )
+    return (hand == () or cards(hand)) and (foot is None or cards(foot)) and (played is None or type(played) is bool)
 
 
 def _empty_list(value: Any) -> bool:
@@ -167,9 +171,9 @@ def plain_tally(item: Any) -> bool:
     )
 
 
-def plain_team(item: Any) -> bool:
+def plain_team(item: Any, cards_read: bool = False) -> bool:
     """Whether ``TeamSchema().load(item)`` takes ``item`` as it is (its defaults aside): a side in
-    cards form, or in tally form with no cards (see :func:`plain_player`)."""
+    cards form, or in tally form with no cards (see :func:`plain_player`, and its ``cards_read``)."""
     if type(item) is not dict or not item.keys() <= _TEAM_KEYS or not name_ok(item.get("name")):
         return False
     get = item.get
@@ -179,16 +183,17 @@ def plain_team(item: Any) -> bool:
     tally = get("tally")
     if tally is not None:
         return plain_tally(tally) and all(map(_empty_list, map(get, _CARD_KEYS, repeat([]))))
+    cards, melds_ok = (card_list_bounded, meld_lists_bounded) if cards_read else (card_strings_ok, meld_lists_ok)
     melds, red_threes, burn = get("melds", ()), get("red_threes", ()), get("burn", ())
     if not (
-        (melds == () or meld_lists_ok(melds))
-        and (red_threes == () or card_strings_ok(red_threes))
-        and (burn == () or card_strings_ok(burn))
+        (melds == () or melds_ok(melds)) and (red_threes == () or cards(red_threes)) and (burn == () or cards(burn))
     ):
         return False
     players = get("players", ())
     return players == () or (
-        type(players) is list and len(players) <= MAX_PLAYERS_PER_TEAM and all(map(plain_player, players))
+        type(players) is list
+        and len(players) <= MAX_PLAYERS_PER_TEAM
+        and all(map(plain_player, players, repeat(cards_read)))
     )
 
 
@@ -282,10 +287,11 @@ class RoundBodyMixin(Schema):
 _SCORE_KEYS = frozenset({"preset", "rules", "round", "teams"})
 
 
-def plain_score_body(body: Any) -> bool:
+def plain_score_body(body: Any, cards_read: bool = False) -> bool:
     """Whether ``RoundScoreRequestSchema().load(body)`` takes ``body`` as it is (its defaults aside):
-    a preset id, a round number or none, no house rules (``rules`` absent or empty; else marshmallow
-    decides), and 1 to ``MAX_TEAMS`` sides that :func:`plain_team` takes."""
+    a preset id, a round number or none, house rules absent, empty or taken by the rules' own schema
+    (``RulesSchema``, which is what the body's schema loads them with), and 1 to ``MAX_TEAMS`` sides
+    that :func:`plain_team` takes (``cards_read``: see :func:`plain_player`)."""
     if type(body) is not dict or not body.keys() <= _SCORE_KEYS:
         return False
     get = body.get
@@ -296,14 +302,15 @@ def plain_score_body(body: Any) -> bool:
         and type(number) is int
         and 1 <= number <= MAX_ROUNDS_PER_GAME
         and type(rules) is dict
-        and not rules
         and type(teams) is list
         and 1 <= len(teams) <= MAX_TEAMS
-        and all(map(plain_team, teams))
+        and all(map(plain_team, teams, repeat(cards_read)))
+        and (not rules or not _RULES.validate(rules))
     )
 
 
 _NO_RULES: dict[str, Any] = {}
+_RULES = RulesSchema()
 
 
 class RoundScoreRequestSchema(RoundBodyMixin):

@@ -47,3 +47,15 @@ def test_an_ill_formed_client_id_is_replaced(flask_client: FlaskClient, sent: st
     """An id that is too long or holds other characters is not written back into headers and logs."""
     answer = flask_client.get("/health", headers={"X-Request-ID": sent})
     assert HEX_ID.fullmatch(answer.headers["X-Request-ID"])
+
+
+def test_no_request_keeps_a_cookie_session(flask_client: FlaskClient) -> None:
+    """No answer sets a cookie, and ``flask.session`` is read-only (api/__init__.py ``NoCookieSessions``):
+    a write to it fails loudly instead of signing a cookie with the server's secret."""
+    import flask
+
+    answer = flask_client.post("/v1/rounds/score", json={"preset": "pagat"})
+    assert answer.status_code == 422 and "Set-Cookie" not in answer.headers
+    app = flask_client.application
+    with app.test_request_context("/v1/presets"), pytest.raises(RuntimeError):
+        flask.session["kept"] = True

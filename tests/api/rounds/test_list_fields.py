@@ -26,6 +26,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError, fields, validate
 
+from handfoot.engine import HandFootError, round_from_mapping, score_round_request
+from handfoot.server.errors import flatten_messages
+from handfoot.server.problems import MAX_ERRORS_LISTED, engine_problem
 from handfoot.server.resources.checks.schemas import GoingOutCheckRequestSchema
 from handfoot.server.resources.games.schemas import RoundCreateSchema, RoundUpdateSchema
 from handfoot.server.resources.rounds.schemas import (
@@ -301,10 +304,11 @@ def test_score_bodies_load_as_marshmallow_loads_them(body: Any) -> None:
 
 def test_the_benchmark_round_takes_the_one_pass_path() -> None:
     """Not behaviour, speed: every side of an ordinary round is taken without falling back."""
-    from bench.rounds import score_body, tally_body
+    from bench.rounds import score_body, score_rules_body, tally_body
 
     assert all(map(plain_team, score_body()["teams"]))
-    assert plain_score_body(score_body()) and plain_score_body(tally_body())
+    for body in (score_body(), tally_body(), score_rules_body()):
+        assert plain_score_body(body) and plain_score_body(body, cards_read=True)
 
 
 ROUND: dict[str, Any] = {
@@ -377,3 +381,41 @@ def test_unknown_card_is_named_by_the_engine(flask_client: Any) -> None:
     assert response.status_code == 422
     errors = response.get_json()["errors"]
     assert [(e["pointer"], e["code"]) for e in errors] == [("/teams/1/melds/0/2", "unknown_card")]
+
+
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(teams=TEAMS)
+def test_a_body_whose_cards_the_engine_reads_is_one_the_schema_takes(teams: Any) -> None:
+    """``POST /v1/rounds/score`` leaves the cards of a body to the engine when every other member is
+    plain (``cards_read``): when the engine then reads the whole round, the schema takes the body as
+    sent too, so its answer is the one the schema's load before the engine gives. (A body the engine
+    does not read goes through the schema's load: its errors, if any, are the answer.)"""
+    body = {"preset": "pagat", "teams": teams}
+    if not plain_score_body(body, cards_read=True):
+        return
+    try:
+        round_from_mapping(body)
+    except HandFootError:
+        return
+    assert plain_score_body(body)
+
+
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(teams=TEAMS)
+def test_the_score_route_answers_as_the_schema_then_the_engine(stateless_client: Any, teams: Any) -> None:
+    """The route's answer (status, and each error's pointer and code) is the schema's load's when it
+    refuses the body, else the engine's on what the schema loaded."""
+    body = {"preset": "pagat", "teams": teams}
+    answer = stateless_client.post("/v1/rounds/score", json=body)
+    loaded = _load(RoundScoreRequestSchema(), copy.deepcopy(body))
+    if loaded[0] == "error":
+        errors = flatten_messages({"json": loaded[1]})[:MAX_ERRORS_LISTED]  # a problem lists at most so many
+        expected = (422, [(e["pointer"], e["code"]) for e in errors])
+    else:
+        try:
+            score_round_request(loaded[1])
+            expected = (200, [])
+        except HandFootError as err:
+            expected = (422, [(e["pointer"], e["code"]) for e in engine_problem(err)["errors"]])
+    got = answer.get_json()
+    assert (answer.status_code, [(e["pointer"], e["code"]) for e in got.get("errors", [])]) == expected, got
