@@ -46,7 +46,8 @@ from pathlib import Path
 from typing import Any, Generic, NoReturn, TypeVar, cast
 
 import flask
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import Connection, Row, bindparam, delete, select, update
+from sqlalchemy import Table as SqlTable
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -238,11 +239,21 @@ class IdempotencyLostError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """A response to store with its key: status, the :data:`STORED_HEADERS`, the body (plain data)."""
+    """A response to store with its key: status, the :data:`STORED_HEADERS`, the body (plain data).
+    ``encoded``: the body as the app sends it, when the caller has encoded it already (for its own
+    response: the body is then encoded once, not once more for storing)."""
 
     status: int
     headers: Mapping[str, str]
     body: Any
+    encoded: bytes | None = None
+
+    def sent(self) -> bytes:
+        """The body as the app sends it (``app.json.response``: its encoder, its trailing newline)."""
+        if self.encoded is not None:
+            return self.encoded
+        # flask types json.response as werkzeug's sans-IO Response; the app's is a flask.Response
+        return cast(flask.Response, flask.current_app.json.response(self.body)).get_data()
 
 
 @dataclass
@@ -255,18 +266,19 @@ class Claim:
 
     def complete(self, session: Session, answer: Answer) -> None:
         """Store the answer, in the caller's write transaction. The body is stored as the app sends
-        it (``app.json.response``: its encoder, its trailing newline), so a replay is the first
-        answer byte for byte. Raises :class:`IdempotencyLostError` when the key was taken over."""
-        # flask types json.response as werkzeug's sans-IO Response; the app's is a flask.Response
-        sent = cast(flask.Response, flask.current_app.json.response(answer.body)).get_data(as_text=True)
-        result = session.execute(
-            update(IdempotencyKey)
-            .where(
-                IdempotencyKey.id == self.row_id, IdempotencyKey.token == self.token, IdempotencyKey.status.is_(None)
-            )
-            .values(status=answer.status, response_headers=dict(answer.headers), response_body=sent)
+        it (:meth:`Answer.sent`), so a replay is the first answer byte for byte. Raises
+        :class:`IdempotencyLostError` when the key was taken over."""
+        result = session.connection().execute(
+            _COMPLETE,
+            {
+                "row_id": self.row_id,
+                "claim_token": self.token,
+                "new_status": answer.status,
+                "new_headers": dict(answer.headers),
+                "new_body": answer.sent().decode(),
+            },
         )
-        if result.rowcount != 1:  # type: ignore[attr-defined]
+        if result.rowcount != 1:
             raise IdempotencyLostError()
         self.completed = True
 
@@ -300,7 +312,7 @@ def current_claim() -> Claim | None:
     return claim
 
 
-def _replay(row: IdempotencyKey) -> flask.Response:
+def _replay(row: KeyRow) -> flask.Response:
     response = flask.current_app.response_class(row.response_body, status=row.status, mimetype="application/json")
     for name, value in (row.response_headers or {}).items():
         response.headers[name] = value
@@ -325,38 +337,62 @@ def _sweep_if_due(session: Session, now: datetime) -> None:
     global _last_sweep
     moment = time.monotonic()
     if moment - _last_sweep >= sweep_seconds():
-        session.execute(_DELETE_EXPIRED, {"now": now})
+        session.connection().execute(_DELETE_EXPIRED, {"now": now})
         _last_sweep = moment
 
 
-#: The statements every keyed request runs, built once.
-_FIND = select(IdempotencyKey).where(IdempotencyKey.scope == bindparam("scope"), IdempotencyKey.key == bindparam("key"))
+#: The statements every keyed request runs, built once, in Core on the table (no ORM on the path).
+KEYS: SqlTable = IdempotencyKey.__table__  # type: ignore[assignment]
+_FIND = select(
+    KEYS.c.id,
+    KEYS.c.fingerprint,
+    KEYS.c.token,
+    KEYS.c.status,
+    KEYS.c.response_headers,
+    KEYS.c.response_body,
+    KEYS.c.created_at,
+    KEYS.c.expires_at,
+).where(KEYS.c.scope == bindparam("scope"), KEYS.c.key == bindparam("key"))
 _FIND_FOR_UPDATE = _FIND.with_for_update()
-_DELETE_EXPIRED = delete(IdempotencyKey).where(IdempotencyKey.expires_at < bindparam("now"))
-_DELETE_ROW = delete(IdempotencyKey).where(IdempotencyKey.id == bindparam("row_id"))
+#: A row :data:`_FIND` reads.
+KeyRow = Row[*tuple[Any, ...]]
+_DELETE_EXPIRED = delete(KEYS).where(KEYS.c.expires_at < bindparam("now"))
+_DELETE_ROW = delete(KEYS).where(KEYS.c.id == bindparam("row_id"))
+_COMPLETE = (
+    update(KEYS)
+    .where(KEYS.c.id == bindparam("row_id"), KEYS.c.token == bindparam("claim_token"), KEYS.c.status.is_(None))
+    .values(
+        status=bindparam("new_status"), response_headers=bindparam("new_headers"), response_body=bindparam("new_body")
+    )
+)
+_TAKE_OVER = (
+    update(KEYS)
+    .where(KEYS.c.id == bindparam("row_id"))
+    .values(token=bindparam("new_token"), created_at=bindparam("new_created_at"))
+)
+#: ``INSERT ... ON CONFLICT (scope, key) DO NOTHING RETURNING id``, by dialect.
+_INSERT_NEW = {
+    dialect: insert_of(KEYS).on_conflict_do_nothing(index_elements=["scope", "key"]).returning(KEYS.c.id)
+    for dialect, insert_of in (("sqlite", sqlite_insert), ("postgresql", pg_insert))
+}
 
 
 def _insert_new(db: Database) -> Any:
     """``INSERT ... ON CONFLICT (scope, key) DO NOTHING RETURNING id`` in ``db``'s dialect."""
-    dialect_insert = sqlite_insert if db.is_sqlite else pg_insert
-    return (
-        dialect_insert(IdempotencyKey)
-        .on_conflict_do_nothing(index_elements=["scope", "key"])
-        .returning(IdempotencyKey.id)
-    )
+    return _INSERT_NEW["sqlite" if db.is_sqlite else "postgresql"]
 
 
 def _stored(session: Session, scope: str, key: str, print_: str) -> flask.Response | None:
     """The stored answer to the key, checked against this request (422 when it was another
     request), in the request's read transaction; ``None`` when there is none to replay."""
-    row = session.scalars(_FIND, {"scope": scope, "key": key}).first()
+    row = session.connection().execute(_FIND, {"scope": scope, "key": key}).first()
     if row is None or _aware(row.expires_at) < datetime.now(UTC):
         return None
     _check_fingerprint(row, print_)
     return _replay(row) if row.status is not None else None
 
 
-def _check_fingerprint(row: IdempotencyKey, print_: str) -> None:
+def _check_fingerprint(row: KeyRow, print_: str) -> None:
     if row.fingerprint != print_:
         abort_problem(
             422,
@@ -370,33 +406,47 @@ def _check_fingerprint(row: IdempotencyKey, print_: str) -> None:
         )
 
 
+def _insert_claim(
+    db: Database, connection: Connection, scope: str, key: str, print_: str, now: datetime
+) -> Claim | None:
+    """A new claim of the key (``INSERT ... ON CONFLICT DO NOTHING``); ``None`` when a row holds the
+    key already."""
+    token = _new_claim_token(db)
+    row_id = connection.execute(
+        _insert_new(db),
+        {
+            "scope": scope,
+            "key": key,
+            "fingerprint": print_,
+            "token": token,
+            "created_at": now,
+            "expires_at": now + timedelta(seconds=ttl_seconds()),
+        },
+    ).scalar()
+    return None if row_id is None else Claim(row_id, token)
+
+
 def _claim(db: Database, session: Session, scope: str, key: str, print_: str) -> Claim | flask.Response:
     """Claim the key in the request's write transaction ``session`` (``INSERT ... ON CONFLICT DO
-    NOTHING``), or the stored answer to replay. A key inserted by a transaction this one cannot see
-    (a concurrent request with the key) raises ``StaleDataError``: the request's write runs again
-    and finds that request's answer (``api/services/store.py`` retries)."""
+    NOTHING``), or the stored answer to replay. The key is inserted first: a new key (the usual case)
+    costs that one statement; one already there is then read, locked. A key inserted by a
+    transaction this one cannot see (a concurrent request with the key) raises ``StaleDataError``
+    (PostgreSQL: a serialization failure): the request's write runs again and finds that request's
+    answer (``api/services/store.py`` retries)."""
     now = datetime.now(UTC)
     _sweep_if_due(session, now)
-    row = session.scalars(_FIND_FOR_UPDATE, {"scope": scope, "key": key}).first()
+    connection = session.connection()
+    claim = _insert_claim(db, connection, scope, key, print_, now)
+    if claim is not None:
+        return claim
+    row = connection.execute(_FIND_FOR_UPDATE, {"scope": scope, "key": key}).first()
     if row is not None and _aware(row.expires_at) < now:
-        session.execute(_DELETE_ROW, {"row_id": row.id})
-        row = None
+        connection.execute(_DELETE_ROW, {"row_id": row.id})
+        row, claim = None, _insert_claim(db, connection, scope, key, print_, now)
     if row is None:
-        token = _new_claim_token(db)
-        row_id = session.execute(
-            _insert_new(db),
-            {
-                "scope": scope,
-                "key": key,
-                "fingerprint": print_,
-                "token": token,
-                "created_at": now,
-                "expires_at": now + timedelta(seconds=ttl_seconds()),
-            },
-        ).scalar()
-        if row_id is None:
+        if claim is None:
             raise StaleDataError("another request claimed the Idempotency-Key meanwhile")
-        return Claim(row_id, token)
+        return claim
     _check_fingerprint(row, print_)
     if row.status is not None:
         return _replay(row)
@@ -415,10 +465,9 @@ def _claim(db: Database, session: Session, scope: str, key: str, print_: str) ->
                 {"parameter": HEADER, "code": "idempotency_in_flight", "detail": "a request with this key is running"}
             ],
         )
-    row.token = _new_claim_token(db)  # its holder is gone: this request takes the key over
-    row.created_at = now
-    session.flush()
-    return Claim(row.id, row.token)
+    token = _new_claim_token(db)  # its holder is gone: this request takes the key over
+    connection.execute(_TAKE_OVER, {"row_id": row.id, "new_token": token, "new_created_at": now})
+    return Claim(row.id, token)
 
 
 def idempotent(
@@ -466,7 +515,7 @@ def idempotent(
                 finally:
                     flask.g.pop("idempotency_claim", None)
                 if not outcome.completed:  # no answer to keep (the view stored none): the key is free
-                    session.execute(_DELETE_ROW, {"row_id": outcome.row_id})
+                    session.connection().execute(_DELETE_ROW, {"row_id": outcome.row_id})
                 return response
 
         if stored is None:
