@@ -231,9 +231,29 @@ class Database:
         session = flask.g.get(self._key) if flask.has_app_context() else None
         return session is not None and bool(session.info.get("writing"))
 
+    def begin_write(self) -> None:
+        """Begin the context's transaction now as the write it will be (SQLite: ``BEGIN IMMEDIATE``,
+        the write lock taken before the first read), unless it has begun: for a request that reads
+        what it writes (a table's action), so the read, the checks and the write are one transaction
+        (no read transaction rolled back before the write); its :meth:`write_session` continues it."""
+        session = self._context_session()
+        if session is not None and not session.in_transaction():
+            session.connection(execution_options={SQLITE_IMMEDIATE: True} if self.is_sqlite else None)
+            session.info["write_begun"] = session.get_transaction()
+
+    def write_begun(self) -> bool:
+        """Whether the context's transaction was begun by :meth:`begin_write` (and has not ended)."""
+        session = flask.g.get(self._key) if flask.has_app_context() else None
+        return session is not None and self._write_begun(session)
+
+    @staticmethod
+    def _write_begun(session: Session) -> bool:
+        begun = session.info.get("write_begun")
+        return begun is not None and begun is session.get_transaction()
+
     @contextmanager
     def _writing(self, session: Session) -> Iterator[None]:
-        if self.is_sqlite and session.in_transaction():
+        if self.is_sqlite and session.in_transaction() and not self._write_begun(session):
             # a read transaction (the key check, a read before the write): it wrote nothing, so it
             # ends with a rollback, not a commit; what it loaded is read again where it is used
             if session.new or session.dirty or session.deleted:

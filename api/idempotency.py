@@ -10,8 +10,10 @@ response (status, ``Location``, ``ETag``, body):
   it, :class:`Completion`), committed once: a round is never stored without its key, nor twice,
   and a claim is never seen in flight by another request;
 - the same key and body again: the stored response, with ``Idempotent-Replayed: true``, read
-  without writing; a request with the key that runs meanwhile waits for the first one's commit
-  (SQLite's write lock, PostgreSQL's unique index) and then replays it;
+  without writing (before the write transaction; a request whose transaction began as a write, a
+  table's action, finds it by its claim, and rolls that back); a request with the key that runs
+  meanwhile waits for the first one's commit (SQLite's write lock, PostgreSQL's unique index) and
+  then replays it;
 - the same key with another method, path or body: 422 ``idempotency-key-reused``;
 - a request that fails (4xx, 5xx) rolls its claim back with its write: sent again, it runs again.
 
@@ -235,6 +237,14 @@ def fingerprint(method: str, path: str, body: bytes) -> str:
 
 class IdempotencyLostError(Exception):
     """The claimed key was taken over by another request: this one must not commit."""
+
+
+class _ReplayedError(Exception):
+    """The claim found the key's stored answer: its transaction ends, rolled back, with it."""
+
+    def __init__(self, response: flask.Response) -> None:
+        super().__init__("replayed")
+        self.response = response
 
 
 @dataclass(frozen=True, slots=True)
@@ -501,22 +511,27 @@ def idempotent(
         request = flask.request
         scope = flask.g.actor.scope
         print_ = fingerprint(request.method, request.path, request.get_data())
-        with db.session() as session:
-            stored = _stored(session, scope, key, print_)  # a replay writes nothing
+        stored = None
+        if not db.write_begun():  # else the claim finds a stored answer, in the transaction begun
+            with db.session() as session:
+                stored = _stored(session, scope, key, print_)  # a replay writes nothing
 
         def unit() -> Any:
-            with db.write_session() as session:
-                outcome = _claim(db, session, scope, key, print_)
-                if isinstance(outcome, flask.Response):
-                    return outcome
-                flask.g.idempotency_claim = outcome
-                try:
-                    response = view(*args, **kwargs)
-                finally:
-                    flask.g.pop("idempotency_claim", None)
-                if not outcome.completed:  # no answer to keep (the view stored none): the key is free
-                    session.connection().execute(_DELETE_ROW, {"row_id": outcome.row_id})
-                return response
+            try:
+                with db.write_session() as session:
+                    outcome = _claim(db, session, scope, key, print_)
+                    if isinstance(outcome, flask.Response):
+                        raise _ReplayedError(outcome)  # rolled back: a replay commits nothing
+                    flask.g.idempotency_claim = outcome
+                    try:
+                        response = view(*args, **kwargs)
+                    finally:
+                        flask.g.pop("idempotency_claim", None)
+                    if not outcome.completed:  # no answer to keep (the view stored none): the key is free
+                        session.connection().execute(_DELETE_ROW, {"row_id": outcome.row_id})
+                    return response
+            except _ReplayedError as replay:
+                return replay.response
 
         if stored is None:
             stored = store_retrying(unit, db)
