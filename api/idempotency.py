@@ -23,8 +23,8 @@ found expired is replaced, and expired keys are deleted by a sweep each process 
 
 A claim stored in flight by an earlier version (which claimed in a transaction of its own) is still
 honoured: 409 ``idempotency-in-flight`` while its holder runs, taken over once it is gone. The
-claim's ``token`` names the process that holds it (:func:`process_marker`: host, pid, start time);
-a claim whose process is gone is taken over by the next request with the key (:func:`holder_alive`).
+claim's ``token`` names the process that holds it (host, pid, start time: ``claim_holders``); a
+claim whose process is gone is taken over by the next request with the key.
 A claim held by a process on another host (several API hosts on one PostgreSQL) is checked through
 the database: every claiming process holds an advisory lock named after its marker
 (:mod:`handfoot.server.liveness`), so a free lock is a dead holder. Where neither can tell, the
@@ -38,13 +38,10 @@ import hashlib
 import json
 import logging
 import os
-import secrets
-import socket
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any, Generic, NoReturn, TypeVar, cast
 
 import flask
@@ -55,7 +52,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
-from handfoot.server import liveness
+from handfoot.server.claim_holders import claim_holder_alive, new_claim_token
 from handfoot.server.db import Database, get_db
 from handfoot.server.models import IdempotencyKey
 from handfoot.server.parsing import decode_json
@@ -106,81 +103,6 @@ HEADER_DOC = {
     "24 hours (HANDFOOT_IDEMPOTENCY_TTL_SECONDS); a failed request releases its key.",
     "schema": {"type": "string", "maxLength": MAX_KEY_LENGTH},
 }
-
-
-def _host_id() -> str:
-    """This host's id in a claim: its name and boot (so one machine's namespaces share it, and a
-    reboot, after which every pid is new, changes it)."""
-    try:
-        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
-    except OSError:
-        boot = ""
-    return hashlib.sha256(f"{socket.gethostname()}\n{boot}".encode()).hexdigest()[:12]
-
-
-def _start_time(pid: int) -> str | None:
-    """When process ``pid`` started (clock ticks since boot, /proc/<pid>/stat field 22): a pid
-    reused by a new process has another. ``"dead"`` for a process that has exited and not yet
-    been reaped (state Z or X); ``None`` where /proc cannot say."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = stat.rsplit(")", 1)[1].split()  # the fields after "(comm)": state is field 3
-    return "dead" if fields[0] in ("Z", "X") else fields[19]
-
-
-@functools.cache
-def _marker_of(pid: int) -> str:
-    return f"{_host_id()}-{pid}-{_start_time(pid) or 0}"
-
-
-def process_marker() -> str:
-    """``<host id>-<pid>-<start time>`` of this process: the first part of every token it claims
-    with (a forked worker has its own pid, hence its own marker)."""
-    return _marker_of(os.getpid())
-
-
-def new_token() -> str:
-    """A claim's token: this process's marker and 16 random hex digits (at most 64 characters)."""
-    return f"{process_marker()}.{secrets.token_hex(8)}"
-
-
-def holder_alive(token: str) -> bool | None:
-    """Whether the process that claimed with ``token`` is still running: ``False`` when it is
-    gone (its pid is free, or now another process's), ``True`` when it runs, ``None`` when this
-    host cannot tell (another host's claim, or a token from before markers)."""
-    marker, _, _random = token.rpartition(".")
-    host, _, rest = marker.partition("-")
-    pid_text, _, started = rest.partition("-")
-    if host != _host_id() or not pid_text.isdigit():
-        return None
-    pid = int(pid_text)
-    try:
-        os.kill(pid, 0)  # signal 0: no signal sent, only whether the pid exists
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass  # it exists, run by another user
-    now_started = _start_time(pid)
-    return not (now_started is not None and started not in ("0", now_started))
-
-
-def claim_holder_alive(db: Database, token: str) -> bool | None:
-    """Whether the claim ``token``'s process runs: :func:`holder_alive` on this host; on PostgreSQL,
-    another host's holder through its liveness lock; ``None`` where neither can tell."""
-    alive = holder_alive(token)
-    marker = token.rpartition(".")[0]
-    if alive is not None or db.is_sqlite or marker.count("-") != 2:
-        return alive
-    return liveness.for_engine(db.engine).alive(marker)
-
-
-def _new_claim_token(db: Database) -> str:
-    """A token for a claim by this process; on PostgreSQL, first the process's liveness lock."""
-    if not db.is_sqlite:
-        liveness.for_engine(db.engine).hold(process_marker())
-    return new_token()
 
 
 def ttl_seconds() -> float:
@@ -353,16 +275,10 @@ def _sweep_if_due(session: Session, now: datetime) -> None:
 
 #: The statements every keyed request runs, built once, in Core on the table (no ORM on the path).
 KEYS: SqlTable = IdempotencyKey.__table__  # type: ignore[assignment]
-_FIND = select(
-    KEYS.c.id,
-    KEYS.c.fingerprint,
-    KEYS.c.token,
-    KEYS.c.status,
-    KEYS.c.response_headers,
-    KEYS.c.response_body,
-    KEYS.c.created_at,
-    KEYS.c.expires_at,
-).where(KEYS.c.scope == bindparam("scope"), KEYS.c.key == bindparam("key"))
+_ROW = ("id", "fingerprint", "token", "status", "response_headers", "response_body", "created_at", "expires_at")
+_FIND = select(*(KEYS.c[name] for name in _ROW)).where(
+    KEYS.c.scope == bindparam("scope"), KEYS.c.key == bindparam("key")
+)
 _FIND_FOR_UPDATE = _FIND.with_for_update()
 #: A row :data:`_FIND` reads.
 KeyRow = Row[*tuple[Any, ...]]
@@ -380,16 +296,11 @@ _TAKE_OVER = (
     .where(KEYS.c.id == bindparam("row_id"))
     .values(token=bindparam("new_token"), created_at=bindparam("new_created_at"))
 )
-#: ``INSERT ... ON CONFLICT (scope, key) DO NOTHING RETURNING id``, by dialect.
+#: ``INSERT ... ON CONFLICT (scope, key) DO NOTHING RETURNING id``, by dialect (SQLite: ``True``).
 _INSERT_NEW = {
-    dialect: insert_of(KEYS).on_conflict_do_nothing(index_elements=["scope", "key"]).returning(KEYS.c.id)
-    for dialect, insert_of in (("sqlite", sqlite_insert), ("postgresql", pg_insert))
+    sqlite: insert_of(KEYS).on_conflict_do_nothing(index_elements=["scope", "key"]).returning(KEYS.c.id)
+    for sqlite, insert_of in ((True, sqlite_insert), (False, pg_insert))
 }
-
-
-def _insert_new(db: Database) -> Any:
-    """``INSERT ... ON CONFLICT (scope, key) DO NOTHING RETURNING id`` in ``db``'s dialect."""
-    return _INSERT_NEW["sqlite" if db.is_sqlite else "postgresql"]
 
 
 def _stored(session: Session, scope: str, key: str, print_: str) -> flask.Response | None:
@@ -421,9 +332,9 @@ def _insert_claim(
 ) -> Claim | None:
     """A new claim of the key (``INSERT ... ON CONFLICT DO NOTHING``); ``None`` when a row holds the
     key already."""
-    token = _new_claim_token(db)
+    token = new_claim_token(db)
     row_id = connection.execute(
-        _insert_new(db),
+        _INSERT_NEW[db.is_sqlite],
         {
             "scope": scope,
             "key": key,
@@ -475,7 +386,7 @@ def _claim(db: Database, session: Session, scope: str, key: str, print_: str) ->
                 {"parameter": HEADER, "code": "idempotency_in_flight", "detail": "a request with this key is running"}
             ],
         )
-    token = _new_claim_token(db)  # its holder is gone: this request takes the key over
+    token = new_claim_token(db)  # its holder is gone: this request takes the key over
     connection.execute(_TAKE_OVER, {"row_id": row.id, "new_token": token, "new_created_at": now})
     return Claim(row.id, token)
 
