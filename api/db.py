@@ -255,7 +255,7 @@ class Database:
         retry."""
         if session.info.get("writing"):
             return
-        if self.is_sqlite and session.in_transaction():
+        if self.is_sqlite and session.in_transaction() and not self._write_begun(session):
             if session.new or session.dirty or session.deleted:
                 session.commit()  # what it added is kept, as before it began writing
             else:
@@ -271,6 +271,28 @@ class Database:
         """Whether the context's session is inside a write transaction (:meth:`begin_write`)."""
         session = flask.g.get(self._key) if flask.has_app_context() else None
         return session is not None and bool(session.info.get("writing"))
+
+    def begin_request_write(self) -> None:
+        """Begin the context's transaction now as the write it will be (SQLite: ``BEGIN IMMEDIATE``,
+        the write lock taken before the first read), unless it has begun: for a request that reads
+        what it writes (a table's action), so the read, the checks and the write are one transaction;
+        its unit's :meth:`begin_write` continues it (no read transaction rolled back before the
+        write)."""
+        session = self._context_session()
+        if session is not None and not session.in_transaction():
+            session.connection(execution_options={SQLITE_IMMEDIATE: True} if self.is_sqlite else None)
+            session.info["write_begun"] = session.get_transaction()
+
+    def write_begun(self) -> bool:
+        """Whether the context's transaction was begun by :meth:`begin_request_write` (and has not
+        ended)."""
+        session = flask.g.get(self._key) if flask.has_app_context() else None
+        return session is not None and self._write_begun(session)
+
+    @staticmethod
+    def _write_begun(session: Session) -> bool:
+        begun = session.info.get("write_begun")
+        return begun is not None and begun is session.get_transaction()
 
     def ping(self) -> None:
         """Run ``SELECT 1``; raises ``sqlalchemy.exc.SQLAlchemyError`` if unreachable."""

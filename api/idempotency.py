@@ -10,8 +10,10 @@ response (status, ``Location``, ``ETag``, body):
   it, :class:`Completion`), committed once: a round is never stored without its key, nor twice,
   and a claim is never seen in flight by another request;
 - the same key and body again: the stored response, with ``Idempotent-Replayed: true``, read
-  without writing; a request with the key that runs meanwhile waits for the first one's commit
-  (SQLite's write lock, PostgreSQL's unique index) and then replays it;
+  without writing (before the write transaction; a request whose transaction began as a write, a
+  table's action, finds it by its claim, and rolls that back); a request with the key that runs
+  meanwhile waits for the first one's commit (SQLite's write lock, PostgreSQL's unique index) and
+  then replays it;
 - the same key with another method, path or body: 422 ``idempotency-key-reused``;
 - a request that fails (4xx, 5xx) rolls its claim back with its write: sent again, it runs again.
 
@@ -21,8 +23,8 @@ found expired is replaced, and expired keys are deleted by a sweep each process 
 
 A claim stored in flight by an earlier version (which claimed in a transaction of its own) is still
 honoured: 409 ``idempotency-in-flight`` while its holder runs, taken over once it is gone. The
-claim's ``token`` names the process that holds it (:func:`process_marker`: host, pid, start time);
-a claim whose process is gone is taken over by the next request with the key (:func:`holder_alive`).
+claim's ``token`` names the process that holds it (host, pid, start time: ``claim_holders``); a
+claim whose process is gone is taken over by the next request with the key.
 A claim held by a process on another host (several API hosts on one PostgreSQL) is checked through
 the database: every claiming process holds an advisory lock named after its marker
 (:mod:`handfoot.server.liveness`), so a free lock is a dead holder. Where neither can tell, the
@@ -36,23 +38,21 @@ import hashlib
 import json
 import logging
 import os
-import secrets
-import socket
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any, Generic, NoReturn, TypeVar, cast
 
 import flask
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import Connection, Row, bindparam, delete, select, update
+from sqlalchemy import Table as SqlTable
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
-from handfoot.server import liveness
+from handfoot.server.claim_holders import claim_holder_alive, new_claim_token
 from handfoot.server.db import Database, get_db
 from handfoot.server.models import IdempotencyKey
 from handfoot.server.parsing import decode_json
@@ -103,81 +103,6 @@ HEADER_DOC = {
     "24 hours (HANDFOOT_IDEMPOTENCY_TTL_SECONDS); a failed request releases its key.",
     "schema": {"type": "string", "maxLength": MAX_KEY_LENGTH},
 }
-
-
-def _host_id() -> str:
-    """This host's id in a claim: its name and boot (so one machine's namespaces share it, and a
-    reboot, after which every pid is new, changes it)."""
-    try:
-        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
-    except OSError:
-        boot = ""
-    return hashlib.sha256(f"{socket.gethostname()}\n{boot}".encode()).hexdigest()[:12]
-
-
-def _start_time(pid: int) -> str | None:
-    """When process ``pid`` started (clock ticks since boot, /proc/<pid>/stat field 22): a pid
-    reused by a new process has another. ``"dead"`` for a process that has exited and not yet
-    been reaped (state Z or X); ``None`` where /proc cannot say."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = stat.rsplit(")", 1)[1].split()  # the fields after "(comm)": state is field 3
-    return "dead" if fields[0] in ("Z", "X") else fields[19]
-
-
-@functools.cache
-def _marker_of(pid: int) -> str:
-    return f"{_host_id()}-{pid}-{_start_time(pid) or 0}"
-
-
-def process_marker() -> str:
-    """``<host id>-<pid>-<start time>`` of this process: the first part of every token it claims
-    with (a forked worker has its own pid, hence its own marker)."""
-    return _marker_of(os.getpid())
-
-
-def new_token() -> str:
-    """A claim's token: this process's marker and 16 random hex digits (at most 64 characters)."""
-    return f"{process_marker()}.{secrets.token_hex(8)}"
-
-
-def holder_alive(token: str) -> bool | None:
-    """Whether the process that claimed with ``token`` is still running: ``False`` when it is
-    gone (its pid is free, or now another process's), ``True`` when it runs, ``None`` when this
-    host cannot tell (another host's claim, or a token from before markers)."""
-    marker, _, _random = token.rpartition(".")
-    host, _, rest = marker.partition("-")
-    pid_text, _, started = rest.partition("-")
-    if host != _host_id() or not pid_text.isdigit():
-        return None
-    pid = int(pid_text)
-    try:
-        os.kill(pid, 0)  # signal 0: no signal sent, only whether the pid exists
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass  # it exists, run by another user
-    now_started = _start_time(pid)
-    return not (now_started is not None and started not in ("0", now_started))
-
-
-def claim_holder_alive(db: Database, token: str) -> bool | None:
-    """Whether the claim ``token``'s process runs: :func:`holder_alive` on this host; on PostgreSQL,
-    another host's holder through its liveness lock; ``None`` where neither can tell."""
-    alive = holder_alive(token)
-    marker = token.rpartition(".")[0]
-    if alive is not None or db.is_sqlite or marker.count("-") != 2:
-        return alive
-    return liveness.for_engine(db.engine).alive(marker)
-
-
-def _new_claim_token(db: Database) -> str:
-    """A token for a claim by this process; on PostgreSQL, first the process's liveness lock."""
-    if not db.is_sqlite:
-        liveness.for_engine(db.engine).hold(process_marker())
-    return new_token()
 
 
 def ttl_seconds() -> float:
@@ -236,13 +161,31 @@ class IdempotencyLostError(Exception):
     """The claimed key was taken over by another request: this one must not commit."""
 
 
+class _ReplayedError(Exception):
+    """The claim found the key's stored answer: its transaction ends, rolled back, with it."""
+
+    def __init__(self, response: flask.Response) -> None:
+        super().__init__("replayed")
+        self.response = response
+
+
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """A response to store with its key: status, the :data:`STORED_HEADERS`, the body (plain data)."""
+    """A response to store with its key: status, the :data:`STORED_HEADERS`, the body (plain data).
+    ``encoded``: the body as the app sends it, when the caller has encoded it already (for its own
+    response: the body is then encoded once, not once more for storing)."""
 
     status: int
     headers: Mapping[str, str]
     body: Any
+    encoded: bytes | None = None
+
+    def sent(self) -> bytes:
+        """The body as the app sends it (``app.json.response``: its encoder, its trailing newline)."""
+        if self.encoded is not None:
+            return self.encoded
+        # flask types json.response as werkzeug's sans-IO Response; the app's is a flask.Response
+        return cast(flask.Response, flask.current_app.json.response(self.body)).get_data()
 
 
 @dataclass
@@ -255,18 +198,19 @@ class Claim:
 
     def complete(self, session: Session, answer: Answer) -> None:
         """Store the answer, in the caller's write transaction. The body is stored as the app sends
-        it (``app.json.response``: its encoder, its trailing newline), so a replay is the first
-        answer byte for byte. Raises :class:`IdempotencyLostError` when the key was taken over."""
-        # flask types json.response as werkzeug's sans-IO Response; the app's is a flask.Response
-        sent = cast(flask.Response, flask.current_app.json.response(answer.body)).get_data(as_text=True)
-        result = session.execute(
-            update(IdempotencyKey)
-            .where(
-                IdempotencyKey.id == self.row_id, IdempotencyKey.token == self.token, IdempotencyKey.status.is_(None)
-            )
-            .values(status=answer.status, response_headers=dict(answer.headers), response_body=sent)
+        it (:meth:`Answer.sent`), so a replay is the first answer byte for byte. Raises
+        :class:`IdempotencyLostError` when the key was taken over."""
+        result = session.connection().execute(
+            _COMPLETE,
+            {
+                "row_id": self.row_id,
+                "claim_token": self.token,
+                "new_status": answer.status,
+                "new_headers": dict(answer.headers),
+                "new_body": answer.sent().decode(),
+            },
         )
-        if result.rowcount != 1:  # type: ignore[attr-defined]
+        if result.rowcount != 1:
             raise IdempotencyLostError()
         self.completed = True
 
@@ -300,7 +244,7 @@ def current_claim() -> Claim | None:
     return claim
 
 
-def _replay(row: IdempotencyKey) -> flask.Response:
+def _replay(row: KeyRow) -> flask.Response:
     response = flask.current_app.response_class(row.response_body, status=row.status, mimetype="application/json")
     for name, value in (row.response_headers or {}).items():
         response.headers[name] = value
@@ -325,38 +269,51 @@ def _sweep_if_due(session: Session, now: datetime) -> None:
     global _last_sweep
     moment = time.monotonic()
     if moment - _last_sweep >= sweep_seconds():
-        session.execute(_DELETE_EXPIRED, {"now": now})
+        session.connection().execute(_DELETE_EXPIRED, {"now": now})
         _last_sweep = moment
 
 
-#: The statements every keyed request runs, built once.
-_FIND = select(IdempotencyKey).where(IdempotencyKey.scope == bindparam("scope"), IdempotencyKey.key == bindparam("key"))
+#: The statements every keyed request runs, built once, in Core on the table (no ORM on the path).
+KEYS: SqlTable = IdempotencyKey.__table__  # type: ignore[assignment]
+_ROW = ("id", "fingerprint", "token", "status", "response_headers", "response_body", "created_at", "expires_at")
+_FIND = select(*(KEYS.c[name] for name in _ROW)).where(
+    KEYS.c.scope == bindparam("scope"), KEYS.c.key == bindparam("key")
+)
 _FIND_FOR_UPDATE = _FIND.with_for_update()
-_DELETE_EXPIRED = delete(IdempotencyKey).where(IdempotencyKey.expires_at < bindparam("now"))
-_DELETE_ROW = delete(IdempotencyKey).where(IdempotencyKey.id == bindparam("row_id"))
-
-
-def _insert_new(db: Database) -> Any:
-    """``INSERT ... ON CONFLICT (scope, key) DO NOTHING RETURNING id`` in ``db``'s dialect."""
-    dialect_insert = sqlite_insert if db.is_sqlite else pg_insert
-    return (
-        dialect_insert(IdempotencyKey)
-        .on_conflict_do_nothing(index_elements=["scope", "key"])
-        .returning(IdempotencyKey.id)
+#: A row :data:`_FIND` reads.
+KeyRow = Row[*tuple[Any, ...]]
+_DELETE_EXPIRED = delete(KEYS).where(KEYS.c.expires_at < bindparam("now"))
+_DELETE_ROW = delete(KEYS).where(KEYS.c.id == bindparam("row_id"))
+_COMPLETE = (
+    update(KEYS)
+    .where(KEYS.c.id == bindparam("row_id"), KEYS.c.token == bindparam("claim_token"), KEYS.c.status.is_(None))
+    .values(
+        status=bindparam("new_status"), response_headers=bindparam("new_headers"), response_body=bindparam("new_body")
     )
+)
+_TAKE_OVER = (
+    update(KEYS)
+    .where(KEYS.c.id == bindparam("row_id"))
+    .values(token=bindparam("new_token"), created_at=bindparam("new_created_at"))
+)
+#: ``INSERT ... ON CONFLICT (scope, key) DO NOTHING RETURNING id``, by dialect (SQLite: ``True``).
+_INSERT_NEW = {
+    sqlite: insert_of(KEYS).on_conflict_do_nothing(index_elements=["scope", "key"]).returning(KEYS.c.id)
+    for sqlite, insert_of in ((True, sqlite_insert), (False, pg_insert))
+}
 
 
 def _stored(session: Session, scope: str, key: str, print_: str) -> flask.Response | None:
     """The stored answer to the key, checked against this request (422 when it was another
     request), in the request's read transaction; ``None`` when there is none to replay."""
-    row = session.scalars(_FIND, {"scope": scope, "key": key}).first()
+    row = session.connection().execute(_FIND, {"scope": scope, "key": key}).first()
     if row is None or _aware(row.expires_at) < datetime.now(UTC):
         return None
     _check_fingerprint(row, print_)
     return _replay(row) if row.status is not None else None
 
 
-def _check_fingerprint(row: IdempotencyKey, print_: str) -> None:
+def _check_fingerprint(row: KeyRow, print_: str) -> None:
     if row.fingerprint != print_:
         abort_problem(
             422,
@@ -370,33 +327,47 @@ def _check_fingerprint(row: IdempotencyKey, print_: str) -> None:
         )
 
 
+def _insert_claim(
+    db: Database, connection: Connection, scope: str, key: str, print_: str, now: datetime
+) -> Claim | None:
+    """A new claim of the key (``INSERT ... ON CONFLICT DO NOTHING``); ``None`` when a row holds the
+    key already."""
+    token = new_claim_token(db)
+    row_id = connection.execute(
+        _INSERT_NEW[db.is_sqlite],
+        {
+            "scope": scope,
+            "key": key,
+            "fingerprint": print_,
+            "token": token,
+            "created_at": now,
+            "expires_at": now + timedelta(seconds=ttl_seconds()),
+        },
+    ).scalar()
+    return None if row_id is None else Claim(row_id, token)
+
+
 def _claim(db: Database, session: Session, scope: str, key: str, print_: str) -> Claim | flask.Response:
     """Claim the key in the request's write transaction ``session`` (``INSERT ... ON CONFLICT DO
-    NOTHING``), or the stored answer to replay. A key inserted by a transaction this one cannot see
-    (a concurrent request with the key) raises ``StaleDataError``: the request's write runs again
-    and finds that request's answer (``api/services/store.py`` retries)."""
+    NOTHING``), or the stored answer to replay. The key is inserted first: a new key (the usual case)
+    costs that one statement; one already there is then read, locked. A key inserted by a
+    transaction this one cannot see (a concurrent request with the key) raises ``StaleDataError``
+    (PostgreSQL: a serialization failure): the request's write runs again and finds that request's
+    answer (``api/services/store.py`` retries)."""
     now = datetime.now(UTC)
     _sweep_if_due(session, now)
-    row = session.scalars(_FIND_FOR_UPDATE, {"scope": scope, "key": key}).first()
+    connection = session.connection()
+    claim = _insert_claim(db, connection, scope, key, print_, now)
+    if claim is not None:
+        return claim
+    row = connection.execute(_FIND_FOR_UPDATE, {"scope": scope, "key": key}).first()
     if row is not None and _aware(row.expires_at) < now:
-        session.execute(_DELETE_ROW, {"row_id": row.id})
-        row = None
+        connection.execute(_DELETE_ROW, {"row_id": row.id})
+        row, claim = None, _insert_claim(db, connection, scope, key, print_, now)
     if row is None:
-        token = _new_claim_token(db)
-        row_id = session.execute(
-            _insert_new(db),
-            {
-                "scope": scope,
-                "key": key,
-                "fingerprint": print_,
-                "token": token,
-                "created_at": now,
-                "expires_at": now + timedelta(seconds=ttl_seconds()),
-            },
-        ).scalar()
-        if row_id is None:
+        if claim is None:
             raise StaleDataError("another request claimed the Idempotency-Key meanwhile")
-        return Claim(row_id, token)
+        return claim
     _check_fingerprint(row, print_)
     if row.status is not None:
         return _replay(row)
@@ -415,10 +386,9 @@ def _claim(db: Database, session: Session, scope: str, key: str, print_: str) ->
                 {"parameter": HEADER, "code": "idempotency_in_flight", "detail": "a request with this key is running"}
             ],
         )
-    row.token = _new_claim_token(db)  # its holder is gone: this request takes the key over
-    row.created_at = now
-    session.flush()
-    return Claim(row.id, row.token)
+    token = new_claim_token(db)  # its holder is gone: this request takes the key over
+    connection.execute(_TAKE_OVER, {"row_id": row.id, "new_token": token, "new_created_at": now})
+    return Claim(row.id, token)
 
 
 def idempotent(
@@ -452,22 +422,27 @@ def idempotent(
         request = flask.request
         scope = flask.g.actor.scope
         print_ = fingerprint(request.method, request.path, request.get_data())
-        with db.session() as session:
-            stored = _stored(session, scope, key, print_)  # a replay writes nothing
+        stored = None
+        if not db.write_begun():  # else the claim finds a stored answer, in the transaction begun
+            with db.session() as session:
+                stored = _stored(session, scope, key, print_)  # a replay writes nothing
 
         def unit() -> Any:
-            with db.write_session() as session:
-                outcome = _claim(db, session, scope, key, print_)
-                if isinstance(outcome, flask.Response):
-                    return outcome
-                flask.g.idempotency_claim = outcome
-                try:
-                    response = view(*args, **kwargs)
-                finally:
-                    flask.g.pop("idempotency_claim", None)
-                if not outcome.completed:  # no answer to keep (the view stored none): the key is free
-                    session.execute(_DELETE_ROW, {"row_id": outcome.row_id})
-                return response
+            try:
+                with db.write_session() as session:
+                    outcome = _claim(db, session, scope, key, print_)
+                    if isinstance(outcome, flask.Response):
+                        raise _ReplayedError(outcome)  # rolled back: a replay commits nothing
+                    flask.g.idempotency_claim = outcome
+                    try:
+                        response = view(*args, **kwargs)
+                    finally:
+                        flask.g.pop("idempotency_claim", None)
+                    if not outcome.completed:  # no answer to keep (the view stored none): the key is free
+                        session.connection().execute(_DELETE_ROW, {"row_id": outcome.row_id})
+                    return response
+            except _ReplayedError as replay:
+                return replay.response
 
         if stored is None:
             stored = store_retrying(unit, db)

@@ -1,6 +1,6 @@
 """Whether an API process on another host still runs, seen through PostgreSQL.
 
-An Idempotency-Key claim names the process that holds it (:func:`handfoot.server.idempotency.process_marker`).
+An Idempotency-Key claim names the process that holds it (:func:`handfoot.server.claim_holders.process_marker`).
 On the claim's own host, /proc answers whether that process runs. Across hosts (several API hosts on
 one PostgreSQL) the database answers: before a process claims its first key it takes a session-level
 advisory lock named after its marker, on a connection it keeps for its lifetime. When the process

@@ -14,7 +14,10 @@ action are asked and timed:
   sees of the pile), the side's melds and whether the pile is frozen or was taken before.
 
 It prints, per kind, the accepted actions, the mean and median µs of an action and of its checks,
-and the ratio of the means.
+and the ratio of the means: in wall-clock time (``time.perf_counter``, which holds a commit's fsync)
+and in the process's CPU time (``time.process_time``: what the code costs, steadier than the clock
+on a machine others share). Then whether an action's cost is flat: the mean of every accepted
+action (any kind) per round of each game, and of the first and the last 50 of each game.
 
     python -m bench.table_cost                       # SQLite, one game
     python -m bench.table_cost --games 2 --database-url postgresql+psycopg://postgres@127.0.0.1/bench
@@ -28,6 +31,7 @@ import statistics
 import tempfile
 import time
 import uuid
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,15 +45,19 @@ TEAMS = [{"name": "Greedy", "players": ["North", "South"]}, {"name": "Random", "
 BOTS = ["greedy", "random", "greedy", "random"]  # seats in turn order: the sides alternate
 
 
-def _post(http: FlaskClient, path: str, body: Any, headers: dict[str, str] | None = None) -> tuple[float, Any]:
-    started = time.perf_counter()
+#: A request's cost, µs: (wall clock, CPU time of the process).
+Cost = tuple[float, float]
+
+
+def _post(http: FlaskClient, path: str, body: Any, headers: dict[str, str] | None = None) -> tuple[Cost, Any]:
+    wall, cpu = time.perf_counter(), time.process_time()
     answer = http.post(path, json=body, headers=headers or {})
-    return (time.perf_counter() - started) * 1e6, answer
+    return ((time.perf_counter() - wall) * 1e6, (time.process_time() - cpu) * 1e6), answer
 
 
-def _checks(http: FlaskClient, view: dict[str, Any], action: dict[str, Any]) -> float:
-    """µs of the stateless checks that validate ``action`` taken on ``view``; each must answer 200."""
-    spent = 0.0
+def _checks(http: FlaskClient, view: dict[str, Any], action: dict[str, Any]) -> Cost:
+    """The cost of the stateless checks that validate ``action`` taken on ``view``; each must answer 200."""
+    wall = cpu = 0.0
     side_melds = view["sides"][view["side"]]["melds"]
     calls: list[tuple[str, dict[str, Any]]] = []
     if action["type"] == "meld":
@@ -76,19 +84,28 @@ def _checks(http: FlaskClient, view: dict[str, Any], action: dict[str, Any]) -> 
             )
         )
     for path, body in calls:
-        micros, answer = _post(http, path, body)
+        (micros, cpu_micros), answer = _post(http, path, body)
         assert answer.status_code == 200, (path, answer.get_data(as_text=True))
-        spent += micros
-    return spent
+        wall, cpu = wall + micros, cpu + cpu_micros
+    return wall, cpu
 
 
-def run(database_url: str, games: int, seed: int) -> dict[str, list[tuple[float, float]]]:
-    """(action µs, checks µs) of every accepted meld and pile take."""
+@dataclass
+class Timings:
+    """What a run measured: (action, checks) of every accepted meld and pile take, by kind; and
+    every accepted action's cost (any kind) by game and round, in the order played."""
+
+    pairs: dict[str, list[tuple[Cost, Cost]]] = field(default_factory=lambda: {"meld": [], "take_pile": []})
+    played: list[tuple[int, int, Cost]] = field(default_factory=list)
+
+
+def run(database_url: str, games: int, seed: int) -> Timings:
+    """Play ``games`` games of bots on a fresh table each, and time their actions and checks."""
     migrate.upgrade(database_url)
     http = create_app({"DATABASE_URL": database_url}).test_client()
     rules = engine.rules_of({"preset": "pagat"}).rules
     rng = random.Random(seed)
-    timings: dict[str, list[tuple[float, float]]] = {"meld": [], "take_pile": []}
+    timings = Timings()
     for game in range(games):
         created = http.post(
             "/v1/tables", json={"name": f"Bench {game}", "preset": "pagat", "teams": TEAMS, "seed": seed + game}
@@ -101,33 +118,50 @@ def run(database_url: str, games: int, seed: int) -> dict[str, list[tuple[float,
             for action in POLICIES[BOTS[seat]](view, rules, rng):
                 action = {k: v for k, v in action.items() if k != "seat"}
                 headers = {"Seat-Token": tokens[seat], "Idempotency-Key": f'"{uuid.uuid4()}"'}
-                micros, answer = _post(
+                cost, answer = _post(
                     http, f"{table}/actions", {"version": views[seat]["version"], "action": action}, headers
                 )
                 if answer.status_code == 200:
-                    if action["type"] in timings:
-                        timings[action["type"]].append((micros, _checks(http, view, action)))
+                    timings.played.append((game, view["round"], cost))
+                    if action["type"] in timings.pairs:
+                        timings.pairs[action["type"]].append((cost, _checks(http, view, action)))
                     break
                 assert answer.status_code == 422, answer.get_data(as_text=True)
             views = [http.get(f"{table}/view", headers={"Seat-Token": t}).get_json() for t in tokens]
     return timings
 
 
-def report(timings: dict[str, list[tuple[float, float]]]) -> str:
+def _means(costs: list[Cost]) -> str:
+    return f"{statistics.mean(c[0] for c in costs):.0f} / {statistics.mean(c[1] for c in costs):.0f}"
+
+
+def report(timings: Timings) -> str:
     lines = [
-        "| action | accepted | action µs mean / median | checks µs mean / median | action / checks |",
-        "|---|---|---|---|---|",
+        "| action | accepted | action µs mean / median | checks µs mean / median | action / checks "
+        "| CPU µs: action / checks (mean) | CPU: action / checks |",
+        "|---|---|---|---|---|---|---|",
     ]
-    for kind, pairs in timings.items():
+    for kind, pairs in timings.pairs.items():
         if not pairs:
-            lines.append(f"| {kind} | 0 | - | - | - |")
+            lines.append(f"| {kind} | 0 | - | - | - | - | - |")
             continue
-        acts, checks = [a for a, _ in pairs], [c for _, c in pairs]
+        acts, checks = [a[0] for a, _ in pairs], [c[0] for _, c in pairs]
+        cpu_acts, cpu_checks = [a[1] for a, _ in pairs], [c[1] for _, c in pairs]
         ratio = statistics.mean(acts) / statistics.mean(checks)
+        cpu_ratio = statistics.mean(cpu_acts) / statistics.mean(cpu_checks)
         lines.append(
             f"| {kind} | {len(pairs)} | {statistics.mean(acts):.0f} / {statistics.median(acts):.0f} | "
-            f"{statistics.mean(checks):.0f} / {statistics.median(checks):.0f} | {ratio:.1f}x |"
+            f"{statistics.mean(checks):.0f} / {statistics.median(checks):.0f} | {ratio:.1f}x | "
+            f"{statistics.mean(cpu_acts):.0f} / {statistics.mean(cpu_checks):.0f} | {cpu_ratio:.1f}x |"
         )
+    lines += ["", "Every accepted action, µs wall / CPU (mean):", ""]
+    lines += ["| game | actions | first 50 | last 50 | by round |", "|---|---|---|---|---|"]
+    for game in sorted({g for g, _, _ in timings.played}):
+        played = [(rnd, cost) for g, rnd, cost in timings.played if g == game]
+        costs = [cost for _, cost in played]
+        rounds = sorted({rnd for rnd, _ in played})
+        by_round = "; ".join(f"{rnd}: {_means([c for r, c in played if r == rnd])}" for rnd in rounds)
+        lines.append(f"| {game + 1} | {len(costs)} | {_means(costs[:50])} | {_means(costs[-50:])} | {by_round} |")
     return "\n".join(lines)
 
 

@@ -345,9 +345,10 @@ def act(db: Database, table_id: int, seat: int, version: int, action: Mapping[st
     server's secret (the next round's seed, when the action ends a round: :func:`round_seed`).
 
     The action is checked on the table as read, before anything is written: a refusal writes and
-    commits nothing. An accepted one is one write transaction: the due answer's log line, the
-    action's, the table's row where its version is still the one read (else the whole is run again,
-    read included) and, when it ends the round, the round's append.
+    commits nothing. An accepted one is one write transaction, the one the request's read began
+    (``Database.begin_request_write``): the due answer's log line, the action's, the table's row where its
+    version is still the one read (else the whole is run again, read included) and, when it ends
+    the round, the round's append.
 
     Raises :class:`TableFinishedError`, :class:`TableVersionError` (with the current version),
     :class:`ActionRefusedError` (the engine's refusal) and the errors of a round's append
@@ -369,7 +370,7 @@ def act(db: Database, table_id: int, seat: int, version: int, action: Mapping[st
             after = play.step(data.state, taken)
         except HandFootError as err:
             raise ActionRefusedError(err) from err
-        with db.write_session() as session:  # SQLite: the read transaction ends first, rolled back
+        with db.write_session() as session:  # the request's transaction, begun as a write by the token's read
             stored = _store_action(session, data, taken, after, key)
             wakeups.announce(db, session, [table_id])  # its waiters, on every host, wake on commit
             if completion is not None:

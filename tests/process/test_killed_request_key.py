@@ -40,8 +40,8 @@ CHILD = textwrap.dedent("""
 
     rounds.append_round = stalled
     if len(sys.argv) > 4:  # another host: its own host id in every claim's marker
-        from handfoot.server import idempotency
-        idempotency._host_id = lambda: sys.argv[4]
+        from handfoot.server import claim_holders
+        claim_holders._host_id = lambda: sys.argv[4]
     app = create_app({"TESTING": True, "DATABASE_URL": sys.argv[1]})
     body = json.loads(sys.argv[3])
     app.test_client().post(sys.argv[2], json=body, headers={"Idempotency-Key": '"crash-1"'})
@@ -91,14 +91,14 @@ def test_a_killed_requests_key_is_free_at_once(flask_client: FlaskClient, db_url
 
 
 def test_holder_alive_reads_the_marker() -> None:
-    from handfoot.server import idempotency
+    from handfoot.server import claim_holders
 
-    assert idempotency.holder_alive(idempotency.new_token()) is True  # this process
-    assert idempotency.holder_alive("0" * 32) is None  # a token from before markers: the timeout decides
-    assert idempotency.holder_alive(f"otherhost123-{os.getpid()}-1.abcd") is None  # another host's
-    host = idempotency.process_marker().split("-")[0]
+    assert claim_holders.holder_alive(claim_holders.new_token()) is True  # this process
+    assert claim_holders.holder_alive("0" * 32) is None  # a token from before markers: the timeout decides
+    assert claim_holders.holder_alive(f"otherhost123-{os.getpid()}-1.abcd") is None  # another host's
+    host = claim_holders.process_marker().split("-")[0]
     done = subprocess.Popen([sys.executable, "-c", "pass"])
     done.wait()
-    assert idempotency.holder_alive(f"{host}-{done.pid}-1.abcd") is False  # gone
-    assert idempotency.holder_alive(f"{host}-{os.getpid()}-1.abcd") is False  # the pid reused by another process
-    assert len(idempotency.new_token()) <= 64
+    assert claim_holders.holder_alive(f"{host}-{done.pid}-1.abcd") is False  # gone
+    assert claim_holders.holder_alive(f"{host}-{os.getpid()}-1.abcd") is False  # the pid reused by another process
+    assert len(claim_holders.new_token()) <= 64

@@ -22,6 +22,8 @@ SEAT_HEADER = "Seat-Token"
 SEAT_ENDPOINTS = frozenset({"Tables.SeatView", "Tables.SeatEvents", "Tables.ActionCollection"})
 #: The operation either may make.
 EITHER_ENDPOINTS = frozenset({"Tables.TableRound"})
+#: The seat operation that writes: its transaction begins as a write, before the Seat-Token's read.
+ACTION_ENDPOINT = "Tables.ActionCollection"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,12 +116,17 @@ def table_problem(error: svc.GameServiceError) -> flask.Response:
 
 def _authenticate() -> None:
     """A seat operation: the Seat-Token's seat (``flask.g.seat``) and the table read to find it
-    (``flask.g.table``, which the operation uses: :func:`read_table`); the rest: the API key."""
+    (``flask.g.table``, which the operation uses: :func:`read_table`); the rest: the API key. An
+    action's transaction begins as the write it will be (``Database.begin_request_write``): the token's
+    read, the action's check, its Idempotency-Key and its write are one transaction."""
     endpoint = flask.request.endpoint or ""
     headers = flask.request.headers
     if endpoint in SEAT_ENDPOINTS or (endpoint in EITHER_ENDPOINTS and SEAT_HEADER in headers):
         table_id = int((flask.request.view_args or {})["table_id"])
-        seat, flask.g.table = tables_svc.seat_at(get_db(), table_id, headers.get(SEAT_HEADER))
+        db = get_db()
+        if endpoint == ACTION_ENDPOINT and flask.request.method == "POST":
+            db.begin_request_write()
+        seat, flask.g.table = tables_svc.seat_at(db, table_id, headers.get(SEAT_HEADER))
         flask.g.seat = seat
         flask.g.actor = SeatActor(table_id=table_id, seat=seat)
     else:

@@ -347,7 +347,7 @@ class ActionCollection(MethodView):
             problems.read_table(),
             key=secret_key(),
         )
-        return answer.doc(data)
+        return answer.response(data)
 
 
 @blp.route(f"/<{TABLE_ID}:table_id>/rounds/<{ROUND_NUMBER}:number>")

@@ -97,20 +97,26 @@ def seat_view_doc(data: TableData, seat: int) -> dict[str, Any]:
 
 
 class SeatViewAnswer:
-    """The 200 of an action for ``seat``: the SeatView, built once for the answer and for the copy
-    stored with its Idempotency-Key (per seat: the key's scope is the seat)."""
+    """The 200 of an action for ``seat``: the SeatView, built and encoded once for the response and
+    for the copy stored with its Idempotency-Key (per seat: the key's scope is the seat)."""
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
-        self._built: tuple[TableData, dict[str, Any]] | None = None
+        self._built: tuple[TableData, dict[str, Any], flask.Response] | None = None
 
-    def doc(self, data: TableData) -> dict[str, Any]:
+    def _build(self, data: TableData) -> tuple[TableData, dict[str, Any], flask.Response]:
         if self._built is None or self._built[0] is not data:
-            self._built = data, seat_view_doc(data, self.seat)
-        return self._built[1]
+            doc = seat_view_doc(data, self.seat)
+            self._built = data, doc, flask.jsonify(doc)
+        return self._built
+
+    def response(self, data: TableData) -> flask.Response:
+        """The response (as ``jsonify`` makes it); the same object for the same ``data``."""
+        return self._build(data)[2]
 
     def __call__(self, data: TableData) -> Answer:
-        return Answer(200, {}, self.doc(data))
+        _data, doc, response = self._build(data)
+        return Answer(200, {}, doc, encoded=response.get_data())
 
 
 def round_doc(data: TableData, summary: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:

@@ -79,6 +79,34 @@ def test_an_action_with_an_idempotency_key_is_one_commit_with_its_claim_and_answ
     ]
 
 
+@pytest.mark.parametrize("key", [None, '"one-1"'])
+def test_an_action_is_one_transaction_from_the_token_read_to_its_commit(
+    app: Flask, flask_client: FlaskClient, key: str | None
+) -> None:
+    """Every statement of an accepted action runs in the transaction that commits: the Seat-Token's
+    read (the table the action is checked on), the key's claim, the action and the stored answer; no
+    read transaction is rolled back before the write (SQLite: no BEGIN, then BEGIN IMMEDIATE)."""
+    created = create(flask_client)
+    headers = {} if key is None else {"Idempotency-Key": key}
+    with counted(app) as seen:
+        assert _act(flask_client, created, 0, 0, {"type": "draw"}, **headers).status_code == 200
+    assert seen.committed == [seen.statements], seen.statements
+
+
+def test_a_replayed_action_commits_nothing_and_answers_the_first_bytes(app: Flask, flask_client: FlaskClient) -> None:
+    """An action sent again with its Idempotency-Key gets the first answer, byte for byte (stored as
+    sent), and its transaction (the claim that found the stored answer) is rolled back."""
+    created = create(flask_client)
+    first = _act(flask_client, created, 0, 0, {"type": "draw"}, **{"Idempotency-Key": '"again-1"'})
+    with counted(app) as seen:
+        again = _act(flask_client, created, 0, 0, {"type": "draw"}, **{"Idempotency-Key": '"again-1"'})
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_data() == first.get_data()
+    assert seen.commits == 0, seen.statements
+    assert _rows(app, TableAction) == 1 and _rows(app, IdempotencyKey) == 1
+    assert true_table(app, created["id"]).version == 1
+
+
 @pytest.mark.parametrize("key", [None, '"refused-1"'])
 def test_a_refused_action_writes_nothing(app: Flask, flask_client: FlaskClient, key: str | None) -> None:
     """An action the rules refuse is answered before the table is written: no log line, no version
