@@ -120,14 +120,17 @@ class PlayerState(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class GoingOutCheck:
-    """``met``; ``books`` and ``missing`` by kind (``clean_books``, ``dirty_books``, ``wild_books``);
-    ``contract`` needed this round; ``problems``."""
+    """``met`` (no rule known to be broken); ``books`` and ``missing`` by kind (``clean_books``,
+    ``dirty_books``, ``wild_books``); ``contract`` needed this round; ``problems``; ``unknown``: each
+    input not given on which ``met`` rests (code ``input_needed``, its path the missing member's; D78:
+    a ``met`` with ``unknown`` entries is not a yes to the rule those inputs decide)."""
 
     met: bool
     books: Contract
     missing: Contract
     contract: Contract
     problems: tuple[Problem, ...]
+    unknown: tuple[Problem, ...] = ()
 
 
 def contract_shortfall(books: Contract, needed: Contract) -> Contract:
@@ -275,7 +278,8 @@ def check_going_out(
     Needs the contract's books by kind (seed 000 'Going out', seeds 001-004) and, where
     ``going_out_needs_feet``, every player's foot picked up (seed 000; seed 001), and where
     ``going_out_needs_foot_play`` played from (seed 000). Meld problems are
-    reported and an invalid meld counts as no book.
+    reported and an invalid meld counts as no book. Where a player's ``played_from_foot`` decides the
+    answer and was not given, it is listed in ``unknown`` (:func:`going_out_unknowns`).
     """
     table = analyse_table(melds, rules)
     books = table.books
@@ -285,13 +289,34 @@ def check_going_out(
         *going_out_problems(books, players, rules, round_number),
     ]
     needed = rules.contract_for(round_number)
+    unknown = tuple(going_out_unknowns(players, rules))
     return GoingOutCheck(
         met=not problems,
         books=books,
         missing=contract_shortfall(books, needed),
         contract=needed,
         problems=tuple(problems),
+        unknown=unknown,
     )
+
+
+def going_out_unknowns(players: Sequence[PlayerState], rules: RuleSet) -> list[Problem]:
+    """What :func:`going_out_problems` cannot decide for want of an input: where every player must
+    have played from the foot (``going_out_needs_foot_play``, Pagat "your partner must have played
+    from the foot"), a player whose foot is picked up and whose ``played_from_foot`` was not given
+    (``input_needed`` at ``("players", i, "played_from_foot")``; D78: unknown is not yes)."""
+    if not (rules.going_out_needs_feet and rules.going_out_needs_foot_play):
+        return []
+    return [
+        Problem(
+            "input_needed",
+            f"{player.name}: played_from_foot not given; going out needs every player of the side to have "
+            "played from the foot (going_out_needs_foot_play): give true or false",
+            ("players", i, "played_from_foot"),
+        )
+        for i, player in enumerate(players)
+        if player.foot is None and player.played_from_foot is None
+    ]
 
 
 @dataclass(frozen=True, slots=True)

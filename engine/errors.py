@@ -132,6 +132,7 @@ PROBLEM_CODES: dict[str, str] = {
     "pile_rank_closed": "The top card's rank is a completed book, which the rule set forbids taking.",
     # rounds
     "red_three_not_laid_out": "The rule set never lays red threes out on the table.",
+    "input_needed": "An input the rule needs was not given, so the answer is unknown (not yes).",
     "red_three_held": "The rule set plays red threes automatically: none ends a round in a hand or foot.",
     "not_a_red_three": "A card listed among the red threes on the table is not a red three.",
     "pile_card_not_in_melds": "A card said to come from the discard pile is not in the melds.",

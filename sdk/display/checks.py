@@ -69,21 +69,24 @@ def books_text(books: Books) -> str:
 
 @text_of(GoingOutCheck)
 def going_out_check_text(check: GoingOutCheck) -> str:
-    head = f"may go out: {yes_no(check.met)}; books {check.books}"
+    head = f"may go out: {'unknown' if check.met and check.unknown else yes_no(check.met)}; books {check.books}"
     if check.contract is not None:
         head += f"; contract {check.contract}"
     if check.missing.total:
         head += f"; missing {check.missing}"
-    return with_problems(head, check.problems)
+    return with_problems(head, (*check.problems, *check.unknown))
 
 
 @html_of(GoingOutCheck)
 def going_out_check_html(check: GoingOutCheck) -> str:
-    rows = [("may go out", yes_no(check.met)), ("books", str(check.books))]
+    rows = [
+        ("may go out", "unknown" if check.met and check.unknown else yes_no(check.met)),
+        ("books", str(check.books)),
+    ]
     if check.contract is not None:
         rows.append(("contract", str(check.contract)))
     rows.append(("missing", str(check.missing)))
-    return _check_html("Going-out check", rows, check.problems)
+    return _check_html("Going-out check", rows, (*check.problems, *check.unknown))
 
 
 @text_of(DiscardPileCheck)

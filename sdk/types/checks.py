@@ -84,10 +84,17 @@ class GoingOutCheck(_Check):
     ``missing`` books for the ``contract``, and the ``problems``."""
 
     met: bool = field(metadata=_ANSWER)
+    """No rule is known to be broken; not a yes where ``unknown`` lists an input not given."""
     books: Books
     missing: Books = field(default_factory=Books)
     contract: Books | None = None
     problems: tuple[ProblemItem, ...] = ()
+    unknown: tuple[ProblemItem, ...] = ()
+    """Each input not given on which ``met`` rests (code ``input_needed``, with its pointer): the
+    check is falsy while any is listed (unknown is not yes)."""
+
+    def __bool__(self) -> bool:
+        return self.met and not self.unknown
 
 
 @dataclass(frozen=True, slots=True)

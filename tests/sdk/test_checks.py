@@ -205,3 +205,25 @@ def test_preset_fields_are_parsed(rsps: responses.RequestsMock, sdk_client: Clie
     assert (rule.name, rule.group, rule.value) == ("book_size", "melds", 7)
     assert rule.provenance is not None and rule.provenance.kind == "stated"
     assert str(rule) == "book_size = 7  (Cards in a book.)"
+
+
+def test_an_unknown_going_out_answer_is_not_yes(rsps: responses.RequestsMock, sdk_client: Client) -> None:
+    """D78: ``met`` with the inputs it rests on in ``unknown``: falsy, shown as unknown with each pointer."""
+    needed = {
+        "pointer": "/players/1/played_from_foot",
+        "code": "input_needed",
+        "detail": "South: played_from_foot not given",
+    }
+    answer = {
+        "met": True,
+        "books": {"clean_books": 2, "dirty_books": 2, "wild_books": 1},
+        "missing": {"clean_books": 0, "dirty_books": 0, "wild_books": 0},
+        "contract": {"clean_books": 2, "dirty_books": 2, "wild_books": 1},
+        "problems": [],
+        "unknown": [needed],
+    }
+    rsps.post(f"{BASE}/v1/going-out/check", json=answer)
+    check = sdk_client.check_going_out(preset="pagat", melds=[["KS"] * 7], players=[{"name": "South", "hand": []}])
+    assert check.met is True and not check
+    assert [(p.pointer, p.code) for p in check.unknown] == [("/players/1/played_from_foot", "input_needed")]
+    assert str(check).startswith("may go out: unknown;") and "input_needed" in str(check)

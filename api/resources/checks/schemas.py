@@ -10,6 +10,7 @@ from handfoot.server.schemas import (
     MAX_PLAYERS_PER_TEAM,
     Bool,
     Cards,
+    EngineProblemSchema,
     Int,
     Melds,
     PresetId,
@@ -87,11 +88,25 @@ class BooksSchema(Schema):
 
 
 class GoingOutCheckSchema(Schema):
-    met = fields.Boolean(metadata={"description": "The side may go out."})
+    met = fields.Boolean(
+        metadata={
+            "description": "No rule is known to be broken: the side may go out, unless `unknown` lists an input "
+            "not given on which the answer rests (unknown is not yes)."
+        },
+    )
     books = fields.Nested(BooksSchema, metadata={"description": "Completed books on the table, by kind."})
     missing = fields.Nested(BooksSchema, metadata={"description": "Books still missing for the contract, by kind."})
     contract = fields.Nested(BooksSchema, metadata={"description": "The contract of this round."})
     problems = Problems()
+    unknown_inputs = fields.List(  # `unknown` is a Schema's own setting: the member is named by data_key
+        fields.Nested(EngineProblemSchema),
+        attribute="unknown",
+        data_key="unknown",
+        metadata={
+            "description": "Each input not given that decides the answer (code input_needed, with its pointer), "
+            "e.g. a player's played_from_foot where every player must have played from the foot."
+        },
+    )
 
 
 class DiscardPileCheckRequestSchema(CheckBaseSchema):

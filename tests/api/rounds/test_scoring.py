@@ -22,7 +22,7 @@ from flask.testing import FlaskClient
 from handfoot.engine import PRESETS, PROBLEM_CODES
 from handfoot.server.resources.rounds.schemas import TallySchema
 from tests.api.app.test_problems import assert_problem
-from tests.conftest import WORKED_CASES
+from tests.conftest import RULE_CASES, WORKED_CASES
 from tests.helpers.games import create_game, tally
 
 
@@ -438,3 +438,24 @@ def test_numbers_past_64_bits_are_refused_by_the_schema(stateless_client: FlaskC
     response = stateless_client.post("/v1/rounds/score", json=body)
     assert response.status_code == 422
     assert response.get_json()["errors"][0]["pointer"] == "/teams/0/tally/table_points"
+
+
+@pytest.mark.parametrize(
+    ("preset", "given", "pointers"),
+    [
+        ("pagat", None, ["/players/0/played_from_foot", "/players/1/played_from_foot"]),
+        ("pagat", True, []),
+        ("online-11-13", None, []),  # playing from the foot is not asked there
+    ],
+)
+def test_the_going_out_check_lists_the_inputs_its_answer_rests_on(
+    stateless_client: FlaskClient, preset: str, given: bool | None, pointers: list[str]
+) -> None:
+    """D78: unknown is not yes: a played_from_foot the rules need and the request left out is listed."""
+    case = json.loads((RULE_CASES / "r-pagat-going-out-partner-foot-played-is-met.json").read_text())["request"]
+    players = [{k: v for k, v in p.items() if k != "played_from_foot"} for p in case["players"]]
+    if given is not None:
+        players = [{**p, "played_from_foot": given} for p in players]
+    answer = stateless_client.post("/v1/going-out/check", json={**case, "preset": preset, "players": players}).json
+    assert answer["met"] is True
+    assert [(u["pointer"], u["code"]) for u in answer["unknown"]] == [(p, "input_needed") for p in pointers]
