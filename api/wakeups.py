@@ -167,7 +167,10 @@ class Wakeups:
             self._started = True
 
     def _receive(self, sock: socket.socket) -> None:
-        sock.settimeout(_LISTEN_TICK)
+        try:
+            sock.settimeout(_LISTEN_TICK)
+        except OSError:  # closed before this thread ran (the database disposed at once)
+            return
         while not self._closed.is_set():
             try:
                 payload = sock.recv(64)

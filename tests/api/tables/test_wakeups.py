@@ -145,3 +145,24 @@ def test_a_notification_from_outside_the_process_wakes_the_hub(app: Flask, db_ba
                 for listener in folder.iterdir():
                     sender.sendto(b"424242", str(listener))
         assert waiter.wait(PATIENCE) is True
+
+
+def test_a_listener_closed_before_its_thread_runs_ends_quietly(app: Flask) -> None:
+    """The receiver of a socket closed under it (the database disposed right after the first wait, as
+    a test's app is) ends without an exception in its thread."""
+    listener = wakeups.Wakeups(get_db(app))
+    closed = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    closed.close()
+    seen: list[BaseException | None] = []
+    thread = threading.Thread(target=lambda: seen.append(_run(listener, closed)))
+    thread.start()
+    thread.join(5)
+    assert seen == [None]
+
+
+def _run(listener: wakeups.Wakeups, sock: socket.socket) -> BaseException | None:
+    try:
+        listener._receive(sock)
+    except BaseException as error:  # noqa: BLE001 - what the thread would have died of
+        return error
+    return None
