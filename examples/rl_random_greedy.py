@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> None:
             else:
                 action = rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
         env.step(action)
-        result = next(iter(env.infos.values()), {})
+        result: dict[str, Any] = next(iter(env.infos.values()), {})
         if result.get("round", 0) > shown:
             shown = result["round"]
             points = ", ".join(f"{name} {p}" for name, p in zip(names, result["round_points"], strict=True))

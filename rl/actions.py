@@ -43,9 +43,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from handfoot.engine.cards import DECK, Card
+from handfoot.engine.cards import DECK, Card, parse_cards
 from handfoot.engine.errors import PlayError
-from handfoot.engine.melds import BookKind
+from handfoot.engine.melds import BookKind, validate_meld
 from handfoot.engine.play import State, step, view
 from handfoot.engine.play.bots import meld_parts
 from handfoot.engine.table import analyse_table
@@ -188,13 +188,15 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Acti
 
 
 def _fitting(moves: _Moves, cards: list[str], to: int | None) -> list[list[str]]:
-    """``cards``, then as many of them as fit under ``book_max_size`` (new, or onto meld ``to``) if fewer."""
-    cap = moves.state.rules.book_max_size
-    if cap is None:
-        return [cards]
+    """``cards``, then as many of them as fit under ``book_max_size`` (new, or onto meld ``to``) if
+    fewer; only those the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step``
+    applies to each new meld and addition) accepts, so that ``step`` is not tried in vain."""
+    rules = moves.state.rules
     side = moves.state.sides[moves.state.seats[moves.seat].side]
-    room = cap - (0 if to is None else len(side.melds[to]))
-    return [cards, cards[:room]] if 0 < room < len(cards) else [cards]
+    onto = () if to is None else side.melds[to]
+    room = len(cards) if rules.book_max_size is None else rules.book_max_size - len(onto)
+    options = [cards, cards[:room]] if 0 < room < len(cards) else [cards]
+    return [option for option in options if validate_meld(parse_cards(option), rules, onto).valid]
 
 
 def _meld_candidates(moves: _Moves, rank: str) -> Iterator[Action]:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -83,7 +83,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     Raises the engine's ``UnknownPresetError``/``RulesError`` for rules it does not know, and
     ``ValueError`` for a table the rules do not allow or ``rounds`` below 1."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "handfoot_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "handfoot_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -104,9 +108,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.seed, self.rounds, self.render_mode = seed, rounds, render_mode
         self.possible_agents = [f"seat_{i}" for i in range(sum(len(players) for _, players in self.sides))]
         self.agents = list(self.possible_agents)
-        space = spaces.Dict(
-            {"observation": observation_space(), "action_mask": spaces.MultiBinary(ACTION_COUNT)}
-        )
+        space = spaces.Dict({"observation": observation_space(), "action_mask": spaces.MultiBinary(ACTION_COUNT)})
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {agent: spaces.Discrete(ACTION_COUNT) for agent in self.possible_agents}
         self._state: State | None = None

@@ -42,7 +42,12 @@ def test_the_documented_index_is_the_index() -> None:
     assert covered == list(range(ACTION_COUNT))
     firsts = ("draw", "take_pile:pair", "take_pile:pair+melds", "meld:4", "wild_onto:4", "burn:4", "meld_all")
     assert starts == [INDEX[name] for name in (*firsts, "discard:AS", "ask", "answer:yes")]
-    assert (INDEX["take_pile:pair"], INDEX["take_pile:pair+melds"], INDEX["meld:4"], INDEX["meld:wild"]) == (1, 4, 7, 19)
+    assert (INDEX["take_pile:pair"], INDEX["take_pile:pair+melds"], INDEX["meld:4"], INDEX["meld:wild"]) == (
+        1,
+        4,
+        7,
+        19,
+    )
     assert (INDEX["wild_onto:4"], INDEX["burn:4"], INDEX["meld_all"], INDEX["discard:AS"]) == (20, 32, 44, 45)
     assert (INDEX["discard:JK"], INDEX["ask"], INDEX["answer:yes"], INDEX["answer:no"]) == (97, 98, 99, 100)
 
