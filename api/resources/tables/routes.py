@@ -258,9 +258,9 @@ class SeatEvents(MethodView):
         Server-sent events (`text/event-stream`): the seat's view (a SeatView, as GET .../view) at
         once and after every change of the table, each with `id:` the table's version. `Last-Event-ID`
         resumes: the current view is sent only if it is newer. The stream ends when the table is
-        finished or deleted (with its game), or after `wait` seconds, or when the seat waits again (a long-poll or another stream
-        replaces it); clients reconnect. It is woken by every change, made
-        through any API host.
+        finished or deleted (with its game), or after `wait` seconds, or when the seat waits again
+        (a long-poll or another stream replaces it); clients reconnect. It is woken by every change,
+        made through any API host.
         """
         seen = _last_event_id()
         db, seat = get_db(), _seat()
