@@ -30,7 +30,7 @@ from handfoot.server.secret import sign
 MAX_PAGE = 1_000_000
 
 
-class PaginationMetadataSchema(smorest_pagination.PaginationMetadataSchema):
+class PaginationMetadataSchema(smorest_pagination.PaginationMetadataSchema):  # type: ignore[misc]
     """flask-smorest's page metadata, with the members it always sends marked ``required``: ``total``
     and ``total_pages`` (the page numbers are left out of an empty list, ``previous_page`` and
     ``next_page`` at the ends: ``Blueprint._make_pagination_metadata``)."""
