@@ -7,6 +7,7 @@ It fails as soon as the API grows an operation or a member the SDK does not cove
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 from pathlib import Path
@@ -186,10 +187,21 @@ def test_both_clients_have_the_same_public_surface() -> None:
     between them by adding ``await``; only the closing differs (``close`` / ``aclose``)."""
     aio = pytest.importorskip("handfoot.client.aio", reason="the async extra (httpx)")
 
-    def public(cls: type) -> set[str]:
-        return {name for name in dir(cls) if not name.startswith("_")}
+    def public(obj: object) -> set[str]:
+        return {name for name in dir(obj) if not name.startswith("_")}
 
     assert public(handfoot.client.Client) - {"close"} == public(aio.AsyncClient) - {"aclose"}
+    # ... and on instances: what __init__ sets (base_url, api_key, timeout, max_retries...) too
+    sync, asyn = handfoot.client.Client("http://127.0.0.1:1"), aio.AsyncClient("http://127.0.0.1:1")
+    try:
+        assert public(sync) - {"close"} == public(asyn) - {"aclose"}
+        for name in sorted(public(sync) - {"close"}):
+            mine, theirs = getattr(handfoot.client.Client, name, None), getattr(aio.AsyncClient, name, None)
+            if inspect.isfunction(mine):  # every method, not only the operations: the same parameters
+                assert list(inspect.signature(mine).parameters) == list(inspect.signature(theirs).parameters), name
+    finally:
+        sync.close()
+        asyncio.run(asyn.aclose())
 
 
 def test_preset_ids_are_the_servers() -> None:
