@@ -149,6 +149,12 @@ def test_game_statuses_are_the_spec_enum() -> None:
     assert list(handfoot.client.GAME_STATUSES) == status["schema"]["enum"]
 
 
+@pytest.mark.parametrize("schema", ["Table", "TableCreated", "SeatView"])
+def test_table_statuses_are_the_spec_enum(schema: str) -> None:
+    """``TableStatus`` (``Table.status``, ``TableCreated.status``, ``SeatView.status``) is the document's enum."""
+    assert list(types.TABLE_STATUSES) == SCHEMAS[schema]["properties"]["status"]["enum"]
+
+
 def test_book_kinds_are_the_spec_enum() -> None:
     assert [*types.checks.BookKind.__args__, None] == SCHEMAS["MeldCheck"]["properties"]["kind"]["enum"]
 
