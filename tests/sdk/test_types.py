@@ -60,6 +60,9 @@ def answers(server: LiveServer) -> Iterator[tuple[str, type[Result], object]]:
     yield "POST /v1/rounds/score (house rules)", types.RoundScore, call("POST", "/v1/rounds/score", house)
     compare = {"presets": ["pagat", "bicycle"], "teams": teams}
     yield "POST /v1/rounds/compare", types.RoundComparison, call("POST", "/v1/rounds/compare", compare)
+    out_early = [{"name": "A", "went_out": True, "tally": {}}, {"name": "B", "tally": {}}]  # no contract
+    refused = {"presets": ["pagat", "bicycle"], "teams": out_early}
+    yield "POST /v1/rounds/compare (refused)", types.RoundComparison, call("POST", "/v1/rounds/compare", refused)
     for cards in (["9D", "2S", "2C", "JK"], ["KS", "KH", "KD"], ["KS", "9H", "2C"]):
         meld = {"preset": "pagat", "cards": cards}
         yield "POST /v1/melds/validate", types.MeldCheck, call("POST", "/v1/melds/validate", meld)
