@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +137,23 @@ def test_every_result_type_is_checked() -> None:
 @pytest.mark.parametrize("cls", RESULT_TYPES, ids=lambda cls: cls.__name__)
 def test_fields_are_the_schema_members(cls: type[Result]) -> None:
     assert members(cls) == set(SCHEMAS[SCHEMA_OF[cls]]["properties"])
+
+
+def _nullable(member: dict[str, Any]) -> bool:
+    """The document allows ``null`` for this member (``type: [..., "null"]``, or ``null`` in its enum)."""
+    kinds = member.get("type")
+    return (isinstance(kinds, list) and "null" in kinds) or None in member.get("enum", ())
+
+
+@pytest.mark.parametrize("cls", RESULT_TYPES, ids=lambda cls: cls.__name__)
+def test_a_member_that_may_be_null_is_optional_in_the_sdk(cls: type[Result]) -> None:
+    """Where the server may send ``null`` the SDK's field admits ``None``, so mypy makes the caller
+    handle it (and the loader does not refuse a real answer)."""
+    hints = typing.get_type_hints(cls)
+    properties = SCHEMAS[SCHEMA_OF[cls]]["properties"]
+    for name, member, _omit_none, _keyed in _dump_plan(cls):
+        if _nullable(properties[member]):
+            assert type(None) in typing.get_args(hints[name]), f"{cls.__name__}.{name}: {hints[name]}"
 
 
 def test_provenance_kinds_are_the_spec_enum() -> None:
