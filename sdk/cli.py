@@ -36,7 +36,7 @@ import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import islice
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from ._cli_common import (
     EXIT_OK,
@@ -61,7 +61,7 @@ from .bots import BotError
 from .display import score_plain, text_table
 from .offline import OfflineProblemError, score_round_offline
 from .params import GameTeamInput
-from .types import GameSummary, ProblemDetails
+from .types import GameSummary, PresetId, ProblemDetails
 
 __all__ = ["EXIT_OK", "EXIT_PROBLEM", "EXIT_UNAVAILABLE", "EXIT_USAGE", "main"]
 
@@ -91,7 +91,7 @@ def _cmd_score(client: Client, args: argparse.Namespace, out: TextIO, stdin: Tex
         score = score_round_offline({**body, "preset": preset, "round": number})
     else:
         score = client.score_round(
-            preset=preset,
+            preset=cast(PresetId, preset),  # as typed: the server answers an unknown id (a 422 naming it)
             teams=body["teams"],
             round=number,
             rules=rules if isinstance(rules, Mapping) else None,
