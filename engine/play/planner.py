@@ -199,18 +199,22 @@ class _Plan:
         return out
 
 
-def plan_melds(v: View, rules: RuleSet, *, spend_wilds: bool, keep_pairs: bool) -> Action | None:
+def plan_melds(v: View, rules: RuleSet, *, spend_wilds: bool, keep_pairs: bool, empty: bool = False) -> Action | None:
     """One meld action from the seat's hand (``None`` if nothing to meld): naturals onto the side's
     open melds of their rank, new melds of ``meld_min`` naturals or more, wild cards onto the side's
     open wild meld or into a new one; with ``spend_wilds`` (or rules without a wild book worth
     keeping them for) also wild cards to fill natural melds (closing books first) and pairs made
-    melds with a wild; without ``keep_pairs`` a pair is made a meld with a wild even when wilds are kept."""
+    melds with a wild; without ``keep_pairs`` a pair is made a meld with a wild even when wilds are
+    kept. ``empty``: the hand is to be emptied, so pairs take the wild cards before open melds do
+    (two cards leave the hand with each wild card, not one)."""
     meld = _action(v, "meld")
     if meld is None:
         return None
     plan = _Plan(v, rules, meld)
     keep_for_wild_book = _wants_wild_book(v, rules)
     plan.wild_book(start=keep_for_wild_book)
+    if empty:
+        plan.pairs()
     if spend_wilds or not keep_for_wild_book:
         plan.fill()
     if spend_wilds or not keep_pairs:
@@ -306,7 +310,7 @@ def _play_phase(v: View, rules: RuleSet) -> list[Action]:
     hand = _hand(v)
     plans: list[Action] = []
     careful = plan_melds(v, rules, spend_wilds=endgame, keep_pairs=not endgame)
-    eager = plan_melds(v, rules, spend_wilds=True, keep_pairs=False)
+    eager = plan_melds(v, rules, spend_wilds=True, keep_pairs=False, empty=True)
     missing = _missing(v)
     if eager is not None and (
         opening
@@ -319,8 +323,6 @@ def _play_phase(v: View, rules: RuleSet) -> list[Action]:
         if missing.get("dirty_books", 0) and not missing.get("wild_books", 0):
             # the wild book is made: spare wild cards close the dirty books the contract needs
             plans.insert(0, plan_melds(v, rules, spend_wilds=True, keep_pairs=True) or careful)
-    if eager is not None and eager not in plans:
-        plans.append(eager)
     for plan in plans:
         out.append(plan)
         out += _parts(plan)
