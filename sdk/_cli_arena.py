@@ -4,9 +4,10 @@ by playing each deal once per rotation of the policies over the sides.
     handfoot arena --policies greedy,planner --preset pagat --matches 200 [--rule k=v] [--seed S] [--json]
 
 Prints a table (win rate with its 95% interval, points per round, rounds to go out, ratings), or
-with ``--json`` the report of ``handfoot.client.arena.arena_report`` (with every game). Progress goes
-to standard error. ``--rule KEY=VALUE`` sets a house rule (the value read as JSON where it is JSON,
-else as text); ``ask_partner`` and ``stock_out`` are the play options of the table.
+with ``--json`` the report of ``handfoot.client.arena.arena_report`` (with every game). Progress
+goes to standard error (runs of 50 matches or more). ``--rule KEY=VALUE`` sets a house rule (the
+value read as JSON where it is JSON, else as text); ``ask_partner`` and ``stock_out`` are the play
+options of the table.
 """
 
 from __future__ import annotations
@@ -55,13 +56,20 @@ def _rules(items: list[str] | None) -> tuple[dict[str, Any], dict[str, Any]]:
     return rules, play
 
 
-class _Progress:
-    """``arena: N/M matches`` on standard error, every tenth of the run (and at its end)."""
+#: Runs of fewer matches than this (seconds of CPU) print no progress.
+PROGRESS_FROM = 50
+
+
+class Progress:
+    """``arena: N/M matches`` on standard error, every tenth of a run of :data:`PROGRESS_FROM`
+    matches or more (and at its end)."""
 
     def __init__(self, err: TextIO) -> None:
         self.err = err
 
     def __call__(self, done: int, total: int) -> None:
+        if total < PROGRESS_FROM:
+            return
         step = max(1, total // 10)
         if done % step == 0 or done == total:
             self.err.write(f"arena: {done}/{total} matches\n")
@@ -75,7 +83,7 @@ def _cmd_arena(client: Client, args: argparse.Namespace, out: TextIO, stdin: Tex
     rules, play = _rules(args.rule)
     err: TextIO = args.stderr
     try:
-        result = run_arena(names, args.preset, args.matches, args.seed, rules, play, _Progress(err))
+        result = run_arena(names, args.preset, args.matches, args.seed, rules, play, Progress(err))
     except (HandFootError, ValueError) as exc:  # unknown preset, rules broken, sides the preset refuses
         problems = getattr(exc, "problems", None)
         err.write(f"handfoot: {exc}\n")

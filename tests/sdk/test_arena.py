@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from handfoot.client import Client, SeatView
+from handfoot.client._cli_arena import Progress
 from handfoot.client.arena import (
     RATINGS_MISSING,
     arena_report,
@@ -86,13 +87,24 @@ def run(*argv: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def test_handfoot_arena_prints_the_table_and_progress_on_stderr() -> None:
+def test_handfoot_arena_prints_the_table() -> None:
     code, out, err = run("arena", "--policies", "greedy,random", "--matches", "2", "--rule", "rounds=1", "--seed", "5")
-    assert code == EXIT_OK
+    assert (code, err) == (EXIT_OK, "")  # a short run: no progress
     lines = out.splitlines()
     assert lines[0].startswith("pagat (rounds=1): 2 matches (1 deals")
     assert [line.split()[0] for line in lines[2:4]] == ["greedy", "random"]
-    assert err.splitlines()[-1] == "arena: 2/2 matches"
+
+
+def test_a_long_run_shows_its_progress_every_tenth() -> None:
+    err = io.StringIO()
+    progress = Progress(err)
+    for done in range(1, 201):
+        progress(done, 200)
+    assert err.getvalue().splitlines() == [f"arena: {n}/200 matches" for n in range(20, 201, 20)]
+    short = io.StringIO()
+    for done in range(1, 11):
+        Progress(short)(done, 10)
+    assert short.getvalue() == ""
 
 
 def test_handfoot_arena_json_is_the_report_with_every_game() -> None:
