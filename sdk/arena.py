@@ -103,7 +103,7 @@ def report_table(report: Mapping[str, Any]) -> str:
     """The report as a terminal table: one line a policy (games, wins, win rate with its 95%
     interval, points per round, share of rounds gone out, rounds to go out, rating), and a header
     line naming the preset, the matches and the seed."""
-    rows = [("policy", "games", "won", "win rate", "95% interval", "pts/round", "out", "rounds to out", "rating")]
+    rows = [("policy", "games", "won", "win rate", "95% interval", "pts per round", "out", "rounds to out", "rating")]
     for p in report["policies"]:
         rating = p.get("rating")
         to_out = p["rounds_to_go_out"]
