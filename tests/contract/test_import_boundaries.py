@@ -1,5 +1,5 @@
 """Layering: handfoot.engine (engine/) imports only the stdlib; the client (sdk/) only the stdlib,
-requests and the engine, never the server (api/)."""
+requests, the engine and its extras' libraries, never the server (api/)."""
 
 from __future__ import annotations
 
@@ -39,8 +39,9 @@ def allowed(module: str, roots: frozenset[str], package: str) -> bool:
     ("folder", "package", "roots"),
     [
         ("engine", "handfoot.engine", STDLIB),
-        # the client may use the engine (offline scoring) and httpx (the async client, an extra)
-        ("sdk", "handfoot", STDLIB | {"requests", "httpx"}),
+        # the client may use the engine (offline scoring), httpx (the async client, an extra) and
+        # openskill (the arena's ratings, the arena extra: imported only when they are asked for)
+        ("sdk", "handfoot", STDLIB | {"requests", "httpx", "openskill"}),
     ],
 )
 def test_import_boundary(folder: str, package: str, roots: frozenset[str]) -> None:
