@@ -17,7 +17,8 @@ sees and spreads its wild cards over open melds one at a time, the planner:
 
 It is a policy like the others (a seat's view, the rules in force, a ``random.Random`` -> candidate
 actions, best first, the last always one the rules accept) and reads the view only through the small
-helpers below, so a renamed view member is a one-line change. Standard library only.
+helpers below, so a renamed view member is a one-line change (``_going_out`` already reads either
+form of "would emptying the hand go out"). Standard library only.
 """
 
 from __future__ import annotations
@@ -48,6 +49,13 @@ def _hand(v: View) -> list[str]:
 
 def _action(v: View, kind: str) -> dict[str, Any] | None:
     return next((a for a in v["actions"] if a["type"] == kind), None)
+
+
+def _going_out(v: View) -> dict[str, Any] | None:
+    """Whether emptying the hand now would go out (``allowed``, ``problems``): the view's
+    ``going_out`` where it has one, else its listed ``go_out``."""
+    going_out = v.get("going_out")
+    return dict(going_out) if isinstance(going_out, dict) else _action(v, "go_out")
 
 
 def _foot_down(v: View) -> bool:
@@ -302,7 +310,7 @@ def _draw_phase(v: View, rules: RuleSet) -> list[Action]:
 def _play_phase(v: View, rules: RuleSet) -> list[Action]:
     out: list[Action] = []
     meld = _action(v, "meld")
-    go_out = _action(v, "go_out")
+    go_out = _going_out(v)
     if _action(v, "ask") and go_out and go_out["problems"] == ["partner_not_asked"]:
         out.append({"type": "ask"})  # before the last melds: a yes lets it meld everything
     endgame = v["stock_size"] <= ENDGAME_STOCK or v.get("permission") is True
