@@ -7,8 +7,12 @@ import random
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
+from handfoot.engine import PRESETS
 from handfoot.engine.play import State, step, view
-from handfoot.engine.play.bots import choose
+from handfoot.engine.play.arena import play_match
+from handfoot.engine.play.bots import choose, greedy_policy
 from handfoot.engine.play.planner import discard_order, planner_policy
 from tests.engine.play.helpers import arrange
 
@@ -17,7 +21,7 @@ RNG = random.Random(0)
 
 def first(state: State, seat: int = 0) -> dict[str, Any]:
     """The planner's candidate the rules accept first (what the arena plays)."""
-    action, _ = choose(state, lambda v, r, g: planner_policy(v, r, g), RNG)
+    action, _ = choose(state, planner_policy, RNG)
     assert action["seat"] == seat
     return action
 
@@ -85,3 +89,10 @@ def test_the_partner_is_asked_once_only_the_yes_is_missing_and_answers_by_the_ta
     v = view(answering, 2)
     (reply,) = planner_policy(v, answering.rules, RNG)
     assert reply == {"type": "answer", "yes": True, "seat": 2}  # its side leads on the table
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_planner_plays_a_round_to_its_end_under_every_preset(preset: str) -> None:
+    # the last candidate is always accepted: a round ends, scored, whatever the rules
+    match = play_match([planner_policy, greedy_policy], preset, 11, {"rounds": 1})
+    assert len(match.rounds) == 1 and match.rounds[0].ended in ("went_out", "stock_out")
