@@ -111,7 +111,7 @@ def report_table(report: Mapping[str, Any]) -> str:
             (
                 p["name"],
                 str(p["games"]),
-                f"{p['wins'] + p['ties'] / 2:g}",
+                f"{round(p['win_rate'] * p['games'], 2):g}",  # a shared top counts its share
                 f"{p['win_rate']:.1%}",
                 f"{p['win_rate_low']:.1%} - {p['win_rate_high']:.1%}",
                 f"{p['points_per_round']:,.0f}",
