@@ -101,9 +101,22 @@ def arena_report(result: ArenaResult, with_games: bool = True) -> dict[str, Any]
 
 def report_table(report: Mapping[str, Any]) -> str:
     """The report as a terminal table: one line a policy (games, wins, win rate with its 95%
-    interval, points per round, share of rounds gone out, rounds to go out, rating), and a header
-    line naming the preset, the matches and the seed."""
-    rows = [("policy", "games", "won", "win rate", "95% interval", "pts per round", "out", "rounds to out", "rating")]
+    interval, share of deals won, points per round, share of rounds gone out, rounds to go out,
+    rating), and a header line naming the preset, the matches and the seed."""
+    rows = [
+        (
+            "policy",
+            "games",
+            "won",
+            "win rate",
+            "95% interval",
+            "deals won",
+            "pts per round",
+            "out",
+            "rounds to out",
+            "rating",
+        )
+    ]
     for p in report["policies"]:
         rating = p.get("rating")
         to_out = p["rounds_to_go_out"]
@@ -114,6 +127,7 @@ def report_table(report: Mapping[str, Any]) -> str:
                 f"{round(p['win_rate'] * p['games'], 2):g}",  # a shared top counts its share
                 f"{p['win_rate']:.1%}",
                 f"{p['win_rate_low']:.1%} - {p['win_rate_high']:.1%}",
+                f"{p['deal_win_rate']:.1%}",
                 f"{p['points_per_round']:,.0f}",
                 f"{p['went_out']:.0%}",
                 "-" if to_out is None else f"{to_out:.1f}",
@@ -126,7 +140,7 @@ def report_table(report: Mapping[str, Any]) -> str:
         f"{report['preset']}{f' ({rules})' if rules else ''}: {report['matches']} matches "
         f"({report['deals']} deals, each played {how}), seed {report['seed']}"
     )
-    lines = [head, text_table(rows, (False, True, True, True, True, True, True, True, True))]
+    lines = [head, text_table(rows, (False, *[True] * 9))]
     if report.get("ratings_note"):
         lines.append(f"(no ratings: {report['ratings_note']})")
     return "\n".join(lines)

@@ -192,7 +192,10 @@ class Entry:
     """One policy's figures: ``games``, ``wins``, ``ties`` (a top shared), ``losses``,
     ``win_rate`` (a shared top counting its share) with its 95% Wilson ``interval``,
     ``points_per_round`` (points), ``rounds`` played, ``went_out`` (share of rounds its side went
-    out), ``rounds_to_go_out`` (table rounds, mean over the rounds it went out; ``None`` if never)."""
+    out), ``rounds_to_go_out`` (table rounds, mean over the rounds it went out; ``None`` if never),
+    and by deal: ``deal_win_rate``, the share of deals it won (its games' shares of a deal added up,
+    the top sum winning the deal, a shared top splitting it) with its 95% Wilson ``deal_interval``.
+    The games of a deal share their cards, so the deals, not the games, are the independent trials."""
 
     name: str
     games: int
@@ -205,6 +208,8 @@ class Entry:
     rounds: int
     went_out: float
     rounds_to_go_out: float | None
+    deal_win_rate: float = 0.0
+    deal_interval: tuple[float, float] = (0.0, 1.0)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -220,6 +225,9 @@ class Entry:
             "rounds": self.rounds,
             "went_out": round(self.went_out, 4),
             "rounds_to_go_out": None if self.rounds_to_go_out is None else round(self.rounds_to_go_out, 2),
+            "deal_win_rate": round(self.deal_win_rate, 4),
+            "deal_win_rate_low": round(self.deal_interval[0], 4),
+            "deal_win_rate_high": round(self.deal_interval[1], 4),
         }
 
 
@@ -259,10 +267,28 @@ class ArenaResult:
         }
 
 
+def deal_shares(names: Sequence[str], matches: Sequence[MatchRecord]) -> dict[int, dict[str, float]]:
+    """Deal index -> each policy's share of the deal: 1 to the policy whose games' shares add up
+    highest over the deal's games, ``1/m`` each to ``m`` level at the top."""
+    sums: dict[int, dict[str, float]] = {}
+    for m in matches:
+        deal = sums.setdefault(m.deal, dict.fromkeys(names, 0.0))
+        for name, share in zip(m.sides, m.scores, strict=True):
+            deal[name] += share
+    out = {}
+    for d, by_name in sums.items():
+        top = max(by_name.values())
+        level = [n for n, v in by_name.items() if math.isclose(v, top)]
+        out[d] = {n: (1 / len(level) if n in level else 0.0) for n in by_name}
+    return out
+
+
 def entries_of(names: Sequence[str], matches: Sequence[MatchRecord]) -> tuple[Entry, ...]:
     """Each policy's :class:`Entry` from ``matches``."""
     out = []
+    by_deal = deal_shares(names, matches)
     for name in names:
+        deals_won = sum(shares[name] for shares in by_deal.values())
         games = wins = ties = rounds = outs = 0
         won = points = 0.0
         out_turns: list[float] = []
@@ -293,6 +319,8 @@ def entries_of(names: Sequence[str], matches: Sequence[MatchRecord]) -> tuple[En
                 rounds,
                 outs / rounds if rounds else 0.0,
                 sum(out_turns) / len(out_turns) if out_turns else None,
+                deals_won / len(by_deal) if by_deal else 0.0,
+                wilson_interval(deals_won, len(by_deal)),
             )
         )
     return tuple(out)

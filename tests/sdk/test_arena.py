@@ -68,6 +68,8 @@ def test_the_report_is_json_and_its_table_shows_each_policy(small_run: Any) -> N
         "rate",
         "95%",
         "interval",
+        "deals",
+        "won",
         "pts",
         "per",
         "round",

@@ -69,12 +69,20 @@ def test_the_figures_add_up_from_the_games() -> None:
         points = [r.totals[j] for m, j in mine for r in m.rounds]
         assert entry.points_per_round == pytest.approx(sum(points) / len(points))
         assert entry.rounds == len(points)
+    for entry in result.entries:  # two games a deal: a deal is won 2-0, split 1-1 or lost
+        shares = [sum(m.scores[m.sides.index(entry.name)] for m in result.matches if m.deal == d) for d in (0, 1)]
+        won = sum(1.0 if s > 1 else 0.5 if s == 1 else 0.0 for s in shares)
+        assert entry.deal_win_rate == pytest.approx(won / 2)
+        assert entry.deal_interval == wilson_interval(won, 2)
+    assert sum(e.deal_win_rate for e in result.entries) == pytest.approx(1.0)
     for match in result.matches:
         assert match.totals == tuple(map(sum, zip(*(r.totals for r in match.rounds), strict=True)))
         assert sum(match.scores) == pytest.approx(1.0)
     doc = result.to_dict()
     assert [p["name"] for p in doc["policies"]] == ["greedy", "random"]
-    assert {"win_rate_low", "win_rate_high", "points_per_round", "rounds_to_go_out"} <= set(doc["policies"][0])
+    assert {"win_rate_low", "win_rate_high", "points_per_round", "rounds_to_go_out", "deal_win_rate_low"} <= set(
+        doc["policies"][0]
+    )
 
 
 def test_a_game_runs_to_the_presets_end_with_the_scores_before_each_round() -> None:
