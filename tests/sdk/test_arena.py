@@ -13,6 +13,7 @@ import pytest
 
 from handfoot.client import Client, SeatView
 from handfoot.client._cli_arena import Progress
+from handfoot.client._cli_play import _bots
 from handfoot.client.arena import (
     RATINGS_MISSING,
     arena_report,
@@ -24,6 +25,7 @@ from handfoot.client.arena import (
 from handfoot.client.bots import policy_choose
 from handfoot.client.cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, main
 from handfoot.engine.play.arena import POLICIES, play_match, run_arena
+from tests.sdk.test_bots import FakeTable, play_fake
 
 ONE_ROUND = {"rounds": 1}
 
@@ -186,3 +188,12 @@ def test_an_arena_match_plays_the_same_at_an_http_table(threaded_server: str) ->
     assert at_table.totals == in_process.totals
     assert at_table.rounds == tuple(r.totals for r in in_process.rounds)
     assert sum(b.actions for b in at_table.bots) == sum(r.actions for r in in_process.rounds)
+
+
+def test_the_planner_takes_a_seat_at_a_table() -> None:
+    # policy_choose and handfoot play know the planner by name, as the arena does
+    assert _bots("planner,greedy,planner,greedy") == ["planner", "greedy", "planner", "greedy"]
+    table = FakeTable(rounds=1)
+    minds = [policy_choose("planner" if seat % 2 == 0 else "greedy", preset="pagat", seed=seat) for seat in range(4)]
+    summaries = play_fake(table, minds)
+    assert table.finished and sum(s.actions for s in summaries) == len(table.log)
