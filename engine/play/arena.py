@@ -19,9 +19,10 @@ seat's view (:func:`~handfoot.engine.play.view.view`), the rules in force and a 
 (:func:`~handfoot.engine.play.deal.practice_round_seed`), so a match replays at an HTTP table.
 
 Figures per policy: win rate (a game won scores 1, a game whose top total is shared by ``m`` sides
-scores ``1/m`` to each) with its 95% Wilson score interval, points per round (the side's round
-totals, points), the share of rounds its side went out, and rounds to go out (table rounds, every
-seat one turn, from the deal to the side going out: the mean over the rounds it went out). Ratings
+scores ``1/m`` to each) with its 95% Wilson score interval, the share of deals won (the games of a
+deal added up; its interval is over deals, the independent trials), points per round (the side's
+round totals, points), the share of rounds its side went out, and rounds to go out (table rounds,
+every seat one turn, from the deal to the side going out: the mean over the rounds it went out). Ratings
 are the client's (``handfoot.client.arena``, with ``openskill``): the engine is standard library only.
 """
 
