@@ -8,15 +8,19 @@ long-poll (``wait`` 60) on a thread of the bench's; a wait refused (503 ``waits-
 asked again after its ``Retry-After``. Then ``--clients`` threads post one scored round
 (``bench.rounds.score_body``) after another for ``--seconds``, first with no waiter, then with the
 waiters waiting. It prints both throughputs, their ratio, the score requests that failed and the waits
-refused.
+refused. Every other seat streams its events (``GET .../events``, ``wait`` 60) instead of long-polling
+(issue 29: long-polls and streams mixed). ``--slowloris`` connections each send a request's headers a
+line every 5 s and never finish (a slow client holding whatever the server gives a connection);
+they open with the waiters and are counted by whether the server closed them.
 
-    python -m bench.waiting_load --waiters 200 --worker-class gevent
+    python -m bench.waiting_load --waiters 200 --slowloris 40 --worker-class gevent
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import socket
 import tempfile
 import threading
 import time
@@ -74,8 +78,39 @@ class Waiters:
                 f"{base}/v1/tables", json={"name": "Waiting", "preset": "pagat", "teams": TEAMS}, timeout=30
             ).json()
             seats += [(created["id"], seat["token"]) for seat in created["seats"]]
-        for table_id, token in seats[:count]:
-            self._threads.append(threading.Thread(target=self._wait, args=(table_id, token), daemon=True))
+        for i, (table_id, token) in enumerate(seats[:count]):
+            target = self._stream if i % 2 else self._wait
+            self._threads.append(threading.Thread(target=target, args=(table_id, token), daemon=True))
+
+    def _stream(self, table_id: int, token: str) -> None:
+        """A seat streaming its events: read until the stream ends, then open another."""
+        with requests.Session() as session:
+            while not self._stop.is_set():
+                try:
+                    with session.get(
+                        f"{self.base}/v1/tables/{table_id}/events",
+                        params={"wait": 60},
+                        headers={"Seat-Token": token},
+                        stream=True,
+                        timeout=90,
+                    ) as answer:
+                        if answer.status_code == 503:
+                            self.refused += 1
+                            self._stop.wait(float(answer.headers.get("Retry-After", "1")))
+                            continue
+                        if answer.status_code != 200:
+                            self.errors += 1
+                            self.kinds[str(answer.status_code)] = self.kinds.get(str(answer.status_code), 0) + 1
+                            self._stop.wait(1)
+                            continue
+                        for _ in answer.iter_lines():
+                            if self._stop.is_set():
+                                break
+                        self.answered += 1
+                except requests.RequestException as error:
+                    self.errors += 1
+                    self.kinds[type(error).__name__] = self.kinds.get(type(error).__name__, 0) + 1
+                    self._stop.wait(1)
 
     def _wait(self, table_id: int, token: str) -> None:
         with requests.Session() as session:
@@ -110,10 +145,49 @@ class Waiters:
         self._stop.set()
 
 
+class Slowloris:
+    """``count`` connections sending a request's headers one line every ``every`` seconds, never
+    ending them; :meth:`stop` says how many the server had closed."""
+
+    def __init__(self, base: str, count: int, every: float = 5.0) -> None:
+        host, port = base.removeprefix("http://").split(":")
+        self.address, self.count, self.every = (host, int(port)), count, every
+        self._stop = threading.Event()
+        self.closed = 0
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        sockets = []
+        for _ in range(self.count):
+            sock = socket.create_connection(self.address, timeout=5)
+            sock.sendall(b"POST /v1/rounds/score HTTP/1.1\r\nHost: bench\r\n")
+            sockets.append(sock)
+        n = 0
+        while not self._stop.wait(self.every):
+            n += 1
+            for sock in list(sockets):
+                try:
+                    sock.sendall(f"X-Slow-{n}: {n}\r\n".encode())
+                except OSError:
+                    self.closed += 1
+                    sockets.remove(sock)
+        for sock in sockets:
+            sock.close()
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> int:
+        self._stop.set()
+        self._thread.join(self.every + 5)
+        return self.closed
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--waiters", type=int, default=200, help="seats long-polling (default 200)")
     parser.add_argument("--clients", type=int, default=4, help="threads posting scores (default 4)")
+    parser.add_argument("--slowloris", type=int, default=0, help="slow connections that never finish a request")
     parser.add_argument("--seconds", type=float, default=10, help="seconds of each throughput window (default 10)")
     parser.add_argument("--worker-class", default="gthread", help="gunicorn's worker class (default gthread)")
     parser.add_argument("--no-caps", action="store_true", help="lift the waits' caps (HANDFOOT_WAITS_PER_*)")
@@ -135,13 +209,19 @@ def main(argv: list[str] | None = None) -> None:
             alone, alone_failed = _score(server.base, args.clients, args.seconds)
             waiters = Waiters(server.base, args.waiters)
             waiters.start()
+            slow = Slowloris(server.base, args.slowloris)
+            slow.start()
             time.sleep(3)  # the waits reach the server
             crowded, crowded_failed = _score(server.base, args.clients, args.seconds)
             waiters.stop()
+            slow_closed = slow.stop()
             result: dict[str, Any] = {
                 "worker_class": args.worker_class,
                 "caps": not args.no_caps,
                 "waiters": args.waiters,
+                "slowloris": args.slowloris,
+                "slowloris_closed_by_server": slow_closed,
+                "waits_answered": waiters.answered,
                 "alone_per_s": round(alone, 1),
                 "with_waiters_per_s": round(crowded, 1),
                 "ratio": round(crowded / alone, 2) if alone else None,
