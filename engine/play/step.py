@@ -23,115 +23,44 @@ a card) listing every rule broken, with the checks' codes (``pile_needs_match``,
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
-from typing import Any, Literal
 
 from handfoot.engine.cards import Card, parse_cards
 from handfoot.engine.checks import check_discard_pile, check_opening, going_out_problems
 from handfoot.engine.errors import HandFootError, Path, PlayError, Problem
 from handfoot.engine.melds import validate_meld
+from handfoot.engine.play.members import (
+    ACTION_MEMBERS,
+    Action,
+    card_lists,
+    cards_of,
+    listed,
+    read_adds,
+    refuse,
+    take_refused,
+    without,
+)
 from handfoot.engine.play.state import Phase, State
 from handfoot.engine.play.work import Work
 from handfoot.engine.rules import Contract
 from handfoot.engine.scoring import burn_problems
 from handfoot.engine.table import analyse_table
 
-Action = Mapping[str, Any]
-
-#: What a member of an action holds: ``cards`` (a list of card strings), ``melds`` (a list of such
-#: lists), ``index`` (a meld's index on the side's table), ``card`` (one card string), ``adds`` (a
-#: list of ``{"to": index, "cards": [...]}``), ``yes_no`` (true or false), and ``logged`` (true or
-#: false, written into a round's log by the table itself, never sent by a seat: an answer
-#: ``timed_out`` is the yes the table's clock gave for an asked partner).
-MemberKind = Literal["cards", "melds", "index", "card", "adds", "yes_no", "logged"]
-
-#: Each action type's members besides ``type`` and ``seat``, with their kinds (the module's docstring
-#: says what each means); every one may be left out. The one list of them: the engine refuses any
-#: other member, and the HTTP API builds each type's schema from it.
-ACTION_MEMBERS: Mapping[str, Mapping[str, MemberKind]] = MappingProxyType(
-    {
-        "draw": {},
-        "take_pile": {"cards": "cards", "onto": "index", "melds": "melds"},
-        "meld": {"melds": "melds", "add": "adds", "burn": "cards"},
-        "discard": {"card": "card"},
-        "ask": {},
-        "answer": {"yes": "yes_no", "timed_out": "logged"},
-    }
-)
-
-
-def _refuse(code: str, detail: str, path: Path = ()) -> PlayError:
-    return PlayError([Problem(code, detail, path)])
-
 
 def _expect(state: State, seat: int, phase: Phase) -> None:
     if state.phase == "ended":
-        raise _refuse("wrong_phase", f"the round has ended ({state.ended})")
+        raise refuse("wrong_phase", f"the round has ended ({state.ended})")
     actor = state.answerer if state.phase == "answer" else state.turn
     if seat != actor:
-        raise _refuse(
+        raise refuse(
             "not_your_turn", f"it is seat {actor}'s {'answer' if state.phase == 'answer' else 'turn'}", ("seat",)
         )
     if state.phase != phase:
-        raise _refuse(
+        raise refuse(
             "wrong_phase",
             f"this action belongs to the {phase} phase; the turn is in the {state.phase} phase",
             ("type",),
         )
-
-
-def _cards(action: Action, key: str) -> tuple[Card, ...]:
-    value = action.get(key, ())
-    if not isinstance(value, (list, tuple)):
-        raise _refuse("unknown_action", f"{key}: expected a list of cards", (key,))
-    return parse_cards(value, (key,))
-
-
-def _card_lists(action: Action, key: str) -> list[tuple[Card, ...]]:
-    value = action.get(key, ())
-    if not isinstance(value, (list, tuple)) or not all(isinstance(v, (list, tuple)) for v in value):
-        raise _refuse("unknown_action", f"{key}: expected a list of lists of cards", (key,))
-    return [parse_cards(cards, (key, i)) for i, cards in enumerate(value)]
-
-
-def _adds(action: Action) -> list[tuple[int, tuple[Card, ...]]]:
-    value = action.get("add", ())
-    if not isinstance(value, (list, tuple)):
-        raise _refuse("unknown_action", "add: expected a list of {to, cards}", ("add",))
-    out = []
-    for k, item in enumerate(value):
-        if not isinstance(item, Mapping) or isinstance(item.get("to"), bool) or not isinstance(item.get("to"), int):
-            raise _refuse("unknown_action", "add: each item is {to: meld index, cards: [...]}", ("add", k))
-        out.append((item["to"], _cards(item, "cards")))
-    return out
-
-
-def _without(hand: Sequence[Card], used: Sequence[tuple[Card, Path]]) -> list[Card]:
-    """``hand`` less the cards ``used``, each given with its path in the action (``card_not_held``
-    at the path of the first use of a card beyond what the hand holds: a pointer the request sent)."""
-    held = Counter(hand)
-    left = Counter(held)
-    problems: list[Problem] = []
-    for card, path in used:
-        left[card] -= 1
-        if left[card] == -1:  # the first use too many: one problem a card
-            n = sum(1 for c, _ in used if c == card)
-            problems.append(
-                Problem("card_not_held", f"{card.code}: the hand holds {held[card]} and the action uses {n}", path)
-            )
-    if problems:
-        raise PlayError(problems)
-    out = list(hand)
-    for card, _ in used:
-        out.remove(card)
-    return out
-
-
-def _listed(cards: Sequence[Card], *path: str | int) -> list[tuple[Card, Path]]:
-    """``cards`` of one member, each with its path (``(*path, i)``)."""
-    return [(card, (*path, i)) for i, card in enumerate(cards)]
 
 
 def needs_permission(state: State, seat: int) -> bool:
@@ -212,32 +141,6 @@ def _table_after(
     return melds, problems
 
 
-def _take_path(path: Path, onto: bool, extra: bool) -> Path:
-    """A take's problem, found as if its meld (the pile's top card, then ``cards``) were a meld
-    action's first new meld (``onto``: its first addition) and ``melds`` the others, at its path in
-    the take sent: the top card and the table's facts (the pile, a frozen pile, the burn pile, the
-    side's score) at ``()``, the take as a whole; the hand cards of the check endpoint at ``cards``."""
-    if path[:1] == ("hand",):
-        return ("cards",)
-    own = path[:2] == ("add", 0) if onto else path[:2] == ("melds", 0)
-    if own:
-        rest = path[3:] if onto and path[2:3] == ("cards",) else path[2:]
-        if onto and path[2:3] in (("onto",), ("to",)):
-            return ("onto",)
-        if rest and isinstance(rest[0], int):
-            return () if rest[0] == 0 else ("cards", rest[0] - 1, *rest[1:])
-        return ("cards",)
-    if path[:1] == ("melds",) and len(path) > 1 and isinstance(path[1], int):
-        return ("melds", path[1] - (0 if onto else 1), *path[2:])
-    if path == ("melds",):
-        return ("melds",) if extra else ("cards",)
-    return ()
-
-
-def _take_refused(problems: Sequence[Problem], onto: bool, extra: bool) -> PlayError:
-    return PlayError([Problem(p.code, p.detail, _take_path(p.path, onto, extra)) for p in problems])
-
-
 def _opening_score(state: State, side: int) -> int | None:
     return state.sides[side].score if state.rules.opening_thresholds else None
 
@@ -292,10 +195,10 @@ def _take_pile(state: State, seat: int, action: Action) -> Apply:
     _expect(state, seat, "draw")
     rules, me = state.rules, state.seats[seat]
     side = me.side
-    cards, extra = _cards(action, "cards"), _card_lists(action, "melds")
+    cards, extra = cards_of(action, "cards"), card_lists(action, "melds")
     onto = action.get("onto")
     if onto is not None and (isinstance(onto, bool) or not isinstance(onto, int)):
-        raise _refuse("unknown_action", "onto: a meld index", ("onto",))
+        raise refuse("unknown_action", "onto: a meld index", ("onto",))
     check = check_discard_pile(
         cards,
         state.pile,
@@ -306,19 +209,19 @@ def _take_pile(state: State, seat: int, action: Action) -> Apply:
         state.sides[side].burn,
     )
     if not check.allowed:
-        raise _take_refused(check.problems, onto is not None, bool(extra))
-    hand_after = _without(
-        me.hand, [*_listed(cards, "cards"), *(u for i, m in enumerate(extra) for u in _listed(m, "melds", i))]
+        raise take_refused(check.problems, onto is not None, bool(extra))
+    hand_after = without(
+        me.hand, [*listed(cards, "cards"), *(u for i, m in enumerate(extra) for u in listed(m, "melds", i))]
     )
     top = state.pile[0]
     if not state.sides[side].melds:  # the opening: the take and its melds, only the top card counting
         if onto is not None:
-            raise _refuse("unknown_meld", "the side has no melds yet", ("onto",))
+            raise refuse("unknown_meld", "the side has no melds yet", ("onto",))
         opening = check_opening(
             [(top, *cards), *extra], rules, state.round, (top,), _opening_score(state, side), state.pile_taken
         )
         if not opening.met:
-            raise _take_refused(opening.problems, False, bool(extra))
+            raise take_refused(opening.problems, False, bool(extra))
         melds: list[list[Card]] = [[top, *cards], *map(list, extra)]
         problems: list[Problem] = []
     elif onto is None:
@@ -326,7 +229,7 @@ def _take_pile(state: State, seat: int, action: Action) -> Apply:
     else:
         melds, problems = _table_after(state, side, extra, [(onto, (top, *cards))])
     if problems:
-        raise _take_refused(problems, onto is not None, bool(extra))
+        raise take_refused(problems, onto is not None, bool(extra))
     remaining = len(hand_after) + check.cards - 1
     may_go_out = me.foot is None and remaining <= 1 and _last_cards(state, seat, melds, remaining)
 
@@ -348,15 +251,15 @@ def _meld(state: State, seat: int, action: Action) -> Apply:
     _expect(state, seat, "play")
     rules, me = state.rules, state.seats[seat]
     side = me.side
-    new, adds, burn = _card_lists(action, "melds"), _adds(action), _cards(action, "burn")
+    new, adds, burn = card_lists(action, "melds"), read_adds(action), cards_of(action, "burn")
     used = [
-        *(u for i, m in enumerate(new) for u in _listed(m, "melds", i)),
-        *(u for k, (_, m) in enumerate(adds) for u in _listed(m, "add", k, "cards")),
-        *_listed(burn, "burn"),
+        *(u for i, m in enumerate(new) for u in listed(m, "melds", i)),
+        *(u for k, (_, m) in enumerate(adds) for u in listed(m, "add", k, "cards")),
+        *listed(burn, "burn"),
     ]
     if not used:
-        raise _refuse("unknown_action", "a meld action needs cards: melds, add or burn", ())
-    hand_after = _without(me.hand, used)
+        raise refuse("unknown_action", "a meld action needs cards: melds, add or burn", ())
+    hand_after = without(me.hand, used)
     if not state.sides[side].melds and not adds:
         opening = check_opening(new, rules, state.round, (), _opening_score(state, side))
         if not opening.met:
@@ -387,9 +290,9 @@ def _discard(state: State, seat: int, action: Action) -> Apply:
     me = state.seats[seat]
     code = action.get("card")
     if not isinstance(code, str):
-        raise _refuse("unknown_action", "card: one card string", ("card",))
+        raise refuse("unknown_action", "card: one card string", ("card",))
     (card,) = parse_cards([code], ("card",))
-    hand_after = _without(me.hand, [(card, ("card",))])
+    hand_after = without(me.hand, [(card, ("card",))])
     going_out = not hand_after and me.foot is None
     if going_out:
         books = analyse_table(state.sides[me.side].melds, state.rules).books
@@ -414,13 +317,13 @@ def _discard(state: State, seat: int, action: Action) -> Apply:
 def _ask(state: State, seat: int, action: Action) -> Apply:
     _expect(state, seat, "play")
     if not needs_permission(state, seat):
-        raise _refuse(
+        raise refuse(
             "not_in_rules",
             "there is no partner to ask: these rules or this side go out without asking (ask_partner)",
             ("type",),
         )
     if state.asked:
-        raise _refuse("already_asked", "the partner was asked this turn", ("type",))
+        raise refuse("already_asked", "the partner was asked this turn", ("type",))
     partners = [i for i in state.seats_of(state.seats[seat].side) if i != seat]
     n = len(state.seats)
 
@@ -438,7 +341,7 @@ def _answer(state: State, seat: int, action: Action) -> Apply:
     _expect(state, seat, "answer")
     yes = action.get("yes")
     if not isinstance(yes, bool):
-        raise _refuse("unknown_action", "yes: true or false", ("yes",))
+        raise refuse("unknown_action", "yes: true or false", ("yes",))
 
     def apply() -> State:
         work = Work(state)
@@ -469,11 +372,11 @@ _NOT_ACTIONS = {
 def _checked(state: State, action: Action) -> Apply:
     """Every check of ``action`` against ``state``: the next state's builder, or :class:`PlayError`."""
     if not isinstance(action, Mapping):
-        raise _refuse("unknown_action", "an action is an object with type and seat")
+        raise refuse("unknown_action", "an action is an object with type and seat")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _HANDLERS:  # a list or an object is no type
         hint = _NOT_ACTIONS.get(kind) if isinstance(kind, str) else None
-        raise _refuse(
+        raise refuse(
             "unknown_action", f"type: one of {', '.join(ACTION_TYPES)}" + (f"; {hint}" if hint else ""), ("type",)
         )
     handler = _HANDLERS[kind]
@@ -489,7 +392,7 @@ def _checked(state: State, action: Action) -> Apply:
         )
     seat = action.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.seats):
-        raise _refuse("unknown_action", f"seat: a seat index from 0 to {len(state.seats) - 1}", ("seat",))
+        raise refuse("unknown_action", f"seat: a seat index from 0 to {len(state.seats) - 1}", ("seat",))
     return handler(state, seat, action)
 
 

@@ -378,12 +378,12 @@ class SeatViewSchema(Schema):
     view = fields.Dict(
         required=True,
         metadata={
-            "description": "What this seat may see (the engine's view): seat, side, round, step (the round's "
-            "actions so far; `version` above is the table's), phase, turn, hand, foot_size, played_from_foot, "
-            "sides (melds, books, red threes, burn, score), seats (hand and foot sizes), pile (top, size, frozen, "
-            "taken), stock_size, opening_minimum, contract, asked, permission, answerer, and `actions`: the "
-            "actions open to the seat now (empty: not its move). Once the round has ended also ended, out_side, "
-            "seed, hands, feet and score."
+            "description": "What this seat may see (the engine's view): its hand, every side's melds, the pile's "
+            "top, counts of the rest, `cards` (each hand card's points and whether it is wild), `going_out`, and "
+            "`actions`: the actions open to the seat now (empty: not its move), each with `send`, the bodies to "
+            "post, every one accepted now. Once the round has ended also ended, out_side, seed, hands, feet and "
+            "score.",
+            "allOf": [{"$ref": "#/components/schemas/SeatViewBody"}],
         },
     )
     last_round = fields.Nested(
