@@ -5,8 +5,8 @@
 
     def choose(sv):                       # a SeatView -> candidate actions, best first
         if sv.phase == "draw":
-            return [{"type": "draw"}]
-        return [{"type": "discard", "card": card} for card in sv.action("discard")["cards"]]
+            return sv.sendable("draw")        # the bodies the view lists: each accepted now
+        return sv.sendable("discard")[:1]
 
     with Client() as hf:
         summary = Bot(hf, table_id, token, choose).play()

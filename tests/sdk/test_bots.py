@@ -329,3 +329,21 @@ def test_handfoot_play_usage_errors_send_nothing(argv: list[str], message: str) 
     # No server at this address: a usage error must be found before any request.
     assert main(["--url", "http://127.0.0.1:9", "play", *argv], stdout=out, stderr=err) == EXIT_USAGE
     assert message in err.getvalue() and out.getvalue() == ""
+
+
+def test_a_seat_view_gives_the_bodies_to_send_and_the_card_facts() -> None:
+    """``SeatView.sendable()``: every body the view lists, plain and accepted by the table as it
+    stands; ``card_facts``: each hand card's points and wildness; ``going_out`` in the seat's play."""
+    table = FakeTable(rounds=1)
+    table.stale_once = set()
+    seat = actor(table.state)
+    sv = table.seat_view(1, f"t{seat}")
+    assert sv.going_out is None  # its draw
+    assert sv.sendable("draw") == [{"type": "draw"}] and {"type": "draw"} in sv.sendable()
+    assert set(sv.card_facts) == {*sv.hand, sv.view["pile"]["top"]}  # type: ignore[index]
+    assert all(wild is (code == "JK" or code.startswith("2")) for code, (_, wild) in sv.card_facts.items())
+    sv = table.act(1, f"t{seat}", sv.version, sv.sendable("draw")[0])
+    assert sv.going_out is not None and sv.going_out[0] is False and "contract_not_met" in sv.going_out[1]
+    for body in sv.sendable():
+        assert step(table.state, {**body, "seat": seat}) is not None  # each accepted
+    assert sv.sendable("discard") == [{"type": "discard", "card": c} for c in sv.action("discard")["cards"]]  # type: ignore[index]
