@@ -158,3 +158,23 @@ def test_the_view_gives_each_cards_points_and_whether_it_is_wild() -> None:
             assert facts["points"] == rules.joker_points
         elif code.startswith("2"):
             assert facts["points"] == rules.two_points
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_reference_bots_choose_only_listed_bodies_and_are_never_refused(preset: str) -> None:
+    """Greedy against random (``choose``'s candidates, best first): every candidate is a body the
+    view lists (with the seat), so the first is always taken."""
+    from handfoot.engine.play.bots import greedy_policy, random_policy
+
+    rounds = 4 if HYPOTHESIS_PROFILE == "ci" else 1
+    for seed in range(rounds):
+        state = new_round(preset, table_of(preset), seed)
+        rng = random.Random(seed)
+        while state.phase != "ended":
+            seat = actor(state)
+            policy = greedy_policy if state.seats[seat].side == seed % 2 else random_policy
+            seen = view(state, seat)
+            bodies = [{**b, "seat": seat} for a in seen["actions"] for b in a["send"]]
+            candidates = policy(seen, state.rules, rng)
+            assert candidates and all(c in bodies for c in candidates), (state.step, candidates)
+            state = step(state, candidates[0])
