@@ -72,14 +72,15 @@ lint: install
 	$(VENV)/bin/ruff format --check .
 
 # mypy reads the source tree under the names it installs as: build/typecheck/handfoot/ (a namespace
-# package, as installed) links client -> sdk/, engine -> engine/ and server -> api/ (the editable
-# install's import hook is invisible to mypy). Checked: the client, the engine, the server and the examples.
+# package, as installed) links client -> sdk/, engine -> engine/, rl -> rl/ and server -> api/ (the editable
+# install's import hook is invisible to mypy). Checked: the client, the engine, the RL environment, the
+# server and the examples.
 TYPECHECK := build/typecheck
 typecheck: install
 	@rm -rf $(TYPECHECK) && mkdir -p $(TYPECHECK)/handfoot
 	@ln -s "$$PWD/sdk" $(TYPECHECK)/handfoot/client && ln -s "$$PWD/engine" $(TYPECHECK)/handfoot/engine
-	@ln -s "$$PWD/api" $(TYPECHECK)/handfoot/server
-	MYPYPATH=$(TYPECHECK) $(VENV)/bin/mypy --strict -p handfoot.client -p handfoot.engine -p handfoot.server
+	@ln -s "$$PWD/api" $(TYPECHECK)/handfoot/server && ln -s "$$PWD/rl" $(TYPECHECK)/handfoot/rl
+	MYPYPATH=$(TYPECHECK) $(VENV)/bin/mypy --strict -p handfoot.client -p handfoot.engine -p handfoot.rl -p handfoot.server
 	MYPYPATH=$(TYPECHECK) $(VENV)/bin/mypy --strict examples
 
 # pytest exits 5 when it collected no tests: that is a failure too, said out loud.
@@ -97,7 +98,7 @@ pytest: install
 # The developer's loop: the in-process tests only. Deselected: `process` (a test that starts a server
 # process: those using the session's gunicorn `live_server`) and `fuzz` (schemathesis); tests/process
 # (crash, durability, packaging, browser, README runs) is not collected at all.
-CHECK_PATHS := tests/engine tests/api tests/sdk tests/cases tests/contract
+CHECK_PATHS := tests/engine tests/rl tests/api tests/sdk tests/cases tests/contract
 check: install
 	@rc=0; HYPOTHESIS_PROFILE="$${HYPOTHESIS_PROFILE-dev}" \
 	$(PY) -m pytest -n $(PYTEST_WORKERS) -m "not process and not fuzz" $(CHECK_PATHS) $(PYTEST_ARGS) || rc=$$?; \

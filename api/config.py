@@ -16,6 +16,8 @@
   temp directory that the host's workers share; ``redis://...`` to share them across hosts). See
   ``api/security.py`` and ``api/ratelimit.py``. ``HANDFOOT_RATE_LIMIT_KEY_PREFIX``: prefixes
   every counter's key, so deployments sharing one Redis count apart (default: none).
+  ``HANDFOOT_SEAT_RATE_LIMIT``: what each seat of a table is allowed instead (its requests with a
+  Seat-Token already accepted; default ``6000/minute``; only where ``HANDFOOT_RATE_LIMIT`` is set).
 - ``HANDFOOT_WAITS_PER_ADDRESS`` and ``HANDFOOT_WAITS_PER_PROCESS``: the waiting requests (a seat's
   long-poll or event stream) one client address, and all together, may hold at once in one worker
   process; past either, a 503 ``waits-full`` with ``Retry-After``. Defaults 4 and 6
@@ -154,6 +156,7 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "RATE_LIMIT": env.get("HANDFOOT_RATE_LIMIT", ""),
         "RATE_LIMIT_STORAGE": env.get("HANDFOOT_RATE_LIMIT_STORAGE") or "",  # "": api/ratelimit.py's file
         "RATE_LIMIT_KEY_PREFIX": env.get("HANDFOOT_RATE_LIMIT_KEY_PREFIX", ""),
+        "SEAT_RATE_LIMIT": env.get("HANDFOOT_SEAT_RATE_LIMIT", ""),
         "CORS_ORIGINS": env.get("HANDFOOT_CORS_ORIGINS", ""),
         # The key of signed cursors and round seeds (api/secret.py); None: drawn at start-up.
         "SECRET_KEY": secret_from_env(env),

@@ -12,6 +12,7 @@ import http
 from collections.abc import Mapping
 from typing import Any
 
+import flask
 import flask_smorest
 from apispec import BasePlugin
 from flask_smorest.utils import prepare_response
@@ -218,8 +219,9 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
             limit = body_limit()
             detail = f"The request body is larger than the limit of {limit} bytes."
         elif status == 429:
+            who = "seat" if flask.g.get("rate_limit_seat") else "API key or address"
             detail = (
-                f"Too many requests for this API key or address (limit: {error.description}); "
+                f"Too many requests for this {who} (limit: {error.description}); "
                 "retry after the Retry-After header's seconds."
             )
         elif status >= 500:

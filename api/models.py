@@ -1,5 +1,6 @@
-"""Database models: API keys, games, their rounds, the earlier revisions of corrected rounds, the
-rounds taken back, idempotency keys, and the tables where seats play rounds (with their action logs).
+"""Database models: API keys, games, their rounds (and each side's facts of a round), the earlier
+revisions of corrected rounds, the rounds taken back, idempotency keys, and the tables where seats
+play rounds (with their action logs).
 
 JSON columns use ``sqlalchemy.JSON`` (TEXT on SQLite, ``json`` on PostgreSQL); they hold plain
 builtins only (the request as sent, the engine's Breakdowns, the RuleSet snapshot). Every write
@@ -136,6 +137,25 @@ class Round(Base):
         cascade="all, delete-orphan",
         passive_deletes=True,
     )
+
+
+class RoundSide(Base):
+    """One side's facts of one stored round, as histories count them
+    (:func:`handfoot.engine.history.side_round_facts` of the round's Breakdown): ``score`` (points),
+    ``went_out`` and the books made by kind. Written with the round (append, correction; removed with
+    a deletion) so that statistics are sums the database takes (``GROUP BY``), not a pass over every
+    stored Breakdown. Keyed by the game, the round's number and the side's index."""
+
+    __tablename__ = "round_sides"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    side: Mapped[int] = mapped_column(Integer, primary_key=True)
+    score: Mapped[int] = mapped_column(Integer)
+    went_out: Mapped[bool] = mapped_column(Boolean)
+    clean_books: Mapped[int] = mapped_column(Integer)
+    dirty_books: Mapped[int] = mapped_column(Integer)
+    wild_books: Mapped[int] = mapped_column(Integer)
 
 
 class RoundRevision(Base):

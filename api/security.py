@@ -10,6 +10,12 @@
   database URL); ``HANDFOOT_RATE_LIMIT_STORAGE`` chooses another ``limits`` storage, e.g.
   ``redis://host:6379`` to share them across hosts (``memory://`` counts per process, so ``N``
   workers grant ``N`` times the limit). ``/health``, the docs and the keeper page are not limited.
+  **Seats** count apart: a request whose ``Seat-Token`` this worker has seen accepted counts against
+  that seat's own allowance, ``HANDFOOT_SEAT_RATE_LIMIT`` (default ``6000/minute``: a bot seat of a
+  fast local game makes about one request per action at its table), not against the address's or
+  the key's, so four bots on one machine are never throttled by ``make run``'s limit. A token not
+  seen accepted (the first request of a seat in a worker, or a made-up one) counts against the
+  address as before: made-up tokens buy no allowance either.
 - **CORS** is off by default (no ``Access-Control-Allow-Origin`` on any answer).
   ``HANDFOOT_CORS_ORIGINS`` (comma-separated origins, or ``*``) allows browsers on those origins to
   call ``/v1``, sending ``Authorization``, ``Idempotency-Key`` and ``If-Match`` and reading ``ETag``,
@@ -20,6 +26,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 
@@ -33,6 +40,13 @@ from werkzeug.exceptions import TooManyRequests
 from handfoot.server import ratelimit
 
 EXTENSION_KEY = "handfoot.limiter"
+#: The header a table's seat sends (``api/resources/tables/problems.py``).
+SEAT_HEADER = "Seat-Token"
+#: A seat's allowance when ``HANDFOOT_SEAT_RATE_LIMIT`` is unset.
+DEFAULT_SEAT_LIMIT = "6000/minute"
+#: Seat tokens remembered per worker (their SHA-256); past it the memory starts again (a seat's next
+#: request then counts against its address once, and the seat is remembered again).
+SEATS_REMEMBERED = 100_000
 
 #: Headers a browser client may send and read (CORS).
 CORS_ALLOW_HEADERS = [
@@ -78,6 +92,18 @@ def rate_limit_key() -> str:
     return f"addr:{flask.request.remote_addr or 'unknown'}"
 
 
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def seat_accepted(token: str) -> None:
+    """Tell the app's limiter, if any, that the Seat-Token ``token`` named a seat (called by the
+    seat operations once the token is checked)."""
+    limiter = limiter_of(flask.current_app)
+    if limiter is not None:
+        limiter.seat_accepted(token)
+
+
 def _not_limited() -> bool:
     return not flask.request.path.startswith("/v1/")
 
@@ -95,8 +121,13 @@ class RateLimiter:
     blueprint and exemption lookups on every request; here there is one route
     rule (every ``/v1`` path) and one allowance per key (``application_limits`` in its terms)."""
 
-    def __init__(self, limit: str, storage_uri: str, key_prefix: str = "") -> None:
+    def __init__(
+        self, limit: str, storage_uri: str, key_prefix: str = "", seat_limit: str = DEFAULT_SEAT_LIMIT
+    ) -> None:
         self.items = parse_many(limit)
+        self.seat_items = parse_many(seat_limit)
+        #: SHA-256 of each Seat-Token this worker has seen accepted (:meth:`seat_accepted`).
+        self.seats: set[str] = set()
         storage = storage_from_string(storage_uri)
         if not isinstance(storage, Storage):  # an async+... URI: the app is synchronous
             raise ValueError(f"{storage_uri!r} is an asynchronous limits storage; give a synchronous one")
@@ -109,9 +140,15 @@ class RateLimiter:
         ``Retry-After`` (seconds until that limit's window resets, at least 1)."""
         if _not_limited():
             return
-        key = rate_limit_key()
+        key, items = rate_limit_key(), self.items
+        token = flask.request.headers.get(SEAT_HEADER)
+        if token:
+            seat = _token_hash(token)
+            if seat in self.seats:
+                key, items = f"seat:{seat}", self.seat_items
+                flask.g.rate_limit_seat = True
         shown: tuple[RateLimitItem, int, float] | None = None
-        for item in self.items:
+        for item in items:
             # limits' FixedWindowRateLimiter.hit is an incr compared with the amount; here the incr
             # is a lease of several requests on a busy key (ratelimit.Leases), and its count gives
             # the headers too.
@@ -125,6 +162,13 @@ class RateLimiter:
                 flask.g.rate_limit_shown = shown
                 raise TooManyRequests(description=str(item), retry_after=max(1, math.ceil(shown[2] - time.time())))
         flask.g.rate_limit_shown = shown
+
+    def seat_accepted(self, token: str) -> None:
+        """The Seat-Token ``token`` named a seat: its next requests count against the seat's own
+        allowance."""
+        if len(self.seats) >= SEATS_REMEMBERED:
+            self.seats.clear()
+        self.seats.add(_token_hash(token))
 
     @staticmethod
     def add_headers(response: flask.Response) -> flask.Response:
@@ -159,6 +203,7 @@ def init_app(app: flask.Flask) -> None:
         app.config.get("RATE_LIMIT_STORAGE") or ratelimit.default_uri(app.config["DATABASE_URL"]),
         # Several deployments may share one Redis: HANDFOOT_RATE_LIMIT_KEY_PREFIX keeps them apart.
         key_prefix=app.config.get("RATE_LIMIT_KEY_PREFIX") or "",
+        seat_limit=(app.config.get("SEAT_RATE_LIMIT") or "").strip() or DEFAULT_SEAT_LIMIT,
     )
     app.extensions[EXTENSION_KEY] = limiter
     app.before_request(limiter.check)

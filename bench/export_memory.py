@@ -1,6 +1,7 @@
 """The export's memory and time against the number of games: ``python -m bench.export_memory``.
 
-Stores N copies of one four-round game (rows inserted directly, as the API stores them), then reads
+Stores N copies of one four-round game (rows inserted directly, as the API stores them: the game,
+its rounds, their sides' facts, its players), then reads
 ``GET /v1/games/export`` (NDJSON and CSV) and ``GET /v1/games/stats`` through the WSGI app, chunk by
 chunk, as a client would, under ``tracemalloc``: the peak of Python allocations while answering,
 and the wall time. A peak that stops growing once N passes two batches (the one being
@@ -19,7 +20,7 @@ from sqlalchemy import insert, select
 
 from handfoot.server import create_app, migrate
 from handfoot.server.db import get_db
-from handfoot.server.models import Game, GamePlayer, Round
+from handfoot.server.models import Game, GamePlayer, Round, RoundSide
 from handfoot.server.services import history
 
 ROUND = [
@@ -66,9 +67,14 @@ def store(app, games: int) -> None:  # type: ignore[no-untyped-def]
             {c.key: getattr(r, c.key) for c in Round.__table__.columns if c.key not in ("id", "game_id")}
             for r in game.rounds
         ]
+        sides = [
+            {c.key: getattr(r, c.key) for c in RoundSide.__table__.columns if c.key != "game_id"}
+            for r in session.scalars(select(RoundSide).where(RoundSide.game_id == first))
+        ]
         for _ in range(games - 1):
             new_id = session.execute(insert(Game).values(**columns).returning(Game.id)).scalar_one()
             session.execute(insert(Round), [{**r, "game_id": new_id} for r in rounds])
+            session.execute(insert(RoundSide), [{**r, "game_id": new_id} for r in sides])
             session.execute(
                 insert(GamePlayer),
                 [

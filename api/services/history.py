@@ -9,10 +9,12 @@ time and frees it by reference counting alone. Every batch is read in one transa
 snapshot.
 
 What a round says about a side (score, going out, books by kind) is the engine's
-(:func:`handfoot.engine.history.side_round_facts`); who won a game is its stored state (the engine's
-:func:`handfoot.engine.game_state`); players and sides are matched across games by the engine's
-:func:`handfoot.engine.history.player_key` and :func:`~handfoot.engine.history.side_key`. Only
-sums, counts and averages are made here.
+(:func:`handfoot.engine.history.side_round_facts`), stored with each round as its ``round_sides``
+rows (:func:`write_round_sides`, called by the round's writes), so the statistics are sums and
+counts the database takes per game and side, not a pass over every stored Breakdown; who won a
+game is its stored state (the engine's :func:`handfoot.engine.game_state`); players and sides are
+matched across games by the engine's :func:`handfoot.engine.history.player_key` and
+:func:`~handfoot.engine.history.side_key`. Only sums, counts and averages are made here.
 """
 
 from __future__ import annotations
@@ -22,14 +24,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import Select, select
+from sqlalchemy import Insert, Integer, Select, Table, bindparam, func, insert, select
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
-from handfoot.engine.history import BOOK_KINDS, SideRoundFacts, player_key, side_key, side_round_facts
+from handfoot.engine.history import BOOK_KINDS, player_key, side_key, side_round_facts
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
-from handfoot.server.models import Game, Round
+from handfoot.server.models import Game, Round, RoundSide
 from handfoot.server.services.errors import StoreUnavailableError
 from handfoot.server.services.games import owned
 
@@ -175,6 +177,46 @@ def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | Non
 
 
 # --------------------------------------------------------------------------------------------
+# Each side's facts of a round, as stored
+
+ROUND_SIDES: Table = RoundSide.__table__  # type: ignore[assignment]
+_INSERT_SIDES: Insert = insert(ROUND_SIDES)
+_DELETE_SIDES = ROUND_SIDES.delete().where(
+    ROUND_SIDES.c.game_id == bindparam("game_id"), ROUND_SIDES.c.number == bindparam("number")
+)
+_BOOK_COLUMNS = tuple(f"{kind}_books" for kind in BOOK_KINDS)
+
+
+def write_round_sides(
+    session: Session, game_id: int, number: int, teams: list[dict[str, Any]], *, replace: bool = False
+) -> None:
+    """Store each side's facts of round ``number`` of game ``game_id`` (one :class:`RoundSide` per
+    Breakdown of ``teams``, in side order), in the caller's write transaction; ``replace``: a
+    correction, whose earlier rows go first. One statement each."""
+    if replace:
+        delete_round_sides(session, game_id, number)
+    rows = []
+    for side, breakdown in enumerate(teams):
+        facts = side_round_facts(breakdown)
+        rows.append(
+            {
+                "game_id": game_id,
+                "number": number,
+                "side": side,
+                "score": facts.score,
+                "went_out": facts.went_out,
+                **{column: facts.books[kind] for kind, column in zip(BOOK_KINDS, _BOOK_COLUMNS, strict=True)},
+            }
+        )
+    session.connection().execute(_INSERT_SIDES, rows)
+
+
+def delete_round_sides(session: Session, game_id: int, number: int) -> None:
+    """Remove round ``number``'s facts (the round taken back), in the caller's write transaction."""
+    session.connection().execute(_DELETE_SIDES, {"game_id": game_id, "number": number})
+
+
+# --------------------------------------------------------------------------------------------
 # Statistics
 
 
@@ -201,17 +243,14 @@ class Figures:
         self.finished += finished
         self.wins += won
 
-    def add_rounds(self, facts: list[SideRoundFacts]) -> None:
-        """Adds one side's rounds of one game (``facts``, at least one)."""
-        scores = [f.score for f in facts]
-        self.rounds += len(facts)
-        self.points += sum(scores)
-        best = max(scores)
-        self.best_round = best if self.best_round is None else max(self.best_round, best)
-        self.went_out += sum(f.went_out for f in facts)
-        for fact in facts:
-            for kind, count in fact.books.items():
-                self.books[kind] = self.books.get(kind, 0) + count
+    def add_rounds(self, sums: SideSums) -> None:
+        """Adds one side's rounds of one game (``sums``, of at least one round)."""
+        self.rounds += sums.rounds
+        self.points += sums.points
+        self.best_round = sums.best if self.best_round is None else max(self.best_round, sums.best)
+        self.went_out += sums.went_out
+        for kind, count in zip(BOOK_KINDS, sums.books, strict=True):
+            self.books[kind] += count
 
     @property
     def average_round(self) -> float | None:
@@ -228,15 +267,43 @@ class Statistics:
 
 
 @dataclass(slots=True)
+class SideSums:
+    """One side's rounds of one game, summed by the database: ``rounds``, ``points``, the ``best``
+    round's score, how often it ``went_out`` and its ``books`` (counts in :data:`BOOK_KINDS` order)."""
+
+    rounds: int
+    points: int
+    best: int
+    went_out: int
+    books: tuple[int, ...]
+
+
+@dataclass(slots=True)
 class _Counted:
     """What the statistics read of a game: its sides (``teams``), whether it is finished, its
-    winner's name (``None``: unfinished or a tie) and each round's Breakdowns (side order)."""
+    winner's name (``None``: unfinished or a tie) and each side's :class:`SideSums` (by side index;
+    a game with no round has none)."""
 
     id: int
     teams: list[dict[str, Any]]
     finished: bool
     winner: str | None
-    rounds: list[list[dict[str, Any]]] = field(default_factory=list)
+    sides: dict[int, SideSums] = field(default_factory=dict)
+
+
+_SIDE_SUMS = (
+    select(
+        ROUND_SIDES.c.game_id,
+        ROUND_SIDES.c.side,
+        func.count(),
+        func.sum(ROUND_SIDES.c.score),
+        func.max(ROUND_SIDES.c.score),
+        func.sum(ROUND_SIDES.c.went_out.cast(Integer)),
+        *(func.sum(ROUND_SIDES.c[column]) for column in _BOOK_COLUMNS),
+    )
+    .where(ROUND_SIDES.c.game_id.in_(bindparam("game_ids", expanding=True)))
+    .group_by(ROUND_SIDES.c.game_id, ROUND_SIDES.c.side)
+)
 
 
 def _counted(session: Session, actor: Actor, flt: HistoryFilter, after: int, size: int) -> list[_Counted]:
@@ -248,18 +315,18 @@ def _counted(session: Session, actor: Actor, flt: HistoryFilter, after: int, siz
     ]
     if games:
         by_id = {g.id: g for g in games}
-        rounds = select(Round.game_id, Round.teams).where(Round.game_id.in_(list(by_id)))
-        for game_id, teams in session.execute(rounds):
-            by_id[game_id].rounds.append(teams)
+        for game_id, side, rounds, points, best, went_out, *books in session.execute(
+            _SIDE_SUMS, {"game_ids": list(by_id)}
+        ):
+            by_id[game_id].sides[side] = SideSums(rounds, int(points), best, int(went_out), tuple(map(int, books)))
     return games
 
 
 def _count_game(stats: Statistics, game: _Counted) -> None:
     stats.games += 1
-    stats.rounds += len(game.rounds)
+    stats.rounds += game.sides[0].rounds if game.sides else 0  # every round holds every side
     finished, winner = game.finished, game.winner
-    side_facts = [[side_round_facts(r[i]) for r in game.rounds] for i in range(len(game.teams))]
-    for team, facts in zip(game.teams, side_facts, strict=True):
+    for i, team in enumerate(game.teams):
         won = winner is not None and winner == team["name"]
         key = side_key(team["players"])
         side = stats.sides.setdefault(key, Figures())
@@ -270,9 +337,10 @@ def _count_game(stats: Statistics, game: _Counted) -> None:
             tally = stats.players.setdefault(player_key(player), Figures())
             tally.add_game(str(player), finished, won)
             targets.append(tally)
-        if facts:
+        sums = game.sides.get(i)
+        if sums is not None:
             for target in targets:
-                target.add_rounds(facts)
+                target.add_rounds(sums)
 
 
 def statistics(db: Database, actor: Actor, flt: HistoryFilter) -> Statistics:
@@ -281,8 +349,9 @@ def statistics(db: Database, actor: Actor, flt: HistoryFilter) -> Statistics:
     A player is identified across games by :func:`~handfoot.engine.history.player_key` (names
     that differ only in case are one player); a side by its players (the same partners are one
     side whatever the side was called). A win is a finished game whose winner is the side (a tie
-    is no win); rounds count every stored round, finished games or not. Each game's sides,
-    status and winner and its rounds' Breakdowns are read as plain rows, a batch at a time.
+    is no win); rounds count every stored round, finished games or not. Each game's sides, status
+    and winner are read as plain rows, a batch at a time, with its sides' rounds summed by the
+    database (``round_sides``: count, sum, max per game and side).
     """
     stats = Statistics()
     for batch in _batches(db, None, lambda session, after, per: _counted(session, actor, flt, after, per)):

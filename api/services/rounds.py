@@ -47,6 +47,7 @@ from handfoot.server.services.errors import (
     TableOpenError,
 )
 from handfoot.server.services.games import find_game, now, state_mapping
+from handfoot.server.services.history import delete_round_sides, write_round_sides
 
 # --------------------------------------------------------------------------------------------
 # Scoring a round body against a game
@@ -298,6 +299,7 @@ def _store_append(session: Session, actor: Actor, append: _Append, request: Mapp
     session.connection().execute(_INSERT_ROUND, {
         "game_id": append.game_id, "number": rnd.number, "revision": rnd.revision, "request": rnd.request,
         "teams": rnd.teams, "author": rnd.author, "created_at": stamp, "updated_at": stamp})
+    write_round_sides(session, append.game_id, rnd.number, rnd.teams)
     appended = WrittenGame(append.game_id, append.sides, state), rnd
     if completion is not None:
         completion.store(session, appended)
@@ -392,6 +394,7 @@ def correct_round(session: Session, actor: Actor, game_id: int, number: int, bod
     rnd.request = {**request, "round": number}
     rnd.teams = teams
     rnd.author = actor.name
+    write_round_sides(session, row.id, number, teams, replace=True)
     rnd.updated_at = stamp
     session.flush()
     state = state_mapping(engine.game_state(rules, sides, _round_totals(session, row.id)))
@@ -465,6 +468,7 @@ def delete_round(session: Session, actor: Actor, game_id: int, number: int, if_m
                               updated_at=rnd.updated_at, revisions=[_revision_data(r) for r in revisions],
                               deleted_at=stamp, deleted_by=actor.name, game_version=row.version + 1))
     session.delete(rnd)
+    delete_round_sides(session, row.id, number)
     session.flush()
     sides = _sides(row)
     state = engine.game_state(_rules_from_json(row.rules_json), sides, _round_totals(session, row.id))

@@ -1,5 +1,6 @@
 """Layering: handfoot.engine (engine/) imports only the stdlib; the client (sdk/) only the stdlib,
-requests and the engine, never the server (api/)."""
+requests and the engine, never the server (api/); the RL environment (rl/) only the stdlib, the
+engine, numpy, gymnasium and pettingzoo, never the client or the server."""
 
 from __future__ import annotations
 
@@ -28,29 +29,32 @@ def imported_modules(path: Path, package: str) -> Iterator[tuple[int, str]]:
                 yield node.lineno, node.module
 
 
-def allowed(module: str, roots: frozenset[str], package: str) -> bool:
-    """Whether ``module`` is under a root in ``roots`` or inside ``package``, and not the server."""
+def allowed(module: str, roots: frozenset[str], package: str, others: tuple[str, ...] = ()) -> bool:
+    """Whether ``module`` is under a root in ``roots`` or inside ``package`` or a package of
+    ``others``, and not the server."""
     if module == "handfoot.server" or module.startswith("handfoot.server."):
         return False
-    return module.split(".")[0] in roots or module == package or module.startswith(package + ".")
+    return module.split(".")[0] in roots or any(module == p or module.startswith(p + ".") for p in (package, *others))
 
 
 @pytest.mark.parametrize(
-    ("folder", "package", "roots"),
+    ("folder", "package", "roots", "others"),
     [
-        ("engine", "handfoot.engine", STDLIB),
+        ("engine", "handfoot.engine", STDLIB, ()),
         # the client may use the engine (offline scoring) and httpx (the async client, an extra)
-        ("sdk", "handfoot", STDLIB | {"requests", "httpx"}),
+        ("sdk", "handfoot", STDLIB | {"requests", "httpx"}, ()),
+        # the environment plays by the engine; numpy, gymnasium and pettingzoo are the rl extra
+        ("rl", "handfoot.rl", STDLIB | {"numpy", "gymnasium", "pettingzoo"}, ("handfoot.engine",)),
     ],
 )
-def test_import_boundary(folder: str, package: str, roots: frozenset[str]) -> None:
+def test_import_boundary(folder: str, package: str, roots: frozenset[str], others: tuple[str, ...]) -> None:
     files = sorted((ROOT / folder).rglob("*.py"))
     assert files, f"no Python files under {folder}/"
     bad = [
         f"{path.relative_to(ROOT)}:{line}: {module}"
         for path in files
         for line, module in imported_modules(path, package)
-        if not allowed(module, roots, package)
+        if not allowed(module, roots, package, others)
     ]
     assert not bad, f"{folder}/ imports outside its boundary:\n" + "\n".join(bad)
 
@@ -62,3 +66,10 @@ def test_boundary_checker_catches_violations(tmp_path: Path) -> None:
     assert found == ["json", "flask", "handfoot.engine", "handfoot.server.db"]
     assert [allowed(m, STDLIB, "handfoot.engine") for m in found] == [True, False, True, False]
     assert not allowed("handfoot.server.db", STDLIB, "handfoot")
+    rl = ("handfoot.engine",)
+    assert allowed("handfoot.engine.play", STDLIB, "handfoot.rl", rl) and allowed(
+        "handfoot.rl.actions", STDLIB, "handfoot.rl"
+    )
+    assert not allowed("handfoot.client", STDLIB, "handfoot.rl", rl) and not allowed(
+        "handfoot.server", STDLIB, "handfoot.rl", rl
+    )

@@ -30,11 +30,20 @@ ROUND_1 = {
 def without_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """Today's app on a schema from before tables: a round's write looks for a table playing the game
     (D51) in ``tables``, and a game's deletion for its tables' waiting seats, which that schema
-    lacks: no table can be playing there."""
+    lacks: no table can be playing there. Nor has it ``round_sides``: a round's write stores no
+    facts there (the migration that makes the table fills it from the stored rounds)."""
+    without_round_sides(monkeypatch)
     monkeypatch.setattr(rounds_svc, "refuse_open_table", lambda session, game_id: None)
     update_stmt = rounds_svc._state_update_stmt  # an append asks in its UPDATE
     monkeypatch.setattr(rounds_svc, "_state_update_stmt", lambda anonymous, refuse_table: update_stmt(anonymous, False))
     monkeypatch.setattr(games_svc, "tables_of", lambda session, game_id: [])
+
+
+def without_round_sides(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Today's app on a schema from before ``round_sides`` (70d1d0a75d83): rounds are written without
+    their sides' facts, as they were then."""
+    monkeypatch.setattr(rounds_svc, "write_round_sides", lambda *args, **kwargs: None)
+    monkeypatch.setattr(rounds_svc, "delete_round_sides", lambda *args, **kwargs: None)
 
 
 def _app(url: str) -> Flask:
@@ -183,3 +192,84 @@ def test_table_state_step_migration_renames_the_stored_count_both_ways(empty_db_
     view = app.test_client().get(f"/v1/tables/{created['id']}/view", headers=seat_headers(created, 0))
     get_db(app).dispose()
     assert view.status_code == 200 and view.get_json()["view"]["step"] == 0
+
+
+@pytest.mark.db
+def test_round_sides_migration_fills_the_facts_of_every_stored_round(
+    empty_db_url: str, db_backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """70d1d0a75d83 makes ``round_sides`` and fills it from the rounds already stored: after it the
+    statistics read the same figures as from rounds the app stored with their facts, and a
+    downgrade drops the table."""
+    tallied = [
+        {
+            "teams": [
+                {
+                    "name": "Team 1",
+                    "went_out": True,
+                    "tally": {**_ZERO, "clean_books": 2, "dirty_books": 2, "wild_books": 1, "table_points": 300},
+                },
+                {"name": "Team 2", "tally": {**_ZERO, "dirty_books": 1, "table_points": 90, "points_left": 40}},
+            ]
+        },
+        ROUND_1,
+    ]
+
+    def fill(url: str) -> dict[str, object]:
+        app = _app(url)
+        client = app.test_client()
+        game_id = client.post("/v1/games", json={"name": "A", "preset": "pagat", "teams": TEAMS}).get_json()["id"]
+        for body in tallied:
+            assert client.post(f"/v1/games/{game_id}/rounds", json=body).status_code == 201
+        get_db(app).dispose()
+        return {"game_id": game_id}
+
+    def stats_and_rows(url: str) -> tuple[object, list[tuple[int, ...]]]:
+        app = _app(url)
+        stats = app.test_client().get("/v1/games/stats").get_json()
+        get_db(app).dispose()
+        engine = make_engine(url)
+        try:
+            with engine.connect() as connection:
+                rows = [
+                    tuple(r)
+                    for r in connection.execute(
+                        text(
+                            "SELECT number, side, score, went_out, clean_books, dirty_books, wild_books "
+                            "FROM round_sides "
+                            "ORDER BY number, side"
+                        )
+                    )
+                ]
+        finally:
+            engine.dispose()
+        return stats, rows
+
+    migrate.upgrade(empty_db_url, "58da2dd199e4")
+    with monkeypatch.context() as patched:
+        without_round_sides(patched)
+        fill(empty_db_url)
+    migrate.upgrade(empty_db_url)
+    migrated = stats_and_rows(empty_db_url)
+
+    migrate.downgrade(empty_db_url, "58da2dd199e4")
+    engine = make_engine(empty_db_url)
+    try:
+        assert "round_sides" not in inspect(engine).get_table_names()
+        with engine.begin() as connection:
+            for table in ("rounds", "game_players", "games"):
+                connection.execute(text(f"DELETE FROM {table}"))
+    finally:
+        engine.dispose()
+    migrate.upgrade(empty_db_url)
+    fill(empty_db_url)  # stored by today's app, facts and all
+    written = stats_and_rows(empty_db_url)
+
+    assert migrated == written
+    rows = migrated[1]
+    assert [(n, side, score > 0, bool(out), *books) for n, side, score, out, *books in rows] == [
+        (1, 0, True, True, 2, 2, 1),
+        (1, 1, True, False, 0, 1, 0),
+        (2, 0, True, False, 1, 0, 0),
+        (2, 1, True, False, 1, 0, 0),
+    ]

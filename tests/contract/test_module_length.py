@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULES = sorted(p for folder in ("engine", "api", "sdk") for p in (ROOT / folder).rglob("*.py"))
+MODULES = sorted(p for folder in ("engine", "api", "sdk", "rl") for p in (ROOT / folder).rglob("*.py"))
 LIMIT = 500
 
 

@@ -15,8 +15,12 @@ The run reaches stored games (issue 18, defect 6: once 75% of its requests were 
 48,000 game creations succeeded). Every other case of a games operation is *steered* (:class:`Steer`):
 its ids are those of games the run created, followed from the ``Location`` of each 201, its body
 the operation's documented example, a correction's ``If-Match`` the round's ETag; the rest is
-generated as schemathesis makes it. Each answer is counted per operation, and the last test prints
-the share of 2xx answers per operation and requires every games operation to have some.
+generated as schemathesis makes it. The tables operations are steered the same way (issue 29: the
+fuzz never reached the seat operations, having no token): a live table the run created, the token
+of the seat whose turn it is as ``Seat-Token``, an action the seat may take (a draw), a long-poll
+that does not wait and the shortest event stream. Each answer is counted per operation, and the
+last test prints the share of 2xx answers per operation and requires every games operation and
+every tables operation but a round's log (which needs a round played to its end) to have some.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from handfoot.server import create_app, migrate
 from handfoot.server.config import normalize_database_url
 from handfoot.server.db import get_db, make_engine
 from handfoot.server.resources.games import examples as ex
+from handfoot.server.resources.tables import examples as tables_ex
 
 EXAMPLES = int(os.environ.get("HANDFOOT_FUZZ_EXAMPLES", "12"))
 # One worker runs every case (make test's --dist loadfile): the per-operation 2xx check counts them all.
@@ -122,6 +127,16 @@ GAMES_OPERATIONS = (
     ("GET", "/v1/games/export"),
     ("GET", "/v1/games/stats"),
 )
+#: Every tables operation a run must answer 2xx at least once: the seat operations included, steered
+#: to a live table with one of its Seat-Tokens (the hook that gives the fuzz a seat's token).
+TABLES_OPERATIONS = (
+    ("POST", "/v1/tables"),
+    ("GET", "/v1/tables/{table_id}"),
+    ("GET", "/v1/tables/{table_id}/view"),
+    ("GET", "/v1/tables/{table_id}/events"),
+    ("POST", "/v1/tables/{table_id}/actions"),
+)
+STEERED = GAMES_OPERATIONS + TABLES_OPERATIONS
 _ROUND = {k: v for k, v in ex.ROUND_REQUEST.items() if k != "round"}
 
 
@@ -132,6 +147,7 @@ class Steer:
     def __init__(self, app: Any) -> None:
         self.client = app.test_client()
         self.games: list[int] = []
+        self.tables: list[dict[str, Any]] = []  # as created: id and every seat's token
         self.counter: dict[tuple[str, str], itertools.count[int]] = {}
         self.answers: dict[tuple[str, str], dict[str, int]] = {}
 
@@ -143,13 +159,50 @@ class Steer:
             assert self.client.post(f"/v1/games/{game_id}/rounds", json=_ROUND).status_code == 201
         return game_id
 
+    def _new_table(self) -> dict[str, Any]:
+        created = self.client.post("/v1/tables", json=tables_ex.TABLE_CREATE_REQUEST)
+        assert created.status_code == 201, created.get_json()
+        table: dict[str, Any] = created.get_json()
+        self.tables.append(table)
+        return table
+
+    def steer_table(self, case: Any, method: str, path: str) -> None:
+        """A steered case of a tables operation: the documented body; a live table (a fresh one for
+        an action) and, for a seat operation, the token of the seat whose turn it is; no long wait."""
+        headers = {k: v for k, v in (case.headers or {}).items() if k.lower() not in ("idempotency-key", "seat-token")}
+        if method == "POST" and path == "/v1/tables":
+            case.body, case.media_type, case.headers = tables_ex.TABLE_CREATE_REQUEST, "application/json", headers
+            return
+        table = self._new_table() if method == "POST" or not self.tables else self.tables[-1]
+        params = case.path_parameters if case.path_parameters is not None else {}
+        params["table_id"] = table["id"]
+        case.path_parameters = params
+        shown = self.client.get(f"/v1/tables/{table['id']}").get_json()
+        if path != "/v1/tables/{table_id}":
+            headers["Seat-Token"] = table["seats"][shown["turn"]]["token"]
+        if method == "POST":
+            case.body = {"version": shown["version"], "action": {"type": "draw"}}
+            case.media_type = "application/json"
+        elif path.endswith("/view"):
+            case.query = {"version": shown["version"], "wait": 0}
+        elif path.endswith("/events"):
+            headers = {k: v for k, v in headers.items() if k.lower() != "last-event-id"}
+            case.query = {"wait": 1}  # the shortest stream: the view, then the end
+        else:
+            case.query = {}
+        case.headers = headers
+
     def steer(self, case: Any) -> None:
-        """Every other case of a games operation: live ids, the documented body, the ETag."""
+        """Every other case of a games or tables operation: live ids, the documented body, the ETag,
+        a seat's token."""
         key = (case.method.upper(), case.path)
         n = next(self.counter.setdefault(key, itertools.count()))
-        if key not in GAMES_OPERATIONS or n % 2:
+        if key not in STEERED or n % 2:
             return
         method, path = key
+        if key in TABLES_OPERATIONS:
+            self.steer_table(case, method, path)
+            return
         params = case.path_parameters if case.path_parameters is not None else {}
         if "{game_id}" in path:
             # a fresh game where the operation changes it (appends end a game; deletes remove it)
@@ -215,8 +268,8 @@ class Steer:
             pytest.skip(f"no fuzz run on {backend}")
         with capsys.disabled():
             print("\n" + self.report(backend))
-        missing = [op for op in GAMES_OPERATIONS if not self.answers.get(op, {}).get("2xx")]
-        assert not missing, f"games operations never answered 2xx: {missing}\n{self.report(backend)}"
+        missing = [op for op in STEERED if not self.answers.get(op, {}).get("2xx")]
+        assert not missing, f"operations never answered 2xx: {missing}\n{self.report(backend)}"
 
 
 SQLITE_STEER, PG_STEER = Steer(SQLITE_APP), Steer(PG_APP)

@@ -80,3 +80,18 @@ def test_players_and_sides_across_games() -> None:
     assert player_key("Zoe\u0308") == player_key("ZOË")
     assert side_key(["Bob", "ann"]) == side_key(["Ann", "BOB"])
     assert side_key(["Ann", "Bob"]) != side_key(["Ann", "Cy"])
+
+
+def test_every_preset_books_by_the_kinds_a_history_stores() -> None:
+    """The breakdown's book lines under every preset are the kinds of :data:`BOOK_KINDS`, the columns
+    a stored round's facts have (``round_sides``): a new kind needs its column before a preset uses it."""
+    from handfoot.engine import breakdown, rules_of
+    from handfoot.engine.presets import PRESETS
+    from handfoot.engine.tallies import Tally
+
+    tally = Tally(1, 1, 1, 0, 0, 0, 0)
+    for preset in PRESETS:
+        rules = rules_of({"preset": preset}).rules
+        lines = breakdown("Us", False, tally, rules, 1).lines
+        kinds = [line.code.removesuffix("_books") for line in lines if line.code.endswith("_books")]
+        assert kinds == list(BOOK_KINDS), preset

@@ -49,6 +49,20 @@ def test_offline_score_example() -> None:
     assert totals == ["3740", "1075"]
 
 
+def test_rl_random_greedy_example() -> None:
+    """Random agents and the engine's greedy bot through the PettingZoo environment (no server)."""
+    done = run_example("rl_random_greedy.py", None, "--preset", "pagat", "--rounds", "2", "--seed", "7")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "pagat, 2 rounds from seed 7; greedy: seat_1, seat_3, random: the others"
+    assert [line.split(":")[0] for line in lines[1:]] == ["round 1", "round 2", "rewards", "game"]
+    rounds = [[int(p.split()[-1]) for p in line.split(": ")[1].split(", ")] for line in lines[1:3]]
+    game = [int(p.split()[-1]) for p in lines[4].split(": ")[1].split(", ")]
+    assert game == [sum(column) for column in zip(*rounds, strict=True)]  # the game's totals add the rounds
+    rewards = [int(p.split()[-1]) for p in lines[3].split(": ")[1].split(", ")]
+    assert rewards == [game[0], game[1], game[0], game[1]]  # each seat was given its side's points
+
+
 def execute_notebook(name: str, env: dict[str, str]) -> list[Any]:
     """Run ``examples/NAME`` in a fresh kernel; its code cells' outputs, in order."""
     nbformat = pytest.importorskip("nbformat", reason="nbformat/nbclient are dev extras: pip install -e '.[dev]'")

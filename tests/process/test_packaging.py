@@ -1,6 +1,7 @@
 """What installs: two distributions under one namespace, handfoot, and nothing else.
 
-- ``handfoot`` (pyproject.toml): sdk/ as ``handfoot.client``, engine/ as ``handfoot.engine``.
+- ``handfoot`` (pyproject.toml): sdk/ as ``handfoot.client``, engine/ as ``handfoot.engine``, rl/
+  as ``handfoot.rl`` (its dependencies the ``rl`` extra).
 - ``handfoot-server`` (api/pyproject.toml): api/ as ``handfoot.server``, migrations/ inside it.
 
 Both are built here as ``python -m build --no-isolation`` makes them (offline): the sdist, then
@@ -59,7 +60,7 @@ def source_folders(*tops: Path) -> set[Path]:
 
 def test_every_folder_is_a_listed_package() -> None:
     listed = set(package_folders(CLIENT, ROOT).values()) | set(package_folders(SERVER, ROOT / "api").values())
-    missing = source_folders(ROOT / "sdk", ROOT / "engine", ROOT / "api", ROOT / "migrations") - listed
+    missing = source_folders(ROOT / "sdk", ROOT / "engine", ROOT / "rl", ROOT / "api", ROOT / "migrations") - listed
     assert not missing, "folders no distribution ships (add them to a [tool.setuptools] packages list):\n" + "\n".join(
         sorted(str(m.relative_to(ROOT)) for m in missing)
     )
@@ -80,6 +81,11 @@ def test_one_version_source() -> None:
     assert SERVER["project"]["version"] == version
     assert f"handfoot-server=={version}" in CLIENT["project"]["optional-dependencies"]["server"]
     assert f"handfoot=={version}" in SERVER["project"]["dependencies"]
+
+
+def test_the_dev_group_installs_the_rl_extra() -> None:
+    """``make install`` (the dev group) brings what handfoot.rl needs, so its tests run everywhere."""
+    assert set(CLIENT["project"]["optional-dependencies"]["rl"]) <= set(CLIENT["dependency-groups"]["dev"])
 
 
 def test_dev_and_bench_are_groups_not_extras() -> None:
@@ -135,6 +141,7 @@ def test_client_wheel_ships_no_server_code(wheels: dict[str, Path]) -> None:
     files = names(wheels["handfoot"])
     assert "handfoot/client/__init__.py" in files and "handfoot/engine/__init__.py" in files
     assert "handfoot/client/py.typed" in files and "handfoot/engine/py.typed" in files
+    assert "handfoot/rl/handfoot_v0.py" in files and "handfoot/rl/py.typed" in files
     assert not [name for name in files if name.startswith("handfoot/server/")]
 
 

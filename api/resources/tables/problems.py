@@ -9,7 +9,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 from handfoot.engine.errors import HandFootError
-from handfoot.server import auth
+from handfoot.server import auth, security
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
 from handfoot.server.problems import ENGINE_ERROR_SLUGS, json_pointer, make_problem, problem_response
@@ -17,7 +17,7 @@ from handfoot.server.resources.games import problems as games_problems
 from handfoot.server.services import errors as svc
 from handfoot.server.services import tables as tables_svc
 
-SEAT_HEADER = "Seat-Token"
+SEAT_HEADER = security.SEAT_HEADER
 #: The operations a seat makes with its token (no API key).
 SEAT_ENDPOINTS = frozenset({"Tables.SeatView", "Tables.SeatEvents", "Tables.ActionCollection"})
 #: The operation either may make.
@@ -126,7 +126,9 @@ def _authenticate() -> None:
         db = get_db()
         if endpoint == ACTION_ENDPOINT and flask.request.method == "POST":
             db.begin_request_write()
-        seat, flask.g.table = tables_svc.seat_at(db, table_id, headers.get(SEAT_HEADER))
+        token = headers.get(SEAT_HEADER)
+        seat, flask.g.table = tables_svc.seat_at(db, table_id, token)
+        security.seat_accepted(str(token))  # its next requests count against the seat's allowance
         flask.g.seat = seat
         flask.g.actor = SeatActor(table_id=table_id, seat=seat)
     else:

@@ -258,9 +258,9 @@ class SeatEvents(MethodView):
         Server-sent events (`text/event-stream`): the seat's view (a SeatView, as GET .../view) at
         once and after every change of the table, each with `id:` the table's version. `Last-Event-ID`
         resumes: the current view is sent only if it is newer. The stream ends when the table is
-        finished, or after `wait` seconds, or when the seat waits again (a long-poll or another stream
-        replaces it); clients reconnect. It is woken by every change, made
-        through any API host.
+        finished or deleted (with its game), or after `wait` seconds, or when the seat waits again
+        (a long-poll or another stream replaces it); clients reconnect. It is woken by every change,
+        made through any API host.
         """
         seen = _last_event_id()
         db, seat = get_db(), _seat()
@@ -275,9 +275,12 @@ class SeatEvents(MethodView):
             with wakeups.watch(db, table_id) as waiter:  # before each read: no change goes unheard
                 _wake_superseded(db, table_id, ticket)
                 while not ticket.superseded.is_set():
-                    current, status, due = svc.poll(db, table_id)
-                    if current != seen or svc.answer_is_due(due):
-                        data = svc.read_table(db, table_id)
+                    try:
+                        current, status, due = svc.poll(db, table_id)
+                        data = svc.read_table(db, table_id) if current != seen or svc.answer_is_due(due) else None
+                    except svc.TableNotFoundError:  # its game was deleted: the stream ends, as a finished one does
+                        return
+                    if data is not None:
                         db.close_session()  # no transaction held between events
                         status = data.status
                         if data.version != seen:

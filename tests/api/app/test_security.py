@@ -133,13 +133,13 @@ def test_game_reads_with_a_key_are_no_store(app: Flask, flask_client: FlaskClien
 # --- rate limiting ----------------------------------------------------------------------------------------
 
 
-def assert_429(response: Any) -> None:
+def assert_429(response: Any, limit: str = "3 per 1 minute", who: str = "API key or address") -> None:
     assert response.status_code == 429, response.get_data(as_text=True)
     assert response.content_type == "application/problem+json"
     assert 0 < int(response.headers["Retry-After"]) <= 60
     body = response.get_json()
     assert body["type"] == "https://handfoot.dev/problems/too-many-requests"
-    assert "3 per 1 minute" in body["detail"]
+    assert f"for this {who} (limit: {limit})" in body["detail"]
 
 
 def test_no_rate_limit_unless_configured(flask_client: FlaskClient) -> None:
@@ -368,3 +368,27 @@ def test_503_keeps_its_own_retry_after(make_app: Callable[..., Flask], monkeypat
     from handfoot.server.resources.health.routes import RETRY_AFTER_SECONDS
 
     assert response.headers["Retry-After"] == str(RETRY_AFTER_SECONDS)
+
+
+def test_seats_count_against_their_own_allowance(make_app: Callable[..., Flask]) -> None:
+    """A Seat-Token seen accepted counts against its seat's allowance (``SEAT_RATE_LIMIT``), not the
+    address's: four seats on one address play on past the address's limit; each seat has its own
+    limit; made-up tokens count against the address, so they buy nothing."""
+    from tests.helpers.tables import create, seat_headers
+
+    flask_client = make_app(RATE_LIMIT="6/minute", SEAT_RATE_LIMIT="10/minute").test_client()
+    created = create(flask_client)  # the address: 1
+    for seat in range(4):  # each seat's first request counts against the address (2..5), 10 more its own
+        for _ in range(11):
+            response = flask_client.get(f"/v1/tables/{created['id']}/view", headers=seat_headers(created, seat))
+            assert response.status_code == 200, (seat, response.get_json())
+            assert response.headers["X-RateLimit-Limit"] in ("6", "10")
+    assert_429(
+        flask_client.get(f"/v1/tables/{created['id']}/view", headers=seat_headers(created, 0)),
+        "10 per 1 minute",
+        "seat",
+    )
+    assert flask_client.get("/v1/presets").status_code == 200  # the address: 6, its last
+    made_up = {"Seat-Token": "not-a-seat-token"}
+    assert_429(flask_client.get(f"/v1/tables/{created['id']}/view", headers=made_up), "6 per 1 minute")
+    assert_429(flask_client.get("/v1/presets"), "6 per 1 minute")

@@ -212,7 +212,8 @@ def test_only_the_update_and_the_insert_run_in_the_write_transaction(
 ) -> None:
     """The round is scored before the write transaction, which holds the UPDATE of the game (at the
     version read, and only where no table plays the game, D51: asked in the UPDATE itself, so a
-    table made meanwhile is seen) and the INSERT of the round, nothing else; no row is read ``FOR
+    table made meanwhile is seen), the INSERT of the round and the INSERT of its sides' facts
+    (``round_sides``, what the statistics sum), nothing else; no row is read ``FOR
     UPDATE``. On SQLite the reads (the API-key check, the game row) are a transaction of their own,
     ended with ``ROLLBACK``, then the write begins with ``BEGIN IMMEDIATE`` on the same connection;
     on PostgreSQL the write continues the request's transaction. Either way the request checks out
@@ -240,7 +241,11 @@ def test_only_the_update_and_the_insert_run_in_the_write_transaction(
     reads = [s for s in statements if s.startswith("SELECT")]
     assert [s.split(" FROM ")[1].split()[0] for s in reads] == ["api_keys", "games"], statements
     writes = [s for s in statements if s.split()[0] in ("UPDATE", "INSERT", "DELETE")]
-    assert [s.split()[0] for s in writes] == ["UPDATE", "INSERT"], statements
+    assert [" ".join(s.split()[:3]) for s in writes] == [
+        "UPDATE games SET",
+        "INSERT INTO rounds",
+        "INSERT INTO round_sides",
+    ], statements
     assert "FROM tables" in writes[0] and "NOT (EXISTS" in writes[0], writes[0]
     if db_backend == "sqlite":
         assert [s for s in statements if s.startswith(("BEGIN", "ROLLBACK"))] == [
@@ -248,7 +253,7 @@ def test_only_the_update_and_the_insert_run_in_the_write_transaction(
             "ROLLBACK",
             "BEGIN IMMEDIATE",
         ], statements
-        assert statements.index("BEGIN IMMEDIATE") == len(statements) - 3, statements  # UPDATE, INSERT
+        assert statements.index("BEGIN IMMEDIATE") == len(statements) - 4, statements  # UPDATE, INSERT x 2
     assert len(checkouts) == 1
 
 
@@ -262,11 +267,12 @@ def test_an_append_with_an_idempotency_key_stores_its_answer_in_the_rounds_trans
             f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1}, headers={"Idempotency-Key": "one-transaction"}
         )
     assert response.status_code == 201, response.get_json()
-    assert [s.split()[0] for s in statements if s.split()[0] in ("UPDATE", "INSERT")][-3:] == [
+    assert [s.split()[0] for s in statements if s.split()[0] in ("UPDATE", "INSERT")][-4:] == [
         "UPDATE",
         "INSERT",
+        "INSERT",
         "UPDATE",
-    ], statements  # the game, the round, the key's stored answer
+    ], statements  # the game, the round, its sides' facts, the key's stored answer
     last = max(i for i, s in enumerate(statements) if s.startswith("UPDATE games"))
     assert not any(s.startswith("BEGIN") for s in statements[last:]), statements  # one transaction
     again = flask_client.post(

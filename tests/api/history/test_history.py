@@ -271,6 +271,70 @@ def test_statistics_add_up_from_the_rounds(flask_client: FlaskClient, db_backend
     assert stats["players"][0]["games"] >= stats["players"][-1]["games"]  # most games first
 
 
+def _figures_from_export(flask_client: FlaskClient) -> dict[str, tuple[int, int, int, int, dict[str, int]]]:
+    """Each player's (rounds, points, best round, went out, books) counted from every exported game's
+    stored Breakdowns (each round as read), by the engine's reading of them: what the database's
+    sums must agree with."""
+    from handfoot.engine.history import player_key, side_round_facts
+
+    out: dict[str, list[Any]] = {}
+    for game in ndjson(flask_client.get("/v1/games/export")):
+        for summary in game["rounds"]:
+            rnd = flask_client.get(f"/v1/games/{game['id']}/rounds/{summary['number']}").get_json()
+            for team, breakdown in zip(game["teams"], rnd["teams"], strict=True):
+                facts = side_round_facts(breakdown)
+                for player in team["players"]:
+                    f = out.setdefault(player_key(player), [0, 0, None, 0, {"clean": 0, "dirty": 0, "wild": 0}])
+                    f[0] += 1
+                    f[1] += facts.score
+                    f[2] = facts.score if f[2] is None else max(f[2], facts.score)
+                    f[3] += facts.went_out
+                    for kind, n in facts.books.items():
+                        f[4][kind] += n
+    return {key: tuple(f) for key, f in out.items()}  # type: ignore[misc]
+
+
+def _figures_from_stats(flask_client: FlaskClient) -> dict[str, tuple[int, int, int, int, dict[str, int]]]:
+    from handfoot.engine.history import player_key
+
+    stats = flask_client.get("/v1/games/stats").get_json()
+    return {
+        player_key(p["name"]): (p["rounds"], p["points"], p["best_round"], p["went_out"], p["books"])
+        for p in stats["players"]
+        if p["rounds"]
+    }
+
+
+def test_statistics_follow_every_write_of_a_round(flask_client: FlaskClient, db_backend: str) -> None:
+    """The database's sums (``round_sides``) agree with the stored Breakdowns after appends, a
+    correction, a deletion of the last round and a game's deletion: every write keeps them."""
+    first = create_game(flask_client, teams=TEAMS)["id"]
+    for body in (out_round("Team 1", "Team 2"), SEED_ROUND_1, out_round("Team 2", "Team 1")):
+        append(flask_client, first, body)
+    second = create_game(flask_client, teams=TEAMS)["id"]
+    append(flask_client, second, out_round("Team 2", "Team 1"))
+    checked = [_figures_from_stats(flask_client)]
+    assert checked[0] == _figures_from_export(flask_client) and checked[0]
+
+    etag = flask_client.get(f"/v1/games/{first}/rounds/2").headers["ETag"]
+    corrected = flask_client.put(
+        f"/v1/games/{first}/rounds/2", json={"teams": out_round("Team 1", "Team 2")}, headers={"If-Match": etag}
+    )
+    assert corrected.status_code == 200
+    checked.append(_figures_from_stats(flask_client))
+    assert checked[-1] == _figures_from_export(flask_client)
+
+    etag = flask_client.get(f"/v1/games/{first}").headers["ETag"]
+    assert flask_client.delete(f"/v1/games/{first}/rounds/3", headers={"If-Match": etag}).status_code == 204
+    checked.append(_figures_from_stats(flask_client))
+    assert checked[-1] == _figures_from_export(flask_client)
+
+    assert flask_client.delete(f"/v1/games/{second}").status_code == 204
+    checked.append(_figures_from_stats(flask_client))
+    assert checked[-1] == _figures_from_export(flask_client)
+    assert len({repr(sorted(c.items())) for c in checked}) == 4  # each write changed the figures
+
+
 def test_statistics_empty(flask_client: FlaskClient, db_backend: str) -> None:
     assert flask_client.get("/v1/games/stats").get_json() == {"games": 0, "rounds": 0, "players": [], "sides": []}
 

@@ -146,3 +146,23 @@ def test_the_stream_of_a_finished_table_ends_after_its_last_view(app: Flask, thr
         received = list(events(stream))  # the stream ends by itself: the table is finished
     assert [e["id"] for e in received] == [str(final["version"])]
     assert received[0]["data"]["status"] == "finished" and received[0]["data"]["view"]["phase"] == "ended"
+
+
+def test_the_stream_of_a_deleted_games_table_ends_cleanly(
+    app: Flask, threaded_server: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Deleting the game deletes its table: the stream open on it ends (woken by the deletion) without
+    an error logged or the connection cut mid-event; the seat's next request is the table's 404."""
+    created = make_table(threaded_server)
+    game = requests.get(f"{threaded_server}/v1/tables/{created['id']}", timeout=30).json()["game"]
+    url = f"{threaded_server}/v1/tables/{created['id']}/events"
+    with requests.get(url, params={"wait": 30}, headers=seat_headers(created, 0), stream=True, timeout=60) as stream:
+        received = events(stream)
+        assert next(received)["id"] == "0"
+        started = time.monotonic()
+        assert requests.delete(f"{threaded_server}/v1/games/{game}", timeout=30).status_code == 204
+        assert list(received) == []  # the stream ends by itself, every event whole
+        assert time.monotonic() - started < 10
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")], caplog.records
+    again = requests.get(url, headers=seat_headers(created, 0), timeout=30)
+    assert again.status_code == 404

@@ -1,0 +1,309 @@
+"""The environment's fixed index of macro actions, and which of them the play engine accepts now.
+
+A learning agent picks an index in ``range(ACTION_COUNT)``; each index names one kind of move (a
+*macro*), and :func:`legal_moves` turns every macro into the one concrete engine action it stands
+for in this state (cards chosen from the seat's hand) together with the state
+:func:`~handfoot.engine.play.step` returns for it. An index is legal exactly when ``step`` accepts
+that action: the engine is the only judge, nothing here restates a rule. The index (see
+:data:`ACTIONS` for the names):
+
+====================  =====================================================================================
+index                 macro
+====================  =====================================================================================
+0                     ``draw`` from the stock (with the stock empty: what the rules do then)
+1-3                   ``take_pile`` with two naturals of the top card's rank, with one natural and one
+                      wild, or with no hand card onto the side's open meld of that rank (the first two go
+                      onto that open meld too, where there is one)
+4-6                   the same three takes, each with every further meld the rest of the hand can start
+                      (what the engine's :func:`~handfoot.engine.play.bots.meld_parts` finds), counted with
+                      it toward an opening
+7-19                  ``meld`` rank r (4 ... 10, J, Q, K, A, 3, wild): every natural of r in hand added to
+                      the side's open meld of r; else a new meld of them with the fewest wild cards the
+                      engine accepts (0, 1, 2, ...); else added to the side's last (complete) meld of r.
+                      ``wild``: every wild card onto the side's open wild meld, else as a new wild meld.
+                      Each time all the cards first, then as many as ``book_max_size`` leaves room for
+20-31                 one wild card (a two before a joker) onto the side's meld of rank r (4 ... A, 3):
+                      its open meld, else its last
+32-43                 ``burn`` every natural of rank r (4 ... A, 3) in hand, where the rules burn
+44                    ``meld`` everything at once that ``meld_parts`` finds (how a side opens with several
+                      melds)
+45-97                 ``discard`` one card, by card in :data:`CARD_CODES`' order (``AS AH AD AC 2S ...
+                      KC``, then ``JK``)
+98                    ``ask`` the partner "May I go out?"
+99, 100               ``answer`` yes, ``answer`` no
+====================  =====================================================================================
+
+Every turn has a legal index: a draw in the draw phase, both answers in the answer phase, a discard
+in the play phase (:func:`legal_moves` raises ``RuntimeError`` if the engine accepts none).
+Standard library and the engine only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+from handfoot.engine.cards import DECK, Card, parse_cards
+from handfoot.engine.errors import PlayError
+from handfoot.engine.melds import BookKind, validate_meld
+from handfoot.engine.play import State, step, view
+from handfoot.engine.play.bots import meld_parts
+from handfoot.engine.table import analyse_table
+
+Action = dict[str, Any]
+
+#: Ranks with a meld macro, in index order; ``wild`` stands for twos and jokers together.
+MELD_RANKS: tuple[str, ...] = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "3", "wild")
+#: Ranks a wild card can be added to, and that can be burnt (the natural ones and black threes).
+RANKS: tuple[str, ...] = MELD_RANKS[:-1]
+#: Every distinct card, in deck order (``AS`` ... ``KC``, ``JK``): the discard macros and the
+#: observation's card counts.
+CARD_CODES: tuple[str, ...] = tuple(dict.fromkeys(card.code for card in DECK))
+#: The three ways to take the pile: hand cards melded with the top card.
+TAKE_WAYS: tuple[str, ...] = ("pair", "natural_wild", "onto")
+
+#: The name of every index, in order (``draw``, ``take_pile:pair``, ..., ``answer:no``).
+ACTIONS: tuple[str, ...] = (
+    "draw",
+    *(f"take_pile:{way}" for way in TAKE_WAYS),
+    *(f"take_pile:{way}+melds" for way in TAKE_WAYS),
+    *(f"meld:{rank}" for rank in MELD_RANKS),
+    *(f"wild_onto:{rank}" for rank in RANKS),
+    *(f"burn:{rank}" for rank in RANKS),
+    "meld_all",
+    *(f"discard:{code}" for code in CARD_CODES),
+    "ask",
+    "answer:yes",
+    "answer:no",
+)
+ACTION_COUNT = len(ACTIONS)
+INDEX: dict[str, int] = {name: i for i, name in enumerate(ACTIONS)}
+
+Move = tuple[Action, State]
+
+
+def _rank(card: Card) -> str:
+    return "wild" if card.is_wild else card.rank.value
+
+
+def _wilds(hand: Sequence[Card]) -> list[Card]:
+    """The hand's wild cards, twos first (a joker is worth more left for later)."""
+    return sorted((c for c in hand if c.is_wild), key=lambda c: c.rank.value != "2")
+
+
+def _codes(cards: Sequence[Card]) -> list[str]:
+    return [c.code for c in cards]
+
+
+def _melds_of(state: State, seat: int, rank: str) -> tuple[int | None, int | None]:
+    """The side's open (unfinished) meld of ``rank`` and its last meld of ``rank`` (indexes, or
+    ``None``), as the engine's :func:`~handfoot.engine.table.analyse_table` reads them; ``wild``:
+    its wild melds."""
+    side = state.sides[state.seats[seat].side]
+    checks = analyse_table(side.melds, state.rules).checks
+    ours = [
+        i
+        for i, check in enumerate(checks)
+        if (check.kind is BookKind.WILD if rank == "wild" else check.rank == rank and check.kind is not BookKind.WILD)
+    ]
+    open_meld = next((i for i in ours if not checks[i].complete), None)
+    return open_meld, (ours[-1] if ours else None)
+
+
+def _merged(parts: Sequence[Action]) -> Action | None:
+    """Meld actions of one part each, as one action (no card of the hand used twice); ``None`` if empty."""
+    out: Action = {"type": "meld", "melds": [], "add": [], "burn": []}
+    used: list[str] = []
+    for part in parts:
+        cards = [
+            *(c for m in part.get("melds", []) for c in m),
+            *(c for a in part.get("add", []) for c in a["cards"]),
+            *part.get("burn", []),
+        ]
+        if any(used.count(c) + cards.count(c) > 1 for c in cards):
+            continue  # a wild card two parts both offer: the first keeps it
+        used += cards
+        for key in ("melds", "add", "burn"):
+            out[key] += part.get(key, [])
+    if not used:
+        return None
+    return {key: value for key, value in out.items() if value}
+
+
+class _Moves:
+    """The candidates of one seat in one state, tried in order with :func:`step`."""
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.state, self.seat = state, seat
+        self.hand = state.seats[seat].hand
+        self.found: dict[int, Move] = {}
+
+    def first(self, index: int, candidates: Iterator[Action]) -> None:
+        """The first candidate ``step`` accepts becomes move ``index`` (none: the index is not legal)."""
+        for candidate in candidates:
+            action = {**candidate, "seat": self.seat}
+            try:
+                self.found[index] = (action, step(self.state, action))
+                return
+            except PlayError:
+                continue
+
+    def naturals(self, rank: str) -> list[Card]:
+        return [c for c in self.hand if not c.is_wild and c.rank.value == rank]
+
+
+def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Action]:
+    state = moves.state
+    if not state.pile:
+        return
+    top = state.pile[0]
+    same = [c for c in moves.hand if c.rank is top.rank]
+    wilds = [c for c in _wilds(moves.hand) if c.rank is not top.rank]
+    if way == "pair":
+        if len(same) < 2:
+            return
+        cards = same[:2]
+    elif way == "natural_wild":
+        if not same or not wilds:
+            return
+        cards = [same[0], wilds[0]]
+    else:
+        cards = []
+    onto, _ = _melds_of(state, moves.seat, _rank(top))
+    if way == "onto" and onto is None:
+        return
+    action: Action = {"type": "take_pile", "cards": _codes(cards)}
+    if onto is not None:
+        action["onto"] = onto
+    if with_melds:
+        rest = list(moves.hand)
+        for card in cards:
+            rest.remove(card)
+        seen = {"hand": _codes(rest), "actions": [{"type": "meld", "extend": [], "burn": []}]}
+        extra = _merged(meld_parts(seen, state.rules))
+        if extra is None:
+            return
+        action["melds"] = extra["melds"]
+    yield action
+
+
+def _fitting(moves: _Moves, cards: list[str], to: int | None) -> list[list[str]]:
+    """``cards``, then as many of them as fit under ``book_max_size`` (new, or onto meld ``to``) if
+    fewer; only those the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step``
+    applies to each new meld and addition) accepts, so that ``step`` is not tried in vain."""
+    rules = moves.state.rules
+    side = moves.state.sides[moves.state.seats[moves.seat].side]
+    onto = () if to is None else side.melds[to]
+    room = len(cards) if rules.book_max_size is None else rules.book_max_size - len(onto)
+    options = [cards, cards[:room]] if 0 < room < len(cards) else [cards]
+    return [option for option in options if validate_meld(parse_cards(option), rules, onto).valid]
+
+
+def _meld_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
+    open_meld, last = _melds_of(moves.state, moves.seat, rank)
+    wilds = _wilds(moves.hand)
+    if rank == "wild":
+        if not wilds:
+            return
+        if open_meld is not None:
+            for cards in _fitting(moves, _codes(wilds), open_meld):
+                yield {"type": "meld", "add": [{"to": open_meld, "cards": cards}]}
+        for cards in _fitting(moves, _codes(wilds), None):
+            yield {"type": "meld", "melds": [cards]}
+        return
+    naturals = _codes(moves.naturals(rank))
+    if not naturals:
+        return
+    if open_meld is not None:
+        for cards in _fitting(moves, naturals, open_meld):
+            yield {"type": "meld", "add": [{"to": open_meld, "cards": cards}]}
+    for k in range(len(wilds) + 1):
+        for cards in _fitting(moves, naturals + _codes(wilds[:k]), None):
+            yield {"type": "meld", "melds": [cards]}
+    if last is not None and last != open_meld:
+        for cards in _fitting(moves, naturals, last):
+            yield {"type": "meld", "add": [{"to": last, "cards": cards}]}
+
+
+def _wild_onto_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
+    wilds = _wilds(moves.hand)
+    if not wilds:
+        return
+    open_meld, last = _melds_of(moves.state, moves.seat, rank)
+    for to in dict.fromkeys(i for i in (open_meld, last) if i is not None):
+        yield {"type": "meld", "add": [{"to": to, "cards": [wilds[0].code]}]}
+
+
+def _burn_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
+    naturals = moves.naturals(rank)
+    if naturals:
+        yield {"type": "meld", "burn": _codes(naturals)}
+
+
+def _meld_all_candidates(moves: _Moves) -> Iterator[Action]:
+    merged = _merged(meld_parts(view(moves.state, moves.seat), moves.state.rules))
+    if merged is not None:
+        yield merged
+
+
+def _one(action: Action) -> Callable[[_Moves], Iterator[Action]]:
+    def candidates(moves: _Moves) -> Iterator[Action]:
+        yield action
+
+    return candidates
+
+
+def acting_seat(state: State) -> int | None:
+    """The seat to act now (the partner asked, during an answer), or ``None`` once the round has ended."""
+    if state.phase == "ended":
+        return None
+    return state.answerer if state.phase == "answer" and state.answerer is not None else state.turn
+
+
+def legal_moves(state: State, seat: int) -> dict[int, Move]:
+    """Every legal index of ``seat`` now: ``{index: (engine action, state after it)}``, the action
+    as :func:`~handfoot.engine.play.step` took it (with ``seat``). Empty for a seat not to act.
+
+    Raises ``RuntimeError`` when the seat is to act and the engine accepts none of its macros (the
+    index would leave it no way forward)."""
+    if acting_seat(state) != seat:
+        return {}
+    moves = _Moves(state, seat)
+    if state.phase == "answer":
+        moves.first(INDEX["answer:yes"], _one({"type": "answer", "yes": True})(moves))
+        moves.first(INDEX["answer:no"], _one({"type": "answer", "yes": False})(moves))
+    elif state.phase == "draw":
+        moves.first(INDEX["draw"], _one({"type": "draw"})(moves))
+        for way in TAKE_WAYS:
+            moves.first(INDEX[f"take_pile:{way}"], _take_candidates(moves, way, False))
+            moves.first(INDEX[f"take_pile:{way}+melds"], _take_candidates(moves, way, True))
+    else:
+        for rank in MELD_RANKS:
+            moves.first(INDEX[f"meld:{rank}"], _meld_candidates(moves, rank))
+        for rank in RANKS:
+            moves.first(INDEX[f"wild_onto:{rank}"], _wild_onto_candidates(moves, rank))
+            moves.first(INDEX[f"burn:{rank}"], _burn_candidates(moves, rank))
+        moves.first(INDEX["meld_all"], _meld_all_candidates(moves))
+        for code in sorted({c.code for c in moves.hand}):
+            moves.first(INDEX[f"discard:{code}"], _one({"type": "discard", "card": code})(moves))
+        moves.first(INDEX["ask"], _one({"type": "ask"})(moves))
+    if not moves.found:
+        raise RuntimeError(f"no macro action of seat {seat} is accepted at step {state.step} ({state.phase})")
+    return moves.found
+
+
+def index_for(state: State, action: Action, moves: Mapping[int, Move] | None = None) -> int | None:
+    """The index whose move leads where ``action`` (an engine action of the acting seat) leads, or
+    ``None`` (the engine refuses it, or no macro reaches the same state): how a policy written for
+    the engine (its greedy bot, an HTTP table's bot) plays through the index. ``moves``: the acting
+    seat's :func:`legal_moves` when already known."""
+    seat = acting_seat(state)
+    if seat is None:
+        return None
+    try:
+        target = step(state, {**action, "seat": seat})
+    except PlayError:
+        return None
+    if moves is None:
+        moves = legal_moves(state, seat)
+    return next((index for index, (_, after) in moves.items() if after == target), None)
