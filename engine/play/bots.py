@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from handfoot.engine.errors import PlayError
+from handfoot.engine.play import listing
 from handfoot.engine.play.state import State
 from handfoot.engine.play.step import step
 from handfoot.engine.play.view import view
@@ -43,54 +44,14 @@ def _rank(code: str) -> str:
     return "JK" if code == "JK" else code[:-1]
 
 
-def _is_wild(code: str) -> bool:
-    return code == "JK" or code[:-1] == "2"
-
-
 def meld_parts(v: dict[str, Any], rules: RuleSet) -> list[Action]:
-    """Meld actions the seat could make from its hand, each one part (a new meld, an addition, a
-    burn), from the view alone (its hand and its ``meld`` entry's ``extend`` and ``burn``; none when
-    no meld is listed): naturals of a rank with an open meld added to it, ranks of ``meld_min``
-    naturals (or one fewer plus a wild) started, wild cards added to open melds and, where the rules
-    have them, wild melds. Unchecked candidates, for a hand the view does not list (the rl
-    environment's macros send them to ``step``, which judges); the reference policies pick from the
-    view's ``send`` instead."""
-    hand: list[str] = list(v["hand"])
+    """Candidate meld actions of one part each (unchecked) from a view: its hand and its ``meld``
+    entry's ``extend`` and ``burn`` (none when no meld is listed), by
+    :func:`~handfoot.engine.play.listing.meld_parts`, the listing's own generator (the rl
+    environment's macros send them to ``step``, which judges; the reference policies pick from the
+    view's ``send``)."""
     meld = _find(v["actions"], "meld")
-    if meld is None:
-        return []
-    by_rank: dict[str, list[str]] = {}
-    for code in hand:
-        if not _is_wild(code) and _rank(code) != "3":
-            by_rank.setdefault(_rank(code), []).append(code)
-    wilds = [c for c in hand if _is_wild(c)]
-    cap = rules.book_max_size or 99
-    parts: list[Action] = []
-    open_ranks = set()
-    for ext in meld["extend"]:
-        rank = ext["rank"]
-        if rank is None:
-            if wilds and ext["size"] < cap:
-                parts.append({"type": "meld", "add": [{"to": ext["to"], "cards": wilds[: cap - ext["size"]]}]})
-            continue
-        open_ranks.add(rank)
-        cards = by_rank.pop(rank, [])[: cap - ext["size"]]
-        if cards:
-            parts.append({"type": "meld", "add": [{"to": ext["to"], "cards": cards}]})
-        elif wilds and ext["size"] < cap:
-            parts.append({"type": "meld", "add": [{"to": ext["to"], "cards": wilds[:1]}]})
-    for rank in meld["burn"]:
-        cards = by_rank.pop(rank, [])
-        if cards:
-            parts.append({"type": "meld", "burn": cards})
-    for cards in by_rank.values():
-        if len(cards) >= rules.meld_min:
-            parts.append({"type": "meld", "melds": [cards[:cap]]})
-        elif len(cards) == rules.meld_min - 1 and wilds:
-            parts.append({"type": "meld", "melds": [[*cards, wilds[0]]]})
-    if rules.all_wild_melds and len(wilds) >= rules.meld_min:
-        parts.append({"type": "meld", "melds": [wilds[:cap]]})
-    return parts
+    return [] if meld is None else listing.meld_parts(v["hand"], meld["extend"], meld["burn"], rules)
 
 
 def _discards(v: dict[str, Any]) -> list[str]:

@@ -16,7 +16,7 @@ Going out is not an action of its own: it is melding or discarding the last card
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from handfoot.engine.cards import Card
@@ -24,7 +24,8 @@ from handfoot.engine.checks import check_discard_pile
 from handfoot.engine.melds import cards_points
 from handfoot.engine.play.state import State
 from handfoot.engine.play.step import going_out_refusals, refusals
-from handfoot.engine.table import analyse_table
+from handfoot.engine.rules import RuleSet
+from handfoot.engine.table import Table, analyse_table
 
 Body = dict[str, Any]
 _TRIES = 3  # cards a part may shed to be accepted (to keep the cards a hand must keep)
@@ -38,62 +39,72 @@ def _accepted(state: State, seat: int, body: Body) -> bool:
     return not refusals(state, {**body, "seat": seat})
 
 
-def _by_rank(hand: Sequence[Card]) -> dict[str, list[Card]]:
-    """The hand's naturals by rank (wild cards apart), in the hand's order."""
-    out: dict[str, list[Card]] = {}
-    for card in hand:
-        if not card.is_wild:
-            out.setdefault(card.rank.value, []).append(card)
-    return out
+def _rank(code: str) -> str:
+    return "JK" if code == "JK" else code[:-1]
 
 
-def _new_melds(hand: Sequence[Card], state: State, skip: Collection[str] = ()) -> list[list[Card]]:
-    """New melds of one rank from ``hand``: each rank of ``meld_min`` naturals or more (up to the
-    largest a meld may be), or one fewer and a wild card (each wild card offered once)."""
-    rules = state.rules
+def _is_wild(code: str) -> bool:
+    return code == "JK" or code[:-1] == "2"
+
+
+def meld_parts(
+    hand: Sequence[str], extend: Sequence[Mapping[str, Any]], burn: Sequence[str], rules: RuleSet
+) -> list[Body]:
+    """Candidate meld bodies of one part each (unchecked), from a hand and what the view's ``meld``
+    entry says of the side's table (``extend``: ``to``, ``rank``, ``size``; ``burn``: ranks): the
+    naturals of a rank with a meld added to it (else one wild card), wild cards added to a wild meld,
+    a burnable rank's naturals burnt, ranks of ``meld_min`` naturals (or one fewer and a wild card)
+    started, and, where the rules have them, a wild meld. Threes are left to the player. The one
+    generator of meld candidates: the listing checks each with the step; the rl environment's macros
+    read it through :func:`handfoot.engine.play.bots.meld_parts`."""
+    by_rank: dict[str, list[str]] = {}
+    for code in hand:
+        if not _is_wild(code) and _rank(code) != "3":
+            by_rank.setdefault(_rank(code), []).append(code)
+    wilds = [c for c in hand if _is_wild(c)]
     cap = rules.book_max_size or 99
-    wilds = [c for c in hand if c.is_wild]
-    out = []
-    for rank, cards in _by_rank(hand).items():
-        if rank in skip:
-            continue
-        if len(cards) >= rules.meld_min:
-            out.append(cards[:cap])
-        elif len(cards) == rules.meld_min - 1 and wilds:
-            out.append([*cards, wilds.pop(0)])
-    if rules.all_wild_melds and len(wilds) >= rules.meld_min:
-        out.append(wilds[:cap])
-    return out
-
-
-def _meld_parts(state: State, seat: int) -> list[Body]:
-    """Candidate meld bodies of one part each: additions to the side's melds (the rank's naturals,
-    else a wild card), burns of a closed rank's naturals, new melds (:func:`_new_melds`)."""
-    rules, me = state.rules, state.seats[seat]
-    side = state.sides[me.side]
-    cap = rules.book_max_size or 99
-    table = analyse_table(side.melds, rules)
-    naturals = _by_rank(me.hand)
-    wilds = [c for c in me.hand if c.is_wild]
     parts: list[Body] = []
-    for i, check in enumerate(table.checks):
-        room = cap - check.size
-        if room <= 0:
+    for ext in extend:
+        rank, room = ext["rank"], cap - ext["size"]
+        if rank is None:
+            if wilds and room > 0:
+                parts.append({"type": "meld", "add": [{"to": ext["to"], "cards": wilds[:room]}]})
             continue
-        cards = naturals.get(check.rank, [])[:room] if check.rank is not None else []
+        cards = by_rank.pop(rank, [])[:room]
         if cards:
-            parts.append({"type": "meld", "add": [{"to": i, "cards": _codes(cards)}]})
-        if wilds and (not cards or check.rank is None):
-            parts.append({"type": "meld", "add": [{"to": i, "cards": _codes(wilds[: 1 if check.rank else room])}]})
-    closed = table.closed_ranks()
-    if rules.after_book == "burn":
-        parts += [{"type": "meld", "burn": _codes(naturals[r])} for r in sorted(closed) if r in naturals]
-    open_ranks = {c.rank for c in table.checks if not c.complete and c.rank is not None}
-    parts += [{"type": "meld", "melds": [_codes(m)]} for m in _new_melds(me.hand, state, open_ranks)]
+            parts.append({"type": "meld", "add": [{"to": ext["to"], "cards": cards}]})
+        elif wilds and room > 0:
+            parts.append({"type": "meld", "add": [{"to": ext["to"], "cards": wilds[:1]}]})
+    for rank in burn:
+        cards = by_rank.pop(rank, [])
+        if cards:
+            parts.append({"type": "meld", "burn": cards})
+    for cards in by_rank.values():
+        if len(cards) >= rules.meld_min:
+            parts.append({"type": "meld", "melds": [cards[:cap]]})
+        elif len(cards) == rules.meld_min - 1 and wilds:
+            parts.append({"type": "meld", "melds": [[*cards, wilds[0]]]})
+    if rules.all_wild_melds and len(wilds) >= rules.meld_min:
+        parts.append({"type": "meld", "melds": [wilds[:cap]]})
     return parts
 
 
-def _cards_of(body: Body) -> list[str]:
+def combine(parts: Sequence[Body]) -> Body | None:
+    """The ``parts`` as one meld body, a part left out when it shares a card with one before it (a
+    wild card two parts both offer: the first keeps it); ``None`` when empty."""
+    out: Body = {"type": "meld", "melds": [], "add": [], "burn": []}
+    used: list[str] = []
+    for part in parts:
+        cards = _cards_of(part)
+        if any(used.count(c) + cards.count(c) > 1 for c in cards):
+            continue
+        used += cards
+        for key in ("melds", "add", "burn"):
+            out[key] += part.get(key, [])
+    return {key: value for key, value in out.items() if value} if used else None
+
+
+def _cards_of(body: Mapping[str, Any]) -> list[str]:
     return [
         *(c for m in body.get("melds", ()) for c in m),
         *(c for a in body.get("add", ()) for c in a["cards"]),
@@ -101,19 +112,17 @@ def _cards_of(body: Body) -> list[str]:
     ]
 
 
-def _combined(parts: Sequence[Body], hand: Sequence[Card]) -> Body:
-    """One meld body of the ``parts`` that fit together (a part whose cards are already used is left out)."""
-    left = Counter(c.code for c in hand)
-    out: Body = {"type": "meld"}
-    for part in parts:
-        need = Counter(_cards_of(part))
-        if any(left[c] < n for c, n in need.items()):
-            continue
-        left.subtract(need)
-        for key in ("melds", "add", "burn"):
-            if key in part:
-                out[key] = [*out.get(key, []), *part[key]]
-    return out
+def _extend(table: Table, rules: RuleSet) -> list[dict[str, Any]]:
+    """The side's melds that take more cards: ``to``, ``rank`` (``None``: a wild meld), ``size``."""
+    return [
+        {"to": i, "rank": check.rank, "size": check.size}
+        for i, check in enumerate(table.checks)
+        if rules.book_max_size is None or check.size < rules.book_max_size
+    ]
+
+
+def _burnable(table: Table, rules: RuleSet) -> list[str]:
+    return sorted(table.closed_ranks()) if rules.after_book == "burn" else []
 
 
 def _shed(body: Body) -> Body | None:
@@ -128,16 +137,14 @@ def _shed(body: Body) -> Body | None:
     return {"type": "meld", "melds": [meld[:-1]]} if len(meld) > 1 else None
 
 
-def _meld_bodies(state: State, seat: int) -> list[Body]:
-    """The meld bodies accepted now: the largest combination of the parts first (dropping parts
-    from the end until one is accepted), then each part alone (shedding a few cards where the part
-    whole is refused)."""
-    me = state.seats[seat]
-    parts = _meld_parts(state, seat)
+def _meld_bodies(state: State, seat: int, parts: Sequence[Body]) -> list[Body]:
+    """The meld bodies accepted now, of the candidate ``parts`` (:func:`meld_parts`): all of them as
+    one action first (:func:`combine`; dropping parts from the end until one is accepted), then
+    each part alone (shedding a few cards where the part whole is refused: a hand must keep two)."""
     out: list[Body] = []
     for n in range(len(parts), 1, -1):
-        combined = _combined(parts[:n], me.hand)
-        if len(_cards_of(combined)) > max(len(_cards_of(p)) for p in parts[:n]) and _accepted(state, seat, combined):
+        combined = combine(parts[:n])
+        if combined is not None and combined not in parts and _accepted(state, seat, combined):
             out.append(combined)
             break
     for part in parts:
@@ -176,13 +183,14 @@ def _take_bodies(state: State, seat: int, onto: int | None) -> list[Body]:
         if _accepted(state, seat, body):
             out.append(body)
         elif not opened:
-            rest = list(me.hand)
+            rest = _codes(me.hand)
             for card in cards:
-                rest.remove(card)
-            extra = _new_melds(rest, state, {top.rank.value})
-            body = {**body, "melds": [_codes(m) for m in extra]}
-            if extra and _accepted(state, seat, body):
-                out.append(body)
+                rest.remove(card.code)
+            extra = combine(meld_parts(rest, [], [], state.rules))
+            if extra is not None:  # every further meld the rest of the hand starts, counted with the take
+                body = {**body, "melds": extra["melds"]}
+                if _accepted(state, seat, body):
+                    out.append(body)
     return out
 
 
@@ -268,7 +276,8 @@ def open_actions(state: State, seat: int) -> list[dict[str, Any]]:
     table = analyse_table(side.melds, rules)
     books = table.books
     actions = []
-    melds = _meld_bodies(state, seat)
+    extend, burnable = _extend(table, rules), _burnable(table, rules)
+    melds = _meld_bodies(state, seat, meld_parts(_codes(me.hand), extend, burnable, rules))
     if melds:
         may_go_out = not going_out_refusals(state, seat, books, True, 1, False)
         counts = Counter(c.rank.value for c in me.hand if not c.is_wild and c.rank.value != "3")
@@ -278,12 +287,8 @@ def open_actions(state: State, seat: int) -> list[dict[str, Any]]:
                 "opening_minimum": opening,
                 "naturals": dict(counts),
                 "wilds": sum(1 for c in me.hand if c.is_wild),
-                "extend": [
-                    {"to": i, "rank": check.rank, "size": check.size}
-                    for i, check in enumerate(table.checks)
-                    if rules.book_max_size is None or check.size < rules.book_max_size
-                ],
-                "burn": sorted(table.closed_ranks()) if rules.after_book == "burn" else [],
+                "extend": extend,
+                "burn": burnable,
                 "keep": 0 if me.foot is not None or may_go_out or not rules.last_card_needs_contract else 2,
                 "send": melds,
             }

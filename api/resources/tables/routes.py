@@ -29,6 +29,7 @@ from handfoot.server.resources.games.routes import GAME_ID, LOCATION_HEADER, ROU
 from handfoot.server.resources.games.schemas import MAX_ID
 from handfoot.server.secret import secret_key
 from handfoot.server.services import tables as svc
+from handfoot.server.services.errors import TableNotFoundError
 
 from . import examples as ex
 from . import problems, view_spec, waits
@@ -278,7 +279,7 @@ class SeatEvents(MethodView):
                     try:
                         current, status, due = svc.poll(db, table_id)
                         data = svc.read_table(db, table_id) if current != seen or svc.answer_is_due(due) else None
-                    except svc.TableNotFoundError:  # its game was deleted: the stream ends, as a finished one does
+                    except TableNotFoundError:  # its game was deleted: the stream ends, as a finished one does
                         return
                     if data is not None:
                         db.close_session()  # no transaction held between events
