@@ -12,13 +12,17 @@ An action is a small JSON-able mapping with ``type`` and ``seat`` (the seat's in
 - ``{"type": "discard", "card": "7H"}``: ends the turn (or goes out with the last card).
 - ``{"type": "ask"}`` "May I go out?", and the partner's ``{"type": "answer", "yes": true}``.
 
-Each type takes the members :data:`ACTION_MEMBERS` lists and no other (``unknown_action`` at the
-member's path): a misspelt member is refused, not ignored.
+Each type takes the members :data:`~handfoot.engine.play.members.ACTION_MEMBERS` lists and no other
+(``unknown_action`` at the member's path): a misspelt member is refused, not ignored. Going out is
+no action of its own (D79): it is melding or discarding the last cards.
 
 Refusals raise :class:`~handfoot.engine.errors.PlayError` (or ``CardError`` for a string that is not
 a card) listing every rule broken, with the checks' codes (``pile_needs_match``,
 ``opening_below_minimum``, ``contract_not_met``, ``too_many_wilds``, ...) and the flow's
-(``not_your_turn``, ``wrong_phase``, ``card_not_held``, ...); paths point into the action.
+(``not_your_turn``, ``wrong_phase``, ``card_not_held``, ...); paths point at a member the action
+holds (``()``: the action as a whole, for what concerns the table rather than a member).
+:func:`refusals` runs the same checks without building the next state: what the seat's view lists
+(:mod:`~handfoot.engine.play.listing`) is what they accept.
 """
 
 from __future__ import annotations
