@@ -367,7 +367,7 @@ ACTION_TYPES: tuple[str, ...] = tuple(_HANDLERS)
 assert tuple(ACTION_MEMBERS) == ACTION_TYPES  # one list of types, in one order
 
 #: Names a bot author may try that are no action, with what to send instead (``unknown_action``'s detail).
-_NOT_ACTIONS = {
+NOT_ACTIONS: Mapping[str, str] = {
     "go_out": "going out is not an action of its own: meld or discard the last cards (the view's "
     "going_out says whether that would be accepted now)",
 }
@@ -379,7 +379,7 @@ def _checked(state: State, action: Action) -> Apply:
         raise refuse("unknown_action", "an action is an object with type and seat")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _HANDLERS:  # a list or an object is no type
-        hint = _NOT_ACTIONS.get(kind) if isinstance(kind, str) else None
+        hint = NOT_ACTIONS.get(kind) if isinstance(kind, str) else None
         raise refuse(
             "unknown_action", f"type: one of {', '.join(ACTION_TYPES)}" + (f"; {hint}" if hint else ""), ("type",)
         )

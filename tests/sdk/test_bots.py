@@ -347,3 +347,22 @@ def test_a_seat_view_gives_the_bodies_to_send_and_the_card_facts() -> None:
     for body in sv.sendable():
         assert step(table.state, {**body, "seat": seat}) is not None  # each accepted
     assert sv.sendable("discard") == [{"type": "discard", "card": c} for c in sv.action("discard")["cards"]]  # type: ignore[index]
+
+
+def test_an_async_bot_passes_refusals_to_its_hook() -> None:
+    table = FakeTable(rounds=1)
+    table.stale_once = set()
+    first = actor(table.state)
+    seen: list[Refusal] = []
+    bad = {"type": "discard", "card": "JK"}
+    bot = AsyncBot(
+        cast(AsyncClient, AsyncFake(table)),
+        1,
+        f"t{first}",
+        lambda sv: [bad, {"type": "draw"}],
+        max_actions=1,
+        on_refusal=seen.append,
+    )
+    with pytest.raises(BotError, match="actions posted"):
+        run_async(bot.play())
+    assert [(r.action, r.codes, r.problems[0].pointer) for r in seen] == [(bad, ["wrong_phase"], "/action/type")]

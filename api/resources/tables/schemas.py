@@ -8,6 +8,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from handfoot.engine.play import ACTION_MEMBERS, ACTION_TYPES
+from handfoot.engine.play.step import NOT_ACTIONS
 from handfoot.server.codes import describe
 from handfoot.server.errors import CodedMessage
 from handfoot.server.names import Name
@@ -209,7 +210,11 @@ class Action(fields.Field[dict[str, Any]]):
         kind = value["type"]
         loader = _ACTION_LOADERS.get(kind) if isinstance(kind, str) else None
         if loader is None:
-            raise ValidationError({"type": [self.unknown_type]})
+            hint = NOT_ACTIONS.get(kind) if isinstance(kind, str) else None  # go_out: the engine's own word
+            message = (
+                CodedMessage(f"{self.unknown_type[:-1]}; {hint}.", "unknown_action") if hint else self.unknown_type
+            )
+            raise ValidationError({"type": [message]})
         loaded: dict[str, Any] = loader.load(value)
         return loaded
 
