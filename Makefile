@@ -36,7 +36,7 @@ help:
 	@echo "make bench-check     the benchmark's own tests (bench/tests; make bench runs them first)"
 	@echo "make bench-profile   profile POST /v1/rounds/score in process (pyinstrument)"
 	@echo "make bench-limiter   what the rate limiter costs the score endpoint (a ratio in one run)"
-	@echo "make multihost       2-3 API hosts in network namespaces on one private PostgreSQL + Redis, one killed (~90 s)"
+	@echo "make multihost       3 API hosts in network namespaces on one private PostgreSQL + Redis, appends and tables, hosts killed (~90 s)"
 	@echo "make bench-listing   the games list's pages (50,000 games) and a game's reads, both databases"
 	@echo "make bench-table     one action at a table against the stateless checks of the same action"
 	@echo "make bench-handover  an action accepted -> the other seats' long-polls answer, p50/p99 (BENCH_HANDOVER_ARGS='--serve')"

@@ -21,13 +21,22 @@ from urllib.parse import urlencode
 import flask
 import marshmallow as ma
 from apispec import BasePlugin
-from flask_smorest.pagination import PaginationMetadataSchema
+from flask_smorest import pagination as smorest_pagination
 from webargs.flaskparser import FlaskParser
 
 from handfoot.server.secret import sign
 
 #: The highest ``page`` a paginated list accepts (documented; 422 past it).
 MAX_PAGE = 1_000_000
+
+
+class PaginationMetadataSchema(smorest_pagination.PaginationMetadataSchema):  # type: ignore[misc]
+    """flask-smorest's page metadata, with the members it always sends marked ``required``: ``total``
+    and ``total_pages`` (the page numbers are left out of an empty list, ``previous_page`` and
+    ``next_page`` at the ends: ``Blueprint._make_pagination_metadata``)."""
+
+    total = ma.fields.Int(required=True, metadata={"description": "Total number of items."})
+    total_pages = ma.fields.Int(required=True, metadata={"description": "Total number of pages."})
 
 
 #: The ``X-Pagination`` header as sent: JSON text of the page's metadata (flask-smorest's own

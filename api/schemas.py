@@ -279,10 +279,10 @@ class ProblemItemSchema(Schema):
 
     # a Field: EngineProblemSchema dumps it with a Function
     pointer: fields.Field[Any] = fields.String(
-        metadata={"description": "JSON Pointer into the request body, e.g. `/melds/1/2`."}
+        required=True, metadata={"description": "JSON Pointer into the request body, e.g. `/melds/1/2`."}
     )
-    code = fields.String(metadata={"description": "Stable problem code (README: Problem codes)."})
-    detail = fields.String(metadata={"description": "The rule broken, in words, with its rule name."})
+    code = fields.String(required=True, metadata={"description": "Stable problem code (README: Problem codes)."})
+    detail = fields.String(required=True, metadata={"description": "The rule broken, in words, with its rule name."})
 
 
 def _problem_pointer(problem: Any) -> str:
@@ -296,12 +296,15 @@ def _problem_pointer(problem: Any) -> str:
 class EngineProblemSchema(ProblemItemSchema):
     """Dumps an engine ``Problem`` (its ``path`` becomes a JSON Pointer), or a stored one as it is."""
 
-    pointer = fields.Function(_problem_pointer, metadata=ProblemItemSchema._declared_fields["pointer"].metadata)
+    pointer = fields.Function(
+        _problem_pointer, required=True, metadata=ProblemItemSchema._declared_fields["pointer"].metadata
+    )
 
 
-def Problems() -> fields.List[Any]:  # noqa: N802
+def Problems(**kw: Any) -> fields.List[Any]:  # noqa: N802
     return fields.List(
         fields.Nested(EngineProblemSchema),
+        **kw,
         metadata={"description": "Every rule broken (empty when none), each with a stable code."},
     )
 

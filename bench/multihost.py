@@ -24,6 +24,11 @@ do once a release). The clients run in the root namespace. Phases:
    API key are spread over every host at once: the 200s must be at most the limit (and, with
    counts this small, exactly it), the rest 429.
 
+4. **Tables across hosts** (``bench/multihost_tables.py``): ``--tables`` tables of four bot seats, each
+   seat on a host of its own, play for ``--table-run`` seconds over the hosts still up; mid-run one
+   more host gets SIGKILL. Read from the database: no acknowledged action lost, none stored twice
+   or skipped, none stored unacknowledged; and the hand-over latency across hosts (p50, p99).
+
 Prints each figure and exits 1 if a check fails. ``python -m bench.multihost --hosts 3``.
 """
 
@@ -49,6 +54,7 @@ from typing import Any
 import psycopg
 import requests
 
+from bench import multihost_tables
 from bench.live import wait_healthy
 from bench.netns import Lab, wait_port
 
@@ -182,6 +188,9 @@ class Harness:
             "HANDFOOT_RATE_LIMIT_STORAGE": self.redis_url,
             "HANDFOOT_RATE_LIMIT_KEY_PREFIX": f"multihost-{uuid.uuid4().hex}",
             "HANDFOOT_LOG_LEVEL": "warning",
+            # the tables phase's seats all wait from this one client address: room for all of them
+            # (of a worker's 8 threads; the default caps are 4 an address and 6 a process)
+            "HANDFOOT_WAITS_PER_ADDRESS": "6",
         }  # the default takeover time: a dead host's keys free at once
 
     def spawn(self, hosts: Sequence[Host], workers: int, limit: str = "1000000000/minute") -> None:
@@ -295,7 +304,10 @@ class Harness:
 
     @staticmethod
     def finished(host: Host, game_id: int) -> bool:
-        response = requests.get(f"{host.base}/v1/games/{game_id}", timeout=20)
+        try:
+            response = requests.get(f"{host.base}/v1/games/{game_id}", timeout=20)
+        except requests.RequestException:
+            return False  # that host just died: the next append finds out on another
         return response.status_code == 200 and response.json().get("status") == "finished"
 
     def replay_elsewhere(self, hosts: Sequence[Host], answered: Host, sent: Sent, ledger: Ledger) -> None:
@@ -425,6 +437,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=2, help="throughput windows of each side (alternating)")
     parser.add_argument("--kill-run", type=float, default=10.0, help="seconds of the kill phase")
     parser.add_argument("--limit", type=int, default=30, help="requests per minute in the rate-limit phase")
+    parser.add_argument("--tables", type=int, default=2, help="tables of four bot seats in the tables phase")
+    parser.add_argument("--table-run", type=float, default=20.0, help="seconds of the tables phase")
     args = parser.parse_args(argv)
     if os.geteuid() != 0:
         print("make multihost needs root (ip netns)", file=sys.stderr)
@@ -480,6 +494,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             granted, per_host = harness.check_limit(args.limit)
             if granted > args.limit:
                 failures.append(f"rate limit: {granted} granted across hosts, limit {args.limit}")
+
+            # 4. tables over the hosts still up, one more killed mid-run
+            table_lines, table_failures = multihost_tables.phase(
+                hosts, lab, database_url, args.tables, args.table_run, SERVE
+            )
+            failures += table_failures
         except Exception as err:
             failures.append(f"harness error: {err!r}")
             raise
@@ -513,6 +533,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"  rate limit {args.limit}/minute, {3 * args.limit} requests of one key over {n} hosts: "
         f"{granted} granted ({', '.join(f'{h} {c}' for h, c in sorted(per_host.items()))})"
     )
+    for line in table_lines:
+        print(line)
     for failure in failures:
         print(f"FAIL: {failure}")
     print("multihost: " + ("FAILED" if failures else "passed"))

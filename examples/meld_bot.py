@@ -17,7 +17,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Iterator
 
-from handfoot.client import Client, HandFootError, MeldCheck
+from handfoot.client import PRESET_IDS, Client, HandFootError, MeldCheck, PresetId
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = ["S", "H", "D", "C"]
@@ -39,7 +39,7 @@ def deck(seed: int) -> list[str]:
 
 
 class Bot:
-    def __init__(self, client: Client, preset: str, hand: list[str]) -> None:
+    def __init__(self, client: Client, preset: PresetId, hand: list[str]) -> None:
         self.client = client
         self.preset = preset
         self.hand = hand
@@ -109,7 +109,7 @@ class Bot:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--preset", default="pagat")
+    parser.add_argument("--preset", default="pagat", choices=PRESET_IDS)
     parser.add_argument("--turns", type=int, default=8, help="at most this many turns (default 8)")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)

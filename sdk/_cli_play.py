@@ -27,8 +27,8 @@ __all__ = ["DEFAULT_SIDES", "PlayUsageError", "add_play_command"]
 EXIT_OK = 0
 #: Two sides of two, as the contract's example.
 DEFAULT_SIDES = "North-South=North,South", "East-West=East,West"
-#: The policies ``--bots`` may name (``handfoot.engine.play.bots.POLICIES``).
-POLICY_NAMES = ("greedy", "random")
+#: The policies ``--bots`` may name (``handfoot.engine.play.arena.POLICIES``).
+POLICY_NAMES = ("greedy", "random", "planner")
 
 
 class PlayUsageError(ValueError):

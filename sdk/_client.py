@@ -37,6 +37,7 @@ from .types import (
     MeldCheck,
     OpeningCheck,
     Preset,
+    PresetId,
     PresetSummary,
     Revision,
     Round,
@@ -166,7 +167,7 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
         """``GET /v1/presets``: every preset's id, name, source and one-line summary."""
         return load_list(PresetSummary, self._get("/v1/presets"), "presets")
 
-    def preset(self, preset_id: str) -> Preset:
+    def preset(self, preset_id: PresetId) -> Preset:
         """``GET /v1/presets/{id}``: the full rule set with the provenance of each value."""
         return Preset.from_json(self._get(f"/v1/presets/{_seg(preset_id)}"))
 
@@ -175,7 +176,7 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
     def score_round(
         self,
         *,
-        preset: str,
+        preset: PresetId,
         teams: Sequence[TeamInput],
         round: int = 1,
         rules: Mapping[str, object] | None = None,
@@ -192,7 +193,7 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
     def compare_presets(
         self,
         *,
-        presets: Sequence[str],
+        presets: Sequence[PresetId],
         teams: Sequence[TeamInput],
         round: int = 1,
         rules: Mapping[str, object] | None = None,
@@ -213,7 +214,7 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
     def validate_meld(
         self,
         *,
-        preset: str,
+        preset: PresetId,
         cards: Sequence[Card],
         onto: Sequence[Card] | None = None,
         rules: Mapping[str, object] | None = None,
@@ -227,7 +228,7 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
     def check_opening(
         self,
         *,
-        preset: str,
+        preset: PresetId,
         melds: Sequence[Sequence[Card]],
         round: int = 1,
         from_pile: Sequence[Card] | None = None,
@@ -247,7 +248,7 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
     def check_going_out(
         self,
         *,
-        preset: str,
+        preset: PresetId,
         melds: Sequence[Sequence[Card]],
         players: Sequence[PlayerInput] | None = None,
         round: int = 1,
@@ -262,7 +263,7 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
     def check_discard_pile(
         self,
         *,
-        preset: str,
+        preset: PresetId,
         hand: Sequence[Card],
         pile: Sequence[Card],
         melds: Sequence[Sequence[Card]] | None = None,
@@ -293,7 +294,7 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
         self,
         *,
         name: str,
-        preset: str,
+        preset: PresetId,
         teams: Sequence[GameTeamInput],
         rules: Mapping[str, object] | None = None,
         idempotency_key: str | None = None,
@@ -313,7 +314,7 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
         *,
         status: GameStatus | None = None,
         player: str | None = None,
-        preset: str | None = None,
+        preset: PresetId | None = None,
         page_size: int | None = None,
     ) -> Iterator[GameSummary]:
         """``GET /v1/games``: every game (newest first), fetching pages as you iterate.
@@ -333,7 +334,7 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
         *,
         status: GameStatus | None = None,
         player: str | None = None,
-        preset: str | None = None,
+        preset: PresetId | None = None,
         page: int | None = None,
         page_size: int | None = None,
     ) -> Page[GameSummary]:

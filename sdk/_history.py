@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ._errors import APIResponseValidationError
 from ._transport import QueryParams
-from .types import Game, Statistics
+from .types import Game, PresetId, Statistics
 
 if TYPE_CHECKING:
     from ._transport import Transport
@@ -35,7 +35,7 @@ def _moment(value: Moment | None) -> str | None:
 
 
 def history_params(
-    since: Moment | None, until: Moment | None, preset: str | None, fmt: str | None = None
+    since: Moment | None, until: Moment | None, preset: PresetId | None, fmt: str | None = None
 ) -> QueryParams:
     params: dict[str, str | None] = {"since": _moment(since), "until": _moment(until), "preset": preset}
     if fmt is not None:
@@ -73,7 +73,7 @@ class HistoryMethods:
     _transport: Transport
 
     def export_games(
-        self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None
+        self, *, since: Moment | None = None, until: Moment | None = None, preset: PresetId | None = None
     ) -> Iterator[Game]:
         """``GET /v1/games/export`` (NDJSON): every game of the caller with its rounds, oldest first,
         each a ``Game`` as ``game(id)`` gives it. The answer is read as you iterate (streamed),
@@ -90,7 +90,9 @@ class HistoryMethods:
 
         return walk()  # nothing is fetched until the first item is asked for
 
-    def export_csv(self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None) -> str:
+    def export_csv(
+        self, *, since: Moment | None = None, until: Moment | None = None, preset: PresetId | None = None
+    ) -> str:
         """``GET /v1/games/export`` as CSV: a header, then one row per side per round (``game_id,
         game, preset, ..., score, total_after, went_out, won_game, clean_books, ...``). For pandas:
         ``pandas.read_csv(io.StringIO(client.export_csv()))``."""
@@ -99,7 +101,7 @@ class HistoryMethods:
         return _csv_text(response.content, response.encoding if charset else None)
 
     def stats(
-        self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None
+        self, *, since: Moment | None = None, until: Moment | None = None, preset: PresetId | None = None
     ) -> Statistics:
         """``GET /v1/games/stats``: games, wins, rounds, average and best round, times gone out and
         books by kind, per player (matched by name ignoring case) and per side (the same players)."""
@@ -113,7 +115,7 @@ class AsyncHistoryMethods:
     _transport: AsyncTransport
 
     async def export_games(
-        self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None
+        self, *, since: Moment | None = None, until: Moment | None = None, preset: PresetId | None = None
     ) -> AsyncIterator[Game]:
         """As ``Client.export_games``: streamed (each game is given as its line arrives), nothing
         fetched until the first item is asked for; the answer is closed when the iteration ends or
@@ -131,14 +133,14 @@ class AsyncHistoryMethods:
             await response.aclose()
 
     async def export_csv(
-        self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None
+        self, *, since: Moment | None = None, until: Moment | None = None, preset: PresetId | None = None
     ) -> str:
         """As ``Client.export_csv``."""
         response = await self._transport.request("GET", EXPORT_PATH, params=history_params(since, until, preset, "csv"))
         return _csv_text(response.content, response.encoding)
 
     async def stats(
-        self, *, since: Moment | None = None, until: Moment | None = None, preset: str | None = None
+        self, *, since: Moment | None = None, until: Moment | None = None, preset: PresetId | None = None
     ) -> Statistics:
         """As ``Client.stats``."""
         response = await self._transport.request("GET", STATS_PATH, params=history_params(since, until, preset))

@@ -20,7 +20,7 @@ from ._bodies import _body, _seg
 from ._errors import APIConnectionError, APIResponseValidationError, status_error_from_response
 from ._transport import Timeout
 from .params import GameTeamInput
-from .types import ProblemDetails
+from .types import PresetId, ProblemDetails
 from .types.tables import SeatView, Table, TableCreated, TableRound
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ def _seat(token: str) -> dict[str, str]:
 
 def create_body(
     *,
-    preset: str | None,
+    preset: PresetId | None,
     teams: Sequence[GameTeamInput] | None,
     rules: Mapping[str, object] | None,
     name: str | None,
@@ -157,7 +157,7 @@ class TableMethods:
     def create_table(
         self,
         *,
-        preset: str | None = None,
+        preset: PresetId | None = None,
         teams: Sequence[GameTeamInput] | None = None,
         rules: Mapping[str, object] | None = None,
         name: str | None = None,
@@ -279,7 +279,7 @@ class AsyncTableMethods:
     async def create_table(
         self,
         *,
-        preset: str | None = None,
+        preset: PresetId | None = None,
         teams: Sequence[GameTeamInput] | None = None,
         rules: Mapping[str, object] | None = None,
         name: str | None = None,

@@ -68,6 +68,7 @@ from .types import (
     MeldCheck,
     OpeningCheck,
     Preset,
+    PresetId,
     PresetSummary,
     ProblemDetails,
     Revision,
@@ -278,11 +279,11 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
     async def presets(self) -> list[PresetSummary]:
         return load_list(PresetSummary, await self._get("/v1/presets"), "presets")
 
-    async def preset(self, preset_id: str) -> Preset:
+    async def preset(self, preset_id: PresetId) -> Preset:
         return Preset.from_json(await self._get(f"/v1/presets/{_seg(preset_id)}"))
 
     async def score_round(
-        self, *, preset: str, teams: Sequence[TeamInput], round: int = 1, rules: Mapping[str, object] | None = None
+        self, *, preset: PresetId, teams: Sequence[TeamInput], round: int = 1, rules: Mapping[str, object] | None = None
     ) -> RoundScore:
         body = _body(preset=preset, round=round, teams=list(teams), rules=rules)
         return await self._compute(RoundScore, "/v1/rounds/score", body)
@@ -290,7 +291,7 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
     async def compare_presets(
         self,
         *,
-        presets: Sequence[str],
+        presets: Sequence[PresetId],
         teams: Sequence[TeamInput],
         round: int = 1,
         rules: Mapping[str, object] | None = None,
@@ -301,7 +302,7 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
     async def validate_meld(
         self,
         *,
-        preset: str,
+        preset: PresetId,
         cards: Sequence[Card],
         onto: Sequence[Card] | None = None,
         rules: Mapping[str, object] | None = None,
@@ -312,7 +313,7 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
     async def check_opening(
         self,
         *,
-        preset: str,
+        preset: PresetId,
         melds: Sequence[Sequence[Card]],
         round: int = 1,
         from_pile: Sequence[Card] | None = None,
@@ -327,7 +328,7 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
     async def check_going_out(
         self,
         *,
-        preset: str,
+        preset: PresetId,
         melds: Sequence[Sequence[Card]],
         players: Sequence[PlayerInput] | None = None,
         round: int = 1,
@@ -340,7 +341,7 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
     async def check_discard_pile(
         self,
         *,
-        preset: str,
+        preset: PresetId,
         hand: Sequence[Card],
         pile: Sequence[Card],
         melds: Sequence[Sequence[Card]] | None = None,
@@ -367,7 +368,7 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
         self,
         *,
         name: str,
-        preset: str,
+        preset: PresetId,
         teams: Sequence[GameTeamInput],
         rules: Mapping[str, object] | None = None,
         idempotency_key: str | None = None,
@@ -380,7 +381,7 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
         *,
         status: GameStatus | None = None,
         player: str | None = None,
-        preset: str | None = None,
+        preset: PresetId | None = None,
         page_size: int | None = None,
     ) -> AsyncIterator[GameSummary]:
         """Every game (newest first), following the ``Link: rel="next"`` pages as you iterate."""
@@ -393,7 +394,7 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
         *,
         status: GameStatus | None = None,
         player: str | None = None,
-        preset: str | None = None,
+        preset: PresetId | None = None,
         page: int | None = None,
         page_size: int | None = None,
     ) -> AsyncPage[GameSummary]:

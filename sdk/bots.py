@@ -313,15 +313,15 @@ class AsyncBot:
 def policy_choose(
     policy: str, *, preset: str | None = None, rules: Mapping[str, object] | None = None, seed: int | None = None
 ) -> Choose:
-    """One of the engine's reference policies (``"greedy"``, ``"random"``:
-    ``handfoot.engine.play.bots.POLICIES``) as a ``choose``, its random choices drawn from
+    """One of the engine's reference policies (``"greedy"``, ``"random"``, ``"planner"``:
+    ``handfoot.engine.play.arena.POLICIES``) as a ``choose``, its random choices drawn from
     ``random.Random(seed)``. The rules are the view's (``SeatView.preset`` and ``.rules``, the
     table's game's); ``preset`` (with house ``rules``) plays under those instead. The engine's
     actions name their ``seat``; at a table the token says it, so it is left out. ``KeyError`` for
     an unknown policy; the engine's ``HandFootError`` for an unknown preset or bad rules (at once
     when ``preset`` is given, else at the first view)."""
     from handfoot import engine
-    from handfoot.engine.play.bots import POLICIES
+    from handfoot.engine.play.arena import POLICIES
     from handfoot.engine.rules import RuleSet
 
     chosen = POLICIES[policy]

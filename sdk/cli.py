@@ -15,6 +15,8 @@
     handfoot export [--ndjson | --csv] [--since DATE] [--until DATE] [--preset ID]
     handfoot stats [--since DATE] [--until DATE] [--preset ID]   per player and per side
     handfoot play --bots greedy,random,greedy,random [--preset ID] [--seed N]   bots play a game
+    handfoot arena --policies greedy,planner [--preset ID] [--matches N] [--rule K=V] [--seed S]
+                                                    policies play each other in process (no server)
     handfoot completion bash|zsh|fish               print a shell completion script
 
 Every command takes ``--json`` (print the API's JSON answer). Under ``--json`` an error from the
@@ -36,8 +38,9 @@ import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import islice
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
+from ._cli_arena import add_arena_command
 from ._cli_common import (
     EXIT_OK,
     EXIT_PROBLEM,
@@ -61,7 +64,7 @@ from .bots import BotError
 from .display import score_plain, text_table
 from .offline import OfflineProblemError, score_round_offline
 from .params import GameTeamInput
-from .types import GameSummary, ProblemDetails
+from .types import GameSummary, PresetId, ProblemDetails
 
 __all__ = ["EXIT_OK", "EXIT_PROBLEM", "EXIT_UNAVAILABLE", "EXIT_USAGE", "main"]
 
@@ -91,7 +94,7 @@ def _cmd_score(client: Client, args: argparse.Namespace, out: TextIO, stdin: Tex
         score = score_round_offline({**body, "preset": preset, "round": number})
     else:
         score = client.score_round(
-            preset=preset,
+            preset=cast(PresetId, preset),  # as typed: the server answers an unknown id (a 422 naming it)
             teams=body["teams"],
             round=number,
             rules=rules if isinstance(rules, Mapping) else None,
@@ -207,7 +210,7 @@ def _cmd_completion(client: Client, args: argparse.Namespace, out: TextIO, stdin
     return EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(stderr: TextIO | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="handfoot",
         description="Hand and Foot rules, scoring and stored games, from the shell (the handfoot API's client).",
@@ -283,6 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_round_commands(sub)  # add-round, correct-round, round, revisions, delete-round
     add_history_commands(sub)  # export, stats
     add_play_command(sub)  # play: bots at a table
+    add_arena_command(sub, stderr if stderr is not None else sys.stderr)  # arena: policies in process
 
     p = sub.add_parser("completion", help='print a completion script: eval "$(handfoot completion bash)"')
     p.add_argument("shell", choices=SHELLS, help="the shell")
@@ -344,7 +348,7 @@ def main(
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
     inp = stdin if stdin is not None else sys.stdin
-    parser = build_parser()
+    parser = build_parser(err)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version (0) or a usage error (2)

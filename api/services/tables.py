@@ -95,13 +95,12 @@ def round_seed(table_seed: int, number: int, key: bytes | None = None) -> int:
     """The seed of round ``number`` at a table seeded ``table_seed`` (0 to :data:`MAX_SEED`): the first
     63 bits of HMAC-SHA256 with the server's secret ``key`` over ``"<seed>:<number>"``
     (:func:`handfoot.server.secret.sign`, purpose :data:`ROUND_SEED_PURPOSE`); with ``key`` ``None``
-    (a practice table), of SHA-256("handfoot-table:<seed>:<number>"). A round's seed is public once
+    (a practice table), the engine's ``play.practice_round_seed``. A round's seed is public once
     it has ended (with its log it replays the round); being a hash, it tells nothing of the table's
     seed, and, keyed, nothing of any other round's either."""
     if key is None:
-        digest = hashlib.sha256(f"handfoot-table:{table_seed}:{number}".encode()).digest()
-    else:
-        digest = sign(key, ROUND_SEED_PURPOSE, f"{table_seed}:{number}".encode())
+        return play.practice_round_seed(table_seed, number)
+    digest = sign(key, ROUND_SEED_PURPOSE, f"{table_seed}:{number}".encode())
     return int.from_bytes(digest[:8], "big") >> 1
 
 

@@ -11,7 +11,7 @@ Every legality decision calls the rule functions of the checks and scoring (``me
 (:func:`~handfoot.engine.play.end.score`). Standard library only.
 """
 
-from handfoot.engine.play.deal import deal_problems, new_round, rounds_from, seat_order
+from handfoot.engine.play.deal import deal_problems, new_round, practice_round_seed, rounds_from, seat_order
 from handfoot.engine.play.end import round_input, score, score_body
 from handfoot.engine.play.listing import open_actions
 from handfoot.engine.play.members import ACTION_MEMBERS
@@ -31,6 +31,7 @@ __all__ = [
     "new_round",
     "open_actions",
     "play_options",
+    "practice_round_seed",
     "preset_play_options",
     "refusals",
     "round_input",

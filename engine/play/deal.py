@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -24,6 +25,14 @@ def seat_order(sides: Sequence[tuple[str, Sequence[str]]]) -> list[tuple[str, in
     for k in range(max((len(players) for _, players in sides), default=0)):
         order += [(players[k], j) for j, (_, players) in enumerate(sides) if k < len(players)]
     return order
+
+
+def practice_round_seed(table_seed: int, number: int) -> int:
+    """The seed of round ``number`` of a practice deal seeded ``table_seed``: the first 63 bits of
+    SHA-256("handfoot-table:<seed>:<number>"). A practice table (one whose creator chose its seed)
+    deals its rounds from it, and so does the arena, so a match played in process replays at a table."""
+    digest = hashlib.sha256(f"handfoot-table:{table_seed}:{number}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def deal_problems(rules: RuleSet, players: int, round_number: int) -> list[Problem]:

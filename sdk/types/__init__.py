@@ -33,6 +33,7 @@ from .presets import (
 from .problems import ProblemDetails, ProblemItem
 from .rounds import Breakdown, Comparison, Line, RoundComparison, RoundScore
 from .tables import (
+    TABLE_STATUSES,
     LastRound,
     SeatSummary,
     SeatToken,
@@ -42,12 +43,14 @@ from .tables import (
     Table,
     TableCreated,
     TableRound,
+    TableStatus,
 )
 
 __all__ = [
     "GAME_STATUSES",
     "PRESET_IDS",
     "PROVENANCE_KINDS",
+    "TABLE_STATUSES",
     "BookKind",
     "Books",
     "Breakdown",
@@ -89,5 +92,6 @@ __all__ = [
     "Table",
     "TableCreated",
     "TableRound",
+    "TableStatus",
     "TeamTotal",
 ]

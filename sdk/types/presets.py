@@ -20,16 +20,19 @@ __all__ = [
     "RuleField",
 ]
 
-#: Where a preset's value comes from: the enum of ``Provenance.kind`` in openapi/openapi.json
-#: (tests/sdk/test_sdk_types.py compares the two). ``stated``: stated by the rule set; ``filled``:
-#: taken from another preset where the source is silent; the rest as ``note`` explains.
-#: The ids of the server's presets (``GET /v1/presets``), in its order; tests/sdk/test_types.py keeps
-#: them equal to the server's. A newer server may know more: the client sends any ``str``.
+#: The ids of the server's presets (``GET /v1/presets``), in its order; tests/contract/test_sdk_coverage.py
+#: keeps them equal to the server's. The client's ``preset`` parameters take a ``PresetId``, so mypy
+#: refuses ``preset="pagatt"``; a preset that a newer server knows and this SDK does not passes as
+#: ``typing.cast(PresetId, "its-id")`` (the client sends any string; the server judges it). Results
+#: keep the server's ``str``, so an older client still reads a newer server's games.
 PresetId = Literal[
     "pagat", "bicycle", "wikipedia", "house", "saskatchewan", "steve-simpson", "online-11-13", "hodges", "wages", "bga"
 ]
 PRESET_IDS: tuple[PresetId, ...] = typing.get_args(PresetId)
 
+#: Where a preset's value comes from: the enum of ``Provenance.kind`` in openapi/openapi.json
+#: (tests/contract/test_sdk_coverage.py compares the two). ``stated``: stated by the rule set; ``filled``:
+#: taken from another preset where the source is silent; the rest as ``note`` explains.
 ProvenanceKind = Literal["stated", "option", "filled", "reported", "derived", "decision", "default"]
 PROVENANCE_KINDS: tuple[ProvenanceKind, ...] = typing.get_args(ProvenanceKind)
 

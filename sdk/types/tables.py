@@ -10,15 +10,17 @@ its top-level members typed (``phase``, ``actions``, ...) and ``plain_view()`` a
 from __future__ import annotations
 
 import json
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from .._http import dumps_json
 from .._loader import Result
 
 __all__ = [
+    "TABLE_STATUSES",
     "LastRound",
     "SeatSummary",
     "SeatToken",
@@ -28,7 +30,14 @@ __all__ = [
     "Table",
     "TableCreated",
     "TableRound",
+    "TableStatus",
 ]
+
+
+#: A table's ``status``: ``playing`` until its game has ended; the enum of ``Table.status`` in
+#: openapi/openapi.json (tests/contract/test_sdk_coverage.py compares the two).
+TableStatus = Literal["playing", "finished"]
+TABLE_STATUSES: tuple[TableStatus, ...] = typing.get_args(TableStatus)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +61,7 @@ class _TableHead(Result):
     id: int
     game: int
     href: str
-    status: str
+    status: TableStatus
     round: int
     version: int
     practice: bool
@@ -143,7 +152,7 @@ class SeatView(Result):
 
     table: int
     game: int
-    status: str
+    status: TableStatus
     version: int
     round: int
     view: Mapping[str, object]

@@ -1,6 +1,6 @@
 """Layering: handfoot.engine (engine/) imports only the stdlib; the client (sdk/) only the stdlib,
-requests and the engine, never the server (api/); the RL environment (rl/) only the stdlib, the
-engine, numpy, gymnasium and pettingzoo, never the client or the server."""
+requests, the engine and its extras' libraries, never the server (api/); the RL environment (rl/)
+only the stdlib, the engine, numpy, gymnasium and pettingzoo, never the client or the server."""
 
 from __future__ import annotations
 
@@ -41,8 +41,9 @@ def allowed(module: str, roots: frozenset[str], package: str, others: tuple[str,
     ("folder", "package", "roots", "others"),
     [
         ("engine", "handfoot.engine", STDLIB, ()),
-        # the client may use the engine (offline scoring) and httpx (the async client, an extra)
-        ("sdk", "handfoot", STDLIB | {"requests", "httpx"}, ()),
+        # the client may use the engine (offline scoring), httpx (the async client, an extra) and
+        # openskill (the arena's ratings, the arena extra: imported only when they are asked for)
+        ("sdk", "handfoot", STDLIB | {"requests", "httpx", "openskill"}, ()),
         # the environment plays by the engine; numpy, gymnasium and pettingzoo are the rl extra
         ("rl", "handfoot.rl", STDLIB | {"numpy", "gymnasium", "pettingzoo"}, ("handfoot.engine",)),
     ],

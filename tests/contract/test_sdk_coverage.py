@@ -7,8 +7,10 @@ It fails as soon as the API grows an operation or a member the SDK does not cove
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +139,23 @@ def test_fields_are_the_schema_members(cls: type[Result]) -> None:
     assert members(cls) == set(SCHEMAS[SCHEMA_OF[cls]]["properties"])
 
 
+def _nullable(member: dict[str, Any]) -> bool:
+    """The document allows ``null`` for this member (``type: [..., "null"]``, or ``null`` in its enum)."""
+    kinds = member.get("type")
+    return (isinstance(kinds, list) and "null" in kinds) or None in member.get("enum", ())
+
+
+@pytest.mark.parametrize("cls", RESULT_TYPES, ids=lambda cls: cls.__name__)
+def test_a_member_that_may_be_null_is_optional_in_the_sdk(cls: type[Result]) -> None:
+    """Where the server may send ``null`` the SDK's field admits ``None``, so mypy makes the caller
+    handle it (and the loader does not refuse a real answer)."""
+    hints = typing.get_type_hints(cls)
+    properties = SCHEMAS[SCHEMA_OF[cls]]["properties"]
+    for name, member, _omit_none, _keyed in _dump_plan(cls):
+        if _nullable(properties[member]):
+            assert type(None) in typing.get_args(hints[name]), f"{cls.__name__}.{name}: {hints[name]}"
+
+
 def test_provenance_kinds_are_the_spec_enum() -> None:
     assert list(handfoot.client.PROVENANCE_KINDS) == SCHEMAS["Provenance"]["properties"]["kind"]["enum"]
 
@@ -146,6 +165,12 @@ def test_game_statuses_are_the_spec_enum() -> None:
     games list's ``status`` filter, so mypy refuses a status the server would refuse."""
     (status,) = [p for p in SPEC["paths"]["/v1/games"]["get"]["parameters"] if p["name"] == "status"]
     assert list(handfoot.client.GAME_STATUSES) == status["schema"]["enum"]
+
+
+@pytest.mark.parametrize("schema", ["Table", "TableCreated", "SeatView"])
+def test_table_statuses_are_the_spec_enum(schema: str) -> None:
+    """``TableStatus`` (``Table.status``, ``TableCreated.status``, ``SeatView.status``) is the document's enum."""
+    assert list(types.TABLE_STATUSES) == SCHEMAS[schema]["properties"]["status"]["enum"]
 
 
 def test_book_kinds_are_the_spec_enum() -> None:
@@ -186,10 +211,21 @@ def test_both_clients_have_the_same_public_surface() -> None:
     between them by adding ``await``; only the closing differs (``close`` / ``aclose``)."""
     aio = pytest.importorskip("handfoot.client.aio", reason="the async extra (httpx)")
 
-    def public(cls: type) -> set[str]:
-        return {name for name in dir(cls) if not name.startswith("_")}
+    def public(obj: object) -> set[str]:
+        return {name for name in dir(obj) if not name.startswith("_")}
 
     assert public(handfoot.client.Client) - {"close"} == public(aio.AsyncClient) - {"aclose"}
+    # ... and on instances: what __init__ sets (base_url, api_key, timeout, max_retries...) too
+    sync, asyn = handfoot.client.Client("http://127.0.0.1:1"), aio.AsyncClient("http://127.0.0.1:1")
+    try:
+        assert public(sync) - {"close"} == public(asyn) - {"aclose"}
+        for name in sorted(public(sync) - {"close"}):
+            mine, theirs = getattr(handfoot.client.Client, name, None), getattr(aio.AsyncClient, name, None)
+            if inspect.isfunction(mine):  # every method, not only the operations: the same parameters
+                assert list(inspect.signature(mine).parameters) == list(inspect.signature(theirs).parameters), name
+    finally:
+        sync.close()
+        asyncio.run(asyn.aclose())
 
 
 def test_preset_ids_are_the_servers() -> None:

@@ -100,7 +100,7 @@ def test_replay_game_notebook(live_server: LiveServer) -> None:
 
 def test_committed_notebooks_carry_their_outputs() -> None:
     nbformat = pytest.importorskip("nbformat", reason="nbformat is a dev extra")
-    for name in ("replay_game.ipynb", "other_rules.ipynb", "history.ipynb"):
+    for name in ("replay_game.ipynb", "other_rules.ipynb", "history.ipynb", "arena.ipynb"):
         notebook = nbformat.read(EXAMPLES / name, as_version=4)
         outputs = [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.outputs]
         assert _dataframes(outputs), name
@@ -130,6 +130,18 @@ def test_other_rules_notebook_needs_no_server() -> None:
     frames = _dataframes(outputs)
     assert len(frames) == 1 and "bicycle" in frames[0] and "all_wild_not_allowed" in frames[0]
     assert any("Cards left in hands and feet" in str(out.get("data", {}).get("text/html", "")) for out in outputs)
+
+
+def test_arena_notebook_needs_no_server() -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")}
+    env["HANDFOOT_URL"] = "http://127.0.0.1:9"  # nothing listens: the arena plays in process
+    outputs = execute_notebook("arena.ipynb", env)  # its last cell asserts the planner's edge
+    text = _text(outputs)
+    assert "20 matches of pagat (10 deals), seed 7" in text
+    assert "planner: " in text and "points a round" in text
+    policies, games = _dataframes(outputs)
+    assert "win_rate_low" in policies and "planner margin" in games
+    assert any("image/png" in out.get("data", {}) for out in outputs)
 
 
 def test_async_bot_example(live_server: LiveServer) -> None:

@@ -4,13 +4,15 @@ openapi-python-client (a dev dependency, from PyPI; it runs offline) generates a
 document into a temporary folder; the test imports it and, against gunicorn on a free port
 (bench/live.py), scores seed 000's worked round (Team 1 3,740, Team 2 1,075) and
 creates a game and appends that round to it. Its functions are named after the operationIds
-(``score_round``, ``append_round``), and every operation of the document was generated.
+(``score_round``, ``append_round``), and every operation of the document was generated. Code using it
+passes ``mypy --strict``: the members an answer always sends are plain types, not ``X | Unset``.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -129,3 +131,54 @@ def test_scores_the_worked_round_and_appends_it(generated: ModuleType, live: Liv
 
         got = operation(generated, "games", "getGame").sync(client=client, game_id=game.id)
         assert got.rounds_played == 1 and [t.total for t in got.totals] == [3740, 1075]
+
+
+#: What an integrator writes with the generated client. Under ``mypy --strict`` it passes only if
+#: the document lists the members always sent as ``required``: else each is ``X | Unset`` and
+#: ``result.teams[0]`` is "not indexable".
+TYPED_USE = f"""\
+from {PACKAGE} import AuthenticatedClient, Client
+from {PACKAGE}.api.games import get_game
+from {PACKAGE}.api.rounds import score_round
+from {PACKAGE}.models import Game, RoundScore, RoundScoreRequest
+
+
+def first_total(client: Client, body: RoundScoreRequest) -> int:
+    result = score_round.sync(client=client, body=body)
+    assert isinstance(result, RoundScore)
+    return result.teams[0].total
+
+
+def first_line(result: RoundScore) -> tuple[str, int | None, int]:
+    line = result.teams[0].lines[0]
+    return line.code, line.count, line.points
+
+
+def winner(client: AuthenticatedClient, game_id: int) -> tuple[str | None, int]:
+    game = get_game.sync(client=client, game_id=game_id)
+    assert isinstance(game, Game)
+    return game.winner, game.totals[0].total
+"""
+
+
+def test_the_generated_client_reads_answers_typed_under_mypy_strict(generated: ModuleType) -> None:
+    folder = Path(generated.__file__).parents[1]  # beside the package: mypy finds it from the file's folder
+    (folder / "typed_use.py").write_text(TYPED_USE, encoding="utf-8")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--follow-imports=silent",  # the generated package is checked only where typed_use.py uses it
+            "--config-file=",  # not the project's [tool.mypy]
+            f"--cache-dir={folder / '.mypy_cache'}",
+            "typed_use.py",
+        ],
+        cwd=folder,
+        env={**os.environ, "MYPYPATH": ""},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -277,6 +277,12 @@ def _handfoot_play(blocks: dict[str, Block], ctx: Context) -> Problems:
     return _problems(blocks, {"handfoot-play-output": done.stdout})
 
 
+def _handfoot_arena(blocks: dict[str, Block], ctx: Context) -> Problems:
+    """The arena in process: no server (stderr too, as a terminal shows it: a short run prints no progress)."""
+    done = run_bash(blocks["handfoot-arena"].text, ctx, ctx.tmp_path, timeout=600)
+    return _problems(blocks, {"handfoot-arena-output": done.stdout})
+
+
 RUNNERS: dict[str, Runner] = {
     "make-run": Runner(("make-run",), (), _make_run),
     "jq-breakdown": Runner(
@@ -310,6 +316,7 @@ RUNNERS: dict[str, Runner] = {
         _write_a_bot,
     ),
     "handfoot-play": Runner(("handfoot-play", "handfoot-play-output"), ("handfoot-play-output",), _handfoot_play),
+    "handfoot-arena": Runner(("handfoot-arena", "handfoot-arena-output"), ("handfoot-arena-output",), _handfoot_arena),
 }
 
 

@@ -154,6 +154,32 @@ def test_create_game_and_add_round_quiet_print_the_id(rsps: responses.RequestsMo
     assert (code, out) == (EXIT_OK, "4\n")
 
 
+def test_a_refused_round_exits_1(rsps: responses.RequestsMock) -> None:
+    """A round the rules refuse (two sides going out) is not stored: ``add-round`` exits 1, so a
+    script's ``handfoot add-round ... && next`` stops there, and the rule broken is on stderr."""
+    refused = {
+        "pointer": "/teams/1/went_out",
+        "code": "two_sides_out",
+        "detail": "More than one side is marked as having gone out.",
+    }
+    rsps.post(
+        f"{BASE}/v1/games/12/rounds",
+        status=422,
+        json=problem(422, "Round breaks the rules", errors=[refused]),
+        content_type=PROBLEM_JSON,
+    )
+    code, out, err = run(
+        "add-round", "12", "--tally", "Us:", "--tally", "Them:", "--went-out", "Us", "--went-out", "Them"
+    )
+    assert (code, out) == (EXIT_PROBLEM, "")
+    assert err.splitlines() == [
+        "handfoot: 422 Round breaks the rules",
+        "  - /teams/1/went_out: More than one side is marked as having gone out. [two_sides_out]",
+    ]
+    sent = json.loads(rsps.calls[0].request.body or "{}")
+    assert [team["went_out"] for team in sent["teams"]] == [True, True]
+
+
 class _Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True

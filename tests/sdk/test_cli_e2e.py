@@ -199,25 +199,36 @@ def test_fish_completion_lists_commands_options_and_preset_ids() -> None:
     assert code == EXIT_OK
     lines = out.splitlines()
     assert (
-        "complete -c handfoot -n __fish_use_subcommand -f -a delete-round -d 'take back a game's last round'"
+        "complete -c handfoot -n 'not __handfoot_command' -f -a delete-round -d 'take back a game's last round'"
         not in lines
     )  # quotes are escaped
     assert (
-        "complete -c handfoot -n __fish_use_subcommand -f -a delete-round -d 'take back a game\\'s last round'" in lines
+        "complete -c handfoot -n 'not __handfoot_command' -f -a delete-round -d 'take back a game\\'s last round'"
+        in lines
     )
-    preset = next(line for line in lines if "__fish_seen_subcommand_from validate" in line and "-l preset" in line)
+    preset = next(line for line in lines if "'__handfoot_using validate'" in line and "-l preset" in line)
     assert "-r -f -a 'pagat bicycle wikipedia" in preset
-    assert any(
-        "__fish_seen_subcommand_from games" in line and "'in_progress tiebreaker finished'" in line for line in lines
-    )
+    assert any("'__handfoot_using games'" in line and "'in_progress tiebreaker finished'" in line for line in lines)
+
+
+def _fish_complete(script: str, line: str) -> list[str]:
+    """What fish offers for the command line ``line`` (the words, without their descriptions)."""
+    done = subprocess.run(["fish", "-c", f"{script}\ncomplete -C {shlex.quote(line)}"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return [item.split("\t")[0] for item in done.stdout.splitlines()]
 
 
 @pytest.mark.skipif(shutil.which("fish") is None, reason="no fish")
 def test_fish_reads_its_completion() -> None:
+    """fish's ``__fish_use_subcommand`` took the value of ``--url`` for the command: after
+    ``handfoot --url URL`` it offered files, not commands."""
     script = run("http://127.0.0.1:1", "completion", "fish")[1]
-    done = subprocess.run(["fish", "-c", f"{script}\ncomplete -C 'handfoot valid'"], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("validate")
+    assert _fish_complete(script, "handfoot valid") == ["validate"]
+    assert _fish_complete(script, "handfoot --url http://x sc") == ["score", "scoresheet"]
+    assert _fish_complete(script, "handfoot --url=http://x --timeout 3 games --status f") == ["finished"]
+    assert _fish_complete(script, "handfoot score f.json --preset b") == ["bga", "bicycle"]
+    assert _fish_complete(script, "handfoot preset sa") == ["saskatchewan"]
+    assert _fish_complete(script, "handfoot games --url http://x --st") == ["--status"]
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh"])

@@ -226,6 +226,29 @@ def test_request_id_is_the_answers_x_request_id(rsps: responses.RequestsMock, on
     assert info.value.request_id is None
 
 
+def test_async_errors_carry_the_code_and_request_id_too() -> None:
+    """``AsyncClient``'s errors are the same classes with the same ``code`` and ``request_id``."""
+    httpx = pytest.importorskip("httpx", reason="the async extra")
+    from handfoot.client.aio import AsyncClient
+    from tests.conftest import run_async
+
+    def answer(request: Any) -> Any:
+        body = {"type": "https://handfoot.example/problems/version-moved", "title": "t", "status": 409}
+        headers = {"X-Request-ID": "req-9", "Content-Type": PROBLEM_JSON}
+        return httpx.Response(409, json=body, headers=headers)
+
+    async def main() -> APIStatusError:
+        http = httpx.AsyncClient(transport=httpx.MockTransport(answer))
+        async with AsyncClient(BASE, max_retries=0, http=http) as ahf:
+            with pytest.raises(APIStatusError) as info:
+                await ahf.preset("pagat")
+        await http.aclose()
+        return info.value
+
+    error = run_async(main())
+    assert (error.code, error.request_id, error.status) == ("version_moved", "req-9", 409)
+
+
 TEAMS = [{"name": "Us", "players": ["Ann", "Bo"]}, {"name": "Them", "players": ["Cy", "Di"]}]
 TALLY = {
     "clean_books": 0,

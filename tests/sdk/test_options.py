@@ -129,9 +129,9 @@ def test_a_closed_client_sends_nothing(rsps: responses.RequestsMock) -> None:
     assert len(rsps.calls) == 1
 
 
-def test_closing_an_async_client_mid_request() -> None:
-    """AsyncClient: the same error, in flight (no retry) and after ``aclose()`` (httpx's own error was a
-    RuntimeError)."""
+def test_closing_an_async_client_mid_request(caplog: pytest.LogCaptureFixture) -> None:
+    """AsyncClient: the same error, in flight (no retry, no "retrying" logged) and after ``aclose()``
+    (httpx's own error was a RuntimeError)."""
     httpx = pytest.importorskip("httpx", reason="the async extra")
     from handfoot.client.aio import AsyncClient
     from tests.conftest import run_async
@@ -153,7 +153,9 @@ def test_closing_an_async_client_mid_request() -> None:
         await http.aclose()
         return str(in_flight.value), str(after.value)
 
-    in_flight, after = run_async(main())
+    with caplog.at_level(logging.INFO, logger="handfoot.client"):
+        in_flight, after = run_async(main())
+    assert "retrying" not in caplog.text
     assert in_flight == f"GET {BASE}/health failed: client closed while the request was in flight"
     assert after == f"GET {BASE}/health failed: client closed before the request was sent"
     assert len(sent) == 1

@@ -15,12 +15,16 @@ from typing import Any
 
 import pytest
 import requests
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 import handfoot.client
 from handfoot import engine
 from handfoot.client import types
 from handfoot.client._loader import Result, load
 from handfoot.engine.play.bots import greedy_policy
+from tests.contract.test_sdk_coverage import SCHEMA_OF, SPEC
 from tests.helpers.live import PROJECT_ROOT, LiveServer
 
 WORKED_ROUND: dict[str, Any] = json.loads((PROJECT_ROOT / "examples" / "worked_round.json").read_text("utf-8"))
@@ -56,6 +60,9 @@ def answers(server: LiveServer) -> Iterator[tuple[str, type[Result], object]]:
     yield "POST /v1/rounds/score (house rules)", types.RoundScore, call("POST", "/v1/rounds/score", house)
     compare = {"presets": ["pagat", "bicycle"], "teams": teams}
     yield "POST /v1/rounds/compare", types.RoundComparison, call("POST", "/v1/rounds/compare", compare)
+    out_early = [{"name": "A", "went_out": True, "tally": {}}, {"name": "B", "tally": {}}]  # no contract
+    refused = {"presets": ["pagat", "bicycle"], "teams": out_early}
+    yield "POST /v1/rounds/compare (refused)", types.RoundComparison, call("POST", "/v1/rounds/compare", refused)
     for cards in (["9D", "2S", "2C", "JK"], ["KS", "KH", "KD"], ["KS", "9H", "2C"]):
         meld = {"preset": "pagat", "cards": cards}
         yield "POST /v1/melds/validate", types.MeldCheck, call("POST", "/v1/melds/validate", meld)
@@ -150,6 +157,20 @@ def test_to_dict_is_what_the_server_sent(loaded: list[tuple[str, object, Result]
     for operation, data, result in loaded:
         assert result.to_dict() == data, operation
         assert type(result).from_json(result.to_dict()) == result, operation
+
+
+def test_every_answer_is_valid_under_its_schema_in_the_document(loaded: list[tuple[str, object, Result]]) -> None:
+    """Each answer against its schema in openapi/openapi.json (JSON Schema 2020-12, as OpenAPI 3.1's
+    are): members listed as ``required`` are sent, types and ``null`` are as documented, no member
+    is undocumented (``additionalProperties: false``)."""
+    registry: Registry[Any] = Registry().with_resource("urn:handfoot:openapi", Resource(SPEC, DRAFT202012))
+    for operation, data, result in loaded:
+        ref = {"$ref": f"urn:handfoot:openapi#/components/schemas/{SCHEMA_OF[type(result)]}"}
+        errors = [
+            f"{'/'.join(map(str, error.absolute_path))}: {error.message}"
+            for error in Draft202012Validator(ref, registry=registry).iter_errors(data)
+        ]
+        assert errors == [], operation
 
 
 def test_every_type_met_in_a_real_answer(loaded: list[tuple[str, object, Result]]) -> None:

@@ -32,9 +32,12 @@ class MeldValidateRequestSchema(CheckBaseSchema):
 
 
 class MeldCheckSchema(Schema):
-    valid = fields.Boolean(metadata={"description": "The meld (with `onto`, the meld after adding) breaks no rule."})
+    valid = fields.Boolean(
+        required=True, metadata={"description": "The meld (with `onto`, the meld after adding) breaks no rule."}
+    )
     kind = fields.Enum(
         BookKind,
+        required=True,
         by_value=True,
         allow_none=True,
         metadata={
@@ -42,13 +45,15 @@ class MeldCheckSchema(Schema):
             "wild (wild cards only); null when the ranks are mixed."
         },
     )
-    rank = fields.String(allow_none=True, metadata={"description": "The natural cards' rank; null for a wild meld."})
-    complete = fields.Boolean(metadata={"description": "The meld is a book (book_size cards or more)."})
-    size = fields.Integer(metadata={"description": "Cards in the meld."})
-    naturals = fields.Integer(metadata={"description": "Natural cards."})
-    wilds = fields.Integer(metadata={"description": "Wild cards (2s and jokers)."})
-    points = fields.Integer(metadata={"description": "Card points of the whole meld."})
-    problems = Problems()
+    rank = fields.String(
+        required=True, allow_none=True, metadata={"description": "The natural cards' rank; null for a wild meld."}
+    )
+    complete = fields.Boolean(required=True, metadata={"description": "The meld is a book (book_size cards or more)."})
+    size = fields.Integer(required=True, metadata={"description": "Cards in the meld."})
+    naturals = fields.Integer(required=True, metadata={"description": "Natural cards."})
+    wilds = fields.Integer(required=True, metadata={"description": "Wild cards (2s and jokers)."})
+    points = fields.Integer(required=True, metadata={"description": "Card points of the whole meld."})
+    problems = Problems(required=True)
 
 
 class OpeningCheckRequestSchema(CheckBaseSchema):
@@ -63,10 +68,10 @@ class OpeningCheckRequestSchema(CheckBaseSchema):
 
 
 class OpeningCheckSchema(Schema):
-    points = fields.Integer(metadata={"description": "Card points counted toward the minimum."})
-    minimum = fields.Integer(metadata={"description": "The round's opening minimum (points)."})
-    met = fields.Boolean(metadata={"description": "The opening is legal and reaches the minimum."})
-    problems = Problems()
+    points = fields.Integer(required=True, metadata={"description": "Card points counted toward the minimum."})
+    minimum = fields.Integer(required=True, metadata={"description": "The round's opening minimum (points)."})
+    met = fields.Boolean(required=True, metadata={"description": "The opening is legal and reaches the minimum."})
+    problems = Problems(required=True)
 
 
 class GoingOutCheckRequestSchema(CheckBaseSchema):
@@ -82,24 +87,30 @@ class GoingOutCheckRequestSchema(CheckBaseSchema):
 
 
 class BooksSchema(Schema):
-    clean_books = fields.Integer(metadata={"description": "Clean books."})
-    dirty_books = fields.Integer(metadata={"description": "Dirty books."})
-    wild_books = fields.Integer(metadata={"description": "Wild books."})
+    clean_books = fields.Integer(required=True, metadata={"description": "Clean books."})
+    dirty_books = fields.Integer(required=True, metadata={"description": "Dirty books."})
+    wild_books = fields.Integer(required=True, metadata={"description": "Wild books."})
 
 
 class GoingOutCheckSchema(Schema):
     met = fields.Boolean(
+        required=True,
         metadata={
             "description": "No rule is known to be broken: the side may go out, unless `unknown` lists an input "
             "not given on which the answer rests (unknown is not yes)."
         },
     )
-    books = fields.Nested(BooksSchema, metadata={"description": "Completed books on the table, by kind."})
-    missing = fields.Nested(BooksSchema, metadata={"description": "Books still missing for the contract, by kind."})
-    contract = fields.Nested(BooksSchema, metadata={"description": "The contract of this round."})
-    problems = Problems()
+    books = fields.Nested(
+        BooksSchema, required=True, metadata={"description": "Completed books on the table, by kind."}
+    )
+    missing = fields.Nested(
+        BooksSchema, required=True, metadata={"description": "Books still missing for the contract, by kind."}
+    )
+    contract = fields.Nested(BooksSchema, required=True, metadata={"description": "The contract of this round."})
+    problems = Problems(required=True)
     unknown_inputs = fields.List(  # `unknown` is a Schema's own setting: the member is named by data_key
         fields.Nested(EngineProblemSchema),
+        required=True,
         attribute="unknown",
         data_key="unknown",
         metadata={
@@ -130,8 +141,8 @@ class DiscardPileCheckRequestSchema(CheckBaseSchema):
 
 
 class DiscardPileCheckSchema(Schema):
-    allowed = fields.Boolean(metadata={"description": "The player may take the pile."})
+    allowed = fields.Boolean(required=True, metadata={"description": "The player may take the pile."})
     cards = fields.Integer(
-        metadata={"description": "Cards that would be taken (the top pile_take_count, all if fewer)."}
+        required=True, metadata={"description": "Cards that would be taken (the top pile_take_count, all if fewer)."}
     )
-    problems = Problems()
+    problems = Problems(required=True)

@@ -35,8 +35,10 @@ _CODES = describe(
 )
 
 
-def _ts(description: str, *, allow_none: bool = False) -> fields.DateTime:
-    return fields.AwareDateTime(default_timezone=None, allow_none=allow_none, metadata={"description": description})
+def _ts(description: str, *, allow_none: bool = False, required: bool = False) -> fields.DateTime:
+    return fields.AwareDateTime(
+        default_timezone=None, allow_none=allow_none, required=required, metadata={"description": description}
+    )
 
 
 # -- requests ---------------------------------------------------------------------------------
@@ -151,87 +153,103 @@ class RoundUpdateSchema(Schema):
 
 
 class SideTotalSchema(Schema):
-    name = fields.String(metadata={"description": "Side name."})
-    total = fields.Integer(metadata={"description": "The side's total (points)."})
+    name = fields.String(required=True, metadata={"description": "Side name."})
+    total = fields.Integer(required=True, metadata={"description": "The side's total (points)."})
 
 
 class SideMinimumSchema(Schema):
-    name = fields.String(metadata={"description": "Side name."})
-    minimum = fields.Integer(metadata={"description": "The side's opening minimum next round (points)."})
+    name = fields.String(required=True, metadata={"description": "Side name."})
+    minimum = fields.Integer(required=True, metadata={"description": "The side's opening minimum next round (points)."})
 
 
 class ContractOutSchema(Schema):
-    clean_books = fields.Integer(metadata={"description": "Clean books needed to go out."})
-    dirty_books = fields.Integer(metadata={"description": "Dirty books needed to go out."})
-    wild_books = fields.Integer(metadata={"description": "Wild books needed to go out."})
+    clean_books = fields.Integer(required=True, metadata={"description": "Clean books needed to go out."})
+    dirty_books = fields.Integer(required=True, metadata={"description": "Dirty books needed to go out."})
+    wild_books = fields.Integer(required=True, metadata={"description": "Wild books needed to go out."})
 
 
 class GameTeamOutSchema(Schema):
-    name = fields.String(metadata={"description": "Side name."})
-    players = fields.List(fields.String(), metadata={"description": "The side's players."})
+    name = fields.String(required=True, metadata={"description": "Side name."})
+    players = fields.List(fields.String(), required=True, metadata={"description": "The side's players."})
 
 
 class RoundSchema(Schema):
-    number = fields.Integer(metadata={"description": "Round number (1 = first)."})
-    revision = fields.Integer(metadata={"description": "1, plus one per correction; the round's ETag follows it."})
-    request = fields.Dict(metadata={"description": "The body as sent (cards or tallies), with its round number."})
+    number = fields.Integer(required=True, metadata={"description": "Round number (1 = first)."})
+    revision = fields.Integer(
+        required=True, metadata={"description": "1, plus one per correction; the round's ETag follows it."}
+    )
+    request = fields.Dict(
+        required=True, metadata={"description": "The body as sent (cards or tallies), with its round number."}
+    )
     teams = fields.List(
         fields.Nested(BreakdownSchema),
+        required=True,
         metadata={"description": "A Breakdown per side, in the game's side order (as POST /v1/rounds/score)."},
     )
     totals_after = fields.List(
-        fields.Nested(SideTotalSchema), metadata={"description": "Running totals after this round."}
+        fields.Nested(SideTotalSchema), required=True, metadata={"description": "Running totals after this round."}
     )
-    created_at = _ts("When the round was first stored.")
-    updated_at = _ts("When the current revision was stored.")
+    created_at = _ts("When the round was first stored.", required=True)
+    updated_at = _ts("When the current revision was stored.", required=True)
 
 
 class RoundSummarySchema(Schema):
     """A round in a game's read: its scores from the game's stored running totals, and its URL."""
 
-    number = fields.Integer(metadata={"description": "Round number (1 = first)."})
+    number = fields.Integer(required=True, metadata={"description": "Round number (1 = first)."})
     revision = fields.Integer(
+        required=True,
         metadata={
             "description": "1, plus one per correction (above 1: the round was "
             "corrected; its revisions are its history)."
-        }
+        },
     )
     scores = fields.List(
         fields.Nested(SideTotalSchema),
+        required=True,
         metadata={"description": "Each side's score in this round (points; its Breakdown's `total`), in side order."},
     )
     totals_after = fields.List(
-        fields.Nested(SideTotalSchema), metadata={"description": "Running totals after this round."}
+        fields.Nested(SideTotalSchema), required=True, metadata={"description": "Running totals after this round."}
     )
     href = fields.String(
+        required=True,
         metadata={
             "description": "The round's URL: GET it for the request as sent, every side's Breakdown and its ETag."
-        }
+        },
     )
 
 
 class _GameStateFields(Schema):
-    id = fields.Integer(metadata={"description": "Game id."})
-    name = fields.String(metadata={"description": "The game's name."})
-    preset = fields.String(metadata={"description": "The preset the game's rules start from."})
+    id = fields.Integer(required=True, metadata={"description": "Game id."})
+    name = fields.String(required=True, metadata={"description": "The game's name."})
+    preset = fields.String(required=True, metadata={"description": "The preset the game's rules start from."})
     status = fields.String(
-        metadata={"description": "in_progress, tiebreaker (level after the end: one more round), or finished."}
+        required=True,
+        metadata={"description": "in_progress, tiebreaker (level after the end: one more round), or finished."},
     )
-    teams = fields.List(fields.Nested(GameTeamOutSchema), metadata={"description": "The sides and their players."})
-    totals = fields.List(fields.Nested(SideTotalSchema), metadata={"description": "Every side's total so far."})
+    teams = fields.List(
+        fields.Nested(GameTeamOutSchema), required=True, metadata={"description": "The sides and their players."}
+    )
+    totals = fields.List(
+        fields.Nested(SideTotalSchema), required=True, metadata={"description": "Every side's total so far."}
+    )
     leaders = fields.List(
         fields.String(),
+        required=True,
         metadata={
             "description": "Every side with the top total (two or more when level; empty before the first round)."
         },
     )
     winner = fields.String(
-        allow_none=True, metadata={"description": "The winning side once finished without a tie; null otherwise."}
+        required=True,
+        allow_none=True,
+        metadata={"description": "The winning side once finished without a tie; null otherwise."},
     )
-    tie = fields.Boolean(metadata={"description": "Finished level, and the rules let the tie stand."})
-    rounds_played = fields.Integer(metadata={"description": "Rounds stored."})
-    created_at = _ts("When the game was created.")
-    updated_at = _ts("When the game last changed (a round appended or corrected).")
+    tie = fields.Boolean(required=True, metadata={"description": "Finished level, and the rules let the tie stand."})
+    rounds_played = fields.Integer(required=True, metadata={"description": "Rounds stored."})
+    created_at = _ts("When the game was created.", required=True)
+    updated_at = _ts("When the game last changed (a round appended or corrected).", required=True)
 
 
 class GameSummarySchema(_GameStateFields):
@@ -240,19 +258,23 @@ class GameSummarySchema(_GameStateFields):
 
 class GameSchema(_GameStateFields):
     rules = fields.Dict(
+        required=True,
         metadata={
             "description": "The full resolved RuleSet snapshot (as GET /v1/presets/{id} "
             "`rules`): the game keeps it even if the preset changes later."
-        }
+        },
     )
     rules_overridden = fields.List(
-        fields.String(), metadata={"description": "Rule names whose values differ from the preset's (house rules)."}
+        fields.String(),
+        required=True,
+        metadata={"description": "Rule names whose values differ from the preset's (house rules)."},
     )
-    house_rules = fields.Dict(metadata={"description": "The house-rule overrides as sent."})
+    house_rules = fields.Dict(required=True, metadata={"description": "The house-rule overrides as sent."})
     next_round = fields.Integer(
-        allow_none=True, metadata={"description": "The round to play next; null when finished."}
+        required=True, allow_none=True, metadata={"description": "The round to play next; null when finished."}
     )
     next_opening_minimum = fields.Integer(
+        required=True,
         allow_none=True,
         metadata={
             "description": "The next round's opening minimum (points; the tiebreaker's minimum in a "
@@ -261,6 +283,7 @@ class GameSchema(_GameStateFields):
     )
     next_opening_minimums = fields.List(
         fields.Nested(SideMinimumSchema),
+        required=True,
         allow_none=True,
         metadata={
             "description": "The next opening minimum per side (they differ only under opening_thresholds); "
@@ -269,10 +292,12 @@ class GameSchema(_GameStateFields):
     )
     next_contract = fields.Nested(
         ContractOutSchema,
+        required=True,
         allow_none=True,
         metadata={"description": "The books needed to go out next round; null when finished."},
     )
     end_reason = fields.String(
+        required=True,
         allow_none=True,
         metadata={
             "description": 'Why the game ended, e.g. "4 rounds '
@@ -282,39 +307,52 @@ class GameSchema(_GameStateFields):
     )
     rounds = fields.List(
         fields.Nested(RoundSummarySchema),
+        required=True,
         metadata={
             "description": "Every round, in order, summarised: number, revision, scores and running totals, with "
             "`href`, the round's URL for its full Breakdowns (GET /v1/games/{game_id}/rounds/{number})."
         },
     )
-    version = fields.Integer(metadata={"description": "Increments on every change; the game's ETag follows it."})
+    version = fields.Integer(
+        required=True, metadata={"description": "Increments on every change; the game's ETag follows it."}
+    )
 
 
 class RevisionSchema(Schema):
-    revision = fields.Integer(metadata={"description": "Revision number (1 = as first stored)."})
-    current = fields.Boolean(metadata={"description": "Whether this is the round as it stands now."})
-    request = fields.Dict(metadata={"description": "The body of this revision, as sent."})
-    teams = fields.List(fields.Nested(BreakdownSchema), metadata={"description": "Its Breakdowns."})
-    created_at = _ts("When this revision was stored.")
-    replaced_at = _ts("When a correction replaced it; null for the current one.", allow_none=True)
+    revision = fields.Integer(required=True, metadata={"description": "Revision number (1 = as first stored)."})
+    current = fields.Boolean(required=True, metadata={"description": "Whether this is the round as it stands now."})
+    request = fields.Dict(required=True, metadata={"description": "The body of this revision, as sent."})
+    teams = fields.List(fields.Nested(BreakdownSchema), required=True, metadata={"description": "Its Breakdowns."})
+    created_at = _ts("When this revision was stored.", required=True)
+    replaced_at = _ts("When a correction replaced it; null for the current one.", required=True, allow_none=True)
     author = fields.String(
-        allow_none=True, metadata={"description": "The name of the API key that wrote it; null without keys."}
+        required=True,
+        allow_none=True,
+        metadata={"description": "The name of the API key that wrote it; null without keys."},
     )
 
 
 class ScoresheetRowSchema(Schema):
-    round = fields.Integer(metadata={"description": "Round number."})
-    scores = fields.List(fields.Integer(), metadata={"description": "Each side's score in the round (side order)."})
-    totals = fields.List(fields.Integer(), metadata={"description": "Each side's running total after it."})
+    round = fields.Integer(required=True, metadata={"description": "Round number."})
+    scores = fields.List(
+        fields.Integer(), required=True, metadata={"description": "Each side's score in the round (side order)."}
+    )
+    totals = fields.List(
+        fields.Integer(), required=True, metadata={"description": "Each side's running total after it."}
+    )
 
 
 class ScoresheetSchema(Schema):
-    game_id = fields.Integer(metadata={"description": "Game id."})
-    name = fields.String(metadata={"description": "The game's name."})
-    teams = fields.List(fields.String(), metadata={"description": "Side names: the columns."})
-    rows = fields.List(fields.Nested(ScoresheetRowSchema), metadata={"description": "One row per round."})
-    totals = fields.List(fields.Integer(), metadata={"description": "Each side's total."})
-    status = fields.String(metadata={"description": "in_progress, tiebreaker or finished."})
-    leaders = fields.List(fields.String(), metadata={"description": "Every side with the top total."})
-    winner = fields.String(allow_none=True, metadata={"description": "The winner once finished without a tie."})
-    tie = fields.Boolean(metadata={"description": "Finished level, and the tie stands."})
+    game_id = fields.Integer(required=True, metadata={"description": "Game id."})
+    name = fields.String(required=True, metadata={"description": "The game's name."})
+    teams = fields.List(fields.String(), required=True, metadata={"description": "Side names: the columns."})
+    rows = fields.List(
+        fields.Nested(ScoresheetRowSchema), required=True, metadata={"description": "One row per round."}
+    )
+    totals = fields.List(fields.Integer(), required=True, metadata={"description": "Each side's total."})
+    status = fields.String(required=True, metadata={"description": "in_progress, tiebreaker or finished."})
+    leaders = fields.List(fields.String(), required=True, metadata={"description": "Every side with the top total."})
+    winner = fields.String(
+        required=True, allow_none=True, metadata={"description": "The winner once finished without a tie."}
+    )
+    tie = fields.Boolean(required=True, metadata={"description": "Finished level, and the tie stands."})

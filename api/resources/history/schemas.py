@@ -93,21 +93,28 @@ _BOOKS = ", ".join(BOOK_KINDS)
 
 class _Figures(Schema):
     names = fields.List(
-        fields.String(), metadata={"description": "Every spelling of the name used, the most recent game's last."}
+        fields.String(),
+        required=True,
+        metadata={"description": "Every spelling of the name used, the most recent game's last."},
     )
-    games = fields.Integer(metadata={"description": "Games played (matching the filters)."})
-    finished = fields.Integer(metadata={"description": "Of those, the games that are finished."})
-    wins = fields.Integer(metadata={"description": "Finished games won (a tie is no win)."})
-    rounds = fields.Integer(metadata={"description": "Rounds played, in every game (finished or not)."})
-    points = fields.Integer(metadata={"description": "The sum of the round scores (points)."})
+    games = fields.Integer(required=True, metadata={"description": "Games played (matching the filters)."})
+    finished = fields.Integer(required=True, metadata={"description": "Of those, the games that are finished."})
+    wins = fields.Integer(required=True, metadata={"description": "Finished games won (a tie is no win)."})
+    rounds = fields.Integer(required=True, metadata={"description": "Rounds played, in every game (finished or not)."})
+    points = fields.Integer(required=True, metadata={"description": "The sum of the round scores (points)."})
     average_round = fields.Float(
-        allow_none=True, metadata={"description": "Mean round score (points, to one decimal); null before any round."}
+        required=True,
+        allow_none=True,
+        metadata={"description": "Mean round score (points, to one decimal); null before any round."},
     )
     best_round = fields.Integer(
-        allow_none=True, metadata={"description": "Highest round score (points); null before any round."}
+        required=True, allow_none=True, metadata={"description": "Highest round score (points); null before any round."}
     )
-    went_out = fields.Integer(metadata={"description": "Rounds in which the side (the player's side) went out."})
+    went_out = fields.Integer(
+        required=True, metadata={"description": "Rounds in which the side (the player's side) went out."}
+    )
     books = fields.Dict(
+        required=True,
         keys=fields.String(),
         values=fields.Integer(),
         metadata={
@@ -118,17 +125,19 @@ class _Figures(Schema):
 
 class PlayerStatisticsSchema(_Figures):
     name = fields.String(
+        required=True,
         metadata={
             "description": "The player's name as written in their most recent game. "
             "Players are matched across games by name, ignoring case (Unicode NFC, "
             "case-folded): `Ann` and `ann` are one player."
-        }
+        },
     )
 
 
 class SideStatisticsSchema(_Figures):
     players = fields.List(
         fields.String(),
+        required=True,
         metadata={
             "description": "The side's players (as written in its most "
             "recent game). A side is its players, matched as players "
@@ -138,14 +147,18 @@ class SideStatisticsSchema(_Figures):
 
 
 class StatisticsSchema(Schema):
-    games = fields.Integer(metadata={"description": "Games counted (the caller's, matching the filters)."})
-    rounds = fields.Integer(metadata={"description": "Rounds in those games."})
+    games = fields.Integer(
+        required=True, metadata={"description": "Games counted (the caller's, matching the filters)."}
+    )
+    rounds = fields.Integer(required=True, metadata={"description": "Rounds in those games."})
     players = fields.List(
         fields.Nested(PlayerStatisticsSchema),
+        required=True,
         metadata={"description": "Per player: most games first, then most wins, then by name."},
     )
     sides = fields.List(
         fields.Nested(SideStatisticsSchema),
+        required=True,
         metadata={
             "description": "Per side (the same players together): most games first, then most wins, then by players."
         },

@@ -327,26 +327,34 @@ class RoundScoreRequestSchema(RoundBodyMixin):
 
 class LineSchema(Schema):
     code = fields.String(
+        required=True,
         metadata={
             "description": "clean_books, dirty_books, wild_books, going_out, "
             "books_of_<rank> (house rule rank_book_bonuses, e.g. books_of_7), red_threes_on_table, "
             "red_threes_caught, perfect_cut, cut_within_1, cut_within_3, table_points, burn, points_left."
-        }
+        },
     )
-    label = fields.String(metadata={"description": "The line in words."})
+    label = fields.String(required=True, metadata={"description": "The line in words."})
     count = fields.Integer(
-        allow_none=True, metadata={"description": "How many (books, red threes...), where it applies."}
+        required=True, allow_none=True, metadata={"description": "How many (books, red threes...), where it applies."}
     )
-    points_each = fields.Integer(allow_none=True, metadata={"description": "Points per item, where it applies."})
-    points = fields.Integer(metadata={"description": "The line's points (signed)."})
+    points_each = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "Points per item, where it applies."}
+    )
+    points = fields.Integer(required=True, metadata={"description": "The line's points (signed)."})
 
 
 class BreakdownSchema(Schema):
-    name = fields.String(metadata={"description": "Side name, as sent."})
-    total = fields.Integer(metadata={"description": "The side's round score: the sum of its lines (points)."})
-    lines = fields.List(fields.Nested(LineSchema), metadata={"description": "One line per item, in order."})
+    name = fields.String(required=True, metadata={"description": "Side name, as sent."})
+    total = fields.Integer(
+        required=True, metadata={"description": "The side's round score: the sum of its lines (points)."}
+    )
+    lines = fields.List(
+        fields.Nested(LineSchema), required=True, metadata={"description": "One line per item, in order."}
+    )
     warnings = fields.List(
         fields.Nested(EngineProblemSchema),
+        required=True,
         metadata={
             "description": "The meld rules the side's table breaks that stand and score all the same (rule "
             "illegal_melds_stand, the Hodges family rules' \"what's layed is played\"), each with its stable "
@@ -356,12 +364,16 @@ class BreakdownSchema(Schema):
 
 
 class RoundScoreSchema(Schema):
-    preset = fields.String(metadata={"description": "The preset scored under."})
-    round = fields.Integer(metadata={"description": "Round number."})
+    preset = fields.String(required=True, metadata={"description": "The preset scored under."})
+    round = fields.Integer(required=True, metadata={"description": "Round number."})
     rules_overridden = fields.List(
-        fields.String(), metadata={"description": "The rule names whose values differ from the preset's (house rules)."}
+        fields.String(),
+        required=True,
+        metadata={"description": "The rule names whose values differ from the preset's (house rules)."},
     )
-    teams = fields.List(fields.Nested(BreakdownSchema), metadata={"description": "A Breakdown per side, in order."})
+    teams = fields.List(
+        fields.Nested(BreakdownSchema), required=True, metadata={"description": "A Breakdown per side, in order."}
+    )
 
 
 class RoundCompareRequestSchema(RoundBodyMixin):
@@ -374,16 +386,19 @@ class RoundCompareRequestSchema(RoundBodyMixin):
 
 
 class ComparisonSchema(Schema):
-    preset = fields.String(metadata={"description": "Preset id."})
-    valid = fields.Boolean(metadata={"description": "Whether the round is legal under this preset."})
+    preset = fields.String(required=True, metadata={"description": "Preset id."})
+    valid = fields.Boolean(required=True, metadata={"description": "Whether the round is legal under this preset."})
     teams = fields.List(
         fields.Nested(BreakdownSchema),
+        required=True,
         allow_none=True,
         metadata={"description": "A Breakdown per side when valid, else null."},
     )
-    problems = Problems()
+    problems = Problems(required=True)
 
 
 class RoundComparisonSchema(Schema):
-    round = fields.Integer(metadata={"description": "Round number."})
-    results = fields.List(fields.Nested(ComparisonSchema), metadata={"description": "One result per preset, in order."})
+    round = fields.Integer(required=True, metadata={"description": "Round number."})
+    results = fields.List(
+        fields.Nested(ComparisonSchema), required=True, metadata={"description": "One result per preset, in order."}
+    )

@@ -286,7 +286,9 @@ def _d(text: str) -> dict[str, str]:
 _ID = _d("The table's id.")
 _GAME = _d("The stored game the table plays (GET /v1/games/{id}: its rounds so far).")
 _HREF = _d("The table's URL.")
-_STATUS = _d("`playing`, or `finished` once its game has ended.")
+#: A table's ``status``: ``playing`` until its game has ended (the SDK's ``TableStatus``).
+TABLE_STATUSES = ("playing", "finished")
+_STATUS = {"description": "`playing`, or `finished` once its game has ended.", "enum": list(TABLE_STATUSES)}
 _ROUND = _d("The game's round in play (the last round once finished).")
 _VERSION = _d("The table's version: the actions taken, over all rounds (monotonic).")
 _PRACTICE = _d(
@@ -361,7 +363,7 @@ class LastRoundSchema(Schema):
 class SeatViewSchema(Schema):
     table = fields.Integer(required=True, metadata=_ID)
     game = fields.Integer(required=True, metadata=_GAME)
-    status = fields.String(required=True, metadata={"description": "`finished`: the game has ended."})
+    status = fields.String(required=True, metadata=_STATUS)
     version = fields.Integer(
         required=True,
         metadata={"description": "The table's version (every action over all rounds): send it with an action."},

@@ -96,19 +96,21 @@ def open_action_components(action_component: dict[str, str]) -> dict[str, dict[s
     """``Open<Type>`` components by name; ``action_component``: each type's request component name."""
     out = {}
     for kind in ACTION_TYPES:
-        send = {"$ref": f"#/components/schemas/{action_component[kind]}"}
+        # described, not referred to: a body holds only some of the request schema's optional members
+        send = {"type": "object", "description": f"A `{action_component[kind]}` body, as postAction takes it."}
+        properties = {
+            "type": {"type": "string", "enum": [kind], "description": f"`{kind}`."},
+            "send": _d(
+                {"type": "array", "minItems": 1, "items": send},
+                "The bodies to post as `action`, each accepted now. " + _SEND[kind],
+            ),
+            **_MEMBERS[kind],
+        }
         out[open_component(kind)] = {
             "type": "object",
             "description": f"The `{kind}` action, open to the seat now.",
-            "required": ["type", "send"],
-            "properties": {
-                "type": {"type": "string", "enum": [kind], "description": f"`{kind}`."},
-                "send": _d(
-                    {"type": "array", "minItems": 1, "items": send},
-                    "The bodies to post as `action`, each accepted now. " + _SEND[kind],
-                ),
-                **_MEMBERS[kind],
-            },
+            "required": list(properties),  # every member is always sent
+            "properties": properties,
         }
     return out
 
@@ -137,71 +139,73 @@ _SEAT = {
 
 def seat_view_body() -> dict[str, Any]:
     """The ``SeatViewBody`` component: what ``play.view`` gives a seat."""
-    actions = {"oneOf": [{"$ref": f"#/components/schemas/{open_component(kind)}"} for kind in ACTION_TYPES]}
+    properties = _view_properties()
     return {
         "type": "object",
         "description": "What one seat may see (the engine's `play.view`). Once the round has ended also "
         "`ended`, `out_side`, `seed`, `hands`, `feet` (every seat's) and `score`.",
-        "required": ["seat", "side", "round", "step", "phase", "turn", "hand", "cards", "going_out", "actions"],
-        "properties": {
-            "seat": _d(_INT, "The seat's index."),
-            "side": _d(_INT, "The seat's side."),
-            "round": _d(_INT, "The game's round in play."),
-            "step": _d(_INT, "The round's actions so far (the table's `version` counts over all rounds)."),
-            "phase": _d({"type": "string", "enum": ["draw", "play", "answer", "ended"]}, "The turn's phase."),
-            "turn": _d(_INT, "The seat whose turn it is."),
-            "hand": _d(_CARDS, "The seat's own cards."),
-            "foot_size": _d(_nullable(_INT), "The seat's foot's size (null once picked up)."),
-            "played_from_foot": _d(_BOOL, "The seat has melded a card since picking its foot up."),
-            "sides": _d(
-                {"type": "array", "items": _SIDE}, "Every side: melds, books by kind, red threes, burn, score."
-            ),
-            "seats": _d({"type": "array", "items": _SEAT}, "Every seat, in turn order, with its card counts."),
-            "pile": _d(
-                {
+        "required": list(properties),  # every member is always sent (null where it allows)
+        "properties": properties,
+    }
+
+
+def _view_properties() -> dict[str, Any]:
+    actions = {"oneOf": [{"$ref": f"#/components/schemas/{open_component(kind)}"} for kind in ACTION_TYPES]}
+    return {
+        "seat": _d(_INT, "The seat's index."),
+        "side": _d(_INT, "The seat's side."),
+        "round": _d(_INT, "The game's round in play."),
+        "step": _d(_INT, "The round's actions so far (the table's `version` counts over all rounds)."),
+        "phase": _d({"type": "string", "enum": ["draw", "play", "answer", "ended"]}, "The turn's phase."),
+        "turn": _d(_INT, "The seat whose turn it is."),
+        "hand": _d(_CARDS, "The seat's own cards."),
+        "foot_size": _d(_nullable(_INT), "The seat's foot's size (null once picked up)."),
+        "played_from_foot": _d(_BOOL, "The seat has melded a card since picking its foot up."),
+        "sides": _d({"type": "array", "items": _SIDE}, "Every side: melds, books by kind, red threes, burn, score."),
+        "seats": _d({"type": "array", "items": _SEAT}, "Every seat, in turn order, with its card counts."),
+        "pile": _d(
+            {
+                "type": "object",
+                "properties": {
+                    "top": _nullable({"type": "string"}),
+                    "size": _INT,
+                    "frozen": _BOOL,
+                    "taken": _BOOL,
+                },
+            },
+            "The discard pile: its top card, size, whether frozen, whether taken since the round began or it thawed.",
+        ),
+        "stock_size": _d(_INT, "Cards left in the stock."),
+        "opening_minimum": _d(_INT, "The round's opening minimum for the seat's side (points)."),
+        "contract": _d({"type": "object", "additionalProperties": _INT}, "Books needed to go out, by kind."),
+        "asked": _d(_BOOL, '"May I go out?" was asked this turn.'),
+        "permission": _d(_nullable(_BOOL), "The partner's answer this turn (null: none)."),
+        "answerer": _d(_nullable(_INT), "The seat asked to answer (null: none)."),
+        "cards": _d(
+            {
+                "type": "object",
+                "additionalProperties": {
                     "type": "object",
-                    "properties": {
-                        "top": _nullable({"type": "string"}),
-                        "size": _INT,
-                        "frozen": _BOOL,
-                        "taken": _BOOL,
-                    },
+                    "properties": {"points": _INT, "wild": _BOOL},
+                    "required": ["points", "wild"],
                 },
-                "The discard pile: its top card, size, whether frozen, whether taken since the round began or it "
-                "thawed.",
-            ),
-            "stock_size": _d(_INT, "Cards left in the stock."),
-            "opening_minimum": _d(_INT, "The round's opening minimum for the seat's side (points)."),
-            "contract": _d({"type": "object", "additionalProperties": _INT}, "Books needed to go out, by kind."),
-            "asked": _d(_BOOL, '"May I go out?" was asked this turn.'),
-            "permission": _d(_nullable(_BOOL), "The partner's answer this turn (null: none)."),
-            "answerer": _d(_nullable(_INT), "The seat asked to answer (null: none)."),
-            "cards": _d(
-                {
-                    "type": "object",
-                    "additionalProperties": {
-                        "type": "object",
-                        "properties": {"points": _INT, "wild": _BOOL},
-                        "required": ["points", "wild"],
-                    },
-                    "example": {"7S": {"points": 5, "wild": False}, "JK": {"points": 50, "wild": True}},
-                },
-                "Each card of the hand and the pile's top, once: its points under the rules in force and whether "
-                "it is wild.",
-            ),
-            "going_out": _d(
-                {
-                    "type": ["object", "null"],
-                    "properties": {"allowed": _BOOL, "problems": {"type": "array", "items": {"type": "string"}}},
-                },
-                "In the seat's play: whether emptying the hand now would go out, and the codes in the way "
-                "(`partner_not_asked`: ask first); null at any other moment. Going out is no action: meld or "
-                "discard the last cards.",
-            ),
-            "actions": _d(
-                {"type": "array", "items": actions},
-                "The actions open to the seat now (empty: not its move), each with `send`: the bodies to post, "
-                "every one accepted now. An action none of whose bodies is accepted is not listed.",
-            ),
-        },
+                "example": {"7S": {"points": 5, "wild": False}, "JK": {"points": 50, "wild": True}},
+            },
+            "Each card of the hand and the pile's top, once: its points under the rules in force and whether "
+            "it is wild.",
+        ),
+        "going_out": _d(
+            {
+                "type": ["object", "null"],
+                "properties": {"allowed": _BOOL, "problems": {"type": "array", "items": {"type": "string"}}},
+            },
+            "In the seat's play: whether emptying the hand now would go out, and the codes in the way "
+            "(`partner_not_asked`: ask first); null at any other moment. Going out is no action: meld or "
+            "discard the last cards.",
+        ),
+        "actions": _d(
+            {"type": "array", "items": actions},
+            "The actions open to the seat now (empty: not its move), each with `send`: the bodies to post, "
+            "every one accepted now. An action none of whose bodies is accepted is not listed.",
+        ),
     }

@@ -1,0 +1,117 @@
+"""``handfoot arena``: policies measured against each other in process (no server), luck cancelled
+by playing each deal once per rotation of the policies over the sides.
+
+    handfoot arena --policies greedy,planner --preset pagat --matches 200 [--rule k=v] [--seed S] [--json]
+
+Prints a table (win rate with its 95% interval, points per round, rounds to go out, ratings), or
+with ``--json`` the report of ``handfoot.client.arena.arena_report`` (with every game). Progress
+goes to standard error (runs of 50 matches or more). ``--rule KEY=VALUE`` sets a house rule (the
+value read as JSON where it is JSON, else as text); ``ask_partner`` and ``stock_out`` are the play
+options of the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, TextIO
+
+from handfoot.engine.errors import HandFootError
+from handfoot.engine.play.arena import POLICIES, run_arena
+
+from ._cli_common import EXIT_OK, EXIT_PROBLEM, UsageError
+from ._client import Client
+from .arena import arena_report, report_table
+
+__all__ = ["add_arena_command"]
+
+#: House rules that are play options (``handfoot.engine.play.options``), not RuleSet fields.
+PLAY_KEYS = ("ask_partner", "stock_out")
+
+
+def _policies(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = sorted(set(names) - set(POLICIES))
+    if len(names) < 2 or unknown or len(set(names)) != len(names):
+        raise UsageError(
+            f"--policies: {'unknown ' + ', '.join(unknown) if unknown else 'two different policies or more'}; "
+            f"choose among {', '.join(POLICIES)}, comma-separated, each once"
+        )
+    return names
+
+
+def _rules(items: list[str] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``KEY=VALUE`` items as (house rules, play options)."""
+    rules: dict[str, Any] = {}
+    play: dict[str, Any] = {}
+    for item in items or ():
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--rule {item!r}: expected KEY=VALUE (e.g. rounds=2)")
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = text
+        (play if key.strip() in PLAY_KEYS else rules)[key.strip()] = value
+    return rules, play
+
+
+#: Runs of fewer matches than this (seconds of CPU) print no progress.
+PROGRESS_FROM = 50
+
+
+class Progress:
+    """``arena: N/M matches`` on standard error, every tenth of a run of :data:`PROGRESS_FROM`
+    matches or more (and at its end)."""
+
+    def __init__(self, err: TextIO) -> None:
+        self.err = err
+
+    def __call__(self, done: int, total: int) -> None:
+        if total < PROGRESS_FROM:
+            return
+        step = max(1, total // 10)
+        if done % step == 0 or done == total:
+            self.err.write(f"arena: {done}/{total} matches\n")
+            self.err.flush()
+
+
+def _cmd_arena(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    names = _policies(args.policies)
+    if args.matches < 1:
+        raise UsageError("--matches must be at least 1")
+    rules, play = _rules(args.rule)
+    err: TextIO = args.stderr
+    try:
+        result = run_arena(names, args.preset, args.matches, args.seed, rules, play, Progress(err))
+    except (HandFootError, ValueError) as exc:  # unknown preset, rules broken, sides the preset refuses
+        problems = getattr(exc, "problems", None)
+        err.write(f"handfoot: {exc}\n")
+        for p in problems or ():
+            err.write(f"  - {p.code}: {p.detail}\n")
+        return EXIT_PROBLEM
+    report = arena_report(result, with_games=args.json)
+    if args.json:
+        json.dump(report, out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    else:
+        out.write(report_table(report) + "\n")
+    return EXIT_OK
+
+
+def add_arena_command(sub: Any, stderr: TextIO) -> None:
+    """Add ``arena`` to the ``handfoot`` subcommands (``sub``: argparse's subparsers); progress goes
+    to ``stderr``."""
+    p = sub.add_parser("arena", help="policies play each other in process (no server): win rates, intervals, ratings")
+    p.add_argument(
+        "--policies",
+        required=True,
+        metavar="P,P,...",
+        help=f"one policy a side, among {', '.join(POLICIES)}",
+    )
+    p.add_argument("--preset", default="pagat", help="preset id (default pagat)")
+    p.add_argument("--matches", type=int, default=100, help="games in all, rounded up to whole deals (default 100)")
+    p.add_argument("--rule", action="append", metavar="KEY=VALUE", help="a house rule (repeat), e.g. rounds=2")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0): a run repeats")
+    p.add_argument("--json", action="store_true", help="print the report as JSON, every game included")
+    p.set_defaults(run=_cmd_arena, stderr=stderr)
