@@ -10,7 +10,8 @@ opening, ``check_opening`` for a take; ``validate_meld`` for each meld and addit
 ``check_opening`` for an opening; ``check_going_out`` for the side that went out); the round ends;
 its score equals ``score_round_request`` (the function behind ``POST /v1/rounds/score``) on the end
 state's request body; and replaying the deal and the log reproduces every state. Prints a table
-per preset and a JSON summary (``--json``); exits 1 on any invariant failure.
+per preset (``refused``: candidates of the policies the step refused; they choose from the bodies the
+view lists) and a JSON summary (``--json``); exits 1 on any invariant failure.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class Timer:
         self.step: Counter[str] = Counter()
         self.check: Counter[str] = Counter()
         self.count: Counter[str] = Counter()
+        self.refused = 0  # candidates the policies gave that the step refused (they choose from the view's list)
 
 
 def check_action(prev: State, action: dict[str, Any], nxt: State, timer: Timer) -> list[str]:
@@ -117,6 +119,7 @@ def play_checked(preset: str, seed: int, timer: Timer) -> tuple[State, list[dict
             try:
                 nxt = step(state, action)
             except PlayError:
+                timer.refused += 1
                 continue
             timer.step[action["type"]] += time.perf_counter() - started
             timer.count[action["type"]] += 1
@@ -173,6 +176,8 @@ def simulate(preset: str, rounds: int) -> dict[str, Any]:
         "seconds": round(seconds, 2),
         "rounds_per_second": round(rounds / seconds, 2),
         "actions_per_round": round(sum(actions) / max(1, len(actions)), 1),
+        "actions": sum(actions),
+        "refused": timer.refused,
         "ended": dict(ended),
         "greedy_win_rate": round(wins["greedy"] / max(1, rounds), 3),
         "wins": dict(wins),
@@ -192,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     print(
         f"{'preset':14} {'rounds':>6} {'rounds/s':>8} {'actions':>7} {'out':>5} {'stock':>5} "
-        f"{'greedy':>6} {'step us':>8} {'check us':>8} failures"
+        f"{'greedy':>6} {'step us':>8} {'check us':>8} {'refused':>7} failures"
     )
     for preset in args.preset or list(PRESETS):
         r = simulate(preset, args.rounds)
@@ -201,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{preset:14} {r['rounds']:>6} {r['rounds_per_second']:>8} {r['actions_per_round']:>7} "
             f"{r['ended'].get('went_out', 0):>5} {r['ended'].get('stock_out', 0):>5} "
-            f"{r['greedy_win_rate']:>6} {meld_step:>8.1f} {meld_check:>8.1f} {r['failure_count']}",
+            f"{r['greedy_win_rate']:>6} {meld_step:>8.1f} {meld_check:>8.1f} {r['refused']:>7} {r['failure_count']}",
             flush=True,
         )
         for failure in r["failures"]:

@@ -8,8 +8,9 @@ def cautious(seed: int) -> Choose:
     greedy = policy_choose("greedy", seed=seed)
 
     def choose(sv: SeatView) -> list[Action]:
-        if sv.phase == "answer":  # "May I go out?": yes only with few cards left to be caught with
-            return [{"type": "answer", "yes": len(sv.hand) <= 5}]
+        answer = sv.action("answer")  # listed with its bodies: the yes and the no
+        if answer is not None:  # "May I go out?": yes only with few cards left to be caught with
+            return [body for body in answer["send"] if body["yes"] is (len(sv.hand) <= 5)]
         return list(greedy(sv))  # otherwise play as the greedy bot
 
     return choose

@@ -23,7 +23,7 @@ import random
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from handfoot.engine.play.arena import POLICIES, ArenaResult, seat_seed, table_sides
 from handfoot.engine.play.bots import Policy
@@ -32,6 +32,7 @@ from ._client import Client
 from .bots import Action, Bot, BotSummary, Choose
 from .display import text_table
 from .params import GameTeamInput
+from .types.presets import PresetId
 from .types.tables import SeatView
 
 if TYPE_CHECKING:
@@ -217,7 +218,9 @@ def play_match_at_table(
     (``BotError``, the client's errors)."""
     sides = table_sides(preset, len(policies), dict(rules or {}))
     teams: list[GameTeamInput] = [{"name": name, "players": list(players)} for name, players in sides]
-    table = client.create_table(preset=preset, teams=teams, rules=rules, seed=seed, play=play, name="Arena match")
+    table = client.create_table(
+        preset=cast(PresetId, preset), teams=teams, rules=rules, seed=seed, play=play, name="Arena match"
+    )  # a preset id the engine knows (table_sides above refuses any other)
     stop = threading.Event()
     results: list[BotSummary | None] = [None] * len(table.tokens)
     errors: list[BaseException] = []

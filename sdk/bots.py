@@ -5,8 +5,8 @@
 
     def choose(sv):                       # a SeatView -> candidate actions, best first
         if sv.phase == "draw":
-            return [{"type": "draw"}]
-        return [{"type": "discard", "card": card} for card in sv.action("discard")["cards"]]
+            return sv.sendable("draw")        # the bodies the view lists: each accepted now
+        return sv.sendable("discard")[:1]
 
     with Client() as hf:
         summary = Bot(hf, table_id, token, choose).play()
@@ -14,6 +14,11 @@
 ``choose`` gives candidates in order, as the engine's policies do (``handfoot.engine.play.bots``):
 the first one the table accepts is kept; one it refuses (422) passes to the next; if the table
 moved on meanwhile (409 ``VersionMovedError``) the view is read again and ``choose`` asked again.
+Each entry of ``sv.actions`` carries ``send``, the bodies the table accepts now: a ``choose`` that
+picks from them is never refused (docs/tables.md, "The actions open to a seat"). Every refusal
+there is all the same goes to ``on_refusal`` (a ``Refusal``: the action, the table's version, each
+problem's code, detail and pointer) and to the log (logger ``handfoot.client.bots``, a warning):
+override the method, or pass ``on_refusal=``.
 Between moves the bot long-polls its view (``wait`` seconds at a time). It plays until the game
 has ended, through the partner's "May I go out?" answers and round after round, and returns a
 ``BotSummary``. ``AsyncBot`` is the same on an ``AsyncClient``.
@@ -25,6 +30,7 @@ seat's view names (its game's preset and house rules).
 from __future__ import annotations
 
 import json
+import logging
 import random
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -40,7 +46,21 @@ if TYPE_CHECKING:
     from ._client import Client
     from .aio import AsyncClient
 
-__all__ = ["Action", "AsyncBot", "Bot", "BotError", "BotSummary", "Choose", "final_totals", "policy_choose"]
+__all__ = [
+    "Action",
+    "AsyncBot",
+    "Bot",
+    "BotError",
+    "BotSummary",
+    "Choose",
+    "OnRefusal",
+    "Refusal",
+    "final_totals",
+    "policy_choose",
+]
+
+#: The bots' log: a warning for every action the table refused.
+log = logging.getLogger("handfoot.client.bots")
 
 #: An action as the engine takes it (``{"type": "discard", "card": "7H"}``), without ``seat``.
 Action = Mapping[str, Any]
@@ -51,6 +71,33 @@ Choose = Callable[[SeatView], Sequence[Action]]
 DEFAULT_WAIT = 30
 #: Actions posted by one bot before it gives up (a game of Pagat takes a few hundred).
 DEFAULT_MAX_ACTIONS = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """One action the table refused (422): the ``action`` sent, the table ``version`` it was sent
+    on, and ``problems``, each rule broken with its ``code``, ``detail`` and ``pointer``."""
+
+    table: int
+    version: int
+    action: Action
+    problems: tuple[ProblemItem, ...]
+
+    @property
+    def codes(self) -> list[str]:
+        return [p.code for p in self.problems]
+
+    def __str__(self) -> str:
+        why = "; ".join(f"{p.code} at {p.location or '/'}: {p.detail}" for p in self.problems) or "no problems given"
+        return f"table {self.table} version {self.version} refused {dumps_json(self.action).decode()}: {why}"
+
+
+#: A bot author's hook for refusals (``Bot(..., on_refusal=...)``).
+OnRefusal = Callable[[Refusal], None]
+
+
+def _refusal(sv: SeatView, action: Action, exc: UnprocessableEntityError) -> Refusal:
+    return Refusal(sv.table, sv.version, action, tuple(exc.problems))
 
 
 class BotError(HandFootError):
@@ -125,6 +172,13 @@ class _Tally:
         )
 
 
+def _report(bot: Bot | AsyncBot, refusal: Refusal) -> None:
+    """A refusal to the log (a warning: the code, detail and pointer of each problem) and to the
+    bot's ``on_refusal``."""
+    log.warning("%s", refusal)
+    bot.on_refusal(refusal)
+
+
 def _none_accepted(sv: SeatView, refusal: UnprocessableEntityError | None) -> BotError:
     problems = refusal.problems if refusal is not None else []
     codes = ", ".join(p.code for p in problems) or "no candidates"
@@ -155,9 +209,17 @@ class Bot:
         wait: int = DEFAULT_WAIT,
         max_actions: int = DEFAULT_MAX_ACTIONS,
         stop: threading.Event | None = None,
+        on_refusal: OnRefusal | None = None,
     ) -> None:
         self.client, self.table_id, self.token, self.choose = client, table_id, token, choose
         self.wait, self.max_actions, self.stop = wait, max_actions, stop
+        self._on_refusal = on_refusal
+
+    def on_refusal(self, refusal: Refusal) -> None:
+        """Called for every action the table refused, after it is logged: override it (or pass
+        ``on_refusal=``) to see why; the default calls the ``on_refusal`` given, if any."""
+        if self._on_refusal is not None:
+            self._on_refusal(refusal)
 
     def play(self) -> BotSummary:
         """Play to the end of the game; raises ``BotError`` when no candidate is accepted, or
@@ -182,6 +244,7 @@ class Bot:
             except UnprocessableEntityError as exc:
                 tally.refused += 1
                 refusal = exc
+                _report(self, _refusal(sv, action, exc))
                 continue
             except ConflictError as exc:  # moved on (or finished): look again
                 tally.conflicts += isinstance(exc, VersionMovedError)
@@ -204,9 +267,16 @@ class AsyncBot:
         *,
         wait: int = DEFAULT_WAIT,
         max_actions: int = DEFAULT_MAX_ACTIONS,
+        on_refusal: OnRefusal | None = None,
     ) -> None:
         self.client, self.table_id, self.token, self.choose = client, table_id, token, choose
         self.wait, self.max_actions = wait, max_actions
+        self._on_refusal = on_refusal
+
+    def on_refusal(self, refusal: Refusal) -> None:
+        """As ``Bot.on_refusal``."""
+        if self._on_refusal is not None:
+            self._on_refusal(refusal)
 
     async def play(self) -> BotSummary:
         """As ``Bot.play``."""
@@ -230,6 +300,7 @@ class AsyncBot:
             except UnprocessableEntityError as exc:
                 tally.refused += 1
                 refusal = exc
+                _report(self, _refusal(sv, action, exc))
                 continue
             except ConflictError as exc:
                 tally.conflicts += isinstance(exc, VersionMovedError)

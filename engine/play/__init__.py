@@ -3,7 +3,7 @@
     from handfoot.engine.play import new_round, step, view
     state = new_round("pagat", [("North-South", ["North", "South"]), ("East-West", ["East", "West"])], seed=7)
     state = step(state, {"type": "draw", "seat": state.turn})
-    print(view(state, 0)["actions"])
+    print(view(state, 0)["actions"])  # each with "send": the bodies step accepts now (add "seat")
 
 Every legality decision calls the rule functions of the checks and scoring (``melds.validate_meld``,
 ``table.analyse_table``, ``checks.check_opening``, ``checks.check_discard_pile``,
@@ -13,10 +13,12 @@ Every legality decision calls the rule functions of the checks and scoring (``me
 
 from handfoot.engine.play.deal import deal_problems, new_round, practice_round_seed, rounds_from, seat_order
 from handfoot.engine.play.end import round_input, score, score_body
+from handfoot.engine.play.listing import open_actions
+from handfoot.engine.play.members import ACTION_MEMBERS
 from handfoot.engine.play.options import PlayOptions, play_options, preset_play_options
 from handfoot.engine.play.state import Seat, Side, State, state_from_mapping, to_mapping
-from handfoot.engine.play.step import ACTION_MEMBERS, ACTION_TYPES, step
-from handfoot.engine.play.view import open_actions, view
+from handfoot.engine.play.step import ACTION_TYPES, refusals, step
+from handfoot.engine.play.view import view
 
 __all__ = [
     "ACTION_MEMBERS",
@@ -31,6 +33,7 @@ __all__ = [
     "play_options",
     "practice_round_seed",
     "preset_play_options",
+    "refusals",
     "round_input",
     "rounds_from",
     "score",

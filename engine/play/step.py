@@ -12,123 +12,59 @@ An action is a small JSON-able mapping with ``type`` and ``seat`` (the seat's in
 - ``{"type": "discard", "card": "7H"}``: ends the turn (or goes out with the last card).
 - ``{"type": "ask"}`` "May I go out?", and the partner's ``{"type": "answer", "yes": true}``.
 
-Each type takes the members :data:`ACTION_MEMBERS` lists and no other (``unknown_action`` at the
-member's path): a misspelt member is refused, not ignored.
+Each type takes the members :data:`~handfoot.engine.play.members.ACTION_MEMBERS` lists and no other
+(``unknown_action`` at the member's path): a misspelt member is refused, not ignored. Going out is
+no action of its own (D79): it is melding or discarding the last cards.
 
 Refusals raise :class:`~handfoot.engine.errors.PlayError` (or ``CardError`` for a string that is not
 a card) listing every rule broken, with the checks' codes (``pile_needs_match``,
 ``opening_below_minimum``, ``contract_not_met``, ``too_many_wilds``, ...) and the flow's
-(``not_your_turn``, ``wrong_phase``, ``card_not_held``, ...); paths point into the action.
+(``not_your_turn``, ``wrong_phase``, ``card_not_held``, ...); paths point at a member the action
+holds (``()``: the action as a whole, for what concerns the table rather than a member).
+:func:`refusals` runs the same checks without building the next state: what the seat's view lists
+(:mod:`~handfoot.engine.play.listing`) is what they accept.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
-from typing import Any, Literal
 
 from handfoot.engine.cards import Card, parse_cards
 from handfoot.engine.checks import check_discard_pile, check_opening, going_out_problems
-from handfoot.engine.errors import Path, PlayError, Problem
+from handfoot.engine.errors import HandFootError, Path, PlayError, Problem
 from handfoot.engine.melds import validate_meld
+from handfoot.engine.play.members import (
+    ACTION_MEMBERS,
+    Action,
+    card_lists,
+    cards_of,
+    listed,
+    read_adds,
+    refuse,
+    take_refused,
+    without,
+)
 from handfoot.engine.play.state import Phase, State
 from handfoot.engine.play.work import Work
 from handfoot.engine.rules import Contract
 from handfoot.engine.scoring import burn_problems
 from handfoot.engine.table import analyse_table
 
-Action = Mapping[str, Any]
-
-#: What a member of an action holds: ``cards`` (a list of card strings), ``melds`` (a list of such
-#: lists), ``index`` (a meld's index on the side's table), ``card`` (one card string), ``adds`` (a
-#: list of ``{"to": index, "cards": [...]}``), ``yes_no`` (true or false), and ``logged`` (true or
-#: false, written into a round's log by the table itself, never sent by a seat: an answer
-#: ``timed_out`` is the yes the table's clock gave for an asked partner).
-MemberKind = Literal["cards", "melds", "index", "card", "adds", "yes_no", "logged"]
-
-#: Each action type's members besides ``type`` and ``seat``, with their kinds (the module's docstring
-#: says what each means); every one may be left out. The one list of them: the engine refuses any
-#: other member, and the HTTP API builds each type's schema from it.
-ACTION_MEMBERS: Mapping[str, Mapping[str, MemberKind]] = MappingProxyType(
-    {
-        "draw": {},
-        "take_pile": {"cards": "cards", "onto": "index", "melds": "melds"},
-        "meld": {"melds": "melds", "add": "adds", "burn": "cards"},
-        "discard": {"card": "card"},
-        "ask": {},
-        "answer": {"yes": "yes_no", "timed_out": "logged"},
-    }
-)
-
-
-def _refuse(code: str, detail: str, path: Path = ()) -> PlayError:
-    return PlayError([Problem(code, detail, path)])
-
 
 def _expect(state: State, seat: int, phase: Phase) -> None:
     if state.phase == "ended":
-        raise _refuse("wrong_phase", f"the round has ended ({state.ended})")
+        raise refuse("wrong_phase", f"the round has ended ({state.ended})")
     actor = state.answerer if state.phase == "answer" else state.turn
     if seat != actor:
-        raise _refuse(
+        raise refuse(
             "not_your_turn", f"it is seat {actor}'s {'answer' if state.phase == 'answer' else 'turn'}", ("seat",)
         )
     if state.phase != phase:
-        raise _refuse(
+        raise refuse(
             "wrong_phase",
             f"this action belongs to the {phase} phase; the turn is in the {state.phase} phase",
             ("type",),
         )
-
-
-def _cards(action: Action, key: str) -> tuple[Card, ...]:
-    value = action.get(key, ())
-    if not isinstance(value, (list, tuple)):
-        raise _refuse("unknown_action", f"{key}: expected a list of cards", (key,))
-    return parse_cards(value, (key,))
-
-
-def _card_lists(action: Action, key: str) -> list[tuple[Card, ...]]:
-    value = action.get(key, ())
-    if not isinstance(value, (list, tuple)) or not all(isinstance(v, (list, tuple)) for v in value):
-        raise _refuse("unknown_action", f"{key}: expected a list of lists of cards", (key,))
-    return [parse_cards(cards, (key, i)) for i, cards in enumerate(value)]
-
-
-def _adds(action: Action) -> list[tuple[int, tuple[Card, ...]]]:
-    value = action.get("add", ())
-    if not isinstance(value, (list, tuple)):
-        raise _refuse("unknown_action", "add: expected a list of {to, cards}", ("add",))
-    out = []
-    for k, item in enumerate(value):
-        if not isinstance(item, Mapping) or isinstance(item.get("to"), bool) or not isinstance(item.get("to"), int):
-            raise _refuse("unknown_action", "add: each item is {to: meld index, cards: [...]}", ("add", k))
-        out.append((item["to"], _cards(item, "cards")))
-    return out
-
-
-def _without(hand: Sequence[Card], used: Sequence[Card]) -> list[Card]:
-    """``hand`` less the cards ``used`` (``card_not_held`` for any it does not hold)."""
-    left = Counter(hand)
-    left.subtract(used)
-    short = [card for card, n in left.items() if n < 0]
-    if short:
-        raise PlayError(
-            [
-                Problem(
-                    "card_not_held",
-                    f"{card.code}: the hand holds {Counter(hand)[card]} "
-                    f"and the action uses {-left[card] + Counter(hand)[card]}",
-                    ("cards",),
-                )
-                for card in short
-            ]
-        )
-    out = list(hand)
-    for card in used:
-        out.remove(card)
-    return out
 
 
 def needs_permission(state: State, seat: int) -> bool:
@@ -137,33 +73,37 @@ def needs_permission(state: State, seat: int) -> bool:
 
 
 def going_out_refusals(
-    state: State, seat: int, books: Contract, played: bool, remaining: int, by_meld: bool
+    state: State, seat: int, books: Contract, played: bool, remaining: int, by_meld: bool, at: Path = ()
 ) -> list[Problem]:
     """Why the seat may not leave itself ``remaining`` cards (0: going out now; 1: going out by its
     discard) with its foot picked up: the contract and the feet (``checks.going_out_problems``, the
     going-out check's and scoring's rule), the partner's yes (``partner_not_asked``; seed 000, seed
     001), and, going out now by melding, the final discard (``going_out_discard`` required:
-    ``going_out_needs_discard``). D41."""
+    ``going_out_needs_discard``). D41. Every problem is at ``at`` (the action's member that would go
+    out; ``()``: the action as a whole): the rules it breaks are the side's, not a member's."""
     side = state.seats[seat].side
     players = [state.seats[i].player_state() for i in state.seats_of(side)]
     players = [
         p if state.seats_of(side)[k] != seat else p.__class__(p.name, p.hand, p.foot, played)
         for k, p in enumerate(players)
     ]
-    problems = going_out_problems(books, players, state.rules, state.round)
+    problems = [Problem(p.code, p.detail, at) for p in going_out_problems(books, players, state.rules, state.round)]
     if remaining == 0 and by_meld and state.rules.going_out_discard == "required":
         problems.append(
             Problem(
                 "going_out_needs_discard",
                 "these rules require the last card to be "
                 "discarded (going_out_discard required): keep one card to discard",
+                at,
             )
         )
     if needs_permission(state, seat) and state.permission is not True:
         # asked before the last melds: 'If the answer is yes, meld everything, or meld all but one
         # and discard it' (seed 000), so a no never leaves a seat holding one card it cannot play
         problems.append(
-            Problem("partner_not_asked", 'going out needs the partner\'s yes to "May I go out?" this turn (ask first)')
+            Problem(
+                "partner_not_asked", 'going out needs the partner\'s yes to "May I go out?" this turn (ask first)', at
+            )
         )
     return problems
 
@@ -173,13 +113,15 @@ def _table_after(
     side: int,
     new: Sequence[Sequence[Card]],
     adds: Sequence[tuple[int, Sequence[Card]]],
-    prefix: Path = ("melds",),
 ) -> tuple[list[list[Card]], list[Problem]]:
     """The side's melds with ``adds`` and ``new`` melds, and every rule they break: each new meld and
     each addition by ``melds.validate_meld`` (the meld endpoint's rule), then the rules between
-    melds by ``table.analyse_table``."""
+    melds by ``table.analyse_table``. Paths are a meld action's: ``("melds", i, ...)`` for a new
+    meld, ``("add", k, ...)`` for an addition (a rule between melds at the meld of the action it
+    concerns; ``()`` where it concerns only melds already on the table)."""
     rules = state.rules
     melds = [list(m) for m in state.sides[side].melds]
+    before = len(melds)
     problems: list[Problem] = []
     for k, (to, cards) in enumerate(adds):
         if not 0 <= to < len(melds):
@@ -191,12 +133,15 @@ def _table_after(
         problems += [Problem(p.code, p.detail, ("add", k, *p.path)) for p in check.problems]
         melds[to] += cards
     for i, cards in enumerate(new):
-        problems += [Problem(p.code, p.detail, (*prefix, i, *p.path[1:])) for p in validate_meld(cards, rules).problems]
+        problems += [Problem(p.code, p.detail, ("melds", i, *p.path[1:])) for p in validate_meld(cards, rules).problems]
         melds.append(list(cards))
     if not problems:
-        problems += [
-            p for p in analyse_table(melds, rules).problems if p.code in ("duplicate_open_meld", "second_book_of_rank")
-        ]
+        added = {to: k for k, (to, _) in reversed(list(enumerate(adds)))}
+        for p in analyse_table(melds, rules).problems:
+            if p.code in ("duplicate_open_meld", "second_book_of_rank"):
+                j = p.path[1] if len(p.path) > 1 and isinstance(p.path[1], int) else -1
+                path: Path = ("melds", j - before) if j >= before else ("add", added[j]) if j in added else ()
+                problems.append(Problem(p.code, p.detail, path))
     return melds, problems
 
 
@@ -230,26 +175,34 @@ def _after_cards_leave(work: Work, seat: int, may_go_out: bool) -> None:
         work.end_turn(None)
 
 
-def _draw(state: State, seat: int, action: Action) -> State:
+#: What a handler gives once an action has passed every check: the next state, built when called.
+Apply = Callable[[], State]
+
+
+def _draw(state: State, seat: int, action: Action) -> Apply:
     _expect(state, seat, "draw")
-    work = Work(state)
-    if not state.stock:  # pile_only: the seat does not (or cannot) take the pile: the round ends
-        work.end_round("stock_out")
+
+    def apply() -> State:
+        work = Work(state)
+        if not state.stock:  # pile_only: the seat does not (or cannot) take the pile: the round ends
+            work.end_round("stock_out")
+            return work.freeze()
+        work.draw(seat, state.rules.draw_count)
+        if work.ended is None:
+            work.phase = "play"
         return work.freeze()
-    work.draw(seat, state.rules.draw_count)
-    if work.ended is None:
-        work.phase = "play"
-    return work.freeze()
+
+    return apply
 
 
-def _take_pile(state: State, seat: int, action: Action) -> State:
+def _take_pile(state: State, seat: int, action: Action) -> Apply:
     _expect(state, seat, "draw")
     rules, me = state.rules, state.seats[seat]
     side = me.side
-    cards, extra = _cards(action, "cards"), _card_lists(action, "melds")
+    cards, extra = cards_of(action, "cards"), card_lists(action, "melds")
     onto = action.get("onto")
     if onto is not None and (isinstance(onto, bool) or not isinstance(onto, int)):
-        raise _refuse("unknown_action", "onto: a meld index", ("onto",))
+        raise refuse("unknown_action", "onto: a meld index", ("onto",))
     check = check_discard_pile(
         cards,
         state.pile,
@@ -260,17 +213,19 @@ def _take_pile(state: State, seat: int, action: Action) -> State:
         state.sides[side].burn,
     )
     if not check.allowed:
-        raise PlayError(check.problems)
-    hand_after = _without(me.hand, [*cards, *(c for m in extra for c in m)])
+        raise take_refused(check.problems, onto is not None, bool(extra))
+    hand_after = without(
+        me.hand, [*listed(cards, "cards"), *(u for i, m in enumerate(extra) for u in listed(m, "melds", i))]
+    )
     top = state.pile[0]
     if not state.sides[side].melds:  # the opening: the take and its melds, only the top card counting
         if onto is not None:
-            raise _refuse("unknown_meld", "the side has no melds yet", ("onto",))
+            raise refuse("unknown_meld", "the side has no melds yet", ("onto",))
         opening = check_opening(
             [(top, *cards), *extra], rules, state.round, (top,), _opening_score(state, side), state.pile_taken
         )
         if not opening.met:
-            raise PlayError(opening.problems)
+            raise take_refused(opening.problems, False, bool(extra))
         melds: list[list[Card]] = [[top, *cards], *map(list, extra)]
         problems: list[Problem] = []
     elif onto is None:
@@ -278,29 +233,37 @@ def _take_pile(state: State, seat: int, action: Action) -> State:
     else:
         melds, problems = _table_after(state, side, extra, [(onto, (top, *cards))])
     if problems:
-        raise PlayError(problems)
+        raise take_refused(problems, onto is not None, bool(extra))
     remaining = len(hand_after) + check.cards - 1
     may_go_out = me.foot is None and remaining <= 1 and _last_cards(state, seat, melds, remaining)
-    work = Work(state)
-    work.hands[seat] = hand_after + list(state.pile[1 : check.cards])
-    work.pile = list(state.pile[check.cards :])
-    work.melds[side] = melds
-    work.pile_taken, work.phase = True, "play"
-    if me.foot is None:
-        work.played[seat] = True
-    _after_cards_leave(work, seat, may_go_out)
-    return work.freeze()
+
+    def apply() -> State:
+        work = Work(state)
+        work.hands[seat] = hand_after + list(state.pile[1 : check.cards])
+        work.pile = list(state.pile[check.cards :])
+        work.melds[side] = melds
+        work.pile_taken, work.phase = True, "play"
+        if me.foot is None:
+            work.played[seat] = True
+        _after_cards_leave(work, seat, may_go_out)
+        return work.freeze()
+
+    return apply
 
 
-def _meld(state: State, seat: int, action: Action) -> State:
+def _meld(state: State, seat: int, action: Action) -> Apply:
     _expect(state, seat, "play")
     rules, me = state.rules, state.seats[seat]
     side = me.side
-    new, adds, burn = _card_lists(action, "melds"), _adds(action), _cards(action, "burn")
-    used = [*(c for m in new for c in m), *(c for _, m in adds for c in m), *burn]
+    new, adds, burn = card_lists(action, "melds"), read_adds(action), cards_of(action, "burn")
+    used = [
+        *(u for i, m in enumerate(new) for u in listed(m, "melds", i)),
+        *(u for k, (_, m) in enumerate(adds) for u in listed(m, "add", k, "cards")),
+        *listed(burn, "burn"),
+    ]
     if not used:
-        raise _refuse("unknown_action", "a meld action needs cards: melds, add or burn", ())
-    hand_after = _without(me.hand, used)
+        raise refuse("unknown_action", "a meld action needs cards: melds, add or burn", ())
+    hand_after = without(me.hand, used)
     if not state.sides[side].melds and not adds:
         opening = check_opening(new, rules, state.round, (), _opening_score(state, side))
         if not opening.met:
@@ -312,71 +275,87 @@ def _meld(state: State, seat: int, action: Action) -> State:
     if problems:
         raise PlayError(problems)
     may_go_out = me.foot is None and len(hand_after) <= 1 and _last_cards(state, seat, melds, len(hand_after))
-    work = Work(state)
-    work.hands[seat] = hand_after
-    work.melds[side] = melds
-    work.burn[side] += burn
-    if me.foot is None:
-        work.played[seat] = True
-    _after_cards_leave(work, seat, may_go_out)
-    return work.freeze()
+
+    def apply() -> State:
+        work = Work(state)
+        work.hands[seat] = hand_after
+        work.melds[side] = melds
+        work.burn[side] += burn
+        if me.foot is None:
+            work.played[seat] = True
+        _after_cards_leave(work, seat, may_go_out)
+        return work.freeze()
+
+    return apply
 
 
-def _discard(state: State, seat: int, action: Action) -> State:
+def _discard(state: State, seat: int, action: Action) -> Apply:
     _expect(state, seat, "play")
     me = state.seats[seat]
     code = action.get("card")
     if not isinstance(code, str):
-        raise _refuse("unknown_action", "card: one card string", ("card",))
+        raise refuse("unknown_action", "card: one card string", ("card",))
     (card,) = parse_cards([code], ("card",))
-    hand_after = _without(me.hand, [card])
+    hand_after = without(me.hand, [(card, ("card",))])
     going_out = not hand_after and me.foot is None
     if going_out:
         books = analyse_table(state.sides[me.side].melds, state.rules).books
-        refusals = going_out_refusals(state, seat, books, me.played_from_foot, 0, False)
+        refusals = going_out_refusals(state, seat, books, me.played_from_foot, 0, False, ("card",))
         if refusals and state.rules.last_card_needs_contract:
             raise PlayError(refusals)
         going_out = not refusals  # else play goes on as if the side had not gone out (D70)
-    work = Work(state)
-    work.hands[seat] = hand_after
-    work.pile.insert(0, card)
-    if going_out:
-        work.end_round("went_out", me.side)
-    else:
-        work.end_turn(card)
-    return work.freeze()
+
+    def apply() -> State:
+        work = Work(state)
+        work.hands[seat] = hand_after
+        work.pile.insert(0, card)
+        if going_out:
+            work.end_round("went_out", me.side)
+        else:
+            work.end_turn(card)
+        return work.freeze()
+
+    return apply
 
 
-def _ask(state: State, seat: int, action: Action) -> State:
+def _ask(state: State, seat: int, action: Action) -> Apply:
     _expect(state, seat, "play")
     if not needs_permission(state, seat):
-        raise _refuse(
+        raise refuse(
             "not_in_rules",
             "there is no partner to ask: these rules or this side go out without asking (ask_partner)",
             ("type",),
         )
     if state.asked:
-        raise _refuse("already_asked", "the partner was asked this turn", ("type",))
+        raise refuse("already_asked", "the partner was asked this turn", ("type",))
     partners = [i for i in state.seats_of(state.seats[seat].side) if i != seat]
     n = len(state.seats)
-    work = Work(state)
-    # the partner next in turn order answers (D42)
-    work.answerer = min(partners, key=lambda i: (i - seat) % n)
-    work.phase, work.asked = "answer", True
-    return work.freeze()
+
+    def apply() -> State:
+        work = Work(state)
+        # the partner next in turn order answers (D42)
+        work.answerer = min(partners, key=lambda i: (i - seat) % n)
+        work.phase, work.asked = "answer", True
+        return work.freeze()
+
+    return apply
 
 
-def _answer(state: State, seat: int, action: Action) -> State:
+def _answer(state: State, seat: int, action: Action) -> Apply:
     _expect(state, seat, "answer")
     yes = action.get("yes")
     if not isinstance(yes, bool):
-        raise _refuse("unknown_action", "yes: true or false", ("yes",))
-    work = Work(state)
-    work.permission, work.phase, work.answerer = yes, "play", None
-    return work.freeze()
+        raise refuse("unknown_action", "yes: true or false", ("yes",))
+
+    def apply() -> State:
+        work = Work(state)
+        work.permission, work.phase, work.answerer = yes, "play", None
+        return work.freeze()
+
+    return apply
 
 
-_HANDLERS: dict[str, Callable[[State, int, Action], State]] = {
+_HANDLERS: dict[str, Callable[[State, int, Action], Apply]] = {
     "draw": _draw,
     "take_pile": _take_pile,
     "meld": _meld,
@@ -387,16 +366,23 @@ _HANDLERS: dict[str, Callable[[State, int, Action], State]] = {
 ACTION_TYPES: tuple[str, ...] = tuple(_HANDLERS)
 assert tuple(ACTION_MEMBERS) == ACTION_TYPES  # one list of types, in one order
 
+#: Names a bot author may try that are no action, with what to send instead (``unknown_action``'s detail).
+NOT_ACTIONS: Mapping[str, str] = {
+    "go_out": "going out is not an action of its own: meld or discard the last cards (the view's "
+    "going_out says whether that would be accepted now)",
+}
 
-def step(state: State, action: Action) -> State:
-    """The state after ``action`` (see the module's docstring); ``state`` is not changed.
 
-    Raises :class:`PlayError` for an action refused (the state stays as it was)."""
+def _checked(state: State, action: Action) -> Apply:
+    """Every check of ``action`` against ``state``: the next state's builder, or :class:`PlayError`."""
     if not isinstance(action, Mapping):
-        raise _refuse("unknown_action", "an action is an object with type and seat")
+        raise refuse("unknown_action", "an action is an object with type and seat")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _HANDLERS:  # a list or an object is no type
-        raise _refuse("unknown_action", f"type: one of {', '.join(ACTION_TYPES)}", ("type",))
+        hint = NOT_ACTIONS.get(kind) if isinstance(kind, str) else None
+        raise refuse(
+            "unknown_action", f"type: one of {', '.join(ACTION_TYPES)}" + (f"; {hint}" if hint else ""), ("type",)
+        )
     handler = _HANDLERS[kind]
     members = ACTION_MEMBERS[kind]
     unknown = [key for key in action if key not in members and key not in ("type", "seat")]
@@ -410,5 +396,25 @@ def step(state: State, action: Action) -> State:
         )
     seat = action.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.seats):
-        raise _refuse("unknown_action", f"seat: a seat index from 0 to {len(state.seats) - 1}", ("seat",))
+        raise refuse("unknown_action", f"seat: a seat index from 0 to {len(state.seats) - 1}", ("seat",))
     return handler(state, seat, action)
+
+
+def step(state: State, action: Action) -> State:
+    """The state after ``action`` (see the module's docstring); ``state`` is not changed.
+
+    Raises :class:`PlayError` for an action refused (the state stays as it was)."""
+    return _checked(state, action)()
+
+
+def refusals(state: State, action: Action) -> list[Problem]:
+    """The rules ``action`` breaks in ``state``: the problems :func:`step` would raise, by the same
+    checks (empty: ``step`` accepts it), without building the next state. What the view lists
+    (:func:`~handfoot.engine.play.view.open_actions`) is what this accepts."""
+    try:
+        _checked(state, action)
+    except PlayError as exc:  # CardError is a refusal too: a string that is no card
+        return list(exc.problems)
+    except HandFootError as exc:
+        return list(exc.problems)
+    return []

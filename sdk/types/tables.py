@@ -198,6 +198,38 @@ class SeatView(Result):
         """The open action of type ``kind`` (``"meld"``, ``"take_pile"``, ...), or ``None``."""
         return next((a for a in self.actions if a.get("type") == kind), None)
 
+    def sendable(self, kind: str | None = None) -> list[dict[str, Any]]:
+        """The bodies the view lists to send (every entry's ``send``, or only ``kind``'s), each
+        accepted by the table now, as plain dicts ready for ``Client.act``."""
+        return [
+            json.loads(dumps_json(body))
+            for a in self.actions
+            if kind is None or a.get("type") == kind
+            for body in (a.get("send") or ())
+        ]
+
+    @property
+    def card_facts(self) -> dict[str, tuple[int, bool]]:
+        """Each card of the hand and the pile's top: ``code -> (points, wild)`` (the view's ``cards``)."""
+        value = self.view.get("cards")
+        if not isinstance(value, Mapping):
+            return {}
+        return {
+            str(code): (int(f["points"]), bool(f["wild"]))
+            for code, f in value.items()
+            if isinstance(f, Mapping) and isinstance(f.get("points"), int)
+        }
+
+    @property
+    def going_out(self) -> tuple[bool, tuple[str, ...]] | None:
+        """In this seat's play: whether emptying the hand now would go out, and the problem codes in
+        the way (the view's ``going_out``); ``None`` at any other moment."""
+        value = self.view.get("going_out")
+        if not isinstance(value, Mapping):
+            return None
+        problems = value.get("problems")
+        return bool(value.get("allowed")), tuple(str(p) for p in problems) if isinstance(problems, tuple) else ()
+
     def plain_view(self) -> dict[str, Any]:
         """A mutable copy of ``view`` as plain dicts and lists (what the engine's policies read)."""
         out: dict[str, Any] = json.loads(dumps_json(self.view))

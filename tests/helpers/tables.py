@@ -85,6 +85,8 @@ def assert_hides(answer: Any, state: State, seat: int, table_seed: int) -> None:
     if isinstance(answer, dict) and "view" in answer:
         view = answer["view"]
         assert Counter(view["hand"]) == mine
+        top = [view["pile"]["top"]] if view["pile"]["top"] else []
+        assert set(view["cards"]) == {*mine, *top}  # card facts: the hand's and the pile top's only
         assert not {"hands", "feet", "seed", "stock"} & set(view)
         for s, shown in zip(state.seats, view["seats"], strict=True):
             assert set(shown) == {"name", "side", "hand_size", "foot_size"}
@@ -98,7 +100,9 @@ def play_turn(
     flask_client: FlaskClient, app: Flask, created: dict[str, Any], rng: random.Random, check: bool = True
 ) -> dict[str, Any]:
     """The acting seat's greedy move, sent candidate after candidate until one is taken; every answer
-    (the view, each refusal) checked for hidden information. Returns the accepted action's answer."""
+    (the view, each refusal) checked for hidden information. The greedy policy sends only bodies the
+    view lists, so its first candidate is taken (what the view lists, the table accepts). Returns the
+    accepted action's answer."""
     table = true_table(app, created["id"])
     state = tables_svc.shown(table).state
     seat = actor(state)
@@ -106,7 +110,8 @@ def play_turn(
     view = flask_client.get(f"/v1/tables/{created['id']}/view", headers=headers).get_json()
     if check:
         assert_hides(view, state, seat, table.seed)
-    for action in greedy_policy(view["view"], state.rules, rng):
+    for tried, action in enumerate(greedy_policy(view["view"], state.rules, rng)):
+        action = {k: v for k, v in action.items() if k != "seat"}  # as a seat posts it: the token says the seat
         response = flask_client.post(
             f"/v1/tables/{created['id']}/actions", headers=headers, json={"version": view["version"], "action": action}
         )
@@ -114,6 +119,7 @@ def play_turn(
         if response.status_code == 200:
             if check and answer["status"] == "playing" and answer["round"] == state.round:
                 assert_hides(answer, true_state(app, created["id"]), seat, table.seed)
+            assert tried == 0, f"listed, then refused: {answer}"
             return dict(answer)
         assert response.status_code == 422, answer
         if check:

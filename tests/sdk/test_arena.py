@@ -35,10 +35,17 @@ def small_run() -> Any:
     return run_arena(["greedy", "random"], "pagat", 4, seed=5, overrides=ONE_ROUND)
 
 
-def test_ratings_rank_the_policy_that_won_more_higher(small_run: Any) -> None:
-    rated = {r.name: r for r in ratings(small_run) or ()}
+def test_ratings_rank_the_policy_that_won_more_higher() -> None:
+    run = run_arena(["greedy", "random"], "pagat", 8, seed=5, overrides=ONE_ROUND)
+    won = {"greedy": 0.0, "random": 0.0}
+    for match in run.matches:
+        for side, score in zip(match.sides, match.scores, strict=True):
+            won[side] += score
+    more, fewer = sorted(won, key=won.__getitem__, reverse=True)
+    assert won[more] > won[fewer]  # these games have a winner (greedy: 6 of 8)
+    rated = {r.name: r for r in ratings(run) or ()}
     assert set(rated) == {"greedy", "random"}
-    assert rated["greedy"].mu > 25 > rated["random"].mu  # greedy beats random in these games
+    assert rated[more].mu > 25 > rated[fewer].mu
     assert rated["greedy"].ordinal == pytest.approx(rated["greedy"].mu - 3 * rated["greedy"].sigma)
 
 

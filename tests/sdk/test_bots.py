@@ -12,7 +12,7 @@ import pytest
 
 from handfoot.client import Client, ProblemDetails, SeatView, UnprocessableEntityError, VersionMovedError
 from handfoot.client.aio import AsyncClient
-from handfoot.client.bots import AsyncBot, Bot, BotError, final_totals, policy_choose
+from handfoot.client.bots import AsyncBot, Bot, BotError, Refusal, final_totals, policy_choose
 from handfoot.engine.errors import PlayError
 from handfoot.engine.play.bots import actor
 from handfoot.engine.play.deal import new_round
@@ -89,7 +89,14 @@ class FakeTable:
                             "type": "x/play",
                             "title": "Action refused",
                             "status": 422,
-                            "errors": [{"code": p.code, "detail": p.detail} for p in exc.problems],
+                            "errors": [
+                                {
+                                    "code": p.code,
+                                    "detail": p.detail,
+                                    "pointer": "/action" + "".join(f"/{k}" for k in p.path),
+                                }
+                                for p in exc.problems
+                            ],
                         },
                         status=422,
                     ),
@@ -130,6 +137,7 @@ def test_four_bots_play_two_rounds_to_the_end() -> None:
     expected = {"NS": table.totals[0], "EW": table.totals[1]}
     assert all(s.totals == expected for s in summaries)
     assert {seat for seat, _ in table.log} == {0, 1, 2, 3}
+    assert table.refusals == [] and sum(s.refused for s in summaries) == 0  # they choose from the view's list
 
 
 def play_fake(table: FakeTable, minds: Sequence[Any]) -> list[Any]:
@@ -149,8 +157,8 @@ def play_fake(table: FakeTable, minds: Sequence[Any]) -> list[Any]:
 
 def test_policy_choose_reads_the_rules_from_the_view() -> None:
     """No preset given: the bots play under the view's preset and house rules (melds of four at
-    least), so no meld of theirs is too small; told plain Pagat instead, they offer melds of three,
-    which the table refuses."""
+    least), so no meld of theirs is too small; told plain Pagat instead, they still send only the
+    bodies the view lists (built under the table's rules), so the table refuses none."""
     house = {"meld_min": 4}
     table = FakeTable(rounds=1, rules=house)
     summaries = play_fake(table, [policy_choose(kind, seed=seat) for seat, kind in enumerate(["greedy"] * 4)])
@@ -160,7 +168,7 @@ def test_policy_choose_reads_the_rules_from_the_view() -> None:
     assert melds and all(len(m) >= 4 for m in melds)
     told = FakeTable(rounds=1, rules=house)
     summaries = play_fake(told, [policy_choose("greedy", preset="pagat", seed=seat) for seat in range(4)])
-    assert "meld_too_small" in told.refusals  # the preset given wins over the view's
+    assert told.finished and told.refusals == []  # what the view lists, the table accepts
 
 
 def test_policy_choose_refuses_a_view_of_unknown_rules() -> None:
@@ -191,6 +199,39 @@ def test_a_refused_candidate_passes_to_the_next() -> None:
     with pytest.raises(BotError, match="actions posted"):
         bot.play()  # one accepted draw, then the guard
     assert table.log == [(first, {"type": "draw"})]
+
+
+def test_every_refusal_reaches_the_authors_hook_and_the_log(caplog: pytest.LogCaptureFixture) -> None:
+    """Bot passes each refused action's code, detail and pointer to ``on_refusal`` (a callback, or
+    the method overridden) and logs it as a warning, then sends the next candidate."""
+    table = FakeTable(rounds=1)
+    table.stale_once = set()
+    first = actor(table.state)
+    seen: list[Any] = []
+    bad = {"type": "discard", "card": "JK"}  # the draw phase: refused
+    bot = Bot(
+        cast(Client, table), 1, f"t{first}", lambda sv: [bad, {"type": "draw"}], max_actions=1, on_refusal=seen.append
+    )
+    with caplog.at_level("WARNING", logger="handfoot.client.bots"), pytest.raises(BotError, match="actions posted"):
+        bot.play()
+    (refusal,) = seen
+    assert refusal.action == bad and refusal.version == 0 and refusal.codes == ["wrong_phase"]
+    (problem,) = refusal.problems
+    assert problem.pointer == "/action/type" and "draw phase" in problem.detail
+    (record,) = [r for r in caplog.records if r.name == "handfoot.client.bots"]
+    assert record.levelname == "WARNING" and "wrong_phase at /action/type" in record.getMessage()
+    assert problem.detail in record.getMessage() and '"card":"JK"' in record.getMessage()
+
+    class Counting(Bot):
+        def on_refusal(self, refusal: Refusal) -> None:
+            seen.append(refusal.codes)
+
+    table = FakeTable(rounds=1)
+    table.stale_once = set()
+    counting = Counting(cast(Client, table), 1, f"t{first}", lambda sv: [bad, {"type": "draw"}], max_actions=1)
+    with pytest.raises(BotError, match="actions posted"):
+        counting.play()
+    assert seen[-1] == ["wrong_phase"]
 
 
 def test_every_candidate_refused_is_a_bot_error_naming_the_rule() -> None:
@@ -288,3 +329,40 @@ def test_handfoot_play_usage_errors_send_nothing(argv: list[str], message: str) 
     # No server at this address: a usage error must be found before any request.
     assert main(["--url", "http://127.0.0.1:9", "play", *argv], stdout=out, stderr=err) == EXIT_USAGE
     assert message in err.getvalue() and out.getvalue() == ""
+
+
+def test_a_seat_view_gives_the_bodies_to_send_and_the_card_facts() -> None:
+    """``SeatView.sendable()``: every body the view lists, plain and accepted by the table as it
+    stands; ``card_facts``: each hand card's points and wildness; ``going_out`` in the seat's play."""
+    table = FakeTable(rounds=1)
+    table.stale_once = set()
+    seat = actor(table.state)
+    sv = table.seat_view(1, f"t{seat}")
+    assert sv.going_out is None  # its draw
+    assert sv.sendable("draw") == [{"type": "draw"}] and {"type": "draw"} in sv.sendable()
+    assert set(sv.card_facts) == {*sv.hand, sv.view["pile"]["top"]}  # type: ignore[index]
+    assert all(wild is (code == "JK" or code.startswith("2")) for code, (_, wild) in sv.card_facts.items())
+    sv = table.act(1, f"t{seat}", sv.version, sv.sendable("draw")[0])
+    assert sv.going_out is not None and sv.going_out[0] is False and "contract_not_met" in sv.going_out[1]
+    for body in sv.sendable():
+        assert step(table.state, {**body, "seat": seat}) is not None  # each accepted
+    assert sv.sendable("discard") == [{"type": "discard", "card": c} for c in sv.action("discard")["cards"]]  # type: ignore[index]
+
+
+def test_an_async_bot_passes_refusals_to_its_hook() -> None:
+    table = FakeTable(rounds=1)
+    table.stale_once = set()
+    first = actor(table.state)
+    seen: list[Refusal] = []
+    bad = {"type": "discard", "card": "JK"}
+    bot = AsyncBot(
+        cast(AsyncClient, AsyncFake(table)),
+        1,
+        f"t{first}",
+        lambda sv: [bad, {"type": "draw"}],
+        max_actions=1,
+        on_refusal=seen.append,
+    )
+    with pytest.raises(BotError, match="actions posted"):
+        run_async(bot.play())
+    assert [(r.action, r.codes, r.problems[0].pointer) for r in seen] == [(bad, ["wrong_phase"], "/action/type")]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from handfoot.engine import play
+
 TS = "2026-12-01T12:00:00+00:00"
 
 TABLE_CREATE_REQUEST: dict[str, Any] = {
@@ -56,28 +58,25 @@ TABLE: dict[str, Any] = {
 
 ACTION_REQUEST: dict[str, Any] = {"version": 5, "action": {"type": "meld", "melds": [["KS", "KH", "KD"]]}}
 
+
+def _seat_view() -> dict[str, Any]:
+    """A real view (the engine's, so the example cannot drift from what a seat sees): Pagat, seed 7,
+    the first seat at its play after its draw."""
+    state = play.new_round("pagat", [("North-South", ["North", "South"]), ("East-West", ["East", "West"])], 7)
+    state = play.step(state, {"type": "draw", "seat": 0})
+    return play.view(state, 0)
+
+
 SEAT_VIEW: dict[str, Any] = {
     "table": 3,
     "game": 12,
     "status": "playing",
-    "version": 6,
+    "version": 1,
     "round": 1,
     "rounds": 4,
     "preset": "pagat",
     "rules": {"clean_book_bonus": 400},
-    "view": {
-        "seat": 1,
-        "side": 1,
-        "round": 1,
-        "step": 6,
-        "phase": "play",
-        "turn": 1,
-        "hand": ["4C", "7D", "9H", "JS", "QC", "QD", "AS", "2H", "JK"],
-        "foot_size": 11,
-        "played_from_foot": False,
-        "stock_size": 140,
-        "actions": [{"type": "discard", "cards": ["4C"], "goes_out": False}],
-    },
+    "view": _seat_view(),
     "last_round": None,
 }
 

@@ -32,7 +32,7 @@ from handfoot.server.services import tables as svc
 from handfoot.server.services.errors import TableNotFoundError
 
 from . import examples as ex
-from . import problems, waits
+from . import problems, view_spec, waits
 from . import serializers as doc
 from .schemas import (
     ACTION_SCHEMAS,
@@ -385,6 +385,9 @@ def register_spec(api: Any) -> None:
     action's ``oneOf``)."""
     for kind, schema in ACTION_SCHEMAS.items():
         api.spec.components.schema(action_component(kind), schema=schema)
+    for name, component in view_spec.open_action_components({k: action_component(k) for k in ACTION_SCHEMAS}).items():
+        api.spec.components.schema(name, component)
+    api.spec.components.schema(view_spec.SEAT_VIEW_BODY, view_spec.seat_view_body())
     api.spec.components.security_scheme(
         "seatToken",
         {

@@ -8,6 +8,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from handfoot.engine.play import ACTION_MEMBERS, ACTION_TYPES
+from handfoot.engine.play.step import NOT_ACTIONS
 from handfoot.server.codes import describe
 from handfoot.server.errors import CodedMessage
 from handfoot.server.names import Name
@@ -209,7 +210,11 @@ class Action(fields.Field[dict[str, Any]]):
         kind = value["type"]
         loader = _ACTION_LOADERS.get(kind) if isinstance(kind, str) else None
         if loader is None:
-            raise ValidationError({"type": [self.unknown_type]})
+            hint = NOT_ACTIONS.get(kind) if isinstance(kind, str) else None  # go_out: the engine's own word
+            message = (
+                CodedMessage(f"{self.unknown_type[:-1]}; {hint}.", "unknown_action") if hint else self.unknown_type
+            )
+            raise ValidationError({"type": [message]})
         loaded: dict[str, Any] = loader.load(value)
         return loaded
 
@@ -380,12 +385,12 @@ class SeatViewSchema(Schema):
     view = fields.Dict(
         required=True,
         metadata={
-            "description": "What this seat may see (the engine's view): seat, side, round, step (the round's "
-            "actions so far; `version` above is the table's), phase, turn, hand, foot_size, played_from_foot, "
-            "sides (melds, books, red threes, burn, score), seats (hand and foot sizes), pile (top, size, frozen, "
-            "taken), stock_size, opening_minimum, contract, asked, permission, answerer, and `actions`: the "
-            "actions open to the seat now (empty: not its move). Once the round has ended also ended, out_side, "
-            "seed, hands, feet and score."
+            "description": "What this seat may see (the engine's view): its hand, every side's melds, the pile's "
+            "top, counts of the rest, `cards` (each hand card's points and whether it is wild), `going_out`, and "
+            "`actions`: the actions open to the seat now (empty: not its move), each with `send`, the bodies to "
+            "post, every one accepted now. Once the round has ended also ended, out_side, seed, hands, feet and "
+            "score.",
+            "allOf": [{"$ref": "#/components/schemas/SeatViewBody"}],
         },
     )
     last_round = fields.Nested(

@@ -93,6 +93,15 @@ def test_an_odd_action_is_a_422_naming_where(flask_client: FlaskClient, action: 
     assert response.status_code == 422 and _errors(response) == expected
 
 
+def test_a_go_out_is_an_unknown_action_that_says_what_to_send(flask_client: FlaskClient) -> None:
+    """Going out is no action (D79): the 422 says to meld or discard the last cards, as the engine does."""
+    created = create(flask_client)
+    response = _act(flask_client, created, {"version": 0, "action": {"type": "go_out"}})
+    assert response.status_code == 422 and _errors(response) == [("/action/type", "unknown_action")]
+    (error,) = response.get_json()["errors"]
+    assert "meld or discard the last cards" in error["detail"] and "going_out" in error["detail"]
+
+
 def test_a_take_onto_null_is_a_new_meld_as_the_engine_and_its_bots_say(app: Flask, flask_client: FlaskClient) -> None:
     """The engine's bots send ``"onto": null`` for a take that makes a new meld (``view``'s ``onto``):
     the schema takes it as the engine does, so the answer is the engine's, never a schema error."""

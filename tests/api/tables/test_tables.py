@@ -134,7 +134,9 @@ def test_illegal_actions_are_422_with_the_rules_codes_and_pointers(app: Flask, f
     missing = next(c for c in ("AS", "AH", "AD", "AC", "KS", "KH") if c not in hand)
     not_held = act(flask_client, created, 0, 1, {"type": "discard", "card": missing})
     assert not_held.status_code == 422
-    assert [(e["pointer"], e["code"]) for e in not_held.get_json()["errors"]] == [("/action/cards", "card_not_held")]
+    assert [(e["pointer"], e["code"]) for e in not_held.get_json()["errors"]] == [
+        ("/action/card", "card_not_held")
+    ]  # the member sent
     ranks = {}
     for code in hand:
         if code != "JK" and code[:-1] not in ("2", "3"):

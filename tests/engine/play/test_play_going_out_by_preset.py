@@ -77,10 +77,13 @@ def test_going_out_with_the_contract(preset: str) -> None:
     books = books_for(rules.contract_for(1))
     assert went_out(step(ready(preset, books), meld("5S 5H 5D")))
     short = ready(preset, books[:-1])  # one book fewer
-    assert view(short, 0)["actions"][0]["keep"] == (2 if rules.last_card_needs_contract else 0)
+    listed = next((a for a in view(short, 0)["actions"] if a["type"] == "meld"), None)
     if rules.last_card_needs_contract:
+        assert listed is None  # its only meld would go out without the contract: not listed
         assert refused(short, meld("5S 5H 5D")) == ["contract_not_met"]
     else:  # play goes on as if the side had not gone out (D70)
+        assert listed is not None and listed["keep"] == 0
+        assert {"type": "meld", "melds": [["5S", "5H", "5D"]]} in listed["send"]
         after = step(short, meld("5S 5H 5D"))
         assert after.phase == "draw" and after.turn == 1 and after.seats[0].hand == ()
         assert after.ended is None
@@ -96,11 +99,12 @@ def test_discarding_the_last_card_without_the_contract(preset: str) -> None:
     books = books_for(rules.contract_for(1))
     assert went_out(step(ready(preset, books, hand="9D"), discard("9D")))
     short = ready(preset, books[:-1], hand="9D")
-    goes_out = next(a for a in view(short, 0)["actions"] if a["type"] == "discard")["goes_out"]
-    assert goes_out is rules.last_card_needs_contract  # the last card: going out, or play goes on
-    if rules.last_card_needs_contract:
+    listed = next((a for a in view(short, 0)["actions"] if a["type"] == "discard"), None)
+    if rules.last_card_needs_contract:  # the last card would go out without the contract: not listed
+        assert listed is None
         assert refused(short, discard("9D")) == ["contract_not_met"]
     else:  # play goes on; the seat draws at its next turn (D70)
+        assert listed is not None and listed["cards"] == ["9D"] and listed["goes_out"] is False
         after = step(short, discard("9D"))
         assert after.ended is None and after.turn == 1 and after.seats[0].hand == ()
         assert codes(after.pile[:1]) == ["9D"]

@@ -70,15 +70,31 @@ def test_the_actions_open_describe_the_turn() -> None:
     state = new_round("pagat", table_of("pagat"), 4)
     first = view(state, state.turn)
     kinds = [a["type"] for a in first["actions"]]
-    assert kinds == ["draw", "take_pile"]
-    take = first["actions"][1]
-    assert take["cards"] == 1 and take["opening_minimum"] == 50
+    assert kinds == ["draw"]  # one 7 in hand for the 7H on the pile: no take is open
+    assert first["actions"][0] == {"type": "draw", "cards": 2, "ends_round": False, "send": [{"type": "draw"}]}
     assert view(state, (state.turn + 1) % 4)["actions"] == []  # not its turn
     drawn = step(state, {"type": "draw", "seat": state.turn})
-    kinds = [a["type"] for a in view(drawn, drawn.turn)["actions"]]
-    assert kinds == ["meld", "discard", "ask", "go_out"]
-    go_out = view(drawn, drawn.turn)["actions"][-1]
-    assert not go_out["allowed"] and "contract_not_met" in go_out["problems"]
+    seen = view(drawn, drawn.turn)
+    kinds = [a["type"] for a in seen["actions"]]
+    assert kinds == ["meld", "discard", "ask"]  # going out is no action (D79)
+    assert not seen["going_out"]["allowed"] and "contract_not_met" in seen["going_out"]["problems"]
+    discard = seen["actions"][1]
+    assert discard["send"] == [{"type": "discard", "card": c} for c in discard["cards"]]
+    assert discard["cards"] == sorted(set(seen["hand"]))
+
+
+def test_a_take_short_of_the_opening_minimum_is_not_listed_and_one_with_melds_is() -> None:
+    """Issue 30's first lie: the take was marked allowed (the pair is there) where the opening
+    minimum then refused it. The listing runs the step's own checks: 5H with 5S 5D counts 15 of
+    Pagat's 50; with the aces melded beside it, 75."""
+    short = arrange("pagat", pile="5H 4C", hands={0: "5S 5D KS QH 9C"})
+    assert [a["type"] for a in view(short, 0)["actions"]] == ["draw"]
+    assert refused(short, {**TAKE, "cards": ["5S", "5D"]}) == ["opening_below_minimum"]
+    enough = arrange("pagat", pile="5H 4C", hands={0: "5S 5D AS AH AD 9C"})
+    take = view(enough, 0)["actions"][1]
+    assert take["send"] == [{"type": "take_pile", "cards": ["5S", "5D"], "onto": None, "melds": [["AS", "AH", "AD"]]}]
+    assert take["with"] == [["5S", "5D"]] and take["opening_minimum"] == 50 and take["allowed"]
+    step(enough, {**take["send"][0], "seat": 0})
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -144,13 +160,13 @@ def test_the_view_and_the_pile_check_agree_with_the_take_on_a_closed_rank(preset
     """``take_pile.allowed`` (``check_discard_pile``) and ``with`` say what the take does, where the
     top card's rank is a completed book on the side's table."""
     state = arrange(preset, pile="7H", hands={0: "7S 7D KS"}, melds={0: [BOOK_OF_SEVENS, "9S 9H 9C"]})
-    take = next(a for a in view(state, 0)["actions"] if a["type"] == "take_pile")
+    take = next((a for a in view(state, 0)["actions"] if a["type"] == "take_pile"), None)
     try:
         step(state, TAKE)
         accepted = True
     except PlayError:
         accepted = False
-    assert take["allowed"] is accepted and bool(take["with"]) is accepted
+    assert (take is not None) is accepted  # listed only when the take is open
     assert accepted is not (rules_of(preset).pile_closed_rank_blocks or rules_of(preset).after_book == "burn")
 
 

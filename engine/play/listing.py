@@ -1,0 +1,317 @@
+"""The actions open to a seat, each with the exact bodies to send: what the view lists is what
+:func:`~handfoot.engine.play.step.step` accepts.
+
+Each entry of :func:`open_actions` carries ``send``: action bodies (without ``seat``, as a seat posts
+them to a table; add ``"seat"`` to give one to ``step``), every one of them checked by
+:func:`~handfoot.engine.play.step.refusals`, the step's own checks, before it is listed. An entry
+is listed only when at least one body is accepted, so a bot may pick any body of any entry. Where the
+choice is combinatorial (which melds to make, which cards to add), ``send`` enumerates one body per
+part (a new meld, an addition, a burn), each accepted alone, and first the largest combination of
+them that is accepted as one action (an opening needs its melds together).
+
+Going out is not an action of its own: it is melding or discarding the last cards; the view's
+``going_out`` says whether emptying the hand now would be accepted (D79).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from handfoot.engine.cards import Card
+from handfoot.engine.checks import check_discard_pile
+from handfoot.engine.melds import cards_points
+from handfoot.engine.play.state import State
+from handfoot.engine.play.step import going_out_refusals, refusals
+from handfoot.engine.rules import RuleSet
+from handfoot.engine.table import Table, analyse_table
+
+Body = dict[str, Any]
+_TRIES = 3  # cards a part may shed to be accepted (to keep the cards a hand must keep)
+
+
+def _codes(cards: Sequence[Card]) -> list[str]:
+    return [c.code for c in cards]
+
+
+def _accepted(state: State, seat: int, body: Body) -> bool:
+    return not refusals(state, {**body, "seat": seat})
+
+
+def _rank(code: str) -> str:
+    return "JK" if code == "JK" else code[:-1]
+
+
+def _is_wild(code: str) -> bool:
+    return code == "JK" or code[:-1] == "2"
+
+
+def meld_parts(
+    hand: Sequence[str], extend: Sequence[Mapping[str, Any]], burn: Sequence[str], rules: RuleSet
+) -> list[Body]:
+    """Candidate meld bodies of one part each (unchecked), from a hand and what the view's ``meld``
+    entry says of the side's table (``extend``: ``to``, ``rank``, ``size``; ``burn``: ranks): the
+    naturals of a rank with a meld added to it (else one wild card), wild cards added to a wild meld,
+    a burnable rank's naturals burnt, ranks of ``meld_min`` naturals (or one fewer and a wild card)
+    started, and, where the rules have them, a wild meld. Threes are left to the player. The one
+    generator of meld candidates: the listing checks each with the step; the rl environment's macros
+    read it through :func:`handfoot.engine.play.bots.meld_parts`."""
+    by_rank: dict[str, list[str]] = {}
+    for code in hand:
+        if not _is_wild(code) and _rank(code) != "3":
+            by_rank.setdefault(_rank(code), []).append(code)
+    wilds = [c for c in hand if _is_wild(c)]
+    cap = rules.book_max_size or 99
+    parts: list[Body] = []
+    for ext in extend:
+        rank, room = ext["rank"], cap - ext["size"]
+        if rank is None:
+            if wilds and room > 0:
+                parts.append({"type": "meld", "add": [{"to": ext["to"], "cards": wilds[:room]}]})
+            continue
+        cards = by_rank.pop(rank, [])[:room]
+        if cards:
+            parts.append({"type": "meld", "add": [{"to": ext["to"], "cards": cards}]})
+        elif wilds and room > 0:
+            parts.append({"type": "meld", "add": [{"to": ext["to"], "cards": wilds[:1]}]})
+    for rank in burn:
+        cards = by_rank.pop(rank, [])
+        if cards:
+            parts.append({"type": "meld", "burn": cards})
+    for cards in by_rank.values():
+        if len(cards) >= rules.meld_min:
+            parts.append({"type": "meld", "melds": [cards[:cap]]})
+        elif len(cards) == rules.meld_min - 1 and wilds:
+            parts.append({"type": "meld", "melds": [[*cards, wilds[0]]]})
+    if rules.all_wild_melds and len(wilds) >= rules.meld_min:
+        parts.append({"type": "meld", "melds": [wilds[:cap]]})
+    return parts
+
+
+def combine(parts: Sequence[Body]) -> Body | None:
+    """The ``parts`` as one meld body, a part left out when it shares a card with one before it (a
+    wild card two parts both offer: the first keeps it); ``None`` when empty."""
+    out: Body = {"type": "meld", "melds": [], "add": [], "burn": []}
+    used: list[str] = []
+    for part in parts:
+        cards = _cards_of(part)
+        if any(used.count(c) + cards.count(c) > 1 for c in cards):
+            continue
+        used += cards
+        for key in ("melds", "add", "burn"):
+            out[key] += part.get(key, [])
+    return {key: value for key, value in out.items() if value} if used else None
+
+
+def _cards_of(body: Mapping[str, Any]) -> list[str]:
+    return [
+        *(c for m in body.get("melds", ()) for c in m),
+        *(c for a in body.get("add", ()) for c in a["cards"]),
+        *body.get("burn", ()),
+    ]
+
+
+def _extend(table: Table, rules: RuleSet) -> list[dict[str, Any]]:
+    """The side's melds that take more cards: ``to``, ``rank`` (``None``: a wild meld), ``size``."""
+    return [
+        {"to": i, "rank": check.rank, "size": check.size}
+        for i, check in enumerate(table.checks)
+        if rules.book_max_size is None or check.size < rules.book_max_size
+    ]
+
+
+def _burnable(table: Table, rules: RuleSet) -> list[str]:
+    return sorted(table.closed_ranks()) if rules.after_book == "burn" else []
+
+
+def _shed(body: Body) -> Body | None:
+    """``body`` with its last card left out (a part that would leave the hand too few cards), or
+    ``None`` when no card can go."""
+    if "add" in body:
+        cards = body["add"][0]["cards"]
+        return {"type": "meld", "add": [{"to": body["add"][0]["to"], "cards": cards[:-1]}]} if len(cards) > 1 else None
+    if "burn" in body:
+        return {"type": "meld", "burn": body["burn"][:-1]} if len(body["burn"]) > 1 else None
+    (meld,) = body["melds"]
+    return {"type": "meld", "melds": [meld[:-1]]} if len(meld) > 1 else None
+
+
+def _meld_bodies(state: State, seat: int, parts: Sequence[Body]) -> list[Body]:
+    """The meld bodies accepted now, of the candidate ``parts`` (:func:`meld_parts`): all of them as
+    one action first (:func:`combine`; dropping parts from the end until one is accepted), then
+    each part alone (shedding a few cards where the part whole is refused: a hand must keep two)."""
+    out: list[Body] = []
+    for n in range(len(parts), 1, -1):
+        combined = combine(parts[:n])
+        if combined is not None and combined not in parts and _accepted(state, seat, combined):
+            out.append(combined)
+            break
+    for part in parts:
+        body: Body | None = part
+        for _ in range(_TRIES):
+            if body is None or _accepted(state, seat, body):
+                break
+            body = _shed(body)
+        else:
+            body = None
+        if body is not None and body not in out:
+            out.append(body)
+    return out
+
+
+def _take_bodies(state: State, seat: int, onto: int | None) -> list[Body]:
+    """The takes of the pile accepted now: the top card melded with a natural pair of its rank, a
+    natural and a wild card, all its rank's naturals, or (onto an open meld) nothing more; before
+    the side has opened, with the new melds the rest of the hand makes where the take alone is
+    short of the opening minimum."""
+    me = state.seats[seat]
+    top = state.pile[0]
+    same = [c for c in me.hand if c.rank is top.rank]
+    wilds = [c for c in me.hand if c.is_wild and c.rank is not top.rank]
+    candidates: list[list[Card]] = [same[:2]] if len(same) >= 2 else []
+    if same and wilds and not top.is_wild:
+        candidates.append([same[0], wilds[0]])
+    if len(same) > 2:
+        candidates.append(same)
+    if onto is not None:
+        candidates.append([])  # the open meld alone, where pile_later_take lets it
+    opened = bool(state.sides[me.side].melds)
+    out: list[Body] = []
+    for cards in candidates:
+        body: Body = {"type": "take_pile", "cards": _codes(cards), "onto": onto}
+        if _accepted(state, seat, body):
+            out.append(body)
+        elif not opened:
+            rest = _codes(me.hand)
+            for card in cards:
+                rest.remove(card.code)
+            extra = combine(meld_parts(rest, [], [], state.rules))
+            if extra is not None:  # every further meld the rest of the hand starts, counted with the take
+                body = {**body, "melds": extra["melds"]}
+                if _accepted(state, seat, body):
+                    out.append(body)
+    return out
+
+
+def _open_meld_of(state: State, seat: int) -> int | None:
+    """The side's open meld of the pile top's rank (a take goes onto it: one open meld a rank), or ``None``."""
+    top = state.pile[0]
+    if top.is_wild:
+        return None
+    side = state.sides[state.seats[seat].side]
+    checks = analyse_table(side.melds, state.rules).checks
+    return next((i for i, c in enumerate(checks) if c.rank == top.rank.value and not c.complete), None)
+
+
+def going_out(state: State, seat: int) -> dict[str, Any] | None:
+    """Whether emptying the hand now (its foot picked up) would be accepted as going out, in the
+    seat's play phase: ``allowed`` and ``problems`` (codes); ``None`` at any other moment."""
+    if state.phase != "play" or seat != state.turn:
+        return None
+    books = analyse_table(state.sides[state.seats[seat].side].melds, state.rules).books
+    problems = going_out_refusals(state, seat, books, True, 0, False)
+    return {"allowed": not problems, "problems": [p.code for p in problems]}
+
+
+def open_actions(state: State, seat: int) -> list[dict[str, Any]]:
+    """The actions open to ``seat`` now, each ``{"type": ..., "send": [body, ...], ...}``: ``send``
+    holds the bodies to post (each accepted now, checked by ``step.refusals``); an action with none
+    accepted is not listed. Besides ``send``, what choosing needs (docs/tables.md):
+
+    - ``draw``: ``cards`` it gives, ``ends_round`` (an empty stock).
+    - ``take_pile``: ``allowed`` (true), ``cards`` it takes from the pile, ``problems`` (empty),
+      ``with`` (each body's hand cards, in ``send``'s order), ``onto`` (the side's open meld of the
+      top card's rank, which a take goes onto, or ``None``: a new meld), ``opening_minimum`` (points
+      the side's opening needs, or ``None``), ``top_points``.
+    - ``meld``: ``opening_minimum``, ``naturals`` by rank and ``wilds`` in hand, ``extend`` (the
+      side's melds that take more cards: ``to``, ``rank``, ``size``), ``burn`` (ranks the side may
+      burn), ``keep`` (the fewest cards the hand may hold after a meld, its foot picked up, unless
+      the side may go out: 2; else 0: D70).
+    - ``discard``: ``cards`` (distinct, each accepted), ``goes_out`` (the last card goes out).
+    - ``ask`` (where going out needs the partner's yes and nobody was asked this turn).
+    - ``answer``, for the partner asked: ``send`` holds the yes and the no.
+    """
+    if state.phase == "ended":
+        return []
+    if state.phase == "answer":
+        if seat != state.answerer:
+            return []
+        return [{"type": "answer", "send": [{"type": "answer", "yes": True}, {"type": "answer", "yes": False}]}]
+    if seat != state.turn:
+        return []
+    rules, me = state.rules, state.seats[seat]
+    side = state.sides[me.side]
+    opening = None if side.melds else rules.opening_minimum_for(state.round, side.score)
+    if state.phase == "draw":
+        actions: list[dict[str, Any]] = [
+            {
+                "type": "draw",
+                "cards": min(rules.draw_count, len(state.stock)),
+                "ends_round": not state.stock,
+                "send": [{"type": "draw"}],
+            }
+        ]
+        if state.pile:
+            onto = _open_meld_of(state, seat)
+            takes = _take_bodies(state, seat, onto)
+            if takes:
+                check = check_discard_pile(
+                    me.hand, state.pile, rules, side.melds, state.pile_taken, state.frozen_turns > 0, side.burn
+                )
+                actions.append(
+                    {
+                        "type": "take_pile",
+                        "allowed": True,
+                        "cards": check.cards,
+                        "problems": [],
+                        "with": [body["cards"] for body in takes],
+                        "onto": onto,
+                        "opening_minimum": opening,
+                        "top_points": cards_points([state.pile[0]], rules),
+                        "send": takes,
+                    }
+                )
+        return actions
+    table = analyse_table(side.melds, rules)
+    books = table.books
+    actions = []
+    extend, burnable = _extend(table, rules), _burnable(table, rules)
+    melds = _meld_bodies(state, seat, meld_parts(_codes(me.hand), extend, burnable, rules))
+    if melds:
+        may_go_out = not going_out_refusals(state, seat, books, True, 1, False)
+        counts = Counter(c.rank.value for c in me.hand if not c.is_wild and c.rank.value != "3")
+        actions.append(
+            {
+                "type": "meld",
+                "opening_minimum": opening,
+                "naturals": dict(counts),
+                "wilds": sum(1 for c in me.hand if c.is_wild),
+                "extend": extend,
+                "burn": burnable,
+                "keep": 0 if me.foot is not None or may_go_out or not rules.last_card_needs_contract else 2,
+                "send": melds,
+            }
+        )
+    discards = [code for code in sorted({c.code for c in me.hand}) if _accepted(state, seat, _discard(code))]
+    if discards:
+        actions.append(
+            {
+                "type": "discard",
+                "cards": discards,
+                "goes_out": len(me.hand) == 1
+                and me.foot is None
+                and (
+                    rules.last_card_needs_contract
+                    or not going_out_refusals(state, seat, books, me.played_from_foot, 0, False)
+                ),
+                "send": [_discard(code) for code in discards],
+            }
+        )
+    if _accepted(state, seat, {"type": "ask"}):
+        actions.append({"type": "ask", "send": [{"type": "ask"}]})
+    return actions
+
+
+def _discard(code: str) -> Body:
+    return {"type": "discard", "card": code}
