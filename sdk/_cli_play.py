@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import threading
 from typing import Any, TextIO
 
 from ._client import Client
-from .bots import Bot, BotSummary, policy_choose
+from .bots import BotSummary, play_seats, policy_choose
 from .params import GameTeamInput
 
 __all__ = ["DEFAULT_SIDES", "PlayUsageError", "add_play_command"]
@@ -60,30 +59,9 @@ def _bots(text: str) -> list[str]:
 def _play_all(
     client: Client, table_id: int, tokens: list[str], bots: list[str], seed: int | None, wait: int
 ) -> list[BotSummary]:
-    """Each bot in a thread with its own client (the rules in force are its view's); the first
-    failure stops the others and is raised."""
-    stop = threading.Event()
-    results: list[BotSummary | None] = [None] * len(bots)
-    errors: list[BaseException] = []
-
-    def run(i: int) -> None:
-        choose = policy_choose(bots[i], seed=None if seed is None else seed + i)
-        with Client(client.base_url, api_key="", timeout=client.timeout, max_retries=client.max_retries) as own:
-            try:
-                results[i] = Bot(own, table_id, tokens[i], choose, wait=wait, stop=stop).play()
-            except BaseException as exc:  # noqa: BLE001 - reported by the main thread
-                if not stop.is_set():
-                    errors.append(exc)
-                stop.set()
-
-    threads = [threading.Thread(target=run, args=(i,), name=f"bot-{i}", daemon=True) for i in range(len(bots))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
-    return [r for r in results if r is not None]
+    """Each bot in a thread with its own client (the rules in force are its view's): ``play_seats``."""
+    chooses = [policy_choose(bot, seed=None if seed is None else seed + i) for i, bot in enumerate(bots)]
+    return play_seats(client, table_id, tokens, chooses, wait)
 
 
 def _rules(text: str | None) -> dict[str, object] | None:

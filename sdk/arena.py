@@ -20,7 +20,6 @@ practice table seeded as the arena seeds the match, so the same deal, seats and 
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
@@ -29,7 +28,7 @@ from handfoot.engine.play.arena import POLICIES, ArenaResult, seat_seed, table_s
 from handfoot.engine.play.bots import Policy
 
 from ._client import Client
-from .bots import Action, Bot, BotSummary, Choose
+from .bots import Action, BotSummary, Choose, play_seats
 from .display import text_table
 from .params import GameTeamInput
 from .types.presets import PresetId
@@ -221,27 +220,10 @@ def play_match_at_table(
     table = client.create_table(
         preset=cast(PresetId, preset), teams=teams, rules=rules, seed=seed, play=play, name="Arena match"
     )  # a preset id the engine knows (table_sides above refuses any other)
-    stop = threading.Event()
-    results: list[BotSummary | None] = [None] * len(table.tokens)
-    errors: list[BaseException] = []
-
-    def run(i: int) -> None:
-        choose = engine_choose(policies[table.seats[i].side], preset, rules, seat_seed(seed, i))
-        with Client(client.base_url, api_key="", timeout=client.timeout, max_retries=client.max_retries) as own:
-            try:
-                results[i] = Bot(own, table.id, table.tokens[i], choose, wait=wait, stop=stop).play()
-            except BaseException as exc:  # noqa: BLE001 - raised by the caller's thread below
-                if not stop.is_set():
-                    errors.append(exc)
-                stop.set()
-
-    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(table.tokens))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
+    chooses = [
+        engine_choose(policies[seat.side], preset, rules, seat_seed(seed, i)) for i, seat in enumerate(table.seats)
+    ]
+    results = play_seats(client, table.id, table.tokens, chooses, wait)
     sheet = client.scoresheet(table.game)
     labels = tuple(names) if names is not None else tuple(p if isinstance(p, str) else "policy" for p in policies)
     return TableMatch(
@@ -250,5 +232,5 @@ def play_match_at_table(
         labels,
         tuple(tuple(r.scores) for r in sheet.rounds),
         tuple(sheet.totals),
-        tuple(r for r in results if r is not None),
+        tuple(results),
     )

@@ -56,6 +56,7 @@ __all__ = [
     "OnRefusal",
     "Refusal",
     "final_totals",
+    "play_seats",
     "policy_choose",
 ]
 
@@ -252,6 +253,37 @@ class Bot:
             tally.actions += 1
             return after
         raise _none_accepted(sv, refusal)
+
+
+def play_seats(
+    client: Client, table_id: int, tokens: Sequence[str], chooses: Sequence[Choose], wait: int = 5
+) -> list[BotSummary]:
+    """Play every seat of table ``table_id`` to the game's end: one :class:`Bot` a seat (``tokens[i]``
+    choosing with ``chooses[i]``), each in a thread with a client of its own on ``client``'s server
+    (no API key: a seat's token is its credential). The first failure stops the others and is
+    raised (``BotError``, the client's errors). Returns each seat's :class:`BotSummary`, in seat
+    order."""
+    stop = threading.Event()
+    results: list[BotSummary | None] = [None] * len(tokens)
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        with type(client)(client.base_url, api_key="", timeout=client.timeout, max_retries=client.max_retries) as own:
+            try:
+                results[i] = Bot(own, table_id, tokens[i], chooses[i], wait=wait, stop=stop).play()
+            except BaseException as exc:  # noqa: BLE001 - raised by the caller's thread below
+                if not stop.is_set():
+                    errors.append(exc)
+                stop.set()
+
+    threads = [threading.Thread(target=run, args=(i,), name=f"bot-{i}", daemon=True) for i in range(len(tokens))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return [r for r in results if r is not None]
 
 
 class AsyncBot:
