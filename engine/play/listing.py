@@ -194,27 +194,32 @@ def _take_bodies(state: State, seat: int, onto: int | None) -> list[Body]:
     return out
 
 
-def _open_meld_of(state: State, seat: int) -> int | None:
-    """The side's open meld of the pile top's rank (a take goes onto it: one open meld a rank), or ``None``."""
+def _open_meld_of(state: State, seat: int, table: Table) -> int | None:
+    """The side's open meld of the pile top's rank (a take goes onto it: one open meld a rank), or
+    ``None``; ``table``: the side's table analysed."""
     top = state.pile[0]
     if top.is_wild:
         return None
-    side = state.sides[state.seats[seat].side]
-    checks = analyse_table(side.melds, state.rules).checks
+    checks = table.checks
     return next((i for i, c in enumerate(checks) if c.rank == top.rank.value and not c.complete), None)
 
 
-def going_out(state: State, seat: int) -> dict[str, Any] | None:
+def going_out(state: State, seat: int, table: Table | None = None) -> dict[str, Any] | None:
     """Whether emptying the hand now (its foot picked up) would be accepted as going out, in the
-    seat's play phase: ``allowed`` and ``problems`` (codes); ``None`` at any other moment."""
+    seat's play phase: ``allowed`` and ``problems`` (codes); ``None`` at any other moment.
+    ``table``: the seat's side's table analysed, where the caller has it (else analysed here)."""
     if state.phase != "play" or seat != state.turn:
         return None
-    books = analyse_table(state.sides[state.seats[seat].side].melds, state.rules).books
+    books = (table or _own_table(state, seat)).books
     problems = going_out_refusals(state, seat, books, True, 0, False)
     return {"allowed": not problems, "problems": [p.code for p in problems]}
 
 
-def open_actions(state: State, seat: int) -> list[dict[str, Any]]:
+def _own_table(state: State, seat: int) -> Table:
+    return analyse_table(state.sides[state.seats[seat].side].melds, state.rules)
+
+
+def open_actions(state: State, seat: int, table: Table | None = None) -> list[dict[str, Any]]:
     """The actions open to ``seat`` now, each ``{"type": ..., "send": [body, ...], ...}``: ``send``
     holds the bodies to post (each accepted now, checked by ``step.refusals``); an action with none
     accepted is not listed. Besides ``send``, what choosing needs (docs/tables.md):
@@ -231,6 +236,8 @@ def open_actions(state: State, seat: int) -> list[dict[str, Any]]:
     - ``discard``: ``cards`` (distinct, each accepted), ``goes_out`` (the last card goes out).
     - ``ask`` (where going out needs the partner's yes and nobody was asked this turn).
     - ``answer``, for the partner asked: ``send`` holds the yes and the no.
+
+    ``table``: the seat's side's table analysed, where the caller has it (else analysed here).
     """
     if state.phase == "ended":
         return []
@@ -253,7 +260,8 @@ def open_actions(state: State, seat: int) -> list[dict[str, Any]]:
             }
         ]
         if state.pile:
-            onto = _open_meld_of(state, seat)
+            table = table or _own_table(state, seat)
+            onto = _open_meld_of(state, seat, table)
             takes = _take_bodies(state, seat, onto)
             if takes:
                 check = check_discard_pile(
@@ -273,7 +281,7 @@ def open_actions(state: State, seat: int) -> list[dict[str, Any]]:
                     }
                 )
         return actions
-    table = analyse_table(side.melds, rules)
+    table = table or _own_table(state, seat)
     books = table.books
     actions = []
     extend, burnable = _extend(table, rules), _burnable(table, rules)

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Literal
 
 from handfoot.engine.cards import Card, parse_cards
 from handfoot.engine.errors import Path, PlayError, Problem
+
+_key_of = attrgetter("key")
 
 Action = Mapping[str, Any]
 
@@ -68,22 +71,33 @@ def read_adds(action: Action) -> list[tuple[int, tuple[Card, ...]]]:
 
 def without(hand: Sequence[Card], used: Sequence[tuple[Card, Path]]) -> list[Card]:
     """``hand`` less the cards ``used``, each given with its path in the action (``card_not_held``
-    at the path of the first use of a card beyond what the hand holds: a pointer the request sent)."""
-    held = Counter(hand)
-    left = Counter(held)
-    problems: list[Problem] = []
-    for card, path in used:
-        left[card] -= 1
-        if left[card] == -1:  # the first use too many: one problem a card
-            n = sum(1 for c, _ in used if c == card)
-            problems.append(
-                Problem("card_not_held", f"{card.code}: the hand holds {held[card]} and the action uses {n}", path)
-            )
-    if problems:
-        raise PlayError(problems)
+    at the path of the first use of a card beyond what the hand holds: a pointer the request sent).
+
+    Cards are matched by their ``key`` (one small integer per rank and suit, compared in C), each
+    use taking the first copy left; the problems are worded only when a use finds none."""
+    keys = list(map(_key_of, hand))
     out = list(hand)
-    for card, _ in used:
-        out.remove(card)
+    short: list[tuple[Card, Path]] = []
+    for card, path in used:
+        try:
+            i = keys.index(card.key)
+        except ValueError:
+            short.append((card, path))
+            continue
+        del keys[i], out[i]
+    if short:
+        held = Counter(map(_key_of, hand))
+        problems, named = [], set()
+        for card, path in short:
+            if card.key not in named:  # the first use too many: one problem a card
+                named.add(card.key)
+                n = sum(1 for c, _ in used if c.key == card.key)
+                problems.append(
+                    Problem(
+                        "card_not_held", f"{card.code}: the hand holds {held[card.key]} and the action uses {n}", path
+                    )
+                )
+        raise PlayError(problems)
     return out
 
 

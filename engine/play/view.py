@@ -36,8 +36,8 @@ def view(state: State, seat: int) -> dict[str, Any]:
     rules = state.rules
     me = state.seats[seat]
     sides = []
-    for side in state.sides:
-        table = analyse_table(side.melds, rules)
+    tables = [analyse_table(side.melds, rules) for side in state.sides]  # once each, read below too
+    for side, table in zip(state.sides, tables, strict=True):
         sides.append(
             {
                 "name": side.name,
@@ -81,8 +81,8 @@ def view(state: State, seat: int) -> dict[str, Any]:
         "permission": state.permission,
         "answerer": state.answerer,
         "cards": {c.code: {"points": card_points(c, rules), "wild": c.is_wild} for c in (*me.hand, *state.pile[:1])},
-        "going_out": going_out(state, seat),
-        "actions": open_actions(state, seat),
+        "going_out": going_out(state, seat, tables[me.side]),
+        "actions": open_actions(state, seat, tables[me.side]),
     }
     if state.phase == "ended":
         result = score(state)
