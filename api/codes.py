@@ -1,13 +1,13 @@
 """The one catalogue of the codes in a problem's ``errors[].code`` (and a check's ``problems``).
 
-Stable: clients may switch on them; each is listed in the README ("Problem codes"), and the OpenAPI
+Stable: clients may switch on them; each is listed in docs/problems.md, and the OpenAPI
 document's descriptions quote them from here. Three groups, one dict:
 
 - the engine's (rules broken), by reference: ``handfoot.engine.PROBLEM_CODES``, never copied;
 - :data:`SCHEMA_CODES`: a body, query or header that does not match the schema (400 or 422);
 - :data:`GAME_CODES`: a request that does not fit the stored game, and the headers of writes.
 
-Adding a code is an API change: add it here and to the README.
+Adding a code is an API change: add it here and to docs/problems.md.
 """
 
 from __future__ import annotations

@@ -133,7 +133,7 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     env = os.environ if environ is None else environ
     return {
         # flask-smorest / OpenAPI. API_VERSION is the *contract* version, not the package version,
-        # so a release does not dirty the committed openapi/openapi.json: its one source (README,
+        # so a release does not dirty the committed openapi/openapi.json: its one source (docs/development.md,
         # "Versions"). Raise it when the HTTP contract changes (minor: additions; major: breaks).
         "API_TITLE": "handfoot",
         "API_VERSION": "1.0.0",

@@ -39,7 +39,7 @@ PROBLEM_TYPE_BASE = "https://handfoot.dev/problems/"
 
 #: Every problem type the API sends: slug (the last segment of ``type``) → what it means.
 #: The ``type`` URI is ``PROBLEM_TYPE_BASE + slug``. Adding one is an API change: list it in
-#: README.md ("Problem codes") too.
+#: docs/problems.md too.
 problem_types: dict[str, str] = {
     # HTTP-level problems
     "malformed-json": "400: the request body is not valid JSON (or not UTF-8).",
@@ -125,7 +125,7 @@ class ProblemErrorSchema(ma.Schema):
         }
     )
     parameter = ma.fields.String(metadata={"description": "Name of the query, header or path parameter at fault."})
-    code = ma.fields.String(required=True, metadata={"description": "Stable machine-readable code (see README)."})
+    code = ma.fields.String(required=True, metadata={"description": "Stable machine-readable code (docs/problems.md)."})
     detail = ma.fields.String(required=True, metadata={"description": "The problem in words."})
 
 

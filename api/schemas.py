@@ -19,7 +19,7 @@ from marshmallow.utils import get_value
 from handfoot.engine import RULE_FIELDS, Breakdown, Line, RuleField
 from handfoot.server.problems import json_pointer
 
-#: Limits on request sizes (also documented in the README): more than any real table needs.
+#: Limits on request sizes (also documented in docs/reliability.md): more than any real table needs.
 MAX_CARDS_PER_LIST = 200
 MAX_MELDS_PER_TEAM = 60
 MAX_TEAMS = 12
@@ -281,7 +281,7 @@ class ProblemItemSchema(Schema):
     pointer: fields.Field[Any] = fields.String(
         required=True, metadata={"description": "JSON Pointer into the request body, e.g. `/melds/1/2`."}
     )
-    code = fields.String(required=True, metadata={"description": "Stable problem code (README: Problem codes)."})
+    code = fields.String(required=True, metadata={"description": "Stable problem code (docs/problems.md)."})
     detail = fields.String(required=True, metadata={"description": "The rule broken, in words, with its rule name."})
 
 

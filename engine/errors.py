@@ -86,7 +86,7 @@ class PlayError(HandFootError):
     title = "Action refused"
 
 
-# The closed list of problem codes. Adding a code is an API change: document it in README.md too.
+# The closed list of problem codes. Adding a code is an API change: document it in docs/problems.md too.
 PROBLEM_CODES: dict[str, str] = {
     # cards
     "unknown_card": "A string that is not a card (ranks A 2-10 J Q K or T, suits S H D C or symbols, JK).",

@@ -23,7 +23,7 @@ from .types import ProblemDetails, RoundScore
 __all__ = ["OfflineProblemError", "problem_of", "round_score_json", "score_round_offline"]
 
 #: The problem ``type`` prefix and the slug per engine error, as the server names them (the SDK
-#: never imports the server: this is the HTTP contract's table, README "Problem codes").
+#: never imports the server: this is the HTTP contract's table, docs/problems.md).
 PROBLEM_BASE = "https://handfoot.dev/problems/"
 _SLUGS: dict[type[engine.HandFootError], str] = {
     engine.CardError: "invalid-card",

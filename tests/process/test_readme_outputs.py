@@ -1,15 +1,16 @@
-"""Every README block that shows an output is run here, and what it prints is compared with what the
-README shows: a change that alters an output fails until the README shows the new one.
+"""Every block that shows an output, in the README and in the docs files its sections moved to
+(``DOCUMENTS``, tests/helpers/readme.py), is run here, and what it prints is compared with what the
+document shows: a change that alters an output fails until the document shows the new one.
 
-The README names its blocks with ``<!-- NAME -->`` above the fence (tests/helpers/readme.py);
+The documents name their blocks with ``<!-- NAME -->`` above the fence (tests/helpers/readme.py);
 :data:`RUNNERS` runs each named block and tests/contract/test_readme.py fails on a block that shows
 an output and has no name. Servers run in this process (``served``: a real socket, a fresh migrated
 SQLite database a test), except where the process itself is what a block shows (``make run``,
 ``handfoot-server serve``): those start once, briefly, in a network namespace of their own, so
 that they bind the README's 127.0.0.1:8000 whatever else runs on the machine.
 
-A failing test's message is a diff from what the README shows to what the code prints. After a
-deliberate change, ``UPDATE_README=1`` writes what the code prints into the README (review the diff).
+A failing test's message is a diff from what the document shows to what the code prints. After a
+deliberate change, ``UPDATE_README=1`` writes what the code prints into the documents (review the diff).
 
 What is compared is exact but for the normalisations of :func:`normalise` and
 :func:`only_shown_headers` (ports, times, CRLF line ends, the HTTP headers the README leaves out),
@@ -30,7 +31,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from tests.helpers.readme import PROJECT_ROOT, README_PATH, Block, named_blocks, read_readme, replace_block
+from tests.helpers.readme import PROJECT_ROOT, Block, named_blocks, read_documents, replace_block
 from tests.helpers.transcripts import (
     Context,
     commented_prints,
@@ -78,8 +79,8 @@ def only_shown_headers(shown: str, produced: str) -> str:
 
 
 def compare(name: str, block: Block, produced: str) -> str | None:
-    """``None`` when ``produced`` is what the README's block ``name`` shows (after :func:`normalise`),
-    else a message naming the block, with a diff from the README to the code's output."""
+    """``None`` when ``produced`` is what the block ``name`` shows (after :func:`normalise`), else a
+    message naming the block and its document, with a diff from the document to the code's output."""
     shown = normalise(block.text)
     made = normalise(only_shown_headers(block.text, produced))
     if shown == made:
@@ -87,10 +88,10 @@ def compare(name: str, block: Block, produced: str) -> str | None:
     diff = difflib.unified_diff(
         shown.splitlines(keepends=True),
         made.splitlines(keepends=True),
-        f"README.md <!-- {name} --> (line {block.line})",
+        f"{block.document} <!-- {name} --> (line {block.line})",
         "what the code prints",
     )
-    return f"README block {name!r} (line {block.line}) is not what the code prints:\n{''.join(diff)}"
+    return f"block {name!r} ({block.where}) is not what the code prints:\n{''.join(diff)}"
 
 
 T = TypeVar("T")
@@ -110,7 +111,7 @@ class Runner:
     run: Callable[[dict[str, Block], Context], Problems]
 
 
-#: ``UPDATE_README=1``: a shown output that differs is written into README.md (ports as the
+#: ``UPDATE_README=1``: a shown output that differs is written into its document (ports as the
 #: README's, headers as shown) instead of failing; review the diff, then commit it.
 UPDATE_README = os.environ.get("UPDATE_README") == "1"
 
@@ -121,7 +122,9 @@ def _problems(blocks: dict[str, Block], produced: dict[str, str]) -> Problems:
         for name, text in produced.items():
             if compare(name, blocks[name], text) is not None:
                 shown = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:8000", only_shown_headers(blocks[name].text, text))
-                README_PATH.write_text(replace_block(read_readme(), name, shown), encoding="utf-8")
+                document = blocks[name].document
+                updated = replace_block(read_documents(), name, shown)[document]
+                (PROJECT_ROOT / document).write_text(updated, encoding="utf-8")
         return []
     return problems
 
@@ -206,9 +209,19 @@ def _commented(name: str, *, server: bool = False) -> Callable[[dict[str, Block]
     return run
 
 
-def _play_engine(blocks: dict[str, Block], ctx: Context) -> Problems:
-    code = blocks["play-engine"].text
-    return _problems(blocks, {"play-engine-output": in_thread(lambda: exec_printing(code, {}))})
+def _printed(name: str, *, server: bool = False) -> Callable[[dict[str, Block], Context], Problems]:
+    """The program ``name`` prints the block ``name-output`` (``server``: with a server, as a reader
+    runs it against ``make run``)."""
+
+    def run(blocks: dict[str, Block], ctx: Context) -> Problems:
+        code = blocks[name].text
+        if server:
+            produced = _python_in_checkout(ctx, lambda: exec_printing(code, {}))
+        else:
+            produced = in_thread(lambda: exec_printing(code, {}))
+        return _problems(blocks, {f"{name}-output": produced})
+
+    return run
 
 
 def _table_curl(blocks: dict[str, Block], ctx: Context) -> Problems:
@@ -229,7 +242,7 @@ SDK_SESSION = (
 
 
 def _sdk(blocks: dict[str, Block], ctx: Context) -> Problems:
-    """The SDK section's Python, in the README's order, in one interpreter (as a reader pastes it):
+    """docs/sdk.md's Python, in its order, in one interpreter (as a reader pastes it):
     each later block uses the names the earlier ones made (``hf``, ``body``, ``g``, ``round_2``)."""
 
     def work() -> dict[str, str]:
@@ -291,7 +304,11 @@ RUNNERS: dict[str, Runner] = {
     "validate-curl": Runner(("validate-curl",), ("validate-curl",), _shell_sessions("validate-curl")),
     "problem-curl": Runner(("problem-curl",), ("problem-curl",), _shell_sessions("problem-curl")),
     "engine-request": Runner(("engine-request",), ("engine-request",), _commented("engine-request")),
-    "play-engine": Runner(("play-engine", "play-engine-output"), ("play-engine-output",), _play_engine),
+    "play-engine": Runner(("play-engine", "play-engine-output"), ("play-engine-output",), _printed("play-engine")),
+    "first-sdk-call": Runner(("first-sdk-call",), ("first-sdk-call",), _commented("first-sdk-call", server=True)),
+    "stored-game": Runner(
+        ("stored-game", "stored-game-output"), ("stored-game-output",), _printed("stored-game", server=True)
+    ),
     "table-curl": Runner(("table-curl", "table-curl-output"), ("table-curl-output",), _table_curl),
     "sdk": Runner(
         (*SDK_SESSION, "sdk-score-output", "stored-games-output"),
@@ -320,13 +337,13 @@ RUNNERS: dict[str, Runner] = {
 }
 
 
-def check(runner: str, readme: str, ctx: Context) -> Problems:
-    """Run :data:`RUNNERS`' ``runner`` on the blocks of ``readme``: the problems found. A snippet that
-    raises (a name it never defines) fails naming the blocks it ran."""
+def check(runner: str, documents: dict[str, str], ctx: Context) -> Problems:
+    """Run :data:`RUNNERS`' ``runner`` on the blocks of ``documents`` (text by path): the problems
+    found. A snippet that raises (a name it never defines) fails naming the blocks it ran."""
     try:
-        return RUNNERS[runner].run(named_blocks(readme), ctx)
+        return RUNNERS[runner].run(named_blocks(documents), ctx)
     except Exception as exc:
-        raise AssertionError(f"README blocks {RUNNERS[runner].reads} raised {type(exc).__name__}: {exc}") from exc
+        raise AssertionError(f"blocks {RUNNERS[runner].reads} raised {type(exc).__name__}: {exc}") from exc
 
 
 @pytest.fixture
@@ -336,12 +353,12 @@ def ctx(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Monk
 
 @pytest.mark.parametrize("runner", sorted(RUNNERS))
 def test_the_readme_block_prints_what_it_shows(runner: str, ctx: Context) -> None:
-    problems = check(runner, read_readme(), ctx)
+    problems = check(runner, read_documents(), ctx)
     assert not problems, "\n\n".join(problems)
 
 
 def test_every_named_block_is_run_and_every_run_block_is_named() -> None:
-    named = set(named_blocks(read_readme()))
+    named = set(named_blocks(read_documents()))
     read = [name for runner in RUNNERS.values() for name in runner.reads]
     assert len(read) == len(set(read)), "a block is read by two runners"
     assert named == set(read), {"named, run by nothing": named - set(read), "run, named nowhere": set(read) - named}
@@ -363,12 +380,12 @@ def _alter(text: str) -> str:
 @pytest.mark.parametrize("name", sorted(name for runner in RUNNERS.values() for name in runner.compares))
 def test_a_changed_output_fails_naming_its_block(name: str) -> None:
     """Every compared block: what the README shows passes against itself; changed by one digit, the
-    same comparison fails and names the block and its line."""
-    block = named_blocks(read_readme())[name]
+    same comparison fails and names the block, its document and its line."""
+    block = named_blocks(read_documents())[name]
     assert compare(name, block, block.text) is None
-    altered = Block(block.line, block.info, _alter(block.text), block.name)
+    altered = Block(block.line, block.info, _alter(block.text), block.name, block.document)
     message = compare(name, altered, block.text)
-    assert message is not None and f"README block {name!r} (line {block.line})" in message
+    assert message is not None and f"block {name!r} ({block.document} line {block.line})" in message
 
 
 @pytest.mark.parametrize(
@@ -380,16 +397,16 @@ def test_a_changed_output_fails_naming_its_block(name: str) -> None:
     ],
 )  # an interpreter session
 def test_a_changed_output_fails_the_run(runner: str, name: str, ctx: Context) -> None:
-    """The whole path, from the README's text to the run, for a block of each kind: with one number
+    """The whole path, from the document's text to the run, for a block of each kind: with one number
     of its shown output changed the run fails, naming the block, and only it."""
     if UPDATE_README:
         pytest.skip("UPDATE_README=1 writes outputs instead of failing")
-    readme = read_readme()
-    block = named_blocks(readme)[name]
-    altered = replace_block(readme, name, _alter(block.text))
-    assert altered != readme
+    documents = read_documents()
+    block = named_blocks(documents)[name]
+    altered = replace_block(documents, name, _alter(block.text))
+    assert altered != documents and altered[block.document] != documents[block.document]
     problems = check(runner, altered, ctx)
-    assert len(problems) == 1 and f"README block {name!r}" in problems[0], problems
+    assert len(problems) == 1 and f"block {name!r} ({block.document} line" in problems[0], problems
 
 
 def test_sessions_are_transcribed_as_a_terminal_and_an_interpreter_show_them(ctx: Context) -> None:

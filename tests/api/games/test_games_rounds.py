@@ -237,8 +237,8 @@ def test_a_correction_past_the_limit_is_refused_by_name(
 
 
 def test_the_limit_is_documented() -> None:
-    """The revision limit must be the one the README states."""
+    """The revision limit must be the one docs/reliability.md states (the README's limits moved there)."""
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
-    assert f"{rounds_svc.MAX_REVISIONS_PER_ROUND} revisions per round" in readme
+    reliability = (Path(__file__).resolve().parents[3] / "docs" / "reliability.md").read_text(encoding="utf-8")
+    assert f"{rounds_svc.MAX_REVISIONS_PER_ROUND} revisions per round" in reliability
