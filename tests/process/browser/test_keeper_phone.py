@@ -61,3 +61,56 @@ def open_entry_unsettled(page: Any, number: int) -> None:
     """From the scoreboard, "Enter round <number>", without waiting for a breakdown (there may be none)."""
     page.get_by_role("link", name=f"Enter round {number}").click()
     page.wait_for_selector(f"form.entry[data-round='{number}']")
+
+
+#: The views a person opens on a phone: (name, hash); the game ids are filled in by the test.
+SMALL_TARGETS_JS = """() => {
+  const out = [];
+  const controls = document.querySelectorAll(
+    "a[href], button, select, input:not([type=hidden]), textarea, summary, [role=button]");
+  for (const el of controls) {
+    if (el.closest("[hidden], dialog:not([open])")) continue;
+    if (el.closest("details:not([open])") && !el.matches("summary")) continue;  // folded away
+    // A checkbox or radio is tapped through its label, the target a person sees.
+    const label = el.matches("input[type=checkbox], input[type=radio]") &&
+      (el.closest("label") || (el.id && document.querySelector(`label[for="${el.id}"]`)));
+    const target = label || el;
+    const box = target.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;  // not shown
+    if (box.bottom < 0 || box.right < 0) continue;  // off screen until focused (the skip link)
+    // A link inside a sentence is sized by the sentence (WCAG 2.5.8's inline exception).
+    const around = el.parentElement ? el.parentElement.innerText.trim().length : 0;
+    if (el.matches("a") && getComputedStyle(el).display === "inline" && around > el.innerText.trim().length + 12) continue;
+    if (box.height < 44 || box.width < 44) {
+      const name = (target.innerText || el.getAttribute("aria-label") || el.name || "").trim().slice(0, 40);
+      out.push(`${el.tagName.toLowerCase()} "${name}" ${Math.round(box.width)}x${Math.round(box.height)}`);
+    }
+  }
+  return out;
+}"""
+
+TICK_SIZES_JS = """() => [...document.querySelectorAll("svg.chart text")].map((t) => t.getBoundingClientRect().height === 0 ? 99 :
+  parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)"""
+
+
+def test_tap_targets_and_chart_labels_on_a_phone(page: Any, live_server: LiveServer) -> None:
+    from tests.process.browser.keeper_pages import stored_game
+
+    game_id = stored_game(live_server, 2)
+    page.set_viewport_size(PHONE)
+    small: dict[str, list[str]] = {}
+    for name, where in (
+        ("games", "#/games"),
+        ("new game", "#/new"),
+        ("scoreboard", f"#/games/{game_id}"),
+        ("round entry", f"#/games/{game_id}/round"),
+        ("stats", "#/stats"),
+    ):
+        page.goto(f"{live_server.url}/{where}")
+        page.wait_for_selector("main h1")
+        page.wait_for_timeout(500)
+        small[name] = page.evaluate(SMALL_TARGETS_JS)
+        if name == "scoreboard":
+            sizes = page.evaluate(TICK_SIZES_JS)
+            assert sizes and min(sizes) >= 11, f"chart labels of {min(sizes):.1f} px on a 390 px screen"
+    assert not any(small.values()), f"tap targets under 44 x 44 px at 390 x 844: {small}"

@@ -232,7 +232,7 @@ function renderGame(game, etag) {
       h("button.danger", { type: "button", onclick: () => deleteGame(game, etag).catch(failure) }, "Delete game"),
     ),
   );
-  render(header, board, sheet, chart, about, h("p", h("a", { href: "#/games" }, "\u2190 All games")));
+  render(header, board, sheet, chart, about, h("p", h("a.back-link", { href: "#/games" }, "\u2190 All games")));
 }
 
 /** Ask in the confirmation dialog; resolves true when the person confirms. */
