@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.process.browser.keeper_pages import new_game, team_entry
+from tests.process.browser.keeper_pages import new_game, stored_game, team_entry
 from tests.process.browser.keeper_util import PHONE, LiveServer
 
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
@@ -63,7 +63,7 @@ def open_entry_unsettled(page: Any, number: int) -> None:
     page.wait_for_selector(f"form.entry[data-round='{number}']")
 
 
-#: The views a person opens on a phone: (name, hash); the game ids are filled in by the test.
+#: Each control (or a checkbox's label) under 44 x 44 px on the page, as "tag "name" WxH".
 SMALL_TARGETS_JS = """() => {
   const out = [];
   const controls = document.querySelectorAll(
@@ -80,7 +80,8 @@ SMALL_TARGETS_JS = """() => {
     if (box.bottom < 0 || box.right < 0) continue;  // off screen until focused (the skip link)
     // A link inside a sentence is sized by the sentence (WCAG 2.5.8's inline exception).
     const around = el.parentElement ? el.parentElement.innerText.trim().length : 0;
-    if (el.matches("a") && getComputedStyle(el).display === "inline" && around > el.innerText.trim().length + 12) continue;
+    const inline = el.matches("a") && getComputedStyle(el).display === "inline";
+    if (inline && around > el.innerText.trim().length + 12) continue;
     if (box.height < 44 || box.width < 44) {
       const name = (target.innerText || el.getAttribute("aria-label") || el.name || "").trim().slice(0, 40);
       out.push(`${el.tagName.toLowerCase()} "${name}" ${Math.round(box.width)}x${Math.round(box.height)}`);
@@ -89,13 +90,12 @@ SMALL_TARGETS_JS = """() => {
   return out;
 }"""
 
-TICK_SIZES_JS = """() => [...document.querySelectorAll("svg.chart text")].map((t) => t.getBoundingClientRect().height === 0 ? 99 :
-  parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)"""
+#: The size on screen, in px, of each label of the chart (its font size times the SVG's scale).
+TICK_SIZES_JS = """() => [...document.querySelectorAll("svg.chart text")].map((t) =>
+  t.getBoundingClientRect().height === 0 ? 99 : parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)"""
 
 
 def test_tap_targets_and_chart_labels_on_a_phone(page: Any, live_server: LiveServer) -> None:
-    from tests.process.browser.keeper_pages import stored_game
-
     game_id = stored_game(live_server, 2)
     page.set_viewport_size(PHONE)
     small: dict[str, list[str]] = {}
