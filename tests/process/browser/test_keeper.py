@@ -103,7 +103,7 @@ def test_new_game_asks_names_and_a_preset_first_and_keeps_every_value_behind_hou
     # A house rule is marked as such, and counted on the folded heading.
     page.get_by_label(re.compile("^Bonus per clean")).fill("400")
     assert page.locator(".rule-row[data-rule='clean_book_bonus'] .house-tag").is_visible()
-    assert "clean_book_bonus" in page.locator(".changed-note").inner_text()
+    assert "clean book bonus" in page.locator(".changed-note").inner_text()
     expect(page.locator("details.rules-details > summary")).to_have_text("House rules (1 change)")
     # Searchable: words match the description or the rule's name.
     page.get_by_label("Find a rule").fill("wild")

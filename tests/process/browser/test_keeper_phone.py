@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+import requests
 
 from tests.process.browser.keeper_pages import new_game, stored_game, team_entry
 from tests.process.browser.keeper_util import PHONE, LiveServer
@@ -90,6 +92,19 @@ SMALL_TARGETS_JS = """() => {
   return out;
 }"""
 
+#: What does not fit the screen's width: the page itself, or a table past the right edge (cut off,
+#: or to be scrolled sideways).
+CUT_OFF_JS = """() => {
+  const out = [];
+  if (document.documentElement.scrollWidth > innerWidth) out.push(`page ${document.documentElement.scrollWidth} px`);
+  for (const t of document.querySelectorAll("main table")) {
+    const box = t.getBoundingClientRect();
+    const wide = box.right > innerWidth + 0.5 || t.scrollWidth > t.clientWidth + 1;
+    if (wide) out.push(`table.${t.className} ${Math.round(box.width)} px`);
+  }
+  return out;
+}"""
+
 #: The size on screen, in px, of each label of the chart (its font size times the SVG's scale).
 TICK_SIZES_JS = """() => [...document.querySelectorAll("svg.chart text")].map((t) =>
   t.getBoundingClientRect().height === 0 ? 99 : parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)"""
@@ -99,6 +114,7 @@ def test_tap_targets_and_chart_labels_on_a_phone(page: Any, live_server: LiveSer
     game_id = stored_game(live_server, 2)
     page.set_viewport_size(PHONE)
     small: dict[str, list[str]] = {}
+    cut: dict[str, list[str]] = {}
     for name, where in (
         ("games", "#/games"),
         ("new game", "#/new"),
@@ -110,7 +126,42 @@ def test_tap_targets_and_chart_labels_on_a_phone(page: Any, live_server: LiveSer
         page.wait_for_selector("main h1")
         page.wait_for_timeout(500)
         small[name] = page.evaluate(SMALL_TARGETS_JS)
+        cut[name] = page.evaluate(CUT_OFF_JS)
         if name == "scoreboard":
             sizes = page.evaluate(TICK_SIZES_JS)
             assert sizes and min(sizes) >= 11, f"chart labels of {min(sizes):.1f} px on a 390 px screen"
     assert not any(small.values()), f"tap targets under 44 x 44 px at 390 x 844: {small}"
+    assert not any(cut.values()), f"tables or the page wider than a 390 px screen: {cut}"
+
+
+SNAKE = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b|\bnull\b")
+
+
+def test_rules_named_in_players_words(page: Any, live_server: LiveServer) -> None:
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/#/new")
+    page.wait_for_selector(".rule-row", state="attached")
+    options = page.locator("#preset option").all_inner_texts()
+    assert "Pagat" in options and all("(" not in o and len(o) <= 20 for o in options), options
+    expect(page.locator("#preset-summary")).to_contain_text("Source: Pagat (partnership rules by Bill Whitnack)")
+    labels = page.locator(".rule-row label, .rule-row .label").all_text_contents()
+    assert len(labels) > 40
+    in_code = [text for text in labels if SNAKE.search(text)]
+    assert not in_code, f"rule labels with field names or null: {in_code[:5]}"
+    assert page.locator(".rule-row code").count() == 0
+    assert "Rounds in a game (none: play to target score)." in labels
+
+    # A game with house rules says them in the same words on its scoreboard.
+    teams = [{"name": "Us", "players": ["Ann", "Bo"]}, {"name": "Them", "players": ["Cy", "Di"]}]
+    rules = {"clean_book_bonus": 400, "rounds": None, "target_score": 10000}
+    body = {"name": "House", "preset": "pagat", "teams": teams, "rules": rules}
+    made = requests.post(f"{live_server.url}/v1/games", json=body, timeout=10)
+    assert made.status_code == 201, made.text
+    page.goto(f"{live_server.url}/#/games/{made.json()['id']}")
+    shown = page.locator("ul.house-rules li")
+    expect(shown).to_have_count(3)
+    assert sorted(shown.all_inner_texts()) == [
+        "A game ends when a side reaches this score (none: after rounds): 10,000",
+        "Bonus per clean (red, natural) book: 400",
+        "Rounds in a game (none: play to target score): none",
+    ]
