@@ -24,8 +24,10 @@ function figuresTable(caption, label, rows) {
   const books = BOOK_KINDS.map((k) => `${k[0].toUpperCase()}${k.slice(1)} books`);
   const head = [label, "Games", "Wins", "Rounds", "Average round", "Best round", "Went out", ...books];
   // On a phone each row is a card of its figures, each named (views/stats.css): nothing is cut off.
+  // Between phone and desktop widths the table may scroll sideways: focusable, so a keyboard can too.
   return h(
     "div.stats-card",
+    { tabindex: "0", role: "region", "aria-label": caption },
     h(
       "table.stats",
       h("caption", caption),
