@@ -125,6 +125,7 @@ def test_the_round_entry_with_books_of_a_rank_and_warnings_has_no_serious_axe_vi
         page.goto(f"{live_server.url}/#/games/{game_id}/round")
         page.wait_for_selector("form.entry[data-round='1']")
         settle(page)
+        page.get_by_role("button", name="Breakdown").click()  # folded under the Save bar on a phone
         if preset == "pagat":
             enter_tally(page, 0, SEED_T1, True)
             team_entry(page, 0).get_by_role("button", name="One more: clean books of sevens, Us").click()

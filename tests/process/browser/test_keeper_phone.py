@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.process.browser.keeper_pages import new_game, stored_game, team_entry
+from tests.process.browser.keeper_pages import SEED_T1, SEED_T2, enter_tally, new_game, settle, stored_game, team_entry
 from tests.process.browser.keeper_util import PHONE, LiveServer
 
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
@@ -165,3 +165,35 @@ def test_rules_named_in_players_words(page: Any, live_server: LiveServer) -> Non
         "Bonus per clean (red, natural) book: 400",
         "Rounds in a game (none: play to target score): none",
     ]
+
+
+def test_round_entry_for_two_sides_fits_one_phone_screen(page: Any, live_server: LiveServer) -> None:
+    page.set_viewport_size(PHONE)
+    new_game(page, live_server)
+    open_entry_unsettled(page, 1)
+    previewed(page)
+    page.locator("form.entry h1").evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(100)
+    bar = page.locator("form.entry .save-row").bounding_box()
+    assert bar["y"] + bar["height"] <= PHONE["height"], "the Save bar is off the screen"
+    controls = page.locator(
+        "form.entry .team-entry :is(.big-check, .segment, button.step, input[data-tally]), form.entry .save-row button"
+    )
+    assert controls.count() == 2 * (1 + 2 + 2 * 5 + 7) + 2  # went out, counts or cards, 5 steppers, 7 inputs
+    off = []
+    for box in (c.bounding_box() for c in controls.all()):
+        assert box is not None
+        inside = box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5 and box["y"] >= 0
+        if not inside or box["y"] + box["height"] > bar["y"] + bar["height"] + 0.5:
+            off.append(box)
+    assert not off, f"controls off the one screen: {off}"
+
+    # The running total is in the Save bar; the breakdown one tap away.
+    enter_tally(page, 0, SEED_T1, True)
+    enter_tally(page, 1, SEED_T2, False)
+    settle(page)
+    expect(page.get_by_test_id("running-total")).to_have_text("Team 1 3,740 · Team 2 1,075")
+    expect(page.locator(".preview-card")).to_be_hidden()
+    page.get_by_role("button", name="Breakdown").click()
+    expect(page.locator(".preview [data-total='Team 1']")).to_be_visible()
+    expect(page.get_by_role("button", name="Breakdown")).to_have_attribute("aria-expanded", "true")

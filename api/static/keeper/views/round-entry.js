@@ -119,6 +119,10 @@ function roundEntry(game, editing, out) {
   const summary = h("div.error-summary", { tabindex: "-1", hidden: true, "aria-live": "polite" });
   const previewBox = h("div.preview", { "aria-live": "polite", "aria-busy": "false" });
   const saveButton = h("button.primary.big.save", { type: "submit" }, editing ? `Save the correction of round ${number}` : `Save round ${number}`);
+  // On a phone the breakdown is folded under the Save bar, one tap away, and the bar shows the totals (round-entry.css).
+  const runningTotal = h("p.running-total", { dataset: { testid: "running-total" } });
+  const previewId = nextId("preview");
+  const breakdownToggle = h("button.secondary.breakdown-toggle", { type: "button", "aria-expanded": "false", "aria-controls": previewId }, "Breakdown");
   const back = `#/games/${game.id}`;
   const state = { seq: 0, timer: null, shown: null, idempotency: null, touched: new Set() };
   const title = editing
@@ -139,10 +143,16 @@ function roundEntry(game, editing, out) {
       h("span.contract", "To go out: ", h("strong", { dataset: { testid: "contract" } }, contractText(contract))),
     ),
     summary,
-    h("div.team-entries", entries.map((e) => e.element)),
-    h("section.preview-card", { "aria-labelledby": "preview-title" }, h("h2", { id: "preview-title" }, `Round ${number} as it will be saved`), previewBox),
-    h("div.button-row.save-row", saveButton),
+    h("div.team-entries", { class: `team-entries sides-${entries.length}` }, entries.map((e) => e.element)),
+    h("section.preview-card", { id: previewId, "aria-labelledby": "preview-title" }, h("h2", { id: "preview-title" }, `Round ${number} as it will be saved`), previewBox),
+    h("div.button-row.save-row", runningTotal, breakdownToggle, saveButton),
   );
+  breakdownToggle.addEventListener("click", () => {
+    const open = breakdownToggle.getAttribute("aria-expanded") !== "true";
+    breakdownToggle.setAttribute("aria-expanded", String(open));
+    form.querySelector(".preview-card").classList.toggle("open", open);
+    if (open) form.querySelector(".preview-card").scrollIntoView({ block: "start" });
+  });
 
   /** Show `err`'s errors; while typing (`all` false) only those at inputs the person has changed. */
   function showErrors(err, title, all) {
@@ -191,6 +201,8 @@ function roundEntry(game, editing, out) {
       if (seq !== state.seq) return null; // a later change is being scored
       state.shown = teams;
       state.refused = null;
+      runningTotal.textContent = data.teams.map((b) => `${b.name} ${points(b.total)}`).join(" · ");
+      runningTotal.classList.remove("stale");
       previewBox.classList.remove("stale");
       previewBox.replaceChildren(h("div.breakdowns", data.teams.map((b, i) => breakdownTable(b, i))));
       return teams;
@@ -215,6 +227,8 @@ function roundEntry(game, editing, out) {
   }
 
   function schedule(event) {
+    // The totals stay put (greyed) until the next breakdown: the Save bar does not jump under a finger.
+    runningTotal.classList.add("stale");
     // What the person changed: its input's data-pointer (a side's own switches, like tally or cards, count for nothing).
     const at = event && event.target && event.target.closest ? event.target.closest("[data-pointer]") : null;
     if (at && at.dataset.pointer.split("/").length > 3) state.touched.add(at.dataset.pointer);
