@@ -159,6 +159,7 @@ def test_seed_000_worked_round_as_tallies_with_a_live_breakdown(page: Any, live_
     assert page.locator(".preview [data-total='Team 2']").inner_text() == "1,075"
     # Lines worth 0 are folded away on screen (they stay in the table for screen readers' count).
     assert not page.locator(".preview .breakdown[data-team='Team 2'] tr[data-code='wild_books']").is_visible()
+    page.locator(".breakdown-toggle").evaluate("b => b.click()")  # unfolded on a phone too (only shown there)
     screenshot(page, "round-preview", dark=True, at=".preview-card")
 
     # Nothing is stored by the live breakdown.

@@ -9,7 +9,7 @@ import pytest
 import requests
 
 from tests.process.browser.keeper_pages import SEED_T1, SEED_T2, enter_tally, new_game, settle, stored_game, team_entry
-from tests.process.browser.keeper_util import PHONE, LiveServer
+from tests.process.browser.keeper_util import PHONE, LiveServer, screenshot
 
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
@@ -127,6 +127,8 @@ def test_tap_targets_and_chart_labels_on_a_phone(page: Any, live_server: LiveSer
         page.wait_for_timeout(500)
         small[name] = page.evaluate(SMALL_TARGETS_JS)
         cut[name] = page.evaluate(CUT_OFF_JS)
+        if name == "stats":
+            screenshot(page, "stats", dark=True)
         if name == "scoreboard":
             sizes = page.evaluate(TICK_SIZES_JS)
             assert sizes and min(sizes) >= 11, f"chart labels of {min(sizes):.1f} px on a 390 px screen"
