@@ -8,7 +8,8 @@ const DASHES = ["", "8 4", "2 4", "12 4 2 4"];
 
 const WIDTH = 640;
 const HEIGHT = 300;
-const PAD = { left: 64, right: 16, top: 16, bottom: 40 };
+// Room for the labels at the phone size of views/game.css (24 units, drawn at about half scale).
+const PAD = { left: 96, right: 16, top: 16, bottom: 60 };
 
 function niceStep(range) {
   const rough = range / 5;
@@ -46,7 +47,7 @@ export function runningTotalsChart(teams, rows) {
   }
   const xTicks = [];
   for (let i = 0; i <= n; i += 1) {
-    xTicks.push(svg("text", { x: x(i), y: HEIGHT - PAD.bottom + 18, "text-anchor": "middle", class: "tick" }, i === 0 ? "start" : String(i)));
+    xTicks.push(svg("text", { x: x(i), y: HEIGHT - PAD.bottom + 26, "text-anchor": "middle", class: "tick" }, i === 0 ? "start" : String(i)));
   }
   const lines = series.map((values, t) =>
     svg(

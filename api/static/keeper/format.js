@@ -27,6 +27,28 @@ export function contractText(contract) {
   return `${listWords(parts)} ${total === 1 ? "book" : "books"}`;
 }
 
+/** A rule field's description (GET /v1/presets/{id}'s `fields[].description`) in players' words: the
+ * other rules it names (`target_score`, hand_size) as words, "null" as "none" (the empty input). */
+export function ruleWords(description) {
+  return String(description || "")
+    .replace(/`/g, "")
+    .replace(/\bnull\b/g, "none")
+    .replace(/\b([a-z0-9]+(?:_[a-z0-9]+)+)\b/g, (name) => name.replace(/_/g, " "))
+    .replace(/ x /g, " \u00d7 ");
+}
+
+/** A rule value as players say it: null → "none", true → "yes", a contract → "2 clean and 1 wild books". */
+export function ruleValueWords(value) {
+  if (value === null || value === undefined) return "none";
+  if (value === true) return "yes";
+  if (value === false) return "no";
+  if (typeof value === "number") return value.toLocaleString("en-US");
+  if (Array.isArray(value)) return value.length ? value.map(ruleValueWords).join(", ") : "none";
+  if (typeof value === "object" && "clean_books" in value) return contractText(value);
+  if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${ruleWords(k)} ${ruleValueWords(v)}`).join(", ");
+  return ruleWords(value);
+}
+
 /** "Friday, Nov 27" → "friday-nov-27": a file name; "game" when nothing is left. */
 export function slug(text) {
   return (

@@ -5,9 +5,9 @@
 import { ProblemError, api, getGame, getRevisions } from "../api.js";
 import { runningTotalsChart } from "../chart.js";
 import { h, points } from "../dom.js";
-import { STATUS_WORDS, listWords, plural, slug } from "../format.js";
+import { STATUS_WORDS, listWords, plural, ruleValueWords, ruleWords, slug } from "../format.js";
 import { failure, render, say, setFlash } from "../page.js";
-import { presetList, presetName } from "../presets.js";
+import { presetDetail, presetList, presetName } from "../presets.js";
 import { breakdownWarnings } from "./round-entry.js";
 import { forgetSave, undoFor } from "./undo.js";
 
@@ -143,10 +143,18 @@ function totalsBoard(game) {
 export async function showGame(id) {
   const { game, etag } = await getGame(id);
   await presetList().catch(() => null);
-  renderGame(game, etag);
+  // The house rules are named by their descriptions; without them (an old preset), by their names.
+  const fields = Object.keys(game.house_rules || {}).length ? await presetDetail(game.preset).then((d) => d.fields, () => []) : [];
+  renderGame(game, etag, fields);
 }
 
-function renderGame(game, etag) {
+/** A house rule as players say it: "Bonus per clean (red, natural) book: 400". */
+function houseRuleWords([name, value], fields) {
+  const found = fields.find((f) => f.name === name);
+  return `${ruleWords(found ? found.description : name).replace(/\.$/, "")}: ${ruleValueWords(value)}`;
+}
+
+function renderGame(game, etag, fields = []) {
   const actions = { history: (n) => showHistory(game, n).catch(failure) };
   const houseRules = Object.entries(game.house_rules || {});
   const rules = game.rules || {};
@@ -225,14 +233,15 @@ function renderGame(game, etag) {
     { "aria-labelledby": "about-title" },
     h("h2", { id: "about-title" }, "This game"),
     h("ul.teams-line", game.teams.map((t, i) => h("li", { class: `team-colour-${i}` }, h("span.swatch", { "aria-hidden": "true" }), h("strong", t.name), ` ${t.players.join(", ")}`))),
-    h("p.hint", `${presetName(game.preset)} rules`, houseRules.length ? ` with house rules: ${houseRules.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("; ")}` : ", no house rules"),
+    h("p.hint", `${presetName(game.preset)} rules`, houseRules.length ? " with house rules:" : ", no house rules"),
+    houseRules.length ? h("ul.house-rules", houseRules.map((rule) => h("li", houseRuleWords(rule, fields)))) : null,
     h(
       "div.button-row",
       h("button.secondary", { type: "button", onclick: () => exportCsv(game).catch(failure) }, "Export CSV"),
       h("button.danger", { type: "button", onclick: () => deleteGame(game, etag).catch(failure) }, "Delete game"),
     ),
   );
-  render(header, board, sheet, chart, about, h("p", h("a", { href: "#/games" }, "\u2190 All games")));
+  render(header, board, sheet, chart, about, h("p", h("a.back-link", { href: "#/games" }, "\u2190 All games")));
 }
 
 /** Ask in the confirmation dialog; resolves true when the person confirms. */

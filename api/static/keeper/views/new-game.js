@@ -4,7 +4,7 @@
 
 import { ProblemError, api, newIdempotencyKey } from "../api.js";
 import { clearErrors, field, h, nextId, showProblem } from "../dom.js";
-import { listWords, plural, same } from "../format.js";
+import { listWords, plural, ruleWords, same } from "../format.js";
 import { failure, render, setFlash } from "../page.js";
 import { presetDetail, presetList, presetName, rulesSchema } from "../presets.js";
 import { provenanceBadge, ruleEditor } from "./rule-editor.js";
@@ -50,7 +50,7 @@ export async function showNewGame() {
   const presetSelect = h(
     "select",
     { name: "preset", id: "preset" },
-    presets.map((p) => h("option", { value: p.id, selected: p.id === "pagat" }, `${p.name} (${p.source})`)),
+    presets.map((p) => h("option", { value: p.id, selected: p.id === "pagat" }, p.name)),
   );
   const presetSummary = h("p.preset-summary", { id: "preset-summary", "aria-live": "polite" });
   presetSelect.setAttribute("aria-describedby", presetSummary.id);
@@ -98,7 +98,7 @@ export async function showNewGame() {
     }
     const n = Object.keys(changed).length;
     changedNote.textContent = n
-      ? `House rules: ${plural(n, "value")} changed from ${state.preset.name} (${Object.keys(changed).join(", ")}).`
+      ? `House rules: ${plural(n, "value")} changed from ${state.preset.name} (${Object.keys(changed).map(ruleWords).join(", ")}).`
       : `No house rules: ${state.preset.name} as published.`;
     resetButton.disabled = n === 0;
     rulesTitle.textContent = n ? `House rules (${plural(n, "change")})` : "House rules";
@@ -151,13 +151,13 @@ export async function showNewGame() {
             const control = editor.control;
             control.id = control.id || nextId("rule");
             const labelEl = control.matches("input, select, textarea")
-              ? h("label", { for: control.id }, f.description, " ", h("code", f.name))
-              : h("span.label", { id: `${control.id}-label` }, f.description, " ", h("code", f.name));
+              ? h("label", { for: control.id }, ruleWords(f.description))
+              : h("span.label", { id: `${control.id}-label` }, ruleWords(f.description));
             if (!control.matches("input, select, textarea")) control.setAttribute("aria-labelledby", `${control.id}-label`);
             return h(
               "div.rule-row",
               {
-                dataset: { rule: f.name, pointer: `/rules/${f.name}`, label: f.description, provenance: f.provenance ? f.provenance.kind : "" },
+                dataset: { rule: f.name, pointer: `/rules/${f.name}`, label: ruleWords(f.description), provenance: f.provenance ? f.provenance.kind : "" },
                 class: `rule-row${f.provenance && f.provenance.kind === "filled" ? " is-filled" : ""}`,
               },
               labelEl,
@@ -266,7 +266,9 @@ export async function showNewGame() {
 
   async function choosePreset(id) {
     state.preset = await presetDetail(id);
-    presetSummary.textContent = state.preset.summary;
+    // The source is named here, not in the menu: its options stay short on a phone (issue 31).
+    const source = (presets.find((p) => p.id === id) || {}).source;
+    presetSummary.textContent = source ? `${state.preset.summary} Source: ${source}.` : state.preset.summary;
     clearErrors(form);
     renderRules();
     renderTeams();

@@ -4,7 +4,7 @@
 // breakdown shows (POST .../rounds with an Idempotency-Key, or PUT .../rounds/{n} with If-Match).
 
 import { ProblemError, api, getGame, getRound, newIdempotencyKey } from "../api.js";
-import { clearErrors, h, nextId, points, showProblem } from "../dom.js";
+import { clearErrors, findPointerTarget, h, nextId, points, showProblem } from "../dom.js";
 import { contractText, same } from "../format.js";
 import { failure, render, say, setFlash } from "../page.js";
 import { presetList } from "../presets.js";
@@ -42,6 +42,19 @@ export function breakdownWarnings(breakdown) {
     ),
     h("ul", warnings.map((w) => h("li.warning", { dataset: { code: w.code, at: w.pointer ?? "" } }, w.detail))),
   );
+}
+
+/** Whether an error at JSON pointer `pointer` concerns an input the person has changed (`touched`:
+ * the data-pointer of each): the input itself, a part of it, or a group holding it below the side's
+ * level (the books of a rank). Errors of a whole side or round wait for Save, as do those at inputs
+ * not yet reached: opening a round shows no refusal of counts nobody has entered (issue 31). */
+export function concernsTouched(pointer, touched) {
+  const depth = (p) => p.split("/").length - 1;
+  for (const t of touched) {
+    if (pointer === t || pointer.startsWith(`${t}/`)) return true;
+    if (depth(pointer) >= 3 && t.startsWith(`${pointer}/`)) return true;
+  }
+  return false;
 }
 
 /** One side's breakdown ({name, total, lines, warnings}) as a table, line by line (the lines worth 0 folded away). */
@@ -106,8 +119,12 @@ function roundEntry(game, editing, out) {
   const summary = h("div.error-summary", { tabindex: "-1", hidden: true, "aria-live": "polite" });
   const previewBox = h("div.preview", { "aria-live": "polite", "aria-busy": "false" });
   const saveButton = h("button.primary.big.save", { type: "submit" }, editing ? `Save the correction of round ${number}` : `Save round ${number}`);
+  // On a phone the breakdown is folded under the Save bar, one tap away, and the bar shows the totals (round-entry.css).
+  const runningTotal = h("p.running-total", { dataset: { testid: "running-total" } });
+  const previewId = nextId("preview");
+  const breakdownToggle = h("button.secondary.breakdown-toggle", { type: "button", "aria-expanded": "false", "aria-controls": previewId }, "Breakdown");
   const back = `#/games/${game.id}`;
-  const state = { seq: 0, timer: null, shown: null, idempotency: null };
+  const state = { seq: 0, timer: null, shown: null, idempotency: null, touched: new Set() };
   const title = editing
     ? `Correct round ${number} (revision ${editing.round.revision})`
     : game.status === "tiebreaker"
@@ -126,27 +143,46 @@ function roundEntry(game, editing, out) {
       h("span.contract", "To go out: ", h("strong", { dataset: { testid: "contract" } }, contractText(contract))),
     ),
     summary,
-    h("div.team-entries", entries.map((e) => e.element)),
-    h("section.preview-card", { "aria-labelledby": "preview-title" }, h("h2", { id: "preview-title" }, `Round ${number} as it will be saved`), previewBox),
-    h("div.button-row.save-row", saveButton),
+    h("div.team-entries", { class: `team-entries sides-${entries.length}` }, entries.map((e) => e.element)),
+    h("section.preview-card", { id: previewId, "aria-labelledby": "preview-title" }, h("h2", { id: "preview-title" }, `Round ${number} as it will be saved`), previewBox),
+    h("div.button-row.save-row", runningTotal, breakdownToggle, saveButton),
   );
+  breakdownToggle.addEventListener("click", () => {
+    const open = breakdownToggle.getAttribute("aria-expanded") !== "true";
+    breakdownToggle.setAttribute("aria-expanded", String(open));
+    form.querySelector(".preview-card").classList.toggle("open", open);
+    if (open) form.querySelector(".preview-card").scrollIntoView({ block: "start" });
+  });
+
+  /** Show `err`'s errors; while typing (`all` false) only those at inputs the person has changed. */
+  function showErrors(err, title, all) {
+    if (all) return showProblem(form, err, { title, focus: false });
+    const errors = err.errors.filter((e) => {
+      const pointer = e.pointer ?? "";
+      const target = pointer ? findPointerTarget(form, pointer) : null;
+      return concernsTouched(target ? target.dataset.pointer : pointer, state.touched) || concernsTouched(pointer, state.touched);
+    });
+    if (!errors.length) return null;
+    return showProblem(form, new ProblemError(err.status, { ...err.problem, errors }), { title, focus: false });
+  }
 
   /** The sides' JSON, or null after showing (at its input) what cannot be read. */
-  function readTeams() {
+  function readTeams(all) {
     try {
       return entries.map((e) => e.read());
     } catch (err) {
-      showProblem(form, err, { title: "Check these entries", focus: false });
+      showErrors(err, "Check these entries", all);
       return null;
     }
   }
 
-  /** Ask for the breakdown of what the inputs say now; returns the teams it shows, or null. */
-  async function refresh() {
+  /** Ask for the breakdown of what the inputs say now; returns the teams it shows, or null. `all`:
+   * show every rule broken (on Save), not only those at the inputs changed so far. */
+  async function refresh(all = false) {
     clearTimeout(state.timer);
     const seq = ++state.seq;
     clearErrors(form);
-    const teams = readTeams();
+    const teams = readTeams(all);
     if (!teams) {
       state.shown = null;
       previewBox.classList.add("stale");
@@ -154,12 +190,19 @@ function roundEntry(game, editing, out) {
       return null;
     }
     if (state.shown && same(state.shown, teams)) return teams;
+    if (all && state.refused && same(state.refused.teams, teams)) {
+      showErrors(state.refused.err, "The rules say no", true);
+      return null;
+    }
     previewBox.setAttribute("aria-busy", "true");
     try {
       const body = { preset: game.preset, rules: game.house_rules || {}, round: number, teams };
       const { data } = await api("POST", "/v1/rounds/score", { body });
       if (seq !== state.seq) return null; // a later change is being scored
       state.shown = teams;
+      state.refused = null;
+      runningTotal.textContent = data.teams.map((b) => `${b.name} ${points(b.total)}`).join(" · ");
+      runningTotal.classList.remove("stale");
       previewBox.classList.remove("stale");
       previewBox.replaceChildren(h("div.breakdowns", data.teams.map((b, i) => breakdownTable(b, i))));
       return teams;
@@ -167,17 +210,28 @@ function roundEntry(game, editing, out) {
       if (seq !== state.seq) return null;
       state.shown = null;
       previewBox.classList.add("stale");
-      previewBox.replaceChildren(h("p.hint.no-breakdown", "No breakdown: the rules say no to what is marked above."));
       if (err instanceof ProblemError && (err.status === 422 || err.status === 400)) {
-        showProblem(form, err, { title: "The rules say no", focus: false });
-      } else failure(err);
+        state.refused = { teams, err };
+        const shown = showErrors(err, "The rules say no", all);
+        previewBox.replaceChildren(
+          h("p.hint.no-breakdown", shown ? "No breakdown: the rules say no to what is marked above." : "No breakdown yet: the round is not complete. Save names what is missing."),
+        );
+      } else {
+        previewBox.replaceChildren(h("p.hint.no-breakdown", "No breakdown: the rules say no to what is marked above."));
+        failure(err);
+      }
       return null;
     } finally {
       if (seq === state.seq) previewBox.setAttribute("aria-busy", "false");
     }
   }
 
-  function schedule() {
+  function schedule(event) {
+    // The totals stay put (greyed) until the next breakdown: the Save bar does not jump under a finger.
+    runningTotal.classList.add("stale");
+    // What the person changed: its input's data-pointer (a side's own switches, like tally or cards, count for nothing).
+    const at = event && event.target && event.target.closest ? event.target.closest("[data-pointer]") : null;
+    if (at && at.dataset.pointer.split("/").length > 3) state.touched.add(at.dataset.pointer);
     state.shown = null;
     previewBox.classList.add("stale");
     clearTimeout(state.timer);
@@ -199,7 +253,7 @@ function roundEntry(game, editing, out) {
   });
 
   async function save() {
-    const teams = await refresh();
+    const teams = await refresh(true);
     if (!teams) {
       const shown = form.querySelector(".error-summary:not([hidden]) h3");
       if (shown) shown.focus();
