@@ -92,6 +92,16 @@ def rate_limit_key() -> str:
     return f"addr:{flask.request.remote_addr or 'unknown'}"
 
 
+def _parse_limit(limit: str, name: str) -> list[RateLimitItem]:
+    """``limit`` in ``limits``' notation; a ``ValueError`` naming the setting ``name`` otherwise."""
+    try:
+        return parse_many(limit)
+    except ValueError as err:
+        raise ValueError(
+            f"{name}: {limit!r} is not a rate limit (e.g. '600/minute' or '20/second;600/minute')"
+        ) from err
+
+
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -124,8 +134,8 @@ class RateLimiter:
     def __init__(
         self, limit: str, storage_uri: str, key_prefix: str = "", seat_limit: str = DEFAULT_SEAT_LIMIT
     ) -> None:
-        self.items = parse_many(limit)
-        self.seat_items = parse_many(seat_limit)
+        self.items = _parse_limit(limit, "HANDFOOT_RATE_LIMIT")
+        self.seat_items = _parse_limit(seat_limit, "HANDFOOT_SEAT_RATE_LIMIT")
         #: SHA-256 of each Seat-Token this worker has seen accepted (:meth:`seat_accepted`).
         self.seats: set[str] = set()
         storage = storage_from_string(storage_uri)

@@ -392,3 +392,14 @@ def test_seats_count_against_their_own_allowance(make_app: Callable[..., Flask])
     made_up = {"Seat-Token": "not-a-seat-token"}
     assert_429(flask_client.get(f"/v1/tables/{created['id']}/view", headers=made_up), "6 per 1 minute")
     assert_429(flask_client.get("/v1/presets"), "6 per 1 minute")
+
+
+@pytest.mark.parametrize(
+    ("setting", "name"), [("RATE_LIMIT", "HANDFOOT_RATE_LIMIT"), ("SEAT_RATE_LIMIT", "HANDFOOT_SEAT_RATE_LIMIT")]
+)
+def test_a_bad_limit_is_refused_at_start_naming_its_setting(
+    make_app: Callable[..., Flask], setting: str, name: str
+) -> None:
+    config = {"RATE_LIMIT": "10/minute", setting: "lots"}
+    with pytest.raises(ValueError, match=name):
+        make_app(**config)
