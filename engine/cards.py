@@ -163,6 +163,18 @@ DECK: tuple[Card, ...] = tuple(
 )
 
 
+def rank_of(code: str) -> str:
+    """The rank, as canonical text (``"10"``, ``"JK"``), of the card spelled ``code`` (canonical or an
+    alias); ``KeyError`` for a string that is no card. For the bots and the listing, which read
+    views' card strings."""
+    return _CARDS[code].rank.value
+
+
+def is_wild_code(code: str) -> bool:
+    """Whether the card spelled ``code`` is wild (:attr:`Card.is_wild`: 2s and jokers)."""
+    return _CARDS[code].is_wild
+
+
 def deck(jokers: int = 2) -> tuple[Card, ...]:
     """Every card of one deck of 52 ranked cards and ``jokers`` jokers (RuleSet ``jokers_per_deck``:
     two in every published rule set; 0 or 4 on some hosted tables, docs/rules-decisions.md D28)."""

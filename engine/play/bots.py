@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from handfoot.engine.cards import rank_of as _rank
 from handfoot.engine.errors import PlayError
 from handfoot.engine.play import listing
 from handfoot.engine.play.state import State
@@ -38,10 +39,6 @@ def _send(v: dict[str, Any], kind: str) -> list[Action]:
     """The bodies the view lists for ``kind`` (none when it is not open), each with the seat's ``seat``."""
     entry = _find(v["actions"], kind)
     return [{**body, "seat": v["seat"]} for body in entry["send"]] if entry else []
-
-
-def _rank(code: str) -> str:
-    return "JK" if code == "JK" else code[:-1]
 
 
 def meld_parts(v: dict[str, Any], rules: RuleSet) -> list[Action]:

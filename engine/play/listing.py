@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from handfoot.engine.cards import Card
+from handfoot.engine.cards import is_wild_code as _is_wild
+from handfoot.engine.cards import rank_of as _rank
 from handfoot.engine.checks import check_discard_pile
 from handfoot.engine.melds import cards_points
 from handfoot.engine.play.state import State
@@ -37,14 +39,6 @@ def _codes(cards: Sequence[Card]) -> list[str]:
 
 def _accepted(state: State, seat: int, body: Body) -> bool:
     return not refusals(state, {**body, "seat": seat})
-
-
-def _rank(code: str) -> str:
-    return "JK" if code == "JK" else code[:-1]
-
-
-def _is_wild(code: str) -> bool:
-    return code == "JK" or code[:-1] == "2"
 
 
 def meld_parts(

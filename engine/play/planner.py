@@ -28,7 +28,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from handfoot.engine.cards import is_wild_code as _is_wild
 from handfoot.engine.cards import parse_card
+from handfoot.engine.cards import rank_of as _rank
 from handfoot.engine.melds import card_points
 from handfoot.engine.rules import RuleSet
 
@@ -79,14 +81,6 @@ def _players(v: View) -> int:
 
 
 # -- cards ------------------------------------------------------------------------------------
-def _rank(code: str) -> str:
-    return "JK" if code == "JK" else code[:-1]
-
-
-def _is_wild(code: str) -> bool:
-    return code == "JK" or code[:-1] == "2"
-
-
 def _points(codes: Sequence[str], rules: RuleSet) -> int:
     return sum(card_points(parse_card(c), rules) for c in codes)
 
