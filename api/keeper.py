@@ -3,16 +3,28 @@
 A plain Flask blueprint (not flask-smorest), so the page stays out of the OpenAPI document. Its
 HTML, CSS and JS live in ``api/static/keeper/`` and ship with the package; the page loads nothing
 from outside the server, and its Content-Security-Policy says so to the browser.
+
+The page works with no network too: ``/sw.js`` is its service worker, which keeps the app shell
+(the page and every file under ``/keeper/``) in a cache named after :func:`shell_version`, so a
+changed file changes the worker's bytes, the browser installs the new worker and it replaces the old
+cache. The worker never answers for the API (``/v1``): rounds saved offline wait in the page's own
+queue (``outbox.js``) and are sent with their Idempotency-Keys when the connection returns.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+from functools import lru_cache
 from pathlib import Path
 
 from flask import Blueprint, Response, send_from_directory
 
 #: The keeper's static files (HTML, CSS, ES modules): no build step.
 KEEPER_STATIC = Path(__file__).resolve().parent / "static" / "keeper"
+
+#: The service worker's source; :func:`service_worker` serves it at ``/sw.js`` with its shell list.
+SERVICE_WORKER = "sw.js"
 
 #: Everything from this server only: no CDN, no inline script, no framing by other sites.
 CONTENT_SECURITY_POLICY = (
@@ -36,4 +48,51 @@ def index() -> Response:
     response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
+def _stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
+    """Each file's (path, mtime in ns, size in bytes): what decides whether the shell must be read again."""
+    return tuple((p.as_posix(), p.stat().st_mtime_ns, p.stat().st_size) for p in _files(folder))
+
+
+@lru_cache(maxsize=4)  # a few versions at most: the files change only while someone edits them
+def _shell(folder: Path, stamp: tuple[tuple[str, int, int], ...]) -> tuple[str, tuple[str, ...]]:
+    digest = hashlib.sha256()
+    urls = ["/"]
+    for path in _files(folder):
+        relative = path.relative_to(folder).as_posix()
+        digest.update(relative.encode() + b"\0" + path.read_bytes() + b"\0")
+        if relative != SERVICE_WORKER:
+            urls.append(f"/keeper/{relative}")
+    return digest.hexdigest()[:16], tuple(urls)
+
+
+def shell_version(folder: Path = KEEPER_STATIC) -> tuple[str, tuple[str, ...]]:
+    """The app shell of the keeper in ``folder``: (version, urls). ``version``: 16 hex digits of the
+    SHA-256 of every file's path and bytes (the worker's own source included), so it changes with any
+    file; ``urls``: ``/`` (the page) and ``/keeper/<path>`` of every file but the worker, sorted.
+    Read again only when a file's mtime or size changed (a stat of each file per call)."""
+    return _shell(folder, _stamp(folder))
+
+
+def service_worker_script(folder: Path = KEEPER_STATIC) -> str:
+    """The worker's JavaScript: ``const SHELL = {"version": ..., "files": [...]};`` then ``sw.js``."""
+    version, urls = shell_version(folder)
+    shell = json.dumps({"version": version, "files": list(urls)})
+    return f"const SHELL = {shell};\n" + (folder / SERVICE_WORKER).read_text(encoding="utf-8")
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The keeper's service worker. Served at the root, so its scope may be ``/`` (the page) with no
+    ``Service-Worker-Allowed`` header; ``no-cache``, so the browser asks again on each check for an
+    update and a changed shell (another version) is installed at once."""
+    response = Response(service_worker_script(), mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Content-Type-Options"] = "nosniff"
     return response

@@ -2,7 +2,8 @@
 // views/games.js (#/games), views/new-game.js (#/new), views/game.js (#/games/{id}, the scoreboard)
 // views/round-entry.js (#/games/{id}/round, and #/games/{id}/rounds/{n} to correct a round) and
 // views/stats.js (#/stats, player statistics).
-// Everything goes through this server's API (see docs/games-api.md).
+// Everything goes through this server's API (see docs/games-api.md); the page itself opens with no
+// network once /sw.js (the service worker, api/keeper.py) has kept it.
 
 import { getApiKey, setApiKey } from "./api.js";
 import { TEAM_COLOURS } from "./chart.js";
@@ -65,8 +66,18 @@ function setupApiKey() {
   });
 }
 
+// ---- offline use -----------------------------------------------------------------------------------
+
+/** Keep the page for use with no network (the service worker, /sw.js). */
+function setupOffline() {
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((err) => console.warn("The page is not kept for offline use:", err));
+  }
+}
+
 setupApiKey();
 window.addEventListener("hashchange", route);
+setupOffline();
 route();
 
 // Exposed for tests and the console: the colours match the chart's.
