@@ -98,10 +98,77 @@ export function nextLink(response) {
 
 // ---- games and their rounds: every read of round data goes through these ----------------------
 
-/** GET /v1/games/{id}: {game, etag}; `game.rounds` holds each round's Breakdowns and totals_after. */
+const GAME_COPY = "handfoot.game."; // + id: {game, etag, seenAt}, the game as last read on this device
+const GAME_COPIES = 30; // the most recently read games kept
+
+/**
+ * GET /v1/games/{id}: {game, etag, seenAt}; `game.rounds` holds each round's scores and totals_after.
+ * Each answer is kept in this browser; with no connection (status 0) the kept copy is returned
+ * instead, `seenAt` (ISO 8601) saying when it was read, so that a view can say the scores are those
+ * last seen. `seenAt` is null for an answer of the server. With no copy, the ProblemError is thrown.
+ */
 export async function getGame(id) {
-  const { data, response } = await api("GET", `/v1/games/${id}`);
-  return { game: data, etag: response.headers.get("ETag") };
+  let data;
+  let response;
+  try {
+    ({ data, response } = await api("GET", `/v1/games/${id}`));
+  } catch (err) {
+    if (err instanceof ProblemError && err.status === 404) forgetCopy(id);
+    const copy = err instanceof ProblemError && err.status === 0 ? readCopy(id) : null;
+    if (!copy) throw err;
+    return copy;
+  }
+  const etag = response.headers.get("ETag");
+  keepCopy(id, { game: data, etag, seenAt: new Date().toISOString() });
+  return { game: data, etag, seenAt: null };
+}
+
+/** The games kept on this device (as getGame last read each), the most recently read first. */
+export function keptGames() {
+  const copies = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const name = localStorage.key(i);
+      const copy = name && name.startsWith(GAME_COPY) ? readCopy(Number(name.slice(GAME_COPY.length))) : null;
+      if (copy) copies.push(copy);
+    }
+  } catch {
+    return [];
+  }
+  return copies.sort((a, b) => (a.seenAt < b.seenAt ? 1 : -1)).map((copy) => copy.game);
+}
+
+function readCopy(id) {
+  try {
+    const copy = JSON.parse(localStorage.getItem(GAME_COPY + id) || "null");
+    return copy && copy.game && copy.game.id === id ? copy : null;
+  } catch {
+    return null;
+  }
+}
+
+function forgetCopy(id) {
+  try {
+    localStorage.removeItem(GAME_COPY + id);
+  } catch {
+    /* storage disabled: nothing was kept */
+  }
+}
+
+/** Keep `copy` of game `id`, dropping the oldest copies past GAME_COPIES (a copy is only a convenience: a full storage keeps none). */
+function keepCopy(id, copy) {
+  try {
+    localStorage.setItem(GAME_COPY + id, JSON.stringify(copy));
+    const kept = [];
+    for (let i = 0; i < localStorage.length; i++) {
+      const name = localStorage.key(i);
+      if (name && name.startsWith(GAME_COPY)) kept.push([JSON.parse(localStorage.getItem(name) || "{}").seenAt || "", name]);
+    }
+    kept.sort();
+    for (const [, name] of kept.slice(0, Math.max(0, kept.length - GAME_COPIES))) localStorage.removeItem(name);
+  } catch {
+    /* storage full or disabled: the game is shown all the same, only not kept for offline use */
+  }
 }
 
 /** GET /v1/games/{id}/rounds/{n}: {round, etag} (the round's ETag, for correcting it). */

@@ -1,19 +1,22 @@
 // The score keeper page: routes the location's hash to a view and keeps the API key box. The views:
 // views/games.js (#/games), views/new-game.js (#/new), views/game.js (#/games/{id}, the scoreboard)
 // views/round-entry.js (#/games/{id}/round, and #/games/{id}/rounds/{n} to correct a round) and
-// views/stats.js (#/stats, player statistics).
+// views/stats.js (#/stats, player statistics). Above every view, views/waiting.js says which rounds
+// wait to be saved (outbox.js keeps the rounds saved with no connection and sends them later).
 // Everything goes through this server's API (see docs/games-api.md); the page itself opens with no
 // network once /sw.js (the service worker, api/keeper.py) has kept it.
 
 import { getApiKey, setApiKey } from "./api.js";
 import { TEAM_COLOURS } from "./chart.js";
 import { h } from "./dom.js";
+import { onOutboxChange, startOutbox } from "./outbox.js";
 import { failure, render, say, takeFlash } from "./page.js";
 import { showGame } from "./views/game.js";
 import { showGames } from "./views/games.js";
 import { showNewGame } from "./views/new-game.js";
 import { showRoundEntry } from "./views/round-entry.js";
 import { showStats } from "./views/stats.js";
+import { showWaiting } from "./views/waiting.js";
 import { keepAwake } from "./wake.js";
 
 // ---- routing ---------------------------------------------------------------------------------------
@@ -68,11 +71,21 @@ function setupApiKey() {
 
 // ---- offline use -----------------------------------------------------------------------------------
 
-/** Keep the page for use with no network (the service worker, /sw.js). */
+/** Keep the page for use with no network (the service worker, /sw.js) and send the rounds that wait. */
 function setupOffline() {
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((err) => console.warn("The page is not kept for offline use:", err));
   }
+  onOutboxChange((gameIds) => {
+    showWaiting();
+    // A scoreboard of a game whose kept rounds were just saved (or refused) is shown again from the server.
+    const shown = /^#\/games\/(\d+)$/.exec(location.hash);
+    if (shown && gameIds.has(Number(shown[1]))) route();
+  });
+  window.addEventListener("online", showWaiting);
+  window.addEventListener("offline", showWaiting);
+  showWaiting();
+  startOutbox();
 }
 
 setupApiKey();

@@ -126,6 +126,20 @@ def save(page: Any, number: int) -> None:
     page.wait_for_selector(f".scoreboard ~ .sheet-card table.sheet tr[data-round='{number}']")
 
 
+def enter_offline(page: Any, number: int, t1: Tally, out1: bool, t2: Tally, out2: bool) -> None:
+    """From the scoreboard, with no connection, enter round `number` and save it: it waits on the device."""
+    page.get_by_role("link", name=f"Enter round {number}").click()
+    page.wait_for_selector(f"form.entry[data-round='{number}']")
+    enter_tally(page, 0, t1, out1)
+    enter_tally(page, 1, t2, out2)
+    page.locator(".preview .no-breakdown:has-text('no connection')").wait_for(state="attached")  # folded on a phone
+    assert page.locator("[data-testid='running-total']").inner_text() == "No connection: no breakdown"
+    page.get_by_role("button", name=f"Save round {number}").click()
+    page.wait_for_selector(f".scoreboard ~ .sheet-card tr.pending[data-pending-round='{number}']")
+    kept = f"Round {number} is kept on this device: it is saved when the connection returns."
+    assert page.locator("#notice").inner_text() == kept
+
+
 def play_round(page: Any, number: int, t1: Tally, out1: bool, t2: Tally, out2: bool) -> None:
     open_entry(page, number)
     enter_tally(page, 0, t1, out1)

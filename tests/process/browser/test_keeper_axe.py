@@ -17,8 +17,10 @@ import requests
 
 from tests.process.browser.conftest import launch
 from tests.process.browser.keeper_pages import (
+    FOUR_ROUNDS,
     SEED_T1,
     SEED_T2,
+    enter_offline,
     enter_tally,
     open_entry,
     settle,
@@ -142,3 +144,31 @@ def test_the_round_entry_with_books_of_a_rank_and_warnings_has_no_serious_axe_vi
             seen["round entry, warnings"] = violations(page)
     assert {view: found for view, found in seen.items() if found} == {}
     assert len(seen) == 2
+
+
+def test_the_rounds_waiting_to_be_saved_and_a_refused_one_have_no_serious_axe_violation(
+    axe_page: Any, live_server: LiveServer
+) -> None:
+    """Issue 31's offline use on a phone: the round entry with no connection, the notice of the rounds
+    waiting with them in the score sheet, and a round the server refused once the connection is back."""
+    page = axe_page
+    page.set_viewport_size(PHONE)
+    game_id = stored_game(live_server, 1, name="Tonight")
+    page.goto(f"{live_server.url}/#/games/{game_id}")
+    page.wait_for_selector(".scoreboard")
+    page.context.set_offline(True)
+    seen: dict[str, list[str]] = {}
+    for number, (t1, out1, t2, out2, _, _) in enumerate(FOUR_ROUNDS[1:3], start=2):
+        enter_offline(page, number, t1, out1, t2, out2)
+    seen["rounds waiting"] = violations(page)
+    page.get_by_role("link", name="Enter round 4").click()
+    page.locator(".preview .no-breakdown:has-text('no connection')").wait_for(state="attached")
+    page.get_by_role("button", name="Breakdown").click()  # folded under the Save bar on a phone
+    seen["round entry, no connection"] = violations(page)
+
+    assert requests.delete(f"{live_server.url}/v1/games/{game_id}", timeout=10).status_code == 204
+    page.context.set_offline(False)
+    page.locator("#refused .refused-round").wait_for()
+    seen["a round refused"] = violations(page)
+    assert {view: found for view, found in seen.items() if found} == {}
+    assert len(seen) == 3

@@ -1,11 +1,14 @@
 // The game view (#/games/{id}), scoreboard first: every side's total and the leader or winner, the
 // button to enter the next round, the score sheet with running totals, the chart; then each round's
 // correction and history, the CSV export, undo of this session's last save and deleting the game.
+// With no connection it shows the game as last read on this device (api.js getGame), and the rounds
+// kept here to be saved later (outbox.js) as rows waiting in the score sheet.
 
 import { ProblemError, api, getGame, getRevisions } from "../api.js";
 import { runningTotalsChart } from "../chart.js";
 import { h, points } from "../dom.js";
 import { STATUS_WORDS, listWords, plural, ruleValueWords, ruleWords, slug } from "../format.js";
+import { nextRound, waitingRounds } from "../outbox.js";
 import { failure, render, say, setFlash } from "../page.js";
 import { presetDetail, presetList, presetName } from "../presets.js";
 import { breakdownWarnings } from "./round-entry.js";
@@ -47,8 +50,23 @@ function standingBlock(game) {
   return h("section.standing", { "aria-live": "polite", "aria-label": "Standing" }, items);
 }
 
-/** Rounds x teams, each cell the round's score and the running total; `actions`: {history(n)}. */
-function scoresheet(game, actions) {
+/** A round kept on this device (outbox.js) as a row of the score sheet: waiting, or refused by the server. */
+function pendingRow(game, entry) {
+  return h(
+    "tr",
+    { class: entry.refused ? "pending refused-row" : "pending", dataset: { pendingRound: String(entry.number), pending: entry.refused ? "refused" : "waiting" } },
+    h("th", { scope: "row" }, String(entry.number), h("span.badge.pending-tag", entry.refused ? "not saved" : "waiting")),
+    h(
+      "td",
+      { colspan: String(game.teams.length + 1) },
+      entry.refused ? "Not saved: the server refused it (see above)." : "Waiting to be saved: the scores come once it reaches the server.",
+    ),
+  );
+}
+
+/** Rounds x teams, each cell the round's score and the running total, then the rounds waiting
+ * (`pending`, outbox.js entries); `actions`: {history(n)}. */
+function scoresheet(game, actions, pending) {
   const rounds = game.rounds || [];
   const totals = game.totals || [];
   return h(
@@ -95,6 +113,7 @@ function scoresheet(game, actions) {
           ),
         ),
       ),
+      pending.map((entry) => pendingRow(game, entry)),
     ),
     h(
       "tfoot",
@@ -139,14 +158,16 @@ function totalsBoard(game) {
   );
 }
 
-/** Fetch game `id` (GET /v1/games/{id}) and show its scoreboard. */
+/** Fetch game `id` (GET /v1/games/{id}, or its copy on this device with no connection) and show its scoreboard. */
 export async function showGame(id) {
-  const { game, etag } = await getGame(id);
+  const { game, etag, seenAt } = await getGame(id);
   await presetList().catch(() => null);
   // The house rules are named by their descriptions; without them (an old preset), by their names.
   const fields = Object.keys(game.house_rules || {}).length ? await presetDetail(game.preset).then((d) => d.fields, () => []) : [];
-  renderGame(game, etag, fields);
+  renderGame(game, etag, fields, seenAt);
 }
+
+const when = (iso) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" }) : "");
 
 /** A house rule as players say it: "Bonus per clean (red, natural) book: 400". */
 function houseRuleWords([name, value], fields) {
@@ -154,8 +175,10 @@ function houseRuleWords([name, value], fields) {
   return `${ruleWords(found ? found.description : name).replace(/\.$/, "")}: ${ruleValueWords(value)}`;
 }
 
-function renderGame(game, etag, fields = []) {
+function renderGame(game, etag, fields = [], seenAt = null) {
   const actions = { history: (n) => showHistory(game, n).catch(failure) };
+  const pending = waitingRounds(game.id);
+  const nextNumber = nextRound(game);
   const houseRules = Object.entries(game.house_rules || {});
   const rules = game.rules || {};
   const header = h(
@@ -166,15 +189,16 @@ function renderGame(game, etag, fields = []) {
       `${presetName(game.preset)} · ${plural(game.rounds_played, "round")}${rules.rounds ? ` of ${rules.rounds}` : ""} · `,
       h(`span.badge.status-${game.status}`, STATUS_WORDS[game.status] || game.status),
     ),
+    seenAt ? h("p.stored-note", { dataset: { testid: "stored" } }, `No connection: the scores as last seen on this device (${when(seenAt)}).`) : null,
   );
-  const next = game.next_round
-    ? h("a.button.primary.big.enter-round", { href: `#/games/${game.id}/round` }, game.status === "tiebreaker" ? `Enter tiebreaker round ${game.next_round}` : `Enter round ${game.next_round}`)
+  const next = nextNumber
+    ? h("a.button.primary.big.enter-round", { href: `#/games/${game.id}/round` }, game.status === "tiebreaker" ? `Enter tiebreaker round ${nextNumber}` : `Enter round ${nextNumber}`)
     : null;
   // A round ends when a side goes out: one tap says who and opens the entry with it marked.
-  const wentOut = game.next_round
+  const wentOut = nextNumber
     ? h(
         "div.went-out-row",
-        { role: "group", "aria-label": `Round ${game.next_round}: who went out` },
+        { role: "group", "aria-label": `Round ${nextNumber}: who went out` },
         game.teams.map((t, i) =>
           h("a.button.secondary.went-out", { href: `#/games/${game.id}/round?out=${i}`, class: `button secondary went-out team-colour-${i}` }, `${t.name} went out`),
         ),
@@ -208,6 +232,7 @@ function renderGame(game, etag, fields = []) {
     h("h2.sr-only", { id: "board-title" }, "Scores"),
     totalsBoard(game),
     standingBlock(game),
+    pending.length ? h("p.hint.pending-note", `${plural(pending.length, "round")} not saved yet: not in these totals.`) : null,
     next || undoButton ? h("div.button-row.board-actions", next, undoButton) : null,
     wentOut,
   );
@@ -215,7 +240,7 @@ function renderGame(game, etag, fields = []) {
     "section.card.sheet-card",
     { "aria-labelledby": "sheet-title" },
     h("h2", { id: "sheet-title" }, "Score sheet"),
-    game.rounds && game.rounds.length ? scoresheet(game, actions) : h("p.empty", "No rounds saved yet."),
+    (game.rounds && game.rounds.length) || pending.length ? scoresheet(game, actions, pending) : h("p.empty", "No rounds saved yet."),
   );
   const rows = (game.rounds || []).map((r) => ({
     round: r.number,
@@ -275,7 +300,6 @@ async function showHistory(game, number) {
   const revisions = await getRevisions(game.id, number);
   const dialog = document.getElementById("history");
   document.getElementById("history-title").textContent = `History of round ${number}`;
-  const when = (iso) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" }) : "");
   document.getElementById("history-content").replaceChildren(
     h(
       "ol.revisions",

@@ -1,8 +1,9 @@
 // The games list (#/games): newest first, filtered by status; each game's totals and standing. Ten
 // games come at a time; "More games" follows the answer's `Link: <...>; rel="next"` (a keyset
-// `cursor`, docs/games-api.md "Paging the games list") and adds the next ten below.
+// `cursor`, docs/games-api.md "Paging the games list") and adds the next ten below. With no
+// connection, the games last opened on this device (api.js keptGames), as they were then.
 
-import { api, nextLink } from "../api.js";
+import { ProblemError, api, keptGames, nextLink } from "../api.js";
 import { h, nextId, points } from "../dom.js";
 import { STATUS_WORDS, listWords, plural } from "../format.js";
 import { failure, render } from "../page.js";
@@ -52,7 +53,15 @@ export async function showGames(query) {
   if (status) params.set("status", status);
   render(h("h1", "Games"), h("p.loading", "Loading games…"));
   await presetList().catch(() => null);
-  const { data: games, response } = await api("GET", `/v1/games?${params}`);
+  let games;
+  let response;
+  try {
+    ({ data: games, response } = await api("GET", `/v1/games?${params}`));
+  } catch (err) {
+    if (!(err instanceof ProblemError) || err.status !== 0) throw err;
+    showKeptGames(status);
+    return;
+  }
   let next = nextLink(response);
 
   const filters = h(
@@ -100,5 +109,15 @@ export async function showGames(query) {
     filters,
     games.length ? list : h("p.empty", status ? "No games here yet." : "No games yet. Start one with “New game”."),
     pager,
+  );
+}
+
+/** With no connection: the games kept on this device (of `status`, when given), most recently opened first. */
+function showKeptGames(status) {
+  const kept = keptGames().filter((g) => !status || g.status === status);
+  render(
+    h("div.title-row", h("h1", "Games"), h("a.button.primary", { href: "#/new" }, "New game")),
+    h("p.stored-note", { dataset: { testid: "stored" } }, "No connection: the games last opened on this device, as they were then."),
+    kept.length ? h("ul.game-list", kept.map(gameCard)) : h("p.empty", "No game has been opened on this device yet."),
   );
 }

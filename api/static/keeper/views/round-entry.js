@@ -2,10 +2,13 @@
 // every side's counts with steppers, or its cards; a live breakdown from POST /v1/rounds/score
 // (debounced) with the rules broken shown at their inputs; one "Save round" that stores what the
 // breakdown shows (POST .../rounds with an Idempotency-Key, or PUT .../rounds/{n} with If-Match).
+// With no connection a new round is entered all the same, with no breakdown, and kept on this device
+// to be saved when the connection returns (outbox.js); the rounds kept count in the next number.
 
 import { ProblemError, api, getGame, getRound, newIdempotencyKey } from "../api.js";
 import { clearErrors, findPointerTarget, h, nextId, points, showProblem } from "../dom.js";
 import { contractText, same } from "../format.js";
+import { nextRound, saveRound } from "../outbox.js";
 import { failure, render, say, setFlash } from "../page.js";
 import { presetList } from "../presets.js";
 import { rememberSave } from "./undo.js";
@@ -96,7 +99,7 @@ export async function showRoundEntry(id, number = null, { out = null } = {}) {
   if (number !== null) {
     const { round, etag } = await getRound(id, number);
     editing = { number, etag, round };
-  } else if (!game.next_round) {
+  } else if (!nextRound(game)) {
     setFlash("This game is over: no round to enter.");
     location.replace(`#/games/${id}`);
     return;
@@ -110,8 +113,9 @@ export async function showRoundEntry(id, number = null, { out = null } = {}) {
 /** The entry form of round `editing.number` (a correction) or of the game's next round (`out`: the
  * index of the side marked as having gone out, or null). */
 function roundEntry(game, editing, out) {
-  const number = editing ? editing.number : game.next_round;
-  const { opening, contract } = editing
+  const number = editing ? editing.number : nextRound(game);
+  // The server says the next round's; a later one (after rounds kept on this device) reads the rules.
+  const { opening, contract } = editing || number !== game.next_round
     ? roundRules(game.rules, number)
     : { opening: game.next_opening_minimum, contract: game.next_contract };
   const priorTeams = editing ? editing.round.request.teams || [] : [];
@@ -210,6 +214,13 @@ function roundEntry(game, editing, out) {
       if (seq !== state.seq) return null;
       state.shown = null;
       previewBox.classList.add("stale");
+      if (err instanceof ProblemError && err.status === 0 && !editing) {
+        // No connection: the round can still be saved (kept here); the server scores it once it arrives.
+        runningTotal.textContent = "No connection: no breakdown";
+        runningTotal.classList.remove("stale");
+        previewBox.replaceChildren(h("p.hint.no-breakdown", "No breakdown: no connection. Save keeps the round on this device; it is scored when it reaches the server."));
+        return teams;
+      }
       if (err instanceof ProblemError && (err.status === 422 || err.status === 400)) {
         state.refused = { teams, err };
         const shown = showErrors(err, "The rules say no", all);
@@ -271,9 +282,10 @@ function roundEntry(game, editing, out) {
       } else {
         const body = { round: number, teams };
         if (!state.idempotency || !same(state.idempotency.body, body)) state.idempotency = { body, key: newIdempotencyKey() };
-        await api("POST", `/v1/games/${game.id}/rounds`, { body, headers: { "Idempotency-Key": `"${state.idempotency.key}"` } });
-        rememberSave({ gameId: game.id, number, kind: "append" });
-        setFlash(`Round ${number} saved.`);
+        if ((await saveRound(game, body, state.idempotency.key)) === "saved") {
+          rememberSave({ gameId: game.id, number, kind: "append" });
+          setFlash(`Round ${number} saved.`);
+        } else setFlash(`Round ${number} is kept on this device: it is saved when the connection returns.`);
       }
       location.hash = back;
     } catch (err) {
