@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import requests
 
+from handfoot.server import keeper
 from tests.process.browser.keeper_pages import FOUR_ROUNDS, api_get, enter_offline, new_game, play_round
 from tests.process.browser.keeper_util import PHONE, LiveServer, screenshot
 
@@ -148,3 +149,27 @@ def test_a_round_whose_answer_was_lost_is_sent_again_and_stored_once(page: Any, 
     game = api_get(live_server, f"/v1/games/{game_id}")
     assert game["rounds_played"] == 1 and [r["revision"] for r in game["rounds"]] == [1]
     assert [t["total"] for t in game["totals"]] == list(FOUR_ROUNDS[0][4:])
+
+
+def test_a_changed_shell_is_kept_in_place_of_the_old_one(
+    page: Any, context: Any, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another version of the shell (here only its version changed) is another /sw.js: the browser
+    installs it, it keeps the shell in a cache of its own and deletes the old one."""
+    page.goto(f"{live_server.url}/#/games")
+    kept_for_offline(page)
+    version, urls = keeper.shell_version()
+    assert page.evaluate("caches.keys()") == [f"keeper-shell-{version}"]
+
+    monkeypatch.setattr(keeper, "shell_version", lambda folder=keeper.KEEPER_STATIC: ("0" * 16, urls))
+    page.evaluate("async () => { await (await navigator.serviceWorker.getRegistration()).update(); }")
+    for _ in range(100):
+        if page.evaluate("caches.keys()") == ["keeper-shell-" + "0" * 16]:
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate("caches.keys()") == ["keeper-shell-" + "0" * 16]
+
+    context.set_offline(True)
+    response = page.reload()
+    assert response is not None and response.from_service_worker
+    page.wait_for_selector("h1:text('Games')")
