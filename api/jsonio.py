@@ -1,7 +1,7 @@
-"""JSON encoding for answers and stored columns, by orjson (a C library, ~10x faster than ``json``).
+"""JSON encoding for answers and stored columns, by orjson (a C library, much faster than ``json``).
 
-Encoding is a tenth of ``POST /v1/rounds/score`` and of a round append (a 3 KB answer; ~6 KB stored
-and a 5 KB answer per append) when done by the standard library (docs/performance.md). Decoding
+Every scored round and every append encodes an answer, and an append a stored column too: by the
+standard library that was a share of each request worth taking back (docs/performance.md). Decoding
 stays with the standard library (request bodies, through webargs, so what a client may send and the
 answer to a malformed body are unchanged; and stored columns: orjson reads an integer beyond 64 bits
 as a float).

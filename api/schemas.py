@@ -313,8 +313,8 @@ def breakdown_data(breakdown: Breakdown) -> dict[str, Any]:
     """An engine ``Breakdown`` as plain JSON data: what ``BreakdownSchema().dump`` gives, member for
     member and in the same order (the engine's values are already ``int``/``str``/``None``).
 
-    Dumping a scored round with marshmallow read ~180 values one field at a time, about 15% of
-    ``POST /v1/rounds/score`` (docs/performance.md); the schema still documents the shape, and
+    Built as plain data because marshmallow reads every value of a scored round one field at a time
+    (what that cost is in docs/performance.md); the schema still documents the shape, and
     tests/api/test_scoring_api.py checks this against it."""
     return {
         "name": breakdown.name,
