@@ -460,7 +460,7 @@ def test_api_key_when_the_server_has_keys(page: Any, live_server: LiveServer) ->
     assert page.evaluate("localStorage.getItem('handfoot.apiKey')") == token
 
     page.reload()
-    assert page.get_by_label(re.compile("^API key"), exact=False).input_value() == token
+    expect(page.get_by_label(re.compile("^API key"), exact=False)).to_have_value(token)
     game_id = new_game(page, live_server, name="With a key")
     mine = requests.get(
         f"{live_server.url}/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"}, timeout=10
