@@ -5,6 +5,12 @@ machine falls on both alike.
 
     python -m bench.append_cost [--database sqlite|postgresql] [--blocks 16] [--per-block 100]
     python -m bench.append_cost --profile      # pyinstrument's call tree of the appends instead
+    python -m bench.append_cost --calls N [--insert]   # N appends (or floor inserts), untimed: for callgrind
+
+``--calls``: the same setup (games for ``--blocks`` x ``--per-block`` appends, the warm-up), then
+exactly N appends (``--insert``: N floor inserts) and nothing else, so that
+``valgrind --tool=callgrind`` of ``--calls N`` less that of ``--calls 0`` is N requests' instructions
+(stable under load from other work, unlike a clock).
 
 Prints the median and best block's CPU per request (``time.process_time``) of each, and the
 floor / append ratio of the medians. PostgreSQL: a fresh database on ``BENCH_PG_ADMIN_URL``'s server,
@@ -80,6 +86,8 @@ def main() -> int:
     parser.add_argument("--blocks", type=int, default=16)
     parser.add_argument("--per-block", type=int, default=100)
     parser.add_argument("--profile", action="store_true", help="pyinstrument's call tree of the appends")
+    parser.add_argument("--calls", type=int, help="make exactly this many appends, untimed (for callgrind)")
+    parser.add_argument("--insert", action="store_true", help="with --calls: floor inserts instead of appends")
     args = parser.parse_args()
     warmup = 20
     with database(args.database) as url:
@@ -89,6 +97,11 @@ def main() -> int:
         for _ in range(warmup):
             append()
             insert()
+        if args.calls is not None:
+            call = insert if args.insert else append
+            for _ in range(args.calls):
+                call()
+            return 0
         if args.profile:
             from pyinstrument import Profiler
 
