@@ -8,9 +8,11 @@ machine falls on both alike.
     python -m bench.append_cost --calls N [--insert]   # N appends (or floor inserts), untimed: for callgrind
 
 ``--calls``: the same setup (games for ``--blocks`` x ``--per-block`` appends, the warm-up), then
-exactly N appends (``--insert``: N floor inserts) and nothing else, so that
-``valgrind --tool=callgrind`` of ``--calls N`` less that of ``--calls 0`` is N requests' instructions
-(stable under load from other work, unlike a clock).
+exactly N appends (``--insert``: N floor inserts) and nothing else. Under
+``valgrind --tool=callgrind --instr-atstart=no`` it turns callgrind's instrumentation on around
+those N calls alone (``callgrind_control``), so the instructions callgrind counts are N requests'
+(stable under load from other work, unlike a clock); without ``--instr-atstart=no``, ``--calls N``
+less ``--calls 0`` gives the same.
 
 Prints the median and best block's CPU per request (``time.process_time``) of each, and the
 floor / append ratio of the medians. PostgreSQL: a fresh database on ``BENCH_PG_ADMIN_URL``'s server,
@@ -21,7 +23,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -73,6 +77,13 @@ def requests(url: str, appends: int) -> tuple[Callable[[], None], Callable[[], N
     return append, insert
 
 
+def callgrind(state: str) -> None:
+    """Turn callgrind's instrumentation of this process ``on`` or ``off``, when it runs under
+    valgrind (whose preload is in ``LD_PRELOAD``); otherwise nothing."""
+    if "vgpreload" in os.environ.get("LD_PRELOAD", ""):
+        subprocess.run(["callgrind_control", "-i", state, str(os.getpid())], check=True, capture_output=True)
+
+
 def cpu_per_call(call: Callable[[], None], count: int) -> float:
     started = time.process_time()
     for _ in range(count):
@@ -99,8 +110,10 @@ def main() -> int:
             insert()
         if args.calls is not None:
             call = insert if args.insert else append
+            callgrind("on")
             for _ in range(args.calls):
                 call()
+            callgrind("off")
             return 0
         if args.profile:
             from pyinstrument import Profiler
