@@ -5,6 +5,14 @@ machine falls on both alike.
 
     python -m bench.append_cost [--database sqlite|postgresql] [--blocks 16] [--per-block 100]
     python -m bench.append_cost --profile      # pyinstrument's call tree of the appends instead
+    python -m bench.append_cost --calls N [--insert]   # N appends (or floor inserts), untimed: for callgrind
+
+``--calls``: the same setup (games for ``--blocks`` x ``--per-block`` appends, the warm-up), then
+exactly N appends (``--insert``: N floor inserts) and nothing else. Under
+``valgrind --tool=callgrind --instr-atstart=no`` it turns callgrind's instrumentation on around
+those N calls alone (``callgrind_control``), so the instructions callgrind counts are N requests'
+(stable under load from other work, unlike a clock); without ``--instr-atstart=no``, ``--calls N``
+less ``--calls 0`` gives the same.
 
 Prints the median and best block's CPU per request (``time.process_time``) of each, and the
 floor / append ratio of the medians. PostgreSQL: a fresh database on ``BENCH_PG_ADMIN_URL``'s server,
@@ -15,7 +23,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -67,6 +77,13 @@ def requests(url: str, appends: int) -> tuple[Callable[[], None], Callable[[], N
     return append, insert
 
 
+def callgrind(state: str) -> None:
+    """Turn callgrind's instrumentation of this process ``on`` or ``off``, when it runs under
+    valgrind (whose preload is in ``LD_PRELOAD``); otherwise nothing."""
+    if "vgpreload" in os.environ.get("LD_PRELOAD", ""):
+        subprocess.run(["callgrind_control", "-i", state, str(os.getpid())], check=True, capture_output=True)
+
+
 def cpu_per_call(call: Callable[[], None], count: int) -> float:
     started = time.process_time()
     for _ in range(count):
@@ -80,6 +97,8 @@ def main() -> int:
     parser.add_argument("--blocks", type=int, default=16)
     parser.add_argument("--per-block", type=int, default=100)
     parser.add_argument("--profile", action="store_true", help="pyinstrument's call tree of the appends")
+    parser.add_argument("--calls", type=int, help="make exactly this many appends, untimed (for callgrind)")
+    parser.add_argument("--insert", action="store_true", help="with --calls: floor inserts instead of appends")
     args = parser.parse_args()
     warmup = 20
     with database(args.database) as url:
@@ -89,6 +108,13 @@ def main() -> int:
         for _ in range(warmup):
             append()
             insert()
+        if args.calls is not None:
+            call = insert if args.insert else append
+            callgrind("on")
+            for _ in range(args.calls):
+                call()
+            callgrind("off")
+            return 0
         if args.profile:
             from pyinstrument import Profiler
 

@@ -24,7 +24,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import Insert, Integer, Select, Table, bindparam, func, insert, select
+from sqlalchemy import (
+    ColumnElement,
+    Insert,
+    Integer,
+    Select,
+    Table,
+    bindparam,
+    func,
+    insert,
+    literal,
+    select,
+    union_all,
+)
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -185,6 +197,24 @@ _DELETE_SIDES = ROUND_SIDES.delete().where(
     ROUND_SIDES.c.game_id == bindparam("game_id"), ROUND_SIDES.c.number == bindparam("number")
 )
 _BOOK_COLUMNS = tuple(f"{kind}_books" for kind in BOOK_KINDS)
+#: Each side's facts, the columns of a row besides its key (game, round number, side).
+FACT_COLUMNS = ("score", "went_out", *_BOOK_COLUMNS)
+
+
+def round_side_facts(teams: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each side's facts of a round whose Breakdowns are ``teams`` (in side order), as the values
+    of :data:`FACT_COLUMNS`."""
+    rows = []
+    for breakdown in teams:
+        facts = side_round_facts(breakdown)
+        rows.append(
+            {
+                "score": facts.score,
+                "went_out": facts.went_out,
+                **{column: facts.books[kind] for kind, column in zip(BOOK_KINDS, _BOOK_COLUMNS, strict=True)},
+            }
+        )
+    return rows
 
 
 def write_round_sides(
@@ -195,20 +225,31 @@ def write_round_sides(
     correction, whose earlier rows go first. One statement each."""
     if replace:
         delete_round_sides(session, game_id, number)
-    rows = []
-    for side, breakdown in enumerate(teams):
-        facts = side_round_facts(breakdown)
-        rows.append(
-            {
-                "game_id": game_id,
-                "number": number,
-                "side": side,
-                "score": facts.score,
-                "went_out": facts.went_out,
-                **{column: facts.books[kind] for kind, column in zip(BOOK_KINDS, _BOOK_COLUMNS, strict=True)},
-            }
-        )
+    rows = [
+        {"game_id": game_id, "number": number, "side": side, **facts}
+        for side, facts in enumerate(round_side_facts(teams))
+    ]
     session.connection().execute(_INSERT_SIDES, rows)
+
+
+def insert_round_sides_from(game_id: ColumnElement[int], number: ColumnElement[int], sides: int) -> Insert:
+    """The INSERT of a round's ``sides`` rows whose key is ``game_id`` and ``number`` (columns of
+    a statement before it, e.g. a CTE's), their facts bound as ``<column>_<side>`` (the values of
+    :func:`round_side_facts`): an ``INSERT ... SELECT`` that can end a chain of writes in one
+    statement (``services.rounds``, PostgreSQL)."""
+    columns = ROUND_SIDES.c
+    rows = [
+        select(
+            game_id,
+            number,
+            literal(side, columns.side.type),
+            *(bindparam(f"{name}_{side}", type_=columns[name].type) for name in FACT_COLUMNS),
+        )
+        for side in range(sides)
+    ]
+    return insert(ROUND_SIDES).from_select(
+        ["game_id", "number", "side", *FACT_COLUMNS], rows[0] if sides == 1 else union_all(*rows)
+    )
 
 
 def delete_round_sides(session: Session, game_id: int, number: int) -> None:

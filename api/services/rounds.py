@@ -5,7 +5,8 @@ Each write is one unit of work (``store.transaction``) and writes the game row o
 (:func:`_write_state`): where its version is still the one read, moved on by one. An append (the
 hot path) reads the game row, scores the round against it with no lock held, then, from
 ``store.begin_write`` on, updates the game row (and, in the same UPDATE, asks that no table plays
-the game) and inserts the round (with the Idempotency-Key's answer, if the request has one). A
+the game) and inserts the round and its sides' facts (on PostgreSQL the three in one statement:
+``round_statements.append_stmt``), then the Idempotency-Key's answer, if the request has one. A
 version that moved meanwhile (another write to the game) runs the whole append again, read and
 scoring included (``api/services/store.py``). On SQLite the write begins with ``BEGIN IMMEDIATE``, so
 scoring never holds the database's write lock; on PostgreSQL the version check is the guard. A
@@ -23,7 +24,7 @@ from datetime import datetime
 from operator import sub
 from typing import Any
 
-from sqlalchemy import ColumnElement, Insert, Row, Select, Table, Text, Update, bindparam, cast, insert, select, update
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from handfoot import engine
@@ -31,7 +32,6 @@ from handfoot.server.auth import Actor
 from handfoot.server.db import Database
 from handfoot.server.idempotency import Completion
 from handfoot.server.models import Game, Round, RoundDeletion, RoundRevision
-from handfoot.server.models import Table as TableRow
 from handfoot.server.schemas import MAX_ROUNDS_PER_GAME, breakdown_data
 from handfoot.server.services import store
 from handfoot.server.services.errors import (
@@ -47,7 +47,16 @@ from handfoot.server.services.errors import (
     TableOpenError,
 )
 from handfoot.server.services.games import find_game, now, state_mapping
-from handfoot.server.services.history import delete_round_sides, write_round_sides
+from handfoot.server.services.history import delete_round_sides, round_side_facts, write_round_sides
+from handfoot.server.services.round_statements import (
+    INSERT_ROUND,
+    PLAYING_TABLE,
+    ROUND_PARAMS,
+    ROUND_TOTALS,
+    append_stmt,
+    game_row_stmt,
+    state_update_stmt,
+)
 
 # --------------------------------------------------------------------------------------------
 # Scoring a round body against a game
@@ -124,57 +133,9 @@ class AppendedRound:
 
 Appended = tuple[WrittenGame, AppendedRound]
 
-GAMES: Table = Game.__table__  # type: ignore[assignment]
-ROUNDS: Table = Round.__table__  # type: ignore[assignment]
-TABLES: Table = TableRow.__table__  # type: ignore[assignment]
-
-
-# A round write's statements are built once and run with parameters (building them was a noticeable
-# part of an append: docs/performance.md); one of each for games without an owner and with one.
-
-
-def _owner_is(anonymous: bool) -> ColumnElement[bool]:
-    return GAMES.c.owner_id.is_(None) if anonymous else GAMES.c.owner_id == bindparam("owner")
-
-
-@functools.cache
-def _game_row_stmt(anonymous: bool, lock: bool = False) -> Select[Any]:
-    """What a round's write reads of the game row (``lock``: ``FOR UPDATE``): not its name, house
-    rules or timestamps, and the rules snapshot as its JSON text (the key of :func:`_rules_from_json`)."""
-    stmt = (select(GAMES.c.id, GAMES.c.teams, cast(GAMES.c.rules_snapshot, Text).label("rules_json"), GAMES.c.state,
-                   GAMES.c.rounds_played, GAMES.c.version)
-            .where(GAMES.c.id == bindparam("game_id"), _owner_is(anonymous)))
-    return stmt.with_for_update() if lock else stmt
-
-
-#: The table playing a game, if one is (every round write asks: built once, run on the connection).
-_PLAYING_TABLE = select(TABLES.c.id).where(TABLES.c.game_id == bindparam("game_id"), TABLES.c.status == "playing")
-
-
-@functools.cache
-def _state_update_stmt(anonymous: bool, refuse_table: bool) -> Update:
-    """The game's new state, if the row is still at the version the write was computed from (the
-    game's ``version_id_col``, moved on by one) and, with ``refuse_table``, no table plays it (D51,
-    asked in the same statement)."""
-    stmt = (update(GAMES)
-            .where(GAMES.c.id == bindparam("game_id"), GAMES.c.version == bindparam("old_version"),
-                   _owner_is(anonymous))
-            .values(state=bindparam("new_state"), status=bindparam("new_status"),
-                    rounds_played=bindparam("new_rounds_played"), updated_at=bindparam("new_updated_at"),
-                    version=bindparam("new_version")))
-    if refuse_table:
-        playing = select(TABLES.c.id).where(TABLES.c.game_id == GAMES.c.id, TABLES.c.status == "playing")
-        stmt = stmt.where(~playing.exists())
-    return stmt
-
-
-_ROUND_TOTALS = select(ROUNDS.c.teams).where(ROUNDS.c.game_id == bindparam("game_id")).order_by(ROUNDS.c.number)
-_INSERT_ROUND: Insert = insert(ROUNDS)
-
-
 def _round_totals(session: Session, game_id: int) -> list[list[int]]:
     """Each stored round's totals, in round order, in the order of the game's sides."""
-    stored = session.connection().execute(_ROUND_TOTALS, {"game_id": game_id}).scalars()
+    stored = session.connection().execute(ROUND_TOTALS, {"game_id": game_id}).scalars()
     return [[b["total"] for b in breakdowns] for breakdowns in stored]
 
 
@@ -215,10 +176,10 @@ def _params(actor: Actor, **params: Any) -> dict[str, Any]:
 
 
 def _game_row(session: Session, actor: Actor, game_id: int, *, lock: bool = False) -> Row[Any]:
-    """The actor's game ``game_id`` as a round's write reads it (:func:`_game_row_stmt`), with Core
+    """The actor's game ``game_id`` as a round's write reads it (:func:`game_row_stmt`), with Core
     on the session's connection (the ORM's execute adds nothing it needs). Raises
     :class:`GameNotFoundError`."""
-    row = session.connection().execute(_game_row_stmt(actor.key_id is None, lock), _params(actor, game_id=game_id))
+    row = session.connection().execute(game_row_stmt(actor.key_id is None, lock), _params(actor, game_id=game_id))
     found = row.first()
     if found is None:
         raise GameNotFoundError(game_id)
@@ -228,9 +189,23 @@ def _game_row(session: Session, actor: Actor, game_id: int, *, lock: bool = Fals
 def refuse_open_table(session: Session, game_id: int) -> None:
     """:class:`TableOpenError` if a table is playing game ``game_id``: its rounds are the table's to
     store (D51). Run with the game row locked or updated, so a table made meanwhile is seen."""
-    playing = session.connection().execute(_PLAYING_TABLE, {"game_id": game_id}).scalar()
+    playing = session.connection().execute(PLAYING_TABLE, {"game_id": game_id}).scalar()
     if playing is not None:
         raise TableOpenError(game_id, playing)
+
+
+def _state_params(actor: Actor, game_id: int, version: int, state: dict[str, Any], stamp: datetime) -> dict[str, Any]:
+    """The parameters of :func:`state_update_stmt`."""
+    return _params(actor, game_id=game_id, old_version=version, new_state=state, new_status=state["status"],
+                   new_rounds_played=state["rounds_played"], new_updated_at=stamp, new_version=version + 1)
+
+
+def _not_written(session: Session, game_id: int, refuse_table: bool) -> None:
+    """The game row was not updated: :class:`TableOpenError` if (``refuse_table``) a table plays
+    the game, else ``store.VersionMovedError`` (its version moved: the unit runs again)."""
+    if refuse_table:
+        refuse_open_table(session, game_id)
+    raise store.VersionMovedError("the game row changed since it was read")
 
 
 def _write_state(session: Session, actor: Actor, game_id: int, version: int, state: dict[str, Any],
@@ -240,14 +215,15 @@ def _write_state(session: Session, actor: Actor, game_id: int, version: int, sta
     version moved on by one. A row that moved raises ``store.VersionMovedError`` (the unit runs
     again); with ``refuse_table``, a game a table plays raises :class:`TableOpenError` (asked in the
     UPDATE itself, so a table made meanwhile is seen)."""
-    anonymous = actor.key_id is None
-    moved = session.connection().execute(_state_update_stmt(anonymous, refuse_table), _params(
-        actor, game_id=game_id, old_version=version, new_state=state, new_status=state["status"],
-        new_rounds_played=state["rounds_played"], new_updated_at=stamp, new_version=version + 1))
+    moved = session.connection().execute(state_update_stmt(actor.key_id is None, refuse_table),
+                                         _state_params(actor, game_id, version, state, stamp))
     if moved.rowcount != 1:
-        if refuse_table:
-            refuse_open_table(session, game_id)
-        raise store.VersionMovedError("the game row changed since it was read")
+        _not_written(session, game_id, refuse_table)
+
+
+def _chained(session: Session) -> bool:
+    """Whether an append's writes go as one statement (:func:`append_stmt`): not on SQLite."""
+    return not store.database_of(session).is_sqlite
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,17 +265,28 @@ def _prepare(session: Session, row: Row[Any], body: Mapping[str, Any],
 def _store_append(session: Session, actor: Actor, append: _Append, request: Mapping[str, Any],
                   completion: Completion[Appended] | None, *, by_table: bool = False) -> Appended:
     """Write a prepared append in the caller's write transaction: the game row where its version is
-    still the one scored against (:func:`_write_state`), then the round. Unless ``by_table`` (a table
+    still the one scored against (:func:`_write_state`), then the round and its sides' facts (on
+    PostgreSQL the three in one statement, :func:`append_stmt`). Unless ``by_table`` (a table
     storing its own round), a game a table is playing is refused."""
     stamp = now()
     state = append.state
-    _write_state(session, actor, append.game_id, append.version, state, stamp, refuse_table=not by_table)
     rnd = AppendedRound(number=append.number, revision=1, request={**request, "round": append.number},
                         teams=append.teams, author=actor.name, created_at=stamp, updated_at=stamp)
-    session.connection().execute(_INSERT_ROUND, {
-        "game_id": append.game_id, "number": rnd.number, "revision": rnd.revision, "request": rnd.request,
-        "teams": rnd.teams, "author": rnd.author, "created_at": stamp, "updated_at": stamp})
-    write_round_sides(session, append.game_id, rnd.number, rnd.teams)
+    values = {"number": rnd.number, "revision": rnd.revision, "request": rnd.request, "teams": rnd.teams,
+              "author": rnd.author, "created_at": stamp, "updated_at": stamp}
+    refuse_table = not by_table
+    if _chained(session):
+        params = _state_params(actor, append.game_id, append.version, state, stamp)
+        params.update({ROUND_PARAMS[name]: value for name, value in values.items()})
+        for side, facts in enumerate(round_side_facts(rnd.teams)):
+            params.update({f"{name}_{side}": value for name, value in facts.items()})
+        stmt = append_stmt(actor.key_id is None, refuse_table, len(rnd.teams))
+        if session.connection().execute(stmt, params).rowcount != len(rnd.teams):
+            _not_written(session, append.game_id, refuse_table)
+    else:
+        _write_state(session, actor, append.game_id, append.version, state, stamp, refuse_table=refuse_table)
+        session.connection().execute(INSERT_ROUND, {"game_id": append.game_id, **values})
+        write_round_sides(session, append.game_id, rnd.number, rnd.teams)
     appended = WrittenGame(append.game_id, append.sides, state), rnd
     if completion is not None:
         completion.store(session, appended)

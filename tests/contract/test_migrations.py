@@ -34,14 +34,16 @@ def without_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     facts there (the migration that makes the table fills it from the stored rounds)."""
     without_round_sides(monkeypatch)
     monkeypatch.setattr(rounds_svc, "refuse_open_table", lambda session, game_id: None)
-    update_stmt = rounds_svc._state_update_stmt  # an append asks in its UPDATE
-    monkeypatch.setattr(rounds_svc, "_state_update_stmt", lambda anonymous, refuse_table: update_stmt(anonymous, False))
+    update_stmt = rounds_svc.state_update_stmt  # an append asks in its UPDATE
+    monkeypatch.setattr(rounds_svc, "state_update_stmt", lambda anonymous, refuse_table: update_stmt(anonymous, False))
     monkeypatch.setattr(games_svc, "tables_of", lambda session, game_id: [])
 
 
 def without_round_sides(monkeypatch: pytest.MonkeyPatch) -> None:
     """Today's app on a schema from before ``round_sides`` (70d1d0a75d83): rounds are written without
-    their sides' facts, as they were then."""
+    their sides' facts, as they were then (on PostgreSQL too: the three writes of an append one after
+    the other, not chained into one statement that writes the sides)."""
+    monkeypatch.setattr(rounds_svc, "_chained", lambda session: False)
     monkeypatch.setattr(rounds_svc, "write_round_sides", lambda *args, **kwargs: None)
     monkeypatch.setattr(rounds_svc, "delete_round_sides", lambda *args, **kwargs: None)
 

@@ -18,6 +18,7 @@ from handfoot.server import auth, idempotency
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
 from handfoot.server.idempotency import HEADER_DOC, IdempotencyLostError, idempotent
+from handfoot.server.jsonio import json_response
 from handfoot.server.models import Game, Round
 from handfoot.server.pagination import cursor_link_header, encode_cursor, link_header
 from handfoot.server.parsing import body_as_sent
@@ -303,9 +304,7 @@ class RoundCollection(MethodView):
         blp.set_etag(doc.round_etag(game_id, rnd))
         # A ready response: flask-smorest sends it as it is, without dumping it through RoundSchema
         # (which documents it: tests/api/test_ready_answers.py).
-        response = flask.jsonify(doc.round_answer(appended))
-        response.status_code = 201
-        return response, {"Location": doc.round_location(game_id, rnd.number)}
+        return json_response(doc.round_answer(appended), 201), {"Location": doc.round_location(game_id, rnd.number)}
 
 
 @blp.route(f"/<{GAME_ID}:game_id>/rounds/<{ROUND_NUMBER}:number>")

@@ -1,0 +1,98 @@
+"""The statements a round's write runs (``services.rounds``), each built once and run with
+parameters on the session's connection: building them anew on every request was a noticeable part
+of an append (docs/performance.md). One of each for games without an owner and with one.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from sqlalchemy import ColumnElement, Insert, Select, Table, Text, Update, bindparam, cast, insert, select, update
+
+from handfoot.server.models import Game, Round
+from handfoot.server.models import Table as TableRow
+from handfoot.server.services.history import insert_round_sides_from
+
+GAMES: Table = Game.__table__  # type: ignore[assignment]
+ROUNDS: Table = Round.__table__  # type: ignore[assignment]
+TABLES: Table = TableRow.__table__  # type: ignore[assignment]
+
+
+def owner_is(anonymous: bool) -> ColumnElement[bool]:
+    return GAMES.c.owner_id.is_(None) if anonymous else GAMES.c.owner_id == bindparam("owner")
+
+
+@functools.cache
+def game_row_stmt(anonymous: bool, lock: bool = False) -> Select[Any]:
+    """What a round's write reads of the game row (``lock``: ``FOR UPDATE``): not its name, house
+    rules or timestamps, and the rules snapshot as its JSON text (the key of ``rounds._rules_from_json``)."""
+    stmt = select(
+        GAMES.c.id,
+        GAMES.c.teams,
+        cast(GAMES.c.rules_snapshot, Text).label("rules_json"),
+        GAMES.c.state,
+        GAMES.c.rounds_played,
+        GAMES.c.version,
+    ).where(GAMES.c.id == bindparam("game_id"), owner_is(anonymous))
+    return stmt.with_for_update() if lock else stmt
+
+
+#: The table playing a game, if one is (every round write asks).
+PLAYING_TABLE = select(TABLES.c.id).where(TABLES.c.game_id == bindparam("game_id"), TABLES.c.status == "playing")
+
+
+@functools.cache
+def state_update_stmt(anonymous: bool, refuse_table: bool) -> Update:
+    """The game's new state, if the row is still at the version the write was computed from (the
+    game's ``version_id_col``, moved on by one) and, with ``refuse_table``, no table plays it (D51,
+    asked in the same statement)."""
+    stmt = (
+        update(GAMES)
+        .where(GAMES.c.id == bindparam("game_id"), GAMES.c.version == bindparam("old_version"), owner_is(anonymous))
+        .values(
+            state=bindparam("new_state"),
+            status=bindparam("new_status"),
+            rounds_played=bindparam("new_rounds_played"),
+            updated_at=bindparam("new_updated_at"),
+            version=bindparam("new_version"),
+        )
+    )
+    if refuse_table:
+        playing = select(TABLES.c.id).where(TABLES.c.game_id == GAMES.c.id, TABLES.c.status == "playing")
+        stmt = stmt.where(~playing.exists())
+    return stmt
+
+
+ROUND_TOTALS = select(ROUNDS.c.teams).where(ROUNDS.c.game_id == bindparam("game_id")).order_by(ROUNDS.c.number)
+INSERT_ROUND: Insert = insert(ROUNDS)
+
+
+#: The columns of a new round's row given as parameters (its game's id comes from the game row).
+ROUND_VALUES = ("number", "revision", "request", "teams", "author", "created_at", "updated_at")
+#: Their parameters' names in :func:`append_stmt`: a parameter named as a column of ``games``
+#: would join the UPDATE's SET clause (SQLAlchemy sets every column a parameter names).
+ROUND_PARAMS = {name: f"round_{name}" for name in ROUND_VALUES}
+
+
+@functools.cache
+def append_stmt(anonymous: bool, refuse_table: bool, sides: int) -> Insert:
+    """An append's three writes as one statement, for PostgreSQL (one round trip, not three): the
+    game row's UPDATE (:func:`state_update_stmt`, returning the game's id where it wrote), the
+    round's INSERT from it (the round's values as :data:`ROUND_PARAMS`), and its sides' facts from
+    that (``history.insert_round_sides_from``), chained by data-modifying CTEs. It inserts
+    ``sides`` rows where the UPDATE wrote, none where it did not (its rowcount says which). SQLite
+    has no such CTEs: there the three run one after the other."""
+    moved = state_update_stmt(anonymous, refuse_table).returning(GAMES.c.id).cte("moved")
+    columns = ROUNDS.c
+    stored = (
+        insert(ROUNDS)
+        .from_select(
+            ["game_id", *ROUND_VALUES],
+            select(moved.c.id, *(bindparam(ROUND_PARAMS[name], type_=columns[name].type) for name in ROUND_VALUES)),
+        )
+        .returning(columns.game_id, columns.number)
+        .cte("stored")
+    )
+    # preserve_rowcount: an INSERT's rowcount is otherwise gone with its cursor, closed on return
+    return insert_round_sides_from(stored.c.game_id, stored.c.number, sides).execution_options(preserve_rowcount=True)
