@@ -39,7 +39,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import and_, bindparam, func, insert, select, update
+from sqlalchemy import and_, bindparam, case, insert, select, update
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -149,12 +149,13 @@ class TableData:
 _COLUMNS = [f.name for f in fields(TableData)][:-3]
 _ROUND_COLUMNS = ("round", "seed", "ended", "out_side", "score")
 _LAST = ROUNDS_ENDED.alias("last_ended")
-# the table and its last ended round, one statement (the rounds are numbered in order)
+# The table and its last ended round, one statement: the round before the one in play (a finished
+# table's round is its last, ended), found by the (table_id, round) key whatever the rounds played.
 _SELECT = (select(*(TABLES.c[name] for name in _COLUMNS),
                   *(_LAST.c[name].label(f"last_{name}") for name in _ROUND_COLUMNS))
-           .select_from(TABLES.outerjoin(_LAST, and_(_LAST.c.table_id == TABLES.c.id, _LAST.c.round == (
-               select(func.max(ROUNDS_ENDED.c.round)).where(ROUNDS_ENDED.c.table_id == TABLES.c.id)
-               .scalar_subquery()))))
+           .select_from(TABLES.outerjoin(_LAST, and_(
+               _LAST.c.table_id == TABLES.c.id,
+               _LAST.c.round == TABLES.c.round - case((TABLES.c.status == "playing", 1), else_=0))))
            .where(TABLES.c.id == bindparam("table_id")))
 _INSERT_TABLE = insert(TABLES).returning(TABLES.c.id)
 _PLAYING = select(TABLES.c.id).where(TABLES.c.game_id == bindparam("game_id"), TABLES.c.status == "playing")
