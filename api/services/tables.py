@@ -1,5 +1,7 @@
 """Tables: seats playing a stored game's rounds, one action at a time (docs/tables.md). Transactions
-here, rules in the play engine (``handfoot.engine.play``).
+here, rules in the play engine (``handfoot.engine.play``). Each write (a table's creation, an action)
+is one unit of work on the request's session (``store.transaction``: committed once, run again
+after a lost race); reads go through ``store.read``.
 
 A table row holds the round in play (the engine's state as JSON, decoded once per request into
 :class:`TableData`) and the table's ``version``, which every accepted action moves on by one, over
@@ -37,7 +39,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import and_, bindparam, func, insert, select, update
+from sqlalchemy import and_, bindparam, case, insert, select, update
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -147,13 +149,16 @@ class TableData:
 _COLUMNS = [f.name for f in fields(TableData)][:-3]
 _ROUND_COLUMNS = ("round", "seed", "ended", "out_side", "score")
 _LAST = ROUNDS_ENDED.alias("last_ended")
-# the table and its last ended round, one statement (the rounds are numbered in order)
+# The table and its last ended round, one statement: the round before the one in play (a finished
+# table's round is its last, ended), found by the (table_id, round) key whatever the rounds played.
 _SELECT = (select(*(TABLES.c[name] for name in _COLUMNS),
                   *(_LAST.c[name].label(f"last_{name}") for name in _ROUND_COLUMNS))
-           .select_from(TABLES.outerjoin(_LAST, and_(_LAST.c.table_id == TABLES.c.id, _LAST.c.round == (
-               select(func.max(ROUNDS_ENDED.c.round)).where(ROUNDS_ENDED.c.table_id == TABLES.c.id)
-               .scalar_subquery()))))
+           .select_from(TABLES.outerjoin(_LAST, and_(
+               _LAST.c.table_id == TABLES.c.id,
+               _LAST.c.round == TABLES.c.round - case((TABLES.c.status == "playing", 1), else_=0))))
            .where(TABLES.c.id == bindparam("table_id")))
+_INSERT_TABLE = insert(TABLES).returning(TABLES.c.id)
+_PLAYING = select(TABLES.c.id).where(TABLES.c.game_id == bindparam("game_id"), TABLES.c.status == "playing")
 _INSERT_ROUND = insert(ROUNDS_ENDED)
 _SELECT_ROUND = select(*(ROUNDS_ENDED.c[name] for name in _ROUND_COLUMNS)).where(
     ROUNDS_ENDED.c.table_id == bindparam("table_id"), ROUNDS_ENDED.c.round == bindparam("number"))
@@ -214,9 +219,11 @@ class CreatedTable:
     tokens: list[str]
 
 
-def create_table(db: Database, actor: Actor, body: Mapping[str, Any],
+@store.transaction
+def create_table(session: Session, actor: Actor, body: Mapping[str, Any],
                  completion: Completion[CreatedTable] | None = None, *, key: bytes) -> CreatedTable:
-    """A new table dealing the next round of a game: a new game (``preset``, ``rules``, ``name``,
+    """A new table dealing the next round of a game, one unit of work (called as ``create_table(db,
+    ...)``: :func:`store.transaction`): a new game (``preset``, ``rules``, ``name``,
     ``teams``: created by ``games.create_game`` in the same transaction) or the stored game
     ``game`` (in progress, with no table playing it). ``seed`` (default: random, 63 bits; one sent
     makes the table a practice deal), ``play`` (PlayOptions overrides), ``answer_timeout``
@@ -234,46 +241,43 @@ def create_table(db: Database, actor: Actor, body: Mapping[str, Any],
         seed = secrets.randbelow(MAX_SEED + 1)
     options = dict(body.get("play") or {})
     timeout = body.get("answer_timeout") or DEFAULT_ANSWER_TIMEOUT
-
-    def run(session: Session) -> CreatedTable:
-        if body.get("game") is not None:
-            game = games_svc.find_game(session, actor, int(body["game"]), lock=True)
-            if game.status == "finished":
-                raise GameFinishedError(game.state.get("end_reason") or "the game is over")
-            playing = session.scalar(select(Table.id).where(Table.game_id == game.id, Table.status == "playing"))
-            if playing is not None:
-                raise TableOpenError(game.id, playing)
-        else:
-            game = games_svc.create_game(db, actor, body)  # part of this write transaction
-        number = int(game.rounds_played) + 1
-        sides = [(str(t["name"]), list(t["players"])) for t in game.teams]
-        scores = [int(t["total"]) for t in game.state["totals"]]
-        dealt_with = None if practice else key
-        state = play.new_round(game.preset, sides, round_seed(seed, number, dealt_with), number, game.house_rules,
-                               options, scores)
-        # every later round is dealt by the table too: refuse now rules whose decks cannot deal one
-        # (a round-ending action would be refused then, and the table stuck)
-        for later in play.rounds_from(state.rules, number + 1):
-            problems = play.deal_problems(state.rules, len(state.seats), later)
-            if problems:
-                raise PlayError(problems)
-        tokens = [SEAT_TOKEN_PREFIX + secrets.token_urlsafe(32) for _ in state.seats]
-        stamp = now()
-        values: dict[str, Any] = {
-                  "owner_id": actor.key_id, "game_id": game.id, "status": "playing", "version": 0, "round": number,
-                  "seed": seed, "practice": practice, "answer_timeout": timeout, "answer_due_at": None, "play": options,
-                  "state": play.to_mapping(state), "seat_hashes": [hash_token(t) for t in tokens],
-                  "created_at": stamp, "updated_at": stamp}
-        table_id = session.connection().execute(insert(TABLES).values(**values).returning(TABLES.c.id)).scalar_one()
-        data = TableData(id=int(table_id), **{**values, "state": state}, row_version=0)
-        if state.phase == "ended":  # a deal can end its round (a red three wanting a card the stock lacks)
-            data = _store_change(session, data, state, stamp, key)
-        created = CreatedTable(data, tokens)
-        if completion is not None:
-            completion.store(session, created)
-        return created
-
-    return store.write(db, run)
+    store.begin_write(session)
+    if body.get("game") is not None:
+        game = games_svc.find_game(session, actor, int(body["game"]), lock=True)
+        if game.status == "finished":
+            raise GameFinishedError(game.state.get("end_reason") or "the game is over")
+        playing = session.connection().execute(_PLAYING, {"game_id": game.id}).scalar()
+        if playing is not None:
+            raise TableOpenError(game.id, playing)
+    else:
+        game = games_svc.create_game(store.database_of(session), actor, body)  # joins this write transaction
+    number = int(game.rounds_played) + 1
+    sides = [(str(t["name"]), list(t["players"])) for t in game.teams]
+    scores = [int(t["total"]) for t in game.state["totals"]]
+    dealt_with = None if practice else key
+    state = play.new_round(game.preset, sides, round_seed(seed, number, dealt_with), number, game.house_rules,
+                           options, scores)
+    # every later round is dealt by the table too: refuse now rules whose decks cannot deal one
+    # (a round-ending action would be refused then, and the table stuck)
+    for later in play.rounds_from(state.rules, number + 1):
+        problems = play.deal_problems(state.rules, len(state.seats), later)
+        if problems:
+            raise PlayError(problems)
+    tokens = [SEAT_TOKEN_PREFIX + secrets.token_urlsafe(32) for _ in state.seats]
+    stamp = now()
+    values: dict[str, Any] = {
+        "owner_id": actor.key_id, "game_id": game.id, "status": "playing", "version": 0, "round": number,
+        "seed": seed, "practice": practice, "answer_timeout": timeout, "answer_due_at": None, "play": options,
+        "state": play.to_mapping(state), "seat_hashes": [hash_token(t) for t in tokens],
+        "created_at": stamp, "updated_at": stamp}
+    table_id = session.connection().execute(_INSERT_TABLE, values).scalar_one()
+    data = TableData(id=int(table_id), **{**values, "state": state}, row_version=0)
+    if state.phase == "ended":  # a deal can end its round (a red three wanting a card the stock lacks)
+        data = _store_change(session, data, state, stamp, key)
+    created = CreatedTable(data, tokens)
+    if completion is not None:
+        completion.store(session, created)
+    return created
 
 
 def seat_at(db: Database, table_id: int, token: str | None) -> tuple[int, TableData]:
@@ -334,20 +338,22 @@ def answer_is_due(due: datetime | None) -> bool:
     return due is not None and due <= now()
 
 
-def act(db: Database, table_id: int, seat: int, version: int, action: Mapping[str, Any],
-        completion: Completion[TableData] | None = None, read: TableData | None = None, *,
+@store.transaction
+def act(session: Session, table_id: int, seat: int, version: int, action: Mapping[str, Any],
+        completion: Completion[TableData] | None = None, read: Callable[[], TableData | None] | None = None, *,
         key: bytes) -> TableData:
     """Apply seat ``seat``'s ``action`` (the engine's, without ``seat``, or with the seat's own) if
     the table is still at ``version`` (as shown: a due answer counted); the table as the action left
-    it. ``read``: the table as this request read it (with the seat's token), used by the first
-    attempt. ``completion``: the request's Idempotency-Key, stored with the action. ``key``: the
-    server's secret (the next round's seed, when the action ends a round: :func:`round_seed`).
+    it. One unit of work, called as ``act(db, ...)`` (:func:`store.transaction`). ``read()``: the
+    table as this request read it (with the seat's token), or ``None`` once used (a unit run again
+    reads it anew). ``completion``: the request's Idempotency-Key, stored with the action. ``key``:
+    the server's secret (the next round's seed, when the action ends a round: :func:`round_seed`).
 
     The action is checked on the table as read, before anything is written: a refusal writes and
     commits nothing. An accepted one is one write transaction, the one the request's read began
-    (``Database.begin_request_write``): the due answer's log line, the action's, the table's row where its
-    version is still the one read (else the whole is run again, read included) and, when it ends
-    the round, the round's append.
+    (``Database.begin_request_write``, continued by ``store.begin_write``): the due answer's log
+    line, the action's, the table's row where its version is still the one read (else the whole is
+    run again, read included) and, when it ends the round, the round's append.
 
     Raises :class:`TableFinishedError`, :class:`TableVersionError` (with the current version),
     :class:`ActionRefusedError` (the engine's refusal) and the errors of a round's append
@@ -356,27 +362,24 @@ def act(db: Database, table_id: int, seat: int, version: int, action: Mapping[st
         raise ActionRefusedError(PlayError([Problem(
             "unknown_action", "seat: the Seat-Token names the seat; leave seat out or send the token's own seat",
             ("seat",))]))
-    first = [read] if read is not None else []
-
-    def unit() -> TableData:
-        data = first.pop() if first else _read(db, table_id)
-        if data.status != "playing":
-            raise TableFinishedError(table_id)
-        if data.version != version:
-            raise TableVersionError(version, data.version)
-        taken = {**action, "seat": seat}
-        try:
-            after = play.step(data.state, taken)
-        except HandFootError as err:
-            raise ActionRefusedError(err) from err
-        with db.write_session() as session:  # the request's transaction, begun as a write by the token's read
-            stored = _store_action(session, data, taken, after, key)
-            wakeups.announce(db, session, [table_id])  # its waiters, on every host, wake on commit
-            if completion is not None:
-                completion.store(session, stored)
-            return stored
-
-    return store.retrying(unit, db)
+    data = read() if read is not None else None
+    if data is None:
+        data = shown(_load(session, table_id))
+    if data.status != "playing":
+        raise TableFinishedError(table_id)
+    if data.version != version:
+        raise TableVersionError(version, data.version)
+    taken = {**action, "seat": seat}
+    try:
+        after = play.step(data.state, taken)
+    except HandFootError as err:
+        raise ActionRefusedError(err) from err
+    store.begin_write(session)
+    stored = _store_action(session, data, taken, after, key)
+    wakeups.announce(store.database_of(session), session, [table_id])  # its waiters, on every host, wake on commit
+    if completion is not None:
+        completion.store(session, stored)
+    return stored
 
 
 def _store_action(session: Session, data: TableData, action: Mapping[str, Any], after: play.State,

@@ -348,7 +348,7 @@ class ActionCollection(MethodView):
             body["version"],
             body["action"],
             idempotency.completion(answer),
-            problems.read_table(),
+            problems.read_table,
             key=secret_key(),
         )
         return answer.response(data)
