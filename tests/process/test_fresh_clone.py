@@ -16,6 +16,7 @@ group), pass or fail.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
@@ -99,7 +100,8 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         except ProcessLookupError:
             return
         time.sleep(0.2)
-    os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
 
 
 @pytest.fixture
