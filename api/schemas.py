@@ -216,7 +216,8 @@ class RankBonusSchema(Schema):
 
 
 def _rule_field(spec: RuleField) -> fields.Field[Any]:
-    meta = {"description": spec.description}
+    # The document is read by developers: the players' words, then how the value reads with the other fields.
+    meta = {"description": f"{spec.description} ({spec.note})" if spec.note else spec.description}
     rng = validate.Range(spec.minimum, spec.maximum)
     if spec.kind == "int":
         return Int(allow_none=spec.nullable, validate=rng, metadata=meta)

@@ -15,10 +15,11 @@ Reading (``load``), by the field's type hint:
 - ``datetime``: an ISO 8601 string (``2026-11-29T12:00:00+00:00``, or ``...Z``).
 - a result dataclass: a JSON object, read field by field.
 
-A member missing from the JSON takes the field's default; without a default it is ``None`` for an
-optional field and an error otherwise. A ``null`` sent for a field that is not optional also takes
-the default when there is one (a lenient reading of older servers). Members the SDK does not know
-are ignored: a newer server may add some. Anything else raises ``APIResponseValidationError``
+A member missing from the JSON takes the field's default (only a member that the spec does not
+require has one); without a default it is ``None`` for an optional field (``X | None``, or
+``object``: any JSON value, ``null`` too) and an error otherwise. A ``null`` sent for a field that
+is not optional also takes the default when there is one. Members the SDK does not know are
+ignored: a newer server may add some. Anything else raises ``APIResponseValidationError``
 naming the path (``RoundScore.teams[0].lines``), what was expected and what came.
 
 Field metadata (``wire(...)``) covers the few places where a field is not its JSON member as is:
@@ -274,7 +275,8 @@ def _make_plan(cls: type) -> tuple[tuple[_Field, ...], frozenset[str]]:
         hint = hints[f.name]
         member = f.metadata.get(_MEMBER) or f.name
         read = _reader(hint, f.metadata.get(_KEYED))
-        body.append(_Field(f.name, member, read, type(None) in typing.get_args(hint), default))
+        may_be_null = hint is object or hint is Any or type(None) in typing.get_args(hint)
+        body.append(_Field(f.name, member, read, may_be_null, default))
     return tuple(body), frozenset(given)
 
 

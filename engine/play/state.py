@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from handfoot.engine.cards import Card, parse_cards
 from handfoot.engine.checks import PlayerState
@@ -21,6 +21,8 @@ from handfoot.engine.presets import resolve_rules
 from handfoot.engine.rules import RuleSet
 
 Phase = Literal["draw", "play", "answer", "ended"]
+#: The phases in turn order: ``draw``, ``play``, ``answer`` (a partner is asked "May I go out?"), ``ended``.
+PHASES: tuple[Phase, ...] = get_args(Phase)
 EndReason = Literal["went_out", "stock_out"]
 
 

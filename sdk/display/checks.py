@@ -70,8 +70,7 @@ def books_text(books: Books) -> str:
 @text_of(GoingOutCheck)
 def going_out_check_text(check: GoingOutCheck) -> str:
     head = f"may go out: {'unknown' if check.met and check.unknown else yes_no(check.met)}; books {check.books}"
-    if check.contract is not None:
-        head += f"; contract {check.contract}"
+    head += f"; contract {check.contract}"
     if check.missing.total:
         head += f"; missing {check.missing}"
     return with_problems(head, (*check.problems, *check.unknown))
@@ -82,10 +81,9 @@ def going_out_check_html(check: GoingOutCheck) -> str:
     rows = [
         ("may go out", "unknown" if check.met and check.unknown else yes_no(check.met)),
         ("books", str(check.books)),
+        ("contract", str(check.contract)),
+        ("missing", str(check.missing)),
     ]
-    if check.contract is not None:
-        rows.append(("contract", str(check.contract)))
-    rows.append(("missing", str(check.missing)))
     return _check_html("Going-out check", rows, (*check.problems, *check.unknown))
 
 

@@ -165,7 +165,7 @@ def revision_html(revision: Revision) -> str:
         str(revision.revision),
         yes_no(revision.current),
         revision.author or "",
-        "" if revision.created_at is None else revision.created_at.isoformat(),
+        revision.created_at.isoformat(),
         "" if revision.replaced_at is None else revision.replaced_at.isoformat(),
         *(fmt_int(t.total) for t in revision.teams),
     )

@@ -33,6 +33,7 @@ from .presets import (
 from .problems import ProblemDetails, ProblemItem
 from .rounds import Breakdown, Comparison, Line, RoundComparison, RoundScore
 from .tables import (
+    TABLE_PHASES,
     TABLE_STATUSES,
     LastRound,
     SeatSummary,
@@ -42,6 +43,7 @@ from .tables import (
     SideSummary,
     Table,
     TableCreated,
+    TablePhase,
     TableRound,
     TableStatus,
 )
@@ -50,6 +52,7 @@ __all__ = [
     "GAME_STATUSES",
     "PRESET_IDS",
     "PROVENANCE_KINDS",
+    "TABLE_PHASES",
     "TABLE_STATUSES",
     "BookKind",
     "Books",
@@ -91,6 +94,7 @@ __all__ = [
     "Statistics",
     "Table",
     "TableCreated",
+    "TablePhase",
     "TableRound",
     "TableStatus",
     "TeamTotal",

@@ -50,7 +50,7 @@ class MeldCheck(_Check):
     wilds: int
     points: int
     """Card points of the whole meld."""
-    problems: tuple[ProblemItem, ...] = ()
+    problems: tuple[ProblemItem, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,16 +62,16 @@ class OpeningCheck(_Check):
     minimum: int
     """The round's opening minimum, in points."""
     met: bool = field(metadata=_ANSWER)
-    problems: tuple[ProblemItem, ...] = ()
+    problems: tuple[ProblemItem, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Books(Result):
     """Books by kind (also a contract: the books a side needs to go out)."""
 
-    clean_books: int = 0
-    dirty_books: int = 0
-    wild_books: int = 0
+    clean_books: int
+    dirty_books: int
+    wild_books: int
 
     @property
     def total(self) -> int:
@@ -86,10 +86,10 @@ class GoingOutCheck(_Check):
     met: bool = field(metadata=_ANSWER)
     """No rule is known to be broken; not a yes where ``unknown`` lists an input not given."""
     books: Books
-    missing: Books = field(default_factory=Books)
-    contract: Books | None = None
-    problems: tuple[ProblemItem, ...] = ()
-    unknown: tuple[ProblemItem, ...] = ()
+    missing: Books
+    contract: Books
+    problems: tuple[ProblemItem, ...]
+    unknown: tuple[ProblemItem, ...]
     """Each input not given on which ``met`` rests (code ``input_needed``, with its pointer): the
     check is falsy while any is listed (unknown is not yes)."""
 
@@ -104,4 +104,4 @@ class DiscardPileCheck(_Check):
     allowed: bool = field(metadata=_ANSWER)
     cards: int
     """How many cards taking the pile takes."""
-    problems: tuple[ProblemItem, ...] = ()
+    problems: tuple[ProblemItem, ...]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from .._loader import FrozenDict, Result, wire
+from .._loader import Result, wire
 from .checks import Books
 from .rounds import Breakdown
 
@@ -52,7 +52,7 @@ class GameTeam(Result):
     """A side of a stored game and its players' names."""
 
     name: str
-    players: tuple[str, ...] = ()
+    players: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +65,9 @@ class Round(Result):
     revision: int
     request: Mapping[str, object] = field(repr=False)
     teams: tuple[Breakdown, ...]
-    totals_after: tuple[TeamTotal, ...] = ()
-    created_at: datetime | None = None
-    updated_at: datetime | None = None
+    totals_after: tuple[TeamTotal, ...]
+    created_at: datetime
+    updated_at: datetime
     etag: str | None = field(default=None, metadata=_ETAG)
 
     @property
@@ -83,10 +83,10 @@ class RoundSummary(Result):
     its request as sent and its Breakdowns. ``revision`` above 1: the round was corrected."""
 
     number: int
-    revision: int = 1
-    scores: tuple[TeamTotal, ...] = ()
-    totals_after: tuple[TeamTotal, ...] = ()
-    href: str | None = None
+    revision: int
+    scores: tuple[TeamTotal, ...]
+    totals_after: tuple[TeamTotal, ...]
+    href: str
 
     @property
     def totals(self) -> dict[str, int]:
@@ -100,17 +100,17 @@ class GameSummary(Result):
     ``tiebreaker`` or ``finished``; ``leaders`` are the sides with the highest total."""
 
     id: int
-    name: str = ""
+    name: str
     preset: str
     status: GameStatus
-    teams: tuple[GameTeam, ...] = ()
-    totals: tuple[TeamTotal, ...] = ()
-    leaders: tuple[str, ...] = ()
-    winner: str | None = None
-    tie: bool = False
-    rounds_played: int = 0
-    created_at: datetime | None = None
-    updated_at: datetime | None = None
+    teams: tuple[GameTeam, ...]
+    totals: tuple[TeamTotal, ...]
+    leaders: tuple[str, ...]
+    winner: str | None
+    tie: bool
+    rounds_played: int
+    created_at: datetime
+    updated_at: datetime
 
     @property
     def finished(self) -> bool:
@@ -123,17 +123,17 @@ class Game(GameSummary):
     its rounds summarised (``RoundSummary``: scores and running totals; ``Client.round`` gives a
     round's Breakdowns), and what the next round needs."""
 
-    rules: Mapping[str, object] = field(default_factory=FrozenDict, repr=False)
-    rules_overridden: tuple[str, ...] = ()
-    house_rules: Mapping[str, object] = field(default_factory=FrozenDict)
-    next_round: int | None = None
-    next_opening_minimum: int | None = None
-    next_opening_minimums: Mapping[str, int] | None = field(default=None, metadata=wire(keyed=("name", "minimum")))
+    rules: Mapping[str, object] = field(repr=False)
+    rules_overridden: tuple[str, ...]
+    house_rules: Mapping[str, object]
+    next_round: int | None
+    next_opening_minimum: int | None
+    next_opening_minimums: Mapping[str, int] | None = field(metadata=wire(keyed=("name", "minimum")))
     """Side name → its opening minimum next round (they differ only under score thresholds)."""
-    next_contract: Books | None = None
-    end_reason: str | None = None
-    rounds: tuple[RoundSummary, ...] = field(default=(), repr=False)
-    version: int | None = None
+    next_contract: Books | None
+    end_reason: str | None
+    rounds: tuple[RoundSummary, ...] = field(repr=False)
+    version: int
     etag: str | None = field(default=None, metadata=_ETAG)
 
     def round(self, number: int) -> RoundSummary | None:
@@ -149,9 +149,9 @@ class Revision(Result):
     current: bool
     request: Mapping[str, object] = field(repr=False)
     teams: tuple[Breakdown, ...]
-    created_at: datetime | None = None
-    replaced_at: datetime | None = None
-    author: str | None = None
+    created_at: datetime
+    replaced_at: datetime | None
+    author: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,11 +175,11 @@ class Scoresheet(Result):
     name: str
     teams: tuple[str, ...]
     rounds: tuple[ScoresheetRound, ...] = field(metadata=wire(member="rows"))
-    totals: tuple[int, ...] = ()
-    status: GameStatus | None = None
-    leaders: tuple[str, ...] = ()
-    winner: str | None = None
-    tie: bool = False
+    totals: tuple[int, ...]
+    status: GameStatus
+    leaders: tuple[str, ...]
+    winner: str | None
+    tie: bool
 
     def columns(self) -> list[str]:
         """The column names of ``rows()``: ``round``, then ``<side>`` and ``<side> total`` per side

@@ -14,8 +14,8 @@ class Health(Result):
     """``GET /health``: ``status`` and ``database`` are ``"ok"`` on a healthy server."""
 
     status: str
-    database: str = ""
+    database: str
 
     @property
     def ok(self) -> bool:
-        return self.status == "ok" and self.database in ("ok", "")
+        return self.status == "ok" and self.database == "ok"

@@ -7,9 +7,9 @@ The export's NDJSON lines are :class:`~handfoot.client.types.Game` results; its 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from .._loader import FrozenDict, Result
+from .._loader import Result
 
 __all__ = ["PlayerStatistics", "SideStatistics", "Statistics"]
 
@@ -21,16 +21,16 @@ class _Figures(Result):
     (``None`` before any round), ``went_out`` (rounds the side went out) and ``books`` by kind
     (``clean``, ``dirty``, ``wild`` always; other kinds when the stored breakdowns hold them)."""
 
-    names: tuple[str, ...] = ()
-    games: int = 0
-    finished: int = 0
-    wins: int = 0
-    rounds: int = 0
-    points: int = 0
-    average_round: float | None = None
-    best_round: int | None = None
-    went_out: int = 0
-    books: Mapping[str, int] = field(default_factory=FrozenDict)
+    names: tuple[str, ...]
+    games: int
+    finished: int
+    wins: int
+    rounds: int
+    points: int
+    average_round: float | None
+    best_round: int | None
+    went_out: int
+    books: Mapping[str, int]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -46,7 +46,7 @@ class SideStatistics(_Figures):
     """One side across games: its ``players`` (the same partners, in any order, are one side);
     ``names`` are the side names it played under."""
 
-    players: tuple[str, ...] = ()
+    players: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +56,8 @@ class Statistics(Result):
 
     games: int
     rounds: int
-    players: tuple[PlayerStatistics, ...] = ()
-    sides: tuple[SideStatistics, ...] = ()
+    players: tuple[PlayerStatistics, ...]
+    sides: tuple[SideStatistics, ...]
 
     def player(self, name: str) -> PlayerStatistics | None:
         """The player of this name, ignoring case (as the server matches them)."""

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
-from .._loader import FrozenDict, Result
+from .._loader import Result
 
 __all__ = [
     "PRESET_IDS",
@@ -44,8 +44,8 @@ class PresetSummary(Result):
 
     id: str
     name: str
-    source: str = ""
-    summary: str = ""
+    source: str
+    summary: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +54,8 @@ class Provenance(Result):
     that states it (or the preset it was filled from) and a ``note``."""
 
     kind: ProvenanceKind
-    source: str = ""
-    note: str = ""
+    source: str
+    note: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +64,10 @@ class RuleField(Result):
     ``description`` (with its unit), ``value`` and ``provenance``."""
 
     name: str
-    group: str = ""
-    description: str = ""
-    value: object = None
-    provenance: Provenance | None = None
+    group: str
+    description: str
+    value: object
+    provenance: Provenance
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,6 +80,6 @@ class Preset(PresetSummary):
     """
 
     rules: Mapping[str, object]
-    provenance: Mapping[str, Provenance] = field(default_factory=FrozenDict)
-    fields: tuple[RuleField, ...] = ()
-    """Every rule in order with its group and description (empty if the server sends none)."""
+    provenance: Mapping[str, Provenance]
+    fields: tuple[RuleField, ...]
+    """Every rule in order with its group and description."""

@@ -33,7 +33,7 @@ class Breakdown(Result):
     name: str
     total: int
     lines: tuple[Line, ...]
-    warnings: tuple[ProblemItem, ...] = ()
+    warnings: tuple[ProblemItem, ...]
 
     def line(self, code: str) -> Line | None:
         """The line with this ``code`` (e.g. ``"clean_books"``), or ``None``."""
@@ -52,7 +52,7 @@ class RoundScore(Result):
     preset: str
     round: int
     teams: tuple[Breakdown, ...]
-    rules_overridden: tuple[str, ...] = ()
+    rules_overridden: tuple[str, ...]
     """The rule names whose values differ from the preset's (house rules)."""
 
     def team(self, name: str) -> Breakdown | None:
@@ -73,7 +73,7 @@ class Comparison(Result):
     preset: str
     valid: bool
     teams: tuple[Breakdown, ...] | None
-    problems: tuple[ProblemItem, ...] = ()
+    problems: tuple[ProblemItem, ...]
 
     @property
     def totals(self) -> dict[str, int] | None:

@@ -20,6 +20,7 @@ from .._http import dumps_json
 from .._loader import Result
 
 __all__ = [
+    "TABLE_PHASES",
     "TABLE_STATUSES",
     "LastRound",
     "SeatSummary",
@@ -29,6 +30,7 @@ __all__ = [
     "SideSummary",
     "Table",
     "TableCreated",
+    "TablePhase",
     "TableRound",
     "TableStatus",
 ]
@@ -38,6 +40,13 @@ __all__ = [
 #: openapi/openapi.json (tests/contract/test_sdk_coverage.py compares the two).
 TableStatus = Literal["playing", "finished"]
 TABLE_STATUSES: tuple[TableStatus, ...] = typing.get_args(TableStatus)
+
+#: The phase of a turn: ``draw`` (the seat in turn draws, or takes the pile), ``play`` (it melds,
+#: then discards or goes out), ``answer`` (its partner answers "May I go out?") or ``ended`` (the
+#: round is over). The enum of ``Table.phase`` and of the view's ``phase`` in openapi/openapi.json
+#: (tests/contract/test_sdk_coverage.py compares them).
+TablePhase = Literal["draw", "play", "answer", "ended"]
+TABLE_PHASES: tuple[TablePhase, ...] = typing.get_args(TablePhase)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +115,7 @@ class Table(_TableHead):
     (``playing`` or ``finished``), the ``round`` in play, the table ``version`` (every action moves
     it, across rounds), whose ``turn`` (a seat index) and what ``phase``."""
 
-    phase: str
+    phase: TablePhase
     turn: int
     seats: tuple[SeatSummary, ...]
     sides: tuple[SideSummary, ...]
@@ -178,10 +187,11 @@ class SeatView(Result):
         return not self.finished and bool(self.actions)
 
     @property
-    def phase(self) -> str | None:
-        """``draw``, ``meld``, ``answer`` or ``ended``."""
+    def phase(self) -> TablePhase | None:
+        """The turn's phase (a ``TablePhase``): ``draw``, ``play``, ``answer`` (a partner is asked
+        "May I go out?") or ``ended``; ``None`` for a value this SDK does not know."""
         value = self.view.get("phase")
-        return value if isinstance(value, str) else None
+        return next((phase for phase in TABLE_PHASES if phase == value), None)
 
     @property
     def seat(self) -> int | None:

@@ -1,6 +1,7 @@
 """The SDK against openapi/openapi.json: every operation has a typed method
-(``handfoot.client.OPERATIONS``), every result type's fields are its schema's members, and the SDK's
-enums (provenance kinds, meld kinds, game statuses) are the document's.
+(``handfoot.client.OPERATIONS``), every result type's fields are its schema's members, optional
+(``X | None`` or a default) exactly where the schema does not require them, and the SDK's enums
+(provenance kinds, meld kinds, game and table statuses, table phases) are the document's.
 
 It fails as soon as the API grows an operation or a member the SDK does not cover.
 """
@@ -8,9 +9,11 @@ It fails as soon as the API grows an operation or a member the SDK does not cove
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 import json
 import typing
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -140,9 +143,21 @@ def test_fields_are_the_schema_members(cls: type[Result]) -> None:
 
 
 def _nullable(member: dict[str, Any]) -> bool:
-    """The document allows ``null`` for this member (``type: [..., "null"]``, or ``null`` in its enum)."""
+    """The document allows ``null`` for this member: ``type: [..., "null"]``, ``null`` in its enum,
+    an ``anyOf`` with a ``null`` branch, or no type at all (any JSON value)."""
     kinds = member.get("type")
-    return (isinstance(kinds, list) and "null" in kinds) or None in member.get("enum", ())
+    if not any(key in member for key in ("type", "$ref", "anyOf", "oneOf", "allOf", "enum")):
+        return True
+    return (
+        (isinstance(kinds, list) and "null" in kinds)
+        or None in member.get("enum", ())
+        or any(branch.get("type") == "null" for branch in member.get("anyOf", ()))
+    )
+
+
+def _admits_none(hint: Any) -> bool:
+    """The SDK's field type admits ``None`` (``X | None``, or ``object``: any JSON value)."""
+    return hint is object or type(None) in typing.get_args(hint)
 
 
 @pytest.mark.parametrize("cls", RESULT_TYPES, ids=lambda cls: cls.__name__)
@@ -153,7 +168,70 @@ def test_a_member_that_may_be_null_is_optional_in_the_sdk(cls: type[Result]) -> 
     properties = SCHEMAS[SCHEMA_OF[cls]]["properties"]
     for name, member, _omit_none, _keyed in _dump_plan(cls):
         if _nullable(properties[member]):
-            assert type(None) in typing.get_args(hints[name]), f"{cls.__name__}.{name}: {hints[name]}"
+            assert _admits_none(hints[name]), f"{cls.__name__}.{name}: {hints[name]}"
+
+
+def optionality_mismatches(cls: type[Result], schema: dict[str, Any]) -> list[str]:
+    """Each field of ``cls`` whose optionality is not what ``schema`` says of its member.
+
+    A member the spec lists as ``required`` is always sent: its field has no default, and its type
+    admits ``None`` only where the member may be ``null`` (else ``result.created_at`` would be
+    typed ``datetime | None`` and every caller would check for a ``None`` that never comes). A
+    member the spec does not require may be left out: its field admits ``None`` or has a default
+    (else the loader refuses an answer the spec allows)."""
+    hints = typing.get_type_hints(cls)
+    required = set(schema.get("required", ()))
+    found = []
+    for f in dataclasses.fields(cls):
+        plan = [member for name, member, _omit, _keyed in _dump_plan(cls) if name == f.name]
+        if not plan:
+            continue  # not in the body (``etag``: a header)
+        (member,) = plan
+        has_default = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+        admits_none = _admits_none(hints[f.name])
+        where = f"{cls.__name__}.{f.name} ({hints[f.name]})"
+        if member in required and has_default:
+            found.append(f"{where}: has a default, but the spec requires {member!r} (always sent)")
+        if member in required and admits_none and not _nullable(schema["properties"][member]):
+            found.append(f"{where}: admits None, but {member!r} is required and never null")
+        if member not in required and not (admits_none or has_default):
+            found.append(f"{where}: neither a default nor None, but the spec does not require {member!r}")
+    return found
+
+
+@pytest.mark.parametrize("cls", RESULT_TYPES, ids=lambda cls: cls.__name__)
+def test_a_field_is_optional_exactly_where_the_spec_does_not_require_its_member(cls: type[Result]) -> None:
+    problems = optionality_mismatches(cls, SCHEMAS[SCHEMA_OF[cls]])
+    assert not problems, "\n".join(problems)
+
+
+def test_an_optional_field_for_a_required_member_is_found() -> None:
+    """The check above can fail: a field typed ``X | None`` with a default, for a member the spec
+    requires and never sends as ``null``, is named twice; a field with neither, for a member the
+    spec does not require, once."""
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Made(Result):
+        always: datetime | None = None
+        sometimes: int = dataclasses.field(default=0)
+        maybe: str = ""
+
+    schema = {
+        "properties": {"always": {"type": "string"}, "sometimes": {"type": "integer"}, "maybe": {"type": "string"}},
+        "required": ["always"],
+    }
+    assert optionality_mismatches(Made, schema) == [
+        "Made.always (datetime.datetime | None): has a default, but the spec requires 'always' (always sent)",
+        "Made.always (datetime.datetime | None): admits None, but 'always' is required and never null",
+    ]
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Strict(Result):
+        sometimes: int
+
+    assert optionality_mismatches(Strict, {"properties": {"sometimes": {"type": "integer"}}}) == [
+        "Strict.sometimes (<class 'int'>): neither a default nor None, but the spec does not require 'sometimes'"
+    ]
 
 
 def test_provenance_kinds_are_the_spec_enum() -> None:
@@ -171,6 +249,12 @@ def test_game_statuses_are_the_spec_enum() -> None:
 def test_table_statuses_are_the_spec_enum(schema: str) -> None:
     """``TableStatus`` (``Table.status``, ``TableCreated.status``, ``SeatView.status``) is the document's enum."""
     assert list(types.TABLE_STATUSES) == SCHEMAS[schema]["properties"]["status"]["enum"]
+
+
+@pytest.mark.parametrize("schema", ["Table", "SeatViewBody"])
+def test_table_phases_are_the_spec_enum(schema: str) -> None:
+    """``TablePhase`` (``Table.phase``, ``SeatView.phase``) is the document's enum (the engine's phases)."""
+    assert list(types.TABLE_PHASES) == SCHEMAS[schema]["properties"]["phase"]["enum"]
 
 
 def test_book_kinds_are_the_spec_enum() -> None:

@@ -101,7 +101,13 @@ _PRINT_COMMENT = re.compile(r"^(\s*print\(.*\)\s+#\s)(.*)$")
 def commented_prints(code: str, namespace: dict[str, Any]) -> str:
     """``code`` with each ``print(...)  # shown`` comment replaced by the line that print printed,
     in order (each such print prints one line, once)."""
-    printed = exec_printing(code, namespace).splitlines()
+    return with_printed_comments(code, exec_printing(code, namespace))
+
+
+def with_printed_comments(code: str, output: str) -> str:
+    """``code`` with each ``print(...)  # shown`` comment replaced by its line of ``output`` (what
+    ``code`` printed, run here or by another interpreter), in order."""
+    printed = output.splitlines()
     lines = code.splitlines(keepends=True)
     commented = [i for i, line in enumerate(lines) if _PRINT_COMMENT.match(line)]
     if len(printed) != len(commented):

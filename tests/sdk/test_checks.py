@@ -112,6 +112,7 @@ def test_check_going_out(rsps: responses.RequestsMock, sdk_client: Client) -> No
         "missing": {"clean_books": 1, "dirty_books": 2, "wild_books": 1},
         "contract": {"clean_books": 2, "dirty_books": 2, "wild_books": 1},
         "problems": [],
+        "unknown": [],
     }
     rsps.post(f"{BASE}/v1/going-out/check", json=answer)
     players: list[PlayerInput] = [{"name": "North", "hand": []}, {"name": "South", "hand": ["4C"], "foot": ["5C"]}]
@@ -129,7 +130,7 @@ def test_check_discard_pile(rsps: responses.RequestsMock, sdk_client: Client) ->
     rsps.post(f"{BASE}/v1/discard-pile/check", json={"allowed": True, "cards": 7, "problems": []})
     rsps.post(f"{BASE}/v1/discard-pile/check", json={"allowed": False, "cards": 0, "problems": []})
     check = sdk_client.check_discard_pile(preset="bga", hand=["KS", "KH"], pile=["KD", "4C"])
-    assert check == DiscardPileCheck(True, 7) and check
+    assert check == DiscardPileCheck(True, 7, ()) and check
     assert body(rsps, 0) == {"preset": "bga", "hand": ["KS", "KH"], "pile": ["KD", "4C"]}
     sdk_client.check_discard_pile(
         preset="bga", hand=["KS"], pile=["KD"], melds=[["KS", "KH", "KD"]], taken_before=True, frozen=True
@@ -198,12 +199,20 @@ def test_preset_fields_are_parsed(rsps: responses.RequestsMock, sdk_client: Clie
     }
     rsps.get(
         f"{BASE}/v1/presets/pagat",
-        json={"id": "pagat", "name": "Pagat", "rules": {"book_size": 7}, "provenance": {}, "fields": [field]},
+        json={
+            "id": "pagat",
+            "name": "Pagat",
+            "source": "Pagat",
+            "summary": "",
+            "rules": {"book_size": 7},
+            "provenance": {},
+            "fields": [field],
+        },
     )
     preset = sdk_client.preset("pagat")
     (rule,) = preset.fields
     assert (rule.name, rule.group, rule.value) == ("book_size", "melds", 7)
-    assert rule.provenance is not None and rule.provenance.kind == "stated"
+    assert rule.provenance.kind == "stated"
     assert str(rule) == "book_size = 7  (Cards in a book.)"
 
 

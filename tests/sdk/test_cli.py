@@ -14,7 +14,7 @@ from responses import matchers
 from handfoot.client.cli import EXIT_OK, EXIT_PROBLEM, EXIT_UNAVAILABLE, EXIT_USAGE, main
 from tests.helpers.sdk import BASE, PROBLEM_JSON, problem
 from tests.sdk.test_checks import MELD_JSON
-from tests.sdk.test_client import SCORE_JSON
+from tests.sdk.test_client import PRESET_JSON, SCORE_JSON
 from tests.sdk.test_games import GAME_JSON, ROUND_JSON, SUMMARY_JSON
 
 ROUND = {"preset": "pagat", "round": 1, "teams": [{"name": "Team 1"}, {"name": "Team 2"}]}
@@ -131,7 +131,7 @@ def test_connection_options_go_before_or_after_the_command(rsps: responses.Reque
     code = main(["presets", "--url", "http://after.example", "--api-key", "k2"], stdout=out, stderr=err)
     assert (code, err.getvalue()) == (EXIT_OK, "")
     assert rsps.calls[0].request.headers["Authorization"] == "Bearer k2"
-    rsps.get("http://after.example/v1/presets/pagat", json={"id": "pagat", "name": "Pagat", "rules": {}})
+    rsps.get("http://after.example/v1/presets/pagat", json=PRESET_JSON)
     assert main(["--url", BASE, "preset", "pagat", "--url", "http://after.example"], stdout=out, stderr=err) == 0
 
 
@@ -199,7 +199,15 @@ def test_round_revisions_and_delete_round(rsps: responses.RequestsMock) -> None:
     rsps.get(f"{BASE}/v1/games/12/rounds/1", json=ROUND_JSON, headers={"ETag": '"r1"'})
     code, out, _ = run("round", "12", "1", "--json")
     assert code == EXIT_OK and json.loads(out)["totals_after"][0] == {"name": "Us", "total": 3740}
-    revision = {"revision": 1, "current": True, "request": ROUND_JSON["request"], "teams": ROUND_JSON["teams"]}
+    revision = {
+        "revision": 1,
+        "current": True,
+        "request": ROUND_JSON["request"],
+        "teams": ROUND_JSON["teams"],
+        "created_at": ROUND_JSON["created_at"],
+        "replaced_at": None,
+        "author": None,
+    }
     rsps.get(f"{BASE}/v1/games/12/rounds/1/revisions", json=[revision])
     code, out, _ = run("revisions", "12", "1")
     assert (code, out) == (EXIT_OK, "revision 1 (current): Us 3,740, Them 1,075\n")
@@ -209,7 +217,7 @@ def test_round_revisions_and_delete_round(rsps: responses.RequestsMock) -> None:
 
 def test_presets_and_preset(rsps: responses.RequestsMock) -> None:
     rsps.get(f"{BASE}/v1/presets", json=[{"id": "pagat", "name": "Pagat", "source": "Pagat", "summary": "13/13"}])
-    rsps.get(f"{BASE}/v1/presets/pagat", json={"id": "pagat", "name": "Pagat", "rules": {"book_size": 7}})
+    rsps.get(f"{BASE}/v1/presets/pagat", json={**PRESET_JSON, "rules": {"book_size": 7}})
     code, out, _ = run("presets")
     assert code == EXIT_OK and out.splitlines()[1].split() == ["pagat", "Pagat", "Pagat", "13/13"]
     code, out, _ = run("preset", "pagat", "--json")

@@ -27,6 +27,7 @@ PRESET_JSON = {
         "book_size": {"kind": "stated", "source": "Pagat", "note": ""},
         "opening_minimums": {"kind": "filled", "source": "bicycle", "note": "pagat is silent"},
     },
+    "fields": [],
 }
 
 SCORE_JSON = {
@@ -59,9 +60,11 @@ SCORE_JSON = {
                     "points": -25,
                 },
             ],
+            "warnings": [],
         },
-        {"name": "Team 2", "total": 1075, "lines": []},
+        {"name": "Team 2", "total": 1075, "lines": [], "warnings": []},
     ],
+    "rules_overridden": [],
 }
 
 

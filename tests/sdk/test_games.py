@@ -12,6 +12,7 @@ import responses
 from responses import matchers
 
 from handfoot.client import (
+    APIResponseValidationError,
     Books,
     Client,
     ConflictError,
@@ -338,7 +339,14 @@ def test_scoresheet_csv(rsps: responses.RequestsMock, sdk_client: Client) -> Non
     assert sdk_client.scoresheet_csv(12) == csv
 
 
-def test_game_summary_tolerates_minimal_items() -> None:
-    g = GameSummary.from_json({"id": 1, "preset": "pagat", "status": "finished", "winner": "Us", "tie": False})
-    assert g.teams == () and g.winner == "Us"
+def test_a_finished_game_summary_says_who_won() -> None:
+    g = GameSummary.from_json({**SUMMARY_JSON, "status": "finished", "winner": "Us"})
+    assert g.finished and g.winner == "Us"
     assert "finished: Us won" in str(g)
+
+
+def test_a_game_summary_without_a_member_the_spec_requires_is_refused() -> None:
+    """Every member of ``GameSummary`` is always sent (the spec's ``required``): one left out is an
+    answer the SDK cannot trust, named rather than filled with a made-up value."""
+    with pytest.raises(APIResponseValidationError, match=r"^GameSummary: missing member 'tie'$"):
+        GameSummary.from_json({k: v for k, v in SUMMARY_JSON.items() if k != "tie"})

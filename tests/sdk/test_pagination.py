@@ -151,6 +151,10 @@ def summary(game_id: int) -> dict[str, object]:
         "rounds_played": 0,
         "next_round": 1,
         "teams": [],
+        "totals": [],
+        "leaders": [],
+        "winner": None,
+        "tie": False,
         "created_at": "2026-01-01T00:00:00Z",
         "updated_at": "2026-01-01T00:00:00Z",
     }

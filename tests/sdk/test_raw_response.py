@@ -25,7 +25,15 @@ PRESET_IDS = ["pagat", "bicycle", "bga", "family", "online-11-13"]
 
 
 def preset_body(preset_id: str) -> dict[str, object]:
-    return {"id": preset_id, "name": preset_id.title(), "source": "s", "summary": "x", "rules": {}, "provenance": {}}
+    return {
+        "id": preset_id,
+        "name": preset_id.title(),
+        "source": "s",
+        "summary": "x",
+        "rules": {},
+        "provenance": {},
+        "fields": [],
+    }
 
 
 def test_the_call_s_answer_and_result(rsps: responses.RequestsMock, once: Client) -> None:

@@ -246,7 +246,7 @@ def test_plain_post_is_never_retried(
 @pytest.mark.parametrize("status", [500, 503])
 def test_score_round_is_idempotent_and_retried(rsps: responses.RequestsMock, sdk_client: Client, status: int) -> None:
     rsps.post(SCORE, status=status)
-    rsps.post(SCORE, json={"preset": "pagat", "round": 1, "teams": []})
+    rsps.post(SCORE, json={"preset": "pagat", "round": 1, "teams": [], "rules_overridden": []})
     assert sdk_client.score_round(preset="pagat", teams=[]).teams == ()
     assert len(rsps.calls) == 2
     assert "Idempotency-Key" not in rsps.calls[0].request.headers

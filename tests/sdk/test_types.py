@@ -26,6 +26,7 @@ from handfoot.client._loader import Result, load
 from handfoot.engine.play.bots import greedy_policy
 from tests.contract.test_sdk_coverage import SCHEMA_OF, SPEC
 from tests.helpers.live import PROJECT_ROOT, LiveServer
+from tests.sdk.test_games import SUMMARY_JSON
 
 WORKED_ROUND: dict[str, Any] = json.loads((PROJECT_ROOT / "examples" / "worked_round.json").read_text("utf-8"))
 
@@ -221,7 +222,7 @@ def test_problem_details_pickle_and_deepcopy(live_server: LiveServer) -> None:
 def test_a_status_outside_game_status_is_refused() -> None:
     """``GameSummary.status`` is a ``GameStatus``: a value the type does not list is an
     ``APIResponseValidationError`` naming the member, not a string that no ``match`` arm handles."""
-    item = {"id": 1, "name": "g", "preset": "pagat", "status": "paused"}
+    item = {**SUMMARY_JSON, "status": "paused"}
     with pytest.raises(handfoot.client.APIResponseValidationError, match=r"status.*'in_progress'.*'paused'"):
         types.GameSummary.from_json(item)
     assert types.GameSummary.from_json({**item, "status": "tiebreaker"}).status == "tiebreaker"

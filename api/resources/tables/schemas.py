@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from handfoot.engine.play import ACTION_MEMBERS, ACTION_TYPES
+from handfoot.engine.play import ACTION_MEMBERS, ACTION_TYPES, PHASES
 from handfoot.engine.play.step import NOT_ACTIONS
 from handfoot.server.codes import describe
 from handfoot.server.errors import CodedMessage
@@ -333,7 +333,10 @@ class SideSummarySchema(Schema):
 
 
 class TableSchema(_TableHeadSchema):
-    phase = fields.String(required=True, metadata=_d("draw, play, answer (a partner is asked) or ended."))
+    phase = fields.String(
+        required=True,
+        metadata={"description": "`draw`, `play`, `answer` (a partner is asked) or `ended`.", "enum": list(PHASES)},
+    )
     turn = fields.Integer(required=True, metadata=_d("The seat whose turn it is."))
     seats = fields.List(
         fields.Nested(SeatSummarySchema), required=True, metadata=_d("Every seat, in turn order, with its card counts.")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from handfoot.engine.play import ACTION_TYPES
+from handfoot.engine.play import ACTION_TYPES, PHASES
 
 #: The component's name.
 SEAT_VIEW_BODY = "SeatViewBody"
@@ -156,7 +156,7 @@ def _view_properties() -> dict[str, Any]:
         "side": _d(_INT, "The seat's side."),
         "round": _d(_INT, "The game's round in play."),
         "step": _d(_INT, "The round's actions so far (the table's `version` counts over all rounds)."),
-        "phase": _d({"type": "string", "enum": ["draw", "play", "answer", "ended"]}, "The turn's phase."),
+        "phase": _d({"type": "string", "enum": list(PHASES)}, "The turn's phase."),
         "turn": _d(_INT, "The seat whose turn it is."),
         "hand": _d(_CARDS, "The seat's own cards."),
         "foot_size": _d(_nullable(_INT), "The seat's foot's size (null once picked up)."),

@@ -27,14 +27,11 @@ export function contractText(contract) {
   return `${listWords(parts)} ${total === 1 ? "book" : "books"}`;
 }
 
-/** A rule field's description (GET /v1/presets/{id}'s `fields[].description`) in players' words: the
- * other rules it names (`target_score`, hand_size) as words, "null" as "none" (the empty input). */
-export function ruleWords(description) {
-  return String(description || "")
-    .replace(/`/g, "")
-    .replace(/\bnull\b/g, "none")
-    .replace(/\b([a-z0-9]+(?:_[a-z0-9]+)+)\b/g, (name) => name.replace(/_/g, " "))
-    .replace(/ x /g, " \u00d7 ");
+/** A rule's name or a choice value as words: "hand_size" → "hand size", "tiebreaker_round" →
+ * "tiebreaker round". (A rule's description, GET /v1/presets/{id}'s `fields[].description`, is in
+ * players' words as the server sends it.) */
+export function ruleWords(name) {
+  return String(name || "").replace(/_/g, " ");
 }
 
 /** A rule value as players say it: null → "none", true → "yes", a contract → "2 clean and 1 wild books". */

@@ -151,7 +151,7 @@ def test_rules_named_in_players_words(page: Any, live_server: LiveServer) -> Non
     in_code = [text for text in labels if SNAKE.search(text)]
     assert not in_code, f"rule labels with field names or null: {in_code[:5]}"
     assert page.locator(".rule-row code").count() == 0
-    assert "Rounds in a game (none: play to target score)." in labels
+    assert "Rounds in a game (none: no fixed number of rounds, play until a side reaches the target score)." in labels
 
     # A game with house rules says them in the same words on its scoreboard.
     teams = [{"name": "Us", "players": ["Ann", "Bo"]}, {"name": "Them", "players": ["Cy", "Di"]}]
@@ -163,9 +163,9 @@ def test_rules_named_in_players_words(page: Any, live_server: LiveServer) -> Non
     shown = page.locator("ul.house-rules li")
     expect(shown).to_have_count(3)
     assert sorted(shown.all_inner_texts()) == [
-        "A game ends when a side reaches this score (none: after rounds): 10,000",
+        "A game ends when a side reaches this score (none: no target, the game ends after its rounds): 10,000",
         "Bonus per clean (red, natural) book: 400",
-        "Rounds in a game (none: play to target score): none",
+        "Rounds in a game (none: no fixed number of rounds, play until a side reaches the target score): none",
     ]
 
 

@@ -162,7 +162,7 @@ function totalsBoard(game) {
 export async function showGame(id) {
   const { game, etag, seenAt } = await getGame(id);
   await presetList().catch(() => null);
-  // The house rules are named by their descriptions; without them (an old preset), by their names.
+  // The house rules are named by their descriptions (players' words at their source); without them, by their names.
   const fields = Object.keys(game.house_rules || {}).length ? await presetDetail(game.preset).then((d) => d.fields, () => []) : [];
   renderGame(game, etag, fields, seenAt);
 }
@@ -172,7 +172,7 @@ const when = (iso) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: 
 /** A house rule as players say it: "Bonus per clean (red, natural) book: 400". */
 function houseRuleWords([name, value], fields) {
   const found = fields.find((f) => f.name === name);
-  return `${ruleWords(found ? found.description : name).replace(/\.$/, "")}: ${ruleValueWords(value)}`;
+  return `${(found ? found.description : ruleWords(name)).replace(/\.$/, "")}: ${ruleValueWords(value)}`;
 }
 
 function renderGame(game, etag, fields = [], seenAt = null) {

@@ -151,13 +151,13 @@ export async function showNewGame() {
             const control = editor.control;
             control.id = control.id || nextId("rule");
             const labelEl = control.matches("input, select, textarea")
-              ? h("label", { for: control.id }, ruleWords(f.description))
-              : h("span.label", { id: `${control.id}-label` }, ruleWords(f.description));
+              ? h("label", { for: control.id }, f.description)
+              : h("span.label", { id: `${control.id}-label` }, f.description);
             if (!control.matches("input, select, textarea")) control.setAttribute("aria-labelledby", `${control.id}-label`);
             return h(
               "div.rule-row",
               {
-                dataset: { rule: f.name, pointer: `/rules/${f.name}`, label: ruleWords(f.description), provenance: f.provenance ? f.provenance.kind : "" },
+                dataset: { rule: f.name, pointer: `/rules/${f.name}`, label: f.description, provenance: f.provenance ? f.provenance.kind : "" },
                 class: `rule-row${f.provenance && f.provenance.kind === "filled" ? " is-filled" : ""}`,
               },
               labelEl,
