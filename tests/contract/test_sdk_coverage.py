@@ -245,6 +245,13 @@ def test_game_statuses_are_the_spec_enum() -> None:
     assert list(handfoot.client.GAME_STATUSES) == status["schema"]["enum"]
 
 
+@pytest.mark.parametrize("schema", ["GameSummary", "Game", "Scoresheet"])
+def test_game_answers_list_the_statuses_the_sdk_types(schema: str) -> None:
+    """Each answer's ``status`` carries the document's enum, the ``GameStatus`` the SDK types it as (a
+    generated client then types it as the same literal, not as any string)."""
+    assert list(handfoot.client.GAME_STATUSES) == SCHEMAS[schema]["properties"]["status"]["enum"]
+
+
 @pytest.mark.parametrize("schema", ["Table", "TableCreated", "SeatView"])
 def test_table_statuses_are_the_spec_enum(schema: str) -> None:
     """``TableStatus`` (``Table.status``, ``TableCreated.status``, ``SeatView.status``) is the document's enum."""

@@ -226,6 +226,7 @@ class _GameStateFields(Schema):
     preset = fields.String(required=True, metadata={"description": "The preset the game's rules start from."})
     status = fields.String(
         required=True,
+        validate=validate.OneOf(GAME_STATUSES),  # documents the enum; an answer is not validated
         metadata={"description": "in_progress, tiebreaker (level after the end: one more round), or finished."},
     )
     teams = fields.List(
@@ -350,7 +351,11 @@ class ScoresheetSchema(Schema):
         fields.Nested(ScoresheetRowSchema), required=True, metadata={"description": "One row per round."}
     )
     totals = fields.List(fields.Integer(), required=True, metadata={"description": "Each side's total."})
-    status = fields.String(required=True, metadata={"description": "in_progress, tiebreaker or finished."})
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(GAME_STATUSES),  # documents the enum; an answer is not validated
+        metadata={"description": "in_progress, tiebreaker or finished."},
+    )
     leaders = fields.List(fields.String(), required=True, metadata={"description": "Every side with the top total."})
     winner = fields.String(
         required=True, allow_none=True, metadata={"description": "The winner once finished without a tie."}
