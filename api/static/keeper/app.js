@@ -75,6 +75,13 @@ function setupApiKey() {
 function setupOffline() {
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((err) => console.warn("The page is not kept for offline use:", err));
+    // A worker taking over from another is a new version of the page: this page still runs the
+    // files it loaded, so it says so (the first worker to keep the page is no new version).
+    let kept = Boolean(navigator.serviceWorker.controller);
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      if (kept) showNewVersion();
+      kept = true;
+    });
   }
   onOutboxChange((gameIds) => {
     showWaiting();
@@ -86,6 +93,15 @@ function setupOffline() {
   window.addEventListener("offline", showWaiting);
   showWaiting();
   startOutbox();
+}
+
+/** Say that a new version of the keeper is ready, with a button that loads it. */
+function showNewVersion() {
+  const reload = h("button.secondary", { type: "button", onclick: () => location.reload() }, "Reload");
+  document.getElementById("update").replaceChildren(
+    h("span", null, "A new version of the score keeper is ready: reload the page to use it. "),
+    reload,
+  );
 }
 
 setupApiKey();

@@ -155,11 +155,15 @@ def test_a_changed_shell_is_kept_in_place_of_the_old_one(
     page: Any, context: Any, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Another version of the shell (here only its version changed) is another /sw.js: the browser
-    installs it, it keeps the shell in a cache of its own and deletes the old one."""
+    installs it, it keeps the shell in a cache of its own and deletes the old one. The open page,
+    which still runs the files it loaded, says a new version is ready (the first worker to keep the
+    page said nothing)."""
     page.goto(f"{live_server.url}/#/games")
     kept_for_offline(page)
     version, urls = keeper.shell_version()
     assert page.evaluate("caches.keys()") == [f"keeper-shell-{version}"]
+    update = page.locator("#update")
+    assert update.inner_text() == ""
 
     monkeypatch.setattr(keeper, "shell_version", lambda folder=keeper.KEEPER_STATIC: ("0" * 16, urls))
     page.evaluate("async () => { await (await navigator.serviceWorker.getRegistration()).update(); }")
@@ -168,6 +172,11 @@ def test_a_changed_shell_is_kept_in_place_of_the_old_one(
             break
         page.wait_for_timeout(100)
     assert page.evaluate("caches.keys()") == ["keeper-shell-" + "0" * 16]
+    expect(update).to_contain_text("A new version of the score keeper is ready: reload the page to use it.")
+    with page.expect_navigation():
+        update.get_by_role("button", name="Reload").click()
+    page.wait_for_selector("h1:text('Games')")
+    assert update.inner_text() == ""
 
     context.set_offline(True)
     response = page.reload()
