@@ -62,7 +62,6 @@ from handfoot.server.services.errors import (
     StoreUnavailableError,
     TableFinishedError,
     TableNotFoundError,
-    TableOpenError,
     TableRoundError,
     TableVersionError,
 )
@@ -158,7 +157,6 @@ _SELECT = (select(*(TABLES.c[name] for name in _COLUMNS),
                _LAST.c.round == TABLES.c.round - case((TABLES.c.status == "playing", 1), else_=0))))
            .where(TABLES.c.id == bindparam("table_id")))
 _INSERT_TABLE = insert(TABLES).returning(TABLES.c.id)
-_PLAYING = select(TABLES.c.id).where(TABLES.c.game_id == bindparam("game_id"), TABLES.c.status == "playing")
 _INSERT_ROUND = insert(ROUNDS_ENDED)
 _SELECT_ROUND = select(*(ROUNDS_ENDED.c[name] for name in _ROUND_COLUMNS)).where(
     ROUNDS_ENDED.c.table_id == bindparam("table_id"), ROUNDS_ENDED.c.round == bindparam("number"))
@@ -246,9 +244,7 @@ def create_table(session: Session, actor: Actor, body: Mapping[str, Any],
         game = games_svc.find_game(session, actor, int(body["game"]), lock=True)
         if game.status == "finished":
             raise GameFinishedError(game.state.get("end_reason") or "the game is over")
-        playing = session.connection().execute(_PLAYING, {"game_id": game.id}).scalar()
-        if playing is not None:
-            raise TableOpenError(game.id, playing)
+        rounds_svc.refuse_open_table(session, game.id)  # one table plays a game at a time
     else:
         game = games_svc.create_game(store.database_of(session), actor, body)  # joins this write transaction
     number = int(game.rounds_played) + 1
