@@ -217,12 +217,15 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
 
 def _two_sides_out_problems(teams: Sequence[TeamRound]) -> list[Problem]:
     """One side ends the round: ``two_sides_out`` for every side marked out after the first."""
+    if sum(map(_went_out, teams)) < 2:  # decided in one pass; the list only when there is a problem
+        return []
     out = [i for i, t in enumerate(teams) if t.went_out]
     return [Problem("two_sides_out", f"{teams[i].name} is marked out, but {teams[out[0]].name} already "
                     "went out: one side ends the round", ("teams", i, "went_out")) for i in out[1:]]
 
 
 _THREE = RANK_INDEX[Rank.THREE]
+_went_out = attrgetter("went_out")
 _rank_index = attrgetter("rank_index")
 _is_red_three = attrgetter("is_red_three")
 

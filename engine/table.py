@@ -52,28 +52,27 @@ def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = 
     book.
     """
     mr = meld_rules(rules)
-    checks = tuple(
-        [
-            meld_of(sum(map(_composition_of, meld)), len(meld), meld, (), rules, mr)
-            if len(meld) <= MELD_CARDS_MAX
-            else meld_check(meld, rules)
-            for meld in melds
-        ]
-    )
+    checks: list[MeldCheck] = []
     clean = dirty = wild = points = 0
     ranks: set[str] = set()
     between = broken = False  # between: two melds of one rank (the rules between melds concern them)
-    for c in checks:
-        points += c.points
-        rank = c.rank
+    for meld in melds:
+        size = len(meld)
+        check = (
+            meld_of(sum(map(_composition_of, meld)), size, meld, (), rules, mr)
+            if size <= MELD_CARDS_MAX
+            else meld_check(meld, rules)
+        )
+        checks.append(check)
+        _valid, kind, rank, complete, _size, _naturals, _wilds, meld_points, meld_problems = check
+        points += meld_points
         if rank is not None:
             if rank in ranks:
                 between = True
             ranks.add(rank)
-        if c.problems:
+        if meld_problems:
             broken = True
-        elif c.complete:
-            kind = c.kind
+        elif complete:
             if kind is _CLEAN:
                 clean += 1
             elif kind is _DIRTY:
@@ -81,7 +80,7 @@ def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = 
             else:
                 wild += 1
     problems = _table_problems(checks, rules, path, between) if between or broken else ()
-    return _new(Table, (checks, Contract(clean, dirty, wild), points, problems))
+    return _new(Table, (tuple(checks), Contract(clean, dirty, wild), points, problems))
 
 
 _CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY
