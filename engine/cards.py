@@ -72,7 +72,7 @@ _SUIT_INDEX: dict[Suit | None, int] = {suit: i for i, suit in enumerate(Suit)} |
 # ``RANK_BITS`` bits per rank, field r (``RANK_INDEX``) counting the cards of rank r. It is the sum of
 # its cards' ``Card.composition`` (a one in the card's rank field), so a meld's composition is one
 # C-level ``sum`` (:func:`composition`) rather than a Python loop over its cards; every meld rule but
-# the colour of threes reads it (``handfoot.engine.melds.meld_check``). Exact for melds of at most
+# the colour of threes reads it (``handfoot.engine.melds.validate_meld``). Exact for melds of at most
 # ``MELD_CARDS_MAX`` cards (no field can carry into the next); the meld check refuses larger ones.
 
 #: Bits per rank field of a composition.

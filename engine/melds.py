@@ -12,7 +12,7 @@ from enum import Enum
 from operator import attrgetter
 from typing import NamedTuple
 
-from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, Card, Rank, composition
+from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, Card, Rank
 from handfoot.engine.errors import Problem
 from handfoot.engine.rules import RuleSet, per_rules
 
@@ -96,7 +96,10 @@ _new = tuple.__new__
 
 
 def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ()) -> MeldCheck:
-    """Check ``cards`` as a new meld, or as cards added ``onto`` a meld already on the table.
+    """Check ``cards`` as a new meld, or as cards added ``onto`` a meld already on the table: the meld
+    rules, all of them, for ``POST /v1/melds/validate``, a meld action in play and every meld on a
+    table (:func:`handfoot.engine.table.analyse_table` calls :func:`meld_of` with the composition it
+    has).
 
     Every rule broken is reported (codes ``meld_too_small``, ``meld_too_large``, ``book_closed``,
     ``mixed_ranks``, ``rank_not_meldable``, ``all_wild_not_allowed``, ``too_many_wilds``,
@@ -105,20 +108,10 @@ def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = 
     ``book_size``, ``book_max_size``; a clean meld past it under ``clean_books_grow``, D26), wild
     limits (``wild_ratio``, ``min_naturals_with_wilds``,
     ``min_naturals_dirty_book``, ``max_wilds_per_book``); each rule's source is in the preset's
-    provenance.
+    provenance. Reads the meld's composition (``handfoot.engine.cards``), and its cards only for the
+    colour of its threes.
     """
-    return meld_check(cards, rules, onto)
-
-
-def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ()) -> MeldCheck:
-    """The meld rules, all of them, for :func:`validate_meld` and every meld on a table
-    (:func:`handfoot.engine.table.analyse_table` calls :func:`meld_of` with the composition it has).
-
-    Reads the meld's composition (``handfoot.engine.cards``), and its cards only for the colour of
-    its threes.
-    """
-    whole = [*onto, *cards] if onto else cards
-    size = len(whole)
+    size = len(cards) + len(onto)
     if size > MELD_CARDS_MAX:
         return _new(
             MeldCheck,
@@ -140,7 +133,8 @@ def meld_check(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ())
                 ),
             ),
         )
-    return meld_of(composition(whole), size, cards, onto, rules, meld_rules(rules))
+    comp = sum(map(_composition_of, [*onto, *cards] if onto else cards))
+    return meld_of(comp, size, cards, onto, rules, meld_rules(rules))
 
 
 # -- the meld rules: decided as bits (``meld_of``), explained from the bits (``meld_problems``) ----
@@ -286,6 +280,7 @@ def meld_of(
 
 _CLEAN, _DIRTY, _WILD = BookKind.CLEAN, BookKind.DIRTY, BookKind.WILD
 _is_red_three = attrgetter("is_red_three")
+_composition_of = attrgetter("composition")
 
 
 def meld_problems(

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from handfoot.engine.cards import MELD_CARDS_MAX, Card
 from handfoot.engine.errors import Path, Problem
-from handfoot.engine.melds import BookKind, MeldCheck, meld_check, meld_of, meld_rules
+from handfoot.engine.melds import BookKind, MeldCheck, meld_of, meld_rules, validate_meld
 from handfoot.engine.rules import Contract, RuleSet
 
 
@@ -61,7 +61,7 @@ def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = 
         check = (
             meld_of(sum(map(_composition_of, meld)), size, meld, (), rules, mr)
             if size <= MELD_CARDS_MAX
-            else meld_check(meld, rules)
+            else validate_meld(meld, rules)
         )
         checks.append(check)
         _valid, kind, rank, complete, _size, _naturals, _wilds, meld_points, meld_problems = check

@@ -2,7 +2,7 @@
 
 Random rounds, legal and not, under every preset and a few house rules: scoring a side's cards gives
 what scoring the tally that ``side_tally`` derives from them gives; a table's meld checks (kept per
-composition) are ``meld_check``'s; and the behaviour the earlier fast path was held to stays pinned
+composition) are ``validate_meld``'s; and the behaviour the earlier fast path was held to stays pinned
 here, now of the one path: copies across spellings, red threes caught, the breakdown's lines, no
 cost cliff at 16 melds, and house rules resolved once.
 """
@@ -38,7 +38,7 @@ from handfoot.engine import (
 )
 from handfoot.engine.cards import CARD_TABLE, DECK, MELD_CARDS_MAX, composition, composition_count
 from handfoot.engine.frozen import fast_init
-from handfoot.engine.melds import meld_check, rank_points
+from handfoot.engine.melds import rank_points
 from handfoot.engine.table import analyse_table
 
 NATURALS = ["A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -181,16 +181,16 @@ def test_scoring_cards_is_scoring_the_tally_derived_from_them(seed: int) -> None
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_a_tables_kept_meld_checks_are_meld_check(seed: int) -> None:
+def test_a_tables_kept_meld_checks_are_validate_meld(seed: int) -> None:
     """``analyse_table`` keeps each composition's check: cold or warm, every meld's check is
-    ``meld_check`` of the meld (threes and all), and the table's books and points follow from them."""
+    ``validate_meld`` of the meld (threes and all), and the table's books and points follow from them."""
     rng = random.Random(seed)
     for _ in range(150):
         _, _, rules = _rules(rng)
         melds = [parse_cards(_meld(rng, rules, rng.choice([*NATURALS, "3"]))) for _ in range(rng.randint(0, 8))]
         for _ in range(2):  # the second time every composition without threes is kept
             table = analyse_table(melds, rules)
-            assert table.checks == tuple(meld_check(m, rules) for m in melds)
+            assert table.checks == tuple(validate_meld(m, rules) for m in melds)
             books = [c.kind for c in table.checks if c.complete and c.valid]
             assert table.books == Contract(*(books.count(kind) for kind in BookKind))
             assert table.points == sum(c.points for c in table.checks)
