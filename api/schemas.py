@@ -246,6 +246,31 @@ RulesSchema: type[ma.Schema] = Schema.from_dict(
 )
 
 
+#: RulesSchema's fields by the member each reads: every one optional, with no hook or schema-level
+#: validator, so the schema refuses an object exactly when a member is unknown or its field refuses it.
+_RULE_FIELDS_BY_MEMBER: dict[str, fields.Field[Any]] = {
+    field.data_key or name: field for name, field in RulesSchema().load_fields.items()
+}
+
+
+def rules_ok(value: Any) -> bool:
+    """Whether ``RulesSchema().load(value)`` takes ``value`` (a house-rules object): each member sent
+    read by its own field of the schema, not every one of the ~70 fields for the few members a
+    request sends. False: let the schema's load decide (its errors are the answer)."""
+    if type(value) is not dict:
+        return False
+    by_member = _RULE_FIELDS_BY_MEMBER
+    for member, item in value.items():
+        field = by_member.get(member)
+        if field is None:
+            return False
+        try:
+            field.deserialize(item, member, value)
+        except ma.ValidationError:
+            return False
+    return True
+
+
 class RulesField(fields.Nested):
     """House rules: a ``Nested(RulesSchema)``; an empty object (most requests) loads as ``{}``
     without walking the schema's fields, exactly what ``RulesSchema().load({})`` returns."""

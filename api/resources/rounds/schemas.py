@@ -23,12 +23,12 @@ from handfoot.server.schemas import (
     Problems,
     RoundNumber,
     Rules,
-    RulesSchema,
     Schema,
     card_list_bounded,
     card_strings_ok,
     meld_lists_bounded,
     meld_lists_ok,
+    rules_ok,
 )
 
 #: No tally value comes near this; it keeps numbers far from 64 bits (the engine's own ceilings, by
@@ -290,7 +290,7 @@ _SCORE_KEYS = frozenset({"preset", "rules", "round", "teams"})
 def plain_score_body(body: Any, cards_read: bool = False) -> bool:
     """Whether ``RoundScoreRequestSchema().load(body)`` takes ``body`` as it is (its defaults aside):
     a preset id, a round number or none, house rules absent, empty or taken by the rules' own schema
-    (``RulesSchema``, which is what the body's schema loads them with), and 1 to ``MAX_TEAMS`` sides
+    (``RulesSchema``, which is what the body's schema loads them with: :func:`rules_ok`), and 1 to ``MAX_TEAMS`` sides
     that :func:`plain_team` takes (``cards_read``: see :func:`plain_player`)."""
     if type(body) is not dict or not body.keys() <= _SCORE_KEYS:
         return False
@@ -305,12 +305,11 @@ def plain_score_body(body: Any, cards_read: bool = False) -> bool:
         and type(teams) is list
         and 1 <= len(teams) <= MAX_TEAMS
         and all(map(plain_team, teams, repeat(cards_read)))
-        and (not rules or not _RULES.validate(rules))
+        and (not rules or rules_ok(rules))
     )
 
 
 _NO_RULES: dict[str, Any] = {}
-_RULES = RulesSchema()
 
 
 class RoundScoreRequestSchema(RoundBodyMixin):
