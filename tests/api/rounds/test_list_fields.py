@@ -76,7 +76,16 @@ _REF_TEAM = _RefTeam
 #: Card strings the schema takes (the engine judges them later) and ones it refuses (longer than 8).
 GOOD_CARDS = st.sampled_from(["KS", "10H", "TD", "4♣", "JK", "2C", "3H", "kd", " QS ", "1X", "", "JKJKJKJK"])
 CARDS = st.one_of(GOOD_CARDS, st.just("XXXXXXXXX"))
-BAD = st.one_of(st.none(), st.integers(-3, 3), st.booleans(), st.floats(allow_nan=False), st.just({}), st.just("x"))
+#: No infinities: JSON has none, and the test client's encoder (orjson) sends them as null, so a body
+#: holding one is not the body the server reads.
+BAD = st.one_of(
+    st.none(),
+    st.integers(-3, 3),
+    st.booleans(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.just({}),
+    st.just("x"),
+)
 NAMES = st.one_of(
     st.sampled_from(
         [
