@@ -129,8 +129,11 @@ def check_counts(data: bytes) -> None:
     without being walked), and nesting past the interpreter's recursion limit is a 400 malformed-json
     (:func:`decode_json`).
     """
+    # Each byte counted is a byte of the body: a body too short to reach a limit is not counted for it.
+    if len(data) <= MAX_BODY_OBJECTS:
+        return
     objects = data.count(b"{")
     if objects > MAX_BODY_OBJECTS:
         raise BodyTooComplexError(f"more than {MAX_BODY_OBJECTS} JSON objects")
-    if objects + data.count(b"[") + data.count(b",") + 1 > MAX_BODY_VALUES:
+    if len(data) + 1 > MAX_BODY_VALUES and objects + data.count(b"[") + data.count(b",") + 1 > MAX_BODY_VALUES:
         raise BodyTooComplexError(f"more than {MAX_BODY_VALUES} JSON values")

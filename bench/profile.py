@@ -3,6 +3,7 @@ WSGI app (Flask test client, so no socket or gunicorn in the picture).
 
     python -m bench.profile [--requests 2000] [--cprofile]
     python -m bench.profile --cpu [--blocks 7] [--requests 300]
+    python -m bench.profile --instructions cards|tally|rules [--floor] [--requests 200]
 
 Prints pyinstrument's call tree (or cProfile's top functions by own time) and writes it to
 ``bench/results/profile-score.txt``. Also prints the time per request of each layer, measured
@@ -13,6 +14,16 @@ separately: the whole request, the engine alone, marshmallow's load alone, the a
 against the floor app's ``/bench/plain`` with the same body and an answer of the same size, in
 alternating blocks of ``--requests``; medians and best blocks, and app / floor per block. CPU time in
 one process is far less moved by other work on the machine than a ``wrk`` window.
+
+``--instructions FORM``: ``--requests`` (default 200) score requests in that form (``--floor``: the
+floor's ``/bench/plain`` with the same body and an answer of the same size), called as ``--cpu`` calls
+them, after 50 untimed ones, all inside ``sys.call_tracing``, so that callgrind, told to collect only
+there, counts those requests alone (not the imports, the app's set-up or the warm-up):
+
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --collect-atstart=no --toggle-collect=sys_call_tracing \\
+        --callgrind-out-file=cards.out .venv/bin/python -m bench.profile --instructions cards
+
+``callgrind_annotate cards.out | head`` prints the total; divided by ``--requests``, a request's.
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ import io
 import json
 import pstats
 import statistics
+import sys
 import tempfile
 import time
 import timeit
@@ -87,15 +99,34 @@ def _wsgi_caller(app: Any, path: str, body: bytes) -> Callable[[], bytes]:
     return call
 
 
+def _bodies() -> dict[str, dict[str, Any]]:
+    return {"cards": rounds.score_body(), "tally": rounds.tally_body(), "rules": rounds.score_rules_body()}
+
+
+def _callers(app: Any, floor: Any, data: dict[str, Any]) -> tuple[Callable[[], bytes], Callable[[], bytes]]:
+    """The score request posting ``data`` to ``app``, and the floor's posting it to ``floor``."""
+    body = json.dumps(data).encode()
+    call = _wsgi_caller(app, "/v1/rounds/score", body)
+    size = len(call())
+    return call, _wsgi_caller(floor, f"/bench/plain?bytes={size}", body)
+
+
+def instructions(app: Any, floor: Any, form: str, on_floor: bool, requests: int) -> None:
+    """``--instructions``: ``requests`` calls inside ``sys.call_tracing`` (see the module's docstring)."""
+    call = _callers(app, floor, _bodies()[form])[1 if on_floor else 0]
+    for _ in range(50):
+        call()
+
+    def measured() -> None:
+        for _ in range(requests):
+            call()
+
+    sys.call_tracing(measured, ())
+
+
 def cpu(app: Any, floor: Any, blocks: int, requests: int) -> str:
     """``--cpu``'s table (see the module's docstring)."""
-    bodies = {"cards": rounds.score_body(), "tally": rounds.tally_body(), "rules": rounds.score_rules_body()}
-    cases = {}
-    for form, data in bodies.items():
-        body = json.dumps(data).encode()
-        call = _wsgi_caller(app, "/v1/rounds/score", body)
-        size = len(call())
-        cases[form] = (call, _wsgi_caller(floor, f"/bench/plain?bytes={size}", body))
+    cases = {form: _callers(app, floor, data) for form, data in _bodies().items()}
     taken: dict[str, tuple[list[float], list[float]]] = {form: ([], []) for form in cases}
     for _ in range(blocks):
         for form, calls in cases.items():
@@ -121,6 +152,8 @@ def main() -> int:
     parser.add_argument("--cprofile", action="store_true", help="cProfile's top functions instead of pyinstrument")
     parser.add_argument("--cpu", action="store_true", help="CPU time per request against the floor (see above)")
     parser.add_argument("--blocks", type=int, default=7, help="--cpu: blocks per case")
+    parser.add_argument("--instructions", choices=sorted(_bodies()), help="requests of one form, for callgrind")
+    parser.add_argument("--floor", action="store_true", help="--instructions: the floor's requests")
     args = parser.parse_args()
     from bench.floor_app import create_floor_app
     from handfoot.server import create_app
@@ -128,6 +161,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATABASE_URL": f"sqlite:///{tmp}/p.sqlite3"})
         floor = create_floor_app()
+        if args.instructions:
+            instructions(app, floor, args.instructions, args.floor, args.requests or 200)
+            return 0
         if args.cpu:
             print(cpu(app, floor, args.blocks, args.requests or 300))
             return 0

@@ -34,6 +34,8 @@ _SCORE_REQUEST = RoundScoreRequestSchema()
 
 @blp.route("/score")
 class RoundScore(MethodView):
+    init_every_request = False  # the view keeps no state: one instance serves every request
+
     @blp.documented_body(RoundScoreRequestSchema, example=WORKED_ROUND_REQUEST)
     @blp.response(200, RoundScoreSchema, example=WORKED_ROUND_RESPONSE)
     def post(self) -> Response:

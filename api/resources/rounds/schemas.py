@@ -23,12 +23,12 @@ from handfoot.server.schemas import (
     Problems,
     RoundNumber,
     Rules,
-    RulesSchema,
     Schema,
     card_list_bounded,
     card_strings_ok,
     meld_lists_bounded,
     meld_lists_ok,
+    rules_ok,
 )
 
 #: No tally value comes near this; it keeps numbers far from 64 bits (the engine's own ceilings, by
@@ -97,7 +97,7 @@ class TallySchema(Schema):
 
 
 _PLAYER_KEYS = frozenset({"name", "hand", "foot", "played_from_foot"})
-_CUT_KEYS = ("perfect_cuts", "cuts_within_1", "cuts_within_3")
+_CUT_KEYS = frozenset({"perfect_cuts", "cuts_within_1", "cuts_within_3"})
 _TEAM_KEYS = frozenset({"name", "went_out", "melds", "red_threes", "burn", "players", *_CUT_KEYS, "tally"})
 _CARD_KEYS = ("melds", "red_threes", "burn", "players")
 _TALLY_KEYS = frozenset(
@@ -155,8 +155,7 @@ def _empty_list(value: Any) -> bool:
     return type(value) is list and not value
 
 
-def _plain_count(n: Any) -> bool:
-    return type(n) is int and n <= MAX_TALLY
+_INT_ONLY = frozenset({int})
 
 
 def plain_tally(item: Any) -> bool:
@@ -166,8 +165,10 @@ def plain_tally(item: Any) -> bool:
     if type(item) is not dict or not item.keys() <= _TALLY_KEYS or not _empty_list(item.get("rank_books", [])):
         return False
     melded = item.get("has_melded")
-    return (melded is None or type(melded) is bool) and all(
-        map(_plain_count, [v for k, v in item.items() if k != "has_melded" and k != "rank_books"])
+    counts = [v for k, v in item.items() if k != "has_melded" and k != "rank_books"]
+    # Passes of built-ins over the counts, not a call per count; type() is int excludes booleans.
+    return (melded is None or type(melded) is bool) and (
+        not counts or (set(map(type, counts)) <= _INT_ONLY and max(counts) <= MAX_TALLY)
     )
 
 
@@ -178,7 +179,12 @@ def plain_team(item: Any, cards_read: bool = False) -> bool:
         return False
     get = item.get
     went_out = get("went_out", False)
-    if type(went_out) is not bool or not all(type(n) is int and 0 <= n <= 20 for n in map(get, _CUT_KEYS, repeat(0))):
+    if type(went_out) is not bool:
+        return False
+    # Most sides send no cuts: their members are looked for only when one is there.
+    if not _CUT_KEYS.isdisjoint(item) and not all(
+        type(n) is int and 0 <= n <= 20 for n in map(get, _CUT_KEYS, repeat(0))
+    ):
         return False
     tally = get("tally")
     if tally is not None:
@@ -290,7 +296,7 @@ _SCORE_KEYS = frozenset({"preset", "rules", "round", "teams"})
 def plain_score_body(body: Any, cards_read: bool = False) -> bool:
     """Whether ``RoundScoreRequestSchema().load(body)`` takes ``body`` as it is (its defaults aside):
     a preset id, a round number or none, house rules absent, empty or taken by the rules' own schema
-    (``RulesSchema``, which is what the body's schema loads them with), and 1 to ``MAX_TEAMS`` sides
+    (``RulesSchema``, which is what the body's schema loads them with: :func:`rules_ok`), and 1 to ``MAX_TEAMS`` sides
     that :func:`plain_team` takes (``cards_read``: see :func:`plain_player`)."""
     if type(body) is not dict or not body.keys() <= _SCORE_KEYS:
         return False
@@ -305,12 +311,11 @@ def plain_score_body(body: Any, cards_read: bool = False) -> bool:
         and type(teams) is list
         and 1 <= len(teams) <= MAX_TEAMS
         and all(map(plain_team, teams, repeat(cards_read)))
-        and (not rules or not _RULES.validate(rules))
+        and (not rules or rules_ok(rules))
     )
 
 
 _NO_RULES: dict[str, Any] = {}
-_RULES = RulesSchema()
 
 
 class RoundScoreRequestSchema(RoundBodyMixin):

@@ -40,10 +40,12 @@ from hypothesis import strategies as st
 from openapi_schema_validator import OAS31Validator
 
 from bench import rounds as bench_rounds
+from handfoot.engine import Line, rules_of, score_round_body
 from handfoot.server import jsonio
 from handfoot.server.auth import create_key
 from handfoot.server.db import get_db
 from handfoot.server.resources.games import examples as ex
+from handfoot.server.schemas import breakdown_data
 from tests.conftest import examples
 from tests.helpers.game_routes import GAME_OPERATIONS, call
 from tests.helpers.games import SEED_ROUND_1, append, create_game
@@ -141,6 +143,16 @@ def test_the_ready_answers_in_both_forms(
     assert_documented(spec, "post", "/v1/games/{game_id}/rounds", appended)
     scored = flask_client.post("/v1/rounds/score", json={**body, "preset": "pagat", "rules": rules or {}})
     assert_documented(spec, "post", "/v1/rounds/score", scored)
+
+
+def test_breakdown_lines_name_the_engines_fields() -> None:
+    """``breakdown_data`` writes each line's members out by name: they are the engine's ``Line``
+    fields, in their order, with each field's value (a schema check would not see two integers swapped)."""
+    for body in (bench_rounds.score_body(), bench_rounds.tally_body()):
+        for breakdown in score_round_body(body, rules_of(body).rules).teams:
+            lines = breakdown_data(breakdown)["lines"]
+            assert lines == [dict(zip(Line._fields, line, strict=True)) for line in breakdown.lines]
+            assert [list(line) for line in lines] == [list(Line._fields)] * len(lines)
 
 
 @pytest.mark.db

@@ -37,6 +37,8 @@ import marshmallow
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from werkzeug.serving import WSGIRequestHandler
 
 from handfoot.server import parsing
@@ -44,7 +46,7 @@ from handfoot.server.config import DEFAULT_MAX_BODY_BYTES
 from handfoot.server.problems import MAX_ERRORS_LISTED, make_problem
 from handfoot.server.resources.games.schemas import MAX_PAGE_SIZE
 from handfoot.server.schemas import MAX_NAME_LENGTH, MAX_PLAYERS_PER_TEAM
-from tests.conftest import served
+from tests.conftest import examples, served
 from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, out_round
 
 EMPTY_SIDES = json.dumps({"preset": "pagat", "teams": [{}] * 100_000}).encode()
@@ -119,6 +121,24 @@ def test_every_real_request_fits() -> None:
     ):
         with pytest.raises(parsing.BodyTooComplexError, match=what):
             parsing.check_counts(body)
+
+
+@settings(max_examples=examples(300))
+@given(data=st.text(alphabet="{[,x", max_size=14).map(str.encode))
+def test_the_counts_are_those_of_the_bytes_whatever_their_length(data: bytes) -> None:
+    """Bodies too short to reach a limit are not counted for it: the refusals are still exactly the
+    counts' (limits made small here: 3 objects, 6 values, on bodies of up to 14 bytes of ``{[,x``)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(parsing, "MAX_BODY_OBJECTS", 3)
+        patch.setattr(parsing, "MAX_BODY_VALUES", 6)
+        objects, values = data.count(b"{"), data.count(b"{") + data.count(b"[") + data.count(b",") + 1
+        expected = "objects" if objects > 3 else "values" if values > 6 else None
+        try:
+            parsing.check_counts(data)
+            got = None
+        except parsing.BodyTooComplexError as err:
+            got = "objects" if "objects" in str(err) else "values"
+        assert got == expected
 
 
 def test_deep_nesting_within_the_counts_is_not_walked(flask_client: FlaskClient, field_loads: list[int]) -> None:
