@@ -9,13 +9,13 @@ all rounds. The seat's token is checked on the row read for the request (:func:`
 action is checked on it too, so a refused action writes nothing. An accepted action is one write
 transaction: the action appended to ``table_actions`` and the row updated *where its version is
 still the one read* (two actions on one version: one is stored, the other is a 409
-``version_moved``); on PostgreSQL, an action that ends no round writes these, its waiters' NOTIFY and
-its Idempotency-Key's answer as one statement (``table_statements.ACT_AT_ONCE``). When the action ends the round, the same transaction scores it by the one path
-(``play.score``, on the engine's values) and stores it in the game's history through the append of
+``version_moved``); on PostgreSQL, an action that ends no round writes these, its waiters' NOTIFY
+and its Idempotency-Key's answer as one statement (``table_statements.ACT_AT_ONCE``). When the
+action ends the round, the same transaction scores it by the one path (``play.score``, on the
+engine's values) and stores it in the game's history through the append of
 ``POST /v1/games/{id}/rounds`` (``rounds.append_scored_in``), with its seed and a pointer to its log
-(the table's), and deals the next round (its seed
-derived from the table's, :func:`round_seed`; the game's totals as the scores before it), unless
-the game has ended: then the table is finished.
+(the table's), and deals the next round (its seed derived from the table's, :func:`round_seed`; the
+game's totals as the scores before it), unless the game has ended: then the table is finished.
 
 Seeds: a table's seed is random (63 bits from :mod:`secrets`) unless its creator chose one, which
 makes it a practice deal (``practice``). Each round's seed is derived from the table's and the
