@@ -200,17 +200,23 @@ class Claim:
         """Store the answer, in the caller's write transaction. The body is stored as the app sends
         it (:meth:`Answer.sent`), so a replay is the first answer byte for byte. Raises
         :class:`IdempotencyLostError` when the key was taken over."""
-        result = session.connection().execute(
-            _COMPLETE,
-            {
-                "row_id": self.row_id,
-                "claim_token": self.token,
-                "new_status": answer.status,
-                "new_headers": dict(answer.headers),
-                "new_body": answer.sent().decode(),
-            },
-        )
-        if result.rowcount != 1:
+        self.completed_by(session.connection().execute(_COMPLETE, self.values(answer)).rowcount == 1)
+
+    def values(self, answer: Answer) -> dict[str, Any]:
+        """The parameters that store ``answer`` with this claim (:data:`ANSWERED`'s)."""
+        return {
+            "row_id": self.row_id,
+            "claim_token": self.token,
+            "answer_status": answer.status,
+            "answer_headers": dict(answer.headers),
+            "answer_body": answer.sent().decode(),
+        }
+
+    def completed_by(self, answered: bool) -> None:
+        """The answer was stored (``answered``: the claim's row was updated, by :meth:`complete` or
+        by the caller's own statement holding :data:`ANSWERED`); :class:`IdempotencyLostError` when
+        it was not, the key having been taken over."""
+        if not answered:
             raise IdempotencyLostError()
         self.completed = True
 
@@ -229,6 +235,11 @@ class Completion(Generic[R]):
 
     def store(self, session: Session, result: R) -> None:
         self.claim.complete(session, self.answer(result))
+
+    def values(self, result: R) -> dict[str, Any]:
+        """The parameters of :data:`ANSWERED` that store the answer to ``result``, for a service whose
+        own statement stores it (then :meth:`Claim.completed_by` says whether it did)."""
+        return self.claim.values(self.answer(result))
 
 
 def completion(answer: Callable[[R], Answer]) -> Completion[R] | None:
@@ -288,9 +299,14 @@ _COMPLETE = (
     update(KEYS)
     .where(KEYS.c.id == bindparam("row_id"), KEYS.c.token == bindparam("claim_token"), KEYS.c.status.is_(None))
     .values(
-        status=bindparam("new_status"), response_headers=bindparam("new_headers"), response_body=bindparam("new_body")
+        status=bindparam("answer_status"),
+        response_headers=bindparam("answer_headers"),
+        response_body=bindparam("answer_body"),
     )
 )
+#: :data:`_COMPLETE` as a CTE (``answered``), for a service that stores its write and its answer in
+#: one statement (PostgreSQL: a table's action, ``table_statements``); a row where it wrote.
+ANSWERED = _COMPLETE.returning(KEYS.c.id).cte("answered")
 _TAKE_OVER = (
     update(KEYS)
     .where(KEYS.c.id == bindparam("row_id"))

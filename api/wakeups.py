@@ -36,7 +36,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import event, make_url, text
+from sqlalchemy import ColumnElement, Text, cast, event, func, make_url, text
 from sqlalchemy.orm import Session
 
 if TYPE_CHECKING:
@@ -293,15 +293,15 @@ def watch(db: Database, table_id: int) -> contextlib.AbstractContextManager[Wait
     return of(db).watch(table_id)
 
 
-def announce(db: Database, session: Session, table_ids: Iterable[int]) -> None:
+def announce(db: Database, session: Session, table_ids: Iterable[int], *, notified: bool = False) -> None:
     """In the write transaction that changes ``table_ids``: their waiters wake when it commits
     (never for a rollback). PostgreSQL: a ``NOTIFY`` for each, which the database delivers to every
-    host's listener on commit; and, on every backend, :meth:`Wakeups.changed` once ``session``'s
-    transaction has committed (the request's outermost one: an Idempotency-Key's claim may hold it
-    open past the action)."""
+    host's listener on commit (``notified``: the write's own statement sent it, :func:`notify`);
+    and, on every backend, :meth:`Wakeups.changed` once ``session``'s transaction has committed (the
+    request's outermost one: an Idempotency-Key's claim may hold it open past the action)."""
     ids = list(table_ids)
-    connection = session.connection()
-    if connection.dialect.name == "postgresql":
+    if not notified and not db.is_sqlite:
+        connection = session.connection()
         for table_id in ids:
             connection.execute(_NOTIFY, {"channel": CHANNEL, "payload": str(table_id)})
     pending = session.info.setdefault(_PENDING, {})
@@ -309,6 +309,14 @@ def announce(db: Database, session: Session, table_ids: Iterable[int]) -> None:
 
 
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+
+def notify(table_id: ColumnElement[int]) -> ColumnElement[Any]:
+    """PostgreSQL: ``pg_notify`` of the table ``table_id`` (a column of a statement that changes it),
+    the ``NOTIFY`` :func:`announce` sends, as part of that statement (one round trip, not two)."""
+    return func.pg_notify(CHANNEL, cast(table_id, Text))
+
+
 _PENDING = "handfoot_wakeups"
 
 

@@ -9,12 +9,13 @@ all rounds. The seat's token is checked on the row read for the request (:func:`
 action is checked on it too, so a refused action writes nothing. An accepted action is one write
 transaction: the action appended to ``table_actions`` and the row updated *where its version is
 still the one read* (two actions on one version: one is stored, the other is a 409
-``version_moved``). When the action ends the round, the same transaction scores it by the one path
-(``play.score``, on the engine's values) and stores it in the game's history through the append of
+``version_moved``); on PostgreSQL, an action that ends no round writes these, its waiters' NOTIFY
+and its Idempotency-Key's answer as one statement (``table_statements.ACT_AT_ONCE``). When the
+action ends the round, the same transaction scores it by the one path (``play.score``, on the
+engine's values) and stores it in the game's history through the append of
 ``POST /v1/games/{id}/rounds`` (``rounds.append_scored_in``), with its seed and a pointer to its log
-(the table's), and deals the next round (its seed
-derived from the table's, :func:`round_seed`; the game's totals as the scores before it), unless
-the game has ended: then the table is finished.
+(the table's), and deals the next round (its seed derived from the table's, :func:`round_seed`; the
+game's totals as the scores before it), unless the game has ended: then the table is finished.
 
 Seeds: a table's seed is random (63 bits from :mod:`secrets`) unless its creator chose one, which
 makes it a practice deal (``practice``). Each round's seed is derived from the table's and the
@@ -38,8 +39,7 @@ from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import Table as SqlTable
-from sqlalchemy import and_, bindparam, case, insert, select, update
+from sqlalchemy import and_, bindparam, case, select
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -50,12 +50,13 @@ from handfoot.server import wakeups
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
 from handfoot.server.idempotency import Completion
-from handfoot.server.models import ApiKey, Table, TableAction, TableRound
+from handfoot.server.models import ApiKey
 from handfoot.server.schemas import breakdown_data
 from handfoot.server.secret import sign
 from handfoot.server.services import games as games_svc
 from handfoot.server.services import rounds as rounds_svc
 from handfoot.server.services import store
+from handfoot.server.services import table_statements as sql
 from handfoot.server.services.errors import (
     ActionRefusedError,
     GameFinishedError,
@@ -74,9 +75,6 @@ MAX_SEED = 2**63 - 1
 #: What the server's secret signs when it derives a round's seed (``secret.sign``'s purpose).
 ROUND_SEED_PURPOSE = "handfoot-round-seed"
 
-TABLES: SqlTable = Table.__table__  # type: ignore[assignment]
-ACTIONS: SqlTable = TableAction.__table__  # type: ignore[assignment]
-ROUNDS_ENDED: SqlTable = TableRound.__table__  # type: ignore[assignment]
 
 T = TypeVar("T")
 
@@ -146,27 +144,15 @@ class TableData:
 
 
 _COLUMNS = [f.name for f in fields(TableData)][:-3]
-_ROUND_COLUMNS = ("round", "seed", "ended", "out_side", "score")
-_LAST = ROUNDS_ENDED.alias("last_ended")
+_LAST = sql.ROUNDS_ENDED.alias("last_ended")
 # The table and its last ended round, one statement: the round before the one in play (a finished
 # table's round is its last, ended), found by the (table_id, round) key whatever the rounds played.
-_SELECT = (select(*(TABLES.c[name] for name in _COLUMNS),
-                  *(_LAST.c[name].label(f"last_{name}") for name in _ROUND_COLUMNS))
-           .select_from(TABLES.outerjoin(_LAST, and_(
-               _LAST.c.table_id == TABLES.c.id,
-               _LAST.c.round == TABLES.c.round - case((TABLES.c.status == "playing", 1), else_=0))))
-           .where(TABLES.c.id == bindparam("table_id")))
-_INSERT_TABLE = insert(TABLES).returning(TABLES.c.id)
-_INSERT_ROUND = insert(ROUNDS_ENDED)
-_SELECT_ROUND = select(*(ROUNDS_ENDED.c[name] for name in _ROUND_COLUMNS)).where(
-    ROUNDS_ENDED.c.table_id == bindparam("table_id"), ROUNDS_ENDED.c.round == bindparam("number"))
-_SELECT_LOG = (select(ACTIONS.c.action).where(ACTIONS.c.table_id == bindparam("table_id"),
-                                              ACTIONS.c.round == bindparam("number")).order_by(ACTIONS.c.index))
-_INSERT_ACTION = insert(ACTIONS)
-_UPDATE = (update(TABLES).where(TABLES.c.id == bindparam("table_id"), TABLES.c.version == bindparam("row_version"))
-           .values(version=bindparam("new_version"), status=bindparam("new_status"), round=bindparam("new_round"),
-                   state=bindparam("new_state"), answer_due_at=bindparam("new_answer_due_at"),
-                   updated_at=bindparam("new_updated_at")))
+_SELECT = (select(*(sql.TABLES.c[name] for name in _COLUMNS),
+                  *(_LAST.c[name].label(f"last_{name}") for name in sql.ROUND_COLUMNS))
+           .select_from(sql.TABLES.outerjoin(_LAST, and_(
+               _LAST.c.table_id == sql.TABLES.c.id,
+               _LAST.c.round == sql.TABLES.c.round - case((sql.TABLES.c.status == "playing", 1), else_=0))))
+           .where(sql.TABLES.c.id == bindparam("table_id")))
 
 
 def _load(session: Session, table_id: int) -> TableData:
@@ -176,7 +162,7 @@ def _load(session: Session, table_id: int) -> TableData:
     if row is None:
         raise TableNotFoundError(table_id)
     values = dict(row._mapping)
-    last = {name: values.pop(f"last_{name}") for name in _ROUND_COLUMNS}
+    last = {name: values.pop(f"last_{name}") for name in sql.ROUND_COLUMNS}
     values["last_round"] = None if last["round"] is None else last
     for name in ("created_at", "updated_at", "answer_due_at"):
         values[name] = _aware(values[name])
@@ -266,7 +252,7 @@ def create_table(session: Session, actor: Actor, body: Mapping[str, Any],
         "seed": seed, "practice": practice, "answer_timeout": timeout, "answer_due_at": None, "play": options,
         "state": play.to_mapping(state), "seat_hashes": [hash_token(t) for t in tokens],
         "created_at": stamp, "updated_at": stamp}
-    table_id = session.connection().execute(_INSERT_TABLE, values).scalar_one()
+    table_id = session.connection().execute(sql.INSERT_TABLE, values).scalar_one()
     data = TableData(id=int(table_id), **{**values, "state": state}, row_version=0)
     if state.phase == "ended":  # a deal can end its round (a red three wanting a card the stock lacks)
         data = _store_change(session, data, state, stamp, key)
@@ -317,7 +303,7 @@ def poll(db: Database, table_id: int) -> tuple[int, str, datetime | None]:
     commit, whichever host made it)."""
     try:
         with db.engine.connect() as connection:
-            row = connection.execute(_POLL, {"table_id": table_id}).first()
+            row = connection.execute(sql.POLL, {"table_id": table_id}).first()
     except (OperationalError, InterfaceError) as err:
         raise StoreUnavailableError(str(err.orig)) from err
     if row is None:
@@ -325,9 +311,6 @@ def poll(db: Database, table_id: int) -> tuple[int, str, datetime | None]:
     status, due = str(row.status), _aware(row.answer_due_at)
     version = int(row.version) + (status == "playing" and answer_is_due(due))
     return version, status, None if version != row.version else due
-
-
-_POLL = select(TABLES.c.version, TABLES.c.status, TABLES.c.answer_due_at).where(TABLES.c.id == bindparam("table_id"))
 
 
 def answer_is_due(due: datetime | None) -> bool:
@@ -371,27 +354,69 @@ def act(session: Session, table_id: int, seat: int, version: int, action: Mappin
     except HandFootError as err:
         raise ActionRefusedError(err) from err
     store.begin_write(session)
-    stored = _store_action(session, data, taken, after, key)
-    wakeups.announce(store.database_of(session), session, [table_id])  # its waiters, on every host, wake on commit
-    if completion is not None:
-        completion.store(session, stored)
-    return stored
+    return _store_action(session, data, taken, after, key, completion)
 
 
 def _store_action(session: Session, data: TableData, action: Mapping[str, Any], after: play.State,
-                  key: bytes) -> TableData:
+                  key: bytes, completion: Completion[TableData] | None) -> TableData:
     """Log ``action`` (after the due answer ``data`` shows, if any) and store the table's next
-    version, guarded by the row's version read."""
+    version, guarded by the row's version read, and ``completion``'s answer; its waiters, on every
+    host, wake on commit."""
     stamp = now()
     before, answer = data.state, data.due_answer
+    db = store.database_of(session)
+    if answer is None and after.phase != "ended" and not db.is_sqlite:
+        return _store_at_once(session, db, data, action, after, stamp, completion)
     rows = [] if answer is None else [  # the answer's index: the asked round's step, one before the shown one
         {"table_id": data.id, "round": before.round, "index": before.step - 1, "seat": answer["seat"],
          "action": answer, "version": data.row_version + 1, "created_at": stamp}]
     rows.append({"table_id": data.id, "round": before.round, "index": before.step, "seat": action["seat"],
                  "action": dict(action), "version": data.version + 1, "created_at": stamp})
     # logged first: the round's log, read when this action ends it, holds it
-    session.connection().execute(_INSERT_ACTION, rows)
-    return _store_change(session, data, after, stamp, key)
+    session.connection().execute(sql.INSERT_ACTION, rows)
+    stored = _store_change(session, data, after, stamp, key)
+    wakeups.announce(db, session, [data.id])
+    if completion is not None:
+        completion.store(session, stored)
+    return stored
+
+
+def _store_at_once(session: Session, db: Database, data: TableData, action: Mapping[str, Any], after: play.State,
+                   stamp: datetime, completion: Completion[TableData] | None) -> TableData:
+    """:func:`_store_action` on PostgreSQL for an action that ends no round and follows no due
+    answer: one statement (``table_statements.ACT_AT_ONCE``, with the key's answer
+    ``ACT_AT_ONCE_ANSWERED``)."""
+    stored = _next(data, data.status, after, stamp, data.last_round)
+    values = {**_update_values(data, stored), "log_round": data.state.round, "log_index": data.state.step,
+              "log_seat": action["seat"], "log_action": dict(action), "log_version": stored.version,
+              "log_created_at": stamp}
+    if completion is None:
+        row = session.connection().execute(sql.ACT_AT_ONCE, values).first()
+    else:
+        row = session.connection().execute(sql.ACT_AT_ONCE_ANSWERED, {**values, **completion.values(stored)}).first()
+    if row is None:
+        raise store.VersionMovedError("the table row changed since it was read")  # run again: then a 409
+    if completion is not None:
+        completion.claim.completed_by(row.answered == 1)
+    wakeups.announce(db, session, [data.id], notified=True)
+    return stored
+
+
+def _next(data: TableData, status: str, after: play.State, stamp: datetime,
+          last: dict[str, Any] | None) -> TableData:
+    """The table as a write that leaves it ``status`` with the round ``after`` stores it: its next
+    version (an answer asked for due ``answer_timeout`` seconds after ``stamp``)."""
+    due = stamp + timedelta(seconds=data.answer_timeout) if after.phase == "answer" else None
+    version = data.version + 1
+    return replace(data, version=version, row_version=version, status=status, round=after.round, state=after,
+                   answer_due_at=due, last_round=last, updated_at=stamp, due_answer=None)
+
+
+def _update_values(data: TableData, stored: TableData) -> dict[str, Any]:
+    """The parameters of ``table_statements.UPDATE``: the row read as ``data`` becomes ``stored``."""
+    return {"table_id": data.id, "row_version": data.row_version, "new_version": stored.version,
+            "new_status": stored.status, "new_round": stored.round, "new_state": play.to_mapping(stored.state),
+            "new_answer_due_at": stored.answer_due_at, "new_updated_at": stored.updated_at}
 
 
 def _store_change(session: Session, data: TableData, after: play.State, stamp: datetime,
@@ -401,16 +426,10 @@ def _store_change(session: Session, data: TableData, after: play.State, stamp: d
     status, last = data.status, data.last_round
     while after.phase == "ended" and status == "playing":
         status, last, after = _end_round(session, data, after, _deal_key(data, key))
-    due = stamp + timedelta(seconds=data.answer_timeout) if after.phase == "answer" else None
-    version = data.version + 1
-    moved = session.connection().execute(_UPDATE, {
-        "table_id": data.id, "row_version": data.row_version, "new_version": version, "new_status": status,
-        "new_round": after.round, "new_state": play.to_mapping(after), "new_answer_due_at": due,
-        "new_updated_at": stamp})
-    if moved.rowcount != 1:
+    stored = _next(data, status, after, stamp, last)
+    if session.connection().execute(sql.UPDATE, _update_values(data, stored)).rowcount != 1:
         raise store.VersionMovedError("the table row changed since it was read")  # run again: then a 409
-    return replace(data, version=version, row_version=version, status=status, round=after.round, state=after,
-                   answer_due_at=due, last_round=last, updated_at=stamp, due_answer=None)
+    return stored
 
 
 def _owner(session: Session, owner_id: int | None) -> Actor:
@@ -433,7 +452,7 @@ def _end_round(session: Session, data: TableData, ended: play.State,
                                              teams, request)
     summary = {"round": ended.round, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side,
                "score": [{k: team[k] for k in ("name", "total", "lines")} for team in teams]}
-    session.connection().execute(_INSERT_ROUND, {"table_id": data.id, **summary, "created_at": now()})
+    session.connection().execute(sql.INSERT_ROUND, {"table_id": data.id, **summary, "created_at": now()})
     if game.state["status"] == "finished":
         return "finished", summary, ended
     number = ended.round + 1
@@ -451,10 +470,10 @@ def round_log(db: Database, table: TableData, number: int) -> tuple[dict[str, An
 
     def run(session: Session) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         connection = session.connection()
-        summary = connection.execute(_SELECT_ROUND, {"table_id": table.id, "number": number}).first()
+        summary = connection.execute(sql.SELECT_ROUND, {"table_id": table.id, "number": number}).first()
         if summary is None:
             raise TableRoundError(table.id, number, in_play=table.status == "playing" and number == table.round)
-        return dict(summary._mapping), list(connection.execute(_SELECT_LOG, {"table_id": table.id,
+        return dict(summary._mapping), list(connection.execute(sql.SELECT_LOG, {"table_id": table.id,
                                                                              "number": number}).scalars())
 
     return store.read(db, run)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -25,8 +26,16 @@ class Counted:
     _open: list[str] = field(default_factory=list)
 
     def writes(self) -> list[str]:
-        """The statements that change rows (INSERT, UPDATE, DELETE)."""
-        return [s for s in self.statements if s.split(" ", 1)[0].upper() in ("INSERT", "UPDATE", "DELETE")]
+        """The statements that change rows (INSERT, UPDATE, DELETE, or a ``WITH`` whose CTEs do)."""
+        return [
+            s
+            for s in self.statements
+            if s.split(" ", 1)[0].upper() in ("INSERT", "UPDATE", "DELETE")
+            or (s.startswith("WITH ") and _DML_CTE.search(s) is not None)
+        ]
+
+
+_DML_CTE = re.compile(r"AS\s*\((INSERT|UPDATE|DELETE)\b")
 
 
 @contextmanager

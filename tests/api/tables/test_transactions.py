@@ -8,6 +8,7 @@ Counted on every backend (``@pytest.mark.db``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -18,6 +19,8 @@ from sqlalchemy import func, select, update
 
 from handfoot.server.db import get_db
 from handfoot.server.models import IdempotencyKey, Table, TableAction
+from handfoot.server.resources.tables import problems
+from handfoot.server.services import tables as tables_svc
 from tests.helpers.counting import counted
 from tests.helpers.tables import create, play_round, seat_headers, true_table
 
@@ -46,7 +49,13 @@ def test_an_accepted_action_is_one_commit(app: Flask, flask_client: FlaskClient)
     with counted(app) as seen:
         assert _act(flask_client, created, 0, 0, {"type": "draw"}).status_code == 200
     assert seen.commits == 1, seen.statements
-    assert [" ".join(s.split(" ", 3)[:3]) for s in seen.writes()] == ["INSERT INTO table_actions", "UPDATE tables SET"]
+    assert [" ".join(s.split(" ", 3)[:3]) for s in seen.writes()] == _action_writes(app)
+
+
+def _action_writes(app: Flask) -> list[str]:
+    """The writes of an action that ends no round (the start of each statement): on PostgreSQL one
+    statement (the row's update, the log line and the NOTIFY as data-modifying CTEs)."""
+    return ["INSERT INTO table_actions", "UPDATE tables SET"] if get_db(app).is_sqlite else ["WITH moved AS"]
 
 
 def test_an_action_reads_the_table_once(app: Flask, flask_client: FlaskClient) -> None:
@@ -71,12 +80,39 @@ def test_an_action_with_an_idempotency_key_is_one_commit_with_its_claim_and_answ
         assert session.scalars(select(IdempotencyKey)).one().status == 200
     assert seen.commits == 1, seen.statements
     swept = "DELETE FROM idempotency_keys"  # expired keys, swept now and then in a claim's transaction
+    # on PostgreSQL the answer is stored by the action's one statement (a CTE of its own, first)
+    stored = (
+        ["WITH answered AS"] if not get_db(app).is_sqlite else [*_action_writes(app), "UPDATE idempotency_keys SET"]
+    )
     assert [" ".join(s.split(" ", 3)[:3]) for s in seen.writes() if not s.startswith(swept)] == [
         "INSERT INTO idempotency_keys",
-        "INSERT INTO table_actions",
-        "UPDATE tables SET",
-        "UPDATE idempotency_keys SET",
+        *stored,
     ]
+
+
+@pytest.mark.parametrize("key", [None, '"moved-1"'])
+def test_an_action_whose_row_moved_since_its_read_runs_again_and_is_stored_once(
+    app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, key: str | None
+) -> None:
+    """The row's update is guarded by the version read (on PostgreSQL inside the action's one
+    statement): a row read at another version writes nothing, and the action runs again on the row
+    read anew, stored once, with its answer."""
+    created = create(flask_client)
+    read_table = problems.read_table
+
+    def stale() -> tables_svc.TableData | None:
+        data = read_table()
+        return None if data is None else replace(data, row_version=data.row_version + 7)
+
+    monkeypatch.setattr(problems, "read_table", stale)
+    headers = {} if key is None else {"Idempotency-Key": key}
+    answer = _act(flask_client, created, 0, 0, {"type": "draw"}, **headers)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["version"] == 1
+    assert _rows(app, TableAction) == 1 and true_table(app, created["id"]).version == 1
+    if key is not None:
+        again = _act(flask_client, created, 0, 0, {"type": "draw"}, **headers)
+        assert again.headers["Idempotent-Replayed"] == "true" and again.get_data() == answer.get_data()
 
 
 @pytest.mark.parametrize("key", [None, '"one-1"'])
