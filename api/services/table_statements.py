@@ -46,20 +46,23 @@ POLL = select(TABLES.c.version, TABLES.c.status, TABLES.c.answer_due_at).where(T
 
 #: A log line's values, given as ``log_<column>`` to :data:`ACT_AT_ONCE`.
 LOGGED = ("round", "index", "seat", "action", "version", "created_at")
-_MOVED = UPDATE.returning(TABLES.c.id).cte("moved")
 _LOG_LINE = (
     insert(ACTIONS)
-    .from_select(
-        ["table_id", *LOGGED],
-        select(_MOVED.c.id, *(bindparam(f"log_{name}", type_=ACTIONS.c[name].type) for name in LOGGED)),
+    .values(
+        table_id=bindparam("table_id"),
+        **{name: bindparam(f"log_{name}", type_=ACTIONS.c[name].type) for name in LOGGED},
     )
     .returning(ACTIONS.c.table_id)
     .cte("logged")
 )
-#: PostgreSQL, an action that ends no round: :data:`UPDATE`, the action's log line where it wrote,
-#: and the waiters' NOTIFY (``wakeups.notify``), chained by data-modifying CTEs (one round trip, not
-#: three). One row where the update wrote, none where the row's version had moved.
-ACT_AT_ONCE = select(wakeups.notify(_LOG_LINE.c.table_id)).select_from(_LOG_LINE)
+# logged first, then the row updated: the order of the round-ending path (services.tables), so two
+# actions on one version queue on the log's key instead of deadlocking
+_MOVED = UPDATE.where(TABLES.c.id == _LOG_LINE.c.table_id).returning(TABLES.c.id).cte("moved")
+#: PostgreSQL, an action that ends no round: the action's log line, :data:`UPDATE` after it, and the
+#: waiters' NOTIFY (``wakeups.notify``), chained by data-modifying CTEs (one round trip, not three).
+#: One row where the update wrote, none where the row's version had moved (the transaction then
+#: rolls back, log line and all).
+ACT_AT_ONCE = select(wakeups.notify(_MOVED.c.id)).select_from(_MOVED)
 #: :data:`ACT_AT_ONCE` that stores the request's answer with its Idempotency-Key too
 #: (``idempotency.ANSWERED``): its row says ``answered`` (1 where the key's row was updated).
 ACT_AT_ONCE_ANSWERED = ACT_AT_ONCE.add_columns(

@@ -1,11 +1,11 @@
-"""Lock order of a table action's writes on PostgreSQL, against a writer that logs first.
+"""Lock order of a table action's writes on PostgreSQL: the log line first, then the table's row.
 
 An action that ends a round (or follows a due answer) inserts its log line, then updates the
-table's row; an action that ends no round (``table_statements.ACT_AT_ONCE``) updates the row, then
-inserts its log line. Two such actions on one version then wait on each other (a deadlock, found
-after PostgreSQL's ``deadlock_timeout``, 1 s by default) before the loser's retry answers 409.
-Found by racing a round-ending action against another action of the same seat on one version
-(two app clients on one database): 4 of 7 such races took ~1.03 s, and ``pg_stat_database.deadlocks``
+table's row; an action that ends no round (``table_statements.ACT_AT_ONCE``) must take the same
+order. When it updated the row first, two such actions on one version waited on each other (a
+deadlock, found after PostgreSQL's ``deadlock_timeout``, 1 s by default) before the loser's retry
+answered 409: racing a round-ending action against another action of the same seat on one version
+(two app clients on one database), 4 of 7 races took ~1.03 s and ``pg_stat_database.deadlocks``
 rose by 4.
 """
 
@@ -22,9 +22,14 @@ from flask.testing import FlaskClient
 from sqlalchemy import text
 
 from handfoot.server.db import get_db
+from tests.conftest import TEST_DATABASE_URL
 from tests.helpers.tables import create, seat_headers
 
-pytestmark = pytest.mark.db
+#: PostgreSQL alone (SQLite locks the whole file); it runs wherever TEST_DATABASE_URL is set, as on CI.
+pytestmark = [
+    pytest.mark.skipif(TEST_DATABASE_URL is None, reason="TEST_DATABASE_URL not set: PostgreSQL not tested"),
+    pytest.mark.parametrize("db_backend", ["postgresql"], indirect=True),
+]
 
 
 def test_an_action_ending_no_round_takes_its_locks_in_the_logging_writers_order(
@@ -34,8 +39,6 @@ def test_an_action_ending_no_round_takes_its_locks_in_the_logging_writers_order(
     the row is not deadlocked by an action on version 0 that ends no round: that action waits for
     the writer (its log line first, as the other path), and answers once the writer rolls back."""
     db = get_db(app)
-    if db.is_sqlite:
-        pytest.skip("PostgreSQL's row and index locks")
     created = create(flask_client)
     table_id = created["id"]
     answer: dict[str, Any] = {}

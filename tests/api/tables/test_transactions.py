@@ -53,9 +53,10 @@ def test_an_accepted_action_is_one_commit(app: Flask, flask_client: FlaskClient)
 
 
 def _action_writes(app: Flask) -> list[str]:
-    """The writes of an action that ends no round (the start of each statement): on PostgreSQL one
-    statement (the row's update, the log line and the NOTIFY as data-modifying CTEs)."""
-    return ["INSERT INTO table_actions", "UPDATE tables SET"] if get_db(app).is_sqlite else ["WITH moved AS"]
+    """The writes of an action that ends no round (the start of each statement), the log line first
+    on both: on PostgreSQL one statement (the log line, the row's update and the NOTIFY as
+    data-modifying CTEs)."""
+    return ["INSERT INTO table_actions", "UPDATE tables SET"] if get_db(app).is_sqlite else ["WITH logged AS"]
 
 
 def test_an_action_reads_the_table_once(app: Flask, flask_client: FlaskClient) -> None:
