@@ -41,7 +41,7 @@ end
 
 local stride = tonumber(os.getenv("BENCH_THREADS") or "1")
 function init(args)
-  n2, n4, n5, locked = 0, 0, 0, 0
+  n2, n4, n5, locked, refused = 0, 0, 0, 0, ""
   i = tid - 2  -- thread t takes entries t, t + stride, t + 2 * stride ... of the paths list
 end
 
@@ -58,23 +58,29 @@ if track then
     elseif status < 500 then n4 = n4 + 1
     else n5 = n5 + 1 end
     if body and string.find(body, "database is locked", 1, true) then locked = locked + 1 end
+    if status >= 400 and refused == "" then  -- the first refusal, to say what it was
+      -- printable ASCII only, quotes and backslashes dropped: a JSON string as it stands
+      refused = (string.gsub(status .. " " .. string.sub(body or "", 1, 400), '[^ -~]', "?"))
+      refused = (string.gsub(refused, '["\\]', "'"))
+    end
   end
 end
 
 function done(summary, latency, requests)
-  local a2, a4, a5, al = 0, 0, 0, 0
+  local a2, a4, a5, al, ar = 0, 0, 0, 0, ""
   for _, t in ipairs(threads) do
     a2 = a2 + (t:get("n2") or 0); a4 = a4 + (t:get("n4") or 0)
     a5 = a5 + (t:get("n5") or 0); al = al + (t:get("locked") or 0)
+    if ar == "" then ar = t:get("refused") or "" end
   end
   local e = summary.errors
   io.write(string.format(
     'BENCH_JSON {"requests":%d,"duration_us":%d,"p50_us":%d,"p90_us":%d,"p99_us":%d,"max_us":%d,' ..
     '"connect_errors":%d,"read_errors":%d,"write_errors":%d,"timeouts":%d,"non_2xx_3xx":%d,' ..
-    '"tracked_2xx":%d,"tracked_4xx":%d,"tracked_5xx":%d,"locked":%d}\n',
+    '"tracked_2xx":%d,"tracked_4xx":%d,"tracked_5xx":%d,"locked":%d,"first_refused":"%s"}\n',
     summary.requests, summary.duration, latency:percentile(50), latency:percentile(90),
     latency:percentile(99), latency.max, e.connect, e.read, e.write, e.timeout, e.status,
-    a2, a4, a5, al))
+    a2, a4, a5, al, ar))
 end
 """
 
@@ -92,6 +98,8 @@ class LoadResult:
     non_2xx: int
     status_5xx: int
     locked: int
+    #: The first answer of 400 or more that a tracked run got: status, then the body's start ("" for none).
+    first_refused: str = ""
 
     def as_dict(self) -> dict[str, float | int]:
         return dict(self.__dict__)
@@ -167,4 +175,5 @@ def run_wrk(
         non_2xx=data["non_2xx_3xx"],
         status_5xx=data["tracked_5xx"],
         locked=data["locked"],
+        first_refused=data.get("first_refused", ""),
     )
