@@ -109,6 +109,45 @@ def test_an_append_between_read_and_write_moves_the_round_on(
     assert game["version"] == 4 and game["rounds_played"] == 3
 
 
+def test_an_append_that_lost_its_race_locks_the_game_before_it_reads_again(
+    app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, db_backend: str
+) -> None:
+    """A race is lost once, not until the tries run out: every run of the append that reads the game
+    with no lock held gets another writer's append between its read and its write; run again, it
+    takes the write lock before it reads, so no writer comes between and its round is stored (where
+    it used to lose every try and answer 409)."""
+    game_id = create_game(flask_client, rules={"rounds": None, "target_score": 1_000_000})["id"]  # never over
+    original, request_thread = rounds_svc._prepare, threading.get_ident()
+    locked_as_read: list[bool] = []  # a run of the request's append: did it hold the write lock as it read?
+    failed: list[BaseException] = []
+
+    def other_append() -> None:
+        try:
+            with app.app_context():
+                rounds_svc.append_round(get_db(), ANONYMOUS, game_id, {"teams": SEED_ROUND_1}, {"teams": SEED_ROUND_1})
+        except BaseException as err:  # noqa: BLE001 - reported below
+            failed.append(err)
+
+    def prepared(session: Any, *args: Any, **kwargs: Any) -> Any:
+        plan = original(session, *args, **kwargs)
+        if threading.get_ident() == request_thread:
+            locked_as_read.append(bool(session.info.get("writing")))
+            if not locked_as_read[-1]:  # another writer can come between this read and the write
+                worker = threading.Thread(target=other_append)
+                worker.start()
+                worker.join(30)
+        return plan
+
+    monkeypatch.setattr(rounds_svc, "_prepare", prepared)
+    response = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": out_round("Team 1", "Team 2")})
+    assert not failed, failed
+    assert response.status_code == 201, response.get_json()
+    assert locked_as_read == [False, True]
+    assert response.get_json()["number"] == 2
+    stored, recomputed, numbers = _stored_state(app, game_id)
+    assert stored == recomputed and numbers == [1, 2]
+
+
 def test_a_round_number_read_stale_is_a_409(
     app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, db_backend: str
 ) -> None:
