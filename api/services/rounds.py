@@ -8,7 +8,8 @@ hot path) reads the game row, scores the round against it with no lock held, the
 the game) and inserts the round and its sides' facts (on PostgreSQL the three in one statement:
 ``round_statements.append_stmt``), then the Idempotency-Key's answer, if the request has one. A
 version that moved meanwhile (another write to the game) runs the whole append again, read and
-scoring included (``api/services/store.py``). On SQLite the write begins with ``BEGIN IMMEDIATE``, so
+scoring included (``api/services/store.py``), and this time its write begins first and reads the
+game ``FOR UPDATE`` (``store.run_again``): an append loses a race once, however busy its game. On SQLite the write begins with ``BEGIN IMMEDIATE``, so
 scoring never holds the database's write lock; on PostgreSQL the version check is the guard. A
 correction, and a deletion of the last round, read the game ``FOR UPDATE`` in the write and
 recompute its state from every stored round.
@@ -304,7 +305,10 @@ def append_round(session: Session, actor: Actor, game_id: int, body: Mapping[str
     :class:`RoundLimitError`, :class:`InvalidRequestError`, engine errors (rules broken) and
     :class:`TableOpenError` (a table is playing the game: its rounds are the table's).
     """
-    append = _prepare(session, _game_row(session, actor, game_id), body)
+    again = store.run_again(session)
+    if again:  # it lost a race scoring with no lock held: this time nobody comes between
+        store.begin_write(session)
+    append = _prepare(session, _game_row(session, actor, game_id, lock=again), body)
     store.begin_write(session)  # scored with no lock held: the write lock from here on (SQLite)
     return _store_append(session, actor, append, request, completion)
 

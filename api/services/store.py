@@ -7,7 +7,8 @@ nothing). On SQLite the write begins with ``BEGIN IMMEDIATE`` (the reads before 
 held, end first: ``Database.begin_write``); on PostgreSQL it continues the request's ``REPEATABLE
 READ`` transaction. A race it loses (a unique violation on a round number, a game row whose version
 moved since it was read, a PostgreSQL serialization failure or deadlock) runs the whole unit again,
-reads included, a few times, then gives up with :class:`WriteConflictError` (409). A database that
+reads included (a service that read with no lock held locks first then: :func:`run_again`), a few
+times, then gives up with :class:`WriteConflictError` (409). A database that
 is unreachable or locked past the busy timeout raises :class:`StoreUnavailableError` (503).
 """
 
@@ -90,13 +91,33 @@ def transaction(service: Callable[Concatenate[Session, P], T]) -> Callable[Conca
 
     @functools.wraps(service)
     def run(db: Database, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        runs = 0
+
         def unit() -> T:
+            nonlocal runs
+            runs += 1
             with db.unit() as session:
-                return service(session, *args, **kwargs)
+                session.info[_RUN_AGAIN] = runs > 1
+                try:
+                    return service(session, *args, **kwargs)
+                finally:
+                    session.info.pop(_RUN_AGAIN, None)
 
         return retrying(unit, db)
 
     return run
+
+
+#: ``session.info``: the unit of work runs again after a lost race (:func:`run_again`).
+_RUN_AGAIN = "handfoot.run_again"
+
+
+def run_again(session: Session) -> bool:
+    """Whether the unit of work on ``session`` is running again after it lost a race. A service that
+    first reads with no lock held (so that writers of other games, and its own checks, run side by
+    side) begins its write before it reads this time: nobody can come between its read and its
+    write, so it loses at most once, however busy its game is."""
+    return bool(session.info.get(_RUN_AGAIN))
 
 
 def database_of(session: Session) -> Database:
