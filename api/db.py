@@ -267,6 +267,21 @@ class Database:
             session.connection(execution_options={SQLITE_IMMEDIATE: True} if self.is_sqlite else None)
         session.info["writing"] = True
 
+    def begin_locked_write(self, session: Session) -> None:
+        """Begin a write whose first read locks the game it writes (``FOR UPDATE``): a correction,
+        a deletion, a table dealt for a game, an append run again after a lost race
+        (``store.run_again``). SQLite: :meth:`begin_write` (``BEGIN IMMEDIATE``, the database's write
+        lock). PostgreSQL: a transaction not yet begun begins in ``READ COMMITTED``, so the read that
+        waits for the writer holding the row then reads what that writer committed; in ``REPEATABLE
+        READ`` the same wait ends in a serialization failure, and with writers to one game in a
+        stream the unit lost again at every run. A transaction the request has begun (its reads
+        before) is continued: a failure there runs the unit again, in a transaction of its own.
+        Every later read of such a unit is of the locked game's rows, which every writer of the game
+        changes only under that lock (each updates the game's row)."""
+        if not self.is_sqlite and not session.in_transaction():
+            session.connection(execution_options={"isolation_level": "READ COMMITTED"})
+        self.begin_write(session)
+
     def writing(self) -> bool:
         """Whether the context's session is inside a write transaction (:meth:`begin_write`)."""
         session = flask.g.get(self._key) if flask.has_app_context() else None

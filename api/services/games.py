@@ -317,7 +317,7 @@ def delete_game(session: Session, actor: Actor, game_id: int, if_match: Callable
     """Delete a game, its rounds and their revisions (called as ``delete_game(db, ...)``:
     :func:`store.transaction`). ``if_match(game)`` (the If-Match check, which raises) runs on the
     locked game."""
-    store.begin_write(session)
+    store.begin_locked_write(session)
     game = find_game(session, actor, game_id, lock=True)
     if if_match is not None:
         if_match(game)

@@ -307,7 +307,7 @@ def append_round(session: Session, actor: Actor, game_id: int, body: Mapping[str
     """
     again = store.run_again(session)
     if again:  # it lost a race scoring with no lock held: this time nobody comes between
-        store.begin_write(session)
+        store.begin_locked_write(session)
     append = _prepare(session, _game_row(session, actor, game_id, lock=again), body)
     store.begin_write(session)  # scored with no lock held: the write lock from here on (SQLite)
     return _store_append(session, actor, append, request, completion)
@@ -365,7 +365,7 @@ def correct_round(session: Session, actor: Actor, game_id: int, number: int, bod
     :data:`MAX_REVISIONS_PER_ROUND` raises :class:`RevisionLimitError`, storing nothing; a game a
     table is playing raises :class:`TableOpenError`.
     """
-    store.begin_write(session)
+    store.begin_locked_write(session)
     row = _game_row(session, actor, game_id, lock=True)
     refuse_open_table(session, row.id)
     rnd = _find_round(session, row.id, number)
@@ -435,7 +435,7 @@ def delete_round(session: Session, actor: Actor, game_id: int, number: int, if_m
     Raises :class:`GameNotFoundError`, :class:`RoundNotFoundError`, :class:`NotLastRoundError`
     (409: an earlier round is corrected) and :class:`TableOpenError` (a table is playing the game).
     """
-    store.begin_write(session)
+    store.begin_locked_write(session)
     row = _game_row(session, actor, game_id, lock=True)
     refuse_open_table(session, row.id)
     rnd = session.scalars(select(Round).where(Round.game_id == row.id, Round.number == number)

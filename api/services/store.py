@@ -133,6 +133,12 @@ def begin_write(session: Session) -> None:
     database_of(session).begin_write(session)
 
 
+def begin_locked_write(session: Session) -> None:
+    """The unit's writes begin here, before a read that locks the game they write (``FOR UPDATE``):
+    ``Database.begin_locked_write``."""
+    database_of(session).begin_locked_write(session)
+
+
 def write(db: Database, fn: Callable[[Session], T]) -> T:
     """``fn`` in one write transaction from its first statement, retried after a lost race."""
 

@@ -225,7 +225,7 @@ def create_table(session: Session, actor: Actor, body: Mapping[str, Any],
         seed = secrets.randbelow(MAX_SEED + 1)
     options = dict(body.get("play") or {})
     timeout = body.get("answer_timeout") or DEFAULT_ANSWER_TIMEOUT
-    store.begin_write(session)
+    store.begin_locked_write(session)
     if body.get("game") is not None:
         game = games_svc.find_game(session, actor, int(body["game"]), lock=True)
         if game.status == "finished":
