@@ -311,7 +311,9 @@ def _storage_on(
                 )
                 results.setdefault(("append", c), []).append(res)
                 if res.first_refused:
-                    report.notes.append(f"storage {db_name}: run {r + 1} c={c}: appends refused, first: {res.first_refused}")
+                    report.notes.append(
+                        f"storage {db_name}: run {r + 1} c={c}: appends refused, the first: {res.first_refused}"
+                    )
                 progress(f"storage {db_name}: run {r + 1}/{runs} c={c} insert floor ({duration:g} s)")
                 res = run_wrk(
                     floor.base + f"/bench/insert?bytes={size}", floor_body, work / "wrk", c, duration, track=True

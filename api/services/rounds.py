@@ -9,10 +9,12 @@ the game) and inserts the round and its sides' facts (on PostgreSQL the three in
 ``round_statements.append_stmt``), then the Idempotency-Key's answer, if the request has one. A
 version that moved meanwhile (another write to the game) runs the whole append again, read and
 scoring included (``api/services/store.py``), and this time its write begins first and reads the
-game ``FOR UPDATE`` (``store.run_again``): an append loses a race once, however busy its game. On SQLite the write begins with ``BEGIN IMMEDIATE``, so
-scoring never holds the database's write lock; on PostgreSQL the version check is the guard. A
-correction, and a deletion of the last round, read the game ``FOR UPDATE`` in the write and
-recompute its state from every stored round.
+game ``FOR UPDATE`` (``store.run_again``): an append loses a race once, however busy its game. On
+SQLite the write begins with ``BEGIN IMMEDIATE``, so a first run's scoring never holds the
+database's write lock; on PostgreSQL the version check is the guard. A correction, and a deletion
+of the last round, read the game ``FOR UPDATE`` in the write (``store.begin_locked_write``: on
+PostgreSQL in ``READ COMMITTED``, so waiting for a writer is no failure) and recompute its state from
+every stored round.
 """
 
 from __future__ import annotations

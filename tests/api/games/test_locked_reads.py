@@ -1,14 +1,14 @@
 """Writes that read a game ``FOR UPDATE`` on PostgreSQL: the read waits for the writer holding the
 game's row, then reads what that writer committed, and the write goes through.
 
-The writes of this kind: a correction, a deletion of the last round, a game's deletion, a table dealt
-for a stored game (each locks the game before it reads), and an append run again after it lost a race (its first run scores with no
-lock held and loses to another append, as in test_games_appends.py; run again, it locks first:
-``store.run_again``). Here another writer holds the game's row at each such read, committing a moment
-later. In ``REPEATABLE READ`` the wait ended in a serialization failure (the row changed after the
-transaction's snapshot), so under a steady stream of writers to one game every run lost again until
-a 409 (seen with 2 games at a time and 8 connections through gunicorn: 4 and 5 write conflicts in two
-5 s windows of appends).
+The writes of this kind: a correction, a deletion of the last round, a game's deletion, a table
+dealt for a stored game (each locks the game before it reads), and an append run again after it lost
+a race (its first run scores with no lock held and loses to another append, as in
+test_games_appends.py; run again, it locks first: ``store.run_again``). Here another writer holds
+the game's row at each such read, committing a moment later. In ``REPEATABLE READ`` the wait ended
+in a serialization failure (the row changed after the transaction's snapshot), so under a steady
+stream of writers to one game every run lost again until a 409 (seen with 2 games at a time and 8
+connections through gunicorn: 4 and 5 write conflicts in two 5 s windows of appends).
 """
 
 from __future__ import annotations
@@ -130,8 +130,11 @@ def test_a_write_that_locks_the_game_first_waits_for_the_writer_holding_it(
     round_etag = flask_client.get(f"/v1/games/{game_id}/rounds/1").headers["ETag"]
     with a_writer_holds_the_game_at_each_locked_read(app, monkeypatch) as isolation:
         if write == "correct the round":
-            response = flask_client.put(f"/v1/games/{game_id}/rounds/1", json={"teams": out_round("Team 1", "Team 2")},
-                                        headers={"If-Match": round_etag})
+            response = flask_client.put(
+                f"/v1/games/{game_id}/rounds/1",
+                json={"teams": out_round("Team 1", "Team 2")},
+                headers={"If-Match": round_etag},
+            )
         elif write == "delete the round":
             response = flask_client.delete(f"/v1/games/{game_id}/rounds/1", headers={"If-Match": game_etag})
         elif write == "delete the game":
