@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -94,29 +95,42 @@ def a_writer_holds_the_game_at_each_locked_read(app: Flask, monkeypatch: pytest.
         assert session.execute(text("SHOW transaction_isolation")).scalar() == "repeatable read"
 
 
+@pytest.mark.parametrize("keyed", [False, True], ids=["no key", "Idempotency-Key"])
 def test_an_append_run_again_waits_for_the_writer_holding_the_game_and_stores_its_round(
-    app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, keyed: bool
 ) -> None:
+    """With an Idempotency-Key the whole request (the key's claim and the append) is what runs again."""
     game_id = create_game(flask_client, rules=ENDLESS)["id"]
-    request_thread, prepare = threading.get_ident(), rounds_svc._prepare
+    request_thread, prepare, game_row = threading.get_ident(), rounds_svc._prepare, rounds_svc._game_row
+    reads: list[bool] = []  # each read of the game by the request's append: locked or not
     failed: list[BaseException] = []
 
     def other_append() -> None:
         rounds_svc.append_round(get_db(), ANONYMOUS, game_id, {"teams": SEED_ROUND_1}, {"teams": SEED_ROUND_1})
 
+    def read_game(session: Any, actor: Any, gid: int, *, lock: bool = False) -> Any:
+        if threading.get_ident() == request_thread:
+            reads.append(lock)
+        return game_row(session, actor, gid, lock=lock)
+
     def prepared(session: Any, *args: Any, **kwargs: Any) -> Any:
         plan = prepare(session, *args, **kwargs)
-        if threading.get_ident() == request_thread and not session.info.get("writing"):
+        if threading.get_ident() == request_thread and not reads[-1]:
             _in_thread(app, other_append, failed)  # between this unlocked read and the write: the race is lost
         return plan
 
     monkeypatch.setattr(rounds_svc, "_prepare", prepared)
+    monkeypatch.setattr(rounds_svc, "_game_row", read_game)
+    headers = {"Idempotency-Key": str(uuid.uuid4())} if keyed else {}
     with a_writer_holds_the_game_at_each_locked_read(app, monkeypatch) as isolation:
-        response = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": out_round("Team 1", "Team 2")})
+        response = flask_client.post(
+            f"/v1/games/{game_id}/rounds", json={"teams": out_round("Team 1", "Team 2")}, headers=headers
+        )
     assert not failed, failed
     assert response.status_code == 201, response.get_json()
     assert response.get_json()["number"] == 2
-    assert isolation == ["read committed"]  # run twice: unlocked (lost), then locked (stored)
+    assert reads == [False, True]  # run twice: unlocked (lost), then locked (stored)
+    assert isolation == ["read committed"]
     assert flask_client.get(f"/v1/games/{game_id}").get_json()["rounds_played"] == 2
 
 
