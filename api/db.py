@@ -206,12 +206,13 @@ class Database:
             raise
 
     @contextmanager
-    def write_session(self) -> Iterator[Session]:
+    def write_session(self, *, locked: bool = False) -> Iterator[Session]:
         """A write transaction on the context's session (outside an app context, a session of its
         own), committed at the end of the block, rolled back on error; inside another write
-        transaction, part of it. The same as a :meth:`unit` that calls :meth:`begin_write` first."""
+        transaction, part of it. The same as a :meth:`unit` that calls :meth:`begin_write` first
+        (:meth:`begin_locked_write` when ``locked``: its reads will lock what they write)."""
         with self.unit() as session:
-            self.begin_write(session)
+            (self.begin_locked_write if locked else self.begin_write)(session)
             yield session
 
     @contextmanager

@@ -58,6 +58,7 @@ from handfoot.server.models import IdempotencyKey
 from handfoot.server.parsing import decode_json
 from handfoot.server.problems import abort_invalid_header, abort_problem
 from handfoot.server.services.store import retrying as store_retrying
+from handfoot.server.services.store import run_again as store_run_again
 
 log = logging.getLogger(__name__)
 
@@ -445,7 +446,8 @@ def idempotent(
 
         def unit() -> Any:
             try:
-                with db.write_session() as session:
+                # run again after a lost race: a write whose reads lock the game (store.run_again)
+                with db.write_session(locked=store_run_again()) as session:
                     outcome = _claim(db, session, scope, key, print_)
                     if isinstance(outcome, flask.Response):
                         raise _ReplayedError(outcome)  # rolled back: a replay commits nothing

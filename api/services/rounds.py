@@ -307,7 +307,7 @@ def append_round(session: Session, actor: Actor, game_id: int, body: Mapping[str
     :class:`RoundLimitError`, :class:`InvalidRequestError`, engine errors (rules broken) and
     :class:`TableOpenError` (a table is playing the game: its rounds are the table's).
     """
-    again = store.run_again(session)
+    again = store.run_again()
     if again:  # it lost a race scoring with no lock held: this time nobody comes between
         store.begin_locked_write(session)
     append = _prepare(session, _game_row(session, actor, game_id, lock=again), body)

@@ -18,6 +18,7 @@ import functools
 import random
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
@@ -29,6 +30,9 @@ from handfoot.server.services.errors import StoreUnavailableError, WriteConflict
 
 #: Attempts of a unit of work that lost a race before a 409.
 WRITE_ATTEMPTS = 5
+
+#: Whether the unit of work :func:`retrying` runs now is a run after a lost race (:func:`run_again`).
+_RUNNING_AGAIN: ContextVar[bool] = ContextVar("handfoot_running_again", default=False)
 
 #: The unique constraints a lost race violates (named by the naming convention: STYLE P3).
 RACE_CONSTRAINTS = (
@@ -71,6 +75,7 @@ def retrying(unit: Callable[[], T], db: Database | None = None) -> T:
     if db is not None and db.writing():
         return unit()
     for attempt in range(WRITE_ATTEMPTS):
+        again = _RUNNING_AGAIN.set(attempt > 0)
         try:
             return unit()
         except StaleDataError:
@@ -80,6 +85,8 @@ def retrying(unit: Callable[[], T], db: Database | None = None) -> T:
                 if isinstance(err, OperationalError | InterfaceError):
                     raise StoreUnavailableError(str(err.orig)) from err
                 raise
+        finally:
+            _RUNNING_AGAIN.reset(again)
         time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))
     raise WriteConflictError("the game changed under this request too often; try again")
 
@@ -91,33 +98,22 @@ def transaction(service: Callable[Concatenate[Session, P], T]) -> Callable[Conca
 
     @functools.wraps(service)
     def run(db: Database, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        runs = 0
-
         def unit() -> T:
-            nonlocal runs
-            runs += 1
             with db.unit() as session:
-                session.info[_RUN_AGAIN] = runs > 1
-                try:
-                    return service(session, *args, **kwargs)
-                finally:
-                    session.info.pop(_RUN_AGAIN, None)
+                return service(session, *args, **kwargs)
 
         return retrying(unit, db)
 
     return run
 
 
-#: ``session.info``: the unit of work runs again after a lost race (:func:`run_again`).
-_RUN_AGAIN = "handfoot.run_again"
-
-
-def run_again(session: Session) -> bool:
-    """Whether the unit of work on ``session`` is running again after it lost a race. A service that
-    first reads with no lock held (so that writers of other games, and its own checks, run side by
-    side) begins its write before it reads this time: nobody can come between its read and its
-    write, so it loses at most once, however busy its game is."""
-    return bool(session.info.get(_RUN_AGAIN))
+def run_again() -> bool:
+    """Whether the unit of work running now runs again after it lost a race (set by :func:`retrying`
+    for the unit it retries, an Idempotency-Key's whole request included). A service that first reads
+    with no lock held (so that writers of other games, and its own checks, run side by side) begins
+    its write before it reads this time (:func:`begin_locked_write`): nobody can come between its read
+    and its write, so it loses at most once, however busy its game is."""
+    return _RUNNING_AGAIN.get()
 
 
 def database_of(session: Session) -> Database:
