@@ -15,7 +15,8 @@ action ends the round, the same transaction scores it by the one path (``play.sc
 engine's values) and stores it in the game's history through the append of
 ``POST /v1/games/{id}/rounds`` (``rounds.append_scored_in``), with its seed and a pointer to its log
 (the table's), and deals the next round (its seed derived from the table's, :func:`round_seed`; the
-game's totals as the scores before it), unless the game has ended: then the table is finished.
+game's totals as the scores before it), unless the game has ended or holds the most rounds a game
+may (``MAX_ROUNDS_PER_GAME``): then the table is finished.
 
 Seeds: a table's seed is random (63 bits from :mod:`secrets`) unless its creator chose one, which
 makes it a practice deal (``practice``). Each round's seed is derived from the table's and the
@@ -51,7 +52,7 @@ from handfoot.server.auth import Actor
 from handfoot.server.db import Database
 from handfoot.server.idempotency import Completion
 from handfoot.server.models import ApiKey
-from handfoot.server.schemas import breakdown_data
+from handfoot.server.schemas import MAX_ROUNDS_PER_GAME, breakdown_data
 from handfoot.server.secret import sign
 from handfoot.server.services import games as games_svc
 from handfoot.server.services import rounds as rounds_svc
@@ -60,6 +61,7 @@ from handfoot.server.services import table_statements as sql
 from handfoot.server.services.errors import (
     ActionRefusedError,
     GameFinishedError,
+    RoundLimitError,
     StoreUnavailableError,
     TableFinishedError,
     TableNotFoundError,
@@ -214,10 +216,10 @@ def create_table(session: Session, actor: Actor, body: Mapping[str, Any],
     (seconds). ``completion``: the request's Idempotency-Key, stored with the table. ``key``: the
     server's secret, which derives the rounds' seeds of a table that is not a practice deal.
 
-    Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`TableOpenError`,
-    :class:`InvalidRequestError` and engine errors (preset, house rules, play options, sides; a
-    :class:`PlayError` ``inconsistent_rules`` when the decks cannot deal one of the game's rounds,
-    ``play.deal_problems``: nothing is stored).
+    Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`RoundLimitError` (the
+    game holds the most rounds), :class:`TableOpenError`, :class:`InvalidRequestError` and engine
+    errors (preset, house rules, play options, sides; a :class:`PlayError` ``inconsistent_rules``
+    when the decks cannot deal one of the game's rounds, ``play.deal_problems``: nothing is stored).
     """
     seed = body.get("seed")
     practice = seed is not None
@@ -230,6 +232,8 @@ def create_table(session: Session, actor: Actor, body: Mapping[str, Any],
         game = games_svc.find_game(session, actor, int(body["game"]), lock=True)
         if game.status == "finished":
             raise GameFinishedError(game.state.get("end_reason") or "the game is over")
+        if game.rounds_played >= MAX_ROUNDS_PER_GAME:  # its next round could not be stored
+            raise RoundLimitError(f"a game holds at most {MAX_ROUNDS_PER_GAME} rounds, and this one holds them all")
         rounds_svc.refuse_open_table(session, game.id)  # one table plays a game at a time
     else:
         game = games_svc.create_game(store.database_of(session), actor, body)  # joins this write transaction
@@ -443,7 +447,8 @@ def _end_round(session: Session, data: TableData, ended: play.State,
                key: bytes | None) -> tuple[str, dict[str, Any], play.State]:
     """Score the ended round (``play.score``: the one scoring path, on the engine's values) and
     append it to the game with its seed (its log is the table's: ``GET /v1/tables/{id}/rounds/{n}``);
-    its summary is a ``table_rounds`` row. Then deal the next round, unless the game has ended.
+    its summary is a ``table_rounds`` row. Then deal the next round, unless the game has ended or
+    holds the most rounds a game may.
     Returns the table's status, the round's summary and the round now at the table. ``key``: the
     next round's seed's (:func:`round_seed`; ``None`` for a practice table)."""
     teams = [breakdown_data(b) for b in play.score(ended).teams]  # in the state's side order: the game's
@@ -453,8 +458,8 @@ def _end_round(session: Session, data: TableData, ended: play.State,
     summary = {"round": ended.round, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side,
                "score": [{k: team[k] for k in ("name", "total", "lines")} for team in teams]}
     session.connection().execute(sql.INSERT_ROUND, {"table_id": data.id, **summary, "created_at": now()})
-    if game.state["status"] == "finished":
-        return "finished", summary, ended
+    if game.state["status"] == "finished" or game.state["rounds_played"] >= MAX_ROUNDS_PER_GAME:
+        return "finished", summary, ended  # no next round: the game is over, or could not store it
     number = ended.round + 1
     sides = [(side.name, [ended.seats[i].name for i in ended.seats_of(j)]) for j, side in enumerate(ended.sides)]
     scores = [int(t["total"]) for t in game.state["totals"]]
