@@ -275,12 +275,19 @@ class Database:
         lock). PostgreSQL: a transaction not yet begun begins in ``READ COMMITTED``, so the read that
         waits for the writer holding the row then reads what that writer committed; in ``REPEATABLE
         READ`` the same wait ends in a serialization failure, and with writers to one game in a
-        stream the unit lost again at every run. A transaction the request has begun (its reads
-        before) is continued: a failure there runs the unit again, in a transaction of its own.
-        Every later read of such a unit is of the locked game's rows, which every writer of the game
-        changes only under that lock (each updates the game's row)."""
-        if not self.is_sqlite and not session.in_transaction():
-            session.connection(execution_options={"isolation_level": "READ COMMITTED"})
+        stream the unit lost again at every run. A transaction the request began with reads only
+        (the key check, an Idempotency-Key looked up) is ended first, rolled back as it wrote
+        nothing, as SQLite's is (:meth:`begin_write`); one that has written (a key's claim) is
+        continued. Every later read of such a unit is of the locked game's rows, which every writer
+        of the game changes only under that lock (each updates the game's row)."""
+        if not self.is_sqlite and not session.info.get("writing"):
+            if session.in_transaction() and not self._write_begun(session):
+                if session.new or session.dirty or session.deleted:
+                    session.commit()  # what it added is kept, as before it began writing
+                else:
+                    session.rollback()  # it only read: its snapshot would fail the locked read
+            if not session.in_transaction():
+                session.connection(execution_options={"isolation_level": "READ COMMITTED"})
         self.begin_write(session)
 
     def writing(self) -> bool:
