@@ -173,6 +173,24 @@ def test_a_game_deleted_between_read_and_write_is_a_404(
         assert session.scalars(select(Round).where(Round.game_id == game_id)).all() == []
 
 
+def test_a_table_dealt_between_read_and_write_refuses_the_append(
+    app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, db_backend: str
+) -> None:
+    """A table dealt for the game while an append scores makes the game the table's: the append is a
+    409 ``table_open`` and stores nothing (on PostgreSQL it was stored, the table left dealing a round
+    the game already held, refusing every write to the game)."""
+    game_id = create_game(flask_client)["id"]
+
+    def deal() -> None:
+        created = app.test_client().post("/v1/tables", json={"game": game_id, "seed": 3})
+        assert created.status_code == 201, created.get_json()
+
+    with between_read_and_write(app, monkeypatch, deal):
+        response = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": SEED_ROUND_1})
+    assert response.status_code == 409 and response.get_json()["errors"][0]["code"] == "table_open"
+    assert _stored_state(app, game_id)[2] == []
+
+
 def test_a_game_given_away_between_read_and_write_is_not_found(
     app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, db_backend: str
 ) -> None:
