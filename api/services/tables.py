@@ -235,6 +235,9 @@ def create_table(session: Session, actor: Actor, body: Mapping[str, Any],
         if game.rounds_played >= MAX_ROUNDS_PER_GAME:  # its next round could not be stored
             raise RoundLimitError(f"a game holds at most {MAX_ROUNDS_PER_GAME} rounds, and this one holds them all")
         rounds_svc.refuse_open_table(session, game.id)  # one table plays a game at a time
+        # the game is the table's from here: its version moves on, so a write that read it before
+        # (an append scoring with no lock held) runs again and finds the table
+        game.updated_at = now()
     else:
         game = games_svc.create_game(store.database_of(session), actor, body)  # joins this write transaction
     number = int(game.rounds_played) + 1
