@@ -35,7 +35,14 @@ class RoundNumberError(GameServiceError):
 
 
 class RoundLimitError(GameServiceError):
+    """A game holds the most rounds it may (or a round the most revisions); ``pointer``: the request
+    member that names it, if one does."""
+
     code = "round_limit"
+
+    def __init__(self, message: str, *, pointer: str = "") -> None:
+        super().__init__(message)
+        self.pointer = pointer
 
 
 class RevisionLimitError(RoundLimitError):

@@ -227,18 +227,20 @@ def create_table(session: Session, actor: Actor, body: Mapping[str, Any],
         seed = secrets.randbelow(MAX_SEED + 1)
     options = dict(body.get("play") or {})
     timeout = body.get("answer_timeout") or DEFAULT_ANSWER_TIMEOUT
-    store.begin_locked_write(session)
     if body.get("game") is not None:
+        store.begin_locked_write(session)
         game = games_svc.find_game(session, actor, int(body["game"]), lock=True)
         if game.status == "finished":
             raise GameFinishedError(game.state.get("end_reason") or "the game is over")
         if game.rounds_played >= MAX_ROUNDS_PER_GAME:  # its next round could not be stored
-            raise RoundLimitError(f"a game holds at most {MAX_ROUNDS_PER_GAME} rounds, and this one holds them all")
+            raise RoundLimitError(f"a game holds at most {MAX_ROUNDS_PER_GAME} rounds, and this one holds them all",
+                                  pointer="/game")
         rounds_svc.refuse_open_table(session, game.id)  # one table plays a game at a time
         # the game is the table's from here: its version moves on, so a write that read it before
         # (an append scoring with no lock held) runs again and finds the table
         game.updated_at = now()
     else:
+        store.begin_write(session)
         game = games_svc.create_game(store.database_of(session), actor, body)  # joins this write transaction
     number = int(game.rounds_played) + 1
     sides = [(str(t["name"]), list(t["players"])) for t in game.teams]

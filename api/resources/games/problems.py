@@ -42,7 +42,10 @@ def service_problem(error: svc.GameServiceError) -> flask.Response:
         )
     elif isinstance(error, svc.RoundLimitError):
         problem = make_problem(
-            409, "Too many rounds", str(error), errors=[{"pointer": "", "code": error.code, "detail": str(error)}]
+            409,
+            "Too many rounds",
+            str(error),
+            errors=[{"pointer": error.pointer, "code": error.code, "detail": str(error)}],
         )
     elif isinstance(error, svc.NotLastRoundError):
         problem = make_problem(

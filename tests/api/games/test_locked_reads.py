@@ -7,8 +7,7 @@ a race (its first run scores with no lock held and loses to another append, as i
 test_games_appends.py; run again, it locks first: ``store.run_again``). Here another writer holds
 the game's row at each such read, committing a moment later. In ``REPEATABLE READ`` the wait ended
 in a serialization failure (the row changed after the transaction's snapshot), so under a steady
-stream of writers to one game every run lost again until a 409 (seen with 2 games at a time and 8
-connections through gunicorn: 4 and 5 write conflicts in two 5 s windows of appends).
+stream of writers to one game every run lost again until a 409 (docs/performance.md, "The one 4xx").
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ def test_no_table_is_dealt_for_a_game_that_holds_the_most_rounds(flask_client: F
     game = _game_with_rounds(flask_client, MAX_ROUNDS_PER_GAME)
     response = flask_client.post("/v1/tables", json={"game": game["id"], "seed": 3})
     assert response.status_code == 409, response.get_json()
-    assert [e["code"] for e in response.get_json()["errors"]] == ["round_limit"]
+    assert [(e["pointer"], e["code"]) for e in response.get_json()["errors"]] == [("/game", "round_limit")]
     assert flask_client.get(f"/v1/games/{game['id']}").get_json() == game  # nothing written
     _keepers_again(flask_client, game["id"])
 
