@@ -204,3 +204,23 @@ def test_a_seed_played_again_on_a_board_is_said(tmp_path: Path) -> None:
     board_after(path, "--seed", "3")
     code, _, err = run(*ARENA, "--leaderboard", str(path), "--seed", "3")
     assert code == EXIT_OK and "seed 3 was played on" in err
+
+
+def test_a_table_bot_in_the_arena_does_not_encode_the_view_to_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    # each decision freezes the engine's view once; plain_view and sendable copy it without JSON
+    from handfoot.client.arena import table_bot_policy
+    from handfoot.client.bots import policy_choose
+
+    sendable: list[Any] = []
+    greedy = policy_choose("greedy", preset="pagat")
+
+    def choose(sv: Any) -> list[Any]:
+        sendable.extend(sv.sendable())
+        return list(greedy(sv))
+
+    policies = {"table bot": table_bot_policy(choose, "pagat", ONE_ROUND), "random": POLICIES["random"]}
+    encoded: list[object] = []
+    monkeypatch.setattr(json, "dumps", lambda body, *a, **k: encoded.append(body))
+    monkeypatch.setattr(json, "loads", lambda *a, **k: pytest.fail("a view decoded from JSON"))
+    run_arena(policies, "pagat", 2, 0, ONE_ROUND)
+    assert sendable and encoded == []
