@@ -224,3 +224,46 @@ def test_a_table_bot_in_the_arena_does_not_encode_the_view_to_json(monkeypatch: 
     monkeypatch.setattr(json, "loads", lambda *a, **k: pytest.fail("a view decoded from JSON"))
     run_arena(policies, "pagat", 2, 0, ONE_ROUND)
     assert sendable and encoded == []
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bots_md_blocks() -> tuple[str, list[str]]:
+    """docs/bots.md's excerpt of the example policy and its commands (the sh block that names it)."""
+    from tests.helpers.readme import fenced_blocks
+
+    blocks = fenced_blocks((ROOT / "docs" / "bots.md").read_text(encoding="utf-8"), "docs/bots.md")
+    excerpt = next(b.text for b in blocks if b.info == "python" and b.text.startswith("def policy("))
+    commands = next(b.text for b in blocks if b.info == "sh" and "examples.policy_bot:policy" in b.text)
+    return excerpt, commands.splitlines()
+
+
+def test_the_docs_policy_is_the_example_and_its_commands_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, threaded_server: str
+) -> None:
+    import shlex
+
+    excerpt, commands = bots_md_blocks()
+    shown = [line for line in excerpt.splitlines() if line.strip() != "..."]
+    assert "\n".join(shown) in (ROOT / "examples" / "policy_bot.py").read_text(encoding="utf-8")
+    monkeypatch.chdir(ROOT)  # the module is imported from the current directory, as the docs say
+    monkeypatch.syspath_prepend(str(ROOT))  # (the test process's sys.path may lack it)
+    board = tmp_path / "pagat.leaderboard"
+    outputs = []
+    for line in commands:
+        argv = shlex.split(line)
+        assert argv[0] == "handfoot"
+        argv = [str(board) if word == "pagat.leaderboard" else word for word in argv[1:]]
+        if argv[0] == "play":
+            argv = ["--url", threaded_server, *argv, "--json"]
+        code, out, err = run(*argv)
+        assert (code, err) == (EXIT_OK, ""), err
+        outputs.append(out)
+    doc = json.loads(board.read_text(encoding="utf-8"))
+    by_name = {p["name"]: p for p in doc["policies"]}
+    assert by_name["examples.policy_bot:policy"]["runs"] == 2 and by_name["planner"]["runs"] == 1
+    assert by_name["examples.policy_bot:policy"]["games"] == 20 and doc["seeds"] == [1, 2]
+    played = json.loads(outputs[-1])
+    assert [b["bot"] for b in played["bots"]] == ["examples.policy_bot:policy", "planner", "planner", "planner"]
+    assert played["bots"][0]["refused"] == 0 and played["bots"][0]["actions"] > 0  # it picks from `send`
