@@ -180,6 +180,11 @@ def test_the_leaderboard_keeps_its_ratings_across_two_runs(tmp_path: Path) -> No
     fresh = Leaderboard("pagat", dict(ONE_ROUND), {})
     fresh.record(run2)
     assert fresh.standings["greedy"].mu != pytest.approx(after["greedy"]["mu"])  # the prior counted
+    # --json gives the board in the report: run 2 alone on a new file is the fresh board
+    code, out, _ = run(*ARENA, "--leaderboard", str(tmp_path / "new.board"), "--seed", "2", "--json")
+    assert code == EXIT_OK
+    shown = {p["name"]: (p["mu"], p["sigma"], p["games"]) for p in json.loads(out)["leaderboard"]["policies"]}
+    assert shown == {n: (s.mu, s.sigma, s.games) for n, s in fresh.standings.items()}
     assert after["greedy"]["sigma"] < by_name["greedy"]["sigma"]  # more deals, surer
 
 
