@@ -19,8 +19,8 @@ first that has an index; when none has, a random legal index.
 
 Rewards are the AEC environment's (``reward="margin"``, the default, or ``"points"``), the seat's
 own, added up over the other seats' moves between two of its own. An index its mask refuses
-forfeits the game as ``handfoot_v0.env()`` does (``margin`` only: -1 for each round left, this
-one included); the episode ends there.
+forfeits the game as ``handfoot_v0.env()`` does (-1 for each round left, this one included); the
+episode ends there. Under ``reward="points"`` it raises ``ValueError`` (points have no worst round).
 """
 
 from __future__ import annotations
@@ -117,6 +117,10 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             raise RuntimeError("the game has ended: reset() the environment")
         index = int(action)
         if index not in self.game.moves():
+            if self.game.reward != "margin":
+                raise ValueError(
+                    f"action {index} is not legal now (info['action_mask']); reward='points' has no forfeit"
+                )
             reward = forfeit_rewards(self.game, self.agent)[self.agent]
             self.game.terminations = dict.fromkeys(self.game.agents, True)
             self._mask = np.zeros(ACTION_COUNT, dtype=np.int8)

@@ -24,7 +24,8 @@ has ended, through the partner's "May I go out?" answers and round after round, 
 ``BotSummary``. ``AsyncBot`` is the same on an ``AsyncClient``.
 
 ``policy_choose("greedy")`` seats one of the engine's reference policies, under the rules the
-seat's view names (its game's preset and house rules).
+seat's view names (its game's preset and house rules); ``policy_choose(policy)`` a policy function of
+your own (``handfoot.client.policies``: the ``Policy`` protocol, and ``load_policy("mybot:policy")``).
 """
 
 from __future__ import annotations

@@ -76,6 +76,10 @@ def test_an_illegal_index_forfeits_and_bad_arguments_are_refused() -> None:
     assert (reward, terminated, info["forfeit"]) == (2 * handfoot_v0.ILLEGAL_REWARD, True, True)
     with pytest.raises(RuntimeError, match="reset"):
         env.step(INDEX["draw"])
+    points = SingleSeatEnv(preset="pagat", reward="points")
+    points.reset(seed=4)
+    with pytest.raises(ValueError, match="not legal now"):
+        points.step(INDEX["ask"])
     with pytest.raises(ValueError, match="seats 0 to 3"):
         SingleSeatEnv(seat=4)
     with pytest.raises(ValueError, match="no policy for seats \\[3\\]"):
