@@ -134,8 +134,9 @@ def _with_seat(policy: Policy) -> Policy:
 def load_policy(spec: str) -> LoadedPolicy:
     """The policy ``spec`` names: a reference policy's name (:func:`builtin_policies`), or
     ``module:attribute`` (``mybot:policy``, ``pkg.bots:Mine.choose``), imported from sys.path and
-    the current directory. Raises :class:`PolicyLoadError` for a name it does not know, a module
-    that does not import, an attribute missing, or a value that is neither a policy (three
+    the current directory; a class is made once without arguments and its instance called. Raises
+    :class:`PolicyLoadError` for a name it does not know, a module that does not import, an
+    attribute missing, a class that needs arguments, or a value that is neither a policy (three
     positional parameters) nor a ``choose`` (one)."""
     from handfoot.engine.play.arena import POLICIES
 
@@ -155,6 +156,13 @@ def load_policy(spec: str) -> LoadedPolicy:
         value = getattr(value, part)
     if not callable(value):
         raise PolicyLoadError(f"{spec}: {attribute} is a {type(value).__name__}, not a function")
+    if inspect.isclass(value):  # a class of policies (a model loaded once): one instance plays
+        try:
+            value = value()
+        except TypeError as exc:
+            raise PolicyLoadError(f"{spec}: the class {attribute} cannot be made without arguments ({exc})") from exc
+        if not callable(value):
+            raise PolicyLoadError(f"{spec}: an instance of {attribute} is not callable (no __call__)")
     count = _positional(value)
     if count is not None and count >= 3:
         return LoadedPolicy(spec, policy=_with_seat(value))

@@ -43,6 +43,25 @@ def choose(seat_view):
 NOT_A_FUNCTION = 3
 
 
+MADE = []
+
+
+class Remembering:  # a class of policies: made once (its model loaded), its instance called
+
+    def __init__(self):
+        self.decisions = 0
+        MADE.append(self)
+
+    def __call__(self, view, rules, rng):
+        self.decisions += 1
+        return first_listed(view, rules, rng)
+
+
+class NeedsAFile:
+    def __init__(self, path):
+        self.path = path
+
+
 def two_arguments(view, rules):
     return []
 """
@@ -80,6 +99,14 @@ def test_a_policy_from_the_authors_module_plays_in_the_arena_from_the_command_li
     assert [g["totals"] for g in report["games"]] == [list(m.totals) for m in again.matches]
 
 
+def test_a_class_of_policies_is_made_once_and_its_instance_plays(author_module: str) -> None:
+    loaded = load_policy(f"{author_module}:Remembering")
+    result = run_arena({"mine": loaded.for_arena("pagat"), "random": POLICIES["random"]}, "pagat", 2, 0, ONE_ROUND)
+    assert result.entry("mine").games == 2
+    made = __import__(author_module).MADE
+    assert len(made) == 1 and made[0].decisions > 0  # one instance, asked at every decision
+
+
 def test_a_table_bots_choose_loads_and_plays_in_the_arena_as_the_policy_it_wraps(author_module: str) -> None:
     loaded = load_policy(f"{author_module}:choose")
     assert loaded.choose is not None and loaded.policy is None
@@ -101,6 +128,7 @@ def test_a_table_bots_choose_loads_and_plays_in_the_arena_as_the_policy_it_wraps
         ("{module}:NOT_A_FUNCTION", "is a int, not a function"),
         ("{module}:two_arguments", "takes 2 positional arguments"),
         ("broken_bot:policy", "importing broken_bot raised RuntimeError: no model file"),
+        ("{module}:NeedsAFile", "cannot be made without arguments"),
         ("clever", "not a reference policy"),
         (":policy", "not a reference policy"),
     ],
