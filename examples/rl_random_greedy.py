@@ -40,9 +40,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=7, help="the first round's deal (default 7)")
     args = parser.parse_args(argv)
 
-    env = handfoot_v0.env(preset=args.preset, seed=args.seed, rounds=args.rounds)
-    env.reset()
-    raw: handfoot_v0.raw_env = env.unwrapped
+    # rewards in points (the environment's default is the normalised margin): the raw environment,
+    # whose agents here play only indexes their mask allows
+    raw = handfoot_v0.raw_env(preset=args.preset, seed=args.seed, rounds=args.rounds, reward="points")
+    raw.reset()
+    env = raw
     names = [name for name, _ in raw.sides]
     greedy = [agent for k, agent in enumerate(raw.possible_agents) if k % 2]
     print(f"{args.preset}, {args.rounds} rounds from seed {args.seed}; greedy: {', '.join(greedy)}, random: the others")

@@ -7,6 +7,7 @@
 - :mod:`handfoot.rl.actions`: the fixed index of macro actions and which are legal (the engine's
   ``step`` decides).
 - :mod:`handfoot.rl.observation`: a seat's view as one array.
+- :mod:`handfoot.rl.single_agent`: one seat as a Gymnasium environment against fixed policies.
 
 Needs the ``rl`` extra (``pip install "handfoot[rl]"``: pettingzoo, gymnasium, numpy); docs/rl.md.
 """

@@ -17,14 +17,21 @@ is the seat whose turn it is, or the partner asked "May I go out?" while it answ
   "action_mask": int8 array}``; the mask marks the indexes of :data:`~handfoot.rl.actions.ACTIONS`
   whose engine action :func:`~handfoot.engine.play.step` accepts now (all zero for a seat not to act).
 - Action: ``Discrete(ACTION_COUNT)``, the fixed index of macro actions of :mod:`handfoot.rl.actions`.
-- Reward: points. When a round ends, every seat gets its side's round score (the engine's
-  :func:`~handfoot.engine.play.score`: books, cards, red threes, going out, cards left); 0 otherwise.
+- Reward (``reward=``): when a round ends every seat gets its side's result, 0 otherwise.
+  ``"margin"`` (the default) normalises it: the side's round score (the engine's
+  :func:`~handfoot.engine.play.score`: books, cards, red threes, going out, cards left) less the
+  mean of the other sides', over the sum of every side's score in absolute value: from -1 to 1,
+  the sides' rewards adding up to 0. ``"points"``: the side's round score itself, in points.
 - Termination: every agent once the game's ``rounds`` are played. Round ``k`` (from 1) is dealt
   with seed ``seed + k - 1`` and opens by each side's points so far.
 
-``env()`` wraps :class:`raw_env` as PettingZoo's classic games do: an action its mask refuses ends
-the game with ``ILLEGAL_REWARD`` for the seat that chose it (``TerminateIllegalWrapper``), an
-index out of range is an error, and the order of calls is enforced.
+``env()`` wraps :class:`raw_env` as PettingZoo's classic games do, save for illegal moves: an
+action its mask refuses forfeits the game (:class:`ForfeitIllegalWrapper`: every seat of the side
+that chose it gets -1 for each round left, this one included, the worst the margins could give,
+and the other sides share the opposite), an index out of range is an error, and the order of calls
+is enforced. A forfeit on the margins' scale never pays the side that is behind; ``env()`` takes
+``reward="margin"`` only (points have no worst round to forfeit at: use :class:`raw_env`, which
+raises ``ValueError`` for an index that is not legal).
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from handfoot.engine.play import State, new_round, score, view
 from handfoot.engine.presets import resolve_rules
@@ -45,9 +53,11 @@ from handfoot.engine.rules import RuleSet
 from handfoot.rl.actions import ACTION_COUNT, ACTIONS, Move, acting_seat, legal_moves
 from handfoot.rl.observation import encode, observation_space
 
-#: The reward of a seat whose action its mask refused, under ``env()`` (the game ends there); the
-#: classic PettingZoo games give -1 too.
+#: What a side forfeits for each round left (this one included) when one of its seats plays an index
+#: its mask refuses, under ``env()``: the lowest margin a round can give.
 ILLEGAL_REWARD = -1.0
+#: The rewards ``reward=`` may name.
+REWARDS = ("margin", "points")
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -64,10 +74,69 @@ def table_for(rules: RuleSet) -> list[tuple[str, list[str]]]:
     raise ValueError("these rules allow neither two sides of two nor four players alone")
 
 
+def margins(points: Sequence[int]) -> list[float]:
+    """Each side's round ``points`` as a margin: its points less the mean of the other sides',
+    over the sum of every side's points in absolute value (0 when every side scored 0). From -1 to
+    1; the margins add up to 0."""
+    scale = sum(abs(p) for p in points)
+    if scale == 0 or len(points) < 2:
+        return [0.0] * len(points)
+    total = sum(points)
+    return [(p - (total - p) / (len(points) - 1)) / scale for p in points]
+
+
+def forfeit_rewards(game: raw_env, agent: str) -> dict[str, float]:
+    """The rewards of a forfeit by ``agent``'s side in ``game`` (margins): each of its seats
+    ``ILLEGAL_REWARD`` times the rounds left (this one included), every other seat its side's
+    share of the opposite."""
+    if game.reward != "margin":
+        raise ValueError("a forfeit is scored on the margins' scale: reward='margin'")
+    left = game.rounds - game.round + 1
+    seats = game.engine_state.seats
+    side = seats[game.possible_agents.index(agent)].side
+    others = len(game.sides) - 1
+    return {
+        a: ILLEGAL_REWARD * left if seats[k].side == side else -ILLEGAL_REWARD * left / others
+        for k, a in enumerate(game.possible_agents)
+    }
+
+
+class ForfeitIllegalWrapper(wrappers.TerminateIllegalWrapper):
+    """PettingZoo's ``TerminateIllegalWrapper`` with the rewards of a forfeit
+    (:func:`forfeit_rewards`) instead of one number for the seat alone."""
+
+    _prev_obs: Any  # the parent's: the acting seat's last observation (its mask)
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env, illegal_reward=ILLEGAL_REWARD)
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self._prev_obs is None:
+            self.observe(agent)
+        live = not (self.terminations[agent] or self.truncations[agent])
+        if not live or self._prev_obs["action_mask"][action]:
+            super().step(action)
+            return
+        EnvLogger.warn_on_illegal_move()
+        game: raw_env = self.env.unwrapped
+        self._prev_obs = self._prev_info = None
+        game._cumulative_rewards[agent] = 0
+        game.terminations = dict.fromkeys(self.agents, True)
+        game.truncations = dict.fromkeys(self.agents, True)
+        game.rewards = {a: r for a, r in forfeit_rewards(game, agent).items() if a in game.agents}
+        game._accumulate_rewards()
+        game._deads_step_first()
+        self._terminated = True
+
+
 def env(**kwargs: Any) -> AECEnv:
-    """:class:`raw_env` (same arguments) in PettingZoo's classic wrappers."""
+    """:class:`raw_env` (same arguments; ``reward="margin"`` only) in PettingZoo's classic
+    wrappers, an illegal index forfeiting the game (:class:`ForfeitIllegalWrapper`)."""
+    if kwargs.get("reward", "margin") != "margin":
+        raise ValueError("env(): reward='margin' only (an illegal index forfeits on its scale); raw_env takes points")
     wrapped: AECEnv = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_REWARD)
+    wrapped = ForfeitIllegalWrapper(wrapped)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
@@ -78,7 +147,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     ``preset``: a rule set id (``pagat``, ``bicycle``, ...); ``rules``: house-rule overrides on it;
     ``play``: play options (``ask_partner``, ``stock_out``); ``seed``: the first round's deal
     (``reset(seed=...)`` replaces it; ``None``: a random one); ``rounds``: rounds in a game;
-    ``render_mode``: ``human`` (prints) or ``ansi`` (returns the text).
+    ``render_mode``: ``human`` (prints) or ``ansi`` (returns the text); ``reward``: ``margin``
+    (the default) or ``points``.
 
     Raises the engine's ``UnknownPresetError``/``RulesError`` for rules it does not know, and
     ``ValueError`` for a table the rules do not allow or ``rounds`` below 1."""
@@ -97,8 +167,12 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         seed: int | None = None,
         rounds: int = 1,
         render_mode: str | None = None,
+        reward: str = "margin",
     ) -> None:
         super().__init__()
+        if reward not in REWARDS:
+            raise ValueError(f"reward: one of {', '.join(REWARDS)}")
+        self.reward = reward
         if rounds < 1:
             raise ValueError("rounds: at least 1")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -206,8 +280,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         points = [team.total for team in score(self.engine_state).teams]
         for j, total in enumerate(points):
             self.totals[j] += total
+        by_side = margins(points) if self.reward == "margin" else [float(p) for p in points]
         for k, agent in enumerate(self.possible_agents):
-            self.rewards[agent] = float(points[self.engine_state.seats[k].side])
+            self.rewards[agent] = by_side[self.engine_state.seats[k].side]
         for agent in self.agents:
             self.infos[agent] = {"round": self.round, "round_points": points, "game_points": list(self.totals)}
         if self.round < self.rounds:

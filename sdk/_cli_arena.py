@@ -2,6 +2,13 @@
 by playing each deal once per rotation of the policies over the sides.
 
     handfoot arena --policies greedy,planner --preset pagat --matches 200 [--rule k=v] [--seed S] [--json]
+    handfoot arena --policies mybot:policy,planner --leaderboard board.json --seed 2
+
+``--policies`` names the engine's reference policies (random, greedy, planner) or a policy of your
+own as ``module:attribute`` (``handfoot.client.policies.load_policy``: imported from sys.path and
+the current directory; a table bot's ``choose`` loads too). ``--leaderboard FILE`` keeps openskill
+ratings across runs (``handfoot.client.leaderboard``): the run's deals are rated from the file's
+ratings, the file is written back and its table printed under the run's.
 
 Prints a table (win rate with its 95% interval, points per round, rounds to go out, ratings), or
 with ``--json`` the report of ``handfoot.client.arena.arena_report`` (with every game). Progress
@@ -22,6 +29,8 @@ from handfoot.engine.play.arena import POLICIES, run_arena
 from ._cli_common import EXIT_OK, EXIT_PROBLEM, UsageError
 from ._client import Client
 from .arena import arena_report, report_table
+from .leaderboard import Leaderboard, LeaderboardError
+from .policies import LoadedPolicy, PolicyLoadError, load_policy
 
 __all__ = ["add_arena_command"]
 
@@ -29,15 +38,18 @@ __all__ = ["add_arena_command"]
 PLAY_KEYS = ("ask_partner", "stock_out")
 
 
-def _policies(text: str) -> list[str]:
+def _policies(text: str) -> list[LoadedPolicy]:
+    """``--policies``: each name or ``module:attribute`` loaded (``UsageError`` naming the bad one)."""
     names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = sorted(set(names) - set(POLICIES))
-    if len(names) < 2 or unknown or len(set(names)) != len(names):
+    if len(names) < 2 or len(set(names)) != len(names):
         raise UsageError(
-            f"--policies: {'unknown ' + ', '.join(unknown) if unknown else 'two different policies or more'}; "
-            f"choose among {', '.join(POLICIES)}, comma-separated, each once"
+            f"--policies: two different policies or more, comma-separated, each once: among "
+            f"{', '.join(POLICIES)}, or module:attribute for a policy of your own"
         )
-    return names
+    try:
+        return [load_policy(name) for name in names]
+    except PolicyLoadError as exc:
+        raise UsageError(f"--policies {exc}") from exc
 
 
 def _rules(items: list[str] | None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -77,13 +89,15 @@ class Progress:
 
 
 def _cmd_arena(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    names = _policies(args.policies)
+    loaded = _policies(args.policies)
     if args.matches < 1:
         raise UsageError("--matches must be at least 1")
     rules, play = _rules(args.rule)
     err: TextIO = args.stderr
+    board = None if args.leaderboard is None else _board(args.leaderboard, args.preset, rules, play)
     try:
-        result = run_arena(names, args.preset, args.matches, args.seed, rules, play, Progress(err))
+        chosen = {p.name: p.for_arena(args.preset, rules) for p in loaded}
+        result = run_arena(chosen, args.preset, args.matches, args.seed, rules, play, Progress(err))
     except (HandFootError, ValueError) as exc:  # unknown preset, rules broken, sides the preset refuses
         problems = getattr(exc, "problems", None)
         err.write(f"handfoot: {exc}\n")
@@ -91,12 +105,41 @@ def _cmd_arena(client: Client, args: argparse.Namespace, out: TextIO, stdin: Tex
             err.write(f"  - {p.code}: {p.detail}\n")
         return EXIT_PROBLEM
     report = arena_report(result, with_games=args.json)
+    if board is not None:
+        _record(board, args.leaderboard, result, err)
     if args.json:
+        if board is not None:
+            report["leaderboard"] = board.to_dict()
         json.dump(report, out, indent=2, ensure_ascii=False)
         out.write("\n")
     else:
         out.write(report_table(report) + "\n")
+        if board is not None:
+            out.write(f"\n{board.table()}\n")
     return EXIT_OK
+
+
+def _board(path: str, preset: str, rules: dict[str, Any], play: dict[str, Any]) -> Leaderboard:
+    """The board in ``path``, read before the run (``UsageError`` for a file that is not a board or
+    rates other rules)."""
+    try:
+        return Leaderboard.load(path, preset, rules, play)
+    except LeaderboardError as exc:
+        raise UsageError(f"--leaderboard {exc}") from exc
+
+
+def _record(board: Leaderboard, path: str, result: Any, err: TextIO) -> None:
+    """``result`` recorded on ``board``, written back to ``path`` (``UsageError`` without openskill
+    or for a file that cannot be written)."""
+    try:
+        board.record(result)
+        board.save(path)
+    except LeaderboardError as exc:
+        raise UsageError(f"--leaderboard {exc}") from exc
+    except OSError as exc:
+        raise UsageError(f"--leaderboard {path}: cannot write it ({exc.strerror or exc})") from exc
+    if board.replayed:
+        err.write(f"arena: seed {result.seed} was played on {path} before: the same deals rated again\n")
 
 
 def add_arena_command(sub: Any, stderr: TextIO) -> None:
@@ -107,11 +150,16 @@ def add_arena_command(sub: Any, stderr: TextIO) -> None:
         "--policies",
         required=True,
         metavar="P,P,...",
-        help=f"one policy a side, among {', '.join(POLICIES)}",
+        help=f"one policy a side: {', '.join(POLICIES)}, or module:attribute (a policy of your own)",
     )
     p.add_argument("--preset", default="pagat", help="preset id (default pagat)")
     p.add_argument("--matches", type=int, default=100, help="games in all, rounded up to whole deals (default 100)")
     p.add_argument("--rule", action="append", metavar="KEY=VALUE", help="a house rule (repeat), e.g. rounds=2")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0): a run repeats")
     p.add_argument("--json", action="store_true", help="print the report as JSON, every game included")
+    p.add_argument(
+        "--leaderboard",
+        metavar="FILE",
+        help="keep openskill ratings across runs in FILE (JSON; created if missing): rated by deal",
+    )
     p.set_defaults(run=_cmd_arena, stderr=stderr)

@@ -3,9 +3,13 @@ print the score sheet and who won.
 
     handfoot play --preset pagat --bots greedy,random,greedy,random [--seed N] [--side 'NS=N,S' ...]
     handfoot play --game ID --bots greedy,random,greedy,random      # continue a stored game
+    handfoot play --policy mybot:policy [--seat 0] [--others planner]   # your policy at one seat
 
-``--bots`` names one of the engine's reference policies per seat, in turn order (the table's seats:
-the sides' players alternating). Each bot plays in a thread of its own with its own connection and
+``--bots`` names one policy per seat, in turn order (the table's seats: the sides' players
+alternating): one of the engine's reference policies, or ``module:attribute`` for a policy of your
+own (``handfoot.client.policies.load_policy``; a table bot's ``choose`` loads too). ``--policy``
+seats one policy at seat ``--seat`` (default 0) and fills every other seat with the reference
+policy ``--others`` (default greedy). Each bot plays in a thread of its own with its own connection and
 only its seat's token. ``--seed`` fixes the table's shuffles and the bots' random choices (bot ``i``
 draws from ``seed + i``), so a run repeats. ``--json``: the summary as JSON (table, game, bots,
 scoresheet).
@@ -18,8 +22,9 @@ import json
 from typing import Any, TextIO
 
 from ._client import Client
-from .bots import BotSummary, play_seats, policy_choose
+from .bots import BotSummary, Choose, play_seats
 from .params import GameTeamInput
+from .policies import LoadedPolicy, PolicyLoadError, load_policy
 
 __all__ = ["DEFAULT_SIDES", "PlayUsageError", "add_play_command"]
 
@@ -46,22 +51,51 @@ def _sides(texts: list[str] | None) -> list[GameTeamInput]:
 
 
 def _bots(text: str) -> list[str]:
+    """``--bots``: the names (each loaded once by :func:`_loaded`; ``PlayUsageError`` for none)."""
     names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = sorted(set(names) - set(POLICY_NAMES))
-    if not names or unknown:
+    if not names:
         raise PlayUsageError(
-            f"--bots: unknown bot {', '.join(unknown) or '(none)'}; choose among "
-            f"{', '.join(POLICY_NAMES)}, one per seat, comma-separated"
+            f"--bots: unknown bot (none); choose among {', '.join(POLICY_NAMES)} or module:attribute, "
+            "one per seat, comma-separated"
         )
+    _loaded(names, "--bots")
     return names
+
+
+def _loaded(names: list[str], option: str) -> dict[str, LoadedPolicy]:
+    """Each distinct name loaded (``PlayUsageError`` naming the one that does not load)."""
+    out: dict[str, LoadedPolicy] = {}
+    for name in names:
+        if name in out:
+            continue
+        try:
+            out[name] = load_policy(name)
+        except PolicyLoadError as exc:
+            unknown = f"unknown bot {name}; " if ":" not in name else ""
+            raise PlayUsageError(f"{option}: {unknown}{exc}") from exc
+    return out
 
 
 def _play_all(
     client: Client, table_id: int, tokens: list[str], bots: list[str], seed: int | None, wait: int
 ) -> list[BotSummary]:
     """Each bot in a thread with its own client (the rules in force are its view's): ``play_seats``."""
-    chooses = [policy_choose(bot, seed=None if seed is None else seed + i) for i, bot in enumerate(bots)]
+    loaded = _loaded(bots, "--bots")
+    chooses: list[Choose] = [
+        loaded[bot].for_table(seed=None if seed is None else seed + i) for i, bot in enumerate(bots)
+    ]
     return play_seats(client, table_id, tokens, chooses, wait)
+
+
+def _seated(args: argparse.Namespace, seats: int) -> list[str]:
+    """The bot of each of ``seats`` seats: ``--bots``, or ``--policy`` at ``--seat`` and ``--others``."""
+    if args.bots is not None:
+        return _bots(args.bots)
+    if not 0 <= args.seat < seats:
+        raise PlayUsageError(f"--seat {args.seat}: the table has seats 0 to {seats - 1}")
+    bots = [args.others] * seats
+    bots[args.seat] = args.policy.strip()
+    return bots
 
 
 def _rules(text: str | None) -> dict[str, object] | None:
@@ -77,18 +111,29 @@ def _rules(text: str | None) -> dict[str, object] | None:
 
 
 def _cmd_play(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    bots = _bots(args.bots)
+    if (args.bots is None) == (args.policy is None):
+        raise PlayUsageError("give --bots (one policy a seat) or --policy (one seat, --others at the rest)")
+    if args.policy is not None:
+        if args.others not in POLICY_NAMES:
+            raise PlayUsageError(f"--others {args.others}: choose among {', '.join(POLICY_NAMES)}")
+        _loaded([args.policy.strip()], "--policy")
+        if args.seat < 0:
+            raise PlayUsageError(f"--seat {args.seat}: seats count from 0")
     sides = None if args.game is not None else _sides(args.side)
-    if sides is not None and len(bots) != sum(len(side["players"]) for side in sides):
-        raise PlayUsageError(f"--bots names {len(bots)} bots for {sum(len(s['players']) for s in sides)} players")
+    players = None if sides is None else sum(len(side["players"]) for side in sides)
+    bots = _seated(args, players if players is not None else args.seat + 1)
+    if players is not None and len(bots) != players:
+        raise PlayUsageError(f"--bots names {len(bots)} bots for {players} players")
     rules = _rules(args.rules)
     if args.game is not None:
         if args.rules is not None or args.side is not None:
             raise PlayUsageError("--game brings its own preset, rules and sides: leave out --rules and --side")
         table = client.create_table(game=args.game, seed=args.seed)
     else:
-        name = args.name or f"Bots: {', '.join(bots)}"
+        name = args.name or f"Bots: {', '.join(bots)}"[:100]
         table = client.create_table(preset=args.preset, teams=sides, rules=rules, name=name, seed=args.seed)
+    if args.policy is not None:
+        bots = _seated(args, len(table.seats))  # a stored game's seats are known now
     if len(bots) != len(table.seats):
         raise PlayUsageError(
             f"--bots names {len(bots)} bots for the table's {len(table.seats)} seats (table {table.id} stays open)"
@@ -123,9 +168,15 @@ def add_play_command(sub: Any) -> None:
     p.add_argument("--preset", default="pagat", help="preset id of a new game (default pagat)")
     p.add_argument(
         "--bots",
-        required=True,
         metavar="BOT,BOT,...",
-        help=f"one bot per seat in turn order, among {', '.join(POLICY_NAMES)}",
+        help=f"one bot per seat in turn order: {', '.join(POLICY_NAMES)}, or module:attribute (your own)",
+    )
+    p.add_argument("--policy", metavar="MODULE:ATTR", help="your policy at one seat (--seat); --others at the rest")
+    p.add_argument("--seat", type=int, default=0, help="the seat of --policy (default 0)")
+    p.add_argument(
+        "--others",
+        default="greedy",
+        help=f"the reference bot at every other seat with --policy: {', '.join(POLICY_NAMES)}",
     )
     p.add_argument(
         "--side",

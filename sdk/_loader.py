@@ -38,7 +38,7 @@ from typing import Any, Literal, NoReturn, Self, TypeVar, Union
 
 from ._errors import APIResponseValidationError
 
-__all__ = ["HTML", "TEXT", "FrozenDict", "Result", "Shown", "dump", "load", "load_list", "wire"]
+__all__ = ["HTML", "TEXT", "FrozenDict", "Result", "Shown", "dump", "freeze", "load", "load_list", "thaw", "wire"]
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -152,12 +152,38 @@ _PLAIN = (str, int, float, bool, type(None))
 
 def _freeze(value: object) -> object:
     """A read-only copy of decoded JSON: objects become ``FrozenDict``, arrays tuples."""
-    if isinstance(value, _PLAIN):
+    kind = type(value)  # the exact types first: decoded JSON (and an engine view) is made of them
+    if kind is dict or kind is FrozenDict:
+        return FrozenDict({k if type(k) is str else str(k): _freeze(v) for k, v in value.items()})  # type: ignore[attr-defined]
+    if kind is list or kind is tuple:
+        return tuple([_freeze(v) for v in value])  # type: ignore[attr-defined]
+    if kind in _PLAIN or isinstance(value, _PLAIN):
         return value
     if isinstance(value, Mapping):
         return FrozenDict({str(k): _freeze(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
         return tuple(_freeze(v) for v in value)
+    return value
+
+
+#: ``_freeze`` by its public name: what a result holds for a JSON value of free shape.
+freeze = _freeze
+
+
+def thaw(value: object) -> Any:
+    """A mutable copy of a frozen JSON value: mappings become ``dict``, tuples and lists ``list``
+    (the inverse of :func:`freeze`, without encoding to JSON and back)."""
+    kind = type(value)
+    if kind is FrozenDict or kind is dict:
+        return {k: thaw(v) for k, v in value.items()}  # type: ignore[attr-defined]
+    if kind is tuple or kind is list:
+        return [thaw(v) for v in value]  # type: ignore[attr-defined]
+    if kind in _PLAIN:
+        return value
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [thaw(v) for v in value]
     return value
 
 

@@ -28,6 +28,7 @@ from handfoot.engine.play.arena import POLICIES, ArenaResult, seat_seed, table_s
 from handfoot.engine.play.bots import Policy
 
 from ._client import Client
+from ._loader import freeze
 from .bots import Action, BotSummary, Choose, play_seats
 from .display import text_table
 from .params import GameTeamInput
@@ -149,23 +150,16 @@ def report_table(report: Mapping[str, Any]) -> str:
 def table_bot_policy(choose: Choose, preset: str, rules: Mapping[str, object] | None = None) -> Policy:
     """A table bot's ``choose`` as an arena policy: the engine's view is given to it as a
     ``SeatView`` (table and game 0, version the round's step) of ``preset`` with house ``rules``;
-    its candidates get the seat's index (a table takes it from the token)."""
+    its candidates get the seat's index (a table takes it from the token). The view is frozen
+    once a decision (``SeatView.plain_view`` thaws it back without JSON); the engine's view needs
+    no checking as a server's answer does, so the ``SeatView`` is built as it is."""
+    frozen_rules = freeze(dict(rules or {}))
+    assert isinstance(frozen_rules, Mapping)
 
     def policy(v: dict[str, Any], in_force: RuleSet, rng: random.Random) -> list[dict[str, Any]]:
-        sv = SeatView.from_json(
-            {
-                "table": 0,
-                "game": 0,
-                "status": "playing",
-                "version": v["step"],
-                "round": v["round"],
-                "view": v,
-                "rounds": None,
-                "last_round": None,
-                "preset": preset,
-                "rules": dict(rules or {}),
-            }
-        )
+        frozen = freeze(v)
+        assert isinstance(frozen, Mapping)
+        sv = SeatView(0, 0, "playing", v["step"], v["round"], frozen, None, None, preset, frozen_rules)
         return [{**action, "seat": v["seat"]} for action in choose(sv)]
 
     return policy

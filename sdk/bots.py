@@ -24,7 +24,8 @@ has ended, through the partner's "May I go out?" answers and round after round, 
 ``BotSummary``. ``AsyncBot`` is the same on an ``AsyncClient``.
 
 ``policy_choose("greedy")`` seats one of the engine's reference policies, under the rules the
-seat's view names (its game's preset and house rules).
+seat's view names (its game's preset and house rules); ``policy_choose(policy)`` a policy function of
+your own (``handfoot.client.policies``: the ``Policy`` protocol, and ``load_policy("mybot:policy")``).
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ from .types.problems import ProblemItem
 from .types.tables import SeatView
 
 if TYPE_CHECKING:
+    from handfoot.engine.rules import RuleSet
+
     from ._client import Client
     from .aio import AsyncClient
 
@@ -59,6 +62,10 @@ __all__ = [
     "play_seats",
     "policy_choose",
 ]
+
+#: A policy in the engine's form: (the seat's view, the rules in force, a ``random.Random``) ->
+#: candidate actions (``handfoot.client.policies.Policy`` documents it).
+EnginePolicy = Callable[[dict[str, Any], "RuleSet", random.Random], list[dict[str, Any]]]
 
 #: The bots' log: a warning for every action the table refused.
 log = logging.getLogger("handfoot.client.bots")
@@ -343,10 +350,15 @@ class AsyncBot:
 
 
 def policy_choose(
-    policy: str, *, preset: str | None = None, rules: Mapping[str, object] | None = None, seed: int | None = None
+    policy: str | EnginePolicy,
+    *,
+    preset: str | None = None,
+    rules: Mapping[str, object] | None = None,
+    seed: int | None = None,
 ) -> Choose:
     """One of the engine's reference policies (``"greedy"``, ``"random"``, ``"planner"``:
-    ``handfoot.engine.play.arena.POLICIES``) as a ``choose``, its random choices drawn from
+    ``handfoot.engine.play.arena.POLICIES``), or a policy function of your own
+    (``handfoot.client.policies.Policy``), as a ``choose``, its random choices drawn from
     ``random.Random(seed)``. The rules are the view's (``SeatView.preset`` and ``.rules``, the
     table's game's); ``preset`` (with house ``rules``) plays under those instead. The engine's
     actions name their ``seat``; at a table the token says it, so it is left out. ``KeyError`` for
@@ -354,9 +366,8 @@ def policy_choose(
     when ``preset`` is given, else at the first view)."""
     from handfoot import engine
     from handfoot.engine.play.arena import POLICIES
-    from handfoot.engine.rules import RuleSet
 
-    chosen = POLICIES[policy]
+    chosen = POLICIES[policy] if isinstance(policy, str) else policy
     resolved: dict[bytes, RuleSet] = {}  # by the rules' JSON: a table's views all carry the same
 
     def rules_of(preset_id: str, overrides: Mapping[str, object]) -> RuleSet:

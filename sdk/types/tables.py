@@ -9,15 +9,13 @@ its top-level members typed (``phase``, ``actions``, ...) and ``plain_view()`` a
 
 from __future__ import annotations
 
-import json
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from .._http import dumps_json
-from .._loader import Result
+from .._loader import Result, thaw
 
 __all__ = [
     "TABLE_PHASES",
@@ -212,10 +210,7 @@ class SeatView(Result):
         """The bodies the view lists to send (every entry's ``send``, or only ``kind``'s), each
         accepted by the table now, as plain dicts ready for ``Client.act``."""
         return [
-            json.loads(dumps_json(body))
-            for a in self.actions
-            if kind is None or a.get("type") == kind
-            for body in (a.get("send") or ())
+            thaw(body) for a in self.actions if kind is None or a.get("type") == kind for body in (a.get("send") or ())
         ]
 
     @property
@@ -242,7 +237,7 @@ class SeatView(Result):
 
     def plain_view(self) -> dict[str, Any]:
         """A mutable copy of ``view`` as plain dicts and lists (what the engine's policies read)."""
-        out: dict[str, Any] = json.loads(dumps_json(self.view))
+        out: dict[str, Any] = thaw(self.view)
         return out
 
 

@@ -64,9 +64,8 @@ def play(env: AECEnv, rng: random.Random) -> dict[str, Any]:
         actions += 1
         if raw.engine_state is not after or after.phase == "ended":  # a round ended (and the next was dealt)
             rounds += 1
-            totals = {b.name: b.total for b in score(after).teams}
-            for k, seat in enumerate(after.seats):
-                expected[raw.possible_agents[k]] += totals[after.sides[seat.side].name]
+            for agent in raw.possible_agents:
+                expected[agent] += expected_round(after, raw, agent)
             assert env.rewards == {a: expected_round(after, raw, a) for a in env.agents}
     assert not env.agents
     assert rewards == expected
@@ -74,9 +73,15 @@ def play(env: AECEnv, rng: random.Random) -> dict[str, Any]:
 
 
 def expected_round(state: Any, raw: handfoot_v0.raw_env, agent: str) -> float:
-    """The reward of ``agent`` for the round ``state`` ended: its side's round score."""
+    """The reward of ``agent`` for the round ``state`` ended: its side's round score (``points``),
+    or that less the mean of the others', over the sum of every side's in absolute value (``margin``)."""
     seat = state.seats[raw.possible_agents.index(agent)]
-    return float(score(state).teams[seat.side].total)
+    points = [b.total for b in score(state).teams]
+    mine = points[seat.side]
+    if raw.reward == "points":
+        return float(mine)
+    others = (sum(points) - mine) / (len(points) - 1)
+    return (mine - others) / sum(abs(p) for p in points) if any(points) else 0.0
 
 
 @pytest.mark.parametrize("preset", ["pagat", "bicycle", "steve-simpson", "hodges", "wages", "bga"])
@@ -86,6 +91,20 @@ def test_masked_random_agents_play_whole_games(preset: str) -> None:
     assert figures["rounds"] == 2 and figures["actions"] > 40
     raw: handfoot_v0.raw_env = env.unwrapped
     assert len(raw.possible_agents) == 4 and len(raw.sides) == (4 if preset == "steve-simpson" else 2)
+
+
+@pytest.mark.parametrize("preset", ["pagat", "steve-simpson"])
+def test_points_rewards_add_up_to_the_game_and_margins_to_zero(preset: str) -> None:
+    raw = handfoot_v0.raw_env(preset=preset, seed=8, rounds=2, reward="points")
+    play(raw, random.Random(8))
+    assert raw.totals != [0] * len(raw.sides)
+    margins = handfoot_v0.margins(raw.totals)
+    assert sum(margins) == pytest.approx(0.0) and all(-1 <= m <= 1 for m in margins)
+    assert handfoot_v0.margins([0, 0]) == [0.0, 0.0] and handfoot_v0.margins([300, -100]) == [1.0, -1.0]
+    with pytest.raises(ValueError, match="margin"):
+        handfoot_v0.env(reward="points")
+    with pytest.raises(ValueError, match="reward"):
+        handfoot_v0.raw_env(reward="elo")
 
 
 def test_each_round_is_dealt_from_the_seed_and_opens_by_the_points_so_far() -> None:
@@ -105,13 +124,20 @@ def test_each_round_is_dealt_from_the_seed_and_opens_by_the_points_so_far() -> N
     assert raw.engine_state == first and raw.totals == [0, 0]
 
 
-def test_an_illegal_action_ends_the_game_for_the_wrapped_env_and_is_refused_by_the_raw_one() -> None:
-    env = handfoot_v0.env(preset="pagat", seed=3)
+def test_an_illegal_action_forfeits_the_game_for_the_wrapped_env_and_is_refused_by_the_raw_one() -> None:
+    # a forfeit is the worst the margins could give the side, for every round left: resigning never pays
+    env = handfoot_v0.env(preset="pagat", seed=3, rounds=3)
     env.reset()
     agent = env.agent_selection
     assert not env.observe(agent)["action_mask"][INDEX["ask"]]  # no asking in the draw phase
     env.step(INDEX["ask"])  # PettingZoo logs "Illegal move made, game terminating"
-    assert all(env.terminations.values()) and env.rewards[agent] == handfoot_v0.ILLEGAL_REWARD
+    assert all(env.terminations.values())
+    side = {"seat_0": -3.0, "seat_1": 3.0, "seat_2": -3.0, "seat_3": 3.0}  # seats 0 and 2 partners
+    assert agent == "seat_0" and env.rewards == side
+    solo = handfoot_v0.env(preset="steve-simpson", seed=3)
+    solo.reset()
+    solo.step(INDEX["ask"])
+    assert solo.rewards == {"seat_0": -1.0, "seat_1": 1 / 3, "seat_2": 1 / 3, "seat_3": 1 / 3}
     raw = handfoot_v0.raw_env(preset="pagat", seed=3)
     raw.reset()
     with pytest.raises(ValueError, match="ask"):
