@@ -99,12 +99,23 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
         self._request = self._transport.request
         _log_from_env()
 
-    def with_options(self, *, timeout: Timeout | None = None, max_retries: int | None = None) -> Client:
+    def with_options(
+        self,
+        *,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        extra_query: QueryParams | None = None,
+    ) -> Client:
         """A client for the same server, key and session with another ``timeout`` and/or
-        ``max_retries`` (those not given are kept). Closing it leaves the session open; closing
-        this client closes the session both use (when this client created it)."""
+        ``max_retries`` (those not given are kept), and headers or query parameters sent with each
+        of its requests besides this client's (``extra_headers``, ``extra_query``: a proxy's header,
+        a tracing id). Per call: ``hf.with_options(timeout=60).add_round(...)``. Closing it leaves the
+        session open; closing this client closes the session both use (when this client created it)."""
         other = object.__new__(Client)
-        other._transport = self._transport.with_options(timeout=timeout, max_retries=max_retries)
+        other._transport = self._transport.with_options(
+            timeout=timeout, max_retries=max_retries, extra_headers=extra_headers, extra_query=extra_query
+        )
         other._request = other._transport.request
         return other
 

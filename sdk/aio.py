@@ -29,9 +29,7 @@ import httpx
 from ._bodies import _body, _cards, _melds, _round_path, _same_json, _seg
 from ._client import ENV_API_KEY, ENV_BASE_URL, _env
 from ._errors import (
-    APIConnectionError,
     APIResponseValidationError,
-    APITimeoutError,
     PreconditionFailedError,
     status_error_from_response,
 )
@@ -45,13 +43,13 @@ from ._transport import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
     BaseTransport,
-    Lifecycle,
     QueryParams,
     Timeout,
     _log_from_env,
     backoff_delay,
     log,
     log_answer,
+    no_answer_error,
     prepare,
     retry_wait_for,
     timeout_message,
@@ -112,8 +110,18 @@ class AsyncTransport(BaseTransport):
         max_retries: int,
         http: httpx.AsyncClient | None = None,
         parent: AsyncTransport | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        extra_query: QueryParams | None = None,
     ) -> None:
-        super().__init__(base_url, api_key=api_key, timeout=timeout, max_retries=max_retries, parent=parent)
+        super().__init__(
+            base_url,
+            api_key=api_key,
+            timeout=timeout,
+            max_retries=max_retries,
+            parent=parent,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+        )
         self._owns_http = http is None
         self.http = http if http is not None else httpx.AsyncClient()
         self.last_response: httpx.Response | None = None
@@ -144,6 +152,7 @@ class AsyncTransport(BaseTransport):
             headers=headers,
             idempotent=idempotent,
             idempotency_key=idempotency_key,
+            extra_query=self.extra_query,
         )
         method, url = prepared.method, prepared.url
         limit = self.timeout if timeout is None else timeout
@@ -164,7 +173,7 @@ class AsyncTransport(BaseTransport):
                 if stream and response.status_code >= 400:
                     await response.aread()  # the problem's body, read (and the stream closed) before it is parsed
             except (httpx.TransportError, RuntimeError) as exc:  # timeouts among them; RuntimeError: httpx closed
-                self.check_open(method, url, exc)
+                self.check_open(method, url, exc, prepared)
                 if isinstance(exc, RuntimeError):
                     raise
                 message = (
@@ -176,9 +185,11 @@ class AsyncTransport(BaseTransport):
                     await self._sleep(retry, backoff_delay(retry), message)
                     retry += 1
                     continue
-                if isinstance(exc, httpx.TimeoutException):
-                    raise APITimeoutError(message) from exc
-                raise APIConnectionError(message) from exc
+                connecting = isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout))
+                timed_out = isinstance(exc, httpx.TimeoutException)
+                raise no_answer_error(
+                    prepared, self.base_url, message, connecting=connecting, timed_out=timed_out
+                ) from exc
             self.last_response = response
             record_answer(response, streamed=stream)
             log_answer(prepared, retry, response.status_code, response.headers, started)
@@ -243,18 +254,24 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
         ``asyncio.gather`` another task's: use ``await hf.with_raw_response(hf.method, ...)``."""
         return self._transport.last_response
 
-    def with_options(self, *, timeout: Timeout | None = None, max_retries: int | None = None) -> AsyncClient:
+    def with_options(
+        self,
+        *,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        extra_query: QueryParams | None = None,
+    ) -> AsyncClient:
         """As ``Client.with_options``: the same server, key and connection pool, other settings."""
         t = self._transport
-        other = AsyncClient(
-            t.base_url,
-            api_key=t.api_key,
-            timeout=t.timeout if timeout is None else timeout,
-            max_retries=t.max_retries if max_retries is None else max_retries,
-            http=t.http,
-        )
-        other._transport.lifecycle = Lifecycle(t.lifecycle)  # closed with this client, not the reverse
+        other = object.__new__(AsyncClient)
+        options = t.option_values(timeout, max_retries, extra_headers, extra_query)
+        other._transport = AsyncTransport(t.base_url, http=t.http, parent=t, **options)
+        other._request = other._transport.request
         return other
+
+    def __repr__(self) -> str:
+        return f"AsyncClient(base_url={self.base_url!r})"
 
     async def aclose(self) -> None:
         """Close the connection pool if the client created it; any later call, or one in flight,
