@@ -18,6 +18,7 @@ import os
 import socket
 import sqlite3
 import sys
+import tempfile
 from pathlib import Path
 
 import click
@@ -25,6 +26,7 @@ from flask.cli import FlaskGroup
 
 from handfoot.server import create_app
 from handfoot.server.config import database_url_from_env, describe_database
+from handfoot.server.metrics import METRICS_DIR_PREFIX
 
 
 @click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=False, add_version_option=False)
@@ -131,6 +133,8 @@ def serve_command(bind: str, workers: int | None, no_migrate: bool, gunicorn_arg
         raise click.ClickException(problem)
     if not no_migrate:
         migrate_command.callback()  # type: ignore[misc]
+    if "PROMETHEUS_MULTIPROC_DIR" not in os.environ:  # the workers' metrics, added up by /metrics
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix=METRICS_DIR_PREFIX)
     args = ["gunicorn", "-c", "python:handfoot.server.gunicorn_conf", "-b", bind]
     if workers is not None:
         args += ["-w", str(workers)]

@@ -24,6 +24,8 @@ from handfoot.server.problems import DEFAULT_TYPE_SLUGS, PROBLEM_CONTENT_TYPE, P
 #: (generated clients name their functions after it).
 OPERATION_IDS: dict[tuple[str, str], str] = {
     ("GET", "/health"): "getHealth",
+    ("GET", "/health/live"): "getLiveness",
+    ("GET", "/health/ready"): "getReadiness",
     ("GET", "/v1/presets"): "listPresets",
     ("GET", "/v1/presets/{preset_id}"): "getPreset",
     ("POST", "/v1/rounds/score"): "scoreRound",

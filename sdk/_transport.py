@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import time
 import uuid
 from collections.abc import Mapping
@@ -17,9 +18,14 @@ from typing import Any, TypeAlias
 
 import requests
 from requests.structures import CaseInsensitiveDict
-from urllib3.exceptions import NewConnectionError
 
-from ._errors import APIConnectionError, APITimeoutError, ClientClosedError, status_error_from_response
+from ._errors import (
+    APIConnectionError,
+    APIResponseValidationError,
+    APITimeoutError,
+    ClientClosedError,
+    status_error_from_response,
+)
 from ._http import dumps_json, parse_retry_after, sf_string
 from ._raw import record_answer
 from ._retry import IDEMPOTENCY_IN_FLIGHT_SUFFIX, MAX_RETRY_AFTER, backoff_delay, is_naturally_idempotent, retry_wait
@@ -191,16 +197,29 @@ def timeout_message(method: str, url: str, phase: str, timeout: Timeout, tries: 
 
 
 def _never_connected(exc: BaseException) -> bool:
-    """Whether requests' connection error happened before the request reached a server: urllib3's
-    ``NewConnectionError`` (refused, unknown host) in its chain of causes."""
+    """Whether requests' connection error happened before the request reached a server: a refused
+    connection or an unknown host (the socket's own error) in its chain of causes."""
     seen: BaseException | None = exc
     while seen is not None:
-        if isinstance(seen, NewConnectionError):
+        if isinstance(seen, (ConnectionRefusedError, socket.gaierror)):
             return True
         reason = getattr(seen, "reason", None)
         seen = reason if isinstance(reason, BaseException) else (seen.__cause__ or seen.__context__)
     # requests wraps urllib3's MaxRetryError in args, not as a cause
     return any(isinstance(arg, BaseException) and _never_connected(arg) for arg in exc.args)
+
+
+def decode_json(response: requests.Response) -> Any:
+    """The answer's JSON body (``None`` when empty); raises ``APIResponseValidationError`` when it is not JSON."""
+    if not response.content:
+        return None
+    try:
+        return response.json()
+    except ValueError as exc:
+        raise APIResponseValidationError(
+            f"{response.request.method} {response.url}: response is not JSON "
+            f"(Content-Type {response.headers.get('Content-Type')!r})"
+        ) from exc
 
 
 class Lifecycle:

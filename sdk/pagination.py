@@ -22,7 +22,7 @@ from ._http import HTTPResponse, origin
 from ._transport import QueryParams, Transport
 
 if TYPE_CHECKING:
-    from .aio import AsyncTransport  # the async extra (httpx); imported only by AsyncClient
+    from ._async_transport import AsyncTransport  # the async extra (httpx); imported only by AsyncClient
 
 __all__ = ["AsyncPage", "Page", "async_fetch_page", "fetch_page", "iter_all"]
 
