@@ -18,7 +18,7 @@ PYTEST_ARGS ?=
 RATE_LIMIT ?= 600/minute
 FUZZ_EXAMPLES ?= 300
 
-.PHONY: help install run serve test check lint typecheck pytest openapi openapi-check migrate dist dist-check \
+.PHONY: help install node-tools run serve test check lint typecheck pytest openapi openapi-check migrate dist dist-check \
         migrations-check revision clean bench bench-check bench-profile bench-limiter bench-listing bench-table bench-handover bench-waiting multihost fuzz simulate \
         notebooks
 
@@ -60,6 +60,17 @@ $(STAMP): pyproject.toml api/pyproject.toml
 
 install: $(STAMP)
 
+# The spec's outside tools (tests/process/test_spec_tools.py): openapi-typescript, tsc and Redocly's
+# linter, pinned by tests/contract/typescript/package-lock.json, installed with npm ci (Node.js 18+).
+NODE_TOOLS := tests/contract/typescript
+NODE_STAMP := $(NODE_TOOLS)/node_modules/.installed
+$(NODE_STAMP): $(NODE_TOOLS)/package.json $(NODE_TOOLS)/package-lock.json
+	@command -v npm >/dev/null || { echo "make test needs npm (Node.js 18+) for the spec's generator tests: apt-get install -y nodejs npm" >&2; exit 1; }
+	npm ci --prefix $(NODE_TOOLS) --no-audit --no-fund
+	@touch $(NODE_STAMP)
+
+node-tools: $(NODE_STAMP)
+
 # handfoot-server serve migrates, then serves under gunicorn (api/gunicorn_conf.py).
 run: install
 	HANDFOOT_RATE_LIMIT="$${HANDFOOT_RATE_LIMIT-$(RATE_LIMIT)}" \
@@ -67,7 +78,7 @@ run: install
 
 serve: run
 
-test: install lint typecheck pytest openapi-check migrations-check
+test: install node-tools lint typecheck pytest openapi-check migrations-check
 
 lint: install
 	$(VENV)/bin/ruff check .
