@@ -18,8 +18,9 @@ PYTEST_ARGS ?=
 RATE_LIMIT ?= 600/minute
 FUZZ_EXAMPLES ?= 300
 
-.PHONY: help install run serve test check lint typecheck pytest openapi openapi-check migrate dist dist-check \
-        migrations-check revision clean bench bench-check bench-profile bench-limiter bench-listing bench-table bench-handover bench-waiting multihost fuzz simulate
+.PHONY: help install node-tools run serve test check lint typecheck pytest openapi openapi-check migrate dist dist-check \
+        migrations-check revision clean bench bench-check bench-profile bench-limiter bench-listing bench-table bench-handover bench-waiting multihost fuzz simulate \
+        notebooks
 
 help:
 	@echo "make run      install, migrate the database, serve on http://$(HOST):$(PORT) (docs: /docs)"
@@ -42,6 +43,7 @@ help:
 	@echo "make bench-handover  an action accepted -> the other seats' long-polls answer, p50/p99 (BENCH_HANDOVER_ARGS='--serve')"
 	@echo "make bench-waiting   POST /v1/rounds/score throughput while 200 seats wait (BENCH_WAITING_ARGS='--worker-class gevent')"
 	@echo "make simulate        bot rounds under every preset, every invariant checked (SIMULATE_ROUNDS=1000)"
+	@echo "make notebooks       run examples/*.ipynb against a throwaway server, their outputs written back in"
 
 # Re-install only when a pyproject.toml changes (the stamp is newer otherwise). Two distributions,
 # both editable: handfoot (the client and the engine, ./, with its async extra) and handfoot-server
@@ -58,6 +60,17 @@ $(STAMP): pyproject.toml api/pyproject.toml
 
 install: $(STAMP)
 
+# The spec's outside tools (tests/process/test_spec_tools.py): openapi-typescript, tsc and Redocly's
+# linter, pinned by tests/contract/typescript/package-lock.json, installed with npm ci (Node.js 18+).
+NODE_TOOLS := tests/contract/typescript
+NODE_STAMP := $(NODE_TOOLS)/node_modules/.installed
+$(NODE_STAMP): $(NODE_TOOLS)/package.json $(NODE_TOOLS)/package-lock.json
+	@command -v npm >/dev/null || { echo "make test needs npm (Node.js 18+) for the spec's generator tests: apt-get install -y nodejs npm" >&2; exit 1; }
+	npm ci --prefix $(NODE_TOOLS) --no-audit --no-fund
+	@touch $(NODE_STAMP)
+
+node-tools: $(NODE_STAMP)
+
 # handfoot-server serve migrates, then serves under gunicorn (api/gunicorn_conf.py).
 run: install
 	HANDFOOT_RATE_LIMIT="$${HANDFOOT_RATE_LIMIT-$(RATE_LIMIT)}" \
@@ -65,7 +78,7 @@ run: install
 
 serve: run
 
-test: install lint typecheck pytest openapi-check migrations-check
+test: install node-tools lint typecheck pytest openapi-check migrations-check
 
 lint: install
 	$(VENV)/bin/ruff check .
@@ -151,6 +164,17 @@ bench-check: $(BENCH_STAMP)
 
 bench: bench-check
 	$(PY) -m bench.run $(BENCH_ARGS)
+
+# The notebooks (examples/run_notebooks.py): the `notebooks` extra (Jupyter, pandas, matplotlib),
+# then each notebook in a fresh kernel against a throwaway server on a temporary SQLite file; each
+# must leave the server's games as it found them. `.venv/bin/jupyter lab examples` opens them.
+NOTEBOOKS_STAMP := $(VENV)/.installed-notebooks
+$(NOTEBOOKS_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install --progress-bar off -e '.[notebooks]'
+	@touch $(NOTEBOOKS_STAMP)
+
+notebooks: $(NOTEBOOKS_STAMP)
+	$(PY) examples/run_notebooks.py
 
 # Bot rounds in process under every preset with every invariant checked (not part of `make test`):
 # prints rounds/s, actions per round, how rounds ended and the greedy bot's win rate per preset.

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import io
-import os
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, abort, request
 from flask.sessions import SessionInterface
 
-from handfoot.server import db, secret, security
+from handfoot.server import db, logs, metrics, secret, security
 from handfoot.server.config import DEFAULT_SQLITE_PATH, load_config
 from handfoot.server.docs import make_docs_blueprint
 from handfoot.server.errors import Api
@@ -40,9 +38,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     secret.init_app(app)  # a random key when HANDFOOT_SECRET_KEY is unset (api/secret.py)
     db.init_app(app)
+    app.before_request(logs.start_request)
     app.before_request(_reject_large_bodies)
-    app.after_request(_send_request_id)
+    app.after_request(logs.send_request_id)
+    app.after_request(logs.log_request)
     security.init_app(app)  # CORS (off by default), rate limiting on /v1 (HANDFOOT_RATE_LIMIT)
+    metrics.init_app(app)  # Prometheus metrics at /metrics (HANDFOOT_METRICS, HANDFOOT_METRICS_TOKEN)
     app.register_blueprint(make_docs_blueprint())
     app.register_blueprint(keeper_blueprint)  # the score keeper page at / (api/keeper.py)
 
@@ -50,11 +51,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_blueprints(api)
     app.extensions["handfoot.api"] = api
     return app
-
-
-#: What a client-sent ``X-Request-ID`` may be to be echoed (else the server makes one): short, and
-#: safe to write in logs and headers as is.
-REQUEST_ID_PATTERN = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
 class NoCookieSessions(SessionInterface):
@@ -68,15 +64,6 @@ class NoCookieSessions(SessionInterface):
 
     def save_session(self, app: Flask, session: Any, response: Response) -> None:
         return None  # Flask saves no null session; nothing to save in any case
-
-
-def _send_request_id(response: Response) -> Response:
-    """``X-Request-ID`` on every answer, errors included: the client's own when it sent one that
-    matches :data:`REQUEST_ID_PATTERN`, else 128 fresh random bits as 32 hex digits. Quote it when
-    reporting a problem."""
-    sent = request.environ.get("HTTP_X_REQUEST_ID")  # the header, as request.headers would read it
-    response.headers["X-Request-ID"] = sent if sent and REQUEST_ID_PATTERN.fullmatch(sent) else os.urandom(16).hex()
-    return response
 
 
 def _reject_large_bodies() -> None:

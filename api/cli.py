@@ -13,9 +13,12 @@ works the same), with ``migrate``, ``serve`` and ``backup`` added.
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 import sqlite3
 import sys
+import tempfile
 from pathlib import Path
 
 import click
@@ -23,6 +26,7 @@ from flask.cli import FlaskGroup
 
 from handfoot.server import create_app
 from handfoot.server.config import database_url_from_env, describe_database
+from handfoot.server.metrics import METRICS_DIR_PREFIX
 
 
 @click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=False, add_version_option=False)
@@ -34,11 +38,48 @@ def main() -> None:
 @main.command("migrate")
 def migrate_command() -> None:
     """Bring the database to the newest schema (alembic upgrade head)."""
+    from sqlalchemy.exc import DBAPIError
+
     from handfoot.server import migrate
 
     click.echo(describe_database(), err=True)
-    migrate.upgrade(database_url_from_env())
+    try:
+        migrate.upgrade(database_url_from_env())
+    except DBAPIError as exc:  # unreachable, refused, no such file or folder: one line, not a traceback
+        raise click.ClickException(unreachable(exc)) from exc
     click.echo("database at head", err=True)
+
+
+def unreachable(exc: BaseException) -> str:
+    """One line for a database that cannot be reached: which (its password hidden), the driver's own
+    reason (its first line), and what to check."""
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    reason = text.splitlines()[0] if text else type(exc).__name__
+    return (
+        f"cannot reach the {describe_database()} ({reason}); check that the database server runs and "
+        "that DATABASE_URL names it (docs/configuration.md)"
+    )
+
+
+def port_in_use(bind: str) -> str | None:
+    """Why ``bind`` (``HOST:PORT``) cannot be listened on, or ``None`` (a unix socket is not
+    checked): so ``serve`` says it in one line instead of gunicorn's retries and tracebacks."""
+    if bind.startswith(("unix:", "fd://")):
+        return None
+    host, _, port = bind.rpartition(":")
+    host = host.strip("[]") or "0.0.0.0"
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+            probe.bind((host, int(port)))
+    except ValueError:
+        return f"{bind} is not HOST:PORT"
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            return f"{bind} is in use (another server listens there): stop it, or serve on another port with -b"
+        return f"cannot listen on {bind}: {exc.strerror or exc}"
+    return None
 
 
 @main.command("backup")
@@ -87,8 +128,13 @@ def backup_command(path: Path, force: bool) -> None:
 @click.argument("gunicorn_args", nargs=-1, type=click.UNPROCESSED)
 def serve_command(bind: str, workers: int | None, no_migrate: bool, gunicorn_args: tuple[str, ...]) -> None:
     """Migrate, then serve under gunicorn (api/gunicorn_conf.py); extra arguments go to gunicorn."""
+    problem = port_in_use(bind)
+    if problem is not None:
+        raise click.ClickException(problem)
     if not no_migrate:
         migrate_command.callback()  # type: ignore[misc]
+    if "PROMETHEUS_MULTIPROC_DIR" not in os.environ:  # the workers' metrics, added up by /metrics
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix=METRICS_DIR_PREFIX)
     args = ["gunicorn", "-c", "python:handfoot.server.gunicorn_conf", "-b", bind]
     if workers is not None:
         args += ["-w", str(workers)]

@@ -24,6 +24,12 @@ module, so what is measured is what is served. Command-line flags override it (`
 - ``control_socket_disable``: gunicorn 24+ opens a control socket at one fixed path per user
   (``~/.gunicorn/gunicorn.ctl``); two servers on one machine (a benchmark next to ``make run``)
   would fight over it, and nothing here uses it.
+- ``logconfig_dict``: gunicorn's lines and the server's on standard error, each of a request with
+  its id, as text or JSON (``HANDFOOT_LOG_FORMAT``), at ``HANDFOOT_LOG_LEVEL`` (``api/logs.py``).
+- ``PROMETHEUS_MULTIPROC_DIR``: the workers' metrics files (``/metrics`` adds them up,
+  ``api/metrics.py``). ``handfoot-server serve`` makes a fresh folder unless it is set (it must be
+  set before the server's package is imported, so not here); ``child_exit`` marks a dead worker's
+  gauges gone, and ``on_exit`` removes a folder ``serve`` made.
 - ``max_requests`` stays 0 (workers are never recycled): the memory benchmark shows a worker's RSS
   flat from 1,000 to 10,000 scored rounds (docs/performance.md).
 """
@@ -31,7 +37,11 @@ module, so what is measured is what is served. Command-line flags override it (`
 from __future__ import annotations
 
 import os
+import shutil
 from typing import Any
+
+from handfoot.server.logs import logging_config
+from handfoot.server.metrics import METRICS_DIR_PREFIX
 
 wsgi_app = "handfoot.server:create_app()"
 bind = [os.environ.get("HANDFOOT_BIND", "127.0.0.1:8000")]
@@ -49,6 +59,9 @@ control_socket_disable = True
 errorlog = "-"
 loglevel = os.environ.get("HANDFOOT_LOG_LEVEL", "info")
 accesslog = os.environ.get("HANDFOOT_ACCESS_LOG") or None
+logconfig_dict = logging_config(
+    os.environ.get("HANDFOOT_LOG_FORMAT", "text").strip().lower() or "text", loglevel, accesslog
+)
 
 
 def post_fork(server: Any, worker: Any) -> None:
@@ -59,3 +72,17 @@ def post_fork(server: Any, worker: Any) -> None:
     engine = getattr(database, "_engine", None)
     if engine is not None:
         engine.dispose(close=False)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """A worker gone: its live gauges (seats waiting) stop counting (prometheus_client's rule)."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
+
+
+def on_exit(server: Any) -> None:
+    """The server stops: a metrics folder ``handfoot-server serve`` made goes with it."""
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+    if os.path.basename(folder).startswith(METRICS_DIR_PREFIX):
+        shutil.rmtree(folder, ignore_errors=True)

@@ -304,3 +304,14 @@ class TableRound(Base):
     out_side: Mapped[int | None] = mapped_column(Integer)
     score: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+
+
+class HealthProbe(Base):
+    """One row, rewritten by each readiness check (``GET /health/ready``): a write that reaches the
+    database's storage and commits shows that the database can take writes (not full, not read-only,
+    its lock not held past the check's wait)."""
+
+    __tablename__ = "health_probe"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -16,7 +16,7 @@ from marshmallow import fields, validate
 from marshmallow.types import StrSequenceOrSet
 from marshmallow.utils import get_value
 
-from handfoot.engine import RULE_FIELDS, Breakdown, RuleField
+from handfoot.engine import PRESETS, RULE_FIELDS, Breakdown, RuleField
 from handfoot.server.problems import json_pointer
 
 #: Limits on request sizes (also documented in docs/reliability.md): more than any real table needs.
@@ -173,10 +173,15 @@ def RoundNumber(description: str = "Round number (1 = first).", **kw: Any) -> fi
     return Int(validate=validate.Range(1, MAX_ROUNDS_PER_GAME), metadata={"description": description}, **kw)
 
 
-def PresetId(**kw: Any) -> fields.String:  # noqa: N802
+#: Every preset's id, in the registry's order: the spec's ``enum`` wherever a preset is named, so
+#: a generated client types it (an unknown id sent is still the engine's 422, naming it).
+PRESET_IDS: list[str] = list(PRESETS)
+
+
+def PresetId(description: str = "A preset id (GET /v1/presets), e.g. `pagat`.", **kw: Any) -> fields.String:  # noqa: N802
     return fields.String(
         validate=validate.Length(min=1, max=MAX_PRESET_ID_LENGTH),
-        metadata={"description": "A preset id (GET /v1/presets), e.g. `pagat`.", "example": "pagat"},
+        metadata={"description": description, "example": "pagat", "enum": PRESET_IDS},
         **kw,
     )
 
@@ -322,8 +327,10 @@ def _problem_pointer(problem: Any) -> str:
 class EngineProblemSchema(ProblemItemSchema):
     """Dumps an engine ``Problem`` (its ``path`` becomes a JSON Pointer), or a stored one as it is."""
 
-    pointer = fields.Function(
-        _problem_pointer, required=True, metadata=ProblemItemSchema._declared_fields["pointer"].metadata
+    pointer = fields.Function(  # typed as the String it dumps (a Function has no type of its own)
+        _problem_pointer,
+        required=True,
+        metadata={"type": "string", **ProblemItemSchema._declared_fields["pointer"].metadata},
     )
 
 

@@ -14,9 +14,11 @@
 from __future__ import annotations
 
 import http
+import json
 from typing import Any
 
 from apispec import APISpec, BasePlugin
+from apispec.ext.marshmallow import MarshmallowPlugin
 
 from handfoot.server.problems import DEFAULT_TYPE_SLUGS, PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE
 
@@ -24,6 +26,8 @@ from handfoot.server.problems import DEFAULT_TYPE_SLUGS, PROBLEM_CONTENT_TYPE, P
 #: (generated clients name their functions after it).
 OPERATION_IDS: dict[tuple[str, str], str] = {
     ("GET", "/health"): "getHealth",
+    ("GET", "/health/live"): "getLiveness",
+    ("GET", "/health/ready"): "getReadiness",
     ("GET", "/v1/presets"): "listPresets",
     ("GET", "/v1/presets/{preset_id}"): "getPreset",
     ("POST", "/v1/rounds/score"): "scoreRound",
@@ -160,9 +164,20 @@ DESCRIPTION = (
 )
 
 
+#: The document's own ``security``: an API key where the server has keys, none where it has none.
+#: The games, history and tables operations inherit it (they declare ``[{"bearerAuth": []}, {}]``
+#: in their routes: :class:`SpecFinishingPlugin` drops that copy), so a generated client calls them
+#: with or without a key (openapi-python-client asks its ``AuthenticatedClient`` only of an
+#: operation with a ``security`` of its own); every other operation declares what it takes: ``[]``
+#: for the open ones (scoring, checks, presets, health), a Seat-Token for the seats'.
+KEY_WHERE_THE_SERVER_HAS_KEYS: list[dict[str, list[str]]] = [{"bearerAuth": []}, {}]
+
+
 def spec_options() -> dict[str, Any]:
-    """The document's ``info`` additions and ``servers`` (flask-smorest's ``API_SPEC_OPTIONS``)."""
+    """The document's ``info`` additions, ``servers`` and ``security`` (flask-smorest's
+    ``API_SPEC_OPTIONS``)."""
     return {
+        "security": KEY_WHERE_THE_SERVER_HAS_KEYS,
         "info": {
             "description": DESCRIPTION,
             "contact": {"name": "The handfoot maintainers (vulnerabilities: see SECURITY.md, reported privately)"},
@@ -384,11 +399,33 @@ def add_headers(response: dict[str, Any], components: list[str]) -> None:
         response.setdefault("headers", {}).setdefault(name, component)
 
 
+def default_in_words(converter: Any, field: Any, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """An apispec attribute function: a member's ``default`` said in its description instead of as
+    ``default``. TypeScript generators read ``default`` as "always present" (openapi-typescript
+    makes such a member required), so a body member the server fills in (a tally's counts,
+    ``went_out``, ``round``) would have to be sent; said in words, it stays optional everywhere."""
+    if "default" not in ret:
+        return {}
+    value = ret.pop("default")
+    said = f"Default: `{json.dumps(value)}`."
+    description = ret.get("description")
+    return {"description": f"{description} {said}" if description else said}
+
+
 class SpecFinishingPlugin(BasePlugin):
-    """Per operation: its ``operationId`` (:data:`OPERATION_IDS`), the headers its answers carry
-    (:func:`sent_headers`), and a problem example on each problem answer it documents itself.
+    """Per operation: its ``operationId`` (:data:`OPERATION_IDS`), its ``security`` (the document's
+    where it is :data:`KEY_WHERE_THE_SERVER_HAS_KEYS`, ``[]`` where it declares none), the headers
+    its answers carry (:func:`sent_headers`), and a problem example on each problem answer it
+    documents itself.
+    Every member's ``default`` is said in its description (:func:`default_in_words`).
     Runs after flask-smorest's plugins and ``ErrorResponsesPlugin`` (answers named by component,
     such as ``"NOT_FOUND"``, get their headers and examples in ``Api._register_responses``)."""
+
+    def init_spec(self, spec: APISpec) -> None:
+        super().init_spec(spec)
+        for plugin in spec.plugins:
+            if isinstance(plugin, MarshmallowPlugin):
+                plugin.converter.add_attribute_function(default_in_words)
 
     def operation_helper(
         self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
@@ -398,6 +435,10 @@ class SpecFinishingPlugin(BasePlugin):
             operation_id = OPERATION_IDS.get((method.upper(), path))
             if operation_id is not None:
                 operation.setdefault("operationId", operation_id)
+            if operation.get("security") == KEY_WHERE_THE_SERVER_HAS_KEYS:
+                del operation["security"]  # the document's
+            else:
+                operation.setdefault("security", [])  # open: it asks for no key
             for status, response in operation.get("responses", {}).items():
                 if not isinstance(response, dict):
                     continue

@@ -26,7 +26,7 @@ from typing import Any, TextIO
 from handfoot.engine.errors import HandFootError
 from handfoot.engine.play.arena import POLICIES, run_arena
 
-from ._cli_common import EXIT_OK, EXIT_PROBLEM, UsageError
+from ._cli_common import EXIT_OK, EXIT_PROBLEM, UsageError, add_rule_option, house_rules
 from ._client import Client
 from .arena import arena_report, report_table
 from .leaderboard import Leaderboard, LeaderboardError
@@ -53,18 +53,11 @@ def _policies(text: str) -> list[LoadedPolicy]:
 
 
 def _rules(items: list[str] | None) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``KEY=VALUE`` items as (house rules, play options)."""
+    """``--rule`` items as (house rules, play options)."""
     rules: dict[str, Any] = {}
     play: dict[str, Any] = {}
-    for item in items or ():
-        key, sep, text = item.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--rule {item!r}: expected KEY=VALUE (e.g. rounds=2)")
-        try:
-            value = json.loads(text)
-        except ValueError:
-            value = text
-        (play if key.strip() in PLAY_KEYS else rules)[key.strip()] = value
+    for key, value in house_rules(items).items():
+        (play if key in PLAY_KEYS else rules)[key] = value
     return rules, play
 
 
@@ -154,7 +147,7 @@ def add_arena_command(sub: Any, stderr: TextIO) -> None:
     )
     p.add_argument("--preset", default="pagat", help="preset id (default pagat)")
     p.add_argument("--matches", type=int, default=100, help="games in all, rounded up to whole deals (default 100)")
-    p.add_argument("--rule", action="append", metavar="KEY=VALUE", help="a house rule (repeat), e.g. rounds=2")
+    add_rule_option(p, "the matches (ask_partner and stock_out are play options)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0): a run repeats")
     p.add_argument("--json", action="store_true", help="print the report as JSON, every game included")
     p.add_argument(

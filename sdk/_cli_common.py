@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from ._loader import Result
@@ -15,7 +15,11 @@ __all__ = [
     "EXIT_PROBLEM",
     "EXIT_UNAVAILABLE",
     "EXIT_USAGE",
+    "GAME",
     "UsageError",
+    "add_rule_option",
+    "confirmed",
+    "house_rules",
     "print_json",
     "read_body",
     "round_number",
@@ -28,8 +32,50 @@ EXIT_USAGE = 2
 EXIT_UNAVAILABLE = 3
 
 
+#: The metavar of every argument that takes a stored game's id: shell completion offers the
+#: server's game ids there (``handfoot.client._completion``).
+GAME = "GAME"
+
+
 class UsageError(Exception):
     """Bad input on our side (unreadable file, missing preset): exit code 2."""
+
+
+def add_rule_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--rule KEY=VALUE`` (repeat): a house rule, the one spelling of every command that takes
+    them (``score``, ``create-game``, ``play``, ``arena``). ``what``: whose rules, for the help."""
+    parser.add_argument(
+        "--rule",
+        action="append",
+        metavar="KEY=VALUE",
+        help=f"a house rule of {what} (repeat), e.g. going_out_bonus=200 or rounds=2; "
+        "VALUE is read as JSON where it parses ({...}, [...], numbers, true), else as text",
+    )
+
+
+def house_rules(items: Sequence[str] | None) -> dict[str, Any]:
+    """``--rule`` items as a house-rules object; raises ``UsageError`` for an item without ``=``."""
+    rules: dict[str, Any] = {}
+    for item in items or ():
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--rule {item!r}: expected KEY=VALUE (e.g. going_out_bonus=200)")
+        try:
+            rules[key.strip()] = json.loads(text)
+        except ValueError:
+            rules[key.strip()] = text
+    return rules
+
+
+def confirmed(question: Callable[[], str], args: argparse.Namespace, stdin: TextIO, err: TextIO) -> bool:
+    """Whether to go on with a delete: ``--yes``, or ``y`` typed at the prompt. Only a terminal is
+    asked (``question()`` is called then alone, so it may read what it names): in a script
+    (standard input not a terminal) the command line is the confirmation."""
+    if getattr(args, "yes", False) or not stdin.isatty():
+        return True
+    err.write(f"{question()} [y/N] ")
+    err.flush()
+    return stdin.readline().strip().lower() in ("y", "yes")
 
 
 def print_json(value: Result | Sequence[Result], out: TextIO) -> None:

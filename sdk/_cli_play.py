@@ -21,6 +21,7 @@ import argparse
 import json
 from typing import Any, TextIO
 
+from ._cli_common import GAME, UsageError, add_rule_option, house_rules
 from ._client import Client
 from .bots import BotSummary, Choose, play_seats
 from .params import GameTeamInput
@@ -98,16 +99,22 @@ def _seated(args: argparse.Namespace, seats: int) -> list[str]:
     return bots
 
 
-def _rules(text: str | None) -> dict[str, object] | None:
-    if text is None:
+def _rules(text: str | None, items: list[str] | None) -> dict[str, object] | None:
+    """``--rules JSON`` (the whole object) and ``--rule KEY=VALUE`` items (which win), or ``None``."""
+    if text is None and not items:
         return None
+    rules: dict[str, object] = {}
+    if text is not None:
+        try:
+            rules = json.loads(text)
+        except ValueError as exc:
+            raise PlayUsageError(f"--rules is not JSON: {exc}") from exc
+        if not isinstance(rules, dict):
+            raise PlayUsageError("--rules: expected a JSON object of house rules")
     try:
-        rules = json.loads(text)
-    except ValueError as exc:
-        raise PlayUsageError(f"--rules is not JSON: {exc}") from exc
-    if not isinstance(rules, dict):
-        raise PlayUsageError("--rules: expected a JSON object of house rules")
-    return rules
+        return {**rules, **house_rules(items)}
+    except UsageError as exc:
+        raise PlayUsageError(str(exc)) from exc
 
 
 def _cmd_play(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
@@ -124,10 +131,10 @@ def _cmd_play(client: Client, args: argparse.Namespace, out: TextIO, stdin: Text
     bots = _seated(args, players if players is not None else args.seat + 1)
     if players is not None and len(bots) != players:
         raise PlayUsageError(f"--bots names {len(bots)} bots for {players} players")
-    rules = _rules(args.rules)
+    rules = _rules(args.rules, args.rule)
     if args.game is not None:
-        if args.rules is not None or args.side is not None:
-            raise PlayUsageError("--game brings its own preset, rules and sides: leave out --rules and --side")
+        if rules is not None or args.side is not None:
+            raise PlayUsageError("--game brings its own preset, rules and sides: leave out --rule and --side")
         table = client.create_table(game=args.game, seed=args.seed)
     else:
         name = args.name or f"Bots: {', '.join(bots)}"[:100]
@@ -184,9 +191,10 @@ def add_play_command(sub: Any) -> None:
         metavar="NAME=P1,P2",
         help="a side and its players (repeat; default North-South=North,South and East-West=East,West)",
     )
-    p.add_argument("--rules", metavar="JSON", help="house-rule overrides of a new game, as a JSON object")
+    add_rule_option(p, "a new game")
+    p.add_argument("--rules", metavar="JSON", help="house rules of a new game as one JSON object (--rule wins)")
     p.add_argument("--name", help="the new game's name (default: Bots: and the bots)")
-    p.add_argument("--game", type=int, metavar="ID", help="continue this stored game instead of a new one")
+    p.add_argument("--game", type=int, metavar=GAME, help="continue this stored game instead of a new one")
     p.add_argument("--seed", type=int, help="the table's seed and the bots' (a run repeats)")
     p.add_argument("--wait", type=int, default=30, help="seconds of each bot's long-poll (default 30)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")

@@ -15,9 +15,10 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import sys
 from typing import Any, TextIO
 
-from ._cli_common import EXIT_OK, UsageError, print_json, read_body, show
+from ._cli_common import EXIT_OK, EXIT_PROBLEM, GAME, UsageError, confirmed, print_json, read_body, show
 from ._client import Client
 from .params import TeamInput, side, tally
 
@@ -86,6 +87,9 @@ def _cmd_revisions(client: Client, args: argparse.Namespace, out: TextIO, stdin:
 
 
 def _cmd_delete_round(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    if not confirmed(lambda: f"Take back round {args.number} of game #{args.game}?", args, stdin, sys.stderr):
+        sys.stderr.write("handfoot: nothing deleted\n")
+        return EXIT_PROBLEM
     client.delete_round(args.game, args.number, if_match=args.if_match)
     if args.json:
         out.write(json.dumps({"game": args.game, "deleted_round": args.number}) + "\n")
@@ -95,14 +99,14 @@ def _cmd_delete_round(client: Client, args: argparse.Namespace, out: TextIO, std
 
 
 def _game_and_number(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", metavar="GAME", type=int, help="game id")
+    p.add_argument("game", metavar=GAME, type=int, help="game id")
     p.add_argument("number", metavar="N", type=int, help="round number")
 
 
 def add_round_commands(sub: Any) -> None:
     """Add the round commands to the ``handfoot`` subcommands (``sub``: argparse's subparsers)."""
     p = sub.add_parser("add-round", help="score the next round and append it to a game")
-    p.add_argument("game", metavar="GAME", type=int, help="game id")
+    p.add_argument("game", metavar=GAME, type=int, help="game id")
     p.add_argument("--round", type=int, help="the round number expected next")
     p.add_argument("--quiet", "-q", action="store_true", help="print only the new round's number")
     _sides(p, _cmd_add_round)
@@ -125,6 +129,7 @@ def add_round_commands(sub: Any) -> None:
     p = sub.add_parser("delete-round", help="take back a game's last round")
     _game_and_number(p)
     p.add_argument("--if-match", help="refuse if the game changed since this ETag (default: read it first)")
+    p.add_argument("--yes", "-y", action="store_true", help="do not ask (a terminal is asked to confirm)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_delete_round)
 

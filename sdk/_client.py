@@ -24,6 +24,7 @@ from ._transport import (
     Timeout,
     Transport,
     _log_from_env,
+    decode_json,
 )
 from .pagination import Page, fetch_page
 from .params import Card, GameTeamInput, PlayerInput, TeamInput
@@ -34,6 +35,7 @@ from .types import (
     GameSummary,
     GoingOutCheck,
     Health,
+    Liveness,
     MeldCheck,
     OpeningCheck,
     Preset,
@@ -99,12 +101,23 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
         self._request = self._transport.request
         _log_from_env()
 
-    def with_options(self, *, timeout: Timeout | None = None, max_retries: int | None = None) -> Client:
+    def with_options(
+        self,
+        *,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        extra_query: QueryParams | None = None,
+    ) -> Client:
         """A client for the same server, key and session with another ``timeout`` and/or
-        ``max_retries`` (those not given are kept). Closing it leaves the session open; closing
-        this client closes the session both use (when this client created it)."""
+        ``max_retries`` (those not given are kept), and headers or query parameters sent with each
+        of its requests besides this client's (``extra_headers``, ``extra_query``: a proxy's header,
+        a tracing id). Per call: ``hf.with_options(timeout=60).add_round(...)``. Closing it leaves the
+        session open; closing this client closes the session both use (when this client created it)."""
         other = object.__new__(Client)
-        other._transport = self._transport.with_options(timeout=timeout, max_retries=max_retries)
+        other._transport = self._transport.with_options(
+            timeout=timeout, max_retries=max_retries, extra_headers=extra_headers, extra_query=extra_query
+        )
         other._request = other._transport.request
         return other
 
@@ -160,6 +173,14 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
         and then raises ``ServerError``.
         """
         return Health.from_json(self._get("/health"))
+
+    def ready(self) -> Health:
+        """``GET /health/ready``: as ``health()`` (503: ``error.problem.extra["database"]`` says why)."""
+        return Health.from_json(self._get("/health/ready"))
+
+    def live(self) -> Liveness:
+        """``GET /health/live``: the server process answers (it asks no database)."""
+        return Liveness.from_json(self._get("/health/live"))
 
     # ------------------------------------------------------------------ presets
 
@@ -459,29 +480,17 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
 
     def _get(self, path: str) -> Any:
         """GET ``path`` and decode its JSON body."""
-        return _decode_json(self._request("GET", path))
+        return decode_json(self._request("GET", path))
 
     def _compute(self, cls: type[R], path: str, body: Mapping[str, object]) -> R:
         """POST a question with no side effects on the server (so retried like a GET)."""
-        return cls.from_json(_decode_json(self._request("POST", path, json=body, idempotent=True)))
+        return cls.from_json(decode_json(self._request("POST", path, json=body, idempotent=True)))
 
     def _get_page(self, path: str, *, parse: Callable[[object], T], params: QueryParams | None = None) -> Page[T]:
         """GET one page of a paginated list; the page can fetch the rest (``iter_all()``)."""
         return fetch_page(self._transport, path, parse=parse, params=params)
 
 
-def _decode_json(response: requests.Response) -> Any:
-    if not response.content:
-        return None
-    try:
-        return response.json()
-    except ValueError as exc:
-        raise APIResponseValidationError(
-            f"{response.request.method} {response.url}: response is not JSON "
-            f"(Content-Type {response.headers.get('Content-Type')!r})"
-        ) from exc
-
-
 def _with_etag(cls: type[RE], response: requests.Response) -> RE:
     """A result with the ``etag`` of the response's ``ETag`` header."""
-    return cls.from_json(_decode_json(response), etag=response.headers.get("ETag"))
+    return cls.from_json(decode_json(response), etag=response.headers.get("ETag"))

@@ -61,18 +61,30 @@ class HandFootError(Exception):
 
 
 class APIConnectionError(HandFootError):
-    """The request did not get an HTTP response (DNS, refused connection, reset, ...)."""
+    """The request did not get an HTTP response (DNS, refused connection, reset, ...).
 
-    def __init__(self, message: str = "Connection error.") -> None:
+    ``idempotency_key``: the ``Idempotency-Key`` the request carried (a write such as ``add_round``),
+    else ``None``. When the request may have reached the server (``outcome_unknown``), the server may
+    have stored it: resend the same call with ``idempotency_key=error.idempotency_key`` and it is
+    stored once, whatever happened (the server replays the first answer).
+    """
+
+    def __init__(
+        self, message: str = "Connection error.", *, idempotency_key: str | None = None, outcome_unknown: bool = False
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.idempotency_key = idempotency_key
+        self.outcome_unknown = outcome_unknown
 
 
 class APITimeoutError(APIConnectionError):
     """The request timed out (connecting or reading)."""
 
-    def __init__(self, message: str = "Request timed out.") -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str = "Request timed out.", *, idempotency_key: str | None = None, outcome_unknown: bool = False
+    ) -> None:
+        super().__init__(message, idempotency_key=idempotency_key, outcome_unknown=outcome_unknown)
 
 
 class ClientClosedError(APIConnectionError):

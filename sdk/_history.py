@@ -18,8 +18,8 @@ from ._transport import QueryParams
 from .types import Game, PresetId, Statistics
 
 if TYPE_CHECKING:
+    from ._async_transport import AsyncTransport
     from ._transport import Transport
-    from .aio import AsyncTransport
 
 __all__ = ["AsyncHistoryMethods", "HistoryMethods", "Moment"]
 

@@ -15,6 +15,8 @@ __all__ = ["OPERATIONS", "normalise_path"]
 OPERATIONS: Mapping[tuple[str, str], str] = MappingProxyType(
     {
         ("GET", "/health"): "health",
+        ("GET", "/health/live"): "live",
+        ("GET", "/health/ready"): "ready",
         ("GET", "/v1/presets"): "presets",
         ("GET", "/v1/presets/{preset_id}"): "preset",
         ("POST", "/v1/rounds/score"): "score_round",

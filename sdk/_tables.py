@@ -24,8 +24,8 @@ from .types import PresetId, ProblemDetails
 from .types.tables import SeatView, Table, TableCreated, TableRound
 
 if TYPE_CHECKING:
+    from ._async_transport import AsyncTransport
     from ._transport import Transport
-    from .aio import AsyncTransport
 
 __all__ = ["AsyncTableMethods", "SSEParser", "TableMethods"]
 
@@ -342,7 +342,7 @@ class AsyncTableMethods:
         """As ``Client.seat_events`` (the stream is opened without the transport's retries)."""
         import httpx
 
-        from .aio import _httpx_timeout
+        from ._async_transport import _httpx_timeout
 
         transport = self._transport
         parser = SSEParser()

@@ -9,16 +9,23 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import requests
 from requests.structures import CaseInsensitiveDict
 
-from ._errors import APIConnectionError, APITimeoutError, ClientClosedError, status_error_from_response
+from ._errors import (
+    APIConnectionError,
+    APIResponseValidationError,
+    APITimeoutError,
+    ClientClosedError,
+    status_error_from_response,
+)
 from ._http import dumps_json, parse_retry_after, sf_string
 from ._raw import record_answer
 from ._retry import IDEMPOTENCY_IN_FLIGHT_SUFFIX, MAX_RETRY_AFTER, backoff_delay, is_naturally_idempotent, retry_wait
@@ -82,6 +89,8 @@ class Prepared:
     query: dict[str, str | int | float | bool] | None
     naturally_idempotent: bool
     max_retries: int
+    idempotency_key: str | None = None
+    """The ``Idempotency-Key`` as given (unquoted), for an error whose outcome is unknown."""
 
 
 def prepare(
@@ -95,10 +104,11 @@ def prepare(
     headers: Mapping[str, str] | None = None,
     idempotent: bool = False,
     idempotency_key: str | None = None,
+    extra_query: QueryParams | None = None,
 ) -> Prepared:
     """Headers (defaults, then ``headers``, then the ``Idempotency-Key`` as a structured-field
-    string), the JSON body, the query without ``None`` values, and the retry budget: ``max_retries``
-    for a request safe to repeat (``handfoot.client._retry``), else 0."""
+    string), the JSON body, the query (``extra_query``, then ``params``) without ``None`` values, and
+    the retry budget: ``max_retries`` for a request safe to repeat (``handfoot.client._retry``), else 0."""
     method = method.upper()
     all_headers: CaseInsensitiveDict[str] = CaseInsensitiveDict(default_headers)
     if headers:
@@ -111,8 +121,38 @@ def prepare(
         all_headers.setdefault("Content-Type", "application/json")
     naturally_idempotent = is_naturally_idempotent(method, idempotent)
     retryable = naturally_idempotent or "Idempotency-Key" in all_headers
-    query = {k: v for k, v in params.items() if v is not None} if params else None
-    return Prepared(method, url, dict(all_headers), body, query, naturally_idempotent, max_retries if retryable else 0)
+    given = {k: v for k, v in (params or {}).items() if v is not None}  # None: the call leaves it out
+    query = {k: v for k, v in {**(extra_query or {}), **given}.items() if v is not None} or None
+    return Prepared(
+        method,
+        url,
+        dict(all_headers),
+        body,
+        query,
+        naturally_idempotent,
+        max_retries if retryable else 0,
+        idempotency_key,
+    )
+
+
+def no_answer_error(
+    prepared: Prepared, base_url: str, message: str, *, connecting: bool, timed_out: bool = False, closed: bool = False
+) -> APIConnectionError:
+    """The error for a request that got no HTTP answer, with what the caller can do next.
+
+    ``connecting``: it failed before reaching the server (refused, unknown host, connect timeout),
+    so nothing was stored, and the message asks whether a server runs at ``base_url``. Otherwise a
+    write that carried an ``Idempotency-Key`` may have been stored: the error is ``outcome_unknown``,
+    carries the key, and says how to resend it safely. ``closed``: the client was closed
+    (``ClientClosedError``; ``connecting`` then means before the request was sent)."""
+    key = prepared.idempotency_key
+    unknown = not connecting and key is not None and not prepared.naturally_idempotent
+    if connecting and not (closed or timed_out):
+        message += f" (is a handfoot server running at {base_url}? `handfoot-server serve` starts one)"
+    elif unknown:
+        message += f"; the server may have stored it: resend with idempotency_key={key!r} to store it once"
+    cls = ClientClosedError if closed else APITimeoutError if timed_out else APIConnectionError
+    return cls(message, idempotency_key=key, outcome_unknown=unknown)
 
 
 def log_answer(prepared: Prepared, retry: int, status: int, headers: Mapping[str, str], started: float) -> None:
@@ -156,6 +196,32 @@ def timeout_message(method: str, url: str, phase: str, timeout: Timeout, tries: 
     return f"{method} {url} timed out {phase} (no answer within {seconds:g} s{tried})"
 
 
+def _never_connected(exc: BaseException) -> bool:
+    """Whether requests' connection error happened before the request reached a server: a refused
+    connection or an unknown host (the socket's own error) in its chain of causes."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, (ConnectionRefusedError, socket.gaierror)):
+            return True
+        reason = getattr(seen, "reason", None)
+        seen = reason if isinstance(reason, BaseException) else (seen.__cause__ or seen.__context__)
+    # requests wraps urllib3's MaxRetryError in args, not as a cause
+    return any(isinstance(arg, BaseException) and _never_connected(arg) for arg in exc.args)
+
+
+def decode_json(response: requests.Response) -> Any:
+    """The answer's JSON body (``None`` when empty); raises ``APIResponseValidationError`` when it is not JSON."""
+    if not response.content:
+        return None
+    try:
+        return response.json()
+    except ValueError as exc:
+        raise APIResponseValidationError(
+            f"{response.request.method} {response.url}: response is not JSON "
+            f"(Content-Type {response.headers.get('Content-Type')!r})"
+        ) from exc
+
+
 class Lifecycle:
     """Whether a transport is closed; a ``with_options`` copy is closed with its parent, not the reverse."""
 
@@ -184,6 +250,8 @@ class BaseTransport:
         timeout: Timeout,
         max_retries: int,
         parent: BaseTransport | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        extra_query: QueryParams | None = None,
     ) -> None:
         if max_retries < 0:
             raise ValueError("max_retries must be >= 0")
@@ -191,14 +259,24 @@ class BaseTransport:
         self.api_key = api_key
         self.timeout = timeout
         self.max_retries = max_retries
+        #: Sent with every request of this transport (``with_options(extra_headers=..., extra_query=...)``);
+        #: a call's own headers and query parameters win over them.
+        self.extra_headers: dict[str, str] = dict(extra_headers or {})
+        self.extra_query: dict[str, str | int | float | bool | None] = dict(extra_query or {})
         self.lifecycle: Lifecycle = Lifecycle(parent.lifecycle if parent is not None else None)
 
-    def check_open(self, method: str, url: str, exc: BaseException | None = None) -> None:
+    def check_open(
+        self, method: str, url: str, exc: BaseException | None = None, prepared: Prepared | None = None
+    ) -> None:
         """Raise ``ClientClosedError`` once the client is closed (``exc``: the error the closing
-        caused in a request in flight), so a closed client never retries."""
+        caused in a request in flight), so a closed client never retries. A keyed write closed in
+        flight may have been stored: the error carries its key (``no_answer_error``)."""
         if self.lifecycle.closed:
             when = "while the request was in flight" if exc is not None else "before the request was sent"
-            raise ClientClosedError(f"{method} {url} failed: client closed {when}")
+            message = f"{method} {url} failed: client closed {when}"
+            if prepared is None:
+                raise ClientClosedError(message)
+            raise no_answer_error(prepared, self.base_url, message, connecting=exc is None, closed=True)
 
     def url(self, path: str) -> str:
         """An absolute URL: ``path`` is joined to the base URL unless it is already absolute."""
@@ -213,7 +291,25 @@ class BaseTransport:
         }
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
+        headers.update(self.extra_headers)
         return headers
+
+    def option_values(
+        self,
+        timeout: Timeout | None,
+        max_retries: int | None,
+        extra_headers: Mapping[str, str] | None,
+        extra_query: QueryParams | None,
+    ) -> dict[str, Any]:
+        """The keyword arguments of a ``with_options`` copy: those given replace this transport's
+        (``extra_headers`` and ``extra_query`` are added to its own)."""
+        return {
+            "api_key": self.api_key,
+            "timeout": self.timeout if timeout is None else timeout,
+            "max_retries": self.max_retries if max_retries is None else max_retries,
+            "extra_headers": {**self.extra_headers, **(extra_headers or {})},
+            "extra_query": {**self.extra_query, **(extra_query or {})},
+        }
 
 
 class Transport(BaseTransport):
@@ -228,24 +324,35 @@ class Transport(BaseTransport):
         max_retries: int = DEFAULT_MAX_RETRIES,
         session: requests.Session | None = None,
         parent: Transport | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        extra_query: QueryParams | None = None,
     ) -> None:
-        super().__init__(base_url, api_key=api_key, timeout=timeout, max_retries=max_retries, parent=parent)
+        super().__init__(
+            base_url,
+            api_key=api_key,
+            timeout=timeout,
+            max_retries=max_retries,
+            parent=parent,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+        )
         self._owns_session = session is None
         self.session = session if session is not None else requests.Session()
         #: The last HTTP answer received by any call (a success, or the error an exception was raised
         #: for); one slot shared by every thread: ``with_raw_response`` gives each call its own.
         self.last_response: requests.Response | None = None
 
-    def with_options(self, *, timeout: Timeout | None = None, max_retries: int | None = None) -> Transport:
+    def with_options(
+        self,
+        *,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        extra_query: QueryParams | None = None,
+    ) -> Transport:
         """A transport on the same session and base URL with other defaults (the session stays this one's)."""
-        return Transport(
-            self.base_url,
-            api_key=self.api_key,
-            timeout=self.timeout if timeout is None else timeout,
-            max_retries=self.max_retries if max_retries is None else max_retries,
-            session=self.session,
-            parent=self,
-        )
+        options = self.option_values(timeout, max_retries, extra_headers, extra_query)
+        return Transport(self.base_url, session=self.session, parent=self, **options)
 
     def close(self) -> None:
         """Close the session if this transport created it (a session passed in is left open); any
@@ -286,6 +393,7 @@ class Transport(BaseTransport):
             headers=headers,
             idempotent=idempotent,
             idempotency_key=idempotency_key,
+            extra_query=self.extra_query,
         )
         method, url = prepared.method, prepared.url
         retry = 0
@@ -304,23 +412,25 @@ class Transport(BaseTransport):
                     stream=stream,
                 )
             except requests.Timeout as exc:
-                self.check_open(method, url, exc)
+                self.check_open(method, url, exc, prepared)
                 phase = "connecting" if isinstance(exc, requests.ConnectTimeout) else "reading the answer"
                 message = timeout_message(method, url, phase, limit, retry + 1)
                 if retry < prepared.max_retries:
                     self._sleep(retry, backoff_delay(retry), message)
                     retry += 1
                     continue
-                raise APITimeoutError(message) from exc
+                connecting = isinstance(exc, requests.ConnectTimeout)
+                raise no_answer_error(prepared, self.base_url, message, connecting=connecting, timed_out=True) from exc
             except _CONNECTION_ERRORS as exc:
-                self.check_open(method, url, exc)
+                self.check_open(method, url, exc, prepared)
                 if retry < prepared.max_retries:
                     self._sleep(retry, backoff_delay(retry), f"{method} {url}: {exc}")
                     retry += 1
                     continue
-                raise APIConnectionError(f"{method} {url} failed: {exc}") from exc
+                message = f"{method} {url} failed: {exc}"
+                raise no_answer_error(prepared, self.base_url, message, connecting=_never_connected(exc)) from exc
             except requests.RequestException as exc:  # invalid URL, too many redirects, ...
-                self.check_open(method, url, exc)
+                self.check_open(method, url, exc, prepared)
                 raise APIConnectionError(f"{method} {url} failed: {exc}") from exc
 
             self.last_response = response

@@ -16,8 +16,6 @@ the same classes (``e.response`` is then an ``httpx.Response``). Settings as for
 
 from __future__ import annotations
 
-import asyncio
-import time
 import uuid
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import replace
@@ -26,35 +24,25 @@ from typing import Any, TypeVar
 
 import httpx
 
+from ._async_transport import AsyncTransport
 from ._bodies import _body, _cards, _melds, _round_path, _same_json, _seg
 from ._client import ENV_API_KEY, ENV_BASE_URL, _env
 from ._errors import (
-    APIConnectionError,
     APIResponseValidationError,
-    APITimeoutError,
     PreconditionFailedError,
-    status_error_from_response,
 )
 from ._history import AsyncHistoryMethods
 from ._http import HTTPResponse
 from ._loader import Result, load_list
-from ._raw import AsyncRawResponseMethods, record_answer
+from ._raw import AsyncRawResponseMethods
 from ._tables import AsyncTableMethods
 from ._transport import (
     DEFAULT_BASE_URL,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
-    BaseTransport,
-    Lifecycle,
     QueryParams,
     Timeout,
     _log_from_env,
-    backoff_delay,
-    log,
-    log_answer,
-    prepare,
-    retry_wait_for,
-    timeout_message,
 )
 from .pagination import AsyncPage, async_fetch_page
 from .params import Card, GameTeamInput, PlayerInput, TeamInput
@@ -65,12 +53,12 @@ from .types import (
     GameSummary,
     GoingOutCheck,
     Health,
+    Liveness,
     MeldCheck,
     OpeningCheck,
     Preset,
     PresetId,
     PresetSummary,
-    ProblemDetails,
     Revision,
     Round,
     RoundComparison,
@@ -82,119 +70,6 @@ __all__ = ["AsyncClient"]
 
 R = TypeVar("R", bound=Result)
 RE = TypeVar("RE", Game, Round)
-
-
-#: What each httpx timeout says timed out (``handfoot.client._transport.timeout_message``).
-_TIMEOUT_PHASES: dict[type[Exception], str] = {
-    httpx.ConnectTimeout: "connecting",
-    httpx.WriteTimeout: "sending the request",
-    httpx.ReadTimeout: "reading the answer",
-    httpx.PoolTimeout: "waiting for a free connection",
-}
-
-
-def _httpx_timeout(timeout: Timeout) -> httpx.Timeout:
-    if isinstance(timeout, tuple):
-        connect, read = timeout
-        return httpx.Timeout(read, connect=connect)
-    return httpx.Timeout(timeout)
-
-
-class AsyncTransport(BaseTransport):
-    """``Transport``'s job on an ``httpx.AsyncClient``: same preparation, same policy."""
-
-    def __init__(
-        self,
-        base_url: str,
-        *,
-        api_key: str | None,
-        timeout: Timeout,
-        max_retries: int,
-        http: httpx.AsyncClient | None = None,
-        parent: AsyncTransport | None = None,
-    ) -> None:
-        super().__init__(base_url, api_key=api_key, timeout=timeout, max_retries=max_retries, parent=parent)
-        self._owns_http = http is None
-        self.http = http if http is not None else httpx.AsyncClient()
-        self.last_response: httpx.Response | None = None
-
-    async def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: QueryParams | None = None,
-        json: object = None,
-        headers: Mapping[str, str] | None = None,
-        idempotent: bool = False,
-        idempotency_key: str | None = None,
-        stream: bool = False,
-        timeout: Timeout | None = None,
-    ) -> httpx.Response:
-        """As ``Transport.request``: a 2xx/3xx answer, or the SDK's exception for the error.
-        ``stream=True``: a 2xx/3xx body is read as the caller iterates it (``aiter_lines``...), and
-        the caller closes it (``await response.aclose()``); an error's body is read whole first."""
-        prepared = prepare(
-            method,
-            self.url(path),
-            self.default_headers(),
-            max_retries=self.max_retries,
-            params=params,
-            json=json,
-            headers=headers,
-            idempotent=idempotent,
-            idempotency_key=idempotency_key,
-        )
-        method, url = prepared.method, prepared.url
-        limit = self.timeout if timeout is None else timeout
-        retry = 0
-        while True:
-            self.check_open(method, url)
-            started = time.monotonic()
-            try:
-                sent = self.http.build_request(
-                    method,
-                    url,
-                    params=prepared.query,
-                    content=prepared.body,
-                    headers=prepared.headers,
-                    timeout=_httpx_timeout(limit),
-                )
-                response = await self.http.send(sent, stream=stream)
-                if stream and response.status_code >= 400:
-                    await response.aread()  # the problem's body, read (and the stream closed) before it is parsed
-            except (httpx.TransportError, RuntimeError) as exc:  # timeouts among them; RuntimeError: httpx closed
-                self.check_open(method, url, exc)
-                if isinstance(exc, RuntimeError):
-                    raise
-                message = (
-                    timeout_message(method, url, _TIMEOUT_PHASES.get(type(exc), "reading the answer"), limit, retry + 1)
-                    if isinstance(exc, httpx.TimeoutException)
-                    else f"{method} {url} failed: {exc}"
-                )
-                if retry < prepared.max_retries:
-                    await self._sleep(retry, backoff_delay(retry), message)
-                    retry += 1
-                    continue
-                if isinstance(exc, httpx.TimeoutException):
-                    raise APITimeoutError(message) from exc
-                raise APIConnectionError(message) from exc
-            self.last_response = response
-            record_answer(response, streamed=stream)
-            log_answer(prepared, retry, response.status_code, response.headers, started)
-            if response.status_code < 400:
-                return response
-            problem = ProblemDetails.from_response(response)
-            wait = retry_wait_for(prepared, retry, response.status_code, problem, response.headers.get("Retry-After"))
-            if wait is None:
-                raise status_error_from_response(response, problem)
-            await self._sleep(retry, wait, f"{method} {url}: {response.status_code}")
-            retry += 1
-
-    @staticmethod
-    async def _sleep(retry: int, wait: float, reason: str) -> None:
-        log.info("retrying in %.2f s (retry %d): %s", wait, retry + 1, reason)
-        await asyncio.sleep(wait)
 
 
 class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethods):
@@ -243,18 +118,24 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
         ``asyncio.gather`` another task's: use ``await hf.with_raw_response(hf.method, ...)``."""
         return self._transport.last_response
 
-    def with_options(self, *, timeout: Timeout | None = None, max_retries: int | None = None) -> AsyncClient:
+    def with_options(
+        self,
+        *,
+        timeout: Timeout | None = None,
+        max_retries: int | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        extra_query: QueryParams | None = None,
+    ) -> AsyncClient:
         """As ``Client.with_options``: the same server, key and connection pool, other settings."""
         t = self._transport
-        other = AsyncClient(
-            t.base_url,
-            api_key=t.api_key,
-            timeout=t.timeout if timeout is None else timeout,
-            max_retries=t.max_retries if max_retries is None else max_retries,
-            http=t.http,
-        )
-        other._transport.lifecycle = Lifecycle(t.lifecycle)  # closed with this client, not the reverse
+        other = object.__new__(AsyncClient)
+        options = t.option_values(timeout, max_retries, extra_headers, extra_query)
+        other._transport = AsyncTransport(t.base_url, http=t.http, parent=t, **options)
+        other._request = other._transport.request
         return other
+
+    def __repr__(self) -> str:
+        return f"AsyncClient(base_url={self.base_url!r})"
 
     async def aclose(self) -> None:
         """Close the connection pool if the client created it; any later call, or one in flight,
@@ -275,6 +156,12 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
 
     async def health(self) -> Health:
         return Health.from_json(await self._get("/health"))
+
+    async def ready(self) -> Health:
+        return Health.from_json(await self._get("/health/ready"))
+
+    async def live(self) -> Liveness:
+        return Liveness.from_json(await self._get("/health/live"))
 
     async def presets(self) -> list[PresetSummary]:
         return load_list(PresetSummary, await self._get("/v1/presets"), "presets")

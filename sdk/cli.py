@@ -46,7 +46,11 @@ from ._cli_common import (
     EXIT_PROBLEM,
     EXIT_UNAVAILABLE,
     EXIT_USAGE,
+    GAME,
     UsageError,
+    add_rule_option,
+    confirmed,
+    house_rules,
     print_json,
     read_body,
     round_number,
@@ -89,9 +93,11 @@ def _cmd_score(client: Client, args: argparse.Namespace, out: TextIO, stdin: Tex
     if not isinstance(preset, str) or not preset:
         raise UsageError("no preset: give --preset ID or a `preset` member in the file")
     rules = body.get("rules")
+    if args.rule:  # --rule KEY=VALUE over the file's own `rules`
+        rules = {**(rules if isinstance(rules, Mapping) else {}), **house_rules(args.rule)}
     number = round_number(body)
     if args.offline:  # the engine, as the server would answer: no request is sent
-        score = score_round_offline({**body, "preset": preset, "round": number})
+        score = score_round_offline({**body, "preset": preset, "round": number, "rules": rules or {}})
     else:
         score = client.score_round(
             preset=cast(PresetId, preset),  # as typed: the server answers an unknown id (a 422 naming it)
@@ -127,6 +133,9 @@ def _cmd_games(client: Client, args: argparse.Namespace, out: TextIO, stdin: Tex
     )
     if args.limit:
         games = islice(games, args.limit)
+    if args.ids:
+        out.writelines(f"{g.id}\n" for g in games)
+        return EXIT_OK
     if args.json:
         print_json(list(games), out)
         return EXIT_OK
@@ -182,7 +191,7 @@ def _parse_side(text: str) -> GameTeamInput:
 
 def _cmd_create_game(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     teams = [_parse_side(side) for side in args.side]
-    game = client.create_game(name=args.name, preset=args.preset, teams=teams)
+    game = client.create_game(name=args.name, preset=args.preset, teams=teams, rules=house_rules(args.rule) or None)
     if args.quiet:  # the new game's id alone: GAME=$(handfoot create-game ... --quiet)
         out.write(f"{game.id}\n")
         return EXIT_OK
@@ -190,6 +199,12 @@ def _cmd_create_game(client: Client, args: argparse.Namespace, out: TextIO, stdi
 
 
 def _cmd_delete_game(client: Client, args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    def question() -> str:
+        return f"Delete game #{args.game} ({client.game(args.game).name}) and all its rounds?"
+
+    if not confirmed(question, args, stdin, sys.stderr):
+        sys.stderr.write("handfoot: nothing deleted\n")
+        return EXIT_PROBLEM
     client.delete_game(args.game, if_match=args.if_match)
     if args.json:
         out.write(json.dumps({"deleted": args.game}) + "\n")
@@ -217,7 +232,7 @@ def build_parser(stderr: TextIO | None = None) -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"handfoot-sdk {__version__}")
+    parser.add_argument("--version", action="version", version=f"handfoot {__version__}")
     _connection_options(parser, default=None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
@@ -225,6 +240,7 @@ def build_parser(stderr: TextIO | None = None) -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="the body of POST /v1/rounds/score (JSON), or - for stdin")
     p.add_argument("--preset", help="preset id (overrides the file's `preset`)")
     p.add_argument("--offline", action="store_true", help="score with the rules engine here, no server")
+    add_rule_option(p, "the round (over the file's `rules`)")
     p.add_argument("--json", action="store_true", help="print the API's answer as JSON")
     p.set_defaults(run=_cmd_score)
 
@@ -255,11 +271,12 @@ def build_parser(stderr: TextIO | None = None) -> argparse.ArgumentParser:
     p.add_argument("--player", help="only games with this player")
     p.add_argument("--preset", help="only games under this preset")
     p.add_argument("--limit", type=int, default=None, help="at most this many games")
+    p.add_argument("--ids", action="store_true", help="print only the games' ids, one a line (scripts, completion)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_games)
 
     p = sub.add_parser("game", help="one stored game: rounds, totals, status")
-    p.add_argument("id", metavar="ID", type=int, help="game id")
+    p.add_argument("id", metavar=GAME, type=int, help="game id")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_game)
 
@@ -267,18 +284,20 @@ def build_parser(stderr: TextIO | None = None) -> argparse.ArgumentParser:
     p.add_argument("--name", required=True, help="the game's name")
     p.add_argument("--preset", required=True, help="preset id")
     p.add_argument("--side", action="append", required=True, metavar="NAME=P1,P2", help="a side and its players")
+    add_rule_option(p, "the game (kept with it)")
     p.add_argument("--quiet", "-q", action="store_true", help="print only the new game's id")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_create_game)
 
     p = sub.add_parser("delete-game", help="delete a stored game")
-    p.add_argument("game", metavar="GAME", type=int, help="game id")
+    p.add_argument("game", metavar=GAME, type=int, help="game id")
     p.add_argument("--if-match", help="refuse if the game changed since this ETag")
+    p.add_argument("--yes", "-y", action="store_true", help="do not ask (a terminal is asked to confirm)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_delete_game)
 
     p = sub.add_parser("scoresheet", help="a game's score sheet: rounds x sides with running totals")
-    p.add_argument("game", metavar="GAME", type=int, help="game id")
+    p.add_argument("game", metavar=GAME, type=int, help="game id")
     p.add_argument("--csv", action="store_true", help="print CSV (round,Us,Us total,...)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_scoresheet)

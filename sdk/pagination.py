@@ -22,7 +22,7 @@ from ._http import HTTPResponse, origin
 from ._transport import QueryParams, Transport
 
 if TYPE_CHECKING:
-    from .aio import AsyncTransport  # the async extra (httpx); imported only by AsyncClient
+    from ._async_transport import AsyncTransport  # the async extra (httpx); imported only by AsyncClient
 
 __all__ = ["AsyncPage", "Page", "async_fetch_page", "fetch_page", "iter_all"]
 
@@ -70,6 +70,14 @@ class Page(Generic[T]):
 
     def has_next_page(self) -> bool:
         return self.next_url is not None
+
+    def __iter__(self) -> Iterator[T]:
+        """This page's items: ``for game in page``; ``iter_all()`` walks the pages after it too."""
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        """How many items this page holds (``total`` is the whole list's, where the server says)."""
+        return len(self.items)
 
     def next_page(self) -> Page[T] | None:
         """The next page, or ``None`` on the last one.
@@ -181,6 +189,14 @@ class AsyncPage(Generic[T]):
 
     def has_next_page(self) -> bool:
         return self.next_url is not None
+
+    def __iter__(self) -> Iterator[T]:
+        """This page's items: ``for game in page``; ``iter_all()`` walks the pages after it too."""
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        """How many items this page holds (``total`` is the whole list's, where the server says)."""
+        return len(self.items)
 
     async def next_page(self) -> AsyncPage[T] | None:
         """As ``Page.next_page``, awaited."""

@@ -18,7 +18,7 @@ from .games import (
     ScoresheetRound,
     TeamTotal,
 )
-from .health import Health
+from .health import Health, Liveness
 from .history import PlayerStatistics, SideStatistics, Statistics
 from .presets import (
     PRESET_IDS,
@@ -67,6 +67,7 @@ __all__ = [
     "Health",
     "LastRound",
     "Line",
+    "Liveness",
     "MeldCheck",
     "OpeningCheck",
     "PlayerStatistics",

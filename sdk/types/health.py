@@ -1,4 +1,4 @@
-"""``GET /health``."""
+"""``GET /health``, ``/health/ready`` and ``/health/live``."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .._loader import Result
 
-__all__ = ["Health"]
+__all__ = ["Health", "Liveness"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,3 +19,14 @@ class Health(Result):
     @property
     def ok(self) -> bool:
         return self.status == "ok" and self.database == "ok"
+
+
+@dataclass(frozen=True, slots=True)
+class Liveness(Result):
+    """``GET /health/live``: ``status`` is ``"ok"`` whenever the server process answers."""
+
+    status: str
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"

@@ -170,3 +170,55 @@ def test_problem_examples_are_problems_of_their_status(where: str, status: int, 
     assert example["status"] == status, where
     slug = example["type"].removeprefix(PROBLEM_TYPE_BASE)
     assert example["type"] != slug and slug in problem_types, example["type"]
+
+
+def _schema_node(node: dict[str, Any]) -> dict[str, Any] | None:
+    """The schema an example beside it must fit: a media type's or parameter's ``schema``, or the
+    node itself where it is a schema."""
+    if isinstance(node.get("schema"), dict):
+        schema: dict[str, Any] = node["schema"]
+        return schema
+    if any(key in node for key in ("type", "$ref", "properties", "allOf", "anyOf", "oneOf", "enum")):
+        return node
+    return None
+
+
+def every_example(node: Any = SPEC, where: str = "#") -> Iterator[tuple[str, dict[str, Any], Any]]:
+    """(where, schema, example) for every example in the document: of a schema, a property, a
+    parameter, a request or an answer (``example``, a list of ``examples``, or named ``examples``)."""
+    if isinstance(node, dict):
+        schema = _schema_node(node)
+        if schema is not None:
+            shown = node.get("examples")
+            values = [node["example"]] if "example" in node else []
+            if isinstance(shown, list):
+                values += shown
+            elif isinstance(shown, dict):
+                values += [item["value"] for item in shown.values() if isinstance(item, dict) and "value" in item]
+            for value in values:
+                yield where, schema, value
+        for key, child in node.items():
+            yield from every_example(child, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, child in enumerate(node):
+            yield from every_example(child, f"{where}/{index}")
+
+
+EXAMPLES = list(every_example())
+
+
+def test_every_example_fits_its_schema() -> None:
+    """A generated client or a mock server trusts the examples: each must be what the schema allows."""
+    assert len(EXAMPLES) > 100  # the walk finds them (a walk that found none would pass)
+    misfits = []
+    for where, schema, example in EXAMPLES:
+        validator = Draft202012Validator({**schema, "components": SPEC["components"]})
+        errors = [error.message for error in validator.iter_errors(example)]
+        if errors:
+            misfits.append(f"{where}: {errors[:2]}")
+    assert not misfits, "\n".join(misfits)
+
+
+def test_the_example_check_can_fail() -> None:
+    schema = {"$ref": "#/components/schemas/Breakdown", "components": SPEC["components"]}
+    assert list(Draft202012Validator(schema).iter_errors({"name": "Us", "total": 1, "lines": []}))

@@ -86,6 +86,7 @@ def test_every_served_operation_has_an_sdk_method(tmp_path: Path) -> None:
 #: Each result type and the spec schema it reads.
 SCHEMA_OF: dict[type[Result], str] = {
     types.Health: "Health",
+    types.Liveness: "Live",
     types.PresetSummary: "PresetSummary",
     types.Provenance: "Provenance",
     types.RuleField: "RuleField",

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from handfoot.client import Client
 from tests.helpers.live import PROJECT_ROOT, LiveServer
 
 EXAMPLES = PROJECT_ROOT / "examples"
@@ -84,11 +85,18 @@ def _dataframes(outputs: list[Any]) -> list[str]:
     return [html for out in outputs if 'class="dataframe"' in (html := str(out.get("data", {}).get("text/html", "")))]
 
 
+def game_ids(server: LiveServer) -> list[int]:
+    with Client(server.url, api_key=server.api_key) as hf:
+        return [game.id for game in hf.games()]
+
+
 def test_replay_game_notebook(live_server: LiveServer) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")}
     env["HANDFOOT_URL"] = live_server.url
     env["HANDFOOT_API_KEY"] = live_server.api_key
+    before = game_ids(live_server)
     outputs = execute_notebook("replay_game.ipynb", env)
+    assert game_ids(live_server) == before  # its demo game deleted in its last cell
     text = _text(outputs)
     assert "round 1: Team 1 3740, Team 2 1075" in text
     assert "round,Team 1,Team 1 total,Team 2,Team 2 total" in text
@@ -113,7 +121,9 @@ def test_history_notebook(live_server: LiveServer) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")}
     env["HANDFOOT_URL"] = live_server.url
     env["HANDFOOT_API_KEY"] = live_server.api_key
-    outputs = execute_notebook("history.ipynb", env)  # its last cell asserts the figures agree with the rows
+    before = game_ids(live_server)
+    outputs = execute_notebook("history.ipynb", env)  # a cell asserts the figures agree with the rows
+    assert game_ids(live_server) == before  # its two games deleted in its last cell
     rounds, pivot, players = _dataframes(outputs)
     assert "total_after" in rounds and "Grandma &amp; Sam" in rounds
     assert rounds.split("<tbody>")[1].count("<tr>") == 4  # one row per side per round
@@ -151,3 +161,18 @@ def test_async_bot_example(live_server: LiveServer) -> None:
     lines = done.stdout.splitlines()
     assert lines[0] == "Team 1 3740, Team 2 1075"
     assert lines[1].startswith("valid dirty meld of 9s") and lines[2].startswith("INVALID")
+
+
+def test_make_notebooks_runs_them_against_a_throwaway_server() -> None:
+    """``make notebooks``' runner: each notebook against its own server, the games list unchanged
+    by each (``--no-write``: the checkout's files are left alone)."""
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "run_notebooks.py"), "--no-write"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")},
+    )
+    assert done.returncode == 0, done.stderr
+    for name in ("replay_game.ipynb", "history.ipynb", "other_rules.ipynb", "arena.ipynb"):
+        assert f"{name}: ran in" in done.stdout and "file left as it was, the server as it was" in done.stdout

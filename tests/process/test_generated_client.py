@@ -134,8 +134,11 @@ def test_scores_the_worked_round_and_appends_it(generated: ModuleType, live: Liv
 
 
 #: What an integrator writes with the generated client. Under ``mypy --strict`` it passes only if
-#: the document lists the members always sent as ``required``: else each is ``X | Unset`` and
-#: ``result.teams[0]`` is "not indexable".
+#: the document lists the members always sent as ``required`` (else each is ``X | Unset`` and
+#: ``result.teams[0]`` is "not indexable"), and only if a games operation takes a plain ``Client``
+#: on a server with no keys (an operation with a ``security`` of its own asks an
+#: ``AuthenticatedClient``, and a keyless user would need a cast), while a key's holder still
+#: passes an ``AuthenticatedClient``.
 TYPED_USE = f"""\
 from {PACKAGE} import AuthenticatedClient, Client
 from {PACKAGE}.api.games import get_game
@@ -158,6 +161,13 @@ def winner(client: AuthenticatedClient, game_id: int) -> tuple[str | None, int]:
     game = get_game.sync(client=client, game_id=game_id)
     assert isinstance(game, Game)
     return game.winner, game.totals[0].total
+
+
+def keyless_winner(game_id: int) -> str | None:
+    with Client(base_url="http://127.0.0.1:8000") as client:
+        game = get_game.sync(client=client, game_id=game_id)
+    assert isinstance(game, Game)
+    return game.winner
 """
 
 

@@ -66,6 +66,7 @@ BREAKDOWNS: list[dict[str, Any]] = [
             _line("table_points", "Cards on the table", None, None, 465),
             _line("points_left", "Cards left in hands and feet", None, None, -25),
         ],
+        "warnings": [],
     },
     {
         "name": "Team 2",
@@ -80,6 +81,7 @@ BREAKDOWNS: list[dict[str, Any]] = [
             _line("table_points", "Cards on the table", None, None, 260),
             _line("points_left", "Cards left in hands and feet", None, None, -185),
         ],
+        "warnings": [],
     },
 ]
 

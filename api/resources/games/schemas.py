@@ -223,7 +223,7 @@ class RoundSummarySchema(Schema):
 class _GameStateFields(Schema):
     id = fields.Integer(required=True, metadata={"description": "Game id."})
     name = fields.String(required=True, metadata={"description": "The game's name."})
-    preset = fields.String(required=True, metadata={"description": "The preset the game's rules start from."})
+    preset = PresetId("The preset the game's rules start from.", required=True)
     status = fields.String(
         required=True,
         validate=validate.OneOf(GAME_STATUSES),  # documents the enum; an answer is not validated

@@ -1,22 +1,36 @@
-"""``GET /health``: liveness plus database reachability."""
+"""``GET /health/live``, ``GET /health/ready`` and ``GET /health``: for load balancers, orchestrators
+and monitors.
+
+- live: the process answers (no database): restart it when this fails;
+- ready (and ``/health``, the same checks): the database answers, is at the migrations' head, its
+  write lock can be had within a second (SQLite), and it takes a write: one row of ``health_probe``
+  rewritten and committed, so a disk that is full or a database that is read-only is reported, not
+  found by the next round. Send traffic only while this answers 200.
+"""
 
 from __future__ import annotations
 
+import functools
 import logging
+from datetime import UTC, datetime
 from typing import Any
 
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from flask.views import MethodView
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy import update
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
+from handfoot.server.models import HealthProbe
 from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, abort_problem
 
-from .schemas import HealthSchema
+from .schemas import HealthSchema, LiveSchema
 
 log = logging.getLogger(__name__)
 
-#: Seconds a client should wait before asking again when the database is down.
+#: Seconds a client should wait before asking again when the database is not ready.
 RETRY_AFTER_SECONDS = 5
 #: SQLite: how long the health check waits for the write lock before it reports the database locked.
 LOCK_PROBE_SECONDS = 1.0
@@ -25,50 +39,115 @@ blp = Blueprint(
     "Health",
     __name__,
     url_prefix="/health",
-    description="Liveness and database reachability, for load balancers and monitors.",
+    description="Liveness and readiness (the database reachable, migrated and writable), for load balancers "
+    "and monitors.",
 )
+
+NOT_READY = {
+    "schema": ProblemSchema,
+    "content_type": PROBLEM_CONTENT_TYPE,
+    "description": "The database is not ready, its reason in `database`: `unreachable` (it did not answer), "
+    "`not_migrated` (it is not at the server's schema: run `handfoot-server migrate`), `locked` (SQLite: its "
+    "write lock held for over a second) or `not_writable` (a write failed: disk full, read-only); the detail "
+    "names the cause. Retry after the Retry-After header's seconds.",
+    "headers": {"Retry-After": {"description": "Seconds to wait", "schema": {"type": "integer"}}},
+}
+
+
+@functools.cache
+def schema_head() -> str | None:
+    """The newest revision of the migrations this server ships."""
+    from handfoot.server.migrate import alembic_config
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def not_ready(title: str, detail: str, database: str, exc: BaseException | None = None) -> None:
+    """Log once and answer 503 with ``database``: the reason."""
+    log.warning("not ready: %s: %s", database, exc if exc is not None else detail)
+    abort_problem(503, title, detail, retry_after=RETRY_AFTER_SECONDS, database=database)
+
+
+def _cause(exc: SQLAlchemyError) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def check_ready() -> dict[str, Any]:
+    """The readiness checks in order; the first that fails answers 503 (:func:`not_ready`)."""
+    db = get_db()
+    try:
+        db.ping()
+    except SQLAlchemyError as exc:
+        not_ready("Database unreachable", "The database did not answer; retry later.", "unreachable", exc)
+    try:
+        with db.engine.connect() as connection:
+            current = MigrationContext.configure(connection).get_current_revision()
+    except SQLAlchemyError as exc:
+        not_ready("Database unreachable", "The database did not answer; retry later.", "unreachable", exc)
+    if current != schema_head():
+        not_ready(
+            "Database not migrated",
+            f"The database is at schema revision {current}; this server needs {schema_head()}: run "
+            "`handfoot-server migrate`.",
+            "not_migrated",
+        )
+    try:
+        db.probe_write_lock(LOCK_PROBE_SECONDS)
+    except OperationalError as exc:
+        if "locked" in _cause(exc):
+            not_ready(
+                "Database locked",
+                f"The database's write lock has been held for over {LOCK_PROBE_SECONDS:g} s: writes would "
+                "wait or fail; retry later.",
+                "locked",
+                exc,
+            )
+        not_ready("Database not writable", f"The database refused a write: {_cause(exc)}.", "not_writable", exc)
+    try:
+        with db.engine.begin() as connection:
+            connection.execute(update(HealthProbe).where(HealthProbe.id == 1).values(checked_at=datetime.now(UTC)))
+    except SQLAlchemyError as exc:
+        not_ready("Database not writable", f"The database refused a write: {_cause(exc)}.", "not_writable", exc)
+    return {"status": "ok", "database": "ok"}
 
 
 @blp.route("")
 class Health(MethodView):
     @blp.response(200, HealthSchema, example={"status": "ok", "database": "ok"})
-    @blp.alt_response(
-        503,
-        schema=ProblemSchema,
-        content_type=PROBLEM_CONTENT_TYPE,
-        description="The database is unreachable (`database`: `unreachable`) or, on SQLite, its write lock has been "
-        "held for over a second (`database`: `locked`); retry after the Retry-After header's seconds.",
-        headers={"Retry-After": {"description": "Seconds to wait", "schema": {"type": "integer"}}},
-    )
+    @blp.alt_response(503, **NOT_READY)
     def get(self) -> dict[str, Any]:
-        """Check liveness and the database
+        """Check the server and its database
 
-        200 when the server is up and the database answers ``SELECT 1`` (and, on SQLite, its write
-        lock can be taken within a second); 503 (with Retry-After, and `database` `unreachable` or
-        `locked`) otherwise. For load balancers and monitors.
+        The readiness checks of `/health/ready`, under the name monitors already use: 200 when the
+        database answers, is migrated and takes a write; 503 (with Retry-After and the reason in
+        `database`) otherwise.
         """
-        db = get_db()
-        try:
-            db.ping()
-        except SQLAlchemyError as exc:
-            log.warning("health check: database unreachable: %s", exc)
-            abort_problem(
-                503,
-                "Database unreachable",
-                "The database did not answer; retry later.",
-                retry_after=RETRY_AFTER_SECONDS,
-                database="unreachable",
-            )
-        try:
-            db.probe_write_lock(LOCK_PROBE_SECONDS)
-        except SQLAlchemyError as exc:
-            log.warning("health check: database locked: %s", exc)
-            abort_problem(
-                503,
-                "Database locked",
-                f"The database's write lock has been held for over {LOCK_PROBE_SECONDS:g} s: writes would "
-                "wait or fail; retry later.",
-                retry_after=RETRY_AFTER_SECONDS,
-                database="locked",
-            )
-        return {"status": "ok", "database": "ok"}
+        return check_ready()
+
+
+@blp.route("/ready")
+class Ready(MethodView):
+    @blp.response(200, HealthSchema, example={"status": "ok", "database": "ok"})
+    @blp.alt_response(503, **NOT_READY)
+    def get(self) -> dict[str, Any]:
+        """Is the server ready for traffic
+
+        200 when the database answers `SELECT 1`, is at the schema this server needs, its write lock
+        can be had within a second (SQLite), and it commits a write (one row of `health_probe`); 503
+        (with Retry-After, and `database`: `unreachable`, `not_migrated`, `locked` or `not_writable`)
+        otherwise. For load balancers and orchestrators' readiness probes.
+        """
+        return check_ready()
+
+
+@blp.route("/live")
+class Live(MethodView):
+    @blp.response(200, LiveSchema, example={"status": "ok"})
+    def get(self) -> dict[str, Any]:
+        """Is the process alive
+
+        200 whenever the server answers; it asks no database (a database down makes the server not
+        ready, not dead). For orchestrators' liveness probes: restart the process when this fails.
+        """
+        return {"status": "ok"}

@@ -369,7 +369,7 @@ class BreakdownSchema(Schema):
 
 
 class RoundScoreSchema(Schema):
-    preset = fields.String(required=True, metadata={"description": "The preset scored under."})
+    preset = PresetId("The preset scored under.", required=True)
     round = fields.Integer(required=True, metadata={"description": "Round number."})
     rules_overridden = fields.List(
         fields.String(),
@@ -391,7 +391,7 @@ class RoundCompareRequestSchema(RoundBodyMixin):
 
 
 class ComparisonSchema(Schema):
-    preset = fields.String(required=True, metadata={"description": "Preset id."})
+    preset = PresetId("Preset id.", required=True)
     valid = fields.Boolean(required=True, metadata={"description": "Whether the round is legal under this preset."})
     teams = fields.List(
         fields.Nested(BreakdownSchema),

@@ -375,10 +375,7 @@ class SeatViewSchema(Schema):
     rounds = fields.Integer(
         allow_none=True, required=True, metadata={"description": "The game's rounds (null: played to a target score)."}
     )
-    preset = fields.String(
-        required=True,
-        metadata={"description": "The game's preset id (GET /v1/presets/{id}): with `rules`, the rules in force."},
-    )
+    preset = PresetId("The game's preset id (GET /v1/presets/{id}): with `rules`, the rules in force.", required=True)
     rules = fields.Dict(
         required=True,
         metadata={

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import flask
 
+from handfoot.server.metrics import SEATS_WAITING
 from handfoot.server.problems import abort_problem
 
 #: A client address's waits at once in one worker process (four bots of one local game fit).
@@ -77,9 +78,11 @@ class Waits:
             self._seats[(table_id, seat)] = ticket
             self._addresses[address] = self._addresses.get(address, 0) + 1
             self._count += 1
+        SEATS_WAITING.inc()
         try:
             yield ticket
         finally:
+            SEATS_WAITING.dec()
             with self._lock:
                 if self._seats.get((table_id, seat)) is ticket:
                     del self._seats[(table_id, seat)]

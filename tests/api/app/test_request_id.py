@@ -1,4 +1,4 @@
-"""``X-Request-ID`` on every answer (api/__init__.py ``_send_request_id``): the client's own when it is
+"""``X-Request-ID`` on every answer (api/logs.py ``send_request_id``): the client's own when it is
 well formed, else one the server makes, on successes and problem answers alike."""
 
 from __future__ import annotations

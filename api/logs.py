@@ -1,0 +1,148 @@
+"""What the server writes to its log: each line of a request with that request's id, as text or
+as JSON (``HANDFOOT_LOG_FORMAT``), and one line per request.
+
+- :func:`request_id`: the request's id, made once and kept in the WSGI environ: the client's own
+  ``X-Request-ID`` when it matches :data:`REQUEST_ID_PATTERN`, else 128 random bits as 32 hex
+  digits. The answer's ``X-Request-ID`` header and every log line of the request carry it, so an id
+  quoted from an error (the SDK's ``error.request_id``) finds the server's lines.
+- :func:`log_request` (an ``after_request`` hook): one line per answered request on the logger
+  ``handfoot.server.requests`` at INFO: method, path, status, milliseconds.
+- :func:`logging_config`: gunicorn's ``logconfig_dict`` (``api/gunicorn_conf.py``): gunicorn's own
+  lines and the server's, on standard error, as text or as one JSON object a line, at
+  ``HANDFOOT_LOG_LEVEL``. In process (tests, ``flask run``) nothing is configured here.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Response, has_request_context, request
+
+__all__ = ["LOG_FORMATS", "JsonFormatter", "RequestIdFilter", "log_request", "logging_config", "request_id"]
+
+#: What a client-sent ``X-Request-ID`` may be to be echoed (else the server makes one): short, and
+#: safe to write in logs and headers as is.
+REQUEST_ID_PATTERN = re.compile(r"[A-Za-z0-9._-]{1,64}")
+#: ``HANDFOOT_LOG_FORMAT``'s values.
+LOG_FORMATS = ("text", "json")
+_ENVIRON_KEY = "handfoot.request_id"
+_STARTED_KEY = "handfoot.started"
+
+requests_log = logging.getLogger("handfoot.server.requests")
+
+
+def request_id() -> str:
+    """This request's id (see the module's doc); the same on every call within the request."""
+    environ = request.environ
+    found = environ.get(_ENVIRON_KEY)
+    if found is None:
+        sent = environ.get("HTTP_X_REQUEST_ID")  # the header, as request.headers would read it
+        found = sent if sent and REQUEST_ID_PATTERN.fullmatch(sent) else os.urandom(16).hex()
+        environ[_ENVIRON_KEY] = found
+        environ.setdefault(_STARTED_KEY, time.perf_counter())
+    return str(found)
+
+
+def start_request() -> None:
+    """``before_request``: the request's id and start time, before anything logs."""
+    request.environ[_STARTED_KEY] = time.perf_counter()
+    request_id()
+
+
+def send_request_id(response: Response) -> Response:
+    """``after_request``: ``X-Request-ID`` on every answer, errors included. Quote it when reporting
+    a problem."""
+    response.headers["X-Request-ID"] = request_id()
+    return response
+
+
+def log_request(response: Response) -> Response:
+    """``after_request``: the request's line (method, path, status, milliseconds)."""
+    if requests_log.isEnabledFor(logging.INFO):
+        started = request.environ.get(_STARTED_KEY, time.perf_counter())
+        elapsed = round((time.perf_counter() - started) * 1000, 1)
+        requests_log.info(
+            "%s %s -> %d in %.1f ms",
+            request.method,
+            request.path,
+            response.status_code,
+            elapsed,
+            extra={"method": request.method, "path": request.path, "status": response.status_code, "ms": elapsed},
+        )
+    return response
+
+
+class RequestIdFilter(logging.Filter):
+    """Gives every record ``request_id``: the request's within one, else ``-``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = request_id() if has_request_context() else "-"
+        return True
+
+
+#: The members a record has before any ``extra``: the JSON line names its own instead.
+_RECORD_MEMBERS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime"}
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: ``time`` (UTC, ISO 8601), ``level``, ``logger``, ``message``,
+    ``request_id``, any ``extra`` members (``method``, ``path``, ``status``, ``ms``), and
+    ``exception`` (the traceback's text) when there is one."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+            "request_id": getattr(record, "request_id", "-"),
+        }
+        line.update((k, v) for k, v in vars(record).items() if k not in _RECORD_MEMBERS and k not in line)
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return json.dumps(line, default=str)
+
+
+TEXT_FORMAT = "%(asctime)s [%(process)d] %(levelname)s %(name)s [%(request_id)s] %(message)s"
+
+
+def logging_config(log_format: str, level: str, access_log: str | None = None) -> dict[str, Any]:
+    """A ``logging.config.dictConfig`` document: gunicorn's loggers and ``handfoot.server`` on
+    standard error, in ``log_format`` (``text`` or ``json``) at ``level``; gunicorn's access log
+    only where ``access_log`` (``HANDFOOT_ACCESS_LOG``) names a file or ``-`` (standard output):
+    the server's own line per request carries the same and the request's id. Raises ``ValueError``
+    naming ``HANDFOOT_LOG_FORMAT`` for another format."""
+    if log_format not in LOG_FORMATS:
+        raise ValueError(f"HANDFOOT_LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, got {log_format!r}")
+    formatter: dict[str, Any] = {"()": f"{__name__}.JsonFormatter"} if log_format == "json" else {"format": TEXT_FORMAT}
+    handler = {
+        "class": "logging.StreamHandler",
+        "stream": "ext://sys.stderr",
+        "formatter": "handfoot",
+        "filters": ["request_id"],
+    }
+    handlers: dict[str, Any] = {"stderr": handler}
+    logger = {"handlers": ["stderr"], "level": level.upper(), "propagate": False}
+    access: dict[str, Any] = {"handlers": [], "level": "CRITICAL", "propagate": False}  # off
+    if access_log == "-":
+        handlers["access"] = {**handler, "stream": "ext://sys.stdout"}
+    elif access_log:
+        handlers["access"] = {**handler, "class": "logging.FileHandler", "filename": access_log}
+        del handlers["access"]["stream"]
+    if access_log:
+        access = {"handlers": ["access"], "level": "INFO", "propagate": False}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"request_id": {"()": f"{__name__}.RequestIdFilter"}},
+        "formatters": {"handfoot": formatter},
+        "handlers": handlers,
+        "root": {"handlers": ["stderr"], "level": "WARNING"},
+        "loggers": {"gunicorn.error": logger, "gunicorn.access": access, "handfoot.server": logger},
+    }

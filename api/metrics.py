@@ -1,0 +1,140 @@
+"""Prometheus metrics at ``GET /metrics`` (prometheus_client), correct under several gunicorn workers.
+
+What is counted (names as scraped):
+
+- ``handfoot_requests_total{method, route, status}`` and ``handfoot_request_duration_seconds{method,
+  route}``: every answered request, by its route as the OpenAPI document writes it
+  (``/v1/games/{game_id}``; ``unmatched`` for a path no route has), so ids never become labels;
+- ``handfoot_rounds_scored_total``: rounds scored by ``POST /v1/rounds/score`` (200);
+- ``handfoot_rounds_stored_total``: rounds appended to stored games by ``POST
+  /v1/games/{id}/rounds`` (201; a replayed Idempotency-Key answer is not a new round);
+- ``handfoot_seats_waiting``: the seats' long-polls and event streams waiting now, all workers;
+- ``handfoot_tables_playing``: tables in play, read from the database at each scrape.
+
+Several workers: ``handfoot-server serve`` gives the server a fresh ``PROMETHEUS_MULTIPROC_DIR``
+(unless it is set) before gunicorn starts; each worker writes its values there and a scrape,
+answered by any worker, adds them up (prometheus_client's multiprocess mode, chosen when
+prometheus_client is imported: whoever runs gunicorn by hand sets the folder first). In one process
+(tests, ``flask run``) the values live in that process.
+
+Configuration: ``HANDFOOT_METRICS=off`` removes the endpoint (404); ``HANDFOOT_METRICS_TOKEN``, when
+set, is required as ``Authorization: Bearer <token>`` (401 otherwise). Neither is in the OpenAPI
+document: ``/metrics`` answers Prometheus' text format, for monitors, not API clients.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import re
+import time
+from collections.abc import Iterator
+
+import flask
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+from sqlalchemy import func, select
+from sqlalchemy.exc import SQLAlchemyError
+
+__all__ = ["METRICS_DIR_PREFIX", "SEATS_WAITING", "init_app"]
+
+#: The name of a metrics folder ``handfoot-server serve`` makes (and gunicorn's ``on_exit`` removes).
+METRICS_DIR_PREFIX = "handfoot-metrics-"
+
+REQUESTS = Counter("handfoot_requests", "Answered requests", ["method", "route", "status"])
+DURATION = Histogram("handfoot_request_duration_seconds", "Seconds to answer a request", ["method", "route"])
+SCORED = Counter("handfoot_rounds_scored", "Rounds scored by POST /v1/rounds/score")
+STORED = Counter("handfoot_rounds_stored", "Rounds appended to stored games by POST /v1/games/{id}/rounds")
+SEATS_WAITING = Gauge(
+    "handfoot_seats_waiting", "Seats waiting for their turn (long-polls, event streams)", multiprocess_mode="livesum"
+)
+
+_STARTED_KEY = "handfoot.metrics.started"
+#: A route's parameter with its converter (``<int(min=1):game_id>``): the label names it as the
+#: OpenAPI document does (``{game_id}``).
+_PARAMETER = re.compile(r"<(?:[^:>]+:)?([^>]+)>")
+#: The endpoints whose success is a round scored or stored (flask-smorest's ``Blueprint.View``).
+_SCORE_ENDPOINT = "Rounds.RoundScore"
+_APPEND_ENDPOINT = "Games.RoundCollection"
+
+
+class TablesPlaying(Collector):
+    """``handfoot_tables_playing``, counted in the database when scraped (every worker agrees)."""
+
+    def __init__(self, app: flask.Flask) -> None:
+        self.app = app
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        from handfoot.server.db import get_db
+        from handfoot.server.models import Table
+
+        family = GaugeMetricFamily("handfoot_tables_playing", "Tables in play")
+        try:
+            with get_db(self.app).engine.connect() as connection:
+                count = connection.scalar(select(func.count()).select_from(Table).where(Table.status == "playing"))
+        except SQLAlchemyError:
+            return  # the database is down: /health/ready says so; the other metrics still answer
+        family.add_metric([], float(count or 0))
+        yield family
+
+
+def init_app(app: flask.Flask) -> None:
+    """Count the app's requests and serve ``/metrics``, unless ``HANDFOOT_METRICS`` is ``off``."""
+    if str(app.config.get("METRICS", "on")).lower() == "off":
+        return
+    app.before_request(_start)
+    app.after_request(_count)
+    tables = TablesPlaying(app)
+
+    def metrics() -> flask.Response:
+        token = app.config.get("METRICS_TOKEN")
+        if token and not hmac.compare_digest(
+            flask.request.headers.get("Authorization", "").encode(), f"Bearer {token}".encode()
+        ):
+            return flask.Response("401 Unauthorized: /metrics needs its token\n", 401, {"WWW-Authenticate": "Bearer"})
+        registry = CollectorRegistry()
+        if "PROMETHEUS_MULTIPROC_DIR" in os.environ:
+            multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+            registry.register(tables)
+            body = generate_latest(registry)
+        else:
+            registry.register(tables)
+            body = generate_latest(REGISTRY) + generate_latest(registry)
+        return flask.Response(body, 200, {"Content-Type": CONTENT_TYPE_LATEST, "Cache-Control": "no-store"})
+
+    app.add_url_rule("/metrics", "metrics", metrics, methods=["GET"])
+
+
+def _start() -> None:
+    flask.request.environ[_STARTED_KEY] = time.perf_counter()
+
+
+def _count(response: flask.Response) -> flask.Response:
+    request = flask.request
+    rule = _PARAMETER.sub(r"{\1}", request.url_rule.rule) if request.url_rule is not None else "unmatched"
+    if rule == "/metrics":
+        return response
+    started = request.environ.get(_STARTED_KEY)
+    REQUESTS.labels(request.method, rule, str(response.status_code)).inc()
+    if started is not None:
+        DURATION.labels(request.method, rule).observe(time.perf_counter() - started)
+    if request.method == "POST":
+        if request.endpoint == _SCORE_ENDPOINT and response.status_code == 200:
+            SCORED.inc()
+        elif (
+            request.endpoint == _APPEND_ENDPOINT
+            and response.status_code == 201
+            and "Idempotent-Replayed" not in response.headers
+        ):
+            STORED.inc()
+    return response
