@@ -62,7 +62,11 @@ _NATURAL_FIELDS = sum(MELD_CARDS_MAX << RANK_BITS * r for r in range(len(Rank)) 
 
 
 def card_points(card: Card, rules: RuleSet) -> int:
-    """Points of one card (a black three: ``black_three_points``)."""
+    """Points of one card as scoring counts it: :func:`rank_points` (a black three:
+    ``black_three_points``), but a red three, never counted as a card, counts
+    ``red_three_caught_points`` (signed: what scoring's red-threes-caught line gives one held)."""
+    if card.is_red_three:
+        return rules.red_three_caught_points
     return rank_points(rules)[card.rank_index]
 
 

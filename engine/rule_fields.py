@@ -56,6 +56,11 @@ RULE_FIELDS: dict[str, RuleField] = {f.name: f for f in [
     _field("teams_max", "int", "sides", "Most sides in a round.", minimum=1, maximum=12),
     _field("players_per_team_min", "int", "sides", "Fewest players on one side (1 = individuals).", minimum=1, maximum=6),
     _field("players_per_team_max", "int", "sides", "Most players on one side.", minimum=1, maximum=6),
+    _field("players_alone_min", "int", "sides", "Fewest players at the table when every player plays alone (none: only the sides' counts limit it).", minimum=1, maximum=40, nullable=True, note="A round or game whose every side names one player; null: teams_min x 1."),
+    _field("players_alone_max", "int", "sides", "Most players at the table when every player plays alone (none: only the sides' counts limit it).", minimum=1, maximum=40, nullable=True),
+    _field("players_in_teams_min", "int", "sides", "Fewest players at the table when they play in teams (none: only the sides' counts limit it).", minimum=1, maximum=40, nullable=True, note="A round or game with a side of two players or more."),
+    _field("players_in_teams_max", "int", "sides", "Most players at the table when they play in teams (none: only the sides' counts limit it).", minimum=1, maximum=40, nullable=True),
+    _field("sides_by_parity", "bool", "sides", "The number of players decides the sides: an odd number plays every player alone; an even number plays half against half, or, from six players, in teams of two.", note="D80; checked where every side names its players."),
     _field("decks_per_player", "int", "deal", "Decks for each player at the table (the extra decks are added to them).", maximum=2, note="Decks = players x decks_per_player + decks_extra, unless decks_by_players lists the table's size."),
     _field("decks_extra", "int", "deal", "Extra decks added to those counted per player (each deck: 52 cards and its jokers).", maximum=12, note="Added to players x decks_per_player; each deck holds jokers_per_deck jokers."),
     _field("decks_by_players", "int_list", "deal", "Decks by the number of players at the table, one player first (a larger table plays the last entry); empty: the decks per player and the extra decks decide.", minimum=1, maximum=30, note="Empty: players x decks_per_player + decks_extra."),
@@ -100,7 +105,8 @@ RULE_FIELDS: dict[str, RuleField] = {f.name: f for f in [
     _field("perfect_cut_within_1_bonus", "int", "bonuses", "Bonus each time a player's cut is one card off the dealt count (0: no such bonus).", minimum=-100_000, maximum=100_000),
     _field("perfect_cut_within_3_bonus", "int", "bonuses", "Bonus each time a player's cut is two or three cards off the dealt count (0: no such bonus).", minimum=-100_000, maximum=100_000),
     _field("red_threes_laid_out", "bool", "red_threes", "Red threes are laid out on the table (and replaced)."),
-    _field("red_threes_automatic", "bool", "red_threes", "The game lays out every red three as it is dealt or drawn, to a hand or a foot, and replaces it: none is ever caught in a hand or foot."),
+    _field("red_threes_automatic", "bool", "red_threes", "The game lays out every red three as it reaches a hand, dealt or drawn, and replaces it: none is ever caught in a hand (a foot's: see the next rule)."),
+    _field("red_threes_automatic_foot", "choice", "red_threes", "Where the game lays red threes out itself, a foot's red threes: laid out when the foot is picked up (a foot never picked up keeps them, caught against its side), or as the foot is dealt (none is ever caught).", choices=("picked_up", "dealt"), note="Read only where red_threes_automatic; picked_up: a red three in a foot never picked up counts red_three_caught_points (D76)."),
     _field("red_three_table_points", "int", "red_threes", "Points per red three on the table of a side that has melded (signed).", minimum=-100_000, maximum=100_000),
     _field("red_three_table_points_unmelded", "int", "red_threes", "Points per red three on the table of a side that has not melded (signed).", minimum=-100_000, maximum=100_000),
     _field("red_three_caught_points", "int", "red_threes", "Points per red three caught in a hand or foot (signed; usually negative).", minimum=-100_000, maximum=100_000),
@@ -116,6 +122,7 @@ RULE_FIELDS: dict[str, RuleField] = {f.name: f for f in [
     _field("going_out_discard", "choice", "going_out", "Going out: the last card may be melded or discarded (optional), or must be discarded (required).", choices=("optional", "required")),
     _field("last_card_needs_contract", "bool", "going_out", "A player may empty hand and foot only by going out, which needs the contract: no player of a side that did not go out holds no cards (no: a player may run out of cards and play continues as if the side had not gone out)."),
     _field("draw_count", "int", "discard_pile", "Cards drawn from the stock at the start of a turn (instead of taking the discard pile).", minimum=1, maximum=5),
+    _field("pile_take_allowed", "bool", "discard_pile", "The discard pile may be taken (no: every turn draws from the stock and the pile is never picked up)."),
     _field("pile_take_count", "int", "discard_pile", "Cards taken from the discard pile (all if fewer; none: the whole pile).", minimum=1, maximum=200, nullable=True),
     _field("pile_blocked_by", "choice", "discard_pile", "Which three on top blocks the pile: a black three, or any three.", choices=("black_three", "any_three"), note="black_three or any_three."),
     _field("pile_wild_top", "choice", "discard_pile", "A wild card on top: taken with a matching pair of that wild, or never.", choices=("matching_pair", "blocked"), note="matching_pair or blocked."),
@@ -249,8 +256,20 @@ def apply_overrides(base: RuleSet, overrides: Mapping[str, Any],
     return rules
 
 
+#: Rules added after snapshots were first stored, with the value that reads an older snapshot as it was
+#: played (no limit on the players at the table, sides not by parity, the pile taken, a foot's red
+#: threes laid out as the game did then: at the deal, where automatic).
+_LATER_RULES: Mapping[str, Any] = {
+    "players_alone_min": None, "players_alone_max": None, "players_in_teams_min": None,
+    "players_in_teams_max": None, "sides_by_parity": False, "pile_take_allowed": True,
+    "red_threes_automatic_foot": "dealt",
+}
+
+
 def rules_from_mapping(data: Mapping[str, Any]) -> RuleSet:
-    """Rebuild a RuleSet from :meth:`RuleSet.to_mapping` output (e.g. a stored game's snapshot)."""
+    """Rebuild a RuleSet from :meth:`RuleSet.to_mapping` output (e.g. a stored game's snapshot); a
+    rule added since the snapshot was stored reads as the snapshot was played (:data:`_LATER_RULES`)."""
+    data = {**_LATER_RULES, **data}
     missing = [f.name for f in fields(RuleSet) if f.name not in data]
     if missing:
         raise RulesError([Problem("invalid_rule_value", f"missing rule {m!r}", ("rules", m)) for m in missing])
@@ -276,6 +295,10 @@ def consistency_problems(rules: RuleSet) -> list[Problem]:  # noqa: C901 - one i
         bad("teams_min", f"teams_min {rules.teams_min} is above teams_max {rules.teams_max}")
     if rules.players_per_team_min > rules.players_per_team_max:
         bad("players_per_team_min", "players_per_team_min is above players_per_team_max")
+    for low, high in (("players_alone_min", "players_alone_max"), ("players_in_teams_min", "players_in_teams_max")):
+        lo, hi = getattr(rules, low), getattr(rules, high)
+        if lo is not None and hi is not None and lo > hi:
+            bad(low, f"{low} {lo} is above {high} {hi}")
     if rules.meld_min > rules.book_size:
         bad("meld_min", f"meld_min {rules.meld_min} is above book_size {rules.book_size}")
     if rules.book_max_size is not None and rules.book_max_size < rules.book_size:

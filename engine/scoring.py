@@ -13,7 +13,6 @@ the two forms of one round agree by construction.
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from itertools import chain
@@ -25,12 +24,13 @@ from handfoot.engine.checks import PlayerState, going_out_problems, out_of_cards
 from handfoot.engine.errors import Path, Problem, RoundError
 from handfoot.engine.melds import BookKind, rank_points, table_points
 from handfoot.engine.rules import RuleSet, per_rules
+from handfoot.engine.sides import sides_problems
 from handfoot.engine.table import Table, analyse_table
 from handfoot.engine.tallies import TALLY_COUNTS, RankBooks, Tally, tally_problems
 
 __all__ = [
     "LINE_LABELS", "TALLY_COUNTS", "Breakdown", "Line", "RoundInput", "RoundScore", "Tally", "TeamRound",
-    "breakdown", "burn_problems", "name_key", "score_round", "side_tally", "sides_problems",
+    "breakdown", "burn_problems", "score_round", "side_tally",
 ]
 
 
@@ -80,8 +80,9 @@ class Line(NamedTuple):
 
 class Breakdown(NamedTuple):
     """A side's round score: ``name``, ``total`` (points) and the ``lines`` that sum to it;
-    ``warnings``: the meld rules its table breaks where they stand and score (``illegal_melds_stand``,
-    the Hodges family rules' "what's layed is played"; empty otherwise). A named tuple, as
+    ``warnings``: what is scored but breaks a rule: the meld rules its table breaks where they stand
+    and score (``illegal_melds_stand``, the Hodges family rules' "what's layed is played"), and
+    ``table_below_opening_minimum`` (D81); empty otherwise. A named tuple, as
     :class:`Line` is, built with ``tuple.__new__``."""
 
     name: str
@@ -124,55 +125,6 @@ _CUT_GRADES = (("perfect_cuts", "perfect_cut", "perfect_cut_bonus"),
                ("cuts_within_3", "cut_within_3", "perfect_cut_within_3_bonus"))
 
 
-# -- sides ------------------------------------------------------------------------------------
-
-def name_key(name: str) -> str:
-    """The form in which two side or player names are compared: Unicode NFC, case-folded.
-
-    ``"Zoë"`` (NFC), ``"Zoe\u0308"`` (NFD) and ``"ZOË"`` are one name; names are still stored and
-    shown exactly as sent. An ASCII name is its own NFC form, so it is only case-folded.
-    """
-    return name.casefold() if name.isascii() else unicodedata.normalize("NFC", name).casefold()
-
-
-def sides_problems(rules: RuleSet, names: Sequence[str],
-                   players: Sequence[Sequence[str] | None]) -> list[Problem]:
-    """The sides of a round or a game against the rules: how many sides (``teams_min``..``teams_max``),
-    how many players on each (``players_per_team_min``..``max``; ``None`` where a side names no
-    players, e.g. a tally), no two sides with one name and no player on two sides or twice on one
-    (both compared by :func:`name_key`). Codes ``team_count``, ``duplicate_side`` and
-    ``duplicate_player``; paths ``("teams",)``, ``("teams", i, "players")``, ``("teams", i, "name")``
-    and ``("teams", i, "players", j)``.
-    """
-    problems: list[Problem] = []
-    if not rules.teams_min <= len(names) <= rules.teams_max:
-        problems.append(Problem("team_count", f"{len(names)} sides; these rules allow "
-                                f"{rules.teams_min} to {rules.teams_max} (teams_min, teams_max)", ("teams",)))
-    seen: dict[str, int] = {}
-    seen_players: set[str] = set()
-    for i, (name, side_players) in enumerate(zip(names, players, strict=True)):
-        first = seen.setdefault(name_key(name), i)
-        if first != i:
-            problems.append(Problem("duplicate_side", f"side {name!r} has the name of side {first} "
-                                    f"({names[first]!r}); names that differ only by case or Unicode "
-                                    "composition are the same", ("teams", i, "name")))
-        if side_players is None:
-            continue
-        count = len(side_players)
-        if not rules.players_per_team_min <= count <= rules.players_per_team_max:
-            problems.append(Problem("team_count", f"{name} has {count} players; these rules allow "
-                                    f"{rules.players_per_team_min} to {rules.players_per_team_max} "
-                                    "(players_per_team_min, players_per_team_max)", ("teams", i, "players")))
-        for j, player in enumerate(side_players):
-            key = name_key(player)
-            if key in seen_players:
-                problems.append(Problem("duplicate_player", f"player {player!r} already plays on a side; a "
-                                        "player plays once (names that differ only by case or Unicode "
-                                        "composition are the same)", ("teams", i, "players", j)))
-            seen_players.add(key)
-    return problems
-
-
 # -- scoring ------------------------------------------------------------------------------------
 
 def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
@@ -206,13 +158,29 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
             tally, side_problems, warned = _side_tally(team, rules, round_number, ("teams", i))
             problems += side_problems
         tallies.append(tally)
-        warnings.append(warned)
+        warnings.append(warned + _below_opening(tally, rules, round_number, ("teams", i)))
     problems += _copies_problems(teams, tallies, rules)
     if problems:
         raise RoundError(problems)
     return _new(RoundScore, (round_number, tuple([
         breakdown(team.name, team.went_out, tally, rules, round_number, warned)
         for team, tally, warned in zip(teams, tallies, warnings, strict=True)])))
+
+
+def _below_opening(tally: Tally, rules: RuleSet, round_number: int, at: Path) -> tuple[Problem, ...]:
+    """``table_below_opening_minimum`` where a side that has melded has fewer card points on the table
+    than the round's opening minimum, which its first melds had to reach (seed 000 "your team's first
+    meld must add up to the round's minimum in card points: 50, 90, 120, then 150"): a warning on its
+    breakdown, not a refusal (D81). None where the minimum comes from the score so far
+    (``opening_thresholds``, not known to a round) or past the game's rounds (a tiebreaker's)."""
+    if rules.opening_thresholds or not tally.melded or (rules.rounds is not None and round_number > rules.rounds):
+        return ()
+    minimum = rules.opening_minimum_for(round_number)
+    if tally.table_points >= minimum:
+        return ()
+    return (Problem("table_below_opening_minimum", f"{tally.table_points} card points on the table, below "
+                    f"round {round_number}'s opening minimum of {minimum} (opening_minimum_by_round), which "
+                    "the side's first melds had to reach", at),)
 
 
 def _two_sides_out_problems(teams: Sequence[TeamRound]) -> list[Problem]:
@@ -291,7 +259,7 @@ def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
         problems += _not_scored_cuts(team, rules, at)
     caught = sum(map(_is_red_three, held))
     if caught and rules.red_threes_automatic:
-        problems += _held_red_threes(players, at)
+        problems += _held_red_threes(players, rules, at)
     books = table.standing_books() if stand else table.books
     tally = _new(Tally, (  # the fields in order: see Tally
         books.clean_books, books.dirty_books, books.wild_books, len(team.red_threes), caught, table.points,
@@ -307,14 +275,19 @@ def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
     return tally, problems, warned
 
 
-def _held_red_threes(players: Sequence[PlayerState], at: Path) -> list[Problem]:
-    """``red_three_held`` for each red three in a hand or foot where the game lays every red three out
-    as it is dealt or drawn (``red_threes_automatic``, D76): such a round was not played."""
+def _held_red_threes(players: Sequence[PlayerState], rules: RuleSet, at: Path) -> list[Problem]:
+    """``red_three_held`` for each red three in a hand (and in a foot never picked up where
+    ``red_threes_automatic_foot`` is ``dealt``) where the game lays every red three out as it reaches
+    a hand (``red_threes_automatic``, D76): such a round was not played. A red three in a foot never
+    picked up is caught where the game lays a foot's out only once it is picked up (seed 004: the foot
+    is unseen "until the hand is played out"; "those left in the hand (and foot) are scored against
+    the team")."""
+    feet = rules.red_threes_automatic_foot == "dealt"
     return [Problem("red_three_held", f"{card.code}: these rules play red threes automatically "
-                    "(red_threes_automatic): each is laid out as it is dealt or drawn, so none ends a "
-                    "round in a hand or foot", (*at, "players", j, where, k))
+                    "(red_threes_automatic): each is laid out as it reaches a hand, so none ends a "
+                    f"round in {'a hand or foot' if feet else 'a hand'}", (*at, "players", j, where, k))
             for j, player in enumerate(players)
-            for where, cards in (("hand", player.hand), ("foot", player.foot or ()))
+            for where, cards in (("hand", player.hand), ("foot", player.foot if feet and player.foot else ()))
             for k, card in enumerate(cards) if card.is_red_three]
 
 

@@ -129,11 +129,13 @@ def tally_problems(
                 (*at, "tally", "red_threes_on_table"),
             )
         )
-    if tally.red_threes_caught and rules.red_threes_automatic:
+    if tally.red_threes_caught and rules.red_threes_automatic and rules.red_threes_automatic_foot == "dealt":
+        # where a foot's red threes wait for the foot (``picked_up``), a foot never picked up holds some
         problems.append(
             Problem(
                 "red_three_held",
-                "these rules play red threes automatically (red_threes_automatic): none is caught in a hand or foot",
+                "these rules play red threes automatically, a foot's as it is dealt (red_threes_automatic, "
+                "red_threes_automatic_foot dealt): none is caught in a hand or foot",
                 (*at, "tally", "red_threes_caught"),
             )
         )

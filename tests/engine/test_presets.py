@@ -230,7 +230,7 @@ ROWS["red 3 caught"] = {
     "online-11-13": (P, {"red_three_caught_points": -100}),
     "hodges": ("S2", {"red_three_caught_points": -100}),
     "wages": ("S3", {"red_three_caught_points": -500}),
-    "bga": (P, {"red_three_caught_points": -100}),
+    "bga": ("S4", {"red_three_caught_points": -100}),
 }
 _OPEN = (50, 90, 120, 150)
 ROWS["opening minimum by round"] = {
