@@ -1,6 +1,6 @@
 """What a stored round says about a side, for histories (exports and statistics across games).
 
-A stored round keeps each side's :class:`~handfoot.engine.scoring.Breakdown` as plain data
+A stored round keeps each side's :class:`~handfoot.engine.breakdown.Breakdown` as plain data
 (``{"name", "total", "lines": [{"code", "label", "count", "points_each", "points"}, ...]}``). The
 facts a history needs are read from it here, by the engine that wrote it, so the API counts books
 and goings out without knowing how a breakdown is laid out:

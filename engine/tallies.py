@@ -29,11 +29,11 @@ class RankBooks:
 
 
 class Tally(NamedTuple):
-    """A side's round as counted at the table: what its :class:`~handfoot.engine.scoring.Breakdown` is
+    """A side's round as counted at the table: what its :class:`~handfoot.engine.breakdown.Breakdown` is
     made of. Counts are cards or books; ``*_points`` are points.
 
     A named tuple (immutable, compared by value, fields by name or position): scoring derives one per
-    side of every round, built with ``tuple.__new__`` as :class:`~handfoot.engine.scoring.Line` is.
+    side of every round, built with ``tuple.__new__`` as :class:`~handfoot.engine.breakdown.Line` is.
 
     ``points_left`` is positive (it is subtracted); ``red_threes_caught`` counts red threes held in
     hands or feet; ``perfect_cuts``, ``cuts_within_1`` and ``cuts_within_3`` count a side's cuts of
