@@ -163,3 +163,33 @@ def test_a_snapshot_stored_before_the_new_rules_reads_as_it_was_played() -> None
     rules = rules_from_mapping(stored)
     assert rules.pile_take_allowed and not rules.sides_by_parity and rules.red_threes_automatic_foot == "dealt"
     assert rules_from_mapping(find_preset("hodges").rules.to_mapping()) == find_preset("hodges").rules
+
+
+@pytest.mark.parametrize("preset", ["pagat", "bga", "online-11-13"])
+def test_pagats_worked_round_scores_under_the_online_presets(preset: str) -> None:
+    """Seed 000's worked round ("A red three was still in a foot: 500 + 600 + 260 - 185 - 100 = 1,075")
+    is expressible under both online presets, whose red threes in a foot never picked up are caught."""
+    tally = {
+        "clean_books": 2,
+        "dirty_books": 2,
+        "wild_books": 1,
+        "red_threes_on_table": 1,
+        "red_threes_caught": 0,
+        "table_points": 465,
+        "points_left": 25,
+    }
+    other = {
+        "clean_books": 1,
+        "dirty_books": 2,
+        "wild_books": 0,
+        "red_threes_on_table": 0,
+        "red_threes_caught": 1,
+        "table_points": 260,
+        "points_left": 185,
+    }
+    teams = [
+        {"name": "Team 1", "went_out": True, "tally": tally},
+        {"name": "Team 2", "went_out": False, "tally": other},
+    ]
+    score = score_round_request({"preset": preset, "round": 1, "teams": teams})
+    assert [t.total for t in score.teams] == [3740, 1075]
