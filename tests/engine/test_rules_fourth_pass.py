@@ -193,3 +193,20 @@ def test_pagats_worked_round_scores_under_the_online_presets(preset: str) -> Non
     ]
     score = score_round_request({"preset": preset, "round": 1, "teams": teams})
     assert [t.total for t in score.teams] == [3740, 1075]
+
+
+@pytest.mark.parametrize(
+    ("preset", "sides"),
+    [
+        ("hodges", [("Pair", ["A", "B"]), ("Alone", ["C"])]),  # three players: every one alone
+        ("hodges", [("Three", ["A", "B", "C"]), ("Two", ["D", "E"])]),  # five players: every one alone
+        ("wages", [("Ann", ["Ann"]), ("Bob", ["Bob"])]),  # "For 3-6 players"
+    ],
+)
+def test_a_table_does_not_seat_sides_the_rules_do_not(preset: str, sides: list[tuple[str, list[str]]]) -> None:
+    from handfoot.engine.errors import PlayError
+    from handfoot.engine.play import new_round
+
+    with pytest.raises(PlayError) as err:
+        new_round(preset, sides, seed=3)
+    assert [p.code for p in err.value.problems] == ["team_count"]
