@@ -91,7 +91,7 @@ def _player_count_problems(rules: RuleSet, sizes: Sequence[int]) -> list[Problem
     """The players at the table against the rules, where every side names its players (``sizes``:
     players per side): the total by ``players_alone_min``..``max`` when every side is one player,
     else by ``players_in_teams_min``..``max`` (seed 003 "For 3-6 players, cut-throat or teams (4 & 6
-    players)"; seed 004 "2 to 7 individuals, 4 to 12 in teams"); and where ``sides_by_parity`` (seed
+    players)"; seed 004: 2 to 7 players alone, 4 to 12 in teams, D82); and where ``sides_by_parity`` (seed
     002, D80) an odd total plays every player alone, an even one half against half or, from six
     players, in teams of two. Code ``team_count`` at ``("teams",)``."""
     total = sum(sizes)
