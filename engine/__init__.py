@@ -55,11 +55,10 @@ from handfoot.engine.scoring import (
     Tally,
     TeamRound,
     breakdown,
-    name_key,
     score_round,
     side_tally,
-    sides_problems,
 )
+from handfoot.engine.sides import name_key, sides_problems
 
 __all__ = [
     "DECK",

@@ -380,6 +380,9 @@ def check_discard_pile(
     return DiscardPileCheck(not problems, take, tuple(problems))
 
 
+_NEVER_TAKEN = "these rules never take the discard pile (pile_take_allowed is false): every turn draws from the stock"
+
+
 def take_problems(
     top: Card,
     hand: Sequence[Card],
@@ -394,15 +397,18 @@ def take_problems(
     the one rule of a take, used by :func:`check_discard_pile` and by :func:`check_opening` (an
     opening with cards from a taken pile, whose hand cards are its melded cards not from the pile).
 
-    A three on top blocks (``pile_blocked_by``; a red three is never melded); a wild on top needs a
-    matching pair of that wild (``pile_wild_top``, ``all_wild_melds``); a rank that is a completed
+    None where ``pile_take_allowed`` is false (``pile_not_taken``). A three on top blocks
+    (``pile_blocked_by``; a red three is never melded); a wild on top needs a matching pair of that
+    wild (``pile_wild_top``, ``all_wild_melds``); a rank that is a completed
     book blocks (``pile_closed_rank_blocks``, seed 003; and where ``after_book`` is ``burn``, as no
     second book of it may be started: D71); a rank the side has burned gives no help
     (seed 003 'Burn cards cannot be used to draw from the discard pile'); else two natural cards of
     the rank in hand (seed 000 'You need two cards in hand matching the top card'; seed 001 'two
     matching natural cards from your hand (wilds do not count)'), or after a first take
-    ``pile_later_take``. Codes: ``pile_blocked``, ``pile_needs_match``, ``pile_rank_closed``.
+    ``pile_later_take``. Codes: ``pile_not_taken``, ``pile_blocked``, ``pile_needs_match``, ``pile_rank_closed``.
     """
+    if not rules.pile_take_allowed:  # seed 002: "drawing 2 cards maximum and minimum", every turn
+        return [Problem("pile_not_taken", _NEVER_TAKEN, at_top)]
     problems: list[Problem] = []
     if top.rank is Rank.THREE:
         if top.is_red_three:

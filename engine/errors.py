@@ -110,6 +110,8 @@ PROBLEM_CODES: dict[str, str] = {
     "second_book_of_rank": "A second meld of a rank whose book is closed, where the rule set burns instead.",
     # opening
     "opening_below_minimum": "The opening melds' card points are below the round's minimum.",
+    "table_below_opening_minimum": "A side's card points on the table are below the round's opening minimum, "
+    "which its first melds had to reach.",
     "opening_needs_book": "The rule set opens with a completed book, and the opening melds hold none.",
     # going out
     "contract_not_met": "The side does not have the books its contract needs to go out.",
@@ -126,6 +128,7 @@ PROBLEM_CODES: dict[str, str] = {
     "composition).",
     # discard pile
     "pile_empty": "The discard pile is empty.",
+    "pile_not_taken": "The rule set never takes the discard pile: every turn draws from the stock.",
     "pile_blocked": "The top card of the discard pile blocks taking it (a black three, a wild, ...).",
     "pile_frozen": "The discard pile is frozen.",
     "pile_needs_match": "The hand does not hold the cards the rule set needs to take the pile.",
@@ -145,7 +148,8 @@ PROBLEM_CODES: dict[str, str] = {
     "wild_burned": "Wild cards cannot be burned.",
     "negative_tally": "A tally count or points value is negative.",
     "invalid_tally": "A tally that no legal table can produce.",
-    "team_count": "The number of sides or players per side is outside what the rule set allows.",
+    "team_count": "The number of sides, of players on a side or of players at the table is outside what the "
+    "rule set allows.",
     "round_out_of_range": "The round number is not a positive integer.",
     # play (handfoot.engine.play): the flow of turns; rules of play broken use the codes above
     "not_your_turn": "The action comes from a seat whose turn (or answer) it is not.",

@@ -1,6 +1,6 @@
 """What a stored round says about a side, for histories (exports and statistics across games).
 
-A stored round keeps each side's :class:`~handfoot.engine.scoring.Breakdown` as plain data
+A stored round keeps each side's :class:`~handfoot.engine.breakdown.Breakdown` as plain data
 (``{"name", "total", "lines": [{"code", "label", "count", "points_each", "points"}, ...]}``). The
 facts a history needs are read from it here, by the engine that wrote it, so the API counts books
 and goings out without knowing how a breakdown is laid out:
@@ -10,7 +10,7 @@ and goings out without knowing how a breakdown is laid out:
 - its books by kind: every ``<kind>_books`` line's ``count`` (clean, dirty, wild today; a kind a later
   rule set adds to the breakdown is counted under its own name).
 
-A player is the same player across games when :func:`~handfoot.engine.scoring.name_key` of the
+A player is the same player across games when :func:`~handfoot.engine.sides.name_key` of the
 names agree (Unicode NFC, case-folded): the rule that keeps two players of one game apart.
 """
 
@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from handfoot.engine.scoring import name_key
+from handfoot.engine.sides import name_key
 
 __all__ = ["BOOK_KINDS", "SideRoundFacts", "player_key", "side_key", "side_round_facts"]
 
@@ -60,7 +60,7 @@ def side_round_facts(breakdown: Mapping[str, Any]) -> SideRoundFacts:
 
 
 def player_key(name: str) -> str:
-    """A player's identity across games: :func:`~handfoot.engine.scoring.name_key` of the name."""
+    """A player's identity across games: :func:`~handfoot.engine.sides.name_key` of the name."""
     return name_key(name)
 
 

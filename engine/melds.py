@@ -62,7 +62,11 @@ _NATURAL_FIELDS = sum(MELD_CARDS_MAX << RANK_BITS * r for r in range(len(Rank)) 
 
 
 def card_points(card: Card, rules: RuleSet) -> int:
-    """Points of one card (a black three: ``black_three_points``)."""
+    """Points of one card as scoring counts it: :func:`rank_points` (a black three:
+    ``black_three_points``), but a red three, never counted as a card, counts
+    ``red_three_caught_points`` (signed: what scoring's red-threes-caught line gives one held)."""
+    if card.is_red_three:
+        return rules.red_three_caught_points
     return rank_points(rules)[card.rank_index]
 
 
@@ -78,7 +82,7 @@ class MeldCheck(NamedTuple):
     ``size``, ``naturals``, ``wilds``; ``points`` (card points of the whole meld); ``problems``.
 
     A named tuple (immutable, compared by value, fields by name), built with ``tuple.__new__``
-    (``_new``) as :class:`~handfoot.engine.scoring.Line` is: every meld of every table has one."""
+    (``_new``) as :class:`~handfoot.engine.breakdown.Line` is: every meld of every table has one."""
 
     valid: bool
     kind: BookKind | None
@@ -366,7 +370,7 @@ def wild_faults(naturals: int, wilds: int, complete: bool, rules: RuleSet) -> in
     book, ``min_naturals_dirty_book`` (``FEW_NATURALS_IN_BOOK``), ``min_natural_share`` as a
     percentage of the meld's cards (seed 004's 'a certain percentage of the cards in a meld at any
     given time to be non-wild'; ``NATURAL_SHARE``), ``max_wilds_per_book`` (``WILDS_IN_BOOK``).
-    Also what :func:`handfoot.engine.rule_fields.consistency_problems` asks of a dirty book, so a
+    Also what :func:`handfoot.engine.rule_consistency.consistency_problems` asks of a dirty book, so a
     rule set that forbids every dirty book is refused by these same limits."""
     _words, times, more = _RATIOS[rules.wild_ratio]
     faults = 0 if naturals >= times * wilds + more else WILD_RATIO

@@ -23,6 +23,7 @@ PileBlockedBy = Literal["black_three", "any_three"]
 PileWildTop = Literal["matching_pair", "blocked"]
 PileLaterTake = Literal["natural_pair", "natural_and_wild_or_open_meld"]
 HighFrom = Literal["8", "10"]
+AutomaticFoot = Literal["picked_up", "dealt"]
 
 
 @fast_init
@@ -70,6 +71,11 @@ class RuleSet:
     teams_max: int
     players_per_team_min: int
     players_per_team_max: int
+    players_alone_min: int | None
+    players_alone_max: int | None
+    players_in_teams_min: int | None
+    players_in_teams_max: int | None
+    sides_by_parity: bool
     decks_per_player: int
     decks_extra: int
     decks_by_players: tuple[int, ...]
@@ -120,6 +126,7 @@ class RuleSet:
     # red threes
     red_threes_laid_out: bool
     red_threes_automatic: bool
+    red_threes_automatic_foot: AutomaticFoot
     red_three_table_points: int
     red_three_table_points_unmelded: int
     red_three_caught_points: int
@@ -138,6 +145,7 @@ class RuleSet:
     last_card_needs_contract: bool
     # discard pile
     draw_count: int
+    pile_take_allowed: bool
     pile_take_count: int | None
     pile_blocked_by: PileBlockedBy
     pile_wild_top: PileWildTop

@@ -13,24 +13,41 @@ the two forms of one round agree by construction.
 
 from __future__ import annotations
 
-import unicodedata
-from collections import Counter
 from collections.abc import Sequence
-from itertools import chain
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import NamedTuple
 
+from handfoot.engine.breakdown import (
+    CUT_GRADES,
+    LINE_LABELS,
+    Breakdown,
+    Line,
+    RoundScore,
+    breakdown,
+)
 from handfoot.engine.cards import RANK_INDEX, Card, Rank
 from handfoot.engine.checks import PlayerState, going_out_problems, out_of_cards_problems, player_problems
+from handfoot.engine.copies import copies_problems
 from handfoot.engine.errors import Path, Problem, RoundError
 from handfoot.engine.melds import BookKind, rank_points, table_points
-from handfoot.engine.rules import RuleSet, per_rules
+from handfoot.engine.rules import RuleSet
+from handfoot.engine.sides import sides_problems
 from handfoot.engine.table import Table, analyse_table
 from handfoot.engine.tallies import TALLY_COUNTS, RankBooks, Tally, tally_problems
 
 __all__ = [
-    "LINE_LABELS", "TALLY_COUNTS", "Breakdown", "Line", "RoundInput", "RoundScore", "Tally", "TeamRound",
-    "breakdown", "burn_problems", "name_key", "score_round", "side_tally", "sides_problems",
+    "LINE_LABELS",
+    "TALLY_COUNTS",
+    "Breakdown",
+    "Line",
+    "RoundInput",
+    "RoundScore",
+    "Tally",
+    "TeamRound",
+    "breakdown",
+    "burn_problems",
+    "score_round",
+    "side_tally",
 ]
 
 
@@ -62,118 +79,8 @@ class RoundInput(NamedTuple):
     teams: tuple[TeamRound, ...]
 
 
-class Line(NamedTuple):
-    """One line of a breakdown: ``code`` (stable), ``label``, ``count`` and ``points_each`` where they
-    apply, and ``points`` (signed).
-
-    A named tuple (immutable, compared and hashed by value, fields by name or position), built with
-    ``tuple.__new__`` (``_new_line``) rather than its generated Python ``__new__``: every side's
-    breakdown has nine or so (docs/performance.md). The field ``count`` hides the tuple method of
-    that name, on purpose: it is the JSON answer's name."""
-
-    code: str
-    label: str
-    count: int | None  # type: ignore[assignment]
-    points_each: int | None
-    points: int
-
-
-class Breakdown(NamedTuple):
-    """A side's round score: ``name``, ``total`` (points) and the ``lines`` that sum to it;
-    ``warnings``: the meld rules its table breaks where they stand and score (``illegal_melds_stand``,
-    the Hodges family rules' "what's layed is played"; empty otherwise). A named tuple, as
-    :class:`Line` is, built with ``tuple.__new__``."""
-
-    name: str
-    total: int
-    lines: tuple[Line, ...]
-    warnings: tuple[Problem, ...] = ()
-
-    def line(self, code: str) -> Line | None:
-        return next((line for line in self.lines if line.code == code), None)
-
-
-class RoundScore(NamedTuple):
-    """Every side's breakdown, in the order given (a named tuple)."""
-
-    round: int
-    teams: tuple[Breakdown, ...]
-
-
-LINE_LABELS: dict[str, str] = {
-    "clean_books": "Clean books",
-    "dirty_books": "Dirty books",
-    "wild_books": "Wild books",
-    "going_out": "Going out",
-    "red_threes_on_table": "Red threes on the table",
-    "red_threes_caught": "Red threes caught in hand or foot",
-    "perfect_cut": "Perfect cuts",
-    "cut_within_1": "Cuts one card off",
-    "cut_within_3": "Cuts two or three cards off",
-    "table_points": "Cards on the table",
-    "burn": "Burn pile",
-    "points_left": "Cards left in hands and feet",
-}
-(_LABEL_CLEAN, _LABEL_DIRTY, _LABEL_WILD, _LABEL_OUT, _LABEL_RED_TABLE, _LABEL_RED_CAUGHT,
- _LABEL_TABLE, _LABEL_BURN, _LABEL_LEFT) = itemgetter(
-    "clean_books", "dirty_books", "wild_books", "going_out", "red_threes_on_table", "red_threes_caught",
-    "table_points", "burn", "points_left")(LINE_LABELS)
-#: The graded perfect cut (D29): (input, line code, the rule's bonus field) for each grade.
-_CUT_GRADES = (("perfect_cuts", "perfect_cut", "perfect_cut_bonus"),
-               ("cuts_within_1", "cut_within_1", "perfect_cut_within_1_bonus"),
-               ("cuts_within_3", "cut_within_3", "perfect_cut_within_3_bonus"))
-
-
-# -- sides ------------------------------------------------------------------------------------
-
-def name_key(name: str) -> str:
-    """The form in which two side or player names are compared: Unicode NFC, case-folded.
-
-    ``"Zoë"`` (NFC), ``"Zoe\u0308"`` (NFD) and ``"ZOË"`` are one name; names are still stored and
-    shown exactly as sent. An ASCII name is its own NFC form, so it is only case-folded.
-    """
-    return name.casefold() if name.isascii() else unicodedata.normalize("NFC", name).casefold()
-
-
-def sides_problems(rules: RuleSet, names: Sequence[str],
-                   players: Sequence[Sequence[str] | None]) -> list[Problem]:
-    """The sides of a round or a game against the rules: how many sides (``teams_min``..``teams_max``),
-    how many players on each (``players_per_team_min``..``max``; ``None`` where a side names no
-    players, e.g. a tally), no two sides with one name and no player on two sides or twice on one
-    (both compared by :func:`name_key`). Codes ``team_count``, ``duplicate_side`` and
-    ``duplicate_player``; paths ``("teams",)``, ``("teams", i, "players")``, ``("teams", i, "name")``
-    and ``("teams", i, "players", j)``.
-    """
-    problems: list[Problem] = []
-    if not rules.teams_min <= len(names) <= rules.teams_max:
-        problems.append(Problem("team_count", f"{len(names)} sides; these rules allow "
-                                f"{rules.teams_min} to {rules.teams_max} (teams_min, teams_max)", ("teams",)))
-    seen: dict[str, int] = {}
-    seen_players: set[str] = set()
-    for i, (name, side_players) in enumerate(zip(names, players, strict=True)):
-        first = seen.setdefault(name_key(name), i)
-        if first != i:
-            problems.append(Problem("duplicate_side", f"side {name!r} has the name of side {first} "
-                                    f"({names[first]!r}); names that differ only by case or Unicode "
-                                    "composition are the same", ("teams", i, "name")))
-        if side_players is None:
-            continue
-        count = len(side_players)
-        if not rules.players_per_team_min <= count <= rules.players_per_team_max:
-            problems.append(Problem("team_count", f"{name} has {count} players; these rules allow "
-                                    f"{rules.players_per_team_min} to {rules.players_per_team_max} "
-                                    "(players_per_team_min, players_per_team_max)", ("teams", i, "players")))
-        for j, player in enumerate(side_players):
-            key = name_key(player)
-            if key in seen_players:
-                problems.append(Problem("duplicate_player", f"player {player!r} already plays on a side; a "
-                                        "player plays once (names that differ only by case or Unicode "
-                                        "composition are the same)", ("teams", i, "players", j)))
-            seen_players.add(key)
-    return problems
-
-
 # -- scoring ------------------------------------------------------------------------------------
+
 
 def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
     """Score every side of a finished round under ``rules``.
@@ -189,8 +96,9 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
     breakdown's ``warnings`` (D31).
     """
     teams, round_number = round_input.teams, round_input.round
-    problems = sides_problems(rules, [t.name for t in teams],
-                              [None if t.tally is not None else [p.name for p in t.players] for t in teams])
+    problems = sides_problems(
+        rules, [t.name for t in teams], [None if t.tally is not None else [p.name for p in t.players] for t in teams]
+    )
     problems += _two_sides_out_problems(teams)
     most_decks = rules.decks_for(len(teams) * rules.players_per_team_max)  # a tally names no players
     tallies: list[Tally] = []
@@ -206,13 +114,44 @@ def score_round(round_input: RoundInput, rules: RuleSet) -> RoundScore:
             tally, side_problems, warned = _side_tally(team, rules, round_number, ("teams", i))
             problems += side_problems
         tallies.append(tally)
-        warnings.append(warned)
-    problems += _copies_problems(teams, tallies, rules)
+        warnings.append(warned + _below_opening(tally, rules, round_number, ("teams", i)))
+    problems += copies_problems(teams, tallies, rules)
     if problems:
         raise RoundError(problems)
-    return _new(RoundScore, (round_number, tuple([
-        breakdown(team.name, team.went_out, tally, rules, round_number, warned)
-        for team, tally, warned in zip(teams, tallies, warnings, strict=True)])))
+    return _new(
+        RoundScore,
+        (
+            round_number,
+            tuple(
+                [
+                    breakdown(team.name, team.went_out, tally, rules, round_number, warned)
+                    for team, tally, warned in zip(teams, tallies, warnings, strict=True)
+                ]
+            ),
+        ),
+    )
+
+
+def _below_opening(tally: Tally, rules: RuleSet, round_number: int, at: Path) -> tuple[Problem, ...]:
+    """``table_below_opening_minimum`` where a side that has melded has fewer card points on the table
+    than the round's opening minimum, which its first melds had to reach (seed 000 "your team's first
+    meld must add up to the round's minimum in card points: 50, 90, 120, then 150"): a warning on its
+    breakdown, not a refusal (D81). None where the minimum comes from the score so far
+    (``opening_thresholds``, not known to a round) or past the game's rounds (a tiebreaker's)."""
+    if rules.opening_thresholds or not tally.melded or (rules.rounds is not None and round_number > rules.rounds):
+        return ()
+    minimum = rules.opening_minimum_for(round_number)
+    if tally.table_points >= minimum:
+        return ()
+    return (
+        Problem(
+            "table_below_opening_minimum",
+            f"{tally.table_points} card points on the table, below "
+            f"round {round_number}'s opening minimum of {minimum} (opening_minimum_by_round), which "
+            "the side's first melds had to reach",
+            at,
+        ),
+    )
 
 
 def _two_sides_out_problems(teams: Sequence[TeamRound]) -> list[Problem]:
@@ -220,10 +159,17 @@ def _two_sides_out_problems(teams: Sequence[TeamRound]) -> list[Problem]:
     if sum(map(_went_out, teams)) < 2:  # decided in one pass; the list only when there is a problem
         return []
     out = [i for i, t in enumerate(teams) if t.went_out]
-    return [Problem("two_sides_out", f"{teams[i].name} is marked out, but {teams[out[0]].name} already "
-                    "went out: one side ends the round", ("teams", i, "went_out")) for i in out[1:]]
+    return [
+        Problem(
+            "two_sides_out",
+            f"{teams[i].name} is marked out, but {teams[out[0]].name} already went out: one side ends the round",
+            ("teams", i, "went_out"),
+        )
+        for i in out[1:]
+    ]
 
 
+_new = tuple.__new__  # a named tuple without its Python __new__ (what ``_make`` does)
 _THREE = RANK_INDEX[Rank.THREE]
 _went_out = attrgetter("went_out")
 _rank_index = attrgetter("rank_index")
@@ -237,8 +183,9 @@ def side_tally(team: TeamRound, rules: RuleSet, round_number: int, at: Path = ()
     return tally, [*warned, *problems]
 
 
-def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
-                at: Path) -> tuple[Tally, list[Problem], tuple[Problem, ...]]:
+def _side_tally(
+    team: TeamRound, rules: RuleSet, round_number: int, at: Path
+) -> tuple[Tally, list[Problem], tuple[Problem, ...]]:
     """A side's cards as its :class:`Tally`, every rule they break (paths under ``at``), and the
     meld rules broken that stand as warnings (``illegal_melds_stand``; else empty).
 
@@ -265,12 +212,18 @@ def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
         problems += table.problems
     for k, card in enumerate(team.red_threes):
         if not card.is_red_three:
-            problems.append(Problem("not_a_red_three", f"{card.code} is not a red three (3H or 3D)",
-                                    (*at, "red_threes", k)))
+            problems.append(
+                Problem("not_a_red_three", f"{card.code} is not a red three (3H or 3D)", (*at, "red_threes", k))
+            )
     if team.red_threes and not rules.red_threes_laid_out:
-        problems.append(Problem("red_three_not_laid_out", "these rules never lay red threes out on the "
-                                "table (red_threes_laid_out is false): a red three held counts as caught",
-                                (*at, "red_threes")))
+        problems.append(
+            Problem(
+                "red_three_not_laid_out",
+                "these rules never lay red threes out on the "
+                "table (red_threes_laid_out is false): a red three held counts as caught",
+                (*at, "red_threes"),
+            )
+        )
     if team.burn:
         problems += burn_problems(team.burn, table.closed_ranks(), rules, at)
     players = team.players
@@ -285,44 +238,67 @@ def _side_tally(team: TeamRound, rules: RuleSet, round_number: int,
         if player.foot:
             held += player.foot
     if emptied and not team.went_out and rules.last_card_needs_contract:
-        problems += out_of_cards_problems([(players[j].name, False, (*at, "players", j, "hand")) for j in emptied],
-                                          team.went_out, rules)
+        problems += out_of_cards_problems(
+            [(players[j].name, False, (*at, "players", j, "hand")) for j in emptied], team.went_out, rules
+        )
     if team.perfect_cuts or team.cuts_within_1 or team.cuts_within_3:
         problems += _not_scored_cuts(team, rules, at)
     caught = sum(map(_is_red_three, held))
     if caught and rules.red_threes_automatic:
-        problems += _held_red_threes(players, at)
+        problems += _held_red_threes(players, rules, at)
     books = table.standing_books() if stand else table.books
-    tally = _new(Tally, (  # the fields in order: see Tally
-        books.clean_books, books.dirty_books, books.wild_books, len(team.red_threes), caught, table.points,
-        sum(map(points_by_rank.__getitem__, map(_rank_index, held))) - caught * points_by_rank[_THREE],
-        sum(map(table_points(rules).__getitem__, map(_rank_index, team.burn))), team.perfect_cuts, bool(melds),
-        team.cuts_within_1, team.cuts_within_3,
-        _rank_books(table, rules, stand) if rules.rank_book_bonuses else ()))
+    tally = _new(
+        Tally,
+        (  # the fields in order: see Tally
+            books.clean_books,
+            books.dirty_books,
+            books.wild_books,
+            len(team.red_threes),
+            caught,
+            table.points,
+            sum(map(points_by_rank.__getitem__, map(_rank_index, held))) - caught * points_by_rank[_THREE],
+            sum(map(table_points(rules).__getitem__, map(_rank_index, team.burn))),
+            team.perfect_cuts,
+            bool(melds),
+            team.cuts_within_1,
+            team.cuts_within_3,
+            _rank_books(table, rules, stand) if rules.rank_book_bonuses else (),
+        ),
+    )
     if team.went_out:
         problems += going_out_problems(books, players, rules, round_number, at)
         if players and not emptied:
-            problems.append(Problem("cards_left_when_out", f"{team.name} went out, but no player of "
-                                    "the side has played out both hand and foot", (*at, "players")))
+            problems.append(
+                Problem(
+                    "cards_left_when_out",
+                    f"{team.name} went out, but no player of the side has played out both hand and foot",
+                    (*at, "players"),
+                )
+            )
     return tally, problems, warned
 
 
-def _held_red_threes(players: Sequence[PlayerState], at: Path) -> list[Problem]:
-    """``red_three_held`` for each red three in a hand or foot where the game lays every red three out
-    as it is dealt or drawn (``red_threes_automatic``, D76): such a round was not played."""
-    return [Problem("red_three_held", f"{card.code}: these rules play red threes automatically "
-                    "(red_threes_automatic): each is laid out as it is dealt or drawn, so none ends a "
-                    "round in a hand or foot", (*at, "players", j, where, k))
-            for j, player in enumerate(players)
-            for where, cards in (("hand", player.hand), ("foot", player.foot or ()))
-            for k, card in enumerate(cards) if card.is_red_three]
-
-
-@per_rules
-def _scored_cuts(rules: RuleSet) -> tuple[tuple[str, str, str, int], ...]:
-    """(input, line code, label, bonus) of each grade of cut the rules score (bonus not 0)."""
-    return tuple((key, code, LINE_LABELS[code], getattr(rules, bonus))
-                 for key, code, bonus in _CUT_GRADES if getattr(rules, bonus))
+def _held_red_threes(players: Sequence[PlayerState], rules: RuleSet, at: Path) -> list[Problem]:
+    """``red_three_held`` for each red three in a hand (and in a foot never picked up where
+    ``red_threes_automatic_foot`` is ``dealt``) where the game lays every red three out as it reaches
+    a hand (``red_threes_automatic``, D76): such a round was not played. A red three in a foot never
+    picked up is caught where the game lays a foot's out only once it is picked up (seed 004: the foot
+    is unseen "until the hand is played out"; "those left in the hand (and foot) are scored against
+    the team")."""
+    feet = rules.red_threes_automatic_foot == "dealt"
+    return [
+        Problem(
+            "red_three_held",
+            f"{card.code}: these rules play red threes automatically "
+            "(red_threes_automatic): each is laid out as it reaches a hand, so none ends a "
+            f"round in {'a hand or foot' if feet else 'a hand'}",
+            (*at, "players", j, where, k),
+        )
+        for j, player in enumerate(players)
+        for where, cards in (("hand", player.hand), ("foot", player.foot if feet and player.foot else ()))
+        for k, card in enumerate(cards)
+        if card.is_red_three
+    ]
 
 
 def _rank_books(table: Table, rules: RuleSet, stand: bool) -> tuple[RankBooks, ...]:
@@ -339,9 +315,15 @@ def _rank_books(table: Table, rules: RuleSet, stand: bool) -> tuple[RankBooks, .
 def _not_scored_cuts(counts: TeamRound | Tally, rules: RuleSet, at: Path) -> list[Problem]:
     """``not_in_rules`` for each grade of cut counted (``perfect_cuts``, ``cuts_within_1``,
     ``cuts_within_3``) whose bonus the rules do not give: refused, not ignored."""
-    return [Problem("not_in_rules", f"these rules score no such cuts ({bonus} is 0): `{key}` must be 0, "
-                    f"or set {bonus} in `rules`", (*at, key))
-            for key, _code, bonus in _CUT_GRADES if getattr(counts, key) and not getattr(rules, bonus)]
+    return [
+        Problem(
+            "not_in_rules",
+            f"these rules score no such cuts ({bonus} is 0): `{key}` must be 0, or set {bonus} in `rules`",
+            (*at, key),
+        )
+        for key, _code, bonus in CUT_GRADES
+        if getattr(counts, key) and not getattr(rules, bonus)
+    ]
 
 
 def burn_problems(burn: Sequence[Card], closed: set[str], rules: RuleSet, at: Path) -> list[Problem]:
@@ -355,128 +337,29 @@ def burn_problems(burn: Sequence[Card], closed: set[str], rules: RuleSet, at: Pa
     all), a ``wild_burned`` problem for each wild card, and a ``burn_needs_closed_book`` problem for
     each card whose rank has no completed book. Raises nothing."""
     if rules.after_book != "burn":
-        return [Problem("burn_not_allowed", "these rules have no burn pile (after_book is "
-                        f"{rules.after_book}): meld the cards instead", (*at, "burn"))]
+        return [
+            Problem(
+                "burn_not_allowed",
+                f"these rules have no burn pile (after_book is {rules.after_book}): meld the cards instead",
+                (*at, "burn"),
+            )
+        ]
     problems: list[Problem] = []
     for k, card in enumerate(burn):
         if card.is_wild:
-            problems.append(Problem("wild_burned", f"{card.code}: wild cards cannot be burned "
-                                    "(the Hodges family rules)", (*at, "burn", k)))
+            problems.append(
+                Problem(
+                    "wild_burned",
+                    f"{card.code}: wild cards cannot be burned (the Hodges family rules)",
+                    (*at, "burn", k),
+                )
+            )
         elif card.rank.value not in closed:
-            problems.append(Problem("burn_needs_closed_book", f"{card.code}: the {card.rank.value}s "
-                                    "have no completed book on this side's table", (*at, "burn", k)))
-    return problems
-
-
-def breakdown(name: str, went_out: bool, tally: Tally, rules: RuleSet, round_number: int,
-              warnings: tuple[Problem, ...] = ()) -> Breakdown:
-    """The lines of one side's score from its tally (no checks: see :func:`score_round`), in this
-    order: books by kind (``*_book_bonus`` each; a book of a rank of ``rank_book_bonuses`` is counted
-    on that rank's line ``books_of_<rank>`` instead, at its own bonus, D30), going out
-    (``going_out_bonus_for`` the round), red threes on the table (``red_three_table_points``, or
-    ``..._unmelded`` for a side that has not melded), red threes caught (``red_three_caught_points``),
-    perfect cuts (each grade only when the rules give its bonus: ``perfect_cut_bonus``,
-    ``perfect_cut_within_1_bonus``, ``perfect_cut_within_3_bonus``), the table's card points, the
-    burn pile (only where ``after_book`` is ``burn``), and the points left (negative). The total is
-    the sum of the lines' points; ``warnings`` are the side's meld rules that stand (D31)."""
-    t, new = tally, _new_line
-    red_each = rules.red_three_table_points if t.melded else rules.red_three_table_points_unmelded
-    out_each = rules.going_out_bonus_for(round_number)
-    clean, dirty = t.clean_books, t.dirty_books
-    if t.rank_books:  # a book of a rank with its own bonus is scored on that rank's line instead
-        clean -= sum(b.clean_books for b in t.rank_books)
-        dirty -= sum(b.dirty_books for b in t.rank_books)
-    lines = [
-        new(Line, ("clean_books", _LABEL_CLEAN, clean, rules.clean_book_bonus, clean * rules.clean_book_bonus)),
-        new(Line, ("dirty_books", _LABEL_DIRTY, dirty, rules.dirty_book_bonus, dirty * rules.dirty_book_bonus)),
-        new(Line, ("wild_books", _LABEL_WILD, t.wild_books, rules.wild_book_bonus,
-                   t.wild_books * rules.wild_book_bonus)),
-    ]
-    if rules.rank_book_bonuses:
-        held = {b.rank: b.clean_books + b.dirty_books for b in t.rank_books}
-        lines += [new(Line, (f"books_of_{b.rank}", f"Books of {b.rank}s", held.get(b.rank, 0), b.bonus,
-                             held.get(b.rank, 0) * b.bonus)) for b in rules.rank_book_bonuses]
-    lines += [
-        new(Line, ("going_out", _LABEL_OUT, int(went_out), out_each, out_each if went_out else 0)),
-        new(Line, ("red_threes_on_table", _LABEL_RED_TABLE, t.red_threes_on_table, red_each,
-                   t.red_threes_on_table * red_each)),
-        new(Line, ("red_threes_caught", _LABEL_RED_CAUGHT, t.red_threes_caught, rules.red_three_caught_points,
-                   t.red_threes_caught * rules.red_three_caught_points)),
-    ]
-    for key, code, label, each in _scored_cuts(rules):
-        count = getattr(t, key)
-        lines.append(new(Line, (code, label, count, each, count * each)))
-    lines.append(new(Line, ("table_points", _LABEL_TABLE, None, None, t.table_points)))
-    if rules.after_book == "burn":
-        lines.append(new(Line, ("burn", _LABEL_BURN, None, None, t.burn_points)))
-    lines.append(new(Line, ("points_left", _LABEL_LEFT, None, None, -t.points_left)))
-    return _new(Breakdown, (name, sum(map(_points_of, lines)), tuple(lines), warnings))
-
-
-#: ``_new_line(Line, (code, label, count, points_each, points))``: a Line without its Python
-#: ``__new__`` (what ``Line._make`` does).
-_new_line = _new = tuple.__new__
-_points_of = itemgetter(4)  # Line.points
-
-
-# -- copies of a card ---------------------------------------------------------------------------
-
-_JOKER_KEY = Card(Rank.JOKER, None).key
-_key_of = attrgetter("key")
-
-
-def _copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules: RuleSet) -> list[Problem]:
-    """More copies of a card than the decks hold (cards form: ``decks`` of each card,
-    ``jokers_per_deck * decks`` jokers), or more red threes than they hold (any form). The decks are
-    those of the round's players, a side given as a tally counting ``players_per_team_max``."""
-    players = 0
-    groups: list[Sequence[Card]] = []  # every list of cards of the round (cards form)
-    for team in teams:
-        if team.tally is not None:
-            players += rules.players_per_team_max
-            continue
-        players += len(team.players)
-        groups += team.melds
-        groups.append(team.red_threes)
-        groups.append(team.burn)
-        for player in team.players:
-            groups.append(player.hand)
-            if player.foot:
-                groups.append(player.foot)
-    decks = rules.decks_for(players)
-    problems: list[Problem] = []
-    copies = Counter(map(_key_of, chain.from_iterable(groups)))
-    jokers = copies.pop(_JOKER_KEY, 0)
-    if jokers > rules.jokers_per_deck * decks or max(copies.values(), default=0) > decks:  # walk again, to name each
-        problems.extend(_copies_positions(teams, decks, rules.jokers_per_deck))
-    red_threes = 0
-    for tally in tallies:
-        red_threes += tally.red_threes_on_table + tally.red_threes_caught
-    if red_threes > 2 * decks:
-        problems.append(Problem("too_many_copies", f"{red_threes} red threes in the round, but "
-                                f"{decks} decks hold {2 * decks}", ("teams",)))
-    return problems
-
-
-def _copies_positions(teams: Sequence[TeamRound], decks: int, jokers: int) -> list[Problem]:
-    """``too_many_copies`` at the position of each first copy past the limit, in round order."""
-    problems: list[Problem] = []
-    seen: Counter[Card] = Counter()
-    for i, team in enumerate(teams):
-        if team.tally is not None:
-            continue
-        groups: list[tuple[Path, Sequence[Card]]] = [((i, "melds", j), m) for j, m in enumerate(team.melds)]
-        groups += [((i, "red_threes"), team.red_threes), ((i, "burn"), team.burn)]
-        for p, player in enumerate(team.players):
-            groups.append(((i, "players", p, "hand"), player.hand))
-            groups.append(((i, "players", p, "foot"), player.foot or ()))
-        for path, cards in groups:
-            for k, card in enumerate(cards):
-                seen[card] += 1
-                limit = decks * (jokers if card.suit is None else 1)
-                if seen[card] == limit + 1:
-                    problems.append(Problem("too_many_copies", f"{card.code} appears more than {limit} "
-                                            f"times, but {decks} decks hold {limit}"
-                                            + (f" (jokers_per_deck {jokers})" if card.suit is None else ""),
-                                            ("teams", *path, k)))
+            problems.append(
+                Problem(
+                    "burn_needs_closed_book",
+                    f"{card.code}: the {card.rank.value}s have no completed book on this side's table",
+                    (*at, "burn", k),
+                )
+            )
     return problems

@@ -29,11 +29,11 @@ class RankBooks:
 
 
 class Tally(NamedTuple):
-    """A side's round as counted at the table: what its :class:`~handfoot.engine.scoring.Breakdown` is
+    """A side's round as counted at the table: what its :class:`~handfoot.engine.breakdown.Breakdown` is
     made of. Counts are cards or books; ``*_points`` are points.
 
     A named tuple (immutable, compared by value, fields by name or position): scoring derives one per
-    side of every round, built with ``tuple.__new__`` as :class:`~handfoot.engine.scoring.Line` is.
+    side of every round, built with ``tuple.__new__`` as :class:`~handfoot.engine.breakdown.Line` is.
 
     ``points_left`` is positive (it is subtracted); ``red_threes_caught`` counts red threes held in
     hands or feet; ``perfect_cuts``, ``cuts_within_1`` and ``cuts_within_3`` count a side's cuts of
@@ -129,11 +129,13 @@ def tally_problems(
                 (*at, "tally", "red_threes_on_table"),
             )
         )
-    if tally.red_threes_caught and rules.red_threes_automatic:
+    if tally.red_threes_caught and rules.red_threes_automatic and rules.red_threes_automatic_foot == "dealt":
+        # where a foot's red threes wait for the foot (``picked_up``), a foot never picked up holds some
         problems.append(
             Problem(
                 "red_three_held",
-                "these rules play red threes automatically (red_threes_automatic): none is caught in a hand or foot",
+                "these rules play red threes automatically, a foot's as it is dealt (red_threes_automatic, "
+                "red_threes_automatic_foot dealt): none is caught in a hand or foot",
                 (*at, "tally", "red_threes_caught"),
             )
         )

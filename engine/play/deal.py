@@ -14,7 +14,7 @@ from handfoot.engine.play.state import Seat, Side, State
 from handfoot.engine.play.work import Work
 from handfoot.engine.presets import resolve_rules
 from handfoot.engine.rules import RuleSet
-from handfoot.engine.scoring import sides_problems
+from handfoot.engine.sides import sides_problems
 
 
 def seat_order(sides: Sequence[tuple[str, Sequence[str]]]) -> list[tuple[str, int]]:
@@ -87,8 +87,9 @@ def new_round(
     card is turned to start the discard pile; a wild card, or a red three where red threes are laid out,
     is buried back in the stock at a seeded place and the next card turned (seed 000; seed 001; seed
     003; D38). Then every seat, from the first, lays out its red threes and draws replacements (seed 000
-    'before your first turn'; seed 001 and seed 004: automatically), and where the game does so
-    (``red_threes_automatic``, D76) every foot's red threes too, replaced into the foot. The first seat is
+    'before your first turn'; seed 004: automatically), and where the game lays a foot's out as it is
+    dealt (``red_threes_automatic_foot`` ``dealt``, D76) every foot's red threes too, replaced into the
+    foot; otherwise a foot's red threes are laid out when it is picked up. The first seat is
     ``(round_number - 1) % seats`` (seed 003: each hand started by the next player clockwise).
 
     Raises :class:`PlayError` (``team_count``, ``duplicate_side``, ``duplicate_player``) for sides
@@ -134,7 +135,7 @@ def new_round(
     work = Work(state)
     for k in range(len(order)):
         work.lay_out_red_threes((first + k) % len(order))
-    if rules.red_threes_automatic:  # the game lays out the feet's red threes too (D76)
+    if rules.red_threes_automatic and rules.red_threes_automatic_foot == "dealt":  # the feet's too (D76)
         for k in range(len(order)):
             work.lay_out_red_threes((first + k) % len(order), foot=True)
     return work.freeze()  # step 0: the deal

@@ -48,7 +48,8 @@ class Work:
         game; Board Game Arena). A replacement wanted from an empty stock ends the round (the online
         11/13 game 'If the last card of the stock is a red 3, it is laid out as usual and the round
         ends at once'; D40). ``foot``: the seat's foot (still face down) rather than its hand: at the
-        deal, where the game lays out every red three dealt (``red_threes_automatic``, D76)."""
+        deal, where the game lays out a foot's red threes as it is dealt (``red_threes_automatic_foot``
+        ``dealt``, D76)."""
         if not self.rules.red_threes_laid_out:
             return
         hand = self.feet[seat] if foot else self.hands[seat]

@@ -31,8 +31,8 @@ def breakdown_text(team: Breakdown) -> str:
     rows = [_line_cells(line) for line in team.lines]
     rows.append(("Total", "", "", fmt_int(team.total)))
     out = f"{team.name}\n{text_table(rows, (False, True, True, True), indent='  ')}"
-    if team.warnings:  # melds that break the rules but stand (illegal_melds_stand)
-        out = with_problems(f"{out}\n  Warnings: melds that stand as laid", team.warnings)
+    if team.warnings:  # scored, but breaking a rule (melds that stand, a table below the opening)
+        out = with_problems(f"{out}\n  Warnings: scored as laid", team.warnings)
     return out
 
 
@@ -49,7 +49,7 @@ def breakdown_html(team: Breakdown) -> str:
     if not team.warnings:
         return table
     items = "".join(f"<li>{html.escape(str(p))}</li>" for p in team.warnings)
-    return f"{table}<p>Warnings: melds that stand as laid</p><ul>{items}</ul>"
+    return f"{table}<p>Warnings: scored as laid</p><ul>{items}</ul>"
 
 
 @text_of(RoundScore)

@@ -23,12 +23,14 @@ from .history import PlayerStatistics, SideStatistics, Statistics
 from .presets import (
     PRESET_IDS,
     PROVENANCE_KINDS,
+    RULE_NAMES,
     Preset,
     PresetId,
     PresetSummary,
     Provenance,
     ProvenanceKind,
     RuleField,
+    RuleName,
 )
 from .problems import ProblemDetails, ProblemItem
 from .rounds import Breakdown, Comparison, Line, RoundComparison, RoundScore
@@ -52,6 +54,7 @@ __all__ = [
     "GAME_STATUSES",
     "PRESET_IDS",
     "PROVENANCE_KINDS",
+    "RULE_NAMES",
     "TABLE_PHASES",
     "TABLE_STATUSES",
     "BookKind",
@@ -84,6 +87,7 @@ __all__ = [
     "RoundScore",
     "RoundSummary",
     "RuleField",
+    "RuleName",
     "Scoresheet",
     "ScoresheetRound",
     "SeatSummary",

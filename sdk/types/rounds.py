@@ -27,8 +27,10 @@ class Line(Result):
 @dataclass(frozen=True, slots=True)
 class Breakdown(Result):
     """One team's score for a round: ``total`` and the ``lines`` that add up to it; ``warnings``:
-    the meld rules its table breaks that stand and score all the same (rule ``illegal_melds_stand``,
-    the Hodges family rules' "what's layed is played"; empty otherwise)."""
+    what is scored but breaks a rule: the meld rules its table breaks that stand and score all the
+    same (rule ``illegal_melds_stand``, the Hodges family rules' "what's layed is played"), and
+    ``table_below_opening_minimum`` (its card points on the table below the round's opening
+    minimum); empty otherwise."""
 
     name: str
     total: int

@@ -239,6 +239,15 @@ def test_provenance_kinds_are_the_spec_enum() -> None:
     assert list(handfoot.client.PROVENANCE_KINDS) == SCHEMAS["Provenance"]["properties"]["kind"]["enum"]
 
 
+def test_the_sdks_rule_names_are_the_documents_rules() -> None:
+    """``types.RULE_NAMES`` (``RuleName``) are the ``Rules`` schema's members, in its order: a rule the
+    server adds (the players at the table, sides by parity, a pile never taken, ...) is named here."""
+    assert list(types.RULE_NAMES) == list(SCHEMAS["Rules"]["properties"])
+    assert {"players_alone_min", "sides_by_parity", "pile_take_allowed", "red_threes_automatic_foot"} <= set(
+        types.RULE_NAMES
+    )
+
+
 def test_game_statuses_are_the_spec_enum() -> None:
     """``GameStatus`` (on ``GameSummary``/``Game``/``Scoresheet`` and ``games(status=...)``) is the enum of the
     games list's ``status`` filter, so mypy refuses a status the server would refuse."""

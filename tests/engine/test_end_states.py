@@ -19,6 +19,7 @@ import pytest
 
 from handfoot.engine import PRESETS, HandFootError, RoundError, score_round_request
 from handfoot.engine.operations import check_going_out_request
+from tests.helpers.sides import per_side
 
 PRESET_IDS = list(PRESETS)
 #: Where a player may run out of cards and play goes on (seed 002).
@@ -53,7 +54,7 @@ def _round(
         {
             "name": f"T{i}",
             "melds": [["KS", "KH", "KD"]],
-            "players": [{"name": f"T{i} P{p}", "hand": ["9S"]} for p in range(r.players_per_team_min)],
+            "players": [{"name": f"T{i} P{p}", "hand": ["9S"]} for p in range(per_side(r))],
         }
         for i in range(max(2, r.teams_min))
     ]

@@ -230,7 +230,7 @@ ROWS["red 3 caught"] = {
     "online-11-13": (P, {"red_three_caught_points": -100}),
     "hodges": ("S2", {"red_three_caught_points": -100}),
     "wages": ("S3", {"red_three_caught_points": -500}),
-    "bga": (P, {"red_three_caught_points": -100}),
+    "bga": ("S4", {"red_three_caught_points": -100}),
 }
 _OPEN = (50, 90, 120, 150)
 ROWS["opening minimum by round"] = {
@@ -295,6 +295,34 @@ ROWS["take from the pile"] = {
         },
     ),
     "bga": ("S4", {"pile_take_count": 7, "pile_blocked_by": "black_three"}),
+}
+
+ROWS["pile never taken"] = {
+    "pagat": ("S0", {"pile_take_allowed": True}),
+    "online-11-13": ("S1", {"pile_take_allowed": True}),
+    "hodges": ("S2", {"pile_take_allowed": False}),  # "drawing 2 cards maximum and minimum"
+    "wages": ("S3", {"pile_take_allowed": True}),
+    "bga": ("S4", {"pile_take_allowed": True}),
+    **{p: (P, {"pile_take_allowed": True}) for p in ("bicycle", "wikipedia", "saskatchewan", "steve-simpson")},
+}
+ROWS["players at the table"] = {
+    "hodges": ("S2", {"players_alone_min": 1, "players_alone_max": None, "sides_by_parity": True}),
+    "wages": (
+        "S3",
+        {"players_alone_min": 3, "players_alone_max": 6, "players_in_teams_min": 4, "players_in_teams_max": 6},
+    ),
+    "bga": (
+        "S4",
+        {"players_alone_min": 2, "players_alone_max": 7, "players_in_teams_min": 4, "players_in_teams_max": 12},
+    ),
+    "online-11-13": ("S1", {"players_in_teams_min": 4, "players_in_teams_max": 4}),
+    "pagat": ("S0", {"players_alone_min": None, "players_in_teams_max": None, "sides_by_parity": False}),
+    **{p: (P, {"players_alone_min": None, "sides_by_parity": False}) for p in ("bicycle", "steve-simpson")},
+}
+ROWS["red 3 laid out automatically"] = {
+    "bga": ("S4", {"red_threes_automatic": True, "red_threes_automatic_foot": "picked_up"}),
+    "online-11-13": (P, {"red_threes_automatic": False}),  # S1 never says the game plays them
+    "pagat": ("S0", {"red_threes_automatic": False, "red_threes_automatic_foot": "picked_up"}),
 }
 
 CELLS = [(row, preset, code, values) for row, cells in ROWS.items() for preset, (code, values) in cells.items()]

@@ -22,6 +22,7 @@ from handfoot.engine import PRESETS, HandFootError, card_points, parse_cards, sc
 from handfoot.server import create_app
 from tests.conftest import examples
 from tests.engine.test_properties import melds, player_not_out
+from tests.helpers.sides import per_side
 
 PRESET_IDS = sorted(PRESETS)
 PER_PRESET = settings(
@@ -46,7 +47,7 @@ def legal_rounds(draw: st.DrawFn, preset: str) -> dict[str, Any]:
                 ranks.add(rank)
                 team_melds.append([c.code for c in meld])
         red_threes = draw(st.lists(st.sampled_from(["3H", "3D"]), max_size=2)) if rules.red_threes_laid_out else []
-        players = [player_not_out(draw, rules, f"P{t}{i}") for i in range(rules.players_per_team_min)]
+        players = [player_not_out(draw, rules, f"P{t}{i}") for i in range(per_side(rules, max(2, rules.teams_min)))]
         teams.append(
             {"name": f"T{t}", "went_out": False, "melds": team_melds, "red_threes": red_threes, "players": players}
         )

@@ -200,9 +200,10 @@ ROUNDS: dict[str, tuple[dict[str, Any], list[int]]] = {
                     burn=["6C"],
                 ),
                 team("B", [], [p("B", ["3D", "AS"])]),
+                team("C", [], [p("C", ["4S"])]),  # "For 3-6 players": two alone are too few
             ],
         },
-        [1350, -520],
+        [1350, -520, -5],
     ),
     # A: 2 clean 1000 + 2 dirty 600 + wild 1500 + out 100 + red 100 + table (230 + K 70
     #    + 4s 35 + aces 170 + 10s 90) = 595                                          = 3895

@@ -99,7 +99,7 @@ def test_warnings_load_as_problem_items_and_print() -> None:
             "preset": "hodges",
             "teams": [
                 {"name": "A", "players": _player("a"), "melds": [ILLEGAL]},
-                {"name": "B", "players": _player("b"), "melds": [["9S", "9H", "9D"]]},
+                {"name": "B", "players": _player("b"), "melds": [["AS", "AH", "AD", "AC", "AS"]]},  # 100: opened
             ],
         }
     )

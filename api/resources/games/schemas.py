@@ -67,7 +67,9 @@ class GameCreateSchema(Schema):
         validate=validate.Length(min=1, max=MAX_TEAMS),
         metadata={
             "description": "The sides, in the order score sheets show them; checked against the rules' "
-            f"teams_min/teams_max (422 `team_count`). Problem codes: {_CODES}"
+            "teams_min/teams_max, players_per_team_min/max, the players at the table "
+            "(players_alone_min/max, players_in_teams_min/max) and sides_by_parity (422 `team_count`). "
+            f"Problem codes: {_CODES}"
         },
     )
 

@@ -361,9 +361,11 @@ class BreakdownSchema(Schema):
         fields.Nested(EngineProblemSchema),
         required=True,
         metadata={
-            "description": "The meld rules the side's table breaks that stand and score all the same (rule "
-            "illegal_melds_stand, the Hodges family rules' \"what's layed is played\"), each with its stable "
-            "code and the pointer of its meld; empty when none. Under every other rule set such a meld is a 422."
+            "description": "What is scored but breaks a rule: the meld rules the side's table breaks that stand "
+            "and score all the same (rule illegal_melds_stand, the Hodges family rules' \"what's layed is "
+            'played"; under every other rule set such a meld is a 422), each with its stable code and the '
+            "pointer of its meld; and table_below_opening_minimum, the side's card points on the table below "
+            "the round's opening minimum (pointer: the side). Empty when none."
         },
     )
 

@@ -287,8 +287,10 @@ def _side(name: str, players: list[str], melds: list[list[str]]) -> dict[str, An
 
 
 def _teams(extra_meld: list[str]) -> list[dict[str, Any]]:
+    """North's books and ``extra_meld``; South's five aces: 100, the Hodges family rules' round-1 minimum."""
     books = [["KS", "KH", "KD", "KC", "KS", "KH", "KD"], ["5S", "5H", "5D", "5C", "5S", "5H", "5D"]]
-    return [_side("North", ["Ann", "Bo"], [*books, extra_meld]), _side("South", ["Cy", "Di"], [["9S", "9H", "9D"]])]
+    aces = ["AS", "AH", "AD", "AC", "AS"]
+    return [_side("North", ["Ann", "Bo"], [*books, extra_meld]), _side("South", ["Cy", "Di"], [aces])]
 
 
 def _warnings(breakdowns: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:

@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 
 from handfoot.engine import PRESETS
 from tests.api.app.test_problems import assert_problem
+from tests.helpers.sides import per_side
 
 NEW_RULES = (
     "hand_size_by_round",
@@ -25,17 +26,25 @@ NEW_RULES = (
     "decks_by_players",
     "red_threes_automatic",
     "draw_count",
+    "players_alone_min",
+    "players_alone_max",
+    "players_in_teams_min",
+    "players_in_teams_max",
+    "sides_by_parity",
+    "red_threes_automatic_foot",
+    "pile_take_allowed",
 )
 KINGS_ILLEGAL = ["KS", "KH", "KD", "2C", "2D", "2H", "JK"]
 
 
 def _body(preset: str, rules: dict[str, Any], melds: list[list[str]]) -> dict[str, Any]:
     published = PRESETS[preset].rules
+    size = per_side(published, max(2, published.teams_min))
     teams = [
         {
             "name": f"S{i}",
             "melds": melds if i == 0 else [["9S", "9H", "9D"]],
-            "players": [{"name": f"P{i}{p}", "hand": ["4H"]} for p in range(published.players_per_team_min)],
+            "players": [{"name": f"P{i}{p}", "hand": ["4H"]} for p in range(size)],
         }
         for i in range(max(2, published.teams_min))
     ]
@@ -52,7 +61,10 @@ def test_every_preset_answers_each_new_rule_with_its_provenance(stateless_client
     assert answer["rules"]["illegal_melds_stand"] is (preset == "hodges")
     assert answer["rules"]["threes_count_against"] is (preset == "hodges")
     assert answer["rules"]["draw_count"] == 2
-    assert answer["rules"]["red_threes_automatic"] is (preset in ("bga", "online-11-13"))
+    assert answer["rules"]["red_threes_automatic"] is (preset == "bga")
+    assert answer["rules"]["sides_by_parity"] is (preset == "hodges")
+    assert answer["rules"]["pile_take_allowed"] is (preset != "hodges")
+    assert answer["rules"]["red_threes_automatic_foot"] == "picked_up"
     assert answer["rules"]["decks_by_players"] == ([5, 5, 5, 5, 6, 6] if preset == "wages" else [])
     assert answer["rules"]["rank_book_bonuses"] == [] and answer["rules"]["jokers_per_deck"] == 2
 
@@ -87,7 +99,8 @@ def test_an_out_of_range_house_rule_is_a_422_naming_it(
 def test_a_set_house_rule_is_in_force_and_reported_as_overridden(stateless_client: FlaskClient, preset: str) -> None:
     sevens = ["7S", "7H", "7D", "7C", "7S", "7H", "7D"]
     rules = {"rank_book_bonuses": [{"rank": "7", "bonus": 1500}], "perfect_cut_within_1_bonus": 50}
-    body = _body(preset, rules, [sevens])
+    aces = ["AS", "AH", "AD", "AC"]  # with the sevens, past every round-1 opening minimum (D81)
+    body = _body(preset, rules, [sevens, aces])
     body["teams"][0]["cuts_within_1"] = 1
     answer = stateless_client.post("/v1/rounds/score", json=body)
     assert answer.status_code == 200, answer.json

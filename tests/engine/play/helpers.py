@@ -70,6 +70,12 @@ def but(*covered: str) -> list[str]:
     return [p for p in PRESETS if p not in covered]
 
 
+def takers(*covered: str) -> list[str]:
+    """:func:`but`, less the presets that never take the discard pile (``pile_take_allowed`` false:
+    the Hodges family rules; their refusal is tested on its own)."""
+    return [p for p in but(*covered) if PRESETS[p].rules.pile_take_allowed]
+
+
 def rules_of(preset: str) -> RuleSet:
     return PRESETS[preset].rules
 

@@ -27,7 +27,7 @@ def test_deal_sizes_threes_and_first_discard(preset: str, seed: int) -> None:
     laid = [c for side in state.sides for c in side.red_threes]
     held = [c for seat in state.seats for c in seat.hand if c.is_red_three]
     assert all(c.is_red_three for c in laid)
-    if rules.red_threes_automatic:  # D76: the game lays out the feet's red threes at the deal too
+    if rules.red_threes_automatic and rules.red_threes_automatic_foot == "dealt":  # D76: the feet's too
         assert not any(c.is_red_three for seat in state.seats for c in seat.foot or ())
     if rules.red_threes_laid_out:
         assert not held and not top.is_red_three

@@ -129,7 +129,18 @@ from handfoot.engine import PRESETS, parse_cards
 from handfoot.engine.melds import cards_points
 from handfoot.engine.play import preset_play_options, step
 from handfoot.engine.rules import RuleSet
-from tests.engine.play.helpers import BOOK_OF_SEVENS, TAKE, arrange, but, codes, discard, meld, refused, rules_of
+from tests.engine.play.helpers import (
+    BOOK_OF_SEVENS,
+    TAKE,
+    arrange,
+    but,
+    codes,
+    discard,
+    meld,
+    refused,
+    rules_of,
+    takers,
+)
 
 
 # -- red threes ------------------------------------------------------------------------------------
@@ -154,7 +165,7 @@ def test_a_drawn_red_three_is_laid_out_or_held(preset: str) -> None:
 
 
 # -- taking the pile -------------------------------------------------------------------------------
-@pytest.mark.parametrize("preset", but("pagat", "saskatchewan"))
+@pytest.mark.parametrize("preset", takers("pagat", "saskatchewan"))
 def test_the_pile_gives_its_top_cards_by_the_take_count(preset: str) -> None:
     pile = "7H 4C 5C 6C 8C 9C 10C JC QC"
     count = rules_of(preset).pile_take_count
@@ -164,14 +175,14 @@ def test_the_pile_gives_its_top_cards_by_the_take_count(preset: str) -> None:
     assert codes(after.pile) == pile.split()[taken:]
 
 
-@pytest.mark.parametrize("preset", but("pagat"))
+@pytest.mark.parametrize("preset", takers("pagat"))
 def test_a_first_take_needs_a_natural_pair(preset: str) -> None:
     state = arrange(preset, pile="7H 4C", hands={0: "7S 7D 2C KS"}, melds={0: ["9S 9H 9C"]})
     assert codes(step(state, TAKE).sides[0].melds[1]) == ["7H", "7S", "7D"]
     assert refused(state, {**TAKE, "cards": ["7S", "2C"]}) == ["pile_needs_match"]
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", takers())
 def test_a_three_on_top_blocks_the_pile(preset: str) -> None:
     under = step(arrange(preset, pile="7H 3S", hands={0: "7S 7D"}, melds={0: ["9S 9H 9C"]}), TAKE)
     assert codes(under.seats[0].hand) == ["3S"]  # a three under the top blocks nothing
@@ -181,7 +192,7 @@ def test_a_three_on_top_blocks_the_pile(preset: str) -> None:
         assert refused(state, TAKE) == ["pile_blocked"]
 
 
-@pytest.mark.parametrize("preset", but("pagat", "wages"))
+@pytest.mark.parametrize("preset", takers("pagat", "wages"))
 def test_a_wild_on_top_of_the_pile(preset: str) -> None:
     rules = rules_of(preset)
     pair = {"type": "take_pile", "seat": 0, "cards": ["2S", "2C"]}
@@ -193,7 +204,7 @@ def test_a_wild_on_top_of_the_pile(preset: str) -> None:
         assert refused(state, pair) == ["pile_blocked"]
 
 
-@pytest.mark.parametrize("preset", but("pagat", "wages"))
+@pytest.mark.parametrize("preset", takers("pagat", "wages"))
 def test_a_later_take_by_a_natural_and_a_wild(preset: str) -> None:
     action = {"type": "take_pile", "seat": 0, "cards": ["7S", "2C"]}
     broken = arrange(preset, pile="7H", hands={0: "7S 7D 2C KS"}, melds={0: ["9S 9H 9C"]}, pile_taken=True)
@@ -204,7 +215,7 @@ def test_a_later_take_by_a_natural_and_a_wild(preset: str) -> None:
         assert refused(broken, action) == ["pile_needs_match"]
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", takers())
 def test_a_later_take_onto_an_open_meld(preset: str) -> None:
     action = {"type": "take_pile", "seat": 0, "cards": [], "onto": 1}
     melds = {0: ["9S 9H 9C", "7S 7C 7D"]}
@@ -218,7 +229,7 @@ def test_a_later_take_onto_an_open_meld(preset: str) -> None:
         assert refused(broken, action) == ["pile_needs_match"]
 
 
-@pytest.mark.parametrize("preset", but("pagat", "wages"))
+@pytest.mark.parametrize("preset", takers("pagat", "wages"))
 def test_a_closed_rank_on_top_of_the_pile(preset: str) -> None:
     rules = rules_of(preset)
     state = arrange(preset, pile="7H", hands={0: "7S 7D KS"}, melds={0: [BOOK_OF_SEVENS, "9S 9H 9C"]})
@@ -231,7 +242,7 @@ def test_a_closed_rank_on_top_of_the_pile(preset: str) -> None:
     assert len(step(open_rank, {**TAKE, "cards": ["9S", "9H"]}).sides[0].melds) == 2
 
 
-@pytest.mark.parametrize("preset", but("pagat", "wages"))
+@pytest.mark.parametrize("preset", takers("pagat", "wages"))
 def test_a_discarded_wild_leaves_the_pile_open_where_the_rules_never_freeze(preset: str) -> None:
     seats = len(arrange(preset).seats)
     taker = 2 % seats  # side 0's next seat

@@ -107,7 +107,7 @@ def test_an_illegal_meld_under_the_hodges_rules_stands_with_a_warning(page: Any,
     open_round(page, live_server, game_id)
     first, second = team_entry(page, 0), team_entry(page, 1)
     fill_cards(first, MELDS_ONE_ILLEGAL, "8S", "Ann")
-    fill_cards(second, [["9S", "9H", "9D"]], "8S", "Cy")
+    fill_cards(second, [["AS", "AH", "AD", "AC", "AS"]], "8S", "Cy")  # 100: the round's opening minimum
     settle(page)
     # It stands and scores: 2 clean books 1000, cards 70+35+5+20+20 = 150, an 8 left -5.
     assert page.locator(".preview [data-total='Team 1']").inner_text() == fmt(1145)

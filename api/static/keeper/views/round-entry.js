@@ -28,21 +28,23 @@ function roundRules(rules, number) {
 }
 
 /** A side's `warnings` ([{code, detail, pointer}]: the meld rules its table breaks that stand all the
- * same, the Hodges family rules' "what's layed is played") as a labelled list; null when none. */
+ * same, the Hodges family rules' "what's layed is played"; and `table_below_opening_minimum`, its
+ * cards on the table below the round's opening minimum) as a labelled list; null when none. */
 export function breakdownWarnings(breakdown) {
   const warnings = breakdown.warnings || [];
   if (!warnings.length) return null;
   const id = nextId("warn");
+  const below = warnings.filter((w) => w.code === "table_below_opening_minimum").length;
+  const melds = warnings.length - below;
+  let title;
+  if (!melds) title = `Warning for ${breakdown.name}: its cards on the table are below the round's opening minimum`;
+  else if (below) title = `Warnings for ${breakdown.name}: scored as laid, but breaking the rules`;
+  else if (melds > 1) title = `Warnings for ${breakdown.name}: these melds break the meld rules, but stand and score`;
+  else title = `Warning for ${breakdown.name}: this meld breaks the meld rules, but stands and scores`;
   return h(
     "div.breakdown-warnings",
     { role: "note", "aria-labelledby": id, dataset: { team: breakdown.name } },
-    h(
-      "p.warnings-title",
-      { id },
-      warnings.length > 1
-        ? `Warnings for ${breakdown.name}: these melds break the meld rules, but stand and score`
-        : `Warning for ${breakdown.name}: this meld breaks the meld rules, but stands and scores`,
-    ),
+    h("p.warnings-title", { id }, title),
     h("ul", warnings.map((w) => h("li.warning", { dataset: { code: w.code, at: w.pointer ?? "" } }, w.detail))),
   );
 }
