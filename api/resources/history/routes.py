@@ -109,7 +109,8 @@ class Export(MethodView):
         /v1/games/{game_id}), CSV with `Accept: text/csv` or `format=csv` (header `game_id,game,preset,
         game_created_at,game_status,round,side,players,score,total_after,went_out,won_game,<kind>_books...,
         <line>_points...`: one row per side per round; every text cell quoted, and one that a
-        spreadsheet would run as a formula starts with `'`). Games come oldest first; the answer is one snapshot of the store.
+        spreadsheet would run as a formula starts with `'`). Games come oldest first; the answer is
+        one snapshot of the store.
         """
         fmt = _export_format(args)
         if fmt is None:
