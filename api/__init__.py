@@ -8,6 +8,8 @@ from typing import Any
 
 from flask import Flask, Response, abort, request
 from flask.sessions import SessionInterface
+from gunicorn.http.errors import ParseException  # type: ignore[import-untyped]
+from werkzeug.exceptions import BadRequest
 
 from handfoot.server import db, logs, metrics, secret, security
 from handfoot.server.config import DEFAULT_SQLITE_PATH, load_config
@@ -16,6 +18,7 @@ from handfoot.server.errors import Api
 from handfoot.server.jsonio import JSONProvider
 from handfoot.server.keeper import bp as keeper_blueprint
 from handfoot.server.parsing import body_limit
+from handfoot.server.problems import abort_problem
 from handfoot.server.resources import register_blueprints
 
 __all__ = ["create_app"]
@@ -88,12 +91,26 @@ def _reject_large_bodies() -> None:
     environ = request.environ
     if not environ.get("wsgi.input_terminated"):
         return  # werkzeug reads no body without a length from such a server (an empty stream)
-    data = _read_at_most(environ["wsgi.input"], limit + 1)
+    try:
+        data = _read_at_most(environ["wsgi.input"], limit + 1)
+    except BODY_FRAMING_ERRORS:  # a chunk size that is not hex, a body cut off before its last chunk
+        abort_problem(
+            400,
+            "Malformed body",
+            "The request body's chunked framing is malformed or cut off before its last chunk.",
+            type_slug="bad-request",
+        )
     if len(data) > limit:
         abort(413)
     environ["wsgi.input"] = io.BytesIO(data)
     environ["CONTENT_LENGTH"] = str(len(data))
     request.__dict__.pop("stream", None)  # werkzeug's cached stream, should anything have opened it
+
+
+#: What a server's body reader raises on broken framing: gunicorn's parse errors (InvalidChunkSize,
+#: ChunkMissingTerminator...) and NoMoreData (an IOError), werkzeug's ClientDisconnected (a
+#: ValueError's kin, and already a 400 of its own), a socket's reset.
+BODY_FRAMING_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, ParseException, BadRequest)
 
 
 def _read_at_most(stream: Any, size: int) -> bytes:

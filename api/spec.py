@@ -424,8 +424,8 @@ class SpecFinishingPlugin(BasePlugin):
     def init_spec(self, spec: APISpec) -> None:
         super().init_spec(spec)
         for plugin in spec.plugins:
-            if isinstance(plugin, MarshmallowPlugin):
-                plugin.converter.add_attribute_function(default_in_words)
+            if isinstance(plugin, MarshmallowPlugin) and plugin.converter is not None:
+                plugin.converter.add_attribute_function(default_in_words)  # type: ignore[no-untyped-call]
 
     def operation_helper(
         self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any

@@ -465,7 +465,7 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
         return Scoresheet.from_json(self._get(f"/v1/games/{_seg(game_id)}/scoresheet"))
 
     def scoresheet_csv(self, game_id: int) -> str:
-        """``GET /v1/games/{id}/scoresheet`` as CSV (``round,Us,Us total,Them,Them total``)."""
+        """``GET /v1/games/{id}/scoresheet`` as CSV (``"round","Us","Us total","Them","Them total"``)."""
         response = self._request("GET", f"/v1/games/{_seg(game_id)}/scoresheet", headers={"Accept": "text/csv"})
         if "charset" not in response.headers.get("Content-Type", "").lower():
             response.encoding = "utf-8"  # requests would assume ISO-8859-1 for text/*

@@ -298,7 +298,7 @@ def build_parser(stderr: TextIO | None = None) -> argparse.ArgumentParser:
 
     p = sub.add_parser("scoresheet", help="a game's score sheet: rounds x sides with running totals")
     p.add_argument("game", metavar=GAME, type=int, help="game id")
-    p.add_argument("--csv", action="store_true", help="print CSV (round,Us,Us total,...)")
+    p.add_argument("--csv", action="store_true", help='print CSV ("round","Us","Us total",...)')
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_scoresheet)
 

@@ -99,7 +99,7 @@ def test_replay_game_notebook(live_server: LiveServer) -> None:
     assert game_ids(live_server) == before  # its demo game deleted in its last cell
     text = _text(outputs)
     assert "round 1: Team 1 3740, Team 2 1075" in text
-    assert "round,Team 1,Team 1 total,Team 2,Team 2 total" in text
+    assert '"round","Team 1","Team 1 total","Team 2","Team 2 total"' in text
     # the chart is drawn inline (a PNG in the cell's output), and the score sheet is a DataFrame
     assert any("image/png" in out.get("data", {}) for out in outputs)
     [frame] = _dataframes(outputs)

@@ -109,7 +109,7 @@ def test_a_game_kept_with_the_async_client(live_server: LiveServer) -> None:
         sheet = await hf.scoresheet(game.id)
         assert [row["round"] for row in sheet.rows()] == [1, 2]
         csv_text = await hf.scoresheet_csv(game.id)
-        assert csv_text.splitlines()[0] == "round,Team 1,Team 1 total,Team 2,Team 2 total"
+        assert csv_text.splitlines()[0] == '"round","Team 1","Team 1 total","Team 2","Team 2 total"'
         stored = await hf.game(game.id)
         assert stored.rounds_played == 2
         listed = [g.id async for g in hf.games(page_size=2)]

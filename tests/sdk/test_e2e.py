@@ -303,7 +303,7 @@ def test_game_lifecycle(games: Client) -> None:
     assert [r["round"] for r in rows] == [1, 2]
     assert rows[1]["Team 1 total"] == rows[0]["Team 1 total"] + rows[1]["Team 1"]
     csv = games.scoresheet_csv(game.id)
-    assert csv.splitlines()[0] == "round,Team 1,Team 1 total,Team 2,Team 2 total"
+    assert csv.splitlines()[0] == '"round","Team 1","Team 1 total","Team 2","Team 2 total"'
     assert len(csv.strip().splitlines()) == 3
 
     assert game.id in [g.id for g in games.games(player="North")]

@@ -329,7 +329,7 @@ def test_scoresheet_rows_for_pandas(rsps: responses.RequestsMock, sdk_client: Cl
 
 
 def test_scoresheet_csv(rsps: responses.RequestsMock, sdk_client: Client) -> None:
-    csv = "round,Us,Us total,Thém,Thém total\r\n1,3740,3740,1075,1075\r\n"
+    csv = '"round","Us","Us total","Thém","Thém total"\r\n1,3740,3740,1075,1075\r\n'
     rsps.get(
         f"{GAMES}/12/scoresheet",
         body=csv.encode("utf-8"),

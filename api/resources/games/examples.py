@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from handfoot.server.resources.games.serializers import scoresheet_csv
+
 TS = "2026-11-29T12:00:00+00:00"
 
 GAME_CREATE_REQUEST: dict[str, Any] = {
@@ -172,4 +174,5 @@ SCORESHEET_RESPONSE: dict[str, Any] = {
     "tie": False,
 }
 
-SCORESHEET_CSV = "round,Team 1,Team 1 total,Team 2,Team 2 total\r\n1,3740,3740,1075,1075\r\n2,-200,3540,2300,3375\r\n"
+#: What the score sheet's CSV writer makes of :data:`SCORESHEET_RESPONSE`.
+SCORESHEET_CSV = scoresheet_csv(SCORESHEET_RESPONSE)

@@ -411,7 +411,8 @@ class Scoresheet(MethodView):
         """Get the score sheet
 
         Rounds x sides with each round's scores and the running totals, as on paper. JSON by default;
-        CSV with `Accept: text/csv` (header `round,Us,Us total,Them,Them total`, one line per round).
+        CSV with `Accept: text/csv` (header `"round","Us","Us total","Them","Them total"`, one line
+        per round; text cells quoted, and neutralised where a spreadsheet would run them).
         """
         accept = flask.request.accept_mimetypes
         best = accept.best_match(["application/json", CSV_TYPE]) if accept else "application/json"

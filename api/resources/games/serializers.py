@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -206,22 +207,44 @@ def scoresheet(game: Game) -> dict[str, Any]:
     }
 
 
-#: The first characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection"; ``|`` starts a DDE
+#: call in some): looked for after any leading whitespace, and in full-width forms too (U+FF1D is ``=``).
+FORMULA_STARTS = ("=", "+", "-", "@", "|")
 
 
 def csv_cell(value: Any) -> Any:
-    """A CSV cell that no spreadsheet runs: text beginning with one of :data:`FORMULA_STARTS` gets a
-    leading ``'`` (OWASP's advice); numbers (negative scores too) and other text are unchanged."""
-    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+    """A CSV cell that no spreadsheet runs: text that starts with a tab or a carriage return, or
+    whose first character past any whitespace (a no-break space too), read as NFKC (U+FF1D is
+    ``=``), is one of :data:`FORMULA_STARTS`, gets a leading ``'`` (OWASP's advice); numbers
+    (negative scores too) and other text are unchanged."""
+    if not isinstance(value, str):
+        return value
+    seen = unicodedata.normalize("NFKC", value).lstrip()
+    return "'" + value if value.startswith(("\t", "\r")) or seen.startswith(FORMULA_STARTS) else value
+
+
+class CSVWriter:
+    """``csv.writer`` for files a spreadsheet opens: every text cell neutralised (:func:`csv_cell`)
+    and quoted (``QUOTE_NONNUMERIC``), so a ``;`` or ``,`` in a name never splits it whatever list
+    separator the spreadsheet uses; numbers are written bare."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._writer = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC)
+
+    def writerow(self, row: Iterable[Any]) -> None:
+        self._writer.writerow([csv_cell(cell) for cell in row])
+
+    def writerows(self, rows: Iterable[Iterable[Any]]) -> None:
+        for row in rows:
+            self.writerow(row)
 
 
 def scoresheet_csv(sheet: Mapping[str, Any]) -> str:
-    """A header ``round,<side>,<side> total,...`` and one line per round. Side names that would be
-    formulas are neutralised (:func:`csv_cell`); the JSON score sheet keeps them exact."""
+    """A header ``round,<side>,<side> total,...`` and one line per round, written by
+    :class:`CSVWriter` (text quoted and neutralised; the JSON score sheet keeps names exact)."""
     out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["round", *(csv_cell(c) for name in sheet["teams"] for c in (name, f"{name} total"))])
+    writer = CSVWriter(out)
+    writer.writerow(["round", *(c for name in sheet["teams"] for c in (name, f"{name} total"))])
     for row in sheet["rows"]:
         writer.writerow([row["round"], *(v for pair in zip(row["scores"], row["totals"], strict=True) for v in pair)])
     return out.getvalue()

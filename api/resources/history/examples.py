@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from handfoot.server.resources.games import examples as games_ex
+from handfoot.server.resources.games.serializers import CSVWriter
+from handfoot.server.resources.history.serializers import CSV_COLUMNS
 
 #: One NDJSON line: a game as GET /v1/games/{id} gives it.
 EXPORT_LINE: dict[str, Any] = games_ex.GAME_RESPONSE
 
-EXPORT_CSV = (
-    "game_id,game,preset,game_created_at,game_status,round,side,players,score,total_after,went_out,won_game,"
-    "clean_books,dirty_books,wild_books,clean_books_points,dirty_books_points,wild_books_points,going_out_points,"
-    "red_threes_on_table_points,red_threes_caught_points,perfect_cut_points,table_points_points,burn_points,"
-    "points_left_points\r\n"
-    "12,Friday,pagat,2026-11-29T12:00:00+00:00,in_progress,1,Team 1,North; South,3740,3740,1,0,2,2,1,1000,600,"
-    "1500,100,100,0,,465,,-25\r\n"
-    "12,Friday,pagat,2026-11-29T12:00:00+00:00,in_progress,1,Team 2,East; West,1075,1075,0,0,1,2,0,500,600,0,0,0,"
-    "-100,,260,,-185\r\n"
+
+def _csv(rows: list[Any]) -> str:
+    out = io.StringIO()
+    CSVWriter(out).writerows(rows)
+    return out.getvalue()
+
+
+GAME = [12, "Friday", "pagat", "2026-11-29T12:00:00+00:00", "in_progress"]
+#: The header and two rows (one round, both sides), as the export's writer writes them.
+EXPORT_CSV = _csv(
+    [
+        CSV_COLUMNS,
+        [*GAME, 1, "Team 1", "North; South", 3740, 3740, 1, 0, 2, 2, 1, 1000, 600, 1500, 100, 100, 0, "", 465, "", -25],
+        [*GAME, 1, "Team 2", "East; West", 1075, 1075, 0, 0, 1, 2, 0, 500, 600, 0, 0, 0, -100, "", 260, "", -185],
+    ]
 )
 
 

@@ -108,8 +108,9 @@ class Export(MethodView):
         every round, streamed: NDJSON by default (one game a line, the document of GET
         /v1/games/{game_id}), CSV with `Accept: text/csv` or `format=csv` (header `game_id,game,preset,
         game_created_at,game_status,round,side,players,score,total_after,went_out,won_game,<kind>_books...,
-        <line>_points...`: one row per side per round; text cells that a spreadsheet would run as
-        formulas start with `'`). Games come oldest first; the answer is one snapshot of the store.
+        <line>_points...`: one row per side per round; every text cell quoted, and one that a
+        spreadsheet would run as a formula starts with `'`). Games come oldest first; the answer is
+        one snapshot of the store.
         """
         fmt = _export_format(args)
         if fmt is None:

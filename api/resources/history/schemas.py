@@ -41,7 +41,12 @@ class Moment(fields.String):
         except ValueError as exc:
             raise ValidationError("Not a valid date or date-time: give 2026-11-01 or 2026-11-01T18:30:00Z.") from exc
         # in UTC, as games' created_at is stored (SQLite keeps no offset: it compares the text)
-        return moment.astimezone(UTC) if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+        try:
+            return moment.astimezone(UTC) if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+        except OverflowError as exc:  # 0001-01-01T00:00+05:00 is in year 0, 9999-12-31T23:00-05:00 in 10000
+            raise ValidationError(
+                "Not a date-time this server can hold: in UTC it falls outside years 1 to 9999."
+            ) from exc
 
 
 def _moment(description: str) -> Moment:

@@ -1,13 +1,12 @@
 """Documents of the history resource: the export's lines (NDJSON, CSV) and the statistics.
 
 An NDJSON line is a game exactly as ``GET /v1/games/{id}`` gives it (``GameSchema``). A CSV row is
-one side in one round (:data:`CSV_COLUMNS`); text cells that a spreadsheet would run as formulas
-are neutralised as the score sheet's are (``games.serializers.csv_cell``).
+one side in one round (:data:`CSV_COLUMNS`), written as the score sheet's are
+(``games.serializers.CSVWriter``: text quoted, and neutralised where a spreadsheet would run it).
 """
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Iterable, Iterator
@@ -16,7 +15,7 @@ from typing import Any
 
 from handfoot.engine import LINE_LABELS
 from handfoot.engine.history import BOOK_KINDS, side_round_facts
-from handfoot.server.resources.games.serializers import csv_cell, game_doc
+from handfoot.server.resources.games.serializers import CSVWriter, game_doc
 from handfoot.server.services.history import Figures, Statistics, StoredGame
 
 #: Players of a side in one CSV cell, joined by this.
@@ -80,13 +79,13 @@ def csv_rows(game: StoredGame) -> Iterator[list[Any]]:
             points = {line["code"]: line["points"] for line in breakdown["lines"]}
             yield [
                 game.id,
-                csv_cell(game.name),
+                game.name,
                 game.preset,
                 created,
                 state["status"],
                 rnd.number,
-                csv_cell(team["name"]),
-                csv_cell(PLAYERS_SEPARATOR.join(team["players"])),
+                team["name"],
+                PLAYERS_SEPARATOR.join(team["players"]),
                 facts.score,
                 after[side],
                 int(facts.went_out),
@@ -99,7 +98,7 @@ def csv_rows(game: StoredGame) -> Iterator[list[Any]]:
 def csv_chunks(batches: Iterable[list[StoredGame]]) -> Iterator[str]:
     """The header, then one chunk of rows per batch of games."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = CSVWriter(out)
     writer.writerow(CSV_COLUMNS)
     for batch in batches:
         for game in batch:

@@ -37,11 +37,14 @@ import io
 import json
 import re
 import threading
+import unicodedata
 from typing import Any
 
 import pytest
 from flask import Flask, jsonify
 from flask.testing import FlaskClient
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import event
 
 from handfoot.server.auth import ANONYMOUS
@@ -226,7 +229,16 @@ def test_the_summaries_and_the_sheet_agree_with_each_rounds_breakdowns(
     assert sheet["totals"] == [t["total"] for t in game["totals"]] == sheet["rows"][-1]["totals"]
 
 
-HOSTILE = ['=HYPERLINK("http://evil.example/","ok")', "+1+1", "-2+3", "@SUM(A1)"]
+HOSTILE = [
+    '=HYPERLINK("http://evil.example/","ok")',
+    "+1+1",
+    "-2+3",
+    "@SUM(A1)",
+    " =1+1",  # after whitespace
+    "\u00a0=1+1",  # after a no-break space
+    "\uff1d1+1",  # a full-width equals sign
+    "|calc",  # a DDE call
+]
 
 
 def _rows(text: str) -> list[list[str]]:
@@ -253,17 +265,39 @@ def test_side_names_that_look_like_formulas_are_neutralised(flask_client: FlaskC
     )
     header, row = _rows(sheet)
     assert header[1:3] == ["'" + name, f"'{name} total"]
-    assert not any(cell[:1] in "=+-@\t\r" for cell in header if cell)
+    assert not any(_runs(cell) for cell in header if cell)
     assert int(row[1]) < 0 and row[1].startswith("-")  # a negative score is a number, not neutralised
     assert flask_client.get(f"/v1/games/{game['id']}/scoresheet").get_json()["teams"][0] == name  # JSON exact
 
 
-@pytest.mark.parametrize("text", ["\tx", "\rx", "=1", "+", "-", "@"])
+@pytest.mark.parametrize("text", ["\tx", "\rx", "=1", "+", "-", "@", "|x", " @x", "\u3000=x", "\uff0bx"])
 def test_every_dangerous_first_character_is_neutralised(text: str) -> None:
     """Every first character a spreadsheet reads as a formula gets the leading quote, not only =."""
     assert csv_cell(text) == "'" + text
     sheet = {"teams": [text, "B"], "rows": [{"round": 1, "scores": [-5, 5], "totals": [-5, 5]}]}
     assert _rows(scoresheet_csv(sheet))[0][1] == "'" + text
+
+
+def _runs(cell: str) -> bool:
+    """Whether a spreadsheet would read ``cell`` as a formula: its first character past any
+    whitespace, full-width forms read as their ASCII ones, or a leading tab or carriage return."""
+    seen = unicodedata.normalize("NFKC", cell).lstrip()
+    return cell.startswith(("\t", "\r")) or seen.startswith(("=", "+", "-", "@", "|"))
+
+
+@given(st.lists(st.text(min_size=1, max_size=12), min_size=2, max_size=3, unique=True))
+def test_no_text_cell_runs_in_any_spreadsheet(names: list[str]) -> None:
+    """The whole kind: any side names, in the score sheet's CSV read back with `,` (as written) or
+    with `;` (a spreadsheet whose list separator it is): no cell runs, and every text cell is quoted
+    (so `1;=1+1` is one cell, not a formula after a `;`)."""
+    sheet = {"teams": names, "rows": [{"round": 1, "scores": [-5] * len(names), "totals": [-5] * len(names)}]}
+    text = scoresheet_csv(sheet)
+    header = _rows(text)[0]
+    assert header[1::2] == [("'" + name) if _runs(name) else name for name in names]
+    assert text.split("\r\n")[0] == ",".join('"' + cell.replace('"', '""') + '"' for cell in header)
+    for delimiter in (",", ";"):
+        for line in csv.reader(io.StringIO(text), delimiter=delimiter):
+            assert not any(_runs(cell) and not cell.lstrip("-").isdigit() for cell in line), line
 
 
 @pytest.mark.parametrize("value", ["ok", "a=b", "", 0, -50, 12])

@@ -263,7 +263,7 @@ def test_four_rounds_running_totals_and_winner(page: Any, live_server: LiveServe
     download = info.value
     assert download.suggested_filename == "four-rounds-scoresheet.csv"
     lines = Path(download.path()).read_text(encoding="utf-8").strip().splitlines()
-    assert lines[0] == "round,Team 1,Team 1 total,Team 2,Team 2 total"
+    assert lines[0] == '"round","Team 1","Team 1 total","Team 2","Team 2 total"'
     assert lines[-1].split(",") == ["4", "540", "8710", "4220", "8985"]
 
     game = api_get(live_server, f"/v1/games/{game_id}")

@@ -62,7 +62,7 @@ def test_statistics_panel_downloads_the_export(page: Any, live_server: LiveServe
         page.click('button[data-export="csv"]')
     text = Path(download.value.path()).read_text(encoding="utf-8")
     header, *rows = text.splitlines()
-    assert header.startswith("game_id,game,preset,")
+    assert header.startswith('"game_id","game","preset",')
     assert len(rows) == 2 * 2 and all(row.startswith(f"{game},") for row in rows)
 
 
