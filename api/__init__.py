@@ -14,11 +14,11 @@ from flask.sessions import SessionInterface
 from handfoot.server import db, secret, security
 from handfoot.server.config import DEFAULT_SQLITE_PATH, load_config
 from handfoot.server.docs import make_docs_blueprint
-from handfoot.server.errors import Api
 from handfoot.server.jsonio import JSONProvider
 from handfoot.server.keeper import bp as keeper_blueprint
 from handfoot.server.parsing import body_limit
 from handfoot.server.resources import register_blueprints
+from handfoot.server.rest_api import Api
 
 __all__ = ["create_app"]
 

@@ -27,8 +27,7 @@ from hypothesis import strategies as st
 from marshmallow import ValidationError, fields, validate
 
 from handfoot.engine import RULE_FIELDS, HandFootError, round_from_mapping, score_round_request
-from handfoot.server.errors import flatten_messages
-from handfoot.server.problems import MAX_ERRORS_LISTED, engine_problem
+from handfoot.server.problems import MAX_ERRORS_LISTED, engine_problem, flatten_messages
 from handfoot.server.resources.checks.schemas import GoingOutCheckRequestSchema
 from handfoot.server.resources.games.schemas import RoundCreateSchema, RoundUpdateSchema
 from handfoot.server.resources.rounds.schemas import (
