@@ -255,6 +255,21 @@ def abort_problem(
     raise ProblemHTTPException(status, problem, all_headers)
 
 
+#: The title of every 422 validation-error of a body or parameters that do not match the schema.
+VALIDATION_TITLE = "Request does not match the schema"
+
+
+def count_phrase(n: int) -> str:
+    """A validation-error's ``detail``: how many problems it lists."""
+    return "1 problem in the request." if n == 1 else f"{n} problems in the request."
+
+
+def abort_invalid(errors: Sequence[Mapping[str, Any]]) -> NoReturn:
+    """Stop the request with the 422 validation-error of ``errors`` (each at its pointer), as the
+    schemas' errors are answered."""
+    abort_problem(422, VALIDATION_TITLE, count_phrase(len(errors)), errors=errors, type_slug="validation-error")
+
+
 def abort_invalid_header(header: str, detail: str) -> NoReturn:
     """A 422 ``validation-error`` for a request header's value (``Idempotency-Key``, ``Last-Event-ID``):
     one error, ``invalid_value``, naming the header as its ``parameter``."""

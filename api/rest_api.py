@@ -23,8 +23,10 @@ from handfoot.server.pagination import PAGINATION_HEADER, PageLimitPlugin
 from handfoot.server.parsing import body_limit
 from handfoot.server.problems import (
     PROBLEM_CONTENT_TYPE,
+    VALIDATION_TITLE,
     ProblemHTTPException,
     ProblemSchema,
+    count_phrase,
     flatten_messages,
     make_problem,
     problem_response,
@@ -135,8 +137,8 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
             type_slug, title = "malformed-json", "Malformed JSON"
             detail = "The request body is not valid JSON."
         elif status == 422 and errors:
-            type_slug, title = "validation-error", "Request does not match the schema"
-            detail = _count_phrase(len(errors))
+            type_slug, title = "validation-error", VALIDATION_TITLE
+            detail = count_phrase(len(errors))
         elif status == 413:
             limit = body_limit()
             detail = f"The request body is larger than the limit of {limit} bytes."
@@ -160,7 +162,3 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
 def _data_headers(error: HTTPException) -> dict[str, str]:
     data = getattr(error, "data", None) or {}
     return dict(data.get("headers") or {})
-
-
-def _count_phrase(n: int) -> str:
-    return "1 problem in the request." if n == 1 else f"{n} problems in the request."

@@ -85,6 +85,14 @@ class RoundError(HandFootError):
     slug = "invalid-round"
 
 
+class BodyError(HandFootError):
+    """A request body of the wrong shape: a member missing or unknown, a value of the wrong JSON
+    type, out of its range or too long (``handfoot.engine.bodies``; the API's schema codes)."""
+
+    title = "Request does not match the schema"
+    slug = "validation-error"
+
+
 class PlayError(HandFootError):
     """An action refused by the play engine (``handfoot.engine.play``): not the seat's turn or phase,
     a card not held, or a rule of play broken (the same codes as the checks: ``pile_needs_match``,
