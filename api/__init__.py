@@ -14,12 +14,12 @@ from werkzeug.exceptions import BadRequest
 from handfoot.server import db, logs, metrics, secret, security
 from handfoot.server.config import DEFAULT_SQLITE_PATH, load_config
 from handfoot.server.docs import make_docs_blueprint
-from handfoot.server.errors import Api
 from handfoot.server.jsonio import JSONProvider
 from handfoot.server.keeper import bp as keeper_blueprint
 from handfoot.server.parsing import body_limit
 from handfoot.server.problems import abort_problem
 from handfoot.server.resources import register_blueprints
+from handfoot.server.rest_api import Api
 
 __all__ = ["create_app"]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any
 
@@ -33,17 +32,14 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
 
     def documented_body(self, schema: Any, **kwargs: Any) -> Any:
         """Document ``schema`` as the request body exactly as :meth:`arguments` does, without parsing:
-        the view reads the body itself (``ARGUMENTS_PARSER.read_body``, then the schema's load only
-        where it needs one: ``POST /v1/rounds/score``, whose body the engine reads)."""
+        the view reads the body itself (``ARGUMENTS_PARSER.read_body``) and has it checked by its one
+        reader (``POST /v1/rounds/score``: the engine's, ``handfoot.engine.bodies``)."""
         documented = self.arguments(schema, **kwargs)
 
         def decorator(func: Any) -> Any:
-            def call(*args: Any, **kw: Any) -> Any:
-                return func(*args, **kw)
-
-            view: Any = functools.wraps(func)(call)
-            view._apidoc = documented(func)._apidoc  # what flask-smorest's doc reads; no parsing
-            return view
+            # What flask-smorest's doc reads (a copy: arguments() leaves func's own untouched); no parsing.
+            func._apidoc = documented(func)._apidoc
+            return func
 
         return decorator
 

@@ -44,14 +44,6 @@ class JSONBodyParser(FlaskParser):
         data = self.load_json(flask.request, schema)
         return {} if data is core.missing else data
 
-    def load_body(self, schema: ma.Schema, data: Any) -> Any:
-        """``schema.load(data)``, or the 422 webargs answers when the schema refuses ``data`` (the
-        schema's errors, under the body's pointers)."""
-        try:
-            return schema.load(data)
-        except ma.ValidationError as error:
-            self._on_validation_error(error, flask.request, schema, "json", error_status_code=None, error_headers=None)
-
     def _raw_load_json(self, req: flask.Request) -> Any:
         if not is_json_request(req):
             if req.content_length or req.get_data(cache=True):

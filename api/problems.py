@@ -10,9 +10,11 @@ Every error response of the API is ``application/problem+json``::
 into the request body; ``""`` is the whole body) or a ``parameter`` (a query, header or path
 parameter's name), a stable ``code`` and a ``detail``.
 
-Views and services raise problems with :func:`abort_problem`; engine errors
-(:class:`handfoot.engine.errors.HandFootError`) raised anywhere in a view become a 422 through
-:func:`handle_engine_error`, registered by ``handfoot.server.errors.Api``.
+Views raise problems with :func:`abort_problem`. An error raised anywhere in a view carries its
+problem: an engine error (:class:`handfoot.engine.errors.HandFootError`, always a 422 of its
+``slug``'s type) or a service error (``api/services/errors.py``: ``status``, ``slug``, ``title``);
+:func:`register_error_handlers` answers both. HTTP errors are answered by
+``handfoot.server.rest_api.Api``.
 """
 
 from __future__ import annotations
@@ -23,19 +25,17 @@ from typing import Any, NoReturn
 
 import flask
 import marshmallow as ma
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from werkzeug.exceptions import HTTPException
 
-from handfoot.engine.errors import (
-    CardError,
-    HandFootError,
-    InvalidMeldError,
-    RoundError,
-    RulesError,
-    UnknownPresetError,
-)
+from handfoot.engine.errors import HandFootError
+from handfoot.server.services.errors import GameServiceError, StoreUnavailableError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_TYPE_BASE = "https://handfoot.dev/problems/"
+#: Seconds a client should wait after a 503 of the database (unreachable or locked too long).
+RETRY_AFTER_SECONDS = 2
 
 #: Every problem type the API sends: slug (the last segment of ``type``) → what it means.
 #: The ``type`` URI is ``PROBLEM_TYPE_BASE + slug``. Adding one is an API change: list it in
@@ -100,17 +100,6 @@ DEFAULT_TYPE_SLUGS: dict[int, str] = {
     503: "service-unavailable",
 }
 
-#: Engine error classes → HTTP status. Anything else derived from HandFootError is a 422 too.
-ENGINE_ERROR_STATUS: dict[type[HandFootError], int] = {
-    HandFootError: 422,
-    CardError: 422,
-    UnknownPresetError: 422,
-    RulesError: 422,
-    InvalidMeldError: 422,
-    RoundError: 422,
-}
-
-
 # --------------------------------------------------------------------------------------------
 # Document shape (for the OpenAPI spec; the handlers build plain dicts of the same shape)
 
@@ -167,16 +156,6 @@ class ProblemSchema(ma.Schema):
 def type_uri(slug: str | None) -> str:
     """The ``type`` URI for ``slug`` (``about:blank`` for ``None``)."""
     return "about:blank" if slug is None else PROBLEM_TYPE_BASE + slug
-
-
-#: The problem ``type`` of each engine error class.
-ENGINE_ERROR_SLUGS: dict[type[HandFootError], str] = {
-    CardError: "invalid-card",
-    UnknownPresetError: "unknown-preset",
-    RulesError: "invalid-rules",
-    InvalidMeldError: "invalid-meld",
-    RoundError: "invalid-round",
-}
 
 
 def json_pointer(path: Iterable[str | int]) -> str:
@@ -276,6 +255,21 @@ def abort_problem(
     raise ProblemHTTPException(status, problem, all_headers)
 
 
+#: The title of every 422 validation-error of a body or parameters that do not match the schema.
+VALIDATION_TITLE = "Request does not match the schema"
+
+
+def count_phrase(n: int) -> str:
+    """A validation-error's ``detail``: how many problems it lists."""
+    return "1 problem in the request." if n == 1 else f"{n} problems in the request."
+
+
+def abort_invalid(errors: Sequence[Mapping[str, Any]]) -> NoReturn:
+    """Stop the request with the 422 validation-error of ``errors`` (each at its pointer), as the
+    schemas' errors are answered."""
+    abort_problem(422, VALIDATION_TITLE, count_phrase(len(errors)), errors=errors, type_slug="validation-error")
+
+
 def abort_invalid_header(header: str, detail: str) -> NoReturn:
     """A 422 ``validation-error`` for a request header's value (``Idempotency-Key``, ``Last-Event-ID``):
     one error, ``invalid_value``, naming the header as its ``parameter``."""
@@ -289,22 +283,123 @@ def abort_invalid_header(header: str, detail: str) -> NoReturn:
 
 
 def engine_problem(error: HandFootError) -> dict[str, Any]:
-    """The problem document of an engine error."""
-    status = ENGINE_ERROR_STATUS.get(type(error), 422)
+    """The problem document of an engine error: always a 422 (the engine refuses only its input),
+    of the error's type (``slug``), an item per problem with its pointer into the body."""
     return make_problem(
-        status,
-        type(error).title,
+        422,
+        error.title,
         "; ".join(p.detail for p in error.problems),
         errors=[{"pointer": json_pointer(p.path), "code": p.code, "detail": p.detail} for p in error.problems],
-        type_slug=ENGINE_ERROR_SLUGS.get(type(error), "rules-broken"),
+        type_slug=error.slug,
     )
 
 
-def handle_engine_error(error: HandFootError) -> flask.Response:
-    """Flask error handler: an engine error raised in a view → 422 problem+json."""
-    return problem_response(engine_problem(error))
+def service_problem(error: GameServiceError) -> flask.Response:
+    """The one handler of the services' errors: each carries its status, type and title
+    (``api/services/errors.py``) and the rest of its document."""
+    members = error.problem(flask.url_for, flask.request.view_args or {})
+    problem = make_problem(error.status, error.title, type_slug=error.slug, **members)
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if error.status == 503 else None
+    return problem_response(problem, headers)
+
+
+def database_down(error: Exception) -> flask.Response:
+    """503 with Retry-After: the database unreachable, locked past the busy timeout, or the pool
+    exhausted (``StoreUnavailableError``'s answer)."""
+    return service_problem(StoreUnavailableError(str(error)))
+
+
+def idempotency_lost(_error: Exception) -> flask.Response:
+    """409 idempotency-in-flight: another request took over this Idempotency-Key."""
+    problem = make_problem(
+        409,
+        "Request in flight",
+        "Another request took over this Idempotency-Key; retry.",
+        type_slug="idempotency-in-flight",
+    )
+    return problem_response(problem, {"Retry-After": "1"})
 
 
 def register_error_handlers(app: flask.Flask) -> None:
-    """Register the engine-error handler (HTTP errors are handled by ``handfoot.server.errors.Api``)."""
-    app.register_error_handler(HandFootError, handle_engine_error)
+    """Answer the engine's and the services' errors, and a database that is down, as problems
+    (HTTP errors are answered by ``handfoot.server.rest_api.Api``)."""
+    app.register_error_handler(HandFootError, lambda error: problem_response(engine_problem(error)))
+    app.register_error_handler(GameServiceError, service_problem)
+    for error in (OperationalError, InterfaceError, PoolTimeoutError):
+        app.register_error_handler(error, database_down)
+
+
+# --------------------------------------------------------------------------------------------
+# webargs' messages as ``errors`` items
+
+# marshmallow 4's default messages → codes. Anything else (validators, custom messages) is
+# "invalid_value".
+_MESSAGE_CODES: dict[str, str] = {
+    "Missing data for required field.": "required",
+    "Unknown field.": "unknown_field",
+    "Field may not be null.": "invalid_type",
+    "Invalid input type.": "invalid_type",
+    "Invalid type.": "invalid_type",
+    "Not a valid list.": "invalid_type",
+    "Not a valid tuple.": "invalid_type",
+    "Not a valid string.": "invalid_type",
+    "Not a valid number.": "invalid_type",
+    "Not a valid integer.": "invalid_type",
+    "Not a valid boolean.": "invalid_type",
+    "Not a valid mapping type.": "invalid_type",
+    "Invalid JSON body.": "malformed_json",
+}
+
+#: webargs locations whose errors point into the body (the rest name a ``parameter``).
+_BODY_LOCATIONS = frozenset({"json", "form", "json_or_form", "files"})
+
+
+class CodedMessage(str):
+    """A schema's message that carries its problem code (one of ``handfoot.server.codes``), for a
+    message no marshmallow default gives (an action's unknown ``type``: the engine's ``unknown_action``)."""
+
+    code: str
+
+    def __new__(cls, message: str, code: str) -> CodedMessage:
+        self = super().__new__(cls, message)
+        self.code = code
+        return self
+
+
+def message_code(message: str) -> str:
+    """The ``handfoot.server.codes`` code for one marshmallow/webargs message: its own
+    (:class:`CodedMessage`), else the one of :data:`_MESSAGE_CODES`, else ``invalid_value``."""
+    if isinstance(message, CodedMessage):
+        return message.code
+    return _MESSAGE_CODES.get(message, "invalid_value")
+
+
+def flatten_messages(messages: Any) -> list[dict[str, str]]:
+    """Flatten webargs ``{location: {field: {index: [msg]}}}`` into ``errors`` items.
+
+    Body locations give ``pointer`` (``"/teams/0/melds/1/2"``; schema-level ``_schema`` messages
+    point at their container); other locations give ``parameter`` (the top-level field name).
+    """
+    items: list[dict[str, str]] = []
+
+    def walk(location: str, node: Any, path: tuple[str | int, ...]) -> None:
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                walk(location, value, path if key == "_schema" else (*path, key))
+        elif isinstance(node, list | tuple):
+            for value in node:
+                walk(location, value, path)
+        else:
+            where = (
+                {"pointer": json_pointer(path)}
+                if location in _BODY_LOCATIONS
+                else {"parameter": str(path[0]) if path else ""}
+            )
+            items.append({**where, "code": message_code(node), "detail": str(node)})
+
+    if isinstance(messages, Mapping):
+        for location, node in messages.items():
+            walk(str(location), node, ())
+    else:
+        walk("json", messages, ())
+    return items

@@ -16,18 +16,18 @@ from marshmallow import fields, validate
 from marshmallow.types import StrSequenceOrSet
 from marshmallow.utils import get_value
 
-from handfoot.engine import PRESETS, RULE_FIELDS, Breakdown, RuleField
+from handfoot.engine import PRESETS, RULE_FIELDS, Breakdown, RuleField, bodies
 from handfoot.server.problems import json_pointer
 
-#: Limits on request sizes (also documented in docs/reliability.md): more than any real table needs.
-MAX_CARDS_PER_LIST = 200
-MAX_MELDS_PER_TEAM = 60
-MAX_TEAMS = 12
-MAX_PLAYERS_PER_TEAM = 8
-MAX_NAME_LENGTH = 100
-MAX_PRESET_ID_LENGTH = 40
-#: Rounds a stored game holds at most (and the highest round number a round body may give).
-MAX_ROUNDS_PER_GAME = 50
+#: The limits of request sizes (docs/reliability.md): the engine's reader's (``handfoot.engine.bodies``).
+MAX_CARD_LENGTH = bodies.MAX_CARD_LENGTH
+MAX_CARDS_PER_LIST = bodies.MAX_CARDS_PER_LIST
+MAX_MELDS_PER_TEAM = bodies.MAX_MELDS_PER_TEAM
+MAX_NAME_LENGTH = bodies.MAX_NAME_LENGTH
+MAX_PLAYERS_PER_TEAM = bodies.MAX_PLAYERS_PER_TEAM
+MAX_PRESET_ID_LENGTH = bodies.MAX_PRESET_ID_LENGTH
+MAX_ROUNDS_PER_GAME = bodies.MAX_ROUNDS_PER_GAME
+MAX_TEAMS = bodies.MAX_TEAMS
 
 
 class Schema(ma.Schema):
@@ -77,10 +77,6 @@ def Bool(**kw: Any) -> fields.Boolean:  # noqa: N802
     return StrictBoolean(**kw)
 
 
-#: Longest card string accepted (``10♠`` is 3 characters; room for spaces and aliases).
-MAX_CARD_LENGTH = 8
-
-
 _STR_ONLY = frozenset({str})
 _LIST_ONLY = frozenset({list})
 
@@ -91,32 +87,21 @@ def _short_strings(items: list[Any]) -> bool:
     return not items or (set(map(type, items)) <= _STR_ONLY and max(map(len, items)) <= MAX_CARD_LENGTH)
 
 
-def card_list_bounded(value: Any) -> bool:
-    """Whether ``value`` is a list of at most ``MAX_CARDS_PER_LIST`` items, whatever they are: what a
-    card list needs before a reader that reads every card (the engine) judges its items."""
-    return type(value) is list and len(value) <= MAX_CARDS_PER_LIST
-
-
 def card_strings_ok(value: Any) -> bool:
     """Whether ``value`` is a list of at most ``MAX_CARDS_PER_LIST`` short strings: what
     :class:`CardList` takes at once (anything else goes through the item field, for its errors)."""
-    return card_list_bounded(value) and _short_strings(value)
+    return type(value) is list and len(value) <= MAX_CARDS_PER_LIST and _short_strings(value)
 
 
-def meld_lists_bounded(value: Any) -> bool:
-    """Whether ``value`` is a list of at most ``MAX_MELDS_PER_TEAM`` melds, each a list that
-    :func:`card_list_bounded` accepts (its cards not looked at)."""
+def meld_lists_ok(value: Any) -> bool:
+    """Whether ``value`` is a list of at most ``MAX_MELDS_PER_TEAM`` melds that :func:`card_strings_ok`
+    accepts: what :class:`MeldList` takes at once."""
     return (
         type(value) is list
         and len(value) <= MAX_MELDS_PER_TEAM
         and (not value or (set(map(type, value)) <= _LIST_ONLY and max(map(len, value)) <= MAX_CARDS_PER_LIST))
+        and _short_strings(list(chain.from_iterable(value)))
     )
-
-
-def meld_lists_ok(value: Any) -> bool:
-    """Whether ``value`` is a list that :func:`meld_lists_bounded` accepts whose cards are all short
-    strings: what :class:`MeldList` takes at once."""
-    return meld_lists_bounded(value) and _short_strings(list(chain.from_iterable(value)))
 
 
 class CardList(fields.List[str]):
@@ -250,30 +235,27 @@ RulesSchema: type[ma.Schema] = Schema.from_dict(
     {name: _rule_field(spec) for name, spec in RULE_FIELDS.items()}, name="RulesSchema"
 )
 
-
 #: RulesSchema's fields by the member each reads: every one optional, with no hook or schema-level
-#: validator, so the schema refuses an object exactly when a member is unknown or its field refuses it.
+#: validator, so each member sent is read by its own field alone.
 _RULE_FIELDS_BY_MEMBER: dict[str, fields.Field[Any]] = {
     field.data_key or name: field for name, field in RulesSchema().load_fields.items()
 }
 
 
-def rules_ok(value: Any) -> bool:
-    """Whether ``RulesSchema().load(value)`` takes ``value`` (a house-rules object): each member sent
-    read by its own field of the schema, not every one of the ~70 fields for the few members a
-    request sends. False: let the schema's load decide (its errors are the answer)."""
-    if type(value) is not dict:
-        return False
-    by_member = _RULE_FIELDS_BY_MEMBER
-    for member, item in value.items():
-        field = by_member.get(member)
+def rules_messages(rules: dict[str, Any]) -> dict[str, Any]:
+    """The messages ``RulesSchema().load(rules)`` raises (empty when it takes ``rules``), from the
+    members sent alone: a load walks each of the ~70 fields for the few members a request sends."""
+    messages: dict[str, Any] = {}
+    for member, value in rules.items():
+        field = _RULE_FIELDS_BY_MEMBER.get(member)
         if field is None:
-            return False
+            messages[member] = ["Unknown field."]
+            continue
         try:
-            field.deserialize(item, member, value)
-        except ma.ValidationError:
-            return False
-    return True
+            field.deserialize(value, member, rules)
+        except ma.ValidationError as error:
+            messages[member] = error.messages
+    return messages
 
 
 class RulesField(fields.Nested):

@@ -31,6 +31,8 @@ class HandFootError(ValueError):
     """Base of every engine error; ``problems`` lists every rule broken (at least one)."""
 
     title = "Invalid input"
+    #: The kind of problem, by name (the last segment of the API's problem type: docs/problems.md).
+    slug = "rules-broken"
 
     def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems: tuple[Problem, ...] = tuple(problems)
@@ -52,30 +54,43 @@ class CardError(HandFootError):
     """A card string is not a card (DESIGN §2), or more copies of a card than the decks hold."""
 
     title = "Invalid card"
+    slug = "invalid-card"
 
 
 class UnknownPresetError(HandFootError, LookupError):
     """No preset has this id."""
 
     title = "Unknown preset"
+    slug = "unknown-preset"
 
 
 class RulesError(HandFootError):
     """House-rule overrides are unknown, out of range, or inconsistent with each other."""
 
     title = "Invalid house rules"
+    slug = "invalid-rules"
 
 
 class InvalidMeldError(HandFootError):
     """A meld breaks the rule set (raised where a valid meld is required, e.g. scoring)."""
 
     title = "Invalid meld"
+    slug = "invalid-meld"
 
 
 class RoundError(HandFootError):
     """A round sent to be scored breaks the rules (going out, contract, card counts, ...)."""
 
     title = "Round breaks the rules"
+    slug = "invalid-round"
+
+
+class BodyError(HandFootError):
+    """A request body of the wrong shape: a member missing or unknown, a value of the wrong JSON
+    type, out of its range or too long (``handfoot.engine.bodies``; the API's schema codes)."""
+
+    title = "Request does not match the schema"
+    slug = "validation-error"
 
 
 class PlayError(HandFootError):

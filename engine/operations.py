@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from handfoot.engine import checks
-from handfoot.engine.cards import CARD_TABLE, Card, parse_card_lists, parse_cards
-from handfoot.engine.errors import CardError, HandFootError, Path, Problem, RoundError
+from handfoot.engine.bodies import MAX_CARD_LENGTH
+from handfoot.engine.cards import CARD_TABLE, Card, parse_cards
+from handfoot.engine.errors import BodyError, CardError, HandFootError, Path, Problem, RoundError
 from handfoot.engine.melds import MeldCheck, validate_meld
 from handfoot.engine.presets import ResolvedRules, find_preset, resolve_rules
 from handfoot.engine.rules import RuleSet
@@ -55,15 +56,33 @@ def _played_from_foot(value: Any, path: Path) -> bool | None:
 
 
 class _Cards:
-    """Parses the card lists of one request, collecting every unknown card before raising once
-    (:meth:`done`); a value of the wrong shape raises at once (``invalid_input``)."""
+    """Parses the card lists of one request, collecting every problem before raising once
+    (:meth:`done`): an item that is no card string (not a string, or longer than any card: the
+    body's shape, :class:`BodyError`), else an unknown card (:class:`CardError`); a list of the
+    wrong shape raises at once (``invalid_input``)."""
 
     def __init__(self) -> None:
         self.problems: list[Problem] = []
+        self.shape: list[Problem] = []
 
     def __call__(self, items: Sequence[Any] | None, path: Path) -> tuple[Card, ...]:
+        items = items or ()
+        try:  # every card as the card table spells it: one pass in C
+            return tuple(map(_card, items))
+        except (KeyError, TypeError):
+            pass
+        shape = [
+            Problem("invalid_type", "expected a card string", (*path, i))
+            if type(item) is not str
+            else Problem("invalid_value", f"expected at most {MAX_CARD_LENGTH} characters", (*path, i))
+            for i, item in enumerate(items)
+            if type(item) is not str or len(item) > MAX_CARD_LENGTH
+        ]
+        if shape:
+            self.shape.extend(shape)
+            return ()
         try:
-            return parse_cards(items or (), path)
+            return parse_cards(items, path)
         except CardError as err:
             self.problems.extend(err.problems)
             return ()
@@ -73,11 +92,10 @@ class _Cards:
         if not _LISTS.issuperset(map(type, items)):
             for j, meld in enumerate(items):
                 _list(meld, (*path, j))
-        try:
-            return parse_card_lists(items, path)
-        except CardError as err:
-            self.problems.extend(err.problems)
-            return tuple(() for _ in items)
+        try:  # every card of every meld as the card table spells it
+            return tuple([tuple(map(_card, meld)) for meld in items])
+        except (KeyError, TypeError):
+            return tuple([self(meld, (*path, j)) for j, meld in enumerate(items)])
 
     def players(self, items: Sequence[Any] | None, path: Path) -> tuple[checks.PlayerState, ...]:
         out = []
@@ -86,17 +104,22 @@ class _Cards:
             get = _mapping(player, at).get
             hand, foot = get("hand", ()), get("foot")
             out.append(
-                checks.PlayerState(
-                    # an unnamed player is named by where it stands, so no two are the same player
-                    str(player["name"]) if "name" in player else "player at /" + "/".join(map(str, at)),
-                    self(_list(hand, (*at, "hand")), (*at, "hand")),
-                    None if foot is None else self(_list(foot, (*at, "foot")), (*at, "foot")),
-                    _played_from_foot(get("played_from_foot"), (*at, "played_from_foot")),
+                _new(
+                    checks.PlayerState,
+                    (
+                        # an unnamed player is named by where it stands, so no two are the same player
+                        str(player["name"]) if "name" in player else "player at /" + "/".join(map(str, at)),
+                        self(_list(hand, (*at, "hand")), (*at, "hand")),
+                        None if foot is None else self(_list(foot, (*at, "foot")), (*at, "foot")),
+                        _played_from_foot(get("played_from_foot"), (*at, "played_from_foot")),
+                    ),
                 )
             )
         return tuple(out)
 
     def done(self) -> None:
+        if self.shape:
+            raise BodyError(self.shape)
         if self.problems:
             raise CardError(self.problems)
 
@@ -118,8 +141,12 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
     """A :class:`~handfoot.engine.scoring.RoundInput` from the request shape of ``POST
     /v1/rounds/score`` (DESIGN §4).
 
-    Every unknown card in the whole round is reported at once (:class:`CardError`, paths like
-    ``("teams", 0, "melds", 1, 2)``); other shape errors raise :class:`RoundError` (``invalid_input``).
+    The body's shape is checked first by the API (:func:`handfoot.engine.bodies.score_body_problems`,
+    :func:`~handfoot.engine.bodies.side_problems`). Here each card list is read in one pass of the
+    card table, else card by card: an item that is no card string raises :class:`BodyError`, and
+    every unknown card in the whole round is reported at once (:class:`CardError`, paths like
+    ``("teams", 0, "melds", 1, 2)``); a member of the wrong type raises :class:`RoundError`
+    (``invalid_input``), for callers that skip the shape check.
     """
     round_number = data.get("round", 1)
     if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
@@ -145,16 +172,12 @@ def round_from_mapping(data: Mapping[str, Any]) -> RoundInput:
             )
             teams.append(TeamRound(name=name, went_out=went_out, tally=tally))
             continue
-        side = _cards_side(team, name, went_out)
-        if side is None:  # something to report, or a spelling the table does not hold: the long way
-            melds = parse.melds(_list(get("melds", ()), (*at, "melds")), (*at, "melds"))
-            players = parse.players(_list(get("players", ()), (*at, "players")), (*at, "players"))
-            red_threes = parse(_list(get("red_threes", ()), (*at, "red_threes")), (*at, "red_threes"))
-            burn = parse(_list(get("burn", ()), (*at, "burn")), (*at, "burn"))
-            side = TeamRound(
-                name, went_out, melds, red_threes, burn, players, None, *[_count(get(key, 0)) for key in _CUTS]
-            )
-        teams.append(side)
+        melds = parse.melds(_list(get("melds", ()), (*at, "melds")), (*at, "melds"))
+        players = parse.players(_list(get("players", ()), (*at, "players")), (*at, "players"))
+        red_threes = parse(_list(get("red_threes", ()), (*at, "red_threes")), (*at, "red_threes"))
+        burn = parse(_list(get("burn", ()), (*at, "burn")), (*at, "burn"))
+        cuts = _NO_CUTS if _CUT_KEYS.isdisjoint(team) else [_count(get(key, 0)) for key in _CUTS]
+        teams.append(_new(TeamRound, (name, went_out, melds, red_threes, burn, players, None, *cuts)))
     parse.done()
     return _new(RoundInput, (round_number, tuple(teams)))
 
@@ -168,57 +191,6 @@ _new = tuple.__new__
 
 def _count(n: Any) -> int:
     return n if isinstance(n, int) and not isinstance(n, bool) else 0
-
-
-def _cards_side(team: Mapping[str, Any], name: str, went_out: bool) -> TeamRound | None:
-    """A side in cards form read in one pass, every list a JSON list and every card spelled as the
-    card table holds it (canonical or an alias); ``None`` for anything else, which the caller then
-    reads item by item, naming each problem with its path (what an error needs, and only then)."""
-    get = team.get
-    melds, players, red_threes, burn = get("melds", ()), get("players", ()), get("red_threes", ()), get("burn", ())
-    if not (
-        type(melds) in _LISTS
-        and type(players) in _LISTS
-        and type(red_threes) in _LISTS
-        and type(burn) in _LISTS
-        and _LISTS.issuperset(map(type, melds))
-    ):
-        return None
-    try:
-        side_players = tuple([_cards_player(p) for p in players])
-        return _new(
-            TeamRound,
-            (
-                name,
-                went_out,
-                tuple([tuple(map(_card, meld)) for meld in melds]),
-                tuple(map(_card, red_threes)),
-                tuple(map(_card, burn)),
-                side_players,
-                None,
-                *(_NO_CUTS if _CUT_KEYS.isdisjoint(team) else [_count(get(key, 0)) for key in _CUTS]),
-            ),
-        )
-    except (KeyError, TypeError, AttributeError):
-        return None
-
-
-def _cards_player(player: Any) -> checks.PlayerState:
-    """A player of :func:`_cards_side`: a named JSON object whose lists are JSON lists, else raises
-    ``KeyError`` (unnamed players are named by their path) or ``TypeError``."""
-    if type(player) is not dict:
-        raise TypeError
-    hand, foot, from_foot = player.get("hand", ()), player.get("foot"), player.get("played_from_foot")
-    if (
-        type(hand) not in _LISTS
-        or not (foot is None or type(foot) in _LISTS)
-        or not (from_foot is None or type(from_foot) is bool)
-    ):
-        raise TypeError
-    return _new(
-        checks.PlayerState,
-        (str(player["name"]), tuple(map(_card, hand)), None if foot is None else tuple(map(_card, foot)), from_foot),
-    )
 
 
 def validate_meld_request(body: Mapping[str, Any]) -> MeldCheck:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from marshmallow import fields
 
 from handfoot.engine import BookKind
-from handfoot.server.resources.rounds.schemas import PlayerSchema, SideList, plain_player
+from handfoot.server.resources.rounds.schemas import Players
 from handfoot.server.schemas import (
-    MAX_PLAYERS_PER_TEAM,
     Bool,
     Cards,
     EngineProblemSchema,
@@ -77,13 +76,7 @@ class OpeningCheckSchema(Schema):
 class GoingOutCheckRequestSchema(CheckBaseSchema):
     round = RoundNumber(load_default=1)
     melds = Melds("Every meld of the side on the table.", required=True)
-    players = SideList(
-        PlayerSchema,
-        plain_player,
-        load_default=list,
-        validate=validate.Length(max=MAX_PLAYERS_PER_TEAM),
-        metadata={"description": "The side's players; `foot` only for a foot never picked up."},
-    )
+    players = Players("The side's players; `foot` only for a foot never picked up.")
 
 
 class BooksSchema(Schema):

@@ -3,7 +3,8 @@ score sheets.
 
 The HTTP contract is docs/games-api.md. Views are thin: they authenticate (``g.actor``), call the
 services (``handfoot.server.services.games`` and ``.rounds``), which own the transactions, and
-return the documents of ``serializers.py``; errors become problems in ``problems.py``.
+return the documents of ``serializers.py``; their errors carry their problems
+(``api/services/errors.py``, answered by ``handfoot.server.problems``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from handfoot.server.jsonio import json_response
 from handfoot.server.models import Game, Round
 from handfoot.server.pagination import cursor_link_header, encode_cursor, link_header
 from handfoot.server.parsing import body_as_sent
-from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema
+from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, idempotency_lost
 from handfoot.server.schemas import MAX_ROUNDS_PER_GAME
 from handfoot.server.secret import secret_key
 from handfoot.server.security import no_store_for_keys
@@ -107,7 +108,7 @@ def _auth_docs(func: Any) -> Any:
 
 
 problems.guard(blp)
-blp.errorhandler(IdempotencyLostError)(problems.idempotency_lost)
+blp.errorhandler(IdempotencyLostError)(idempotency_lost)
 _actor = problems.current_actor
 
 

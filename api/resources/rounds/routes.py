@@ -8,9 +8,11 @@ from flask import Response
 from flask.views import MethodView
 
 from handfoot.engine import compare_round_request, rules_of, score_round_body
+from handfoot.engine.bodies import score_body_problems
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.jsonio import json_response
-from handfoot.server.schemas import breakdown_data
+from handfoot.server.problems import abort_invalid, flatten_messages, json_pointer
+from handfoot.server.schemas import breakdown_data, rules_messages
 
 from .examples import COMPARE_REQUEST, COMPARE_RESPONSE, WORKED_ROUND_REQUEST, WORKED_ROUND_RESPONSE
 from .schemas import (
@@ -18,7 +20,6 @@ from .schemas import (
     RoundComparisonSchema,
     RoundScoreRequestSchema,
     RoundScoreSchema,
-    plain_score_body,
 )
 
 blp = Blueprint(
@@ -47,24 +48,21 @@ class RoundScore(MethodView):
         contract, two sides out, a meld the preset forbids, more copies of a card than the decks hold.
         The example is the worked round of Pagat's rules: Team 1 3,740, Team 2 1,075.
         """
-        parser = blp.ARGUMENTS_PARSER
-        body = parser.read_body(_SCORE_REQUEST)
-        # As sent when every member but the cards is as the schema takes it: the engine, the one
-        # reader of a round, reads each card. Else (a tally's rank books, something wrong) the
-        # schema's load first, or its errors (422).
-        as_sent = plain_score_body(body, cards_read=True)
-        if not as_sent:
-            body = parser.load_body(_SCORE_REQUEST, body)
-        try:
-            resolved = rules_of(body)
-            score = score_round_body(body, resolved.rules)
-        except Exception:
-            # Whatever stopped the engine on a body as sent, the schema's errors are the answer when
-            # it refuses the body (a card that is no string, or longer than any card), else the
-            # engine's: the answer of the schema's load before the engine, as for any other body.
-            if as_sent:
-                parser.load_body(_SCORE_REQUEST, body)
-            raise
+        body = blp.ARGUMENTS_PARSER.read_body(_SCORE_REQUEST)
+        # Each part of the body has one reader, in this order: the engine's reader its shape
+        # (RoundScoreRequestSchema documents it) and the house rules' fields their values, both
+        # listed in one 422 validation-error; then the engine reads the cards and the round and
+        # applies the rules of the game (its own 422s).
+        errors = [
+            {"pointer": json_pointer(p.path), "code": p.code, "detail": p.detail} for p in score_body_problems(body)
+        ]
+        rules = body.get("rules") if type(body) is dict else None
+        if type(rules) is dict and rules and (messages := rules_messages(rules)):
+            errors += flatten_messages({"json": {"rules": messages}})
+        if errors:
+            abort_invalid(errors)
+        resolved = rules_of(body)
+        score = score_round_body(body, resolved.rules)
         # A ready response: flask-smorest returns it as it is, without dumping it through
         # RoundScoreSchema (which documents it; breakdown_data gives the same members in the same order).
         return json_response(

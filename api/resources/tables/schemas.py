@@ -10,8 +10,8 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from handfoot.engine.play import ACTION_MEMBERS, ACTION_TYPES, PHASES
 from handfoot.engine.play.step import NOT_ACTIONS
 from handfoot.server.codes import describe
-from handfoot.server.errors import CodedMessage
 from handfoot.server.names import Name
+from handfoot.server.problems import CodedMessage
 from handfoot.server.resources.games.schemas import MAX_ID, GameTeamSchema
 from handfoot.server.schemas import (
     MAX_CARD_LENGTH,

@@ -17,10 +17,10 @@ from handfoot.engine.errors import PROBLEM_CODES, InvalidMeldError, Problem, Rou
 from handfoot.server import codes
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.codes import SCHEMA_CODES as SCHEMA_ERROR_CODES
-from handfoot.server.errors import flatten_messages
 from handfoot.server.problems import (
     PROBLEM_TYPE_BASE,
     abort_problem,
+    flatten_messages,
     json_pointer,
     problem_types,
 )

@@ -460,3 +460,31 @@ def test_the_going_out_check_lists_the_inputs_its_answer_rests_on(
     answer = stateless_client.post("/v1/going-out/check", json={**case, "preset": preset, "players": players}).json
     assert answer["met"] is True
     assert [(u["pointer"], u["code"]) for u in answer["unknown"]] == [(p, "input_needed") for p in pointers]
+
+
+@pytest.mark.parametrize(
+    ("card", "code"),
+    [(7, "invalid_type"), (None, "invalid_type"), ("KSKSKSKSK", "invalid_value")],
+)
+def test_a_card_that_is_no_card_string_is_refused_alike(flask_client: FlaskClient, card: Any, code: str) -> None:
+    """The engine reads the card strings after the body's shape: an item that is no card string is a
+    validation-error at its pointer, on the score and on an append alike, and no unknown card is listed."""
+    teams = [
+        {"name": "Team 1", "melds": [["KS", "KH", card], ["QS", "QH", "1X"]], "players": [{"name": "N", "hand": []}]},
+        tally("Team 2", table=30),
+    ]
+    game = create_game(flask_client)
+    for response in (
+        flask_client.post("/v1/rounds/score", json={"preset": "pagat", "teams": teams}),
+        flask_client.post(f"/v1/games/{game['id']}/rounds", json={"teams": teams}),
+    ):
+        problem = assert_problem(response, 422)
+        assert problem["type"].endswith("/validation-error"), problem
+        assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [("/teams/0/melds/0/2", code)]
+    assert flask_client.get(f"/v1/games/{game['id']}").get_json()["rounds"] == []
+
+
+def test_a_going_out_checks_players_are_read_by_the_engines_reader(stateless_client: FlaskClient) -> None:
+    body = {"preset": "pagat", "melds": [["KS", "KH", "KD"]], "players": [{"name": "N", "hand": [], "feet": []}]}
+    problem = assert_problem(stateless_client.post("/v1/going-out/check", json=body), 422)
+    assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [("/players/0/feet", "unknown_field")]

@@ -1,15 +1,14 @@
-"""Errors as RFC 9457 ``application/problem+json``: the ``Api`` subclass that sends and documents them.
+"""The app's flask-smorest ``Api``: it documents the API (OpenAPI plugins, headers, every error
+response as RFC 9457 ``application/problem+json``) and sends every HTTP error as a problem.
 
 ``Api.handle_http_exception`` turns every ``HTTPException`` (and, through Flask, every unhandled
 exception as a 500) into a problem document; see ``api/problems.py`` for its shape. webargs'
-validation messages (nested dicts keyed by field names and list indexes, under the location) are
-flattened into ``errors`` items with JSON Pointers and a code of ``handfoot.server.codes.SCHEMA_CODES``.
+validation messages become ``errors`` items there (``problems.flatten_messages``).
 """
 
 from __future__ import annotations
 
 import http
-from collections.abc import Mapping
 from typing import Any
 
 import flask
@@ -24,9 +23,11 @@ from handfoot.server.pagination import PAGINATION_HEADER, PageLimitPlugin
 from handfoot.server.parsing import body_limit
 from handfoot.server.problems import (
     PROBLEM_CONTENT_TYPE,
+    VALIDATION_TITLE,
     ProblemHTTPException,
     ProblemSchema,
-    json_pointer,
+    count_phrase,
+    flatten_messages,
     make_problem,
     problem_response,
 )
@@ -37,83 +38,6 @@ from handfoot.server.spec import (
     problem_example,
     register_headers,
 )
-
-# marshmallow 4's default messages → codes. Anything else (validators, custom messages) is
-# "invalid_value".
-_MESSAGE_CODES: dict[str, str] = {
-    "Missing data for required field.": "required",
-    "Unknown field.": "unknown_field",
-    "Field may not be null.": "invalid_type",
-    "Invalid input type.": "invalid_type",
-    "Invalid type.": "invalid_type",
-    "Not a valid list.": "invalid_type",
-    "Not a valid tuple.": "invalid_type",
-    "Not a valid string.": "invalid_type",
-    "Not a valid number.": "invalid_type",
-    "Not a valid integer.": "invalid_type",
-    "Not a valid boolean.": "invalid_type",
-    "Not a valid mapping type.": "invalid_type",
-    "Invalid JSON body.": "malformed_json",
-}
-
-#: webargs locations whose errors point into the body (the rest name a ``parameter``).
-_BODY_LOCATIONS = frozenset({"json", "form", "json_or_form", "files"})
-
-
-class CodedMessage(str):
-    """A schema's message that carries its problem code (one of ``handfoot.server.codes``), for a
-    message no marshmallow default gives (an action's unknown ``type``: the engine's ``unknown_action``)."""
-
-    code: str
-
-    def __new__(cls, message: str, code: str) -> CodedMessage:
-        self = super().__new__(cls, message)
-        self.code = code
-        return self
-
-
-def message_code(message: str) -> str:
-    """The ``handfoot.server.codes`` code for one marshmallow/webargs message: its own
-    (:class:`CodedMessage`), else the one of :data:`_MESSAGE_CODES`, else ``invalid_value``."""
-    if isinstance(message, CodedMessage):
-        return message.code
-    return _MESSAGE_CODES.get(message, "invalid_value")
-
-
-def flatten_messages(messages: Any) -> list[dict[str, str]]:
-    """Flatten webargs ``{location: {field: {index: [msg]}}}`` into ``errors`` items.
-
-    Body locations give ``pointer`` (``"/teams/0/melds/1/2"``; schema-level ``_schema`` messages
-    point at their container); other locations give ``parameter`` (the top-level field name).
-    """
-    items: list[dict[str, str]] = []
-
-    def add(location: str, path: tuple[str | int, ...], message: str) -> None:
-        item: dict[str, str]
-        if location in _BODY_LOCATIONS:
-            item = {"pointer": json_pointer(path)}
-        else:
-            item = {"parameter": str(path[0]) if path else ""}
-        item["code"] = message_code(message)
-        item["detail"] = str(message)
-        items.append(item)
-
-    def walk(location: str, node: Any, path: tuple[str | int, ...]) -> None:
-        if isinstance(node, Mapping):
-            for key, value in node.items():
-                walk(location, value, path if key == "_schema" else (*path, key))
-        elif isinstance(node, list | tuple):
-            for value in node:
-                walk(location, value, path)
-        else:
-            add(location, path, node if isinstance(node, CodedMessage) else str(node))
-
-    if isinstance(messages, Mapping):
-        for location, node in messages.items():
-            walk(str(location), node, ())
-    else:
-        walk("json", messages, ())
-    return items
 
 
 class ErrorResponsesPlugin(BasePlugin):
@@ -213,8 +137,8 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
             type_slug, title = "malformed-json", "Malformed JSON"
             detail = "The request body is not valid JSON."
         elif status == 422 and errors:
-            type_slug, title = "validation-error", "Request does not match the schema"
-            detail = _count_phrase(len(errors))
+            type_slug, title = "validation-error", VALIDATION_TITLE
+            detail = count_phrase(len(errors))
         elif status == 413:
             limit = body_limit()
             detail = f"The request body is larger than the limit of {limit} bytes."
@@ -238,7 +162,3 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
 def _data_headers(error: HTTPException) -> dict[str, str]:
     data = getattr(error, "data", None) or {}
     return dict(data.get("headers") or {})
-
-
-def _count_phrase(n: int) -> str:
-    return "1 problem in the request." if n == 1 else f"{n} problems in the request."
