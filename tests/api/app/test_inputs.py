@@ -350,7 +350,7 @@ def test_unicode_names_are_stored_and_returned_intact(flask_client: FlaskClient,
     listed = flask_client.get("/v1/games", query_string={"player": "zoe\u0308"}).get_json()
     assert [g["name"] for g in listed] == [UNICODE]
     csv = flask_client.get(f"/v1/games/{game['id']}/scoresheet", headers={"Accept": "text/csv"}).get_data(as_text=True)
-    assert csv.splitlines()[0] == f"round,{UNICODE},{UNICODE} total,Team 2,Team 2 total"
+    assert csv.splitlines()[0] == f'"round","{UNICODE}","{UNICODE} total","Team 2","Team 2 total"'
 
 
 @pytest.mark.db
