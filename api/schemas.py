@@ -7,6 +7,7 @@ the one place a rule is defined. The engine checks the values again (ranges, con
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from itertools import chain
 from typing import Any
@@ -17,7 +18,7 @@ from marshmallow.types import StrSequenceOrSet
 from marshmallow.utils import get_value
 
 from handfoot.engine import PRESETS, RULE_FIELDS, Breakdown, RuleField, bodies
-from handfoot.server.problems import json_pointer
+from handfoot.server.problems import CodedMessage, json_pointer
 
 #: The limits of request sizes (docs/reliability.md): the engine's reader's (``handfoot.engine.bodies``).
 MAX_CARD_LENGTH = bodies.MAX_CARD_LENGTH
@@ -242,6 +243,18 @@ _RULE_FIELDS_BY_MEMBER: dict[str, fields.Field[Any]] = {
 }
 
 
+def unknown_rule(member: str) -> CodedMessage:
+    """The message for a house rule that is no rule field: ``unknown_field``, naming the closest rule
+    names (a misspelling: ``going_out_bonsu`` -> ``going_out_bonus``) or where the names are listed."""
+    close = difflib.get_close_matches(member, _RULE_FIELDS_BY_MEMBER, n=3, cutoff=0.6)
+    hint = (
+        f"did you mean {' or '.join(repr(name) for name in close)}?"
+        if close
+        else "the rule names are the `fields` of GET /v1/presets/{preset_id}."
+    )
+    return CodedMessage(f"Unknown field: {member!r} is not a house rule; {hint}", "unknown_field")
+
+
 def rules_messages(rules: dict[str, Any]) -> dict[str, Any]:
     """The messages ``RulesSchema().load(rules)`` raises (empty when it takes ``rules``), from the
     members sent alone: a load walks each of the ~70 fields for the few members a request sends."""
@@ -249,7 +262,7 @@ def rules_messages(rules: dict[str, Any]) -> dict[str, Any]:
     for member, value in rules.items():
         field = _RULE_FIELDS_BY_MEMBER.get(member)
         if field is None:
-            messages[member] = ["Unknown field."]
+            messages[member] = [unknown_rule(member)]
             continue
         try:
             field.deserialize(value, member, rules)
@@ -270,8 +283,12 @@ class RulesField(fields.Nested):
         partial: bool | StrSequenceOrSet | None = None,
         **kwargs: Any,
     ) -> Any:
-        if type(value) is dict and not value:
-            return {}
+        if type(value) is dict:
+            if not value:
+                return {}
+            messages = rules_messages(value)  # the one reading of each member (and of names unknown)
+            if messages:
+                raise ma.ValidationError(messages)
         return super()._deserialize(value, attr, data, partial, **kwargs)
 
 

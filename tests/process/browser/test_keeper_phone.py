@@ -199,3 +199,30 @@ def test_round_entry_for_two_sides_fits_one_phone_screen(page: Any, live_server:
     page.get_by_role("button", name="Breakdown").click()
     expect(page.locator(".preview [data-total='Team 1']")).to_be_visible()
     expect(page.get_by_role("button", name="Breakdown")).to_have_attribute("aria-expanded", "true")
+
+
+def test_a_corrected_rounds_badge_keeps_the_sheet_on_a_phone(page: Any, live_server: LiveServer) -> None:
+    """On a 390 px phone a corrected round's badge pushed the score sheet past the screen's edge:
+    the "Correct" buttons of every round were off the screen. Every round's button stays on it."""
+    game_id = stored_game(live_server, rounds=4, name="A long evening", sides=("The Grandparents", "The Cousins"))
+    for number in (1, 3):
+        current = requests.get(f"{live_server.url}/v1/games/{game_id}/rounds/{number}", timeout=10)
+        body = {"teams": current.json()["request"]["teams"]}
+        corrected = requests.put(
+            f"{live_server.url}/v1/games/{game_id}/rounds/{number}",
+            json=body,
+            headers={"If-Match": current.headers["ETag"]},
+            timeout=10,
+        )
+        assert corrected.status_code == 200, corrected.text
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/#/games/{game_id}")
+    buttons = page.get_by_role("link", name=re.compile(r"^Correct round \d$"))
+    buttons.first.wait_for()
+    assert buttons.count() == 4
+    expect(page.get_by_role("button", name=re.compile(r"History of round 1"))).to_be_visible()
+    screenshot(page, "phone-corrected-rounds", full_page=False, at="table")
+    for index in range(4):
+        box = buttons.nth(index).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (index, box)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
