@@ -21,6 +21,7 @@ timeout instead of failing when a read lock cannot be upgraded.
 from __future__ import annotations
 
 import contextlib
+import functools
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,7 +29,9 @@ from pathlib import Path
 from typing import Any
 
 import flask
-from sqlalchemy import Engine, MetaData, create_engine, event, make_url, text
+from sqlalchemy import Connection, Engine, Insert, MetaData, Table, create_engine, event, make_url, text
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
@@ -317,6 +320,22 @@ class Database:
         begun = session.info.get("write_begun")
         return begun is not None and begun is session.get_transaction()
 
+    @property
+    def notifies(self) -> bool:
+        """Whether the database delivers ``NOTIFY`` to its listeners on commit (PostgreSQL)."""
+        return not self.is_sqlite
+
+    def notify(self, connection: Connection, channel: str, payload: str) -> None:
+        """``NOTIFY channel, payload`` in ``connection``'s transaction, delivered on its commit
+        (PostgreSQL; a no-op where the database has no ``NOTIFY``, :attr:`notifies`)."""
+        if self.notifies:
+            connection.execute(_NOTIFY, {"channel": channel, "payload": payload})
+
+    def insert_new(self, table: Table, keys: tuple[str, ...]) -> Insert:
+        """``INSERT ... ON CONFLICT (keys) DO NOTHING RETURNING id`` into ``table`` in this database's
+        dialect (no row where one holds the keys already), built once per process."""
+        return _insert_new(self.is_sqlite, table, keys)
+
     def ping(self) -> None:
         """Run ``SELECT 1``; raises ``sqlalchemy.exc.SQLAlchemyError`` if unreachable."""
         with self.engine.connect() as connection:
@@ -346,6 +365,15 @@ class Database:
         wakeups.close(self)
         if self._engine is not None:
             self._engine.dispose()
+
+
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+
+@functools.cache
+def _insert_new(sqlite: bool, table: Table, keys: tuple[str, ...]) -> Insert:
+    insert = sqlite_insert(table) if sqlite else pg_insert(table)
+    return insert.on_conflict_do_nothing(index_elements=list(keys)).returning(table.c.id)
 
 
 EXTENSION_KEY = "handfoot.db"

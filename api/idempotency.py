@@ -17,18 +17,13 @@ response (status, ``Location``, ``ETag``, body):
 - the same key with another method, path or body: 422 ``idempotency-key-reused``;
 - a request that fails (4xx, 5xx) rolls its claim back with its write: sent again, it runs again.
 
+A claim is never committed without its answer; a row without one (left by an earlier version, which
+claimed in a transaction of its own) is free, and the next request with the key takes it.
+
 Keys are kept ``HANDFOOT_IDEMPOTENCY_TTL_SECONDS`` (default 86400: 24 hours) after first use; a key
 found expired is replaced, and expired keys are deleted by a sweep each process runs at most every
 ``HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS`` (default 300), in a claim's transaction.
 
-A claim stored in flight by an earlier version (which claimed in a transaction of its own) is still
-honoured: 409 ``idempotency-in-flight`` while its holder runs, taken over once it is gone. The
-claim's ``token`` names the process that holds it (host, pid, start time: ``claim_holders``); a
-claim whose process is gone is taken over by the next request with the key.
-A claim held by a process on another host (several API hosts on one PostgreSQL) is checked through
-the database: every claiming process holds an advisory lock named after its marker
-(:mod:`handfoot.server.liveness`), so a free lock is a dead holder. Where neither can tell, the
-claim is taken over after :data:`IN_FLIGHT_TAKEOVER_SECONDS`.
 """
 
 from __future__ import annotations
@@ -47,12 +42,9 @@ from typing import Any, Generic, NoReturn, TypeVar, cast
 import flask
 from sqlalchemy import Connection, Row, bindparam, delete, select, update
 from sqlalchemy import Table as SqlTable
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
-from handfoot.server.claim_holders import claim_holder_alive, new_claim_token
 from handfoot.server.db import Database, get_db
 from handfoot.server.models import IdempotencyKey
 from handfoot.server.parsing import decode_json
@@ -66,12 +58,6 @@ HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
 DEFAULT_TTL_SECONDS = 24 * 60 * 60
 TTL_ENV = "HANDFOOT_IDEMPOTENCY_TTL_SECONDS"
-#: An in-flight key whose holder cannot be checked (:func:`claim_holder_alive` answers ``None``) and
-#: older than this belongs to a request that died; a new request takes it over.
-#: ``HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS`` sets it (keep it above the slowest request: gunicorn's
-#: ``timeout``).
-IN_FLIGHT_TAKEOVER_SECONDS = 120
-TAKEOVER_ENV = "HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS"
 
 
 def _setting(name: str, default: float) -> float:
@@ -83,10 +69,6 @@ def _setting(name: str, default: float) -> float:
     except ValueError:
         value = default
     return value if value > 0 else default
-
-
-def takeover_seconds() -> float:
-    return _setting(TAKEOVER_ENV, IN_FLIGHT_TAKEOVER_SECONDS)
 
 
 #: Response headers stored with the body and sent again on a replay.
@@ -158,10 +140,6 @@ def fingerprint(method: str, path: str, body: bytes) -> str:
     return hashlib.sha256(method.encode() + b"\n" + path.encode() + b"\n" + canonical).hexdigest()
 
 
-class IdempotencyLostError(Exception):
-    """The claimed key was taken over by another request: this one must not commit."""
-
-
 class _ReplayedError(Exception):
     """The claim found the key's stored answer: its transaction ends, rolled back, with it."""
 
@@ -191,34 +169,21 @@ class Answer:
 
 @dataclass
 class Claim:
-    """A key this request holds in flight."""
+    """A key this request holds, in its write transaction."""
 
     row_id: int
-    token: str
     completed: bool = field(default=False)
 
     def complete(self, session: Session, answer: Answer) -> None:
         """Store the answer, in the caller's write transaction. The body is stored as the app sends
-        it (:meth:`Answer.sent`), so a replay is the first answer byte for byte. Raises
-        :class:`IdempotencyLostError` when the key was taken over."""
-        self.completed_by(session.connection().execute(_COMPLETE, self.values(answer)).rowcount == 1)
-
-    def values(self, answer: Answer) -> dict[str, Any]:
-        """The parameters that store ``answer`` with this claim (:data:`ANSWERED`'s)."""
-        return {
+        it (:meth:`Answer.sent`), so a replay is the first answer byte for byte."""
+        values = {
             "row_id": self.row_id,
-            "claim_token": self.token,
             "answer_status": answer.status,
             "answer_headers": dict(answer.headers),
             "answer_body": answer.sent().decode(),
         }
-
-    def completed_by(self, answered: bool) -> None:
-        """The answer was stored (``answered``: the claim's row was updated, by :meth:`complete` or
-        by the caller's own statement holding :data:`ANSWERED`); :class:`IdempotencyLostError` when
-        it was not, the key having been taken over."""
-        if not answered:
-            raise IdempotencyLostError()
+        session.connection().execute(_COMPLETE, values)
         self.completed = True
 
 
@@ -236,11 +201,6 @@ class Completion(Generic[R]):
 
     def store(self, session: Session, result: R) -> None:
         self.claim.complete(session, self.answer(result))
-
-    def values(self, result: R) -> dict[str, Any]:
-        """The parameters of :data:`ANSWERED` that store the answer to ``result``, for a service whose
-        own statement stores it (then :meth:`Claim.completed_by` says whether it did)."""
-        return self.claim.values(self.answer(result))
 
 
 def completion(answer: Callable[[R], Answer]) -> Completion[R] | None:
@@ -287,7 +247,7 @@ def _sweep_if_due(session: Session, now: datetime) -> None:
 
 #: The statements every keyed request runs, built once, in Core on the table (no ORM on the path).
 KEYS: SqlTable = IdempotencyKey.__table__  # type: ignore[assignment]
-_ROW = ("id", "fingerprint", "token", "status", "response_headers", "response_body", "created_at", "expires_at")
+_ROW = ("id", "fingerprint", "status", "response_headers", "response_body", "created_at", "expires_at")
 _FIND = select(*(KEYS.c[name] for name in _ROW)).where(
     KEYS.c.scope == bindparam("scope"), KEYS.c.key == bindparam("key")
 )
@@ -298,26 +258,15 @@ _DELETE_EXPIRED = delete(KEYS).where(KEYS.c.expires_at < bindparam("now"))
 _DELETE_ROW = delete(KEYS).where(KEYS.c.id == bindparam("row_id"))
 _COMPLETE = (
     update(KEYS)
-    .where(KEYS.c.id == bindparam("row_id"), KEYS.c.token == bindparam("claim_token"), KEYS.c.status.is_(None))
+    .where(KEYS.c.id == bindparam("row_id"))
     .values(
         status=bindparam("answer_status"),
         response_headers=bindparam("answer_headers"),
         response_body=bindparam("answer_body"),
     )
 )
-#: :data:`_COMPLETE` as a CTE (``answered``), for a service that stores its write and its answer in
-#: one statement (PostgreSQL: a table's action, ``table_statements``); a row where it wrote.
-ANSWERED = _COMPLETE.returning(KEYS.c.id).cte("answered")
-_TAKE_OVER = (
-    update(KEYS)
-    .where(KEYS.c.id == bindparam("row_id"))
-    .values(token=bindparam("new_token"), created_at=bindparam("new_created_at"))
-)
-#: ``INSERT ... ON CONFLICT (scope, key) DO NOTHING RETURNING id``, by dialect (SQLite: ``True``).
-_INSERT_NEW = {
-    sqlite: insert_of(KEYS).on_conflict_do_nothing(index_elements=["scope", "key"]).returning(KEYS.c.id)
-    for sqlite, insert_of in ((True, sqlite_insert), (False, pg_insert))
-}
+#: ``INSERT ... ON CONFLICT (scope, key) DO NOTHING RETURNING id`` (``Database.insert_new``).
+_INSERT_NEW = (KEYS, ("scope", "key"))
 
 
 def _stored(session: Session, scope: str, key: str, print_: str) -> flask.Response | None:
@@ -349,19 +298,18 @@ def _insert_claim(
 ) -> Claim | None:
     """A new claim of the key (``INSERT ... ON CONFLICT DO NOTHING``); ``None`` when a row holds the
     key already."""
-    token = new_claim_token(db)
     row_id = connection.execute(
-        _INSERT_NEW[db.is_sqlite],
+        db.insert_new(*_INSERT_NEW),
         {
             "scope": scope,
             "key": key,
             "fingerprint": print_,
-            "token": token,
+            "token": "",  # named the claim's process in earlier versions, which took claims over
             "created_at": now,
             "expires_at": now + timedelta(seconds=ttl_seconds()),
         },
     ).scalar()
-    return None if row_id is None else Claim(row_id, token)
+    return None if row_id is None else Claim(row_id)
 
 
 def _claim(db: Database, session: Session, scope: str, key: str, print_: str) -> Claim | flask.Response:
@@ -378,7 +326,9 @@ def _claim(db: Database, session: Session, scope: str, key: str, print_: str) ->
     if claim is not None:
         return claim
     row = connection.execute(_FIND_FOR_UPDATE, {"scope": scope, "key": key}).first()
-    if row is not None and _aware(row.expires_at) < now:
+    if row is not None and (_aware(row.expires_at) < now or row.status is None):
+        # expired, or claimed without an answer by an earlier version (a claim of this one is never
+        # committed without its answer): the key is free
         connection.execute(_DELETE_ROW, {"row_id": row.id})
         row, claim = None, _insert_claim(db, connection, scope, key, print_, now)
     if row is None:
@@ -386,26 +336,7 @@ def _claim(db: Database, session: Session, scope: str, key: str, print_: str) ->
             raise StaleDataError("another request claimed the Idempotency-Key meanwhile")
         return claim
     _check_fingerprint(row, print_)
-    if row.status is not None:
-        return _replay(row)
-    # A claim stored in flight (by a version that claimed in a transaction of its own): taken over
-    # once its holder is gone.
-    alive = claim_holder_alive(db, row.token)
-    timed_out = now - _aware(row.created_at) >= timedelta(seconds=takeover_seconds())
-    if alive or (alive is None and not timed_out):
-        abort_problem(
-            409,
-            "Request in flight",
-            "The first request with this Idempotency-Key is still running; retry shortly.",
-            type_slug="idempotency-in-flight",
-            retry_after=1,
-            errors=[
-                {"parameter": HEADER, "code": "idempotency_in_flight", "detail": "a request with this key is running"}
-            ],
-        )
-    token = new_claim_token(db)  # its holder is gone: this request takes the key over
-    connection.execute(_TAKE_OVER, {"row_id": row.id, "new_token": token, "new_created_at": now})
-    return Claim(row.id, token)
+    return _replay(row)
 
 
 def idempotent(

@@ -5,8 +5,7 @@ Each write is one unit of work (``store.transaction``) and writes the game row o
 (:func:`_write_state`): where its version is still the one read, moved on by one. An append (the
 hot path) reads the game row, scores the round against it with no lock held, then, from
 ``store.begin_write`` on, updates the game row (and, in the same UPDATE, asks that no table plays
-the game) and inserts the round and its sides' facts (on PostgreSQL the three in one statement:
-``round_statements.append_stmt``), then the Idempotency-Key's answer, if the request has one. A
+the game) and inserts the round and its sides' facts, then the Idempotency-Key's answer, if the request has one. A
 version that moved meanwhile (another write to the game) runs the whole append again, read and
 scoring included (``api/services/store.py``), and this time its write begins first and reads the
 game ``FOR UPDATE`` (``store.run_again``): an append loses a race once, however busy its game. On
@@ -50,13 +49,11 @@ from handfoot.server.services.errors import (
     TableOpenError,
 )
 from handfoot.server.services.games import find_game, now, state_mapping
-from handfoot.server.services.history import delete_round_sides, round_side_facts, write_round_sides
+from handfoot.server.services.history import delete_round_sides, write_round_sides
 from handfoot.server.services.round_statements import (
     INSERT_ROUND,
     PLAYING_TABLE,
-    ROUND_PARAMS,
     ROUND_TOTALS,
-    append_stmt,
     game_row_stmt,
     state_update_stmt,
 )
@@ -224,11 +221,6 @@ def _write_state(session: Session, actor: Actor, game_id: int, version: int, sta
         _not_written(session, game_id, refuse_table)
 
 
-def _chained(session: Session) -> bool:
-    """Whether an append's writes go as one statement (:func:`append_stmt`): not on SQLite."""
-    return not store.database_of(session).is_sqlite
-
-
 @dataclass(frozen=True, slots=True)
 class _Append:
     """A round scored against the game row at ``version``, and the game's state after it."""
@@ -268,28 +260,17 @@ def _prepare(session: Session, row: Row[Any], body: Mapping[str, Any],
 def _store_append(session: Session, actor: Actor, append: _Append, request: Mapping[str, Any],
                   completion: Completion[Appended] | None, *, by_table: bool = False) -> Appended:
     """Write a prepared append in the caller's write transaction: the game row where its version is
-    still the one scored against (:func:`_write_state`), then the round and its sides' facts (on
-    PostgreSQL the three in one statement, :func:`append_stmt`). Unless ``by_table`` (a table
-    storing its own round), a game a table is playing is refused."""
+    still the one scored against (:func:`_write_state`), then the round and its sides' facts. Unless
+    ``by_table`` (a table storing its own round), a game a table is playing is refused."""
     stamp = now()
     state = append.state
     rnd = AppendedRound(number=append.number, revision=1, request={**request, "round": append.number},
                         teams=append.teams, author=actor.name, created_at=stamp, updated_at=stamp)
     values = {"number": rnd.number, "revision": rnd.revision, "request": rnd.request, "teams": rnd.teams,
               "author": rnd.author, "created_at": stamp, "updated_at": stamp}
-    refuse_table = not by_table
-    if _chained(session):
-        params = _state_params(actor, append.game_id, append.version, state, stamp)
-        params.update({ROUND_PARAMS[name]: value for name, value in values.items()})
-        for side, facts in enumerate(round_side_facts(rnd.teams)):
-            params.update({f"{name}_{side}": value for name, value in facts.items()})
-        stmt = append_stmt(actor.key_id is None, refuse_table, len(rnd.teams))
-        if session.connection().execute(stmt, params).rowcount != len(rnd.teams):
-            _not_written(session, append.game_id, refuse_table)
-    else:
-        _write_state(session, actor, append.game_id, append.version, state, stamp, refuse_table=refuse_table)
-        session.connection().execute(INSERT_ROUND, {"game_id": append.game_id, **values})
-        write_round_sides(session, append.game_id, rnd.number, rnd.teams)
+    _write_state(session, actor, append.game_id, append.version, state, stamp, refuse_table=not by_table)
+    session.connection().execute(INSERT_ROUND, {"game_id": append.game_id, **values})
+    write_round_sides(session, append.game_id, rnd.number, rnd.teams)
     appended = WrittenGame(append.game_id, append.sides, state), rnd
     if completion is not None:
         completion.store(session, appended)

@@ -9,8 +9,7 @@ all rounds. The seat's token is checked on the row read for the request (:func:`
 action is checked on it too, so a refused action writes nothing. An accepted action is one write
 transaction: the action appended to ``table_actions`` and the row updated *where its version is
 still the one read* (two actions on one version: one is stored, the other is a 409
-``version_moved``); on PostgreSQL, an action that ends no round writes these, its waiters' NOTIFY
-and its Idempotency-Key's answer as one statement (``table_statements.ACT_AT_ONCE``). When the
+``version_moved``). When the
 action ends the round, the same transaction scores it by the one path (``play.score``, on the
 engine's values) and stores it in the game's history through the append of
 ``POST /v1/games/{id}/rounds`` (``rounds.append_scored_in``), with its seed and a pointer to its log
@@ -374,8 +373,6 @@ def _store_action(session: Session, data: TableData, action: Mapping[str, Any], 
     stamp = now()
     before, answer = data.state, data.due_answer
     db = store.database_of(session)
-    if answer is None and after.phase != "ended" and not db.is_sqlite:
-        return _store_at_once(session, db, data, action, after, stamp, completion)
     rows = [] if answer is None else [  # the answer's index: the asked round's step, one before the shown one
         {"table_id": data.id, "round": before.round, "index": before.step - 1, "seat": answer["seat"],
          "action": answer, "version": data.row_version + 1, "created_at": stamp}]
@@ -387,27 +384,6 @@ def _store_action(session: Session, data: TableData, action: Mapping[str, Any], 
     wakeups.announce(db, session, [data.id])
     if completion is not None:
         completion.store(session, stored)
-    return stored
-
-
-def _store_at_once(session: Session, db: Database, data: TableData, action: Mapping[str, Any], after: play.State,
-                   stamp: datetime, completion: Completion[TableData] | None) -> TableData:
-    """:func:`_store_action` on PostgreSQL for an action that ends no round and follows no due
-    answer: one statement (``table_statements.ACT_AT_ONCE``, with the key's answer
-    ``ACT_AT_ONCE_ANSWERED``)."""
-    stored = _next(data, data.status, after, stamp, data.last_round)
-    values = {**_update_values(data, stored), "log_round": data.state.round, "log_index": data.state.step,
-              "log_seat": action["seat"], "log_action": dict(action), "log_version": stored.version,
-              "log_created_at": stamp}
-    if completion is None:
-        row = session.connection().execute(sql.ACT_AT_ONCE, values).first()
-    else:
-        row = session.connection().execute(sql.ACT_AT_ONCE_ANSWERED, {**values, **completion.values(stored)}).first()
-    if row is None:
-        raise store.VersionMovedError("the table row changed since it was read")  # run again: then a 409
-    if completion is not None:
-        completion.claim.completed_by(row.answered == 1)
-    wakeups.announce(db, session, [data.id], notified=True)
     return stored
 
 

@@ -17,7 +17,7 @@ from flask.views import MethodView
 from handfoot.server import auth, idempotency
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
-from handfoot.server.idempotency import HEADER_DOC, IdempotencyLostError, idempotent
+from handfoot.server.idempotency import HEADER_DOC, idempotent
 from handfoot.server.jsonio import json_response
 from handfoot.server.models import Game, Round
 from handfoot.server.pagination import cursor_link_header, encode_cursor, link_header
@@ -107,7 +107,6 @@ def _auth_docs(func: Any) -> Any:
 
 
 problems.guard(blp)
-blp.errorhandler(IdempotencyLostError)(problems.idempotency_lost)
 _actor = problems.current_actor
 
 

@@ -22,9 +22,8 @@ from flask.views import MethodView
 from handfoot.server import idempotency, wakeups
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
-from handfoot.server.idempotency import HEADER_DOC, IdempotencyLostError, idempotent
+from handfoot.server.idempotency import HEADER_DOC, idempotent
 from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, abort_invalid_header
-from handfoot.server.resources.games import problems as games_problems
 from handfoot.server.resources.games.routes import GAME_ID, LOCATION_HEADER, ROUND_NUMBER
 from handfoot.server.resources.games.schemas import MAX_ID
 from handfoot.server.secret import secret_key
@@ -67,7 +66,6 @@ blp = Blueprint(
 TABLE_ID = GAME_ID  # the same range: an SQL INTEGER
 
 problems.guard(blp)
-blp.errorhandler(IdempotencyLostError)(games_problems.idempotency_lost)
 
 SEAT_TOKEN_DOC = {
     "name": problems.SEAT_HEADER,
