@@ -11,7 +11,7 @@
   commit is on stable storage before it is acknowledged) or ``NORMAL`` (opt-in: faster commits;
   an OS crash or power cut may roll back the last acknowledged ones). See ``api/db.py``.
 - ``HANDFOOT_RATE_LIMIT``: requests allowed per API key (else per client address) on ``/v1``, in
-  Flask-Limiter's notation (``"600/minute"``, ``"20/second;600/minute"``); unset or ``off``: no
+  the ``limits`` library's notation (``"600/minute"``, ``"20/second;600/minute"``); unset or ``off``: no
   limit. ``HANDFOOT_RATE_LIMIT_STORAGE``: where the counters live (default: a SQLite file in the
   temp directory that the host's workers share; ``redis://...`` to share them across hosts). See
   ``api/security.py`` and ``api/ratelimit.py``. ``HANDFOOT_RATE_LIMIT_KEY_PREFIX``: prefixes

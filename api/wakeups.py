@@ -293,13 +293,14 @@ def watch(db: Database, table_id: int) -> contextlib.AbstractContextManager[Wait
     return of(db).watch(table_id)
 
 
-def announce(db: Database, session: Session, table_ids: Iterable[int]) -> None:
+def announce(session: Session, table_ids: Iterable[int]) -> None:
     """In the write transaction that changes ``table_ids``: their waiters wake when it commits
     (never for a rollback). PostgreSQL: a ``NOTIFY`` for each, which the database delivers to every
-    host's listener on commit (``Database.notify``);
-    and, on every backend, :meth:`Wakeups.changed` once ``session``'s transaction has committed (the
-    request's outermost one: an Idempotency-Key's claim may hold it open past the action)."""
-    ids = list(table_ids)
+    host's listener on commit (``Database.notify``); and, on every backend, :meth:`Wakeups.changed`
+    once ``session``'s transaction has committed."""
+    from handfoot.server.db import Database  # db.py imports this module
+
+    ids, db = list(table_ids), Database.of(session)
     for table_id in ids:
         db.notify(session.connection(), CHANNEL, str(table_id))
     pending = session.info.setdefault(_PENDING, {})

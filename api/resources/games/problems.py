@@ -7,7 +7,6 @@ from flask_smorest import Blueprint
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
-from handfoot.server import auth
 from handfoot.server.problems import json_pointer, make_problem, problem_response
 from handfoot.server.services import errors as svc
 
@@ -108,20 +107,9 @@ def database_down(_error: Exception) -> flask.Response:
     return problem_response(problem, {"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
-def _authenticate() -> None:
-    flask.g.actor = auth.authenticate()
-
-
-def current_actor() -> auth.Actor:
-    """Who sent the request (set by :func:`guard`'s authentication)."""
-    actor: auth.Actor = flask.g.actor
-    return actor
-
-
 def guard(blp: Blueprint) -> None:
-    """Authenticate every request of ``blp`` (``flask.g.actor``) and answer the games services'
-    errors, and a database that is down or whose pool stayed in use, as problems."""
-    blp.before_request(_authenticate)
+    """Answer the games services' errors, and a database that is down or whose pool stayed in use,
+    as problems."""
     blp.errorhandler(svc.GameServiceError)(service_problem)
     for error in (OperationalError, InterfaceError, PoolTimeoutError):
         blp.errorhandler(error)(database_down)

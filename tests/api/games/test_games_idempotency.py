@@ -99,7 +99,7 @@ def test_unanswered_claim_of_an_earlier_version_is_free(
                 status=None,
                 created_at=old,
                 expires_at=old + timedelta(days=1),
-                fingerprint=fingerprint("POST", f"/v1/games/{game_id}/rounds", raw),
+                fingerprint=fingerprint("POST", f"/v1/games/{game_id}/rounds", {"teams": SEED_ROUND_1}),
             )
         )
     headers = {"Idempotency-Key": "left"}
