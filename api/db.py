@@ -29,7 +29,21 @@ from pathlib import Path
 from typing import Any
 
 import flask
-from sqlalchemy import Connection, Engine, Insert, MetaData, Table, create_engine, event, make_url, text
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    Insert,
+    MetaData,
+    Table,
+    Text,
+    cast,
+    create_engine,
+    event,
+    func,
+    make_url,
+    text,
+)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import OperationalError
@@ -316,6 +330,12 @@ class Database:
 
 
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+
+def notify_in(channel: str, payload: ColumnElement[Any]) -> ColumnElement[Any]:
+    """:meth:`Database.notify` as a column of a statement that chains writes (PostgreSQL alone:
+    ``Database.chains_writes``), ``payload`` one of its columns (one round trip, not two)."""
+    return func.pg_notify(channel, cast(payload, Text))
 
 
 @functools.cache
