@@ -1,4 +1,6 @@
-"""API keys: created and revoked on the command line, checked on every game request.
+"""Who makes a request: an API key (created and revoked on the command line) or a seat of a
+table (by its Seat-Token); the view decorators that find the caller (:func:`authenticated`,
+:func:`seated`, :func:`seat_or_key`) and pass it to the view as ``actor``, reading no game or table.
 
 A key is ``hf_`` + 43 URL-safe characters (256 bits from :mod:`secrets`). It is printed once by
 ``handfoot-server keys create NAME``; the database keeps only its SHA-256 (a key this
@@ -13,20 +15,27 @@ game is a 404). ``keys create NAME --adopt-anonymous`` hands the anonymous games
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import click
 import flask
 from flask.cli import AppGroup
-from sqlalchemy import select, update
+from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy.exc import InterfaceError, OperationalError
 
+from handfoot.server import security
 from handfoot.server.db import Database, get_db
 from handfoot.server.models import ApiKey, Game
+from handfoot.server.models import Table as TableRow
 from handfoot.server.problems import abort_problem
+from handfoot.server.services.errors import StoreUnavailableError, TableNotFoundError
 
 KEY_PREFIX = "hf_"
 
@@ -47,8 +56,22 @@ class Actor:
 ANONYMOUS = Actor()
 
 
+@dataclass(frozen=True, slots=True)
+class SeatActor(Actor):
+    """A seat of a table, by its token: its Idempotency-Keys are its own (scope ``seat:<table>:<seat>``),
+    so no seat can replay another's answer (which holds that seat's hand)."""
+
+    table_id: int = 0
+    seat: int = 0
+
+    @property
+    def scope(self) -> str:
+        return f"seat:{self.table_id}:{self.seat}"
+
+
 def hash_key(token: str) -> str:
-    """The stored form of a key: SHA-256, hex."""
+    """The stored form of an API key or a seat's token: SHA-256, hex (a token of 256 random bits
+    needs no salt or slow hash)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
@@ -97,12 +120,14 @@ def bearer_token() -> str | None:
 _NOT_LOOKED_UP = object()
 
 
-def cached_find_key(token: str) -> ApiKey | None:
-    """:func:`find_key` once per request (the rate limiter and authentication both need it)."""
-    cache: dict[str, ApiKey | None] = flask.g.setdefault("handfoot_keys", {})
+def key_owner(token: str) -> Actor | None:
+    """The owner of the active API key ``token`` (:func:`find_key`), looked up once per request (the
+    rate limiter and authentication both need it); ``None`` for no such key."""
+    cache: dict[str, Actor | None] = flask.g.setdefault("handfoot_key_owners", {})
     found = cache.get(token, _NOT_LOOKED_UP)
     if found is _NOT_LOOKED_UP:
-        found = cache[token] = find_key(get_db(), token)
+        key = find_key(get_db(), token)
+        found = cache[token] = None if key is None else Actor(key.id, key.name)
     return found  # type: ignore[return-value]
 
 
@@ -132,11 +157,69 @@ def authenticate() -> Actor:
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         _unauthorized("The Authorization header must be 'Bearer <key>'.")
-    key = cached_find_key(token)
-    if key is None:
+    owner = key_owner(token)
+    if owner is None:
         _unauthorized("The API key is unknown or revoked.")
-    assert key is not None
-    return Actor(key.id, key.name)
+    assert owner is not None
+    return owner
+
+
+def authenticated(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a view: its caller (:func:`authenticate`) as ``actor``."""
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return view(*args, actor=authenticate(), **kwargs)
+
+    return wrapper
+
+
+_SEATS: Table = TableRow.__table__  # type: ignore[assignment]
+_SEAT_HASHES = select(_SEATS.c.seat_hashes).where(_SEATS.c.id == bindparam("table_id"))
+
+
+def seat_of(db: Database, table_id: int, token: str | None) -> SeatActor:
+    """The seat of table ``table_id`` whose token is ``token`` (only the seats' hashes are read);
+    :class:`TableNotFoundError` for an unknown table, a missing token or one of no seat there (the
+    same error: a wrong token learns nothing)."""
+    if not token:
+        raise TableNotFoundError(table_id)
+    digest = hash_key(token)
+    try:
+        with db.session() as session:
+            hashes = session.connection().execute(_SEAT_HASHES, {"table_id": table_id}).scalar()
+    except (OperationalError, InterfaceError) as err:
+        raise StoreUnavailableError(str(err.orig)) from err
+    seat = None
+    for i, stored in enumerate(hashes or ()):
+        if hmac.compare_digest(stored, digest):  # every hash compared: the time says nothing of the seat
+            seat = i
+    if seat is None:
+        raise TableNotFoundError(table_id)
+    security.seat_accepted(token)  # its next requests count against the seat's allowance
+    return SeatActor(table_id=table_id, seat=seat)
+
+
+def seated(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a view of table ``table_id``: the seat its ``Seat-Token`` names as ``actor``."""
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, table_id: int, **kwargs: Any) -> Any:
+        actor = seat_of(get_db(), table_id, flask.request.headers.get(security.SEAT_HEADER))
+        return view(*args, table_id=table_id, actor=actor, **kwargs)
+
+    return wrapper
+
+
+def seat_or_key(view: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`seated` when the request sends a ``Seat-Token``, else :func:`authenticated`."""
+    by_seat, by_key = seated(view), authenticated(view)
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return (by_seat if security.SEAT_HEADER in flask.request.headers else by_key)(*args, **kwargs)
+
+    return wrapper
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@
   commit is on stable storage before it is acknowledged) or ``NORMAL`` (opt-in: faster commits;
   an OS crash or power cut may roll back the last acknowledged ones). See ``api/db.py``.
 - ``HANDFOOT_RATE_LIMIT``: requests allowed per API key (else per client address) on ``/v1``, in
-  ``limits``' notation (``"600/minute"``, ``"20/second;600/minute"``); unset or ``off``: no
+  the ``limits`` library's notation (``"600/minute"``, ``"20/second;600/minute"``); unset or ``off``: no
   limit. ``HANDFOOT_RATE_LIMIT_STORAGE``: where the counters live (default: a SQLite file in the
   temp directory that the host's workers share; ``redis://...`` to share them across hosts). See
   ``api/security.py`` and ``api/ratelimit.py``. ``HANDFOOT_RATE_LIMIT_KEY_PREFIX``: prefixes
@@ -24,8 +24,6 @@
   (``api/resources/tables/waits.py``).
 - ``HANDFOOT_CORS_ORIGINS``: comma-separated origins allowed to call ``/v1`` from a browser, or
   ``*``; unset: CORS off.
-- ``HANDFOOT_METRICS`` (``on``, ``off``) and ``HANDFOOT_METRICS_TOKEN``: Prometheus metrics at
-  ``/metrics`` (default on, open), and the Bearer token they need when set (``api/metrics.py``).
 - ``HANDFOOT_SECRET_KEY``: the server's secret (at least 32 characters), the key of the games list's
   cursors and of a table's round seeds; unset: a random one per start-up (``api/secret.py``).
 
@@ -165,7 +163,4 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         # Waiting requests per worker process (api/resources/tables/waits.py); 0: its default.
         "WAITS_PER_ADDRESS": _int_from_env(env, "HANDFOOT_WAITS_PER_ADDRESS", 0),
         "WAITS_PER_PROCESS": _int_from_env(env, "HANDFOOT_WAITS_PER_PROCESS", 0),
-        # Prometheus metrics at /metrics (api/metrics.py): "off" removes them; a token protects them.
-        "METRICS": env.get("HANDFOOT_METRICS", "on"),
-        "METRICS_TOKEN": env.get("HANDFOOT_METRICS_TOKEN") or None,
     }

@@ -10,17 +10,18 @@ SQLite gets, on every new connection, ``journal_mode=WAL``, ``foreign_keys=ON`` 
 another thread. PostgreSQL uses psycopg 3 (``postgresql+psycopg://``).
 
 One session per request (or app context, for the CLI): :meth:`Database.session` for reads,
-:meth:`Database.write_session` for a write transaction, both on its one ``Session``, closed when
-the request ends. SQLite transactions are begun by SQLAlchemy, not by the sqlite3
-module (the documented pysqlite recipe: ``isolation_level = None`` on connect, ``BEGIN`` emitted on
-the engine's ``begin`` event; STYLE P2), so a write transaction can begin with ``BEGIN IMMEDIATE``:
-it holds SQLite's write lock from its first statement, and concurrent writers wait on the busy
-timeout instead of failing when a read lock cannot be upgraded.
+:meth:`Database.write_session` for a write transaction (the one place a write begins and commits),
+both on its one ``Session``, closed when the request ends. SQLite transactions are begun by
+SQLAlchemy, not by the sqlite3 module (the documented pysqlite recipe: ``isolation_level = None``
+on connect, ``BEGIN`` emitted on the engine's ``begin`` event; STYLE P2), so a write transaction
+can begin with ``BEGIN IMMEDIATE``: it holds SQLite's write lock from its first statement, and
+concurrent writers wait on the busy timeout instead of failing when a read lock cannot be upgraded.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,7 +29,23 @@ from pathlib import Path
 from typing import Any
 
 import flask
-from sqlalchemy import Engine, MetaData, create_engine, event, make_url, text
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    Insert,
+    MetaData,
+    Table,
+    Text,
+    cast,
+    create_engine,
+    event,
+    func,
+    make_url,
+    text,
+)
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
@@ -84,8 +101,8 @@ def _pragma_setter(pragmas: tuple[str, ...]) -> Callable[[Any, Any], None]:
     return set_sqlite_pragmas
 
 
-#: ``Session.info`` key of the :class:`Database` a session belongs to (``services.store.begin_write``).
-DATABASE_KEY = "handfoot_database"
+#: ``Session.info`` key of the :class:`Database` a session belongs to (:meth:`Database.of`).
+_DATABASE = "handfoot_database"
 
 #: Execution option: begin the transaction with ``BEGIN IMMEDIATE`` (SQLite; ignored elsewhere).
 SQLITE_IMMEDIATE = "handfoot_sqlite_immediate"
@@ -163,8 +180,14 @@ class Database:
         in WAL mode does; ``READ COMMITTED`` gave each statement its own."""
         if self._sessionmaker is None:
             bind = self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="REPEATABLE READ")
-            self._sessionmaker = sessionmaker(bind, expire_on_commit=False, info={DATABASE_KEY: self})
+            self._sessionmaker = sessionmaker(bind, expire_on_commit=False, info={_DATABASE: self})
         return self._sessionmaker
+
+    @staticmethod
+    def of(session: Session) -> Database:
+        """The :class:`Database` whose session ``session`` is."""
+        database: Database = session.info[_DATABASE]
+        return database
 
     @property
     def _key(self) -> str:
@@ -207,115 +230,73 @@ class Database:
 
     @contextmanager
     def write_session(self, *, locked: bool = False) -> Iterator[Session]:
-        """A write transaction on the context's session (outside an app context, a session of its
-        own), committed at the end of the block, rolled back on error; inside another write
-        transaction, part of it. The same as a :meth:`unit` that calls :meth:`begin_write` first
-        (:meth:`begin_locked_write` when ``locked``: its reads will lock what they write)."""
-        with self.unit() as session:
-            (self.begin_locked_write if locked else self.begin_write)(session)
-            yield session
+        """One write transaction on the context's session (outside an app context, a session of its
+        own), committed at the end of the block, rolled back on error: the one place a write begins
+        and commits (``services.store.write`` runs it again after a lost race).
 
-    @contextmanager
-    def unit(self) -> Iterator[Session]:
-        """One unit of work on the context's session (outside an app context, a session of its own):
-        it reads, then, from :meth:`begin_write` on, writes; at the end of the block what it wrote
-        is committed, once (a unit that wrote nothing commits nothing); on error it is rolled back.
-        Inside a write transaction already open, it is part of that one (which commits)."""
+        SQLite: it begins with ``BEGIN IMMEDIATE``, so it waits (up to the busy timeout) for the
+        write lock before its first statement, then raises ``OperationalError`` "database is
+        locked". A read transaction the session holds (the API key's check) is ended first, rolled
+        back as it wrote nothing (SQLite cannot turn a read transaction into a write one once another
+        writer has committed since it began), on the same connection. PostgreSQL: it continues the
+        session's ``REPEATABLE READ`` transaction; a row another transaction changed since its
+        snapshot fails to update with a serialization failure, which ``store.write`` retries.
+
+        ``locked``: its first read locks the game or table it writes (``FOR UPDATE``). PostgreSQL:
+        it begins in ``READ COMMITTED`` (a read transaction held is rolled back first), so the read
+        that waits for the writer holding the row then reads what that writer committed; in
+        ``REPEATABLE READ`` the same wait ends in a serialization failure, and with writers to one
+        game in a stream the unit lost again at every run."""
         session = self._context_session()
+        own = session is None
         if session is None:
-            with self.sessionmaker() as own:
-                yield from self._unit_on(own)
-            return
-        if session.info.get("writing"):
-            yield session
-            return
-        yield from self._unit_on(session)
-
-    def _unit_on(self, session: Session) -> Iterator[Session]:
+            session = self.sessionmaker()
         try:
+            self._begin_write(session, locked)
             yield session
-            if session.info.get("writing"):
-                session.commit()
+            session.commit()
         except BaseException:
             session.rollback()
             raise
         finally:
-            session.info.pop("writing", None)
+            if own:
+                session.close()
 
-    def begin_write(self, session: Session) -> None:
-        """From here on the session's transaction writes (a no-op when it already does).
-
-        SQLite: the write begins with ``BEGIN IMMEDIATE``, so it waits (up to the busy timeout) for
-        the write lock before its first statement, then raises ``OperationalError`` "database is
-        locked". A read transaction the session holds is ended first, rolled back as it wrote nothing
-        (SQLite cannot turn a read transaction into a write one once another writer has committed
-        since it began), on the same connection: ``ROLLBACK`` then ``BEGIN IMMEDIATE``, the connection
-        kept. What the session loaded is expired: it is read again where it is used. PostgreSQL: it
-        continues the session's transaction; a row another transaction changed since that
-        transaction's snapshot fails to update with a serialization failure, which the services
-        retry."""
-        if session.info.get("writing"):
+    def _begin_write(self, session: Session, locked: bool) -> None:
+        if session.in_transaction() and self.is_sqlite:
+            connection = session.connection()
+            connection.exec_driver_sql("ROLLBACK")
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            session.expire_all()
             return
-        if self.is_sqlite and session.in_transaction() and not self._write_begun(session):
-            if session.new or session.dirty or session.deleted:
-                session.commit()  # what it added is kept, as before it began writing
-            else:
-                connection = session.connection()
-                connection.exec_driver_sql("ROLLBACK")
-                connection.exec_driver_sql("BEGIN IMMEDIATE")
-                session.expire_all()
+        if session.in_transaction() and locked:
+            session.rollback()  # it only read: its snapshot would fail the locked read
         if not session.in_transaction():
-            session.connection(execution_options={SQLITE_IMMEDIATE: True} if self.is_sqlite else None)
-        session.info["writing"] = True
+            options = {SQLITE_IMMEDIATE: True} if self.is_sqlite else {"isolation_level": "READ COMMITTED"}
+            session.connection(execution_options=options if self.is_sqlite or locked else None)
 
-    def begin_locked_write(self, session: Session) -> None:
-        """Begin a write whose first read locks the game it writes (``FOR UPDATE``): a correction,
-        a deletion, a table dealt for a game, an append run again after a lost race
-        (``store.run_again``). SQLite: :meth:`begin_write` (``BEGIN IMMEDIATE``, the database's write
-        lock). PostgreSQL: a transaction not yet begun begins in ``READ COMMITTED``, so the read that
-        waits for the writer holding the row then reads what that writer committed; in ``REPEATABLE
-        READ`` the same wait ends in a serialization failure, and with writers to one game in a
-        stream the unit lost again at every run. A transaction the request began with reads only
-        (the key check, an Idempotency-Key looked up) is ended first, rolled back as it wrote
-        nothing, as SQLite's is (:meth:`begin_write`); one that has written (a key's claim) is
-        continued. Every later read of such a unit is of the locked game's rows, which every writer
-        of the game changes only under that lock (each updates the game's row)."""
-        if not self.is_sqlite and not session.info.get("writing"):
-            if session.in_transaction() and not self._write_begun(session):
-                if session.new or session.dirty or session.deleted:
-                    session.commit()  # what it added is kept, as before it began writing
-                else:
-                    session.rollback()  # it only read: its snapshot would fail the locked read
-            if not session.in_transaction():
-                session.connection(execution_options={"isolation_level": "READ COMMITTED"})
-        self.begin_write(session)
+    @property
+    def notifies(self) -> bool:
+        """Whether the database delivers ``NOTIFY`` to its listeners on commit (PostgreSQL)."""
+        return not self.is_sqlite
 
-    def writing(self) -> bool:
-        """Whether the context's session is inside a write transaction (:meth:`begin_write`)."""
-        session = flask.g.get(self._key) if flask.has_app_context() else None
-        return session is not None and bool(session.info.get("writing"))
+    @property
+    def chains_writes(self) -> bool:
+        """Whether one statement can chain writes (data-modifying CTEs: PostgreSQL). An append's
+        three writes go as one statement there (``round_statements.append_stmt``), two round trips
+        fewer: a quarter of an append's CPU time (docs/performance.md)."""
+        return not self.is_sqlite
 
-    def begin_request_write(self) -> None:
-        """Begin the context's transaction now as the write it will be (SQLite: ``BEGIN IMMEDIATE``,
-        the write lock taken before the first read), unless it has begun: for a request that reads
-        what it writes (a table's action), so the read, the checks and the write are one transaction;
-        its unit's :meth:`begin_write` continues it (no read transaction rolled back before the
-        write)."""
-        session = self._context_session()
-        if session is not None and not session.in_transaction():
-            session.connection(execution_options={SQLITE_IMMEDIATE: True} if self.is_sqlite else None)
-            session.info["write_begun"] = session.get_transaction()
+    def notify(self, connection: Connection, channel: str, payload: str) -> None:
+        """``NOTIFY channel, payload`` in ``connection``'s transaction, delivered on its commit
+        (PostgreSQL; a no-op where the database has no ``NOTIFY``, :attr:`notifies`)."""
+        if self.notifies:
+            connection.execute(_NOTIFY, {"channel": channel, "payload": payload})
 
-    def write_begun(self) -> bool:
-        """Whether the context's transaction was begun by :meth:`begin_request_write` (and has not
-        ended)."""
-        session = flask.g.get(self._key) if flask.has_app_context() else None
-        return session is not None and self._write_begun(session)
-
-    @staticmethod
-    def _write_begun(session: Session) -> bool:
-        begun = session.info.get("write_begun")
-        return begun is not None and begun is session.get_transaction()
+    def insert_new(self, table: Table, keys: tuple[str, ...]) -> Insert:
+        """``INSERT ... ON CONFLICT (keys) DO NOTHING RETURNING id`` into ``table`` in this database's
+        dialect (no row where one holds the keys already), built once per process."""
+        return _insert_new(self.is_sqlite, table, keys)
 
     def ping(self) -> None:
         """Run ``SELECT 1``; raises ``sqlalchemy.exc.SQLAlchemyError`` if unreachable."""
@@ -346,6 +327,21 @@ class Database:
         wakeups.close(self)
         if self._engine is not None:
             self._engine.dispose()
+
+
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+
+def notify_in(channel: str, payload: ColumnElement[Any]) -> ColumnElement[Any]:
+    """:meth:`Database.notify` as a column of a statement that chains writes (PostgreSQL alone:
+    ``Database.chains_writes``), ``payload`` one of its columns (one round trip, not two)."""
+    return func.pg_notify(channel, cast(payload, Text))
+
+
+@functools.cache
+def _insert_new(sqlite: bool, table: Table, keys: tuple[str, ...]) -> Insert:
+    insert = sqlite_insert(table) if sqlite else pg_insert(table)
+    return insert.on_conflict_do_nothing(index_elements=list(keys)).returning(table.c.id)
 
 
 EXTENSION_KEY = "handfoot.db"

@@ -5,30 +5,23 @@ characters. Keys are stored per API key (or per anonymous store) with a fingerpr
 (SHA-256 of method, path and the body's canonical JSON) and, once the request succeeded, its
 response (status, ``Location``, ``ETag``, body):
 
-- a new key: the request runs in one write transaction that claims the key (``INSERT ... ON
-  CONFLICT DO NOTHING``), runs the write and stores its 2xx answer (the service that writes stores
-  it, :class:`Completion`), committed once: a round is never stored without its key, nor twice,
-  and a claim is never seen in flight by another request;
-- the same key and body again: the stored response, with ``Idempotent-Replayed: true``, read
-  without writing (before the write transaction; a request whose transaction began as a write, a
-  table's action, finds it by its claim, and rolls that back); a request with the key that runs
-  meanwhile waits for the first one's commit (SQLite's write lock, PostgreSQL's unique index) and
-  then replays it;
+- a new key: the request's write (one unit of work, ``services.store.write``) claims the key
+  first (``INSERT ... ON CONFLICT DO NOTHING``), runs the service and stores its 2xx answer, made
+  from the service's result after the write (:class:`Key`), committed once: a round is never
+  stored without its key, nor twice, and a claim is never seen in flight by another request;
+- the same key and body again: the claim finds the stored response and the unit ends, rolled
+  back, with it (:class:`Replayed`), sent with ``Idempotent-Replayed: true``; a request with the
+  key that runs meanwhile waits for the first one's commit (SQLite's write lock, PostgreSQL's
+  unique index) and then replays it;
 - the same key with another method, path or body: 422 ``idempotency-key-reused``;
 - a request that fails (4xx, 5xx) rolls its claim back with its write: sent again, it runs again.
+
+A claim is never committed without its answer; a row without one (left by an earlier version, which
+claimed in a transaction of its own) is free, and the next request with the key takes it.
 
 Keys are kept ``HANDFOOT_IDEMPOTENCY_TTL_SECONDS`` (default 86400: 24 hours) after first use; a key
 found expired is replaced, and expired keys are deleted by a sweep each process runs at most every
 ``HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS`` (default 300), in a claim's transaction.
-
-A claim stored in flight by an earlier version (which claimed in a transaction of its own) is still
-honoured: 409 ``idempotency-in-flight`` while its holder runs, taken over once it is gone. The
-claim's ``token`` names the process that holds it (host, pid, start time: ``claim_holders``); a
-claim whose process is gone is taken over by the next request with the key.
-A claim held by a process on another host (several API hosts on one PostgreSQL) is checked through
-the database: every claiming process holds an advisory lock named after its marker
-(:mod:`handfoot.server.liveness`), so a free lock is a dead holder. Where neither can tell, the
-claim is taken over after :data:`IN_FLIGHT_TAKEOVER_SECONDS`.
 """
 
 from __future__ import annotations
@@ -36,42 +29,29 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import logging
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, NoReturn, TypeVar, cast
 
 import flask
-from sqlalchemy import Connection, Row, bindparam, delete, select, update
+from sqlalchemy import Row, bindparam, delete, select, update
 from sqlalchemy import Table as SqlTable
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
-from handfoot.server.claim_holders import claim_holder_alive, new_claim_token
-from handfoot.server.db import Database, get_db
+from handfoot.server.auth import Actor
+from handfoot.server.db import Database
 from handfoot.server.models import IdempotencyKey
-from handfoot.server.parsing import decode_json
+from handfoot.server.parsing import body_as_sent
 from handfoot.server.problems import abort_invalid_header, abort_problem
-from handfoot.server.services.store import retrying as store_retrying
-from handfoot.server.services.store import run_again as store_run_again
-
-log = logging.getLogger(__name__)
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
 DEFAULT_TTL_SECONDS = 24 * 60 * 60
 TTL_ENV = "HANDFOOT_IDEMPOTENCY_TTL_SECONDS"
-#: An in-flight key whose holder cannot be checked (:func:`claim_holder_alive` answers ``None``) and
-#: older than this belongs to a request that died; a new request takes it over.
-#: ``HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS`` sets it (keep it above the slowest request: gunicorn's
-#: ``timeout``).
-IN_FLIGHT_TAKEOVER_SECONDS = 120
-TAKEOVER_ENV = "HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS"
 
 
 def _setting(name: str, default: float) -> float:
@@ -83,10 +63,6 @@ def _setting(name: str, default: float) -> float:
     except ValueError:
         value = default
     return value if value > 0 else default
-
-
-def takeover_seconds() -> float:
-    return _setting(TAKEOVER_ENV, IN_FLIGHT_TAKEOVER_SECONDS)
 
 
 #: Response headers stored with the body and sent again on a replay.
@@ -145,25 +121,15 @@ def parse_key(raw: str) -> str:
     return value
 
 
-def fingerprint(method: str, path: str, body: bytes) -> str:
-    """SHA-256 of method, path and the body (as canonical JSON when it parses, else raw bytes).
-
-    The body is untrusted: it is decoded by the body parser's own :func:`decode_json` (whatever
-    fails there is its ``JSONDecodeError``), and re-encoding a value nested deeper than the encoder
-    allows (``RecursionError``) falls back to the raw bytes too; the schema then answers a 4xx."""
-    try:
-        canonical = json.dumps(decode_json(body), sort_keys=True, separators=(",", ":")).encode()
-    except (ValueError, RecursionError):
-        canonical = body
+def fingerprint(method: str, path: str, body: Any) -> str:
+    """SHA-256 of method, path and the body (its canonical JSON; ``body`` as decoded once by the body
+    parser, ``parsing.body_as_sent``)."""
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
     return hashlib.sha256(method.encode() + b"\n" + path.encode() + b"\n" + canonical).hexdigest()
 
 
-class IdempotencyLostError(Exception):
-    """The claimed key was taken over by another request: this one must not commit."""
-
-
-class _ReplayedError(Exception):
-    """The claim found the key's stored answer: its transaction ends, rolled back, with it."""
+class Replayed(Exception):  # noqa: N818 (not an error: the stored answer, sent again)
+    """The claim found the key's stored answer: the unit ends, rolled back, with it."""
 
     def __init__(self, response: flask.Response) -> None:
         super().__init__("replayed")
@@ -189,71 +155,80 @@ class Answer:
         return cast(flask.Response, flask.current_app.json.response(self.body)).get_data()
 
 
-@dataclass
-class Claim:
-    """A key this request holds in flight."""
-
-    row_id: int
-    token: str
-    completed: bool = field(default=False)
-
-    def complete(self, session: Session, answer: Answer) -> None:
-        """Store the answer, in the caller's write transaction. The body is stored as the app sends
-        it (:meth:`Answer.sent`), so a replay is the first answer byte for byte. Raises
-        :class:`IdempotencyLostError` when the key was taken over."""
-        self.completed_by(session.connection().execute(_COMPLETE, self.values(answer)).rowcount == 1)
-
-    def values(self, answer: Answer) -> dict[str, Any]:
-        """The parameters that store ``answer`` with this claim (:data:`ANSWERED`'s)."""
-        return {
-            "row_id": self.row_id,
-            "claim_token": self.token,
-            "answer_status": answer.status,
-            "answer_headers": dict(answer.headers),
-            "answer_body": answer.sent().decode(),
-        }
-
-    def completed_by(self, answered: bool) -> None:
-        """The answer was stored (``answered``: the claim's row was updated, by :meth:`complete` or
-        by the caller's own statement holding :data:`ANSWERED`); :class:`IdempotencyLostError` when
-        it was not, the key having been taken over."""
-        if not answered:
-            raise IdempotencyLostError()
-        self.completed = True
-
-
 R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
-class Completion(Generic[R]):
-    """What a service needs to store a request's answer with its write: the request's claim, and
-    ``answer``, which makes the answer from the service's result (a function of the result alone;
-    the service's own transaction stores it, :meth:`store`)."""
+class Key(Generic[R]):
+    """A request's Idempotency-Key, a parameter of its unit of work (``services.store.write``):
+    the key's ``scope`` (the caller's) and ``value``, and ``answering``, which makes the answer
+    from the service's result (a function of the result alone), stored with the write."""
 
-    claim: Claim
-    answer: Callable[[R], Answer]
+    scope: str
+    value: str
+    answering: Callable[[R], Answer]
 
-    def store(self, session: Session, result: R) -> None:
-        self.claim.complete(session, self.answer(result))
+    def claim(self, db: Database, session: Session) -> int:
+        """Claim the key in the unit's transaction ``session``: the claim's row id, or
+        :class:`Replayed` with the stored answer, or a 422 when the key was another request's. The
+        key is inserted first (``INSERT ... ON CONFLICT DO NOTHING``): a new key (the usual case)
+        costs that one statement; one already there is then read, locked. One expired, or claimed
+        without an answer by an earlier version (a claim is never committed without its answer), is
+        free. A key inserted by a transaction this one cannot see (a concurrent request with the key)
+        raises ``StaleDataError`` (PostgreSQL: a serialization failure): the unit runs again and
+        finds that request's answer."""
+        request, now = flask.request, datetime.now(UTC)
+        print_ = fingerprint(request.method, request.path, body_as_sent())
+        _sweep_if_due(session, now)
+        connection = session.connection()
+        new = {
+            "scope": self.scope,
+            "key": self.value,
+            "fingerprint": print_,
+            "created_at": now,
+            "expires_at": now + timedelta(seconds=ttl_seconds()),
+            "token": "",
+        }  # named the claim's process in earlier versions, which took claims over
+        row_id: int | None = connection.execute(db.insert_new(*_INSERT_NEW), new).scalar_one_or_none()
+        if row_id is not None:
+            return row_id
+        row = connection.execute(_FIND_FOR_UPDATE, {"scope": self.scope, "key": self.value}).first()
+        if row is not None and (_aware(row.expires_at) < now or row.status is None):
+            connection.execute(_DELETE_ROW, {"row_id": row.id})
+            row, row_id = None, connection.execute(db.insert_new(*_INSERT_NEW), new).scalar()
+        if row is None:
+            if row_id is None:
+                raise StaleDataError("another request claimed the Idempotency-Key meanwhile")
+            return int(row_id)
+        if row.fingerprint != print_:
+            abort_problem(
+                422,
+                "Idempotency-Key reused",
+                "This Idempotency-Key was used for a different request (method, path or body); "
+                "use a new key for a new request.",
+                type_slug="idempotency-key-reused",
+                errors=[
+                    {
+                        "parameter": HEADER,
+                        "code": "idempotency_key_reused",
+                        "detail": "the key belongs to another request",
+                    }
+                ],
+            )
+        raise Replayed(_replay(row))
 
-    def values(self, result: R) -> dict[str, Any]:
-        """The parameters of :data:`ANSWERED` that store the answer to ``result``, for a service whose
-        own statement stores it (then :meth:`Claim.completed_by` says whether it did)."""
-        return self.claim.values(self.answer(result))
-
-
-def completion(answer: Callable[[R], Answer]) -> Completion[R] | None:
-    """The current request's :class:`Completion`, or ``None`` when it holds no key (most
-    requests: the answer is then never made for storing)."""
-    claim = current_claim()
-    return None if claim is None else Completion(claim, answer)
-
-
-def current_claim() -> Claim | None:
-    """The key the current request holds, if it sent one."""
-    claim: Claim | None = flask.g.get("idempotency_claim")
-    return claim
+    def answer(self, session: Session, row_id: int, result: R) -> None:
+        """Store the answer to ``result`` with the claim ``row_id``, in the unit's transaction. The
+        body is stored as the app sends it (:meth:`Answer.sent`), so a replay is the first answer
+        byte for byte."""
+        answer = self.answering(result)
+        values = {
+            "row_id": row_id,
+            "answer_status": answer.status,
+            "answer_headers": dict(answer.headers),
+            "answer_body": answer.sent().decode(),
+        }
+        session.connection().execute(_COMPLETE, values)
 
 
 def _replay(row: KeyRow) -> flask.Response:
@@ -277,7 +252,7 @@ def sweep_seconds() -> float:
 
 def _sweep_if_due(session: Session, now: datetime) -> None:
     """Delete the expired keys, at most once every :func:`sweep_seconds` per process (a key found
-    expired before then is replaced where it is found: :func:`_claim`)."""
+    expired before then is replaced where it is found: :meth:`Key.claim`)."""
     global _last_sweep
     moment = time.monotonic()
     if moment - _last_sweep >= sweep_seconds():
@@ -287,187 +262,69 @@ def _sweep_if_due(session: Session, now: datetime) -> None:
 
 #: The statements every keyed request runs, built once, in Core on the table (no ORM on the path).
 KEYS: SqlTable = IdempotencyKey.__table__  # type: ignore[assignment]
-_ROW = ("id", "fingerprint", "token", "status", "response_headers", "response_body", "created_at", "expires_at")
-_FIND = select(*(KEYS.c[name] for name in _ROW)).where(
-    KEYS.c.scope == bindparam("scope"), KEYS.c.key == bindparam("key")
+_ROW = ("id", "fingerprint", "status", "response_headers", "response_body", "created_at", "expires_at")
+_FIND_FOR_UPDATE = (
+    select(*(KEYS.c[name] for name in _ROW))
+    .where(KEYS.c.scope == bindparam("scope"), KEYS.c.key == bindparam("key"))
+    .with_for_update()
 )
-_FIND_FOR_UPDATE = _FIND.with_for_update()
-#: A row :data:`_FIND` reads.
+#: A row :data:`_FIND_FOR_UPDATE` reads.
 KeyRow = Row[*tuple[Any, ...]]
 _DELETE_EXPIRED = delete(KEYS).where(KEYS.c.expires_at < bindparam("now"))
 _DELETE_ROW = delete(KEYS).where(KEYS.c.id == bindparam("row_id"))
 _COMPLETE = (
     update(KEYS)
-    .where(KEYS.c.id == bindparam("row_id"), KEYS.c.token == bindparam("claim_token"), KEYS.c.status.is_(None))
+    .where(KEYS.c.id == bindparam("row_id"))
     .values(
         status=bindparam("answer_status"),
         response_headers=bindparam("answer_headers"),
         response_body=bindparam("answer_body"),
     )
 )
-#: :data:`_COMPLETE` as a CTE (``answered``), for a service that stores its write and its answer in
-#: one statement (PostgreSQL: a table's action, ``table_statements``); a row where it wrote.
-ANSWERED = _COMPLETE.returning(KEYS.c.id).cte("answered")
-_TAKE_OVER = (
-    update(KEYS)
-    .where(KEYS.c.id == bindparam("row_id"))
-    .values(token=bindparam("new_token"), created_at=bindparam("new_created_at"))
-)
-#: ``INSERT ... ON CONFLICT (scope, key) DO NOTHING RETURNING id``, by dialect (SQLite: ``True``).
-_INSERT_NEW = {
-    sqlite: insert_of(KEYS).on_conflict_do_nothing(index_elements=["scope", "key"]).returning(KEYS.c.id)
-    for sqlite, insert_of in ((True, sqlite_insert), (False, pg_insert))
-}
-
-
-def _stored(session: Session, scope: str, key: str, print_: str) -> flask.Response | None:
-    """The stored answer to the key, checked against this request (422 when it was another
-    request), in the request's read transaction; ``None`` when there is none to replay."""
-    row = session.connection().execute(_FIND, {"scope": scope, "key": key}).first()
-    if row is None or _aware(row.expires_at) < datetime.now(UTC):
-        return None
-    _check_fingerprint(row, print_)
-    return _replay(row) if row.status is not None else None
-
-
-def _check_fingerprint(row: KeyRow, print_: str) -> None:
-    if row.fingerprint != print_:
-        abort_problem(
-            422,
-            "Idempotency-Key reused",
-            "This Idempotency-Key was used for a different request (method, path or body); "
-            "use a new key for a new request.",
-            type_slug="idempotency-key-reused",
-            errors=[
-                {"parameter": HEADER, "code": "idempotency_key_reused", "detail": "the key belongs to another request"}
-            ],
-        )
-
-
-def _insert_claim(
-    db: Database, connection: Connection, scope: str, key: str, print_: str, now: datetime
-) -> Claim | None:
-    """A new claim of the key (``INSERT ... ON CONFLICT DO NOTHING``); ``None`` when a row holds the
-    key already."""
-    token = new_claim_token(db)
-    row_id = connection.execute(
-        _INSERT_NEW[db.is_sqlite],
-        {
-            "scope": scope,
-            "key": key,
-            "fingerprint": print_,
-            "token": token,
-            "created_at": now,
-            "expires_at": now + timedelta(seconds=ttl_seconds()),
-        },
-    ).scalar()
-    return None if row_id is None else Claim(row_id, token)
-
-
-def _claim(db: Database, session: Session, scope: str, key: str, print_: str) -> Claim | flask.Response:
-    """Claim the key in the request's write transaction ``session`` (``INSERT ... ON CONFLICT DO
-    NOTHING``), or the stored answer to replay. The key is inserted first: a new key (the usual case)
-    costs that one statement; one already there is then read, locked. A key inserted by a
-    transaction this one cannot see (a concurrent request with the key) raises ``StaleDataError``
-    (PostgreSQL: a serialization failure): the request's write runs again and finds that request's
-    answer (``api/services/store.py`` retries)."""
-    now = datetime.now(UTC)
-    _sweep_if_due(session, now)
-    connection = session.connection()
-    claim = _insert_claim(db, connection, scope, key, print_, now)
-    if claim is not None:
-        return claim
-    row = connection.execute(_FIND_FOR_UPDATE, {"scope": scope, "key": key}).first()
-    if row is not None and _aware(row.expires_at) < now:
-        connection.execute(_DELETE_ROW, {"row_id": row.id})
-        row, claim = None, _insert_claim(db, connection, scope, key, print_, now)
-    if row is None:
-        if claim is None:
-            raise StaleDataError("another request claimed the Idempotency-Key meanwhile")
-        return claim
-    _check_fingerprint(row, print_)
-    if row.status is not None:
-        return _replay(row)
-    # A claim stored in flight (by a version that claimed in a transaction of its own): taken over
-    # once its holder is gone.
-    alive = claim_holder_alive(db, row.token)
-    timed_out = now - _aware(row.created_at) >= timedelta(seconds=takeover_seconds())
-    if alive or (alive is None and not timed_out):
-        abort_problem(
-            409,
-            "Request in flight",
-            "The first request with this Idempotency-Key is still running; retry shortly.",
-            type_slug="idempotency-in-flight",
-            retry_after=1,
-            errors=[
-                {"parameter": HEADER, "code": "idempotency_in_flight", "detail": "a request with this key is running"}
-            ],
-        )
-    token = new_claim_token(db)  # its holder is gone: this request takes the key over
-    connection.execute(_TAKE_OVER, {"row_id": row.id, "new_token": token, "new_created_at": now})
-    return Claim(row.id, token)
+#: ``INSERT ... ON CONFLICT (scope, key) DO NOTHING RETURNING id`` (``Database.insert_new``).
+_INSERT_NEW = (KEYS, ("scope", "key"))
 
 
 def idempotent(
     view: Callable[..., Any] | None = None,
     *,
     before: Callable[..., None] | None = None,
-    replayed: Callable[[Any], None] | None = None,
+    replayed: Callable[..., None] | None = None,
 ) -> Any:
-    """Decorate a POST view (outermost): honour ``Idempotency-Key`` as described above.
-
-    The view passes :func:`completion` to its service, which stores the answer inside its write
-    transaction when the request succeeds; a request that does not complete its claim releases it.
-    Needs ``flask.g.actor`` (set by the blueprint's authentication) for the key's scope.
-    ``before(**view_kwargs)`` runs first, even for a replay: it raises when the request's target
-    is gone (e.g. a deleted game: a replay must not answer 201 for it). ``replayed(body)`` runs on
-    a replay with the stored answer's JSON body, and raises when what it created is gone (a game
-    created with the key and since deleted: a 404, never a 201 whose ``Location`` is a 404).
+    """Decorate a POST view that takes its caller (``actor``, the authentication's): honour
+    ``Idempotency-Key`` as described above. The view gets ``request_key``: a function that makes
+    the request's :class:`Key` from its answer function (``None`` without the header), which it
+    runs its service's unit with (``store.Unit.keyed``); a replay of a stored answer is sent as it is.
+    ``before(actor, **view_kwargs)`` runs first, also for a replay: it raises when the request's
+    target is gone (e.g. a deleted game: a replay must not answer 201 for it). ``replayed(actor,
+    body)`` runs on a replay with the stored answer's JSON body, and raises when what it created is
+    gone (a game created with the key and since deleted: a 404, never a 201 whose ``Location`` is a
+    404).
     """
     if view is None:
         return functools.partial(idempotent, before=before, replayed=replayed)
 
     @functools.wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, actor: Actor, **kwargs: Any) -> Any:
         raw = flask.request.headers.get(HEADER)
         if raw is None:
-            return view(*args, **kwargs)
+            return view(*args, actor=actor, request_key=_no_key, **kwargs)
         if before is not None:
-            before(**kwargs)
-        key = parse_key(raw)
-        db = get_db()
-        request = flask.request
-        scope = flask.g.actor.scope
-        print_ = fingerprint(request.method, request.path, request.get_data())
-        stored = None
-        if not db.write_begun():  # else the claim finds a stored answer, in the transaction begun
-            with db.session() as session:
-                stored = _stored(session, scope, key, print_)  # a replay writes nothing
-
-        def unit() -> Any:
-            try:
-                # run again after a lost race: a write whose reads lock the game (store.run_again)
-                with db.write_session(locked=store_run_again()) as session:
-                    outcome = _claim(db, session, scope, key, print_)
-                    if isinstance(outcome, flask.Response):
-                        raise _ReplayedError(outcome)  # rolled back: a replay commits nothing
-                    flask.g.idempotency_claim = outcome
-                    try:
-                        response = view(*args, **kwargs)
-                    finally:
-                        flask.g.pop("idempotency_claim", None)
-                    if not outcome.completed:  # no answer to keep (the view stored none): the key is free
-                        session.connection().execute(_DELETE_ROW, {"row_id": outcome.row_id})
-                    return response
-            except _ReplayedError as replay:
-                return replay.response
-
-        if stored is None:
-            stored = store_retrying(unit, db)
-            if not isinstance(stored, flask.Response) or stored.headers.get("Idempotent-Replayed") != "true":
-                return stored
-        if replayed is not None and stored.status_code < 300:
-            replayed(stored.get_json())
-        return stored
+            before(actor, **kwargs)
+        value = parse_key(raw)
+        try:
+            return view(*args, actor=actor, request_key=functools.partial(Key, actor.scope, value), **kwargs)
+        except Replayed as replay:
+            if replayed is not None and replay.response.status_code < 300:
+                replayed(actor, replay.response.get_json())
+            return replay.response
 
     return wrapper
+
+
+#: What a view of :func:`idempotent` gets as ``request_key``: its answer function to the request's key.
+RequestKey = Callable[[Callable[[Any], Answer]], "Key[Any] | None"]
+
+
+def _no_key(_answering: Callable[[Any], Answer]) -> None:
+    return None

@@ -309,17 +309,6 @@ def database_down(error: Exception) -> flask.Response:
     return service_problem(StoreUnavailableError(str(error)))
 
 
-def idempotency_lost(_error: Exception) -> flask.Response:
-    """409 idempotency-in-flight: another request took over this Idempotency-Key."""
-    problem = make_problem(
-        409,
-        "Request in flight",
-        "Another request took over this Idempotency-Key; retry.",
-        type_slug="idempotency-in-flight",
-    )
-    return problem_response(problem, {"Retry-After": "1"})
-
-
 def register_error_handlers(app: flask.Flask) -> None:
     """Answer the engine's and the services' errors, and a database that is down, as problems
     (HTTP errors are answered by ``handfoot.server.rest_api.Api``)."""

@@ -1,17 +1,16 @@
 """Rate-limit counters every process on one host shares: a ``limits`` storage on a SQLite file.
 
-``limits`` (the library ``handfoot.server.security.RateLimiter`` counts with) keeps counters in
-memory (one process), Redis, Memcached or MongoDB (a server to run). gunicorn's workers are
-separate processes, so in-memory counters let each worker grant the whole allowance: ``N``
-workers, ``N`` times the limit. This
+The ``limits`` library's own storages keep counters in memory (one process), Redis, Memcached or
+MongoDB (a server to run). gunicorn's workers are separate processes, so in-memory
+counters let each worker grant the whole allowance: ``N`` workers, ``N`` times the limit. This
 storage keeps the fixed-window counters in a small SQLite file (stdlib ``sqlite3``, WAL), which
 every worker of a host opens; one ``INSERT ... ON CONFLICT ... RETURNING`` per request counts a hit
 atomically, whichever process makes it. Across hosts, point ``HANDFOOT_RATE_LIMIT_STORAGE`` at Redis.
 
 URI: ``handfoot+sqlite://`` followed by an absolute path (``handfoot+sqlite:///run/handfoot/limits``).
 The counters need no durability (a lost window only refills an allowance early), so the file runs
-``synchronous=NORMAL``, which in WAL mode cannot corrupt it. Errors raised: ``sqlite3.Error``
-(the limiter does not swallow it: the request meeting it is answered 500).
+``synchronous=NORMAL``, which in WAL mode cannot corrupt it. Errors raised: ``sqlite3.Error``, which
+reach the request being counted (``security.RateLimiter.check`` does not catch them).
 """
 
 from __future__ import annotations
@@ -33,8 +32,8 @@ SCHEME = "handfoot+sqlite"
 PURGE_EVERY = 1000
 
 #: Seconds for which this process's own last hit answers ``get``/``get_expiry`` of its key without a
-#: query: a ``limits`` caller (``get_window_stats``) reads both right after the hit, for the headers of the
-#: same answer, which then describe the window as that hit left it.
+#: query: a lease (:meth:`Leases.take`) reads the expiry right after its hit, for the
+#: ``X-RateLimit-*`` headers of the same answer, which then describe the window as that hit left it.
 OWN_HIT_FRESH_SECONDS = 0.5
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL, expires_at REAL NOT NULL)"

@@ -79,16 +79,16 @@ def parse_origins(raw: str | None) -> list[str]:
 
 def rate_limit_key() -> str:
     """The bucket of this request: ``key:<id>`` for an active API key, else ``addr:<address>``."""
-    from handfoot.server.auth import bearer_token, cached_find_key
+    from handfoot.server.auth import bearer_token, key_owner
 
     token = bearer_token()
     if token:
         try:
-            key = cached_find_key(token)
+            owner = key_owner(token)
         except SQLAlchemyError:  # the database is down: the route will say so; count the address
-            key = None
-        if key is not None:
-            return f"key:{key.id}"
+            owner = None
+        if owner is not None:
+            return f"key:{owner.key_id}"
     return f"addr:{flask.request.remote_addr or 'unknown'}"
 
 

@@ -36,7 +36,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ColumnElement, Text, cast, event, func, make_url, text
+from sqlalchemy import event, make_url
 from sqlalchemy.orm import Session
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ class Wakeups:
         self._start_lock = threading.Lock()
         self._closed = threading.Event()
         self._socket: socket.socket | None = None
-        self._folder = _socket_folder(db.url) if db.is_sqlite else None
+        self._folder = None if db.notifies else _socket_folder(db.url)
 
     @contextmanager
     def watch(self, table_id: int) -> Iterator[Waiter]:
@@ -152,7 +152,7 @@ class Wakeups:
 
     def _listen(self) -> None:
         """Start the listener once (synchronously subscribed: a change committed after this is heard)."""
-        if self._started or (self._folder is None and self._db.is_sqlite):
+        if self._started or (self._folder is None and not self._db.notifies):
             return
         with self._start_lock:
             if self._started:
@@ -293,28 +293,19 @@ def watch(db: Database, table_id: int) -> contextlib.AbstractContextManager[Wait
     return of(db).watch(table_id)
 
 
-def announce(db: Database, session: Session, table_ids: Iterable[int], *, notified: bool = False) -> None:
+def announce(session: Session, table_ids: Iterable[int], *, notified: bool = False) -> None:
     """In the write transaction that changes ``table_ids``: their waiters wake when it commits
     (never for a rollback). PostgreSQL: a ``NOTIFY`` for each, which the database delivers to every
-    host's listener on commit (``notified``: the write's own statement sent it, :func:`notify`);
-    and, on every backend, :meth:`Wakeups.changed` once ``session``'s transaction has committed (the
-    request's outermost one: an Idempotency-Key's claim may hold it open past the action)."""
-    ids = list(table_ids)
-    if not notified and not db.is_sqlite:
-        connection = session.connection()
-        for table_id in ids:
-            connection.execute(_NOTIFY, {"channel": CHANNEL, "payload": str(table_id)})
+    host's listener on commit (``Database.notify``; ``notified``: the write's own statement sent it,
+    ``db.notify_in``); and, on every backend, :meth:`Wakeups.changed` once ``session``'s
+    transaction has committed."""
+    from handfoot.server.db import Database  # db.py imports this module
+
+    ids, db = list(table_ids), Database.of(session)
+    for table_id in [] if notified else ids:
+        db.notify(session.connection(), CHANNEL, str(table_id))
     pending = session.info.setdefault(_PENDING, {})
     pending.setdefault(of(db), set()).update(ids)
-
-
-_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
-
-
-def notify(table_id: ColumnElement[int]) -> ColumnElement[Any]:
-    """PostgreSQL: ``pg_notify`` of the table ``table_id`` (a column of a statement that changes it),
-    the ``NOTIFY`` :func:`announce` sends, as part of that statement (one round trip, not two)."""
-    return func.pg_notify(CHANNEL, cast(table_id, Text))
 
 
 _PENDING = "handfoot_wakeups"

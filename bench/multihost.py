@@ -191,14 +191,13 @@ class Harness:
             # the tables phase's seats all wait from this one client address: room for all of them
             # (of a worker's 8 threads; the default caps are 4 an address and 6 a process)
             "HANDFOOT_WAITS_PER_ADDRESS": "6",
-        }  # the default takeover time: a dead host's keys free at once
+        }
 
     def spawn(self, hosts: Sequence[Host], workers: int, limit: str = "1000000000/minute") -> None:
         env = self.env(limit)  # one prefix for the whole set: they share their counters
         for host in hosts:
             host.dead = False
-            # A hostname of its own (a UTS namespace): to the idempotency claims it is another
-            # machine, so a key its killed request held is freed through its liveness lock.
+            # A hostname of its own (a UTS namespace): another machine, as far as the logs tell.
             serve = [SERVE, "serve", "--no-migrate", "-w", str(workers), "-b", f"{host.address}:{host.port}"]
             host.proc = self.lab.spawn(
                 host.name,

@@ -125,11 +125,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         skip_pg = pytest.mark.skipif(
             TEST_DATABASE_URL is None, reason="TEST_DATABASE_URL not set: PostgreSQL not tested"
         )
-        metafunc.parametrize(
-            "db_backend",
-            [pytest.param("sqlite"), pytest.param("postgresql", marks=skip_pg)],
-            indirect=True,
-        )
+        backends = [pytest.param("postgresql", marks=skip_pg)]
+        if not metafunc.definition.get_closest_marker("postgresql"):
+            backends.insert(0, pytest.param("sqlite"))
+        metafunc.parametrize("db_backend", backends, indirect=True)
 
 
 @pytest.fixture

@@ -18,7 +18,6 @@ from handfoot import engine
 from handfoot.server import wakeups
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
-from handfoot.server.idempotency import Completion
 from handfoot.server.models import Game, GamePlayer, Round, Table
 from handfoot.server.schemas import MAX_ROUNDS_PER_GAME  # re-exported: where callers have looked it up
 from handfoot.server.services import store
@@ -184,13 +183,16 @@ def _check_sides(teams: Sequence[Mapping[str, Any]], rules: engine.RuleSet) -> N
         raise InvalidRequestError(problems)
 
 
-@store.transaction
-def create_game(
-    session: Session, actor: Actor, body: Mapping[str, Any], completion: Completion[Game] | None = None
-) -> Game:
-    """Store a new game: the preset resolved with the house rules, and its sides checked against them.
-    Called as ``create_game(db, ...)`` (:func:`store.transaction`). ``completion``: the request's
-    Idempotency-Key, whose answer is stored with the game.
+@store.write()
+def create_game(session: Session, _locked: bool, actor: Actor, body: Mapping[str, Any]) -> Game:
+    """Store a new game (:func:`new_game`), one unit of work: called as ``create_game(db, ...)``
+    (:func:`store.write`)."""
+    return new_game(session, actor, body)
+
+
+def new_game(session: Session, actor: Actor, body: Mapping[str, Any]) -> Game:
+    """Store a new game in the caller's write transaction: the preset resolved with the house rules,
+    and its sides checked against them.
 
     Raises engine errors (unknown preset, bad house rules) and :class:`InvalidRequestError`.
     """
@@ -198,7 +200,6 @@ def create_game(
     teams = [{"name": t["name"], "players": list(t["players"])} for t in body["teams"]]
     _check_sides(teams, resolved.rules)
     state = engine.game_state(resolved.rules, [t["name"] for t in teams], [])
-    store.begin_write(session)
     created = now()
     game = Game(
         owner_id=actor.key_id,
@@ -220,8 +221,6 @@ def create_game(
     session.add(game)
     session.flush()
     game.rounds = []
-    if completion is not None:
-        completion.store(session, game)
     return game
 
 
@@ -312,15 +311,16 @@ def tables_of(session: Session, game_id: int) -> list[int]:
     return list(session.scalars(select(Table.id).where(Table.game_id == game_id)))
 
 
-@store.transaction
-def delete_game(session: Session, actor: Actor, game_id: int, if_match: Callable[[Game], None] | None = None) -> None:
+@store.write(locked=True)
+def delete_game(
+    session: Session, _locked: bool, actor: Actor, game_id: int, if_match: Callable[[Game], None] | None = None
+) -> None:
     """Delete a game, its rounds and their revisions (called as ``delete_game(db, ...)``:
-    :func:`store.transaction`). ``if_match(game)`` (the If-Match check, which raises) runs on the
+    :func:`store.write`). ``if_match(game)`` (the If-Match check, which raises) runs on the
     locked game."""
-    store.begin_locked_write(session)
     game = find_game(session, actor, game_id, lock=True)
     if if_match is not None:
         if_match(game)
     tables = tables_of(session, game.id)
     session.delete(game)
-    wakeups.announce(store.database_of(session), session, tables)  # their seats' waits end (the table is gone)
+    wakeups.announce(session, tables)  # their seats' waits end (the table is gone)

@@ -1,27 +1,24 @@
 """Rounds of stored games: append, correct, delete the last, read, audit. Transactions here, rules in
 the engine.
 
-Each write is one unit of work (``store.transaction``) and writes the game row one way
+Each write is one unit of work (``store.write``) and writes the game row one way
 (:func:`_write_state`): where its version is still the one read, moved on by one. An append (the
-hot path) reads the game row, scores the round against it with no lock held, then, from
-``store.begin_write`` on, updates the game row (and, in the same UPDATE, asks that no table plays
-the game) and inserts the round and its sides' facts (on PostgreSQL the three in one statement:
-``round_statements.append_stmt``), then the Idempotency-Key's answer, if the request has one. A
-version that moved meanwhile (another write to the game) runs the whole append again, read and
-scoring included (``api/services/store.py``), and this time its write begins first and reads the
-game ``FOR UPDATE`` (``store.run_again``): an append loses a race once, however busy its game. On
-SQLite the write begins with ``BEGIN IMMEDIATE``, so a first run's scoring never holds the
-database's write lock; on PostgreSQL the version check is the guard. A correction, and a deletion
-of the last round, read the game ``FOR UPDATE`` in the write (``store.begin_locked_write``: on
-PostgreSQL in ``READ COMMITTED``, so waiting for a writer is no failure) and recompute its state from
-every stored round.
+hot path) reads the game row with no lock held, scores the round against it, updates the game row
+(and, in the same UPDATE, asks that no table plays the game) and inserts the round and its sides'
+facts (on PostgreSQL the three in one statement, ``round_statements.append_stmt``: two round trips
+fewer, docs/performance.md). A version that moved meanwhile (another write to the game) runs the
+whole append again, read and scoring included, and this time the unit is ``locked``: it reads the
+game ``FOR UPDATE`` (on PostgreSQL in ``READ COMMITTED``), so an append loses a race once, however
+busy its game. On SQLite the write lock (``BEGIN IMMEDIATE``) is the guard; on PostgreSQL the
+version check. A correction, and a deletion of the last round, are locked units from the start,
+and recompute the game's state from every stored round.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from operator import sub
@@ -33,15 +30,12 @@ from sqlalchemy.orm import Session
 from handfoot import engine
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
-from handfoot.server.idempotency import Completion
 from handfoot.server.models import Game, Round, RoundDeletion, RoundRevision
-from handfoot.server.schemas import MAX_ROUNDS_PER_GAME, breakdown_data
+from handfoot.server.schemas import MAX_ROUNDS_PER_GAME
 from handfoot.server.services import store
 from handfoot.server.services.errors import (
-    FieldProblem,
     GameFinishedError,
     GameNotFoundError,
-    InvalidRequestError,
     NotLastRoundError,
     RevisionLimitError,
     RoundLimitError,
@@ -51,6 +45,7 @@ from handfoot.server.services.errors import (
 )
 from handfoot.server.services.games import find_game, now, state_mapping
 from handfoot.server.services.history import delete_round_sides, round_side_facts, write_round_sides
+from handfoot.server.services.round_scoring import score
 from handfoot.server.services.round_statements import (
     INSERT_ROUND,
     PLAYING_TABLE,
@@ -60,52 +55,6 @@ from handfoot.server.services.round_statements import (
     game_row_stmt,
     state_update_stmt,
 )
-
-# --------------------------------------------------------------------------------------------
-# Scoring a round body against a game
-
-
-def match_sides(names: Sequence[str], teams: Sequence[Mapping[str, Any]]) -> list[int]:
-    """For each team of a round body, the index of its game side: matched by the engine's name key
-    (``engine.name_key``: case and Unicode composition ignored, as the game's duplicate check
-    compares names), every side exactly once. Raises :class:`InvalidRequestError`."""
-    index = {engine.name_key(name): i for i, name in enumerate(names)}
-    problems: list[FieldProblem] = []
-    seen: dict[int, int] = {}
-    order: list[int] = []
-    for i, team in enumerate(teams):
-        name = team["name"]
-        side = index.get(engine.name_key(name))
-        if side is None:
-            problems.append(FieldProblem(("teams", i, "name"), "unknown_side",
-                                         f"{name!r} is not a side of this game ({', '.join(map(repr, names))})"))
-        elif side in seen:
-            problems.append(FieldProblem(("teams", i, "name"), "duplicate_side",
-                                         f"side {name!r} is already teams[{seen[side]}]"))
-        else:
-            seen[side] = i
-            order.append(side)
-    missing = [name for side, name in enumerate(names) if side not in seen]
-    if missing:
-        problems.append(FieldProblem(("teams",), "missing_side",
-                                     f"every side of the game appears once; missing: {', '.join(map(repr, missing))}"))
-    if problems:
-        raise InvalidRequestError(problems)
-    return order
-
-
-def score(names: Sequence[str], body: Mapping[str, Any], number: int, rules: engine.RuleSet) -> list[dict[str, Any]]:
-    """The engine's Breakdowns of a round body, in the order of the game's sides ``names``, each
-    under its side's name as the game spells it (engine errors raise)."""
-    order = match_sides(names, body["teams"])
-    teams = [team if team["name"] == names[side] else {**team, "name": names[side]}
-             for team, side in zip(body["teams"], order, strict=True)]
-    result = engine.score_round_body({**body, "teams": teams, "round": number}, rules)
-    breakdowns: list[dict[str, Any]] = [{}] * len(order)
-    for side, breakdown in zip(order, result.teams, strict=True):
-        breakdowns[side] = breakdown_data(breakdown)
-    return breakdowns
-
 
 # --------------------------------------------------------------------------------------------
 # Appending
@@ -135,6 +84,7 @@ class AppendedRound:
 
 
 Appended = tuple[WrittenGame, AppendedRound]
+
 
 def _round_totals(session: Session, game_id: int) -> list[list[int]]:
     """Each stored round's totals, in round order, in the order of the game's sides."""
@@ -199,8 +149,16 @@ def refuse_open_table(session: Session, game_id: int) -> None:
 
 def _state_params(actor: Actor, game_id: int, version: int, state: dict[str, Any], stamp: datetime) -> dict[str, Any]:
     """The parameters of :func:`state_update_stmt`."""
-    return _params(actor, game_id=game_id, old_version=version, new_state=state, new_status=state["status"],
-                   new_rounds_played=state["rounds_played"], new_updated_at=stamp, new_version=version + 1)
+    return _params(
+        actor,
+        game_id=game_id,
+        old_version=version,
+        new_state=state,
+        new_status=state["status"],
+        new_rounds_played=state["rounds_played"],
+        new_updated_at=stamp,
+        new_version=version + 1,
+    )
 
 
 def _not_written(session: Session, game_id: int, refuse_table: bool) -> None:
@@ -211,22 +169,32 @@ def _not_written(session: Session, game_id: int, refuse_table: bool) -> None:
     raise store.VersionMovedError("the game row changed since it was read")
 
 
-def _write_state(session: Session, actor: Actor, game_id: int, version: int, state: dict[str, Any],
-                 stamp: datetime, *, refuse_table: bool) -> None:
+def _write_state(
+    session: Session,
+    actor: Actor,
+    game_id: int,
+    version: int,
+    state: dict[str, Any],
+    stamp: datetime,
+    *,
+    refuse_table: bool,
+) -> None:
     """The one write of a game row by a round's write (an append, a correction, a deletion): its
     ``state`` (``status`` and ``rounds_played`` copied), where the row is still at ``version``, the
     version moved on by one. A row that moved raises ``store.VersionMovedError`` (the unit runs
     again); with ``refuse_table``, a game a table plays raises :class:`TableOpenError` (asked in the
     UPDATE itself, so a table made meanwhile is seen)."""
-    moved = session.connection().execute(state_update_stmt(actor.key_id is None, refuse_table),
-                                         _state_params(actor, game_id, version, state, stamp))
+    moved = session.connection().execute(
+        state_update_stmt(actor.key_id is None, refuse_table), _state_params(actor, game_id, version, state, stamp)
+    )
     if moved.rowcount != 1:
         _not_written(session, game_id, refuse_table)
 
 
 def _chained(session: Session) -> bool:
-    """Whether an append's writes go as one statement (:func:`append_stmt`): not on SQLite."""
-    return not store.database_of(session).is_sqlite
+    """Whether an append's three writes go as one statement (:func:`append_stmt`): where the
+    database chains writes (``Database.chains_writes``; docs/performance.md says why)."""
+    return Database.of(session).chains_writes
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,8 +209,9 @@ class _Append:
     state: dict[str, Any]
 
 
-def _prepare(session: Session, row: Row[Any], body: Mapping[str, Any],
-             scored: list[dict[str, Any]] | None = None) -> _Append:
+def _prepare(
+    session: Session, row: Row[Any], body: Mapping[str, Any], scored: list[dict[str, Any]] | None = None
+) -> _Append:
     """Check the round against the game ``row`` and score it (raises the errors
     :func:`append_round` lists, in its order); ``scored``: its Breakdowns already made (plain data,
     in the order of the game's sides), which are stored as they are."""
@@ -265,18 +234,33 @@ def _prepare(session: Session, row: Row[Any], body: Mapping[str, Any],
     return _Append(row.id, row.version, number, sides, teams, state_mapping(after))
 
 
-def _store_append(session: Session, actor: Actor, append: _Append, request: Mapping[str, Any],
-                  completion: Completion[Appended] | None, *, by_table: bool = False) -> Appended:
+def _store_append(
+    session: Session, actor: Actor, append: _Append, request: Mapping[str, Any], *, by_table: bool = False
+) -> Appended:
     """Write a prepared append in the caller's write transaction: the game row where its version is
-    still the one scored against (:func:`_write_state`), then the round and its sides' facts (on
-    PostgreSQL the three in one statement, :func:`append_stmt`). Unless ``by_table`` (a table
-    storing its own round), a game a table is playing is refused."""
+    still the one scored against (:func:`_write_state`), then the round and its sides' facts (where
+    the database chains writes, the three in one statement: :func:`append_stmt`). Unless
+    ``by_table`` (a table storing its own round), a game a table is playing is refused."""
     stamp = now()
     state = append.state
-    rnd = AppendedRound(number=append.number, revision=1, request={**request, "round": append.number},
-                        teams=append.teams, author=actor.name, created_at=stamp, updated_at=stamp)
-    values = {"number": rnd.number, "revision": rnd.revision, "request": rnd.request, "teams": rnd.teams,
-              "author": rnd.author, "created_at": stamp, "updated_at": stamp}
+    rnd = AppendedRound(
+        number=append.number,
+        revision=1,
+        request={**request, "round": append.number},
+        teams=append.teams,
+        author=actor.name,
+        created_at=stamp,
+        updated_at=stamp,
+    )
+    values = {
+        "number": rnd.number,
+        "revision": rnd.revision,
+        "request": rnd.request,
+        "teams": rnd.teams,
+        "author": rnd.author,
+        "created_at": stamp,
+        "updated_at": stamp,
+    }
     refuse_table = not by_table
     if _chained(session):
         params = _state_params(actor, append.game_id, append.version, state, stamp)
@@ -290,39 +274,34 @@ def _store_append(session: Session, actor: Actor, append: _Append, request: Mapp
         _write_state(session, actor, append.game_id, append.version, state, stamp, refuse_table=refuse_table)
         session.connection().execute(INSERT_ROUND, {"game_id": append.game_id, **values})
         write_round_sides(session, append.game_id, rnd.number, rnd.teams)
-    appended = WrittenGame(append.game_id, append.sides, state), rnd
-    if completion is not None:
-        completion.store(session, appended)
-    return appended
+    return WrittenGame(append.game_id, append.sides, state), rnd
 
 
-@store.transaction
-def append_round(session: Session, actor: Actor, game_id: int, body: Mapping[str, Any], request: Mapping[str, Any],
-                 completion: Completion[Appended] | None = None) -> Appended:
+@store.write()
+def append_round(
+    session: Session, locked: bool, actor: Actor, game_id: int, body: Mapping[str, Any], request: Mapping[str, Any]
+) -> Appended:
     """Score and store the next round (module docstring): called as ``append_round(db, ...)``
-    (:func:`store.transaction`). ``request`` is the body as sent (stored with its number);
-    ``completion``: the request's Idempotency-Key, whose answer is stored with the round.
+    (:func:`store.write`; ``locked``: a run after a lost race reads the game ``FOR UPDATE``).
+    ``request`` is the body as sent (stored with its number).
 
     Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`RoundNumberError`,
     :class:`RoundLimitError`, :class:`InvalidRequestError`, engine errors (rules broken) and
     :class:`TableOpenError` (a table is playing the game: its rounds are the table's).
     """
-    again = store.run_again()
-    if again:  # it lost a race scoring with no lock held: this time nobody comes between
-        store.begin_locked_write(session)
-    append = _prepare(session, _game_row(session, actor, game_id, lock=again), body)
-    store.begin_write(session)  # scored with no lock held: the write lock from here on (SQLite)
-    return _store_append(session, actor, append, request, completion)
+    append = _prepare(session, _game_row(session, actor, game_id, lock=locked), body)
+    return _store_append(session, actor, append, request)
 
 
-def append_scored_in(session: Session, actor: Actor, game_id: int, number: int, teams: list[dict[str, Any]],
-                     request: Mapping[str, Any]) -> Appended:
+def append_scored_in(
+    session: Session, actor: Actor, game_id: int, number: int, teams: list[dict[str, Any]], request: Mapping[str, Any]
+) -> Appended:
     """Append round ``number``, scored already (``teams``: its Breakdowns as plain data, in the
     order of the game's sides), in the caller's write transaction ``session``: a table's round end
     stores the round it scored with the table's own change (the caller retries a lost race).
     Raises what :func:`append_round` raises but the scoring's errors."""
     append = _prepare(session, _game_row(session, actor, game_id), {"round": number}, teams)
-    return _store_append(session, actor, append, request, None, by_table=True)
+    return _store_append(session, actor, append, request, by_table=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -355,34 +334,51 @@ def get_round(db: Database, actor: Actor, game_id: int, number: int) -> tuple[Ga
     return store.read(db, run)
 
 
-@store.transaction
-def correct_round(session: Session, actor: Actor, game_id: int, number: int, body: Mapping[str, Any],
-                  request: Mapping[str, Any],
-                  if_match: Callable[[Round], None] | None = None) -> tuple[WrittenGame, Round]:
+@store.write(locked=True)
+def correct_round(
+    session: Session,
+    _locked: bool,
+    actor: Actor,
+    game_id: int,
+    number: int,
+    body: Mapping[str, Any],
+    request: Mapping[str, Any],
+    if_match: Callable[[Round], None] | None = None,
+) -> tuple[WrittenGame, Round]:
     """Re-score round ``number`` from a new body; the current version becomes a revision. Called as
-    ``correct_round(db, ...)`` (:func:`store.transaction`).
+    ``correct_round(db, ...)`` (:func:`store.write`).
 
     ``if_match(round)`` (the If-Match check, which raises) runs on the round once the game is
     locked. Later running totals and the game's status are recomputed. A round already at
     :data:`MAX_REVISIONS_PER_ROUND` raises :class:`RevisionLimitError`, storing nothing; a game a
     table is playing raises :class:`TableOpenError`.
     """
-    store.begin_locked_write(session)
     row = _game_row(session, actor, game_id, lock=True)
     refuse_open_table(session, row.id)
     rnd = _find_round(session, row.id, number)
     if if_match is not None:
         if_match(rnd)
     if rnd.revision >= MAX_REVISIONS_PER_ROUND:
-        raise RevisionLimitError(f"round {number} has {rnd.revision} revisions, the most a round may have "
-                                 f"({MAX_REVISIONS_PER_ROUND}): it cannot be corrected again")
+        raise RevisionLimitError(
+            f"round {number} has {rnd.revision} revisions, the most a round may have "
+            f"({MAX_REVISIONS_PER_ROUND}): it cannot be corrected again"
+        )
     rules = _rules_from_json(row.rules_json)
     sides = _sides(row)
     teams = score(sides, body, number, rules)
     stamp = now()
-    session.add(RoundRevision(round_id=rnd.id, revision=rnd.revision, request=rnd.request, teams=rnd.teams,
-                              author=rnd.author, created_at=rnd.updated_at, replaced_at=stamp,
-                              replaced_by=actor.name))
+    session.add(
+        RoundRevision(
+            round_id=rnd.id,
+            revision=rnd.revision,
+            request=rnd.request,
+            teams=rnd.teams,
+            author=rnd.author,
+            created_at=rnd.updated_at,
+            replaced_at=stamp,
+            replaced_by=actor.name,
+        )
+    )
     rnd.revision += 1
     rnd.request = {**request, "round": number}
     rnd.teams = teams
@@ -395,8 +391,9 @@ def correct_round(session: Session, actor: Actor, game_id: int, number: int, bod
     return WrittenGame(row.id, sides, state), rnd
 
 
-def round_revisions(db: Database, actor: Actor, game_id: int, number: int, *, offset: int,
-                    limit: int) -> tuple[Round, list[RoundRevision], int]:
+def round_revisions(
+    db: Database, actor: Actor, game_id: int, number: int, *, offset: int, limit: int
+) -> tuple[Round, list[RoundRevision], int]:
     """A page of the round's audit trail, oldest first: the earlier revisions (stored rows), then
     the round as it stands (the last item of the last page). Returns the round, the earlier
     revisions on this page (at most ``limit`` from item ``offset``) and the trail's length (the
@@ -404,8 +401,13 @@ def round_revisions(db: Database, actor: Actor, game_id: int, number: int, *, of
 
     def run(session: Session) -> tuple[Round, list[RoundRevision], int]:
         rnd = _find_round(session, find_game(session, actor, game_id).id, number)
-        revisions = session.scalars(select(RoundRevision).where(RoundRevision.round_id == rnd.id)
-                                    .order_by(RoundRevision.revision).offset(offset).limit(limit)).all()
+        revisions = session.scalars(
+            select(RoundRevision)
+            .where(RoundRevision.round_id == rnd.id)
+            .order_by(RoundRevision.revision)
+            .offset(offset)
+            .limit(limit)
+        ).all()
         return rnd, list(revisions), rnd.revision
 
     return store.read(db, run)
@@ -417,18 +419,31 @@ def round_revisions(db: Database, actor: Actor, game_id: int, number: int, *, of
 
 def _revision_data(rev: RoundRevision) -> dict[str, Any]:
     """An earlier revision as plain data (kept in ``round_deletions.revisions``)."""
-    return {"revision": rev.revision, "request": rev.request, "teams": rev.teams, "author": rev.author,
-            "created_at": rev.created_at.isoformat(), "replaced_at": rev.replaced_at.isoformat(),
-            "replaced_by": rev.replaced_by}
+    return {
+        "revision": rev.revision,
+        "request": rev.request,
+        "teams": rev.teams,
+        "author": rev.author,
+        "created_at": rev.created_at.isoformat(),
+        "replaced_at": rev.replaced_at.isoformat(),
+        "replaced_by": rev.replaced_by,
+    }
 
 
-@store.transaction
-def delete_round(session: Session, actor: Actor, game_id: int, number: int, if_match: Callable[[int], None],
-                 sent: Callable[[int], bool]) -> None:
+@store.write(locked=True)
+def delete_round(
+    session: Session,
+    _locked: bool,
+    actor: Actor,
+    game_id: int,
+    number: int,
+    if_match: Callable[[int], None],
+    sent: Callable[[int], bool],
+) -> None:
     """Take back round ``number``, which must be the game's last: its row and revisions go, what
     they were is kept as a :class:`RoundDeletion` (who, when), and the game's state is recomputed
     from the rounds left (a finished game whose last round goes is in progress again). Called as
-    ``delete_round(db, ...)`` (:func:`store.transaction`).
+    ``delete_round(db, ...)`` (:func:`store.write`).
 
     ``if_match(version)`` (the If-Match check on the game's ETag, which raises) runs on the locked
     game; ``sent(version)`` says whether If-Match names the game at ``version``. A repeat of a
@@ -437,29 +452,42 @@ def delete_round(session: Session, actor: Actor, game_id: int, number: int, if_m
     Raises :class:`GameNotFoundError`, :class:`RoundNotFoundError`, :class:`NotLastRoundError`
     (409: an earlier round is corrected) and :class:`TableOpenError` (a table is playing the game).
     """
-    store.begin_locked_write(session)
     row = _game_row(session, actor, game_id, lock=True)
     refuse_open_table(session, row.id)
-    rnd = session.scalars(select(Round).where(Round.game_id == row.id, Round.number == number)
-                          .execution_options(populate_existing=True)).first()
+    rnd = session.scalars(
+        select(Round).where(Round.game_id == row.id, Round.number == number).execution_options(populate_existing=True)
+    ).first()
     if rnd is None:
-        last = session.scalars(select(RoundDeletion).where(RoundDeletion.game_id == row.id)
-                               .order_by(RoundDeletion.id.desc()).limit(1)).first()
-        if last is None or last.number != number or last.game_version != row.version or not sent(
-                last.game_version - 1):
+        last = session.scalars(
+            select(RoundDeletion).where(RoundDeletion.game_id == row.id).order_by(RoundDeletion.id.desc()).limit(1)
+        ).first()
+        if last is None or last.number != number or last.game_version != row.version or not sent(last.game_version - 1):
             raise RoundNotFoundError(row.id, number)
         if_match(last.game_version - 1)  # passes (``sent`` said so): the check is on record
         return
     if_match(row.version)
     if number != row.rounds_played:
         raise NotLastRoundError(number, row.rounds_played)
-    revisions = session.scalars(select(RoundRevision).where(RoundRevision.round_id == rnd.id)
-                                .order_by(RoundRevision.revision)).all()
+    revisions = session.scalars(
+        select(RoundRevision).where(RoundRevision.round_id == rnd.id).order_by(RoundRevision.revision)
+    ).all()
     stamp = now()
-    session.add(RoundDeletion(game_id=row.id, number=rnd.number, revision=rnd.revision, request=rnd.request,
-                              teams=rnd.teams, author=rnd.author, created_at=rnd.created_at,
-                              updated_at=rnd.updated_at, revisions=[_revision_data(r) for r in revisions],
-                              deleted_at=stamp, deleted_by=actor.name, game_version=row.version + 1))
+    session.add(
+        RoundDeletion(
+            game_id=row.id,
+            number=rnd.number,
+            revision=rnd.revision,
+            request=rnd.request,
+            teams=rnd.teams,
+            author=rnd.author,
+            created_at=rnd.created_at,
+            updated_at=rnd.updated_at,
+            revisions=[_revision_data(r) for r in revisions],
+            deleted_at=stamp,
+            deleted_by=actor.name,
+            game_version=row.version + 1,
+        )
+    )
     session.delete(rnd)
     delete_round_sides(session, row.id, number)
     session.flush()

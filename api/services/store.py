@@ -1,15 +1,15 @@
-"""Transactions of the services: every read and every write of a request goes through here.
+"""The units of work of the services: every read and every write of a request goes through here.
 
-A write is one unit of work, one transaction (:func:`transaction`, a decorator on the service): the
-service gets the request's session, reads on it, calls :func:`begin_write` where its writes begin,
-and what it wrote is committed once when it returns (a refused write, which raises, commits
-nothing). On SQLite the write begins with ``BEGIN IMMEDIATE`` (the reads before it, with no lock
-held, end first: ``Database.begin_write``); on PostgreSQL it continues the request's ``REPEATABLE
-READ`` transaction. A race it loses (a unique violation on a round number, a game row whose version
-moved since it was read, a PostgreSQL serialization failure or deadlock) runs the whole unit again,
-reads included (a service that read with no lock held locks first then: :func:`run_again`), a few
-times, then gives up with :class:`WriteConflictError` (409). A database that
-is unreachable or locked past the busy timeout raises :class:`StoreUnavailableError` (503).
+A write is one unit (:func:`write`, a decorator on the service): one write transaction
+(``Database.write_session``, begun before the service's first read), the request's Idempotency-Key
+claimed first and its answer stored last when it has one (:class:`~handfoot.server.idempotency.Key`),
+committed once when the service returns (a refused write, which raises, commits nothing). A race it
+loses (a unique violation on a round number, a game or table row whose version moved since it was
+read, a PostgreSQL serialization failure or deadlock) runs the whole unit again, a few times, and
+every run again locks what it writes before it reads it (``locked``), then gives up with
+:class:`WriteConflictError` (409). A database that is unreachable or locked past the busy timeout
+raises :class:`StoreUnavailableError` (503). A read is :func:`read`: the request's read
+transaction (one snapshot).
 """
 
 from __future__ import annotations
@@ -18,21 +18,20 @@ import functools
 import random
 import time
 from collections.abc import Callable
-from contextvars import ContextVar
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Concatenate, Generic, ParamSpec, TypeVar
 
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
-from handfoot.server.db import DATABASE_KEY, Database
+from handfoot.server.db import Database
 from handfoot.server.services.errors import StoreUnavailableError, WriteConflictError
 
-#: Attempts of a unit of work that lost a race before a 409.
-WRITE_ATTEMPTS = 5
+if TYPE_CHECKING:
+    from handfoot.server.idempotency import Key
 
-#: Whether the unit of work :func:`retrying` runs now is a run after a lost race (:func:`run_again`).
-_RUNNING_AGAIN: ContextVar[bool] = ContextVar("handfoot_running_again", default=False)
+#: Runs of a unit of work that lost a race before a 409.
+WRITE_ATTEMPTS = 5
 
 #: The unique constraints a lost race violates (named by the naming convention: STYLE P3).
 RACE_CONSTRAINTS = (
@@ -46,7 +45,7 @@ P = ParamSpec("P")
 
 
 class VersionMovedError(StaleDataError):
-    """The game row's version is no longer the one the write was computed from: run it again."""
+    """The row's version is no longer the one the write was computed from: run it again."""
 
 
 def _lost_race(err: DBAPIError) -> bool:
@@ -67,83 +66,52 @@ def _lost_race(err: DBAPIError) -> bool:
     return False
 
 
-def retrying(unit: Callable[[], T], db: Database | None = None) -> T:
-    """Run ``unit`` (its reads and its one write transaction), again after a lost race. Inside a
-    write transaction of ``db``'s that is already open (a request whose Idempotency-Key is claimed
-    in it), ``unit`` runs once: a lost race rolls that whole transaction back, and the retry is the
-    outer one's."""
-    if db is not None and db.writing():
-        return unit()
-    for attempt in range(WRITE_ATTEMPTS):
-        again = _RUNNING_AGAIN.set(attempt > 0)
-        try:
-            return unit()
-        except StaleDataError:
-            pass  # the game's version moved under us (an ORM flush, or VersionMovedError)
-        except DBAPIError as err:
-            if not _lost_race(err):
-                if isinstance(err, OperationalError | InterfaceError):
-                    raise StoreUnavailableError(str(err.orig)) from err
-                raise
-        finally:
-            _RUNNING_AGAIN.reset(again)
-        time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))
-    raise WriteConflictError("the game changed under this request too often; try again")
+class Unit(Generic[P, T]):
+    """A service ``service(session, locked, ...)`` as a unit of work (module docstring), called as
+    ``unit(db, ...)``; ``unit.keyed(key)(db, ...)`` runs it with the request's Idempotency-Key
+    (:class:`~handfoot.server.idempotency.Key`), claimed in the unit's transaction before the
+    service runs (a stored answer raises :class:`~handfoot.server.idempotency.Replayed`) and
+    answered with the service's result. ``locked``: every run locks (``FOR UPDATE``) what it reads
+    to write; else only a run after a lost race does, and the service is told which by its second
+    argument."""
+
+    def __init__(self, service: Callable[Concatenate[Session, bool, P], T], locked: bool) -> None:
+        functools.update_wrapper(self, service)
+        self.service, self.locked = service, locked
+
+    def __call__(self, db: Database, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return self.run(db, None, *args, **kwargs)
+
+    def keyed(self, key: Key[T] | None) -> Callable[Concatenate[Database, P], T]:
+        def call(db: Database, /, *args: P.args, **kwargs: P.kwargs) -> T:
+            return self.run(db, key, *args, **kwargs)
+
+        return call
+
+    def run(self, db: Database, key: Key[T] | None, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        for attempt in range(WRITE_ATTEMPTS):
+            locked = self.locked or attempt > 0
+            try:
+                with db.write_session(locked=locked) as session:
+                    claim = None if key is None else key.claim(db, session)
+                    result = self.service(session, locked, *args, **kwargs)
+                    if key is not None and claim is not None:
+                        key.answer(session, claim, result)
+                    return result
+            except StaleDataError:
+                pass  # a version moved under us (an ORM flush, or VersionMovedError)
+            except DBAPIError as err:
+                if not _lost_race(err):
+                    if isinstance(err, OperationalError | InterfaceError):
+                        raise StoreUnavailableError(str(err.orig)) from err
+                    raise
+            time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))
+        raise WriteConflictError("the game changed under this request too often; try again")
 
 
-def transaction(service: Callable[Concatenate[Session, P], T]) -> Callable[Concatenate[Database, P], T]:
-    """Decorate a service ``service(session, ...)`` into ``service(db, ...)``: one unit of work on
-    ``db``'s request session (``Database.unit``), committed once if it wrote (module docstring),
-    run again after a lost race (:func:`retrying`)."""
-
-    @functools.wraps(service)
-    def run(db: Database, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        def unit() -> T:
-            with db.unit() as session:
-                return service(session, *args, **kwargs)
-
-        return retrying(unit, db)
-
-    return run
-
-
-def run_again() -> bool:
-    """Whether the unit of work running now runs again after it lost a race (set by :func:`retrying`
-    for the unit it retries, an Idempotency-Key's whole request included). A service that first reads
-    with no lock held (so that writers of other games, and its own checks, run side by side) begins
-    its write before it reads this time (:func:`begin_locked_write`): nobody can come between its read
-    and its write, so it loses at most once, however busy its game is."""
-    return _RUNNING_AGAIN.get()
-
-
-def database_of(session: Session) -> Database:
-    """The :class:`Database` whose session ``session`` is (``TypeError`` for another session)."""
-    database = session.info.get(DATABASE_KEY)
-    if not isinstance(database, Database):
-        raise TypeError("not a session of a handfoot Database")
-    return database
-
-
-def begin_write(session: Session) -> None:
-    """The unit's writes begin here (``Database.begin_write``: on SQLite the write lock is taken)."""
-    database_of(session).begin_write(session)
-
-
-def begin_locked_write(session: Session) -> None:
-    """The unit's writes begin here, before a read that locks the game they write (``FOR UPDATE``):
-    ``Database.begin_locked_write``."""
-    database_of(session).begin_locked_write(session)
-
-
-def write(db: Database, fn: Callable[[Session], T]) -> T:
-    """``fn`` in one write transaction from its first statement, retried after a lost race."""
-
-    @transaction
-    def whole(session: Session) -> T:
-        begin_write(session)
-        return fn(session)
-
-    return whole(db)
+def write(*, locked: bool = False) -> Callable[[Callable[Concatenate[Session, bool, P], T]], Unit[P, T]]:
+    """Decorate a service ``service(session, locked, ...)`` into a :class:`Unit`."""
+    return lambda service: Unit(service, locked)
 
 
 def read(db: Database, fn: Callable[[Session], T]) -> T:

@@ -3,10 +3,10 @@ parameters on the session's connection, as ``round_statements`` does for a game'
 
 from __future__ import annotations
 
-from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 
 from handfoot.server import wakeups
-from handfoot.server.idempotency import ANSWERED
+from handfoot.server.db import notify_in
 from handfoot.server.models import Table as TableRow
 from handfoot.server.models import TableAction, TableRound
 
@@ -58,13 +58,8 @@ _LOG_LINE = (
 # logged first, then the row updated: the order of the round-ending path (services.tables), so two
 # actions on one version queue on the log's key instead of deadlocking
 _MOVED = UPDATE.where(TABLES.c.id == _LOG_LINE.c.table_id).returning(TABLES.c.id).cte("moved")
-#: PostgreSQL, an action that ends no round: the action's log line, :data:`UPDATE` after it, and the
-#: waiters' NOTIFY (``wakeups.notify``), chained by data-modifying CTEs (one round trip, not three).
-#: One row where the update wrote, none where the row's version had moved (the transaction then
-#: rolls back, log line and all).
-ACT_AT_ONCE = select(wakeups.notify(_MOVED.c.id)).select_from(_MOVED)
-#: :data:`ACT_AT_ONCE` that stores the request's answer with its Idempotency-Key too
-#: (``idempotency.ANSWERED``): its row says ``answered`` (1 where the key's row was updated).
-ACT_AT_ONCE_ANSWERED = ACT_AT_ONCE.add_columns(
-    select(func.count()).select_from(ANSWERED).scalar_subquery().label("answered")
-)
+#: Where the database chains writes (PostgreSQL), an action that ends no round: the action's log
+#: line, :data:`UPDATE` after it, and the waiters' NOTIFY, chained by data-modifying CTEs (one round
+#: trip, not three: docs/performance.md). One row where the update wrote, none where the row's
+#: version had moved (the transaction then rolls back, log line and all).
+ACT_AT_ONCE = select(notify_in(wakeups.CHANNEL, _MOVED.c.id)).select_from(_MOVED)

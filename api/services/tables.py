@@ -1,16 +1,15 @@
 """Tables: seats playing a stored game's rounds, one action at a time (docs/tables.md). Transactions
 here, rules in the play engine (``handfoot.engine.play``). Each write (a table's creation, an action)
-is one unit of work on the request's session (``store.transaction``: committed once, run again
-after a lost race); reads go through ``store.read``.
+is one unit of work (``store.write``: committed once, run again after a lost race); reads go
+through ``store.read``.
 
 A table row holds the round in play (the engine's state as JSON, decoded once per request into
 :class:`TableData`) and the table's ``version``, which every accepted action moves on by one, over
-all rounds. The seat's token is checked on the row read for the request (:func:`seat_at`); the
-action is checked on it too, so a refused action writes nothing. An accepted action is one write
+all rounds. A seat's token is checked before (``auth.seated``); the action is checked on the row
+its unit reads, so a refused action writes nothing. An accepted action is one write
 transaction: the action appended to ``table_actions`` and the row updated *where its version is
 still the one read* (two actions on one version: one is stored, the other is a 409
-``version_moved``); on PostgreSQL, an action that ends no round writes these, its waiters' NOTIFY
-and its Idempotency-Key's answer as one statement (``table_statements.ACT_AT_ONCE``). When the
+``version_moved``). When the
 action ends the round, the same transaction scores it by the one path (``play.score``, on the
 engine's values) and stores it in the game's history through the append of
 ``POST /v1/games/{id}/rounds`` (``rounds.append_scored_in``), with its seed and a pointer to its log
@@ -32,10 +31,8 @@ stores it, as an ``answer`` action logged like any other, before its own.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -48,9 +45,8 @@ from handfoot.engine import play
 from handfoot.engine.errors import HandFootError, PlayError, Problem
 from handfoot.engine.play import State as PlayState  # `play` in TableData is its column
 from handfoot.server import wakeups
-from handfoot.server.auth import Actor
+from handfoot.server.auth import Actor, SeatActor, hash_key
 from handfoot.server.db import Database
-from handfoot.server.idempotency import Completion
 from handfoot.server.models import ApiKey
 from handfoot.server.schemas import MAX_ROUNDS_PER_GAME, breakdown_data
 from handfoot.server.secret import sign
@@ -110,11 +106,6 @@ def _deal_key(data: TableData, key: bytes) -> bytes | None:
     return None if data.practice else key
 
 
-def hash_token(token: str) -> str:
-    """The stored form of a seat token: SHA-256, hex (a token of 256 random bits needs no salt)."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
 @dataclass(frozen=True, slots=True)
 class TableData:
     """A table as read (or as a write left it): the columns of :class:`~handfoot.server.models.Table`,
@@ -149,18 +140,28 @@ _COLUMNS = [f.name for f in fields(TableData)][:-3]
 _LAST = sql.ROUNDS_ENDED.alias("last_ended")
 # The table and its last ended round, one statement: the round before the one in play (a finished
 # table's round is its last, ended), found by the (table_id, round) key whatever the rounds played.
-_SELECT = (select(*(sql.TABLES.c[name] for name in _COLUMNS),
-                  *(_LAST.c[name].label(f"last_{name}") for name in sql.ROUND_COLUMNS))
-           .select_from(sql.TABLES.outerjoin(_LAST, and_(
-               _LAST.c.table_id == sql.TABLES.c.id,
-               _LAST.c.round == sql.TABLES.c.round - case((sql.TABLES.c.status == "playing", 1), else_=0))))
-           .where(sql.TABLES.c.id == bindparam("table_id")))
+_SELECT = (
+    select(
+        *(sql.TABLES.c[name] for name in _COLUMNS), *(_LAST.c[name].label(f"last_{name}") for name in sql.ROUND_COLUMNS)
+    )
+    .select_from(
+        sql.TABLES.outerjoin(
+            _LAST,
+            and_(
+                _LAST.c.table_id == sql.TABLES.c.id,
+                _LAST.c.round == sql.TABLES.c.round - case((sql.TABLES.c.status == "playing", 1), else_=0),
+            ),
+        )
+    )
+    .where(sql.TABLES.c.id == bindparam("table_id"))
+)
+_SELECT_LOCKED = _SELECT.with_for_update(of=sql.TABLES)
 
 
-def _load(session: Session, table_id: int) -> TableData:
-    """Table ``table_id`` as stored (its round decoded, its last ended round's summary);
-    :class:`TableNotFoundError` if there is none."""
-    row = session.connection().execute(_SELECT, {"table_id": table_id}).first()
+def _load(session: Session, table_id: int, *, lock: bool = False) -> TableData:
+    """Table ``table_id`` as stored (its round decoded, its last ended round's summary; ``lock``: its
+    row read ``FOR UPDATE``); :class:`TableNotFoundError` if there is none."""
+    row = session.connection().execute(_SELECT_LOCKED if lock else _SELECT, {"table_id": table_id}).first()
     if row is None:
         raise TableNotFoundError(table_id)
     values = dict(row._mapping)
@@ -177,24 +178,18 @@ def shown(data: TableData) -> TableData:
     given as a yes, at the version it makes; the next write stores it (an ``answer`` action with
     ``timed_out: true``, logged like any other) before its own action."""
     state = data.state
-    if data.status != "playing" or not answer_is_due(data.answer_due_at) or state.phase != "answer" \
-            or state.answerer is None or data.due_answer is not None:
+    if (
+        data.status != "playing"
+        or not answer_is_due(data.answer_due_at)
+        or state.phase != "answer"
+        or state.answerer is None
+        or data.due_answer is not None
+    ):
         return data
     answer = {"type": "answer", "yes": True, "seat": state.answerer, "timed_out": True}
-    return replace(data, state=play.step(state, answer), version=data.version + 1, answer_due_at=None,
-                   due_answer=answer)
-
-
-def _read(db: Database, table_id: int) -> TableData:
-    """Table ``table_id`` as shown, on the request's read transaction."""
-    return store.read(db, lambda session: shown(_load(session, table_id)))
-
-
-def _owned(data: TableData, actor: Actor) -> TableData:
-    """``data`` if ``actor`` owns it (anonymous: a table made without a key), else a 404."""
-    if data.owner_id != actor.key_id:
-        raise TableNotFoundError(data.id)
-    return data
+    return replace(
+        data, state=play.step(state, answer), version=data.version + 1, answer_due_at=None, due_answer=answer
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,16 +200,14 @@ class CreatedTable:
     tokens: list[str]
 
 
-@store.transaction
-def create_table(session: Session, actor: Actor, body: Mapping[str, Any],
-                 completion: Completion[CreatedTable] | None = None, *, key: bytes) -> CreatedTable:
-    """A new table dealing the next round of a game, one unit of work (called as ``create_table(db,
-    ...)``: :func:`store.transaction`): a new game (``preset``, ``rules``, ``name``,
-    ``teams``: created by ``games.create_game`` in the same transaction) or the stored game
+@store.write(locked=True)
+def create_table(session: Session, _locked: bool, actor: Actor, body: Mapping[str, Any], *, key: bytes) -> CreatedTable:
+    """A new table dealing the next round of a game, one locked unit of work (called as
+    ``create_table(db, ...)``: :func:`store.write`): a new game (``preset``, ``rules``, ``name``,
+    ``teams``: created by ``games.new_game`` in the same transaction) or the stored game
     ``game`` (in progress, with no table playing it). ``seed`` (default: random, 63 bits; one sent
     makes the table a practice deal), ``play`` (PlayOptions overrides), ``answer_timeout``
-    (seconds). ``completion``: the request's Idempotency-Key, stored with the table. ``key``: the
-    server's secret, which derives the rounds' seeds of a table that is not a practice deal.
+    (seconds). ``key``: the server's secret, which derives the rounds' seeds of a table that is not a practice deal.
 
     Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`RoundLimitError` (the
     game holds the most rounds), :class:`TableOpenError`, :class:`InvalidRequestError` and engine
@@ -228,26 +221,26 @@ def create_table(session: Session, actor: Actor, body: Mapping[str, Any],
     options = dict(body.get("play") or {})
     timeout = body.get("answer_timeout") or DEFAULT_ANSWER_TIMEOUT
     if body.get("game") is not None:
-        store.begin_locked_write(session)
         game = games_svc.find_game(session, actor, int(body["game"]), lock=True)
         if game.status == "finished":
             raise GameFinishedError(game.state.get("end_reason") or "the game is over")
         if game.rounds_played >= MAX_ROUNDS_PER_GAME:  # its next round could not be stored
-            raise RoundLimitError(f"a game holds at most {MAX_ROUNDS_PER_GAME} rounds, and this one holds them all",
-                                  pointer="/game")
+            raise RoundLimitError(
+                f"a game holds at most {MAX_ROUNDS_PER_GAME} rounds, and this one holds them all", pointer="/game"
+            )
         rounds_svc.refuse_open_table(session, game.id)  # one table plays a game at a time
         # the game is the table's from here: its version moves on, so a write that read it before
         # (an append scoring with no lock held) runs again and finds the table
         game.updated_at = now()
     else:
-        store.begin_write(session)
-        game = games_svc.create_game(store.database_of(session), actor, body)  # joins this write transaction
+        game = games_svc.new_game(session, actor, body)
     number = int(game.rounds_played) + 1
     sides = [(str(t["name"]), list(t["players"])) for t in game.teams]
     scores = [int(t["total"]) for t in game.state["totals"]]
     dealt_with = None if practice else key
-    state = play.new_round(game.preset, sides, round_seed(seed, number, dealt_with), number, game.house_rules,
-                           options, scores)
+    state = play.new_round(
+        game.preset, sides, round_seed(seed, number, dealt_with), number, game.house_rules, options, scores
+    )
     # every later round is dealt by the table too: refuse now rules whose decks cannot deal one
     # (a round-ending action would be refused then, and the table stuck)
     for later in play.rounds_from(state.rules, number + 1):
@@ -257,53 +250,39 @@ def create_table(session: Session, actor: Actor, body: Mapping[str, Any],
     tokens = [SEAT_TOKEN_PREFIX + secrets.token_urlsafe(32) for _ in state.seats]
     stamp = now()
     values: dict[str, Any] = {
-        "owner_id": actor.key_id, "game_id": game.id, "status": "playing", "version": 0, "round": number,
-        "seed": seed, "practice": practice, "answer_timeout": timeout, "answer_due_at": None, "play": options,
-        "state": play.to_mapping(state), "seat_hashes": [hash_token(t) for t in tokens],
-        "created_at": stamp, "updated_at": stamp}
+        "owner_id": actor.key_id,
+        "game_id": game.id,
+        "status": "playing",
+        "version": 0,
+        "round": number,
+        "seed": seed,
+        "practice": practice,
+        "answer_timeout": timeout,
+        "answer_due_at": None,
+        "play": options,
+        "state": play.to_mapping(state),
+        "seat_hashes": [hash_key(t) for t in tokens],
+        "created_at": stamp,
+        "updated_at": stamp,
+    }
     table_id = session.connection().execute(sql.INSERT_TABLE, values).scalar_one()
     data = TableData(id=int(table_id), **{**values, "state": state}, row_version=0)
     if state.phase == "ended":  # a deal can end its round (a red three wanting a card the stock lacks)
         data = _store_change(session, data, state, stamp, key)
-    created = CreatedTable(data, tokens)
-    if completion is not None:
-        completion.store(session, created)
-    return created
+    return CreatedTable(data, tokens)
 
 
-def seat_at(db: Database, table_id: int, token: str | None) -> tuple[int, TableData]:
-    """The seat whose token is ``token`` at table ``table_id``, and the table as shown, read by one
-    statement; :class:`TableNotFoundError` for an unknown table, a missing token or one of no seat
-    there (the same error: a wrong token learns nothing)."""
-    if not token:
+def get_table(db: Database, actor: Actor, table_id: int, *, fresh: bool = False) -> TableData:
+    """Table ``table_id`` as shown (:func:`shown`), for ``actor``: its owner's key, or one of its
+    seats (whose token was checked: ``auth.seated``); :class:`TableNotFoundError` for anyone else.
+    ``fresh``: read on a new read transaction, so a long request (a long-poll, a stream) sees what
+    other requests (other hosts) have committed since it began, not its first snapshot."""
+    if fresh:
+        db.close_session()
+    data = store.read(db, lambda session: shown(_load(session, table_id)))
+    if not isinstance(actor, SeatActor) and data.owner_id != actor.key_id:
         raise TableNotFoundError(table_id)
-    digest = hash_token(token)
-    data = _read(db, table_id)
-    seat = None
-    for i, stored in enumerate(data.seat_hashes):
-        if hmac.compare_digest(stored, digest):  # every hash compared: the time says nothing of the seat
-            seat = i
-    if seat is None:
-        raise TableNotFoundError(table_id)
-    return seat, data
-
-
-def _fresh(db: Database, fn: Callable[[Session], T]) -> T:
-    """``fn`` on a new read transaction: a long request (a long-poll, a stream) sees what other
-    requests (other hosts) have committed since it began, not its first snapshot."""
-    db.close_session()
-    return store.read(db, fn)
-
-
-def get_table(db: Database, actor: Actor, table_id: int) -> TableData:
-    """The actor's table ``table_id``, as shown (:func:`shown`)."""
-    return _owned(_read(db, table_id), actor)
-
-
-def read_table(db: Database, table_id: int) -> TableData:
-    """Table ``table_id`` as shown, read now on a new read transaction (for one of its seats, whose
-    token was checked: a long-poll, a stream)."""
-    return _fresh(db, lambda session: shown(_load(session, table_id)))
+    return data
 
 
 def poll(db: Database, table_id: int) -> tuple[int, str, datetime | None]:
@@ -326,33 +305,37 @@ def answer_is_due(due: datetime | None) -> bool:
     return due is not None and due <= now()
 
 
-@store.transaction
-def act(session: Session, table_id: int, seat: int, version: int, action: Mapping[str, Any],
-        completion: Completion[TableData] | None = None, read: Callable[[], TableData | None] | None = None, *,
-        key: bytes) -> TableData:
+@store.write()
+def act(
+    session: Session, locked: bool, table_id: int, seat: int, version: int, action: Mapping[str, Any], *, key: bytes
+) -> TableData:
     """Apply seat ``seat``'s ``action`` (the engine's, without ``seat``, or with the seat's own) if
     the table is still at ``version`` (as shown: a due answer counted); the table as the action left
-    it. One unit of work, called as ``act(db, ...)`` (:func:`store.transaction`). ``read()``: the
-    table as this request read it (with the seat's token), or ``None`` once used (a unit run again
-    reads it anew). ``completion``: the request's Idempotency-Key, stored with the action. ``key``:
-    the server's secret (the next round's seed, when the action ends a round: :func:`round_seed`).
+    it. One unit of work, called as ``act(db, ...)`` (:func:`store.write`; ``locked``: a run after a
+    lost race reads the table ``FOR UPDATE``). ``key``: the server's secret (the next round's seed,
+    when the action ends a round: :func:`round_seed`).
 
-    The action is checked on the table as read, before anything is written: a refusal writes and
-    commits nothing. An accepted one is one write transaction, the one the request's read began
-    (``Database.begin_request_write``, continued by ``store.begin_write``): the due answer's log
-    line, the action's, the table's row where its version is still the one read (else the whole is
-    run again, read included) and, when it ends the round, the round's append.
+    The action is checked on the table as read, in the unit's write transaction: a refusal writes
+    and commits nothing. An accepted one writes the due answer's log line, the action's, the table's
+    row where its version is still the one read (else the whole is run again, read included) and,
+    when it ends the round, the round's append.
 
     Raises :class:`TableFinishedError`, :class:`TableVersionError` (with the current version),
     :class:`ActionRefusedError` (the engine's refusal) and the errors of a round's append
     (:func:`rounds.append_scored_in`)."""
     if "seat" in action and action["seat"] != seat:
-        raise ActionRefusedError(PlayError([Problem(
-            "unknown_action", "seat: the Seat-Token names the seat; leave seat out or send the token's own seat",
-            ("seat",))]))
-    data = read() if read is not None else None
-    if data is None:
-        data = shown(_load(session, table_id))
+        raise ActionRefusedError(
+            PlayError(
+                [
+                    Problem(
+                        "unknown_action",
+                        "seat: the Seat-Token names the seat; leave seat out or send the token's own seat",
+                        ("seat",),
+                    )
+                ]
+            )
+        )
+    data = shown(_load(session, table_id, lock=locked))
     if data.status != "playing":
         raise TableFinishedError(table_id)
     if data.version != version:
@@ -362,74 +345,85 @@ def act(session: Session, table_id: int, seat: int, version: int, action: Mappin
         after = play.step(data.state, taken)
     except HandFootError as err:
         raise ActionRefusedError(err) from err
-    store.begin_write(session)
-    return _store_action(session, data, taken, after, key, completion)
+    return _store_action(session, data, taken, after, key)
 
 
-def _store_action(session: Session, data: TableData, action: Mapping[str, Any], after: play.State,
-                  key: bytes, completion: Completion[TableData] | None) -> TableData:
+def _store_action(
+    session: Session, data: TableData, action: Mapping[str, Any], after: play.State, key: bytes
+) -> TableData:
     """Log ``action`` (after the due answer ``data`` shows, if any) and store the table's next
-    version, guarded by the row's version read, and ``completion``'s answer; its waiters, on every
-    host, wake on commit."""
+    version, guarded by the row's version read; its waiters, on every host, wake on commit."""
     stamp = now()
     before, answer = data.state, data.due_answer
-    db = store.database_of(session)
-    if answer is None and after.phase != "ended" and not db.is_sqlite:
-        return _store_at_once(session, db, data, action, after, stamp, completion)
-    rows = [] if answer is None else [  # the answer's index: the asked round's step, one before the shown one
-        {"table_id": data.id, "round": before.round, "index": before.step - 1, "seat": answer["seat"],
-         "action": answer, "version": data.row_version + 1, "created_at": stamp}]
-    rows.append({"table_id": data.id, "round": before.round, "index": before.step, "seat": action["seat"],
-                 "action": dict(action), "version": data.version + 1, "created_at": stamp})
+    if answer is None and after.phase != "ended" and Database.of(session).chains_writes:
+        return _store_at_once(session, data, action, after, stamp)
+    line = {"table_id": data.id, "round": before.round, "created_at": stamp}
+    rows = [{**line, "index": before.step, "seat": action["seat"], "action": dict(action), "version": data.version + 1}]
+    if answer is not None:  # logged first; its index: the asked round's step, one before the shown one
+        due = {"index": before.step - 1, "seat": answer["seat"], "action": answer, "version": data.row_version + 1}
+        rows.insert(0, {**line, **due})
     # logged first: the round's log, read when this action ends it, holds it
     session.connection().execute(sql.INSERT_ACTION, rows)
     stored = _store_change(session, data, after, stamp, key)
-    wakeups.announce(db, session, [data.id])
-    if completion is not None:
-        completion.store(session, stored)
+    wakeups.announce(session, [data.id])
     return stored
 
 
-def _store_at_once(session: Session, db: Database, data: TableData, action: Mapping[str, Any], after: play.State,
-                   stamp: datetime, completion: Completion[TableData] | None) -> TableData:
-    """:func:`_store_action` on PostgreSQL for an action that ends no round and follows no due
-    answer: one statement (``table_statements.ACT_AT_ONCE``, with the key's answer
-    ``ACT_AT_ONCE_ANSWERED``)."""
+def _store_at_once(
+    session: Session, data: TableData, action: Mapping[str, Any], after: play.State, stamp: datetime
+) -> TableData:
+    """:func:`_store_action` where the database chains writes (PostgreSQL), for an action that ends
+    no round and follows no due answer: one statement (``table_statements.ACT_AT_ONCE``)."""
     stored = _next(data, data.status, after, stamp, data.last_round)
-    values = {**_update_values(data, stored), "log_round": data.state.round, "log_index": data.state.step,
-              "log_seat": action["seat"], "log_action": dict(action), "log_version": stored.version,
-              "log_created_at": stamp}
-    if completion is None:
-        row = session.connection().execute(sql.ACT_AT_ONCE, values).first()
-    else:
-        row = session.connection().execute(sql.ACT_AT_ONCE_ANSWERED, {**values, **completion.values(stored)}).first()
-    if row is None:
+    log = {
+        "round": data.state.round,
+        "index": data.state.step,
+        "seat": action["seat"],
+        "action": dict(action),
+        "version": stored.version,
+        "created_at": stamp,
+    }
+    values = {**_update_values(data, stored), **{f"log_{name}": value for name, value in log.items()}}
+    if session.connection().execute(sql.ACT_AT_ONCE, values).first() is None:
         raise store.VersionMovedError("the table row changed since it was read")  # run again: then a 409
-    if completion is not None:
-        completion.claim.completed_by(row.answered == 1)
-    wakeups.announce(db, session, [data.id], notified=True)
+    wakeups.announce(session, [data.id], notified=True)
     return stored
 
 
-def _next(data: TableData, status: str, after: play.State, stamp: datetime,
-          last: dict[str, Any] | None) -> TableData:
+def _next(data: TableData, status: str, after: play.State, stamp: datetime, last: dict[str, Any] | None) -> TableData:
     """The table as a write that leaves it ``status`` with the round ``after`` stores it: its next
     version (an answer asked for due ``answer_timeout`` seconds after ``stamp``)."""
     due = stamp + timedelta(seconds=data.answer_timeout) if after.phase == "answer" else None
     version = data.version + 1
-    return replace(data, version=version, row_version=version, status=status, round=after.round, state=after,
-                   answer_due_at=due, last_round=last, updated_at=stamp, due_answer=None)
+    return replace(
+        data,
+        version=version,
+        row_version=version,
+        status=status,
+        round=after.round,
+        state=after,
+        answer_due_at=due,
+        last_round=last,
+        updated_at=stamp,
+        due_answer=None,
+    )
 
 
 def _update_values(data: TableData, stored: TableData) -> dict[str, Any]:
     """The parameters of ``table_statements.UPDATE``: the row read as ``data`` becomes ``stored``."""
-    return {"table_id": data.id, "row_version": data.row_version, "new_version": stored.version,
-            "new_status": stored.status, "new_round": stored.round, "new_state": play.to_mapping(stored.state),
-            "new_answer_due_at": stored.answer_due_at, "new_updated_at": stored.updated_at}
+    return {
+        "table_id": data.id,
+        "row_version": data.row_version,
+        "new_version": stored.version,
+        "new_status": stored.status,
+        "new_round": stored.round,
+        "new_state": play.to_mapping(stored.state),
+        "new_answer_due_at": stored.answer_due_at,
+        "new_updated_at": stored.updated_at,
+    }
 
 
-def _store_change(session: Session, data: TableData, after: play.State, stamp: datetime,
-                  key: bytes) -> TableData:
+def _store_change(session: Session, data: TableData, after: play.State, stamp: datetime, key: bytes) -> TableData:
     """Write the table's next version: the round ``after`` (scored, stored and the next dealt when
     it has ended), guarded by the row's version read."""
     status, last = data.status, data.last_round
@@ -448,8 +442,9 @@ def _owner(session: Session, owner_id: int | None) -> Actor:
     return Actor(owner_id, None if key is None else key.name)
 
 
-def _end_round(session: Session, data: TableData, ended: play.State,
-               key: bytes | None) -> tuple[str, dict[str, Any], play.State]:
+def _end_round(
+    session: Session, data: TableData, ended: play.State, key: bytes | None
+) -> tuple[str, dict[str, Any], play.State]:
     """Score the ended round (``play.score``: the one scoring path, on the engine's values) and
     append it to the game with its seed (its log is the table's: ``GET /v1/tables/{id}/rounds/{n}``);
     its summary is a ``table_rounds`` row. Then deal the next round, unless the game has ended or
@@ -458,18 +453,25 @@ def _end_round(session: Session, data: TableData, ended: play.State,
     next round's seed's (:func:`round_seed`; ``None`` for a practice table)."""
     teams = [breakdown_data(b) for b in play.score(ended).teams]  # in the state's side order: the game's
     request = {"play": {"table": data.id, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side}}
-    game, _rnd = rounds_svc.append_scored_in(session, _owner(session, data.owner_id), data.game_id, ended.round,
-                                             teams, request)
-    summary = {"round": ended.round, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side,
-               "score": [{k: team[k] for k in ("name", "total", "lines")} for team in teams]}
+    game, _rnd = rounds_svc.append_scored_in(
+        session, _owner(session, data.owner_id), data.game_id, ended.round, teams, request
+    )
+    summary = {
+        "round": ended.round,
+        "seed": ended.seed,
+        "ended": ended.ended,
+        "out_side": ended.out_side,
+        "score": [{k: team[k] for k in ("name", "total", "lines")} for team in teams],
+    }
     session.connection().execute(sql.INSERT_ROUND, {"table_id": data.id, **summary, "created_at": now()})
     if game.state["status"] == "finished" or game.state["rounds_played"] >= MAX_ROUNDS_PER_GAME:
         return "finished", summary, ended  # no next round: the game is over, or could not store it
     number = ended.round + 1
     sides = [(side.name, [ended.seats[i].name for i in ended.seats_of(j)]) for j, side in enumerate(ended.sides)]
     scores = [int(t["total"]) for t in game.state["totals"]]
-    dealt = play.new_round(ended.preset, sides, round_seed(data.seed, number, key), number, ended.overrides, data.play,
-                           scores)
+    dealt = play.new_round(
+        ended.preset, sides, round_seed(data.seed, number, key), number, ended.overrides, data.play, scores
+    )
     return "playing", summary, dealt
 
 
@@ -483,7 +485,8 @@ def round_log(db: Database, table: TableData, number: int) -> tuple[dict[str, An
         summary = connection.execute(sql.SELECT_ROUND, {"table_id": table.id, "number": number}).first()
         if summary is None:
             raise TableRoundError(table.id, number, in_play=table.status == "playing" and number == table.round)
-        return dict(summary._mapping), list(connection.execute(sql.SELECT_LOG, {"table_id": table.id,
-                                                                             "number": number}).scalars())
+        return dict(summary._mapping), list(
+            connection.execute(sql.SELECT_LOG, {"table_id": table.id, "number": number}).scalars()
+        )
 
     return store.read(db, run)

@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from handfoot.engine.play import State
 from handfoot.engine.play.bots import actor, greedy_policy
 from handfoot.server.db import get_db
+from handfoot.server.services import store
 from handfoot.server.services import tables as tables_svc
 
 TEAMS = [{"name": "North-South", "players": ["North", "South"]}, {"name": "East-West", "players": ["East", "West"]}]
@@ -37,7 +38,9 @@ def seat_headers(created: dict[str, Any], seat: int) -> dict[str, str]:
 
 def true_table(app: Flask, table_id: int) -> tables_svc.TableData:
     """The table as stored (its hidden cards included), read beside the API."""
-    return tables_svc._fresh(get_db(app), lambda session: tables_svc._load(session, table_id))
+    db = get_db(app)
+    db.close_session()
+    return store.read(db, lambda session: tables_svc._load(session, table_id))
 
 
 def true_state(app: Flask, table_id: int) -> State:

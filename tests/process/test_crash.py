@@ -3,8 +3,8 @@
 gunicorn serves the app with the project's settings (``api/gunicorn_conf.py``) on a free port; client
 threads append rounds to several games, each with its own Idempotency-Key. Mid-way the server's
 process group gets SIGKILL. The server is started again, and every request that never got an
-answer is sent again with its key (after a crash a key's claim stays "in flight" until
-``HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS``, set short here). Then:
+answer is sent again with its key (a claim commits with its answer, so a killed request left
+none). Then:
 
 - every acknowledged (201) round is stored exactly once, with the body that was sent, at the
   number the 201 named; every request that was sent again is stored exactly once too;
@@ -128,13 +128,13 @@ def resend(base: str, sent: Sent) -> None:
 @pytest.fixture
 def server(db_url: str, tmp_path: Path) -> Iterator[LiveServer]:
     """gunicorn, two workers, in its own process group (one killpg reaches the master and every
-    worker): a short idempotency takeover, no rate limit."""
+    worker): no rate limit."""
     srv = LiveServer(
         db_url,
         tmp_path / "gunicorn.log",
         workers=2,
         unset=("HANDFOOT_RATE_LIMIT",),
-        env={"HANDFOOT_IDEMPOTENCY_TAKEOVER_SECONDS": "1", "HANDFOOT_SQLITE_BUSY_TIMEOUT": "15"},
+        env={"HANDFOOT_SQLITE_BUSY_TIMEOUT": "15"},
         start_timeout=30,
         stop_grace=15,
     )

@@ -15,15 +15,16 @@ from typing import Any
 import flask
 from flask.views import MethodView
 
-from handfoot.server import auth, idempotency
+from handfoot.server import auth
+from handfoot.server.auth import Actor
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
-from handfoot.server.idempotency import HEADER_DOC, IdempotencyLostError, idempotent
+from handfoot.server.idempotency import HEADER_DOC, RequestKey, idempotent
 from handfoot.server.jsonio import json_response
 from handfoot.server.models import Game, Round
 from handfoot.server.pagination import cursor_link_header, encode_cursor, link_header
 from handfoot.server.parsing import body_as_sent
-from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, idempotency_lost
+from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema
 from handfoot.server.schemas import MAX_ROUNDS_PER_GAME
 from handfoot.server.secret import secret_key
 from handfoot.server.security import no_store_for_keys
@@ -32,7 +33,6 @@ from handfoot.server.services import games as svc
 from handfoot.server.services import rounds as rounds_svc
 
 from . import examples as ex
-from . import problems
 from . import serializers as doc
 from .schemas import (
     MAX_ID,
@@ -107,18 +107,15 @@ def _auth_docs(func: Any) -> Any:
 # Authentication and errors
 
 
-problems.guard(blp)
-blp.errorhandler(IdempotencyLostError)(idempotency_lost)
-_actor = problems.current_actor
 
 
 # --------------------------------------------------------------------------------------------
 # Routes
 
 
-def _created_game_visible(answer: Any) -> None:
+def _created_game_visible(actor: auth.Actor, answer: Any) -> None:
     """A replayed creation answers only while the game it created is there (else a 404)."""
-    svc.require_game(get_db(), _actor(), int(answer["id"]))
+    svc.require_game(get_db(), actor, int(answer["id"]))
 
 
 LIST_HEADERS = {
@@ -156,10 +153,11 @@ def _list_headers(args: dict[str, Any], page: svc.GamesPage) -> dict[str, str]:
 
 @blp.route("")
 class GameCollection(MethodView):
+    @auth.authenticated
     @_auth_docs
     @blp.arguments(GameQueryArgsSchema, location="query")
     @blp.response(200, GameSummarySchema(many=True), example=[ex.GAME_SUMMARY], headers=LIST_HEADERS)
-    def get(self, args: dict[str, Any]) -> Any:
+    def get(self, args: dict[str, Any], actor: Actor) -> Any:
         """List games
 
         The games of the caller's API key (or, on a server without keys, every game), newest first,
@@ -174,11 +172,12 @@ class GameCollection(MethodView):
         size = args["page_size"]
         filters = {"status": args.get("status"), "player": args.get("player"), "preset": args.get("preset")}
         if "page" in args:
-            page = svc.list_games(get_db(), _actor(), **filters, offset=(args["page"] - 1) * size, limit=size)
+            page = svc.list_games(get_db(), actor, **filters, offset=(args["page"] - 1) * size, limit=size)
         else:
-            page = svc.list_games(get_db(), _actor(), **filters, after=args.get("cursor"), limit=size)
+            page = svc.list_games(get_db(), actor, **filters, after=args.get("cursor"), limit=size)
         return [doc.summary_doc(g) for g in page.games], _list_headers(args, page)
 
+    @auth.authenticated
     @idempotent(replayed=_created_game_visible)
     @_auth_docs
     @blp.etag
@@ -206,7 +205,7 @@ class GameCollection(MethodView):
         "The Idempotency-Key's first request created a game that has since been deleted "
         "(not-found): its replay never answers 201.",
     )
-    def post(self, body: dict[str, Any]) -> Any:
+    def post(self, body: dict[str, Any], actor: Actor, request_key: RequestKey) -> Any:
         """Create a game
 
         A new game from a preset plus optional house rules: the resolved RuleSet is stored with the
@@ -214,17 +213,18 @@ class GameCollection(MethodView):
         against the rules (`team_count`), side names must be unique and a player may play once.
         `Idempotency-Key` is honoured. Name length at most 100; a game holds at most 50 rounds.
         """
-        game = svc.create_game(get_db(), _actor(), body, idempotency.completion(doc.created_game_answer))
+        game = svc.create_game.keyed(request_key(doc.created_game_answer))(get_db(), actor, body)
         blp.set_etag(doc.game_etag(game))
         return doc.game_doc(game), {"Location": doc.game_location(game.id)}
 
 
 @blp.route(f"/<{GAME_ID}:game_id>")
 class GameItem(MethodView):
+    @auth.authenticated
     @_auth_docs
     @blp.etag
     @blp.response(200, GameSchema, example=ex.GAME_RESPONSE)
-    def get(self, game_id: int) -> Any:
+    def get(self, game_id: int, actor: Actor) -> Any:
         """Get a game
 
         The game with its rules snapshot, every round summarised (number, revision, each side's
@@ -232,16 +232,17 @@ class GameItem(MethodView):
         sent and the Breakdowns), status, leaders, and once finished the winner or the tie and why
         it ended. The ETag follows `version`; `If-None-Match` gives a 304 when unchanged.
         """
-        game, numbers = svc.read_game(get_db(), _actor(), game_id)
+        game, numbers = svc.read_game(get_db(), actor, game_id)
         blp.set_etag(doc.game_etag(game))
         # a ready answer (as an append's): tests/api/app/test_ready_answers.py checks it is GameSchema's
         return flask.jsonify(doc.game_answer(game, numbers))
 
+    @auth.authenticated
     @_auth_docs
     @blp.response(204)
     @blp.doc(parameters=[IF_MATCH_OPTIONAL])
     @_problem_doc(412, "If-Match was sent and does not match the game's ETag (precondition-failed).")
-    def delete(self, game_id: int) -> None:
+    def delete(self, game_id: int, actor: Actor) -> None:
         """Delete a game
 
         Deletes the game, its rounds and their revisions. `If-Match` is optional: when sent, the
@@ -253,19 +254,19 @@ class GameItem(MethodView):
             def if_match(game: Game) -> None:
                 blp.check_etag(doc.game_etag(game))
 
-        svc.delete_game(get_db(), _actor(), game_id, if_match)
+        svc.delete_game(get_db(), actor, game_id, if_match)
 
 
-def _visible_game(game_id: int) -> None:
+def _visible_game(actor: auth.Actor, game_id: int) -> None:
     """A replayed append answers only while its game is there (a deleted game's replay is a 404)."""
-    svc.require_game(get_db(), _actor(), game_id)
+    svc.require_game(get_db(), actor, game_id)
 
 
-def _appended_round_standing(answer: Any) -> None:
+def _appended_round_standing(actor: auth.Actor, answer: Any) -> None:
     """A replayed append answers only while the round it stored stands (a round since deleted, or
     deleted and played again, is a 404: the replay must not say it is stored)."""
     game_id, number = int(flask.request.view_args["game_id"]), int(answer["number"])  # type: ignore[index]
-    _game, rnd = rounds_svc.get_round(get_db(), _actor(), game_id, number)
+    _game, rnd = rounds_svc.get_round(get_db(), actor, game_id, number)
     if doc.iso(rnd.created_at) != answer.get("created_at"):
         raise svc_errors.RoundNotFoundError(game_id, number)
 
@@ -276,6 +277,7 @@ TABLE_OPEN = "a table is playing the game (table-open: `table` and `href` name i
 
 @blp.route(f"/<{GAME_ID}:game_id>/rounds")
 class RoundCollection(MethodView):
+    @auth.authenticated
     @idempotent(before=_visible_game, replayed=_appended_round_standing)
     @_auth_docs
     @blp.etag
@@ -288,7 +290,7 @@ class RoundCollection(MethodView):
         f"(round-number), the game holds {MAX_ROUNDS_PER_GAME} rounds already, " + TABLE_OPEN + ", or the "
         "Idempotency-Key's first request is still running (idempotency-in-flight).",
     )
-    def post(self, body: dict[str, Any], game_id: int) -> Any:
+    def post(self, body: dict[str, Any], game_id: int, actor: Actor, request_key: RequestKey) -> Any:
         """Append a round
 
         Scores the next round with the engine against the game's rules snapshot and stores it with
@@ -298,9 +300,8 @@ class RoundCollection(MethodView):
         played with the tiebreaker's opening minimum. `Idempotency-Key` is honoured: a retry never
         stores a round twice.
         """
-        appended = rounds_svc.append_round(
-            get_db(), _actor(), game_id, body, body_as_sent(), idempotency.completion(doc.appended_round_answer)
-        )
+        append = rounds_svc.append_round.keyed(request_key(doc.appended_round_answer))
+        appended = append(get_db(), actor, game_id, body, body_as_sent())
         rnd = appended[1]
         blp.set_etag(doc.round_etag(game_id, rnd))
         # A ready response: flask-smorest sends it as it is, without dumping it through RoundSchema
@@ -310,25 +311,27 @@ class RoundCollection(MethodView):
 
 @blp.route(f"/<{GAME_ID}:game_id>/rounds/<{ROUND_NUMBER}:number>")
 class RoundItem(MethodView):
+    @auth.authenticated
     @_auth_docs
     @blp.etag
     @blp.response(200, RoundSchema, example=ex.ROUND_RESPONSE)
-    def get(self, game_id: int, number: int) -> dict[str, Any]:
+    def get(self, game_id: int, number: int, actor: Actor) -> dict[str, Any]:
         """Get a round
 
         One round: the request as sent, every side's Breakdown and the running totals after it.
         Its ETag follows `revision`: send it as `If-Match` to correct the round.
         """
-        game, rnd = rounds_svc.get_round(get_db(), _actor(), game_id, number)
+        game, rnd = rounds_svc.get_round(get_db(), actor, game_id, number)
         blp.set_etag(doc.round_etag(game_id, rnd))
         return doc.round_doc(game, rnd)
 
+    @auth.authenticated
     @_auth_docs
     @blp.etag
     @blp.arguments(RoundUpdateSchema, example=ex.ROUND_UPDATE_REQUEST)
     @blp.response(200, RoundSchema, example={**ex.ROUND_RESPONSE, "revision": 2})
     @_problem_doc(409, "The round has the most revisions a round may have (revision_limit), or " + TABLE_OPEN + ".")
-    def put(self, body: dict[str, Any], game_id: int, number: int) -> dict[str, Any]:
+    def put(self, body: dict[str, Any], game_id: int, number: int, actor: Actor) -> dict[str, Any]:
         """Correct a round
 
         Re-scores the round from the corrected body (every side once, as when appending); the
@@ -340,10 +343,11 @@ class RoundItem(MethodView):
         def if_match(rnd: Round) -> None:
             blp.check_etag(doc.round_etag(game_id, rnd))
 
-        game, rnd = rounds_svc.correct_round(get_db(), _actor(), game_id, number, body, body_as_sent(), if_match)
+        game, rnd = rounds_svc.correct_round(get_db(), actor, game_id, number, body, body_as_sent(), if_match)
         blp.set_etag(doc.round_etag(game_id, rnd))
         return doc.round_members(game.sides, game.state["running"], rnd)
 
+    @auth.authenticated
     @_auth_docs
     @blp.etag
     @blp.response(204)
@@ -353,7 +357,7 @@ class RoundItem(MethodView):
         "The round is not the game's last (not-last-round, naming the last round): an earlier "
         "round is corrected, not deleted; or " + TABLE_OPEN + ".",
     )
-    def delete(self, game_id: int, number: int) -> None:
+    def delete(self, game_id: int, number: int, actor: Actor) -> None:
         """Delete the last round
 
         Takes back the game's last round (an undo of a round saved by mistake): the game's state is
@@ -370,15 +374,16 @@ class RoundItem(MethodView):
         def sent(version: int) -> bool:
             return blp.etag_sent(doc.game_version_etag(game_id, version))
 
-        rounds_svc.delete_round(get_db(), _actor(), game_id, number, if_match, sent)
+        rounds_svc.delete_round(get_db(), actor, game_id, number, if_match, sent)
 
 
 @blp.route(f"/<{GAME_ID}:game_id>/rounds/<{ROUND_NUMBER}:number>/revisions")
 class RoundRevisions(MethodView):
+    @auth.authenticated
     @_auth_docs
     @blp.response(200, RevisionSchema(many=True), example=ex.REVISIONS_RESPONSE)
     @blp.paginate(page_size=rounds_svc.MAX_REVISIONS_PER_ROUND, max_page_size=rounds_svc.MAX_REVISIONS_PER_ROUND)
-    def get(self, game_id: int, number: int, pagination_parameters: Any) -> list[dict[str, Any]]:
+    def get(self, game_id: int, number: int, pagination_parameters: Any, actor: Actor) -> list[dict[str, Any]]:
         """List a round's revisions
 
         The audit trail of a round, oldest first: every earlier version (its request, Breakdowns,
@@ -388,7 +393,7 @@ class RoundRevisions(MethodView):
         """
         pp = pagination_parameters
         rnd, revisions, total = rounds_svc.round_revisions(
-            get_db(), _actor(), game_id, number, offset=pp.first_item, limit=pp.page_size
+            get_db(), actor, game_id, number, offset=pp.first_item, limit=pp.page_size
         )
         pp.item_count = total
         return doc.revisions_doc(rnd, revisions, with_current=pp.first_item + pp.page_size >= total)
@@ -396,6 +401,7 @@ class RoundRevisions(MethodView):
 
 @blp.route(f"/<{GAME_ID}:game_id>/scoresheet")
 class Scoresheet(MethodView):
+    @auth.authenticated
     @_auth_docs
     @blp.response(200, ScoresheetSchema, example=ex.SCORESHEET_RESPONSE)
     @blp.alt_response(
@@ -408,7 +414,7 @@ class Scoresheet(MethodView):
         success=True,
     )
     @_problem_doc(406, "The Accept header allows neither application/json nor text/csv.")
-    def get(self, game_id: int) -> Any:
+    def get(self, game_id: int, actor: Actor) -> Any:
         """Get the score sheet
 
         Rounds x sides with each round's scores and the running totals, as on paper. JSON by default;
@@ -419,7 +425,7 @@ class Scoresheet(MethodView):
         best = accept.best_match(["application/json", CSV_TYPE]) if accept else "application/json"
         if best is None:
             flask.abort(406)
-        game = svc.get_game(get_db(), _actor(), game_id, rounds="none")
+        game = svc.get_game(get_db(), actor, game_id, rounds="none")
         sheet = doc.scoresheet(game)
         if best == CSV_TYPE:
             response = flask.current_app.response_class(doc.scoresheet_csv(sheet), mimetype=CSV_TYPE)

@@ -14,6 +14,8 @@ from typing import Any
 import flask
 from flask.views import MethodView
 
+from handfoot.server import auth
+from handfoot.server.auth import Actor
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
 from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema
@@ -41,7 +43,6 @@ CSV_TYPE = FORMATS["csv"]
 
 
 problems.guard(blp)
-_actor = problems.current_actor
 
 
 def _problem_doc(status: int, description: str) -> Any:
@@ -88,6 +89,7 @@ def _export_format(args: dict[str, Any]) -> str | None:
 
 @blp.route("/export")
 class Export(MethodView):
+    @auth.authenticated
     @_auth_docs
     @blp.arguments(ExportQueryArgsSchema, location="query")
     @blp.response(200, GameSchema, content_type=NDJSON_TYPE, example=ex.EXPORT_LINE, description=_EXPORTED)
@@ -101,7 +103,7 @@ class Export(MethodView):
     )
     @_problem_doc(422, _BAD_FILTER)
     @_problem_doc(406, "The Accept header allows neither application/x-ndjson nor text/csv (and no `format`).")
-    def get(self, args: dict[str, Any]) -> Any:
+    def get(self, args: dict[str, Any], actor: Actor) -> Any:
         """Export games with their rounds
 
         Every game of the caller matching the filters (`since` <= created < `until`, `preset`), with
@@ -115,7 +117,7 @@ class Export(MethodView):
         fmt = _export_format(args)
         if fmt is None:
             flask.abort(406)
-        batches = svc.game_batches(get_db(), _actor(), _filter(args))
+        batches = svc.game_batches(get_db(), actor, _filter(args))
         chunks: Iterator[str] = doc.csv_chunks(batches) if fmt == "csv" else doc.ndjson_lines(batches)
         response = flask.current_app.response_class(flask.stream_with_context(chunks), mimetype=FORMATS[fmt])
         if fmt == "csv":
@@ -125,11 +127,12 @@ class Export(MethodView):
 
 @blp.route("/stats")
 class Stats(MethodView):
+    @auth.authenticated
     @_auth_docs
     @blp.arguments(HistoryQueryArgsSchema, location="query")
     @blp.response(200, StatisticsSchema, example=ex.STATISTICS)
     @_problem_doc(422, _BAD_FILTER)
-    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+    def get(self, args: dict[str, Any], actor: Actor) -> dict[str, Any]:
         """Statistics per player and per side
 
         Across the caller's games matching the filters: games, finished games, wins, rounds, total,
@@ -139,4 +142,4 @@ class Stats(MethodView):
         game the side won (a tie is none). The figures come from the stored rounds (their Breakdowns),
         read in one snapshot.
         """
-        return doc.statistics_doc(svc.statistics(get_db(), _actor(), _filter(args)))
+        return doc.statistics_doc(svc.statistics(get_db(), actor, _filter(args)))

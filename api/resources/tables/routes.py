@@ -1,7 +1,7 @@
 """``/v1/tables``: a table deals a stored game's rounds and takes each seat's actions, with its token.
 
 The HTTP contract is docs/tables.md. Views are thin: they authenticate (an API key, or a seat by its
-``Seat-Token``: ``problems.py``), call ``handfoot.server.services.tables``, which owns the
+``Seat-Token``: ``auth.authenticated``, ``auth.seated``), call ``handfoot.server.services.tables``, which owns the
 transactions and calls the play engine, and return the documents of ``serializers.py``. A seat may
 wait for a change by long-poll (``GET .../view?version=&wait=``) or server-sent events (``GET
 .../events``); both are woken by the write that changes the table, through whichever API host it
@@ -19,14 +19,16 @@ from typing import Any
 import flask
 from flask.views import MethodView
 
-from handfoot.server import idempotency, wakeups
+from handfoot.server import auth, wakeups
+from handfoot.server.auth import Actor, SeatActor
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
-from handfoot.server.idempotency import HEADER_DOC, IdempotencyLostError, idempotent
-from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, abort_invalid_header, idempotency_lost
+from handfoot.server.idempotency import HEADER_DOC, RequestKey, idempotent
+from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, abort_invalid_header
 from handfoot.server.resources.games.routes import GAME_ID, LOCATION_HEADER, ROUND_NUMBER
 from handfoot.server.resources.games.schemas import MAX_ID
 from handfoot.server.secret import secret_key
+from handfoot.server.security import SEAT_HEADER
 from handfoot.server.services import tables as svc
 from handfoot.server.services.errors import TableNotFoundError
 
@@ -66,10 +68,9 @@ blp = Blueprint(
 TABLE_ID = GAME_ID  # the same range: an SQL INTEGER
 
 problems.guard(blp)
-blp.errorhandler(IdempotencyLostError)(idempotency_lost)
 
 SEAT_TOKEN_DOC = {
-    "name": problems.SEAT_HEADER,
+    "name": SEAT_HEADER,
     "in": "header",
     "required": True,
     "schema": {"type": "string"},
@@ -102,22 +103,14 @@ def _seat_docs(func: Any) -> Any:
     return blp.doc(security=[{"seatToken": []}])(func)
 
 
-def _seat() -> int:
-    seat: int = flask.g.seat
-    return seat
-
-
-def _actor() -> Any:
-    return flask.g.actor
-
-
-def _created_table_visible(answer: Any) -> None:
+def _created_table_visible(actor: Actor, answer: Any) -> None:
     """A replayed creation answers only while the table it created is there (else a 404)."""
-    svc.get_table(get_db(), _actor(), int(answer["id"]))
+    svc.get_table(get_db(), actor, int(answer["id"]))
 
 
 @blp.route("")
 class TableCollection(MethodView):
+    @auth.authenticated
     @idempotent(replayed=_created_table_visible)
     @_key_docs
     @blp.arguments(TableCreateSchema, example=ex.TABLE_CREATE_REQUEST)
@@ -129,7 +122,7 @@ class TableCollection(MethodView):
         "The game is over (game-finished), already has a table playing it (table-open), or the "
         "Idempotency-Key's first request is still running (idempotency-in-flight).",
     )
-    def post(self, body: dict[str, Any]) -> Any:
+    def post(self, body: dict[str, Any], actor: Actor, request_key: RequestKey) -> Any:
         """Create a table
 
         A table dealing the next round of a new game (`name`, `preset`, `rules`, `teams`: as POST
@@ -138,9 +131,8 @@ class TableCollection(MethodView):
         here (the server keeps their hashes); a seat sends it as `Seat-Token`. `Idempotency-Key` is
         honoured: a replay gives the same answer, tokens included (kept with the key for its 24 hours).
         """
-        created = svc.create_table(
-            get_db(), _actor(), body, idempotency.completion(doc.created_answer), key=secret_key()
-        )
+        create = svc.create_table.keyed(request_key(doc.created_answer))
+        created = create(get_db(), actor, body, key=secret_key())
         response = flask.jsonify(doc.created_doc(created))
         response.status_code = 201
         return response, {"Location": doc.table_location(created.table.id)}
@@ -148,20 +140,22 @@ class TableCollection(MethodView):
 
 @blp.route(f"/<{TABLE_ID}:table_id>")
 class TableItem(MethodView):
+    @auth.authenticated
     @_key_docs
     @blp.response(200, TableSchema, example=ex.TABLE)
     @_problem_doc(404, "No table of this API key has this id (not-found).")
-    def get(self, table_id: int) -> dict[str, Any]:
+    def get(self, table_id: int, actor: Actor) -> dict[str, Any]:
         """Get a table
 
         The public summary: status, the round and phase, whose turn, each seat's card counts and each
         side's score before the round. No card.
         """
-        return doc.summary_doc(svc.get_table(get_db(), _actor(), table_id))
+        return doc.summary_doc(svc.get_table(get_db(), actor, table_id))
 
 
 @blp.route(f"/<{TABLE_ID}:table_id>/view")
 class SeatView(MethodView):
+    @auth.seated
     @_seat_docs
     @blp.arguments(SeatViewQueryArgsSchema, location="query")
     @blp.response(200, SeatViewSchema, example=ex.SEAT_VIEW)
@@ -171,7 +165,7 @@ class SeatView(MethodView):
         "This client address, or this server process, already has as many waiting requests as it allows "
         "(waits-full; `Retry-After`), or the database is unreachable (service-unavailable).",
     )
-    def get(self, args: dict[str, Any], table_id: int) -> dict[str, Any]:
+    def get(self, args: dict[str, Any], table_id: int, actor: SeatActor) -> dict[str, Any]:
         """Get a seat's view
 
         What the seat may see now: its hand, its foot's size, every side's melds, the pile's top,
@@ -180,14 +174,13 @@ class SeatView(MethodView):
         `version`, or `wait` seconds pass, or the seat waits again (the new wait replaces this one:
         200 each way).
         """
-        db, data = get_db(), problems.read_table()  # as the Seat-Token's check read it
-        if data is not None and args.get("version") == data.version and args["wait"] > 0:
-            with waits.admit(table_id, _seat()) as ticket:
+        db = get_db()
+        data = svc.get_table(db, actor, table_id)
+        if args.get("version") == data.version and args["wait"] > 0:
+            with waits.admit(table_id, actor.seat) as ticket:
                 _wait_for_change(db, table_id, data.version, time.monotonic() + args["wait"], ticket)
-            data = None
-        if data is None:
-            data = svc.read_table(db, table_id)
-        return doc.seat_view_doc(data, _seat())
+            data = svc.get_table(db, actor, table_id, fresh=True)
+        return doc.seat_view_doc(data, actor.seat)
 
 
 def _wait_for_change(db: Any, table_id: int, version: int, deadline: float, ticket: waits.Ticket) -> None:
@@ -224,6 +217,7 @@ def _until(left: float, due: Any) -> float:
 
 @blp.route(f"/<{TABLE_ID}:table_id>/events")
 class SeatEvents(MethodView):
+    @auth.seated
     @_seat_docs
     @blp.arguments(EventsQueryArgsSchema, location="query")
     @blp.response(
@@ -252,7 +246,7 @@ class SeatEvents(MethodView):
         "This client address, or this server process, already has as many waiting requests as it allows "
         "(waits-full; `Retry-After`), or the database is unreachable (service-unavailable).",
     )
-    def get(self, args: dict[str, Any], table_id: int) -> Any:
+    def get(self, args: dict[str, Any], table_id: int, actor: SeatActor) -> Any:
         """Stream a seat's views
 
         Server-sent events (`text/event-stream`): the seat's view (a SeatView, as GET .../view) at
@@ -263,7 +257,7 @@ class SeatEvents(MethodView):
         made through any API host.
         """
         seen = _last_event_id()
-        db, seat = get_db(), _seat()
+        db, seat = get_db(), actor.seat
         db.close_session()  # the token's check: its transaction ends before the stream begins
         deadline = time.monotonic() + args["wait"]
         admitted = contextlib.ExitStack()
@@ -277,7 +271,8 @@ class SeatEvents(MethodView):
                 while not ticket.superseded.is_set():
                     try:
                         current, status, due = svc.poll(db, table_id)
-                        data = svc.read_table(db, table_id) if current != seen or svc.answer_is_due(due) else None
+                        fresh = current != seen or svc.answer_is_due(due)
+                        data = svc.get_table(db, actor, table_id, fresh=True) if fresh else None
                     except TableNotFoundError:  # its game was deleted: the stream ends, as a finished one does
                         return
                     if data is not None:
@@ -317,6 +312,7 @@ def _last_event_id() -> int | None:
 class ActionCollection(MethodView):
     max_body_bytes = MAX_ACTION_BODY_BYTES  # a bigger body is a 413 (handfoot.server.parsing.body_limit)
 
+    @auth.seated
     @idempotent
     @_seat_docs
     @blp.arguments(ActionCreateSchema, example=ex.ACTION_REQUEST)
@@ -327,7 +323,7 @@ class ActionCollection(MethodView):
         "`version` is not the table's (version-moved; `version` is the current one), the game is "
         "over (table-finished), or the Idempotency-Key's first request is still running.",
     )
-    def post(self, body: dict[str, Any], table_id: int) -> Any:
+    def post(self, body: dict[str, Any], table_id: int, actor: SeatActor, request_key: RequestKey) -> Any:
         """Take an action
 
         The seat's action (the engine's, without `seat`: the token says it) on the table's
@@ -338,23 +334,15 @@ class ActionCollection(MethodView):
         seed and log, and deals the next round unless the game has ended. The answer is the
         seat's view after it. `Idempotency-Key` is honoured (per seat).
         """
-        seat = _seat()
-        answer = doc.SeatViewAnswer(seat)
-        data = svc.act(
-            get_db(),
-            table_id,
-            seat,
-            body["version"],
-            body["action"],
-            idempotency.completion(answer),
-            problems.read_table,
-            key=secret_key(),
-        )
+        answer = doc.SeatViewAnswer(actor.seat)
+        version, action = body["version"], body["action"]
+        data = svc.act.keyed(request_key(answer))(get_db(), table_id, actor.seat, version, action, key=secret_key())
         return answer.response(data)
 
 
 @blp.route(f"/<{TABLE_ID}:table_id>/rounds/<{ROUND_NUMBER}:number>")
 class TableRound(MethodView):
+    @auth.seat_or_key
     @blp.response(200, TableRoundSchema, example=ex.TABLE_ROUND)
     @blp.doc(security=[{"seatToken": []}, {"bearerAuth": []}, {}])
     @_problem_doc(
@@ -364,7 +352,7 @@ class TableRound(MethodView):
     )
     @_problem_doc(404, "No such table for this API key or Seat-Token, or no such round ended at it.")
     @_problem_doc(409, "The round is still in play (round-in-play): its log would show cards.")
-    def get(self, table_id: int, number: int) -> dict[str, Any]:
+    def get(self, table_id: int, number: int, actor: Actor) -> dict[str, Any]:
         """Get an ended round of a table
 
         A round ended at this table, public: its seed, why it ended, every action in order (with
@@ -372,9 +360,7 @@ class TableRound(MethodView):
         Seat-Token or the API key.
         """
         db = get_db()
-        data = problems.read_table() if flask.g.seat is not None else svc.get_table(db, _actor(), table_id)
-        if data is None:
-            data = svc.read_table(db, table_id)
+        data = svc.get_table(db, actor, table_id)
         summary, actions = svc.round_log(db, data, number)
         return doc.round_doc(data, summary, actions)
 
@@ -392,7 +378,7 @@ def register_spec(api: Any) -> None:
         {
             "type": "apiKey",
             "in": "header",
-            "name": problems.SEAT_HEADER,
+            "name": SEAT_HEADER,
             "description": "A seat's token, shown once when the table is created.",
         },
     )

@@ -84,6 +84,7 @@ def _stored_state(app: Flask, game_id: int) -> tuple[dict[str, Any], dict[str, A
         return game.state, svc.state_mapping(svc.current_state(game)), [r.number for r in game.rounds]
 
 
+@pytest.mark.postgresql  # SQLite: the append holds the write lock from its read
 def test_an_append_between_read_and_write_moves_the_round_on(
     app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, db_backend: str
 ) -> None:
@@ -109,6 +110,7 @@ def test_an_append_between_read_and_write_moves_the_round_on(
     assert game["version"] == 4 and game["rounds_played"] == 3
 
 
+@pytest.mark.postgresql  # SQLite: the append holds the write lock from its read
 def test_an_append_that_lost_its_race_locks_the_game_before_it_reads_again(
     app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, db_backend: str
 ) -> None:
@@ -117,8 +119,8 @@ def test_an_append_that_lost_its_race_locks_the_game_before_it_reads_again(
     takes the write lock before it reads, so no writer comes between and its round is stored (where
     it used to lose every try and answer 409)."""
     game_id = create_game(flask_client, rules={"rounds": None, "target_score": 1_000_000})["id"]  # never over
-    original, request_thread = rounds_svc._prepare, threading.get_ident()
-    locked_as_read: list[bool] = []  # a run of the request's append: did it hold the write lock as it read?
+    original, request_thread = rounds_svc._game_row, threading.get_ident()
+    locked_as_read: list[bool] = []  # a run of the request's append: did it lock the game as it read?
     failed: list[BaseException] = []
 
     def other_append() -> None:
@@ -128,17 +130,17 @@ def test_an_append_that_lost_its_race_locks_the_game_before_it_reads_again(
         except BaseException as err:  # noqa: BLE001 - reported below
             failed.append(err)
 
-    def prepared(session: Any, *args: Any, **kwargs: Any) -> Any:
-        plan = original(session, *args, **kwargs)
+    def prepared(session: Any, *args: Any, lock: bool = False) -> Any:
+        plan = original(session, *args, lock=lock)
         if threading.get_ident() == request_thread:
-            locked_as_read.append(bool(session.info.get("writing")))
+            locked_as_read.append(lock)
             if not locked_as_read[-1]:  # another writer can come between this read and the write
                 worker = threading.Thread(target=other_append)
                 worker.start()
                 worker.join(30)
         return plan
 
-    monkeypatch.setattr(rounds_svc, "_prepare", prepared)
+    monkeypatch.setattr(rounds_svc, "_game_row", prepared)
     response = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": out_round("Team 1", "Team 2")})
     assert not failed, failed
     assert response.status_code == 201, response.get_json()
@@ -148,6 +150,7 @@ def test_an_append_that_lost_its_race_locks_the_game_before_it_reads_again(
     assert stored == recomputed and numbers == [1, 2]
 
 
+@pytest.mark.postgresql  # SQLite: the append holds the write lock from its read
 def test_a_round_number_read_stale_is_a_409(
     app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, db_backend: str
 ) -> None:
@@ -162,6 +165,7 @@ def test_a_round_number_read_stale_is_a_409(
     assert _stored_state(app, game_id)[2] == [1]
 
 
+@pytest.mark.postgresql  # SQLite: the append holds the write lock from its read
 def test_a_game_deleted_between_read_and_write_is_a_404(
     app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, db_backend: str
 ) -> None:
@@ -173,6 +177,7 @@ def test_a_game_deleted_between_read_and_write_is_a_404(
         assert session.scalars(select(Round).where(Round.game_id == game_id)).all() == []
 
 
+@pytest.mark.postgresql  # SQLite: the append holds the write lock from its read
 def test_a_table_dealt_between_read_and_write_refuses_the_append(
     app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, db_backend: str
 ) -> None:
@@ -191,6 +196,7 @@ def test_a_table_dealt_between_read_and_write_refuses_the_append(
     assert _stored_state(app, game_id)[2] == []
 
 
+@pytest.mark.postgresql  # SQLite: the append holds the write lock from its read
 def test_a_game_given_away_between_read_and_write_is_not_found(
     app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, db_backend: str
 ) -> None:
@@ -223,7 +229,7 @@ def test_answer_is_the_documented_schema_dump(
         body, teams, rules = {"round": 1, "teams": SEED_ROUND_1}, TEAMS, None
     game_id = create_game(flask_client, teams=teams, rules=rules)["id"]
     captured: list[rounds_svc.Appended] = []
-    original = rounds_svc.append_round
+    original = rounds_svc._store_append
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         result = original(*args, **kwargs)
@@ -232,7 +238,7 @@ def test_answer_is_the_documented_schema_dump(
 
     for _ in range(2):
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(rounds_svc, "append_round", spy)
+            patch.setattr(rounds_svc, "_store_append", spy)
             response = flask_client.post(f"/v1/games/{game_id}/rounds", json={**body, "round": len(captured) + 1})
         assert response.status_code == 201, response.get_json()
         game, rnd = captured[-1]
@@ -271,14 +277,14 @@ CHAINED_APPEND = "WITH moved AS (UPDATE games SET"
 def test_only_the_update_and_the_insert_run_in_the_write_transaction(
     app: Flask, flask_client: FlaskClient, db_backend: str
 ) -> None:
-    """The round is scored before the write transaction, which holds the UPDATE of the game (at the
+    """The round is scored, then written: the UPDATE of the game (at the
     version read, and only where no table plays the game, D51: asked in the UPDATE itself, so a
     table made meanwhile is seen), the INSERT of the round and the INSERT of its sides' facts
     (``round_sides``, what the statistics sum), nothing else; no row is read ``FOR
-    UPDATE``. On SQLite the reads (the API-key check, the game row) are a transaction of their own,
-    ended with ``ROLLBACK``, then the write begins with ``BEGIN IMMEDIATE`` on the same connection;
-    on PostgreSQL the write continues the request's transaction, its three writes one statement
-    (data-modifying CTEs). Either way the request checks out one connection."""
+    UPDATE``. On SQLite the API key's check is a read transaction of its own, ended with
+    ``ROLLBACK``, then the append's unit begins with ``BEGIN IMMEDIATE`` on the same connection,
+    before it reads the game; on PostgreSQL the unit continues the request's transaction, its three
+    writes one statement (data-modifying CTEs). Either way the request checks out one connection."""
     game_id = create_game(flask_client)["id"]
     append(flask_client, game_id, SEED_ROUND_1)
     statements: list[str] = []
@@ -318,7 +324,7 @@ def test_only_the_update_and_the_insert_run_in_the_write_transaction(
             "ROLLBACK",
             "BEGIN IMMEDIATE",
         ], statements
-        assert statements.index("BEGIN IMMEDIATE") == len(statements) - 4, statements  # UPDATE, INSERT x 2
+        assert statements.index("BEGIN IMMEDIATE") == len(statements) - 5, statements  # the game, its 3 writes
     assert len(checkouts) == 1
 
 

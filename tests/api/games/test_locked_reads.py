@@ -4,7 +4,7 @@ game's row, then reads what that writer committed, and the write goes through.
 The writes of this kind: a correction, a deletion of the last round, a game's deletion, a table
 dealt for a stored game (each locks the game before it reads), and an append run again after it lost
 a race (its first run scores with no lock held and loses to another append, as in
-test_games_appends.py; run again, it locks first: ``store.run_again``). Here another writer holds
+test_games_appends.py; run again, it locks first: ``store.write``). Here another writer holds
 the game's row at each such read, committing a moment later. In ``REPEATABLE READ`` the wait ended
 in a serialization failure (the row changed after the transaction's snapshot), so under a steady
 stream of writers to one game every run lost again until a 409 (docs/performance.md, "The one 4xx").

@@ -101,18 +101,6 @@ def test_a_write_after_reads_in_one_request(app: Flask, db_backend: str) -> None
         assert session.scalars(select(ApiKey.name)).all() == ["w"]
 
 
-def test_a_write_inside_a_write_is_part_of_it(app: Flask, db_backend: str) -> None:
-    db = get_db(app)
-    with app.app_context(), pytest.raises(RuntimeError), db.write_session() as outer:
-        outer.add(ApiKey(name="outer", key_hash="h-outer"))
-        with db.write_session() as inner:
-            assert inner is outer
-            inner.add(ApiKey(name="inner", key_hash="h-inner"))
-        raise RuntimeError("the enclosing write fails after the inner block ended")
-    with db.session() as session:
-        assert session.scalars(select(ApiKey)).all() == []  # nothing committed by the inner block
-
-
 @pytest.mark.parametrize("flush_in_body", [True, False])
 def test_a_failed_write_session_rolls_back_and_returns_its_connection(
     app: Flask, db_backend: str, flush_in_body: bool

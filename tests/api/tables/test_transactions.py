@@ -19,7 +19,6 @@ from sqlalchemy import func, select, update
 
 from handfoot.server.db import get_db
 from handfoot.server.models import IdempotencyKey, Table, TableAction
-from handfoot.server.resources.tables import problems
 from handfoot.server.services import tables as tables_svc
 from tests.helpers.counting import counted
 from tests.helpers.tables import create, play_round, seat_headers, true_table
@@ -54,19 +53,20 @@ def test_an_accepted_action_is_one_commit(app: Flask, flask_client: FlaskClient)
 
 def _action_writes(app: Flask) -> list[str]:
     """The writes of an action that ends no round (the start of each statement), the log line first
-    on both: on PostgreSQL one statement (the log line, the row's update and the NOTIFY as
-    data-modifying CTEs)."""
-    return ["INSERT INTO table_actions", "UPDATE tables SET"] if get_db(app).is_sqlite else ["WITH logged AS"]
+    (the lock order of every writer: test_lock_order.py); where the database chains writes
+    (PostgreSQL), one statement: the log line, the row's update and the NOTIFY."""
+    return ["WITH logged AS"] if get_db(app).chains_writes else ["INSERT INTO table_actions", "UPDATE tables SET"]
 
 
 def test_an_action_reads_the_table_once(app: Flask, flask_client: FlaskClient) -> None:
-    """The Seat-Token's check reads the table's row, and the action uses that row: one SELECT of
-    ``tables`` per action, not one for the token and another for the state."""
+    """The Seat-Token's check reads only the seats' hashes; the action's unit reads the table's row
+    (its round) once: not once for the token and again for the state."""
     created = create(flask_client)
     with counted(app) as seen:
         assert _act(flask_client, created, 0, 0, {"type": "draw"}).status_code == 200
     selects = [s for s in seen.statements if s.startswith("SELECT") and " FROM tables" in s]
-    assert len(selects) == 1, seen.statements
+    assert len([s for s in selects if "tables.state" in s]) == 1, seen.statements
+    assert [s.split(" FROM ")[0] for s in selects if "tables.state" not in s] == ["SELECT tables.seat_hashes"]
 
 
 def test_an_action_with_an_idempotency_key_is_one_commit_with_its_claim_and_answer(
@@ -81,13 +81,10 @@ def test_an_action_with_an_idempotency_key_is_one_commit_with_its_claim_and_answ
         assert session.scalars(select(IdempotencyKey)).one().status == 200
     assert seen.commits == 1, seen.statements
     swept = "DELETE FROM idempotency_keys"  # expired keys, swept now and then in a claim's transaction
-    # on PostgreSQL the answer is stored by the action's one statement (a CTE of its own, first)
-    stored = (
-        ["WITH answered AS"] if not get_db(app).is_sqlite else [*_action_writes(app), "UPDATE idempotency_keys SET"]
-    )
     assert [" ".join(s.split(" ", 3)[:3]) for s in seen.writes() if not s.startswith(swept)] == [
         "INSERT INTO idempotency_keys",
-        *stored,
+        *_action_writes(app),
+        "UPDATE idempotency_keys SET",  # the answer, built after the write
     ]
 
 
@@ -95,22 +92,24 @@ def test_an_action_with_an_idempotency_key_is_one_commit_with_its_claim_and_answ
 def test_an_action_whose_row_moved_since_its_read_runs_again_and_is_stored_once(
     app: Flask, flask_client: FlaskClient, monkeypatch: pytest.MonkeyPatch, key: str | None
 ) -> None:
-    """The row's update is guarded by the version read (on PostgreSQL inside the action's one
-    statement): a row read at another version writes nothing, and the action runs again on the row
-    read anew, stored once, with its answer."""
+    """The row's update is guarded by the version read: a row read at another version writes
+    nothing, and the action runs again on the row read anew (locked), stored once, with its
+    answer."""
     created = create(flask_client)
-    read_table = problems.read_table
+    load, runs = tables_svc._load, []
 
-    def stale() -> tables_svc.TableData | None:
-        data = read_table()
-        return None if data is None else replace(data, row_version=data.row_version + 7)
+    def stale(*args: Any, **kwargs: Any) -> tables_svc.TableData:
+        data = load(*args, **kwargs)
+        runs.append(kwargs.get("lock", False))
+        return replace(data, row_version=data.row_version + 7) if len(runs) == 1 else data
 
-    monkeypatch.setattr(problems, "read_table", stale)
+    monkeypatch.setattr(tables_svc, "_load", stale)
     headers = {} if key is None else {"Idempotency-Key": key}
     answer = _act(flask_client, created, 0, 0, {"type": "draw"}, **headers)
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["version"] == 1
     assert _rows(app, TableAction) == 1 and true_table(app, created["id"]).version == 1
+    assert runs[:2] == [False, True]  # run again, it locks the table as it reads it
     if key is not None:
         again = _act(flask_client, created, 0, 0, {"type": "draw"}, **headers)
         assert again.headers["Idempotent-Replayed"] == "true" and again.get_data() == answer.get_data()
@@ -120,9 +119,9 @@ def test_an_action_whose_row_moved_since_its_read_runs_again_and_is_stored_once(
 def test_an_action_is_one_transaction_from_the_token_read_to_its_commit(
     app: Flask, flask_client: FlaskClient, key: str | None
 ) -> None:
-    """Every statement of an accepted action runs in the transaction that commits: the Seat-Token's
-    read (the table the action is checked on), the key's claim, the action and the stored answer; no
-    read transaction is rolled back before the write (SQLite: no BEGIN, then BEGIN IMMEDIATE)."""
+    """Every statement of an accepted action is part of the one commit: the key's claim, the table's
+    read (which the action is checked on), the action and the stored answer (and the Seat-Token's
+    check before them: on SQLite its read transaction ends on the same connection)."""
     created = create(flask_client)
     headers = {} if key is None else {"Idempotency-Key": key}
     with counted(app) as seen:
