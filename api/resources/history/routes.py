@@ -19,7 +19,6 @@ from handfoot.server.auth import Actor
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
 from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema
-from handfoot.server.resources.games import problems
 from handfoot.server.resources.games.schemas import GameSchema
 from handfoot.server.security import no_store_for_keys
 from handfoot.server.services import history as svc
@@ -40,9 +39,6 @@ blp.after_request(no_store_for_keys)
 
 NDJSON_TYPE = FORMATS["ndjson"]
 CSV_TYPE = FORMATS["csv"]
-
-
-problems.guard(blp)
 
 
 def _problem_doc(status: int, description: str) -> Any:
