@@ -171,7 +171,8 @@ def test_a_scripted_deal_goes_straight_into_the_foot(preset: str) -> None:
 def test_a_scripted_deal_plays_the_stock_out_where_no_one_takes_the_pile(preset: str) -> None:
     """Where the discard pile is never taken (the Hodges family rules: "drawing 2 cards maximum and
     minimum"), the stock running out ends the round as its filled rule says (from Pagat: "Play also
-    ends when the stock runs out"), no one out and no going-out bonus (the take itself is refused: tests/engine/test_rules_fourth_pass.py)."""
+    ends when the stock runs out"), no one out and no going-out bonus (the take itself is refused:
+    tests/engine/test_rules_fourth_pass.py)."""
     hands = {0: "KS QS", 1: "KC KD 5S"}
     state = arrange(preset, phase="draw", stock="7C 8C", hands=hands, melds={0: ["9S 9H 9C"]}, pile="4H")
     assert preset_play_options(preset)[0].stock_out == "ends"
