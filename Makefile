@@ -50,11 +50,18 @@ help:
 # (./api, with its postgres extra for the PostgreSQL tests and its gevent extra for bench-waiting); then the `dev` dependency group
 # (PEP 735, pyproject.toml), which pip installs from 25.1 on: hence the upgrade first.
 # pip shows what it collects and installs: a first install takes a few minutes, and says so as it goes.
-$(STAMP): pyproject.toml api/pyproject.toml
-	@echo "== installing handfoot, handfoot-server and their tools into $(VENV) (first run, or a pyproject.toml changed)"
+# Strict editable installs (setuptools' link tree in build/__editable__*): mypy and editors see
+# handfoot.client, .engine, .rl and .server as installed, which the default import hook hides from
+# them. The tree links each file, so a module added or removed needs the install again: the stamp
+# depends on the package folders too (a folder changes when a file in it is added or removed).
+PACKAGE_DIRS := $(shell find sdk engine rl api migrations -type d -not -name __pycache__ -not -path '*/static*' \
+                  -not -name '*.egg-info' 2>/dev/null)
+$(STAMP): pyproject.toml api/pyproject.toml $(PACKAGE_DIRS)
+	@echo "== installing handfoot, handfoot-server and their tools into $(VENV) (first run, a pyproject.toml changed, or a module was added)"
 	@test -x $(PY) || { echo "== creating $(VENV) with $(PYTHON3)"; $(PYTHON3) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade 'pip>=25.1'
-	$(PY) -m pip install --progress-bar off -e './api[postgres,gevent]' -e '.[async]' --group dev
+	$(PY) -m pip install --progress-bar off --config-settings editable_mode=strict \
+	  -e './api[postgres,gevent]' -e '.[async]' --group dev
 	@touch $(STAMP)
 	@echo "== installed"
 

@@ -160,6 +160,8 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "RATE_LIMIT_KEY_PREFIX": env.get("HANDFOOT_RATE_LIMIT_KEY_PREFIX", ""),
         "SEAT_RATE_LIMIT": env.get("HANDFOOT_SEAT_RATE_LIMIT", ""),
         "CORS_ORIGINS": env.get("HANDFOOT_CORS_ORIGINS", ""),
+        # The server's public URL (https://scores.example.org): pagination links are built on it.
+        "PUBLIC_URL": env.get("HANDFOOT_PUBLIC_URL") or None,
         # The key of signed cursors and round seeds (api/secret.py); None: drawn at start-up.
         "SECRET_KEY": secret_from_env(env),
         # Waiting requests per worker process (api/resources/tables/waits.py); 0: its default.

@@ -93,8 +93,17 @@ def link_header(metadata: Mapping[str, Any], *, page_size: int) -> str:
             continue
         args = [(k, v) for k, v in request.args.items(multi=True) if k not in ("page", "page_size")]
         args += [("page", str(page)), ("page_size", str(page_size))]
-        links.append(f'<{request.base_url}?{urlencode(args)}>; rel="{rel}"')
+        links.append(f'<{page_url()}?{urlencode(args)}>; rel="{rel}"')
     return ", ".join(links)
+
+
+def page_url() -> str:
+    """This request's URL without its query, for a ``Link``: on the server's public URL
+    (``HANDFOOT_PUBLIC_URL``) where one is configured, so a forged ``Host`` header never makes the
+    links point elsewhere; else as the request reached the server."""
+    request = flask.request
+    public = flask.current_app.config.get("PUBLIC_URL")
+    return f"{public.rstrip('/')}{request.path}" if public else request.base_url
 
 
 # --------------------------------------------------------------------------------------------
@@ -163,7 +172,8 @@ def cursor_link_header(next_cursor: str | None, *, page_size: int) -> str:
     request = flask.request
     args = [(k, v) for k, v in request.args.items(multi=True) if k not in ("page", "page_size", "cursor")]
     base = [*args, ("page_size", str(page_size))]
-    links = [f'<{request.base_url}?{urlencode(base)}>; rel="first"']
+    url = page_url()
+    links = [f'<{url}?{urlencode(base)}>; rel="first"']
     if next_cursor is not None:
-        links.append(f'<{request.base_url}?{urlencode([*base, ("cursor", next_cursor)])}>; rel="next"')
+        links.append(f'<{url}?{urlencode([*base, ("cursor", next_cursor)])}>; rel="next"')
     return ", ".join(links)

@@ -272,3 +272,21 @@ def test_x_pagination_is_documented_as_json_text_and_sent_so(flask_client: Flask
     metadata = json.loads(sent)
     jsonschema.validate(metadata, spec["components"]["schemas"]["PaginationMetadata"])
     assert metadata["total"] == 1
+
+
+def test_links_are_built_on_the_public_url_never_the_host_header(make_app: Any) -> None:
+    """A request's ``Host`` header decided where the pagination links pointed (a forged host made a
+    client follow them elsewhere); with ``HANDFOOT_PUBLIC_URL`` set they are on it, whatever the host."""
+    forged = {"Host": "evil.example"}
+    for app, base in (
+        (make_app(PUBLIC_URL="https://scores.example.org/"), "https://scores.example.org"),
+        (make_app(), "http://evil.example"),
+    ):
+        client = app.test_client()
+        for number in range(3):
+            create_game(client, name=f"G{number}")
+        keyset = client.get("/v1/games?page_size=2", headers=forged)
+        numbered = client.get("/v1/games?page=1&page_size=2", headers=forged)
+        for response in (keyset, numbered):
+            urls = re.findall(r"<([^>]+)>", response.headers["Link"])
+            assert urls and all(url.startswith(f"{base}/v1/games?") for url in urls), (base, urls)

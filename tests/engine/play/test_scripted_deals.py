@@ -165,3 +165,20 @@ def test_a_scripted_deal_goes_straight_into_the_foot(preset: str) -> None:
         assert codes(after.seats[0].hand) == ["3D", "8S", "8H", "8D", "QS"]
     played = step(after, {"type": "meld", "seat": 0, "melds": [["8S", "8H", "8D"]]})
     assert played.seats[0].played_from_foot is True and played.phase == "play"
+
+
+@pytest.mark.parametrize("preset", [p for p in PRESETS if p not in takers()])
+def test_a_scripted_deal_plays_the_stock_out_where_no_one_takes_the_pile(preset: str) -> None:
+    """Where the discard pile is never taken (the Hodges family rules: "drawing 2 cards maximum and
+    minimum"), the stock running out ends the round as its filled rule says (from Pagat: "Play also
+    ends when the stock runs out"), no one out and no going-out bonus (the take itself is refused:
+    tests/engine/test_rules_fourth_pass.py)."""
+    hands = {0: "KS QS", 1: "KC KD 5S"}
+    state = arrange(preset, phase="draw", stock="7C 8C", hands=hands, melds={0: ["9S 9H 9C"]}, pile="4H")
+    assert preset_play_options(preset)[0].stock_out == "ends"
+    state = step(state, {"type": "draw", "seat": 0})
+    assert state.stock == ()
+    ended = step(state, discard("KS"))
+    assert ended.phase == "ended" and ended.ended == "stock_out" and ended.out_side is None
+    scored = score(ended)
+    assert [t.line("going_out").points for t in scored.teams] == [0] * len(scored.teams)  # type: ignore[union-attr]
