@@ -36,6 +36,7 @@ import requests
 from bench.rounds import PRESET, append_body, game_teams, score_body
 from bench.server import BIN, GUNICORN_CONF, _serve
 from handfoot.server import gunicorn_conf, migrate
+from handfoot.server.schemas import MAX_ROUNDS_PER_GAME
 
 TEAMS = [{"name": "North-South", "players": ["North", "South"]}, {"name": "East-West", "players": ["East", "West"]}]
 
@@ -45,31 +46,27 @@ class Load:
     its own, for ``seconds``: their rates (a second), failures and slowest answers (seconds)."""
 
     def __init__(self, base: str, writers: int) -> None:
-        self.base = base
-        self.games = [
-            requests.post(
-                f"{base}/v1/games",
-                json={
-                    "name": f"writer {k}",
-                    "preset": PRESET,
-                    "rules": {"rounds": None, "target_score": 1_000_000},
-                    "teams": game_teams(),
-                },
-                timeout=30,
-            ).json()["id"]
-            for k in range(writers)
-        ]
+        self.base, self.writers = base, writers
+
+    def _new_game(self) -> str:
+        """A new game's rounds path."""
+        game = {"name": "writer", "preset": PRESET, "rules": {"rounds": None, "target_score": 1_000_000}}
+        created = requests.post(f"{self.base}/v1/games", json={**game, "teams": game_teams()}, timeout=30)
+        return f"/v1/games/{created.json()['id']}/rounds"
 
     def run(self, clients: int, seconds: float) -> dict[str, Any]:
         jobs = [("score", "/v1/rounds/score", json.dumps(score_body()), 200)] * clients
-        jobs += [("append", f"/v1/games/{g}/rounds", json.dumps(append_body()), 201) for g in self.games]
+        jobs += [("append", "", json.dumps(append_body()), 201)] * self.writers
         done, failed, slowest = [0] * len(jobs), [0] * len(jobs), [0.0] * len(jobs)
         stop = time.monotonic() + seconds
 
         def client(i: int) -> None:
-            _, path, body, expected = jobs[i]
+            kind, path, body, expected = jobs[i]
+            left = 0  # appends the current game may still take
             with requests.Session() as session:
                 while time.monotonic() < stop:
+                    if kind == "append" and not left:
+                        path, left = self._new_game(), MAX_ROUNDS_PER_GAME  # then the game is full
                     sent = time.monotonic()
                     try:
                         answer = session.post(
@@ -79,6 +76,7 @@ class Load:
                     except requests.RequestException:
                         ok = False
                     slowest[i] = max(slowest[i], time.monotonic() - sent)
+                    left -= kind == "append"
                     done[i] += ok
                     failed[i] += not ok
 
@@ -239,6 +237,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--slowloris", type=int, default=0, help="slow connections that never finish a request")
     parser.add_argument("--seconds", type=float, default=10, help="seconds of each throughput window (default 10)")
     parser.add_argument("--writers", type=int, default=0, help="threads appending rounds, a game each")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn's workers (default 2, as make run)")
     parser.add_argument("--worker-class", help="gunicorn's worker class (default: the configuration's)")
     parser.add_argument("--no-caps", action="store_true", help="lift the waits' caps (HANDFOOT_WAITS_PER_*)")
     parser.add_argument("--database-url", help="a database to migrate and use (default: a temporary SQLite file)")
@@ -255,7 +254,7 @@ def main(argv: list[str] | None = None) -> None:
         def command(port: int, workers: int) -> list[str]:
             return [str(BIN / "gunicorn"), "-c", GUNICORN_CONF, "-w", str(workers), "-b", f"127.0.0.1:{port}"]
 
-        with _serve(folder / "gunicorn.log", command, env, 2, "/openapi.json") as server:
+        with _serve(folder / "gunicorn.log", command, env, args.workers, "/openapi.json") as server:
             load = Load(server.base, args.writers)
             load.run(args.clients, 2)  # warm up
             alone = load.run(args.clients, args.seconds)
