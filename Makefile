@@ -41,7 +41,7 @@ help:
 	@echo "make bench-listing   the games list's pages (50,000 games) and a game's reads, both databases"
 	@echo "make bench-table     one action at a table against the stateless checks of the same action"
 	@echo "make bench-handover  an action accepted -> the other seats' long-polls answer, p50/p99 (BENCH_HANDOVER_ARGS='--serve')"
-	@echo "make bench-waiting   POST /v1/rounds/score throughput while 200 seats wait (BENCH_WAITING_ARGS='--worker-class gevent')"
+	@echo "make bench-waiting   POST /v1/rounds/score throughput while 200 seats wait (BENCH_WAITING_ARGS='--slowloris 40 --writers 4')"
 	@echo "make simulate        bot rounds under every preset, every invariant checked (SIMULATE_ROUNDS=1000)"
 	@echo "make notebooks       run examples/*.ipynb against a throwaway server, their outputs written back in"
 
@@ -78,7 +78,8 @@ $(NODE_STAMP): $(NODE_TOOLS)/package.json $(NODE_TOOLS)/package-lock.json
 
 node-tools: $(NODE_STAMP)
 
-# handfoot-server serve migrates, then serves under gunicorn (api/gunicorn_conf.py).
+# handfoot-server serve migrates, then serves under gunicorn (api/gunicorn_conf.py: gevent workers,
+# which close clients slow to send their headers, so HOST=0.0.0.0 is safe; docs/deploy.md).
 run: install
 	HANDFOOT_RATE_LIMIT="$${HANDFOOT_RATE_LIMIT-$(RATE_LIMIT)}" \
 	$(VENV)/bin/handfoot-server serve -w $(WORKERS) -b $(HOST):$(PORT)

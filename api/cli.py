@@ -14,6 +14,7 @@ works the same), with ``migrate``, ``serve`` and ``backup`` added.
 from __future__ import annotations
 
 import errno
+import importlib.util
 import os
 import socket
 import sqlite3
@@ -140,6 +141,12 @@ def serve_command(bind: str, workers: int | None, no_migrate: bool, gunicorn_arg
         args += ["-w", str(workers)]
     args += [*gunicorn_args, "handfoot.server:create_app()"]
     click.echo(f"serving on http://{bind}  (docs: http://{bind}/docs)", err=True)
+    if not os.environ.get("HANDFOOT_WORKER_CLASS") and importlib.util.find_spec("gevent") is None:
+        click.echo(
+            "gevent is not installed: serving with gthread, whose threads slow clients can hold "
+            "(pip install 'handfoot-server[gevent]'; docs/deploy.md, \"Slow clients\")",
+            err=True,
+        )
     sys.stdout.flush()
     os.execvp(sys.executable, [sys.executable, "-m", "gunicorn", *args[1:]])
 

@@ -5,18 +5,21 @@ module, so what is measured is what is served. Command-line flags override it (`
 
 - ``workers``: ``WEB_CONCURRENCY`` (gunicorn's own variable), default 2: scoring is CPU-bound pure
   Python, so one process per core serves it best (threads add no scoring throughput: the GIL).
-- ``worker_class`` ``gthread`` with ``threads`` (``HANDFOOT_THREADS``, default 8) per worker: a seat
-  waiting for its turn (a long-poll, ``GET /v1/tables/{id}/view?wait=``, or an event stream) holds
-  its request open for up to a minute (a stream up to 15), asleep until the table changes
-  (``api/wakeups.py``). Sync workers serve one request each, so four waiting bots would take every worker and the
-  actions they wait for could never arrive. Threads only let waiting requests wait; ``threads``
-  bounds the waiters (and database connections) a worker holds, so size it to the bots expected.
-  Put a buffering proxy in front on a public network (a slow client holds a thread).
-- ``HANDFOOT_WORKER_CLASS``: ``gevent`` serves waiting seats on greenlets, up to
-  ``worker_connections`` (``HANDFOOT_WORKER_CONNECTIONS``, default 1000) a worker, instead of
-  threads (needs ``handfoot-server[gevent]``); meant for PostgreSQL, where psycopg 3 yields to other
-  greenlets while it waits. On SQLite a write waiting for the lock would stall the whole worker, so
-  ``gthread`` stays the default (docs/deploy.md, "Waiting seats").
+- ``worker_class`` ``gevent`` (``HANDFOOT_WORKER_CLASS``; ``gthread`` where gevent is not installed,
+  which ``serve`` says): each connection is a greenlet, up to ``worker_connections``
+  (``HANDFOOT_WORKER_CONNECTIONS``, default 1000) a worker. gunicorn's gevent worker reads each
+  request's headers under a ``keepalive`` (5 s) deadline and closes the connection past it, so
+  slow or idle clients cost a greenlet for 5 s, where under ``gthread`` a client sending its
+  headers a line at a time holds one of ``threads`` for as long as it likes (gunicorn 27 has no
+  header timeout: its 5 s wait only covers the first byte). A seat waiting for its turn (a
+  long-poll, ``GET /v1/tables/{id}/view?wait=``, or an event stream, up to a minute) holds a
+  greenlet asleep until the table changes (``api/wakeups.py``); psycopg 3 yields to other greenlets
+  while it waits. On SQLite a write waiting for the database's lock blocks in C and so stalls its
+  worker's other greenlets meanwhile, for as long as the other worker's write holds it
+  (docs/deploy.md, "Slow clients", measures it).
+- ``threads`` (``HANDFOOT_THREADS``, default 8) a worker under ``gthread``: they bound the waiters
+  (and database connections) a worker holds; a slow client holds one too, so put a buffering proxy
+  in front of ``gthread`` on a public network.
 - ``preload_app``: the app is built once in the master and forked, so workers start fast and share
   its memory. ``create_app()`` opens no database connection (``api/db.py`` creates the engine
   lazily, per worker); ``post_fork`` drops any pool a hook might have opened in the master anyway,
@@ -36,6 +39,7 @@ module, so what is measured is what is served. Command-line flags override it (`
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 from typing import Any
@@ -46,12 +50,23 @@ from handfoot.server.metrics import METRICS_DIR_PREFIX
 wsgi_app = "handfoot.server:create_app()"
 bind = [os.environ.get("HANDFOOT_BIND", "127.0.0.1:8000")]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = os.environ.get("HANDFOOT_WORKER_CLASS", "gthread")
+
+
+def default_worker_class() -> str:
+    """``gevent`` where it is installed (the ``gevent`` extra), else ``gthread``."""
+    return "gevent" if importlib.util.find_spec("gevent") is not None else "gthread"
+
+
+worker_class = os.environ.get("HANDFOOT_WORKER_CLASS") or default_worker_class()
 threads = int(os.environ.get("HANDFOOT_THREADS", "8"))
 worker_connections = int(os.environ.get("HANDFOOT_WORKER_CONNECTIONS", "1000"))  # gevent: a worker's connections
 preload_app = True
 timeout = 30
 graceful_timeout = 30
+# Seconds a connection may sit idle or take over a request's headers (gevent: the whole of them)
+# before it is closed: longer than the 2 s a refused wait's Retry-After asks, so that a client coming
+# back then finds its connection open instead of racing its close (gunicorn's default is 2).
+keepalive = 5
 backlog = 2048
 # Heartbeat files on tmpfs: a worker is never stalled by a slow disk (gunicorn FAQ, "Blocking os.fchmod").
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None

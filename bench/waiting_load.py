@@ -2,16 +2,19 @@
 server with no seat waiting, one run, through gunicorn as ``make run`` serves (2 workers).
 
 The server: ``gunicorn -c python:handfoot.server.gunicorn_conf`` (api/gunicorn_conf.py) on a fresh
-migrated SQLite file (or ``--database-url``), its worker class ``--worker-class`` (``gthread``, the
-default, or ``gevent``: ``HANDFOOT_WORKER_CLASS``). ``--waiters`` seats (tables of four) each loop a
-long-poll (``wait`` 60) on a thread of the bench's; a wait refused (503 ``waits-full``) is counted and
-asked again after its ``Retry-After``. Then ``--clients`` threads post one scored round
-(``bench.rounds.score_body``) after another for ``--seconds``, first with no waiter, then with the
+migrated SQLite file (or ``--database-url``), its worker class ``--worker-class`` (``gevent`` or
+``gthread``: ``HANDFOOT_WORKER_CLASS``; default: the configuration's, as ``make run``). ``--waiters``
+seats (tables of four) each loop a long-poll (``wait`` 60) on a thread of the bench's; a wait refused
+(503 ``waits-full``) is counted and asked again after its ``Retry-After``. Then ``--clients`` threads
+post one scored round (``bench.rounds.score_body``) after another for ``--seconds``, first with no waiter, then with the
 waiters waiting. It prints both throughputs, their ratio, the score requests that failed and the waits
 refused. Every other seat streams its events (``GET .../events``, ``wait`` 60) instead of long-polling
 (issue 29: long-polls and streams mixed). ``--slowloris`` connections each send a request's headers a
 line every 5 s and never finish (a slow client holding whatever the server gives a connection);
-they open with the waiters and are counted by whether the server closed them.
+they open with the waiters and are counted by whether the server closed them. ``--writers`` threads
+each append rounds to a game of their own (``POST /v1/games/{id}/rounds``) through both windows:
+writes contending for SQLite's lock, which under gevent block their whole worker while they wait;
+it prints their rate, failures and slowest answer, and the slowest score answer.
 
     python -m bench.waiting_load --waiters 200 --slowloris 40 --worker-class gevent
 """
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import select
 import socket
 import tempfile
 import threading
@@ -29,39 +33,68 @@ from typing import Any
 
 import requests
 
-from bench.rounds import score_body
+from bench.rounds import PRESET, append_body, game_teams, score_body
 from bench.server import BIN, GUNICORN_CONF, _serve
-from handfoot.server import migrate
+from handfoot.server import gunicorn_conf, migrate
+from handfoot.server.schemas import MAX_ROUNDS_PER_GAME
 
 TEAMS = [{"name": "North-South", "players": ["North", "South"]}, {"name": "East-West", "players": ["East", "West"]}]
 
 
-def _score(base: str, clients: int, seconds: float) -> tuple[float, int]:
-    """(scored rounds a second, failed requests) of ``clients`` threads for ``seconds``."""
-    body = json.dumps(score_body())
-    done, failed = [0] * clients, [0] * clients
-    stop = time.monotonic() + seconds
+class Load:
+    """``clients`` threads posting scores and ``writers`` threads appending rounds, each to a game of
+    its own, for ``seconds``: their rates (a second), failures and slowest answers (seconds)."""
 
-    def client(i: int) -> None:
-        with requests.Session() as session:
-            while time.monotonic() < stop:
-                try:
-                    answer = session.post(
-                        f"{base}/v1/rounds/score", data=body, timeout=30, headers={"Content-Type": "application/json"}
-                    )
-                    ok = answer.status_code == 200
-                except requests.RequestException:
-                    ok = False
-                done[i] += ok
-                failed[i] += not ok
+    def __init__(self, base: str, writers: int) -> None:
+        self.base, self.writers = base, writers
 
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
-    started = time.monotonic()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return sum(done) / (time.monotonic() - started), sum(failed)
+    def _new_game(self) -> str:
+        """A new game's rounds path."""
+        game = {"name": "writer", "preset": PRESET, "rules": {"rounds": None, "target_score": 1_000_000}}
+        created = requests.post(f"{self.base}/v1/games", json={**game, "teams": game_teams()}, timeout=30)
+        return f"/v1/games/{created.json()['id']}/rounds"
+
+    def run(self, clients: int, seconds: float) -> dict[str, Any]:
+        jobs = [("score", "/v1/rounds/score", json.dumps(score_body()), 200)] * clients
+        jobs += [("append", "", json.dumps(append_body()), 201)] * self.writers
+        done, failed, slowest = [0] * len(jobs), [0] * len(jobs), [0.0] * len(jobs)
+        stop = time.monotonic() + seconds
+
+        def client(i: int) -> None:
+            kind, path, body, expected = jobs[i]
+            left = 0  # appends the current game may still take
+            with requests.Session() as session:
+                while time.monotonic() < stop:
+                    if kind == "append" and not left:
+                        path, left = self._new_game(), MAX_ROUNDS_PER_GAME  # then the game is full
+                    sent = time.monotonic()
+                    try:
+                        answer = session.post(
+                            f"{self.base}{path}", data=body, timeout=30, headers={"Content-Type": "application/json"}
+                        )
+                        ok = answer.status_code == expected
+                    except requests.RequestException:
+                        ok = False
+                    slowest[i] = max(slowest[i], time.monotonic() - sent)
+                    left -= kind == "append"
+                    done[i] += ok
+                    failed[i] += not ok
+
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(len(jobs))]
+        started = time.monotonic()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        elapsed = time.monotonic() - started
+        result: dict[str, Any] = {}
+        for kind in ("score", "append"):
+            mine = [i for i, job in enumerate(jobs) if job[0] == kind]
+            if mine:
+                result[f"{kind}_per_s"] = sum(done[i] for i in mine) / elapsed
+                result[f"{kind}_failures"] = sum(failed[i] for i in mine)
+                result[f"{kind}_slowest_s"] = round(max(slowest[i] for i in mine), 2)
+        return result
 
 
 class Waiters:
@@ -169,9 +202,23 @@ class Slowloris:
                 try:
                     sock.sendall(f"X-Slow-{n}: {n}\r\n".encode())
                 except OSError:
-                    self.closed += 1
-                    sockets.remove(sock)
+                    self._closed(sock, sockets)
+            self._check(sockets)
+        self._check(sockets)
         for sock in sockets:
+            sock.close()
+
+    def _check(self, sockets: list[socket.socket]) -> None:
+        """Count the connections the server has closed: readable, with an end of stream or an error
+        answer (a send after the close may still succeed once)."""
+        readable, _, _ = select.select(sockets, [], [], 0) if sockets else ([], [], [])
+        for sock in readable:
+            self._closed(sock, sockets)
+
+    def _closed(self, sock: socket.socket, sockets: list[socket.socket]) -> None:
+        if sock in sockets:
+            self.closed += 1
+            sockets.remove(sock)
             sock.close()
 
     def start(self) -> None:
@@ -189,7 +236,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--clients", type=int, default=4, help="threads posting scores (default 4)")
     parser.add_argument("--slowloris", type=int, default=0, help="slow connections that never finish a request")
     parser.add_argument("--seconds", type=float, default=10, help="seconds of each throughput window (default 10)")
-    parser.add_argument("--worker-class", default="gthread", help="gunicorn's worker class (default gthread)")
+    parser.add_argument("--writers", type=int, default=0, help="threads appending rounds, a game each")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn's workers (default 2, as make run)")
+    parser.add_argument("--worker-class", help="gunicorn's worker class (default: the configuration's)")
     parser.add_argument("--no-caps", action="store_true", help="lift the waits' caps (HANDFOOT_WAITS_PER_*)")
     parser.add_argument("--database-url", help="a database to migrate and use (default: a temporary SQLite file)")
     args = parser.parse_args(argv)
@@ -197,39 +246,50 @@ def main(argv: list[str] | None = None) -> None:
         folder = Path(name)
         url = args.database_url or f"sqlite:///{folder / 'bench-waiting.sqlite3'}"
         migrate.upgrade(url)
-        env = {"DATABASE_URL": url, "HANDFOOT_RATE_LIMIT": "off", "HANDFOOT_WORKER_CLASS": args.worker_class}
+        worker_class = args.worker_class or gunicorn_conf.default_worker_class()
+        env = {"DATABASE_URL": url, "HANDFOOT_RATE_LIMIT": "off", "HANDFOOT_WORKER_CLASS": worker_class}
         if args.no_caps:
             env |= {"HANDFOOT_WAITS_PER_ADDRESS": "100000", "HANDFOOT_WAITS_PER_PROCESS": "100000"}
 
         def command(port: int, workers: int) -> list[str]:
             return [str(BIN / "gunicorn"), "-c", GUNICORN_CONF, "-w", str(workers), "-b", f"127.0.0.1:{port}"]
 
-        with _serve(folder / "gunicorn.log", command, env, 2, "/openapi.json") as server:
-            _score(server.base, args.clients, 2)  # warm up
-            alone, alone_failed = _score(server.base, args.clients, args.seconds)
+        with _serve(folder / "gunicorn.log", command, env, args.workers, "/openapi.json") as server:
+            load = Load(server.base, args.writers)
+            load.run(args.clients, 2)  # warm up
+            alone = load.run(args.clients, args.seconds)
             waiters = Waiters(server.base, args.waiters)
             waiters.start()
             slow = Slowloris(server.base, args.slowloris)
             slow.start()
             time.sleep(3)  # the waits reach the server
-            crowded, crowded_failed = _score(server.base, args.clients, args.seconds)
+            crowded = load.run(args.clients, args.seconds)
             waiters.stop()
             slow_closed = slow.stop()
             result: dict[str, Any] = {
-                "worker_class": args.worker_class,
+                "worker_class": worker_class,
                 "caps": not args.no_caps,
                 "waiters": args.waiters,
                 "slowloris": args.slowloris,
+                "writers": args.writers,
                 "slowloris_closed_by_server": slow_closed,
                 "waits_answered": waiters.answered,
-                "alone_per_s": round(alone, 1),
-                "with_waiters_per_s": round(crowded, 1),
-                "ratio": round(crowded / alone, 2) if alone else None,
-                "score_failures": alone_failed + crowded_failed,
+                "alone_per_s": round(alone["score_per_s"], 1),
+                "with_waiters_per_s": round(crowded["score_per_s"], 1),
+                "ratio": round(crowded["score_per_s"] / alone["score_per_s"], 2) if alone["score_per_s"] else None,
+                "score_failures": alone["score_failures"] + crowded["score_failures"],
+                "score_slowest_s": max(alone["score_slowest_s"], crowded["score_slowest_s"]),
                 "waits_refused": waiters.refused,
                 "wait_errors": waiters.errors,
                 "wait_error_kinds": waiters.kinds,
             }
+            if args.writers:
+                result |= {
+                    "appends_alone_per_s": round(alone["append_per_s"], 1),
+                    "appends_with_waiters_per_s": round(crowded["append_per_s"], 1),
+                    "append_failures": alone["append_failures"] + crowded["append_failures"],
+                    "append_slowest_s": max(alone["append_slowest_s"], crowded["append_slowest_s"]),
+                }
             print(json.dumps(result))
 
 
