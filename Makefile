@@ -60,8 +60,7 @@ $(STAMP): pyproject.toml api/pyproject.toml $(PACKAGE_DIRS)
 	@echo "== installing handfoot, handfoot-server and their tools into $(VENV) (first run, a pyproject.toml changed, or a module was added)"
 	@test -x $(PY) || { echo "== creating $(VENV) with $(PYTHON3)"; $(PYTHON3) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade 'pip>=25.1'
-	$(PY) -m pip install --progress-bar off --config-settings editable_mode=strict \
-	  -e './api[postgres,gevent]' -e '.[async]' --group dev
+	$(PY) -m pip install --progress-bar off --config-settings editable_mode=strict -e './api[postgres,gevent]' -e '.[async]' --group dev
 	@touch $(STAMP)
 	@echo "== installed"
 

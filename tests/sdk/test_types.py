@@ -53,6 +53,8 @@ def answers(server: LiveServer) -> Iterator[tuple[str, type[Result], object]]:
 
     teams = WORKED_ROUND["teams"]
     yield "GET /health", types.Health, call("GET", "/health")
+    yield "GET /health/ready", types.Health, call("GET", "/health/ready")
+    yield "GET /health/live", types.Liveness, call("GET", "/health/live")
     for item in call("GET", "/v1/presets"):
         yield "GET /v1/presets", types.PresetSummary, item
         yield f"GET /v1/presets/{item['id']}", types.Preset, call("GET", f"/v1/presets/{item['id']}")
