@@ -4,6 +4,7 @@ tables, from any number of addresses) cannot take the waits another owner's seat
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -11,8 +12,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from handfoot.server import wakeups
-from tests.helpers.tables import create, play_turn, seat_headers
+from handfoot.server import auth, wakeups
+from handfoot.server.db import get_db
+from handfoot.server.problems import ProblemHTTPException
+from handfoot.server.resources.tables import waits
+from tests.helpers.tables import TEAMS, create, play_turn, seat_headers
 
 pytestmark = pytest.mark.db
 
@@ -58,3 +62,72 @@ def test_a_seat_acts_though_its_address_is_spent_in_every_worker(make_app: Calla
         assert refused.status_code == 429 and refused.headers["X-RateLimit-Limit"] == "5"
     wrong_table = client.get(f"/v1/tables/{created['id'] + 1}/view", headers=seat_headers(created, 0))
     assert wrong_table.status_code == 429  # a seat's token buys nothing at another table
+
+
+def _table_of(flask_client: FlaskClient, key: str) -> dict[str, Any]:
+    body = {"name": "Bots", "preset": "pagat", "teams": TEAMS, "seed": 424242}
+    response = flask_client.post("/v1/tables", json=body, headers={"Authorization": f"Bearer {key}"})
+    assert response.status_code == 201, response.get_json()
+    created: dict[str, Any] = response.get_json()
+    return created
+
+
+def test_one_owner_on_many_addresses_cannot_take_every_wait() -> None:
+    """With the default caps, one owner's 16 seats waiting from 4 addresses hold at most the
+    owner's cap; another owner's seats, and the keyless tables', are still admitted."""
+    registry = waits.Waits(waits.DEFAULT_PER_ADDRESS, waits.DEFAULT_PER_PROCESS, waits.DEFAULT_PER_OWNER)
+    with contextlib.ExitStack() as held:
+        admitted = 0
+        for i in range(16):
+            try:
+                held.enter_context(registry.admit(i // 4, i % 4, f"10.0.0.{i % 4}", owner=1))
+                admitted += 1
+            except ProblemHTTPException as refused:
+                assert refused.code == 503 and "owner" in refused.problem["detail"]
+        assert admitted == waits.DEFAULT_PER_OWNER < waits.DEFAULT_PER_PROCESS
+        held.enter_context(registry.admit(100, 0, "10.0.0.9", owner=2))
+        held.enter_context(registry.admit(101, 0, "10.0.0.9", owner=waits.KEYLESS))
+
+
+@pytest.mark.parametrize("per_owner", [None, 6, 50])
+def test_an_owners_cap_stays_below_the_processs(per_owner: int | None) -> None:
+    """Whatever is configured, one owner leaves a wait of the process to the others."""
+    registry = waits.Waits(per_address=50, per_process=6, per_owner=per_owner)
+    with contextlib.ExitStack() as held:
+        for seat in range(registry.per_owner):
+            held.enter_context(registry.admit(1, seat, "a", owner=1))
+        with pytest.raises(ProblemHTTPException):
+            registry.admit(2, 0, "b", owner=1).__enter__()
+        held.enter_context(registry.admit(3, 0, "c", owner=2))
+
+
+@pytest.mark.parametrize("path", ["view", "events"])
+def test_one_owners_waits_cannot_refuse_another_owners_seats(make_app: Callable[..., Flask], path: str) -> None:
+    """Key A's seats hold every wait an owner may (from several addresses); A's next seat is a 503
+    naming the owner's cap, from any address, while key B's seat waits and is answered."""
+    app = make_app()
+    flask_client = app.test_client()
+    key_a, key_b = (auth.create_key(get_db(app), name)[1] for name in ("A", "B"))
+    owner_a = auth.find_key(get_db(app), key_a)
+    assert owner_a is not None
+    a_tables = [_table_of(flask_client, key_a) for _ in range(2)]
+    b_table = _table_of(flask_client, key_b)
+    registry = waits.of_app(app)
+    with contextlib.ExitStack() as held:
+        for i in range(registry.per_owner):  # A's waits in progress, from several addresses
+            held.enter_context(registry.admit(a_tables[0]["id"], i % 4, f"10.0.0.{i}", owner=owner_a.id))
+        refused = flask_client.get(
+            f"/v1/tables/{a_tables[1]['id']}/{path}",
+            query_string={"version": 0, "wait": 1},
+            headers=seat_headers(a_tables[1], 0),
+            environ_base={"REMOTE_ADDR": "10.0.1.1"},
+        )
+        assert refused.status_code == 503, refused.get_json()
+        assert refused.get_json()["type"].endswith("/waits-full") and "owner" in refused.get_json()["detail"]
+        admitted = flask_client.get(
+            f"/v1/tables/{b_table['id']}/{path}",
+            query_string={"version": 0, "wait": 1},
+            headers=seat_headers(b_table, 0),
+        )
+        assert admitted.status_code == 200, admitted.get_data(as_text=True)
+        admitted.close()
