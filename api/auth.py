@@ -63,6 +63,8 @@ class SeatActor(Actor):
 
     table_id: int = 0
     seat: int = 0
+    #: The API key the table belongs to (``None``: a table made without a key); whose waits these are.
+    table_owner: int | None = None
 
     @property
     def scope(self) -> str:
@@ -175,29 +177,46 @@ def authenticated(view: Callable[..., Any]) -> Callable[..., Any]:
 
 
 _SEATS: Table = TableRow.__table__  # type: ignore[assignment]
-_SEAT_HASHES = select(_SEATS.c.seat_hashes).where(_SEATS.c.id == bindparam("table_id"))
+_SEAT_HASHES = select(_SEATS.c.seat_hashes, _SEATS.c.owner_id).where(_SEATS.c.id == bindparam("table_id"))
 
 
-def seat_of(db: Database, table_id: int, token: str | None) -> SeatActor:
-    """The seat of table ``table_id`` whose token is ``token`` (only the seats' hashes are read);
-    :class:`TableNotFoundError` for an unknown table, a missing token or one of no seat there (the
-    same error: a wrong token learns nothing)."""
-    if not token:
-        raise TableNotFoundError(table_id)
+def seat_named(table_id: int, token: str) -> SeatActor | None:
+    """The seat of table ``table_id`` whose token is ``token``, or ``None`` (no such table, no such
+    seat). A lookup of the table's seat hashes in the database, so every worker gives the same answer;
+    made once per request (the rate limiter chooses its bucket by it, the view is authenticated by it).
+    Raises :class:`StoreUnavailableError` when the database cannot be reached."""
+    cache: dict[tuple[int, str], SeatActor | None] = flask.g.setdefault("handfoot_seats", {})
+    found = cache.get((table_id, token), _NOT_LOOKED_UP)
+    if found is _NOT_LOOKED_UP:
+        found = cache[(table_id, token)] = _look_up_seat(get_db(), table_id, token)
+    return found  # type: ignore[return-value]
+
+
+def _look_up_seat(db: Database, table_id: int, token: str) -> SeatActor | None:
     digest = hash_key(token)
     try:
         with db.session() as session:
-            hashes = session.connection().execute(_SEAT_HASHES, {"table_id": table_id}).scalar()
+            row = session.connection().execute(_SEAT_HASHES, {"table_id": table_id}).first()
     except (OperationalError, InterfaceError) as err:
         raise StoreUnavailableError(str(err.orig)) from err
+    if row is None:
+        return None
+    hashes, owner = row
     seat = None
     for i, stored in enumerate(hashes or ()):
         if hmac.compare_digest(stored, digest):  # every hash compared: the time says nothing of the seat
             seat = i
+    return None if seat is None else SeatActor(table_id=table_id, seat=seat, table_owner=owner)
+
+
+def seat_of(table_id: int, token: str | None) -> SeatActor:
+    """The seat of table ``table_id`` whose token is ``token`` (:func:`seat_named`);
+    :class:`TableNotFoundError` for an unknown table, a missing token or one of no seat there (the
+    same error: a wrong token learns nothing)."""
+    seat = seat_named(table_id, token) if token else None
     if seat is None:
         raise TableNotFoundError(table_id)
-    security.seat_accepted(token)  # its next requests count against the seat's allowance
-    return SeatActor(table_id=table_id, seat=seat)
+    return seat
 
 
 def seated(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -205,7 +224,7 @@ def seated(view: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(view)
     def wrapper(*args: Any, table_id: int, **kwargs: Any) -> Any:
-        actor = seat_of(get_db(), table_id, flask.request.headers.get(security.SEAT_HEADER))
+        actor = seat_of(table_id, flask.request.headers.get(security.SEAT_HEADER))
         return view(*args, table_id=table_id, actor=actor, **kwargs)
 
     return wrapper

@@ -17,11 +17,13 @@
   ``api/security.py`` and ``api/ratelimit.py``. ``HANDFOOT_RATE_LIMIT_KEY_PREFIX``: prefixes
   every counter's key, so deployments sharing one Redis count apart (default: none).
   ``HANDFOOT_SEAT_RATE_LIMIT``: what each seat of a table is allowed instead (its requests with a
-  Seat-Token already accepted; default ``6000/minute``; only where ``HANDFOOT_RATE_LIMIT`` is set).
-- ``HANDFOOT_WAITS_PER_ADDRESS`` and ``HANDFOOT_WAITS_PER_PROCESS``: the waiting requests (a seat's
-  long-poll or event stream) one client address, and all together, may hold at once in one worker
-  process; past either, a 503 ``waits-full`` with ``Retry-After``. Defaults 4 and 6
-  (``api/resources/tables/waits.py``).
+  Seat-Token of a seat of the table in the path; default ``6000/minute``; only where
+  ``HANDFOOT_RATE_LIMIT`` is set).
+- ``HANDFOOT_WAITS_PER_ADDRESS``, ``HANDFOOT_WAITS_PER_OWNER`` and ``HANDFOOT_WAITS_PER_PROCESS``:
+  the waiting requests (a seat's long-poll or event stream) one client address, the seats of one
+  owner's tables (an API key's; the keyless tables are one owner), and all together, may hold at
+  once in one worker process; past any, a 503 ``waits-full`` with ``Retry-After``. Defaults 4, 4
+  and 6; an owner's cap is held below the process's (``api/resources/tables/waits.py``).
 - ``HANDFOOT_CORS_ORIGINS``: comma-separated origins allowed to call ``/v1`` from a browser, or
   ``*``; unset: CORS off.
 - ``HANDFOOT_METRICS`` (``on``, ``off``) and ``HANDFOOT_METRICS_TOKEN``: Prometheus metrics at
@@ -170,4 +172,5 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         # Prometheus metrics at /metrics (api/metrics.py): "off" removes them; a token protects them.
         "METRICS": env.get("HANDFOOT_METRICS", "on"),
         "METRICS_TOKEN": env.get("HANDFOOT_METRICS_TOKEN") or None,
+        "WAITS_PER_OWNER": _int_from_env(env, "HANDFOOT_WAITS_PER_OWNER", 0),
     }

@@ -10,12 +10,14 @@
   database URL); ``HANDFOOT_RATE_LIMIT_STORAGE`` chooses another ``limits`` storage, e.g.
   ``redis://host:6379`` to share them across hosts (``memory://`` counts per process, so ``N``
   workers grant ``N`` times the limit). ``/health``, the docs and the keeper page are not limited.
-  **Seats** count apart: a request whose ``Seat-Token`` this worker has seen accepted counts against
-  that seat's own allowance, ``HANDFOOT_SEAT_RATE_LIMIT`` (default ``6000/minute``: a bot seat of a
-  fast local game makes about one request per action at its table), not against the address's or
-  the key's, so four bots on one machine are never throttled by ``make run``'s limit. A token not
-  seen accepted (the first request of a seat in a worker, or a made-up one) counts against the
-  address as before: made-up tokens buy no allowance either.
+  **Seats** count apart: a request whose ``Seat-Token`` names a seat of the table in its path
+  (checked against the table's seat hashes in the database before the bucket is chosen, so every
+  worker agrees from the seat's first request on) counts against that seat's own allowance,
+  ``HANDFOOT_SEAT_RATE_LIMIT`` (default ``6000/minute``: a bot seat of a fast local game makes about
+  one request per action at its table), never against the address's or the key's, so four bots on
+  one machine are never throttled by ``make run``'s limit, whatever else their address sends. A
+  token of no seat there (a made-up one) counts against the address: made-up tokens buy no
+  allowance either.
 - **CORS** is off by default (no ``Access-Control-Allow-Origin`` on any answer).
   ``HANDFOOT_CORS_ORIGINS`` (comma-separated origins, or ``*``) allows browsers on those origins to
   call ``/v1``, sending ``Authorization``, ``Idempotency-Key`` and ``If-Match`` and reading ``ETag``,
@@ -26,7 +28,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import math
 import time
 
@@ -44,9 +45,6 @@ EXTENSION_KEY = "handfoot.limiter"
 SEAT_HEADER = "Seat-Token"
 #: A seat's allowance when ``HANDFOOT_SEAT_RATE_LIMIT`` is unset.
 DEFAULT_SEAT_LIMIT = "6000/minute"
-#: Seat tokens remembered per worker (their SHA-256); past it the memory starts again (a seat's next
-#: request then counts against its address once, and the seat is remembered again).
-SEATS_REMEMBERED = 100_000
 
 #: Headers a browser client may send and read (CORS).
 CORS_ALLOW_HEADERS = [
@@ -102,16 +100,22 @@ def _parse_limit(limit: str, name: str) -> list[RateLimitItem]:
         ) from err
 
 
-def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+def seat_key() -> str | None:
+    """The bucket ``seat:<table>:<seat>`` of a request whose ``Seat-Token`` names a seat of the table
+    in its path (``auth.seat_named``: the database's seat hashes, the same in every worker), else
+    ``None`` (no token, no table in the path, a token of no seat, the database down)."""
+    from handfoot.server.auth import seat_named
+    from handfoot.server.services.errors import StoreUnavailableError
 
-
-def seat_accepted(token: str) -> None:
-    """Tell the app's limiter, if any, that the Seat-Token ``token`` named a seat (called by the
-    seat operations once the token is checked)."""
-    limiter = limiter_of(flask.current_app)
-    if limiter is not None:
-        limiter.seat_accepted(token)
+    token = flask.request.headers.get(SEAT_HEADER)
+    table_id = (flask.request.view_args or {}).get("table_id")
+    if not token or not isinstance(table_id, int):
+        return None
+    try:
+        seat = seat_named(table_id, token)
+    except (SQLAlchemyError, StoreUnavailableError):  # the route will say the store is down
+        return None
+    return None if seat is None else f"seat:{seat.table_id}:{seat.seat}"
 
 
 def _not_limited() -> bool:
@@ -136,8 +140,6 @@ class RateLimiter:
     ) -> None:
         self.items = _parse_limit(limit, "HANDFOOT_RATE_LIMIT")
         self.seat_items = _parse_limit(seat_limit, "HANDFOOT_SEAT_RATE_LIMIT")
-        #: SHA-256 of each Seat-Token this worker has seen accepted (:meth:`seat_accepted`).
-        self.seats: set[str] = set()
         storage = storage_from_string(storage_uri)
         if not isinstance(storage, Storage):  # an async+... URI: the app is synchronous
             raise ValueError(f"{storage_uri!r} is an asynchronous limits storage; give a synchronous one")
@@ -150,13 +152,12 @@ class RateLimiter:
         ``Retry-After`` (seconds until that limit's window resets, at least 1)."""
         if _not_limited():
             return
-        key, items = rate_limit_key(), self.items
-        token = flask.request.headers.get(SEAT_HEADER)
-        if token:
-            seat = _token_hash(token)
-            if seat in self.seats:
-                key, items = f"seat:{seat}", self.seat_items
-                flask.g.rate_limit_seat = True
+        seat = seat_key()
+        if seat is not None:
+            key, items = seat, self.seat_items
+            flask.g.rate_limit_seat = True
+        else:
+            key, items = rate_limit_key(), self.items
         shown: tuple[RateLimitItem, int, float] | None = None
         for item in items:
             # limits' FixedWindowRateLimiter.hit is an incr compared with the amount; here the incr
@@ -172,13 +173,6 @@ class RateLimiter:
                 flask.g.rate_limit_shown = shown
                 raise TooManyRequests(description=str(item), retry_after=max(1, math.ceil(shown[2] - time.time())))
         flask.g.rate_limit_shown = shown
-
-    def seat_accepted(self, token: str) -> None:
-        """The Seat-Token ``token`` named a seat: its next requests count against the seat's own
-        allowance."""
-        if len(self.seats) >= SEATS_REMEMBERED:
-            self.seats.clear()
-        self.seats.add(_token_hash(token))
 
     @staticmethod
     def add_headers(response: flask.Response) -> flask.Response:

@@ -177,7 +177,7 @@ class SeatView(MethodView):
         db = get_db()
         data = svc.get_table(db, actor, table_id)
         if args.get("version") == data.version and args["wait"] > 0:
-            with waits.admit(table_id, actor.seat) as ticket:
+            with waits.admit(actor) as ticket:
                 _wait_for_change(db, table_id, data.version, time.monotonic() + args["wait"], ticket)
             data = svc.get_table(db, actor, table_id, fresh=True)
         return doc.seat_view_doc(data, actor.seat)
@@ -261,7 +261,7 @@ class SeatEvents(MethodView):
         db.close_session()  # the token's check: its transaction ends before the stream begins
         deadline = time.monotonic() + args["wait"]
         admitted = contextlib.ExitStack()
-        ticket = admitted.enter_context(waits.admit(table_id, seat))  # a 503 here, before the stream
+        ticket = admitted.enter_context(waits.admit(actor))  # a 503 here, before the stream
 
         def events() -> Iterator[str]:
             nonlocal seen

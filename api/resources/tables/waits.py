@@ -1,15 +1,21 @@
 """Who may wait, per worker process: one wait per seat at a time, and caps on the waits of a client
-address and of the process (docs/deploy.md, "Waiting seats").
+address, of an owner and of the process (docs/deploy.md, "Waiting seats").
 
 A waiting request (a long-poll, an event stream) holds one of the worker's threads. So:
 
 - a seat's new wait replaces its wait in progress in this process: the old one answers at once
   (a long-poll with the current view, a stream ends), as a client that reconnects would want;
 - past ``HANDFOOT_WAITS_PER_ADDRESS`` waits of one client address (default
-  :data:`DEFAULT_PER_ADDRESS`), or ``HANDFOOT_WAITS_PER_PROCESS`` waits in all (default
+  :data:`DEFAULT_PER_ADDRESS`), ``HANDFOOT_WAITS_PER_OWNER`` waits of the seats of one owner's
+  tables (the API key a table belongs to; the tables made without a key are one owner; default
+  :data:`DEFAULT_PER_OWNER`, :data:`DEFAULT_PER_OWNER_GREEN` under gevent, and never more than the
+  process's cap less one), or ``HANDFOOT_WAITS_PER_PROCESS`` waits in all (default
   :data:`DEFAULT_PER_PROCESS`: of gunicorn's 8 threads a worker, two stay free for the other
   requests; :data:`DEFAULT_PER_PROCESS_GREEN` under gevent), a new wait is a 503 ``waits-full``
   with ``Retry-After``.
+
+The owner's cap is below the process's, so one owner's waits, from however many addresses, always
+leave room for another owner's seats: one key holder cannot refuse every other table's waits.
 """
 
 from __future__ import annotations
@@ -19,14 +25,21 @@ import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import flask
 
+from handfoot.server.auth import SeatActor
 from handfoot.server.metrics import SEATS_WAITING
 from handfoot.server.problems import abort_problem
 
 #: A client address's waits at once in one worker process (four bots of one local game fit).
 DEFAULT_PER_ADDRESS = 4
+#: The waits of one owner's seats at once in one worker process (the four seats of one table fit),
+#: two fewer than :data:`DEFAULT_PER_PROCESS`: room for the seats of other owners' tables.
+DEFAULT_PER_OWNER = 4
+#: The same under gevent: half of :data:`DEFAULT_PER_PROCESS_GREEN`.
+DEFAULT_PER_OWNER_GREEN = 250
 #: Waits at once in one worker process (gunicorn_conf's 8 threads, less two for other requests).
 DEFAULT_PER_PROCESS = 6
 #: The same under gevent (``HANDFOOT_WORKER_CLASS=gevent``), where a wait holds a greenlet, not a
@@ -47,23 +60,56 @@ class Ticket:
     replaced: bool = False
 
 
-class Waits:
-    """The waits in progress in this process, by seat and by client address."""
+#: The owner of the tables made without an API key (a table's ``owner_id`` is ``None``).
+KEYLESS = None
 
-    def __init__(self, per_address: int, per_process: int) -> None:
+
+def _take(counts: dict[Any, int], key: Any) -> None:
+    counts[key] = counts.get(key, 0) + 1
+
+
+def _give_back(counts: dict[Any, int], key: Any) -> None:
+    left = counts[key] - 1
+    if left:
+        counts[key] = left
+    else:
+        del counts[key]
+
+
+class Waits:
+    """The waits in progress in this process, by seat, by client address and by owner (the id of
+    the API key a table belongs to, :data:`KEYLESS` for tables made without one).
+
+    ``per_owner`` is held below ``per_process`` (at most ``per_process - 1``, at least 1), so one
+    owner never takes every wait of the process."""
+
+    def __init__(self, per_address: int, per_process: int, per_owner: int | None = None) -> None:
         self.per_address, self.per_process = per_address, per_process
+        self.per_owner = max(1, min(per_owner or per_process, per_process - 1))
         self._lock = threading.Lock()
         self._seats: dict[tuple[int, int], Ticket] = {}
         self._addresses: dict[str, int] = {}
+        self._owners: dict[int | None, int] = {}
         self._count = 0
 
+    def _full(self, address: str, owner: int | None) -> str | None:
+        """Whose waits are at their cap (``"this server's"``, ...), or ``None``."""
+        if self._count >= self.per_process:
+            return "this server's"
+        if self._owners.get(owner, 0) >= self.per_owner:
+            return "this table owner's"
+        if self._addresses.get(address, 0) >= self.per_address:
+            return "this address's"
+        return None
+
     @contextmanager
-    def admit(self, table_id: int, seat: int, address: str) -> Iterator[Ticket]:
-        """The seat's wait for the block; its previous wait here is superseded (returned at once by
-        its owner, who wakes it). A 503 ``waits-full`` past a cap."""
+    def admit(self, table_id: int, seat: int, address: str, owner: int | None = KEYLESS) -> Iterator[Ticket]:
+        """The wait of seat ``seat`` of table ``table_id`` (whose owner is ``owner``) for the block;
+        its previous wait here is superseded (returned at once by its owner, who wakes it). A 503
+        ``waits-full`` past a cap."""
         with self._lock:
-            if self._count >= self.per_process or self._addresses.get(address, 0) >= self.per_address:
-                full = "this server's" if self._count >= self.per_process else "this address's"
+            full = self._full(address, owner)
+            if full is not None:
                 abort_problem(
                     503,
                     "Too many waiting requests",
@@ -76,7 +122,8 @@ class Waits:
             if previous is not None:
                 previous.superseded.set()
             self._seats[(table_id, seat)] = ticket
-            self._addresses[address] = self._addresses.get(address, 0) + 1
+            _take(self._addresses, address)
+            _take(self._owners, owner)
             self._count += 1
         SEATS_WAITING.inc()
         try:
@@ -86,11 +133,8 @@ class Waits:
             with self._lock:
                 if self._seats.get((table_id, seat)) is ticket:
                     del self._seats[(table_id, seat)]
-                left = self._addresses[address] - 1
-                if left:
-                    self._addresses[address] = left
-                else:
-                    del self._addresses[address]
+                _give_back(self._addresses, address)
+                _give_back(self._owners, owner)
                 self._count -= 1
 
 
@@ -101,8 +145,8 @@ def green() -> bool:
 
 
 def of_app(app: flask.Flask | None = None) -> Waits:
-    """The app's :class:`Waits` (made on first use from its ``WAITS_PER_ADDRESS`` and
-    ``WAITS_PER_PROCESS``)."""
+    """The app's :class:`Waits` (made on first use from its ``WAITS_PER_ADDRESS``,
+    ``WAITS_PER_PROCESS`` and ``WAITS_PER_OWNER``)."""
     target = app if app is not None else flask.current_app
     waits: Waits | None = target.extensions.get(EXTENSION_KEY)
     if waits is None:
@@ -114,11 +158,15 @@ def of_app(app: flask.Flask | None = None) -> Waits:
                     target.config.get("WAITS_PER_PROCESS")
                     or (DEFAULT_PER_PROCESS_GREEN if green() else DEFAULT_PER_PROCESS)
                 ),
+                int(
+                    target.config.get("WAITS_PER_OWNER") or (DEFAULT_PER_OWNER_GREEN if green() else DEFAULT_PER_OWNER)
+                ),
             ),
         )
     return waits
 
 
-def admit(table_id: int, seat: int) -> AbstractContextManager[Ticket]:
-    """:meth:`Waits.admit` for this request's client address."""
-    return of_app().admit(table_id, seat, flask.request.remote_addr or "unknown")
+def admit(actor: SeatActor) -> AbstractContextManager[Ticket]:
+    """:meth:`Waits.admit` for the seat ``actor`` (its table's owner) and this request's client
+    address."""
+    return of_app().admit(actor.table_id, actor.seat, flask.request.remote_addr or "unknown", actor.table_owner)

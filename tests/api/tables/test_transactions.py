@@ -59,14 +59,17 @@ def _action_writes(app: Flask) -> list[str]:
 
 
 def test_an_action_reads_the_table_once(app: Flask, flask_client: FlaskClient) -> None:
-    """The Seat-Token's check reads only the seats' hashes; the action's unit reads the table's row
+    """The Seat-Token's check reads only the seats' hashes and the table's owner (whose waits and
+    allowance a seat's are), once a request; the action's unit reads the table's row
     (its round) once: not once for the token and again for the state."""
     created = create(flask_client)
     with counted(app) as seen:
         assert _act(flask_client, created, 0, 0, {"type": "draw"}).status_code == 200
     selects = [s for s in seen.statements if s.startswith("SELECT") and " FROM tables" in s]
     assert len([s for s in selects if "tables.state" in s]) == 1, seen.statements
-    assert [s.split(" FROM ")[0] for s in selects if "tables.state" not in s] == ["SELECT tables.seat_hashes"]
+    assert [s.split(" FROM ")[0] for s in selects if "tables.state" not in s] == [
+        "SELECT tables.seat_hashes, tables.owner_id"
+    ]
 
 
 def test_an_action_with_an_idempotency_key_is_one_commit_with_its_claim_and_answer(

@@ -31,9 +31,9 @@ def test_caps_count_each_address_and_the_process() -> None:
             registry.admit(1, 2, "a").__enter__()
         assert refused.value.code == 503 and refused.value.problem["type"].endswith("/waits-full")
         assert refused.value.extra_headers["Retry-After"] == str(waits.RETRY_AFTER)
-        with registry.admit(1, 2, "b"), pytest.raises(ProblemHTTPException):
-            registry.admit(1, 3, "c").__enter__()  # the process's third: its cap
-    with registry.admit(2, 0, "a"), registry.admit(2, 1, "a"), registry.admit(2, 2, "b"):
+        with registry.admit(2, 0, "b", owner=7), pytest.raises(ProblemHTTPException):
+            registry.admit(3, 0, "c", owner=8).__enter__()  # the process's third: its cap
+    with registry.admit(2, 0, "a"), registry.admit(2, 1, "a"), registry.admit(3, 0, "b", owner=7):
         pass  # every wait above was counted out again
 
 
