@@ -30,12 +30,13 @@ from handfoot.engine.checks import PlayerState, going_out_problems, out_of_cards
 from handfoot.engine.copies import copies_problems
 from handfoot.engine.errors import Path, Problem, RoundError
 from handfoot.engine.melds import BookKind, rank_points, table_points
-from handfoot.engine.rules import RuleSet
+from handfoot.engine.rules import Contract, RuleSet
 from handfoot.engine.sides import sides_problems
 from handfoot.engine.table import Table, analyse_table
 from handfoot.engine.tallies import TALLY_COUNTS, RankBooks, Tally, tally_problems
 
 __all__ = [
+    "BOOK_LINES",
     "LINE_LABELS",
     "TALLY_COUNTS",
     "Breakdown",
@@ -44,6 +45,7 @@ __all__ = [
     "RoundScore",
     "Tally",
     "TeamRound",
+    "book_values",
     "breakdown",
     "burn_problems",
     "score_round",
@@ -246,7 +248,7 @@ def _side_tally(
     caught = sum(map(_is_red_three, held))
     if caught and rules.red_threes_automatic:
         problems += _held_red_threes(players, rules, at)
-    books = table.standing_books() if stand else table.books
+    books, rank_books = _scored_books(table, rules, stand)
     tally = _new(
         Tally,
         (  # the fields in order: see Tally
@@ -262,7 +264,7 @@ def _side_tally(
             bool(melds),
             team.cuts_within_1,
             team.cuts_within_3,
-            _rank_books(table, rules, stand) if rules.rank_book_bonuses else (),
+            rank_books,
         ),
     )
     if team.went_out:
@@ -276,6 +278,30 @@ def _side_tally(
                 )
             )
     return tally, problems, warned
+
+
+def _scored_books(table: Table, rules: RuleSet, stand: bool) -> tuple[Contract, tuple[RankBooks, ...]]:
+    """The books a table scores, by kind, and those of a rank with its own bonus: valid completed
+    melds, or every completed meld where melds ``stand`` (D31)."""
+    books = table.standing_books() if stand else table.books
+    return books, _rank_books(table, rules, stand) if rules.rank_book_bonuses else ()
+
+
+#: The codes of the breakdown's book lines besides ``books_of_<rank>`` (see :func:`book_values`).
+BOOK_LINES = ("clean_books", "dirty_books", "wild_books")
+
+
+def book_values(table: Table, rules: RuleSet) -> tuple[Line, ...]:
+    """What a side's completed books score now under ``rules``: the book lines of its breakdown
+    (:func:`~handfoot.engine.breakdown.breakdown`, the one scoring function) for a tally of its books
+    alone: ``clean_books``, ``dirty_books``, ``wild_books`` (``count``, ``points_each`` the kind's
+    ``*_book_bonus``, ``points``) and, where the rules give a rank its own bonus
+    (``rank_book_bonuses``, D30), ``books_of_<rank>``. Books as scoring counts them: valid completed
+    melds, or every completed one where melds stand (``illegal_melds_stand``, D31)."""
+    books, rank_books = _scored_books(table, rules, rules.illegal_melds_stand and bool(table.problems))
+    tally = Tally(books.clean_books, books.dirty_books, books.wild_books, rank_books=rank_books)
+    lines = breakdown("", False, tally, rules, 1).lines
+    return tuple(line for line in lines if line.code in BOOK_LINES or line.code.startswith("books_of_"))
 
 
 def _held_red_threes(players: Sequence[PlayerState], rules: RuleSet, at: Path) -> list[Problem]:

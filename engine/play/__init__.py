@@ -16,13 +16,14 @@ from handfoot.engine.play.end import round_input, score, score_body
 from handfoot.engine.play.listing import open_actions
 from handfoot.engine.play.members import ACTION_MEMBERS
 from handfoot.engine.play.options import PlayOptions, play_options, preset_play_options
-from handfoot.engine.play.state import PHASES, Seat, Side, State, state_from_mapping, to_mapping
+from handfoot.engine.play.state import EVENT_TYPES, PHASES, Seat, Side, State, state_from_mapping, to_mapping
 from handfoot.engine.play.step import ACTION_TYPES, refusals, step
 from handfoot.engine.play.view import view
 
 __all__ = [
     "ACTION_MEMBERS",
     "ACTION_TYPES",
+    "EVENT_TYPES",
     "PHASES",
     "PlayOptions",
     "Seat",

@@ -24,6 +24,21 @@ Phase = Literal["draw", "play", "answer", "ended"]
 #: The phases in turn order: ``draw``, ``play``, ``answer`` (a partner is asked "May I go out?"), ``ended``.
 PHASES: tuple[Phase, ...] = get_args(Phase)
 EndReason = Literal["went_out", "stock_out"]
+#: One public event of a round (see :data:`State.history <State>`): a JSON mapping, never changed.
+Event = Mapping[str, Any]
+#: The types of public events (``Work.public_events`` in :mod:`~handfoot.engine.play.work` says each).
+EVENT_TYPES = (
+    "draw",
+    "take_pile",
+    "meld",
+    "discard",
+    "ask",
+    "answer",
+    "red_threes",
+    "pick_up_foot",
+    "went_out",
+    "stock_out",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +77,9 @@ class State:
     ``stock_out``). ``pile_taken``: the pile has been taken since the round began or it was last
     frozen (seed 003's broken pile); ``frozen_turns``: turns left until a frozen pile thaws.
     ``asked``/``permission``: this turn's question to the partner and its answer. ``step``: the
-    round's actions applied so far (0: the deal; the table's own ``version`` counts over all rounds)."""
+    round's actions applied so far (0: the deal; the table's own ``version`` counts over all rounds).
+    ``history``: the round's public events since the deal, as every seat saw them
+    (:mod:`~handfoot.engine.play.work` records them: ``Work.public_events``), oldest first."""
 
     preset: str
     overrides: Mapping[str, Any]
@@ -84,6 +101,7 @@ class State:
     ended: EndReason | None = None
     out_side: int | None = None
     _rules: RuleSet | None = field(default=None, compare=False, repr=False)
+    history: tuple[Event, ...] = field(default=(), repr=False)
 
     @property
     def rules(self) -> RuleSet:
@@ -154,6 +172,7 @@ def to_mapping(state: State) -> dict[str, Any]:
         "answerer": state.answerer,
         "ended": state.ended,
         "out_side": state.out_side,
+        "history": list(state.history),
     }
 
 
@@ -199,4 +218,5 @@ def state_from_mapping(data: Mapping[str, Any]) -> State:
         answerer=data["answerer"],
         ended=data["ended"],
         out_side=data["out_side"],
+        history=tuple(data.get("history", ())),  # a state stored before the history had none
     )

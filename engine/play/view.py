@@ -11,11 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from handfoot.engine.cards import Card
+from handfoot.engine.checks import going_out_problems
+from handfoot.engine.errors import Problem
 from handfoot.engine.melds import card_points
 from handfoot.engine.play.end import score
 from handfoot.engine.play.listing import going_out, open_actions
 from handfoot.engine.play.state import State
-from handfoot.engine.table import analyse_table
+from handfoot.engine.play.step import going_out_refusals
+from handfoot.engine.scoring import book_values
+from handfoot.engine.table import Table, analyse_table
 
 
 def _codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
@@ -42,7 +46,9 @@ def view(state: State, seat: int) -> dict[str, Any]:
             {
                 "name": side.name,
                 "melds": [_codes(m) for m in side.melds],
+                "complete": [check.complete for check in table.checks],
                 "books": table.books.as_dict(),
+                "book_values": [line._asdict() for line in book_values(table, rules)],
                 "red_threes": _codes(side.red_threes),
                 "burn": _codes(side.burn),
                 "score": side.score,
@@ -65,6 +71,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
                 "side": s.side,
                 "hand_size": len(s.hand),
                 "foot_size": None if s.foot is None else len(s.foot),
+                "played_from_foot": s.played_from_foot,
             }
             for s in state.seats
         ],
@@ -81,8 +88,9 @@ def view(state: State, seat: int) -> dict[str, Any]:
         "permission": state.permission,
         "answerer": state.answerer,
         "cards": {c.code: {"points": card_points(c, rules), "wild": c.is_wild} for c in (*me.hand, *state.pile[:1])},
-        "going_out": going_out(state, seat, tables[me.side]),
+        "going_out": _going_out(state, seat, tables[me.side]),
         "actions": open_actions(state, seat, tables[me.side]),
+        "history": list(state.history),
     }
     if state.phase == "ended":
         result = score(state)
@@ -97,3 +105,47 @@ def view(state: State, seat: int) -> dict[str, Any]:
             ],
         }
     return out
+
+
+def _going_out(state: State, seat: int, table: Table) -> dict[str, Any] | None:
+    """:func:`~handfoot.engine.play.listing.going_out` (``allowed``, ``problems``: codes) with
+    ``errors``: each problem as ``{"pointer", "code", "detail"}``, in ``problems``' order, ``pointer``
+    a JSON Pointer into this view (:func:`problem_pointer`); ``None`` outside the seat's play."""
+    if state.phase != "play" or seat != state.turn:
+        return going_out(state, seat, table)  # None: the listing's answer at any other moment
+    problems = going_out_refusals(state, seat, table.books, True, 0, False)
+    if problems:
+        # the step's refusals carry no player's path (they concern the action as a whole): the
+        # going-out check gives each player's, in the same order, for the same players (the seat's
+        # foot as played, as going_out_refusals takes it)
+        side = state.seats[seat].side
+        players = [
+            state.seats[i].player_state()._replace(played_from_foot=True)
+            if i == seat
+            else state.seats[i].player_state()
+            for i in state.seats_of(side)
+        ]
+        checked = going_out_problems(table.books, players, state.rules, state.round)
+        problems = [*checked, *problems[len(checked) :]]
+    return {
+        "allowed": not problems,
+        "problems": [p.code for p in problems],
+        "errors": [{"pointer": problem_pointer(state, seat, p), "code": p.code, "detail": p.detail} for p in problems],
+    }
+
+
+def problem_pointer(state: State, seat: int, problem: Problem) -> str:
+    """Where in ``seat``'s view a going-out problem lies, as a JSON Pointer (RFC 6901): a player's
+    foot not picked up ``/seats/<seat>/foot_size``, not played from ``/seats/<seat>/played_from_foot``;
+    the contract ``/sides/<side>/books``; the partner's yes ``/permission``; the final discard
+    ``/hand``; else ``""`` (the view as a whole). Two problems of one code about two seats differ."""
+    side = state.seats[seat].side
+    path = problem.path
+    if len(path) == 3 and path[0] == "players" and isinstance(path[1], int):
+        member = "foot_size" if path[2] == "foot" else "played_from_foot"
+        return f"/seats/{state.seats_of(side)[path[1]]}/{member}"
+    return {
+        "contract_not_met": f"/sides/{side}/books",
+        "partner_not_asked": "/permission",
+        "going_out_needs_discard": "/hand",
+    }.get(problem.code, "")

@@ -8,6 +8,8 @@ A step copies the state's tuples into lists here, edits them, and freezes the re
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
+from typing import Any
 
 from handfoot.engine.cards import Card
 from handfoot.engine.play.state import EndReason, Phase, Seat, Side, State
@@ -37,6 +39,7 @@ class Work:
         self.answerer = state.answerer
         self.ended: EndReason | None = state.ended
         self.out_side = state.out_side
+        self.events: list[dict[str, Any]] = []  # the moves' public events, in order (see public_events)
 
     def side_of(self, seat: int) -> int:
         return self.state.seats[seat].side
@@ -58,6 +61,7 @@ class Work:
         while self.ended is None and any(c.is_red_three for c in hand):
             threes = [c for c in hand if c.is_red_three]
             hand[:] = [c for c in hand if not c.is_red_three]
+            self.events.append({"type": "red_threes", "seat": seat, "cards": _codes(threes)})
             self.red_threes[self.side_of(seat)].extend(threes)
             for _ in threes:
                 if not self.stock:
@@ -68,6 +72,7 @@ class Work:
     def draw(self, seat: int, count: int) -> None:
         """Draw ``count`` cards (fewer if the stock holds fewer: D39), red threes laid out and replaced."""
         hand = self.hands[seat]
+        self.events.append({"type": "draw", "seat": seat, "cards": min(count, len(self.stock))})
         for _ in range(min(count, len(self.stock))):
             hand.append(self.stock.pop())
         self.lay_out_red_threes(seat)
@@ -76,11 +81,13 @@ class Work:
         """The foot becomes the hand (its red threes laid out and replaced)."""
         foot = self.feet[seat]
         assert foot is not None
+        self.events.append({"type": "pick_up_foot", "seat": seat})
         self.hands[seat].extend(foot)
         self.feet[seat] = None
         self.lay_out_red_threes(seat)
 
     def end_round(self, reason: EndReason, side: int | None = None) -> None:
+        self.events.append({"type": reason, "seat": self._actor(), "side": side})
         self.ended, self.out_side, self.phase = reason, side, "ended"
 
     def end_turn(self, discarded: Card | None) -> None:
@@ -104,6 +111,66 @@ class Work:
             self.pick_up_foot(seat)
         if self.ended is None and not self.stock and self.state.play.stock_out == "ends":
             self.end_round("stock_out")
+
+    # -- the public history ------------------------------------------------------------------
+    def _actor(self) -> int:
+        s = self.state
+        return s.answerer if s.phase == "answer" and s.answerer is not None else s.turn
+
+    def public_events(self) -> list[dict[str, Any]]:
+        """What every seat saw of this step, each event ``{"step", "seat", "type", ...}``: first the
+        action's change to the table, read from the state before and the working copy (``take_pile``:
+        ``cards`` taken from the pile, top first, with ``melds``, ``add`` and ``burn`` as a meld's;
+        ``meld``: ``melds`` laid, ``add`` (``to``: the meld's index, ``cards``), ``burn``;
+        ``discard``: ``card``; ``ask``; ``answer``: ``yes``), then the moves in order (``draw``:
+        ``cards`` drawn, a count; ``red_threes``: ``cards`` laid out; ``pick_up_foot``;
+        ``went_out``/``stock_out``: ``side`` out or ``None``). Only what the table shows: no card of a
+        hand, a foot or the stock, the drawn cards only by their count."""
+        s, seat = self.state, self._actor()
+        first: dict[str, Any] | None = None
+        if s.phase == "answer" and self.permission is not None:
+            first = {"type": "answer", "seat": seat, "yes": self.permission}
+        elif self.asked and not s.asked:
+            first = {"type": "ask", "seat": seat}
+        elif len(self.pile) == len(s.pile) + 1 and s.phase == "play":
+            first = {"type": "discard", "seat": seat, "card": self.pile[0].code}
+        elif len(self.pile) < len(s.pile) or self._melded(seat):
+            side = self.side_of(seat)
+            before, after = s.sides[side].melds, self.melds[side]
+            laid = {
+                "melds": [_codes(m) for m in after[len(before) :]],
+                "add": [
+                    {"to": i, "cards": _codes(after[i][len(m) :])}
+                    for i, m in enumerate(before)
+                    if len(after[i]) > len(m)
+                ],
+                "burn": _codes(self.burn[side][len(s.sides[side].burn) :]),
+            }
+            taken = len(s.pile) - len(self.pile)
+            first = (
+                {"type": "take_pile", "seat": seat, "cards": _codes(s.pile[:taken]), **laid}
+                if taken > 0
+                else {"type": "meld", "seat": seat, **laid}
+            )
+        if (
+            first is None
+            and s.phase == "draw"
+            and s.step >= 0
+            and not (self.events and self.events[0]["type"] == "draw")
+        ):
+            first = {"type": "draw", "seat": seat, "cards": 0}  # a draw from an empty stock: it ends the round
+        events = self.events if first is None else [first, *self.events]
+        step = s.step + 1
+        return [{"step": step, **e} for e in events]
+
+    def _melded(self, seat: int) -> bool:
+        side, before = self.side_of(seat), self.state.sides[self.side_of(seat)]
+        melds = self.melds[side]
+        return (
+            len(melds) != len(before.melds)
+            or len(self.burn[side]) != len(before.burn)
+            or any(len(m) != len(b) for m, b in zip(melds, before.melds, strict=True))
+        )
 
     # -- the next state -----------------------------------------------------------------------
     def freeze(self) -> State:
@@ -155,7 +222,12 @@ class Work:
             self.ended,
             self.out_side,
             s._rules,
+            (*s.history, *self.public_events()),
         )
+
+
+def _codes(cards: Sequence[Card]) -> list[str]:
+    return [c.code for c in cards]
 
 
 def _same(before: tuple[Card, ...], after: list[Card]) -> bool:

@@ -13,13 +13,16 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from .._loader import Result, thaw
 
 __all__ = [
+    "TABLE_EVENT_TYPES",
     "TABLE_PHASES",
     "TABLE_STATUSES",
+    "BookValue",
+    "GoingOutProblem",
     "LastRound",
     "SeatSummary",
     "SeatToken",
@@ -28,6 +31,7 @@ __all__ = [
     "SideSummary",
     "Table",
     "TableCreated",
+    "TableEventType",
     "TablePhase",
     "TableRound",
     "TableStatus",
@@ -45,6 +49,36 @@ TABLE_STATUSES: tuple[TableStatus, ...] = typing.get_args(TableStatus)
 #: (tests/contract/test_sdk_coverage.py compares them).
 TablePhase = Literal["draw", "play", "answer", "ended"]
 TABLE_PHASES: tuple[TablePhase, ...] = typing.get_args(TablePhase)
+
+#: The type of a public event of the view's ``history``: the actions (``draw``: a count of cards,
+#: ``take_pile``, ``meld``, ``discard``, ``ask``, ``answer``) and what follows them (``red_threes``
+#: laid out, ``pick_up_foot``, the round's end: ``went_out``, ``stock_out``). The enum of the history's
+#: ``type`` in openapi/openapi.json (tests/contract/test_sdk_coverage.py compares them).
+TableEventType = Literal[
+    "draw", "take_pile", "meld", "discard", "ask", "answer", "red_threes", "pick_up_foot", "went_out", "stock_out"
+]
+TABLE_EVENT_TYPES: tuple[TableEventType, ...] = typing.get_args(TableEventType)
+
+
+class GoingOutProblem(NamedTuple):
+    """One problem in the way of going out (the view's ``going_out.errors``): ``pointer`` (a JSON
+    Pointer into the view: ``/seats/2/foot_size`` for seat 2's foot not picked up, ...), ``code``,
+    ``detail``. Two problems of one code about two seats differ by ``pointer``."""
+
+    pointer: str
+    code: str
+    detail: str
+
+
+class BookValue(NamedTuple):
+    """What a side's completed books of one kind score now (a line of the view's ``book_values``):
+    ``code`` (``clean_books``, ``dirty_books``, ``wild_books``, ``books_of_<rank>``), ``count``,
+    ``points_each`` (points) and ``points``."""
+
+    code: str
+    count: int  # type: ignore[assignment]  # hides tuple.count, on purpose: the view's member's name
+    points_each: int
+    points: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +268,48 @@ class SeatView(Result):
             return None
         problems = value.get("problems")
         return bool(value.get("allowed")), tuple(str(p) for p in problems) if isinstance(problems, tuple) else ()
+
+    @property
+    def going_out_problems(self) -> tuple[GoingOutProblem, ...]:
+        """In this seat's play, each problem in the way of going out with its pointer into the view
+        (the view's ``going_out.errors``); empty at any other moment or when going out is allowed."""
+        value = self.view.get("going_out")
+        errors = value.get("errors") if isinstance(value, Mapping) else None
+        if not isinstance(errors, tuple):
+            return ()
+        return tuple(
+            GoingOutProblem(str(e.get("pointer", "")), str(e.get("code", "")), str(e.get("detail", "")))
+            for e in errors
+            if isinstance(e, Mapping)
+        )
+
+    @property
+    def history(self) -> tuple[Mapping[str, Any], ...]:
+        """The round's public events since the deal, oldest first (the view's ``history``): each with
+        ``step``, ``seat`` and ``type`` (a ``TableEventType``), and the type's members (``card`` of a
+        ``discard``, ``melds``/``add``/``burn`` of a ``meld`` or ``take_pile``, ...)."""
+        value = self.view.get("history")
+        return tuple(e for e in value if isinstance(e, Mapping)) if isinstance(value, tuple) else ()
+
+    def _side(self, side: int) -> Mapping[str, Any]:
+        sides = self.view.get("sides")
+        if isinstance(sides, tuple) and 0 <= side < len(sides) and isinstance(sides[side], Mapping):
+            return typing.cast(Mapping[str, Any], sides[side])
+        return {}
+
+    def melds(self, side: int) -> tuple[tuple[tuple[str, ...], bool], ...]:
+        """Side ``side``'s melds, each as its cards and whether it is ``complete`` (a book)."""
+        value = self._side(side)
+        melds, complete = value.get("melds") or (), value.get("complete") or ()
+        return tuple((tuple(str(c) for c in meld), bool(done)) for meld, done in zip(melds, complete, strict=False))
+
+    def book_values(self, side: int) -> tuple[BookValue, ...]:
+        """What side ``side``'s completed books score now, by kind (the view's ``book_values``)."""
+        return tuple(
+            BookValue(str(v["code"]), int(v["count"]), int(v["points_each"]), int(v["points"]))
+            for v in self._side(side).get("book_values") or ()
+            if isinstance(v, Mapping)
+        )
 
     def plain_view(self) -> dict[str, Any]:
         """A mutable copy of ``view`` as plain dicts and lists (what the engine's policies read)."""

@@ -274,6 +274,23 @@ def test_table_phases_are_the_spec_enum(schema: str) -> None:
     assert list(types.TABLE_PHASES) == SCHEMAS[schema]["properties"]["phase"]["enum"]
 
 
+def test_table_event_types_are_the_spec_enum() -> None:
+    """``TableEventType`` (the view's ``history``) is the document's enum (the engine's event types)."""
+    event = SCHEMAS["SeatViewBody"]["properties"]["history"]["items"]
+    assert list(types.TABLE_EVENT_TYPES) == event["properties"]["type"]["enum"]
+
+
+def test_the_views_going_out_problems_and_book_values_are_the_spec_members() -> None:
+    """``GoingOutProblem`` is an item of the view's ``going_out.errors``, every member; ``BookValue``
+    the numbers and code of a line of a side's ``book_values``, each a required member."""
+    body = SCHEMAS["SeatViewBody"]["properties"]
+    error = body["going_out"]["properties"]["errors"]["items"]
+    assert set(types.GoingOutProblem._fields) == set(error["properties"]) == set(error["required"])
+    line = body["sides"]["items"]["properties"]["book_values"]["items"]
+    assert set(types.BookValue._fields) <= set(line["required"])
+    assert {"complete", "melds", "book_values"} <= set(body["sides"]["items"]["properties"])
+
+
 def test_book_kinds_are_the_spec_enum() -> None:
     assert [*types.checks.BookKind.__args__, None] == SCHEMAS["MeldCheck"]["properties"]["kind"]["enum"]
 

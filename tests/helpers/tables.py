@@ -83,6 +83,11 @@ def assert_hides(answer: Any, state: State, seat: int, table_seed: int) -> None:
             assert code == state.pile[0].code
         elif where[:1] == ["last_round"]:
             continue  # an ended round: public
+        elif where[:2] == ["view", "history"]:
+            # the round's public events (tests/engine/play/test_play_history.py: each card named was
+            # laid, discarded, taken from the pile or a red three laid out): the stored round's own
+            assert answer["view"]["history"][path[2]] == json.loads(json.dumps(state.history[path[2]])), path
+            assert path[3] in ("cards", "melds", "add", "burn", "card"), path
         else:
             raise AssertionError(f"a card at {path}: {code}")
     if isinstance(answer, dict) and "view" in answer:
@@ -92,7 +97,7 @@ def assert_hides(answer: Any, state: State, seat: int, table_seed: int) -> None:
         assert set(view["cards"]) == {*mine, *top}  # card facts: the hand's and the pile top's only
         assert not {"hands", "feet", "seed", "stock"} & set(view)
         for s, shown in zip(state.seats, view["seats"], strict=True):
-            assert set(shown) == {"name", "side", "hand_size", "foot_size"}
+            assert set(shown) == {"name", "side", "hand_size", "foot_size", "played_from_foot"}
             assert shown["hand_size"] == len(s.hand)
     for item in answer.get("errors", []) if isinstance(answer, dict) else []:
         for code in CARD_IN_TEXT.findall(item["detail"]) + CARD_IN_TEXT.findall(answer.get("detail", "")):

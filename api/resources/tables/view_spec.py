@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from handfoot.engine.play import ACTION_TYPES, PHASES
+from handfoot.engine.play import ACTION_TYPES, EVENT_TYPES, PHASES
 
 #: The component's name.
 SEAT_VIEW_BODY = "SeatViewBody"
@@ -115,12 +115,71 @@ def open_action_components(action_component: dict[str, str]) -> dict[str, dict[s
     return out
 
 
+_BOOK_LINE = {
+    "type": "object",
+    "required": ["code", "label", "count", "points_each", "points"],
+    "properties": {
+        "code": {"type": "string", "example": "clean_books"},
+        "label": {"type": "string"},
+        "count": _d(_INT, "Books of this kind on the table."),
+        "points_each": _d(_INT, "What one such book scores (the kind's bonus, points)."),
+        "points": _d(_INT, "`count` times `points_each`."),
+    },
+}
+_EVENT = {
+    "type": "object",
+    "required": ["step", "seat", "type"],
+    "properties": {
+        "step": _d(_INT, "The round's step that made it (0: the deal)."),
+        "seat": _d(_INT, "The seat that acted (or whose foot or red threes these are)."),
+        "type": {"type": "string", "enum": list(EVENT_TYPES)},
+        "cards": _d(
+            {"type": ["array", "integer"], "items": {"type": "string"}},
+            "`draw`: how many cards were drawn (a count, never which); `take_pile`: the pile's cards taken, "
+            "top first; `red_threes`: the red threes laid out.",
+        ),
+        "melds": _d({"type": "array", "items": _CARDS}, "`take_pile`, `meld`: new melds laid, in order."),
+        "add": _d(
+            {
+                "type": "array",
+                "items": {"type": "object", "properties": {"to": _INT, "cards": _CARDS}},
+            },
+            "`take_pile`, `meld`: cards added to the side's meld `to`.",
+        ),
+        "burn": _d(_CARDS, "`take_pile`, `meld`: cards burnt."),
+        "card": _d({"type": "string"}, "`discard`: the card discarded."),
+        "yes": _d(_BOOL, '`answer`: the partner\'s answer to "May I go out?".'),
+        "side": _d(_nullable(_INT), "`went_out`: the side out; `stock_out`: null."),
+    },
+}
+_ERROR = {
+    "type": "object",
+    "required": ["pointer", "code", "detail"],
+    "properties": {
+        "pointer": _d(
+            {"type": "string", "example": "/seats/2/foot_size"},
+            "A JSON Pointer into this view: a seat's `foot_size` or `played_from_foot`, the side's `books`, "
+            "`permission`, `hand`, or empty (the view as a whole).",
+        ),
+        "code": {"type": "string"},
+        "detail": {"type": "string"},
+    },
+}
 _SIDE = {
     "type": "object",
     "properties": {
         "name": {"type": "string"},
         "melds": {"type": "array", "items": _CARDS},
+        "complete": _d(
+            {"type": "array", "items": _BOOL},
+            "One per meld, in `melds`' order: the meld is a book (`book_size` cards, 7 in most rule sets).",
+        ),
         "books": {"type": "object", "additionalProperties": _INT},
+        "book_values": _d(
+            {"type": "array", "items": _BOOK_LINE},
+            "What the side's completed books score now: the book lines of its score (`clean_books`, "
+            "`dirty_books`, `wild_books` and, where a rank has a bonus of its own, `books_of_<rank>`).",
+        ),
         "red_threes": _CARDS,
         "burn": _CARDS,
         "score": _d(_INT, "The side's game total before this round (points)."),
@@ -133,6 +192,7 @@ _SEAT = {
         "side": _INT,
         "hand_size": _INT,
         "foot_size": _d(_nullable(_INT), "Null once picked up."),
+        "played_from_foot": _d(_BOOL, "The seat has melded a card since picking its foot up."),
     },
 }
 
@@ -197,15 +257,26 @@ def _view_properties() -> dict[str, Any]:
         "going_out": _d(
             {
                 "type": ["object", "null"],
-                "properties": {"allowed": _BOOL, "problems": {"type": "array", "items": {"type": "string"}}},
+                "properties": {
+                    "allowed": _BOOL,
+                    "problems": {"type": "array", "items": {"type": "string"}},
+                    "errors": {"type": "array", "items": _ERROR},
+                },
             },
             "In the seat's play: whether emptying the hand now would go out, and the codes in the way "
-            "(`partner_not_asked`: ask first); null at any other moment. Going out is no action: meld or "
-            "discard the last cards.",
+            "(`partner_not_asked`: ask first) with, in `errors`, each one's pointer into this view and its "
+            "detail (two problems of one code about two seats differ by pointer); null at any other moment. "
+            "Going out is no action: meld or discard the last cards.",
         ),
         "actions": _d(
             {"type": "array", "items": actions},
             "The actions open to the seat now (empty: not its move), each with `send`: the bodies to post, "
             "every one accepted now. An action none of whose bodies is accepted is not listed.",
+        ),
+        "history": _d(
+            {"type": "array", "items": _EVENT},
+            "The round's public events since the deal, oldest first, as every seat saw them: draws (a count), "
+            "pile takes, melds, discards, questions and answers, red threes laid out, feet picked up, the "
+            "round's end. Never a card of a hand, a foot or the stock.",
         ),
     }

@@ -139,7 +139,8 @@ def test_go_out_is_not_listed_and_its_refusal_says_what_to_send() -> None:
     state = step(new_round("pagat", table_of("pagat"), 4), {"type": "draw", "seat": 0})
     seen = view(state, 0)
     assert "go_out" not in [a["type"] for a in seen["actions"]]
-    assert seen["going_out"] == {"allowed": False, "problems": seen["going_out"]["problems"]}
+    assert seen["going_out"]["allowed"] is False
+    assert [e["code"] for e in seen["going_out"]["errors"]] == seen["going_out"]["problems"]
     assert "contract_not_met" in seen["going_out"]["problems"]
     (problem,) = refusals(state, {"type": "go_out", "seat": 0})
     assert problem.code == "unknown_action" and "meld or discard the last cards" in problem.detail
