@@ -2,9 +2,9 @@
 
 A learning agent picks an index in ``range(ACTION_COUNT)``; each index names one kind of move (a
 *macro*), and :func:`legal_moves` turns every macro into the one concrete engine action it stands
-for in this state (cards chosen from the seat's hand) together with the state
-:func:`~handfoot.engine.play.step` returns for it. An index is legal exactly when ``step`` accepts
-that action: the engine is the only judge, nothing here restates a rule. The index (see
+for in this state (cards chosen from the seat's hand). An index is legal exactly when ``step``
+accepts that action, judged by ``step``'s own checks (:func:`~handfoot.engine.play.refusals`)
+without building the state after it: the engine is the only judge, nothing here restates a rule. The index (see
 :data:`ACTIONS` for the names):
 
 ====================  =====================================================================================
@@ -46,9 +46,8 @@ from typing import Any
 from handfoot.engine.cards import DECK, Card, parse_cards
 from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import BookKind, validate_meld
-from handfoot.engine.play import State, step, view
+from handfoot.engine.play import State, refusals, step, view
 from handfoot.engine.play.bots import meld_parts
-from handfoot.engine.table import analyse_table
 
 Action = dict[str, Any]
 
@@ -79,7 +78,34 @@ ACTIONS: tuple[str, ...] = (
 ACTION_COUNT = len(ACTIONS)
 INDEX: dict[str, int] = {name: i for i, name in enumerate(ACTIONS)}
 
-Move = tuple[Action, State]
+
+class Move:
+    """One legal index's engine action (with ``seat``) and, when asked, the state after it: the
+    successor is built by :func:`~handfoot.engine.play.step` the first time :attr:`after` (or
+    ``move[1]``) is read, so that judging the indexes builds none. Unpacks as ``(action, after)``."""
+
+    __slots__ = ("_after", "action", "state")
+
+    def __init__(self, state: State, action: Action) -> None:
+        self.state, self.action = state, action
+        self._after: State | None = None
+
+    @property
+    def after(self) -> State:
+        """The state after :attr:`action` (built once, on first reading)."""
+        if self._after is None:
+            self._after = step(self.state, self.action)
+        return self._after
+
+    def __getitem__(self, i: int) -> Any:
+        return self.action if i in (0, -2) else (self.action, self.after)[i]
+
+    def __iter__(self) -> Iterator[Any]:
+        yield self.action
+        yield self.after
+
+    def __len__(self) -> int:
+        return 2
 
 
 def _rank(card: Card) -> str:
@@ -99,8 +125,7 @@ def _melds_of(state: State, seat: int, rank: str) -> tuple[int | None, int | Non
     """The side's open (unfinished) meld of ``rank`` and its last meld of ``rank`` (indexes, or
     ``None``), as the engine's :func:`~handfoot.engine.table.analyse_table` reads them; ``wild``:
     its wild melds."""
-    side = state.sides[state.seats[seat].side]
-    checks = analyse_table(side.melds, state.rules).checks
+    checks = state.table(state.seats[seat].side).checks
     ours = [
         i
         for i, check in enumerate(checks)
@@ -131,7 +156,8 @@ def _merged(parts: Sequence[Action]) -> Action | None:
 
 
 class _Moves:
-    """The candidates of one seat in one state, tried in order with :func:`step`."""
+    """The candidates of one seat in one state, judged in order by the step's own checks
+    (:func:`~handfoot.engine.play.refusals`: every check of :func:`step`, no successor built)."""
 
     def __init__(self, state: State, seat: int) -> None:
         self.state, self.seat = state, seat
@@ -142,11 +168,9 @@ class _Moves:
         """The first candidate ``step`` accepts becomes move ``index`` (none: the index is not legal)."""
         for candidate in candidates:
             action = {**candidate, "seat": self.seat}
-            try:
-                self.found[index] = (action, step(self.state, action))
+            if not refusals(self.state, action):
+                self.found[index] = Move(self.state, action)
                 return
-            except PlayError:
-                continue
 
     def naturals(self, rank: str) -> list[Card]:
         return [c for c in self.hand if not c.is_wild and c.rank.value == rank]
@@ -261,8 +285,9 @@ def acting_seat(state: State) -> int | None:
 
 
 def legal_moves(state: State, seat: int) -> dict[int, Move]:
-    """Every legal index of ``seat`` now: ``{index: (engine action, state after it)}``, the action
-    as :func:`~handfoot.engine.play.step` took it (with ``seat``). Empty for a seat not to act.
+    """Every legal index of ``seat`` now: ``{index: Move}``, each an engine action (with ``seat``)
+    that :func:`~handfoot.engine.play.step` accepts, judged by its checks without building the state
+    after it (:class:`Move` builds that when read). Empty for a seat not to act.
 
     Raises ``RuntimeError`` when the seat is to act and the engine accepts none of its macros (the
     index would leave it no way forward)."""
@@ -306,4 +331,8 @@ def index_for(state: State, action: Action, moves: Mapping[int, Move] | None = N
         return None
     if moves is None:
         moves = legal_moves(state, seat)
-    return next((index for index, (_, after) in moves.items() if after == target), None)
+    sent = {**action, "seat": seat}
+    same = next((index for index, move in moves.items() if move.action == sent), None)
+    if same is not None:  # the very action: no successor to build
+        return same
+    return next((index for index, move in moves.items() if move.after == target), None)

@@ -27,7 +27,7 @@ from handfoot.engine.melds import cards_points
 from handfoot.engine.play.state import State
 from handfoot.engine.play.step import going_out_refusals, refusals
 from handfoot.engine.rules import RuleSet
-from handfoot.engine.table import Table, analyse_table
+from handfoot.engine.table import Table
 
 Body = dict[str, Any]
 _TRIES = 3  # cards a part may shed to be accepted (to keep the cards a hand must keep)
@@ -210,7 +210,7 @@ def going_out(state: State, seat: int, table: Table | None = None) -> dict[str, 
 
 
 def _own_table(state: State, seat: int) -> Table:
-    return analyse_table(state.sides[state.seats[seat].side].melds, state.rules)
+    return state.table(state.seats[seat].side)
 
 
 def open_actions(state: State, seat: int, table: Table | None = None) -> list[dict[str, Any]]:
@@ -259,7 +259,14 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
             takes = _take_bodies(state, seat, onto)
             if takes:
                 check = check_discard_pile(
-                    me.hand, state.pile, rules, side.melds, state.pile_taken, state.frozen_turns > 0, side.burn
+                    me.hand,
+                    state.pile,
+                    rules,
+                    side.melds,
+                    state.pile_taken,
+                    state.frozen_turns > 0,
+                    side.burn,
+                    state.table(me.side),
                 )
                 actions.append(
                     {
