@@ -46,8 +46,9 @@ from typing import Any
 from handfoot.engine.cards import DECK, Card, parse_cards
 from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import BookKind, validate_meld
-from handfoot.engine.play import State, refusals, step, view
+from handfoot.engine.play import State, refusals, step
 from handfoot.engine.play.bots import meld_parts
+from handfoot.engine.play.listing import combine, meld_candidates
 
 Action = dict[str, Any]
 
@@ -121,48 +122,36 @@ def _codes(cards: Sequence[Card]) -> list[str]:
     return [c.code for c in cards]
 
 
-def _melds_of(state: State, seat: int, rank: str) -> tuple[int | None, int | None]:
-    """The side's open (unfinished) meld of ``rank`` and its last meld of ``rank`` (indexes, or
-    ``None``), as the engine's :func:`~handfoot.engine.table.analyse_table` reads them; ``wild``:
-    its wild melds."""
-    checks = state.table(state.seats[seat].side).checks
-    ours = [
-        i
-        for i, check in enumerate(checks)
-        if (check.kind is BookKind.WILD if rank == "wild" else check.rank == rank and check.kind is not BookKind.WILD)
-    ]
-    open_meld = next((i for i in ours if not checks[i].complete), None)
-    return open_meld, (ours[-1] if ours else None)
-
-
-def _merged(parts: Sequence[Action]) -> Action | None:
-    """Meld actions of one part each, as one action (no card of the hand used twice); ``None`` if empty."""
-    out: Action = {"type": "meld", "melds": [], "add": [], "burn": []}
-    used: list[str] = []
-    for part in parts:
-        cards = [
-            *(c for m in part.get("melds", []) for c in m),
-            *(c for a in part.get("add", []) for c in a["cards"]),
-            *part.get("burn", []),
-        ]
-        if any(used.count(c) + cards.count(c) > 1 for c in cards):
-            continue  # a wild card two parts both offer: the first keeps it
-        used += cards
-        for key in ("melds", "add", "burn"):
-            out[key] += part.get(key, [])
-    if not used:
-        return None
-    return {key: value for key, value in out.items() if value}
+def _melds_by_rank(state: State, seat: int) -> dict[str, tuple[int | None, int]]:
+    """Each rank's open (unfinished) meld on the side's table and its last meld (indexes; the open
+    one ``None`` where every meld of the rank is complete), as the state's analysis of the table
+    (:meth:`~handfoot.engine.play.State.table`) reads them; ``wild``: its wild melds."""
+    out: dict[str, tuple[int | None, int]] = {}
+    for i, check in enumerate(state.table(state.seats[seat].side).checks):
+        rank = "wild" if check.kind is BookKind.WILD else check.rank
+        if rank is None:
+            continue
+        open_meld = out[rank][0] if rank in out else None
+        out[rank] = (i if open_meld is None and not check.complete else open_meld, i)
+    return out
 
 
 class _Moves:
     """The candidates of one seat in one state, judged in order by the step's own checks
-    (:func:`~handfoot.engine.play.refusals`: every check of :func:`step`, no successor built)."""
+    (:func:`~handfoot.engine.play.refusals`: every check of :func:`step`, no successor built). The
+    facts every macro reads are taken once: the hand's naturals by rank, its wild cards, the side's
+    melds by rank."""
 
     def __init__(self, state: State, seat: int) -> None:
         self.state, self.seat = state, seat
         self.hand = state.seats[seat].hand
         self.found: dict[int, Move] = {}
+        self.by_rank: dict[str, list[Card]] = {}
+        for card in self.hand:
+            if not card.is_wild:
+                self.by_rank.setdefault(card.rank.value, []).append(card)
+        self.wilds = _wilds(self.hand)
+        self._melds: dict[str, tuple[int | None, int]] | None = None
 
     def first(self, index: int, candidates: Iterator[Action]) -> None:
         """The first candidate ``step`` accepts becomes move ``index`` (none: the index is not legal)."""
@@ -173,7 +162,13 @@ class _Moves:
                 return
 
     def naturals(self, rank: str) -> list[Card]:
-        return [c for c in self.hand if not c.is_wild and c.rank.value == rank]
+        return self.by_rank.get(rank, [])
+
+    def melds_of(self, rank: str) -> tuple[int | None, int | None]:
+        """The side's open meld of ``rank`` and its last meld of ``rank`` (indexes, or ``None``)."""
+        if self._melds is None:
+            self._melds = _melds_by_rank(self.state, self.seat)
+        return self._melds.get(rank, (None, None))
 
 
 def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Action]:
@@ -182,7 +177,7 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Acti
         return
     top = state.pile[0]
     same = [c for c in moves.hand if c.rank is top.rank]
-    wilds = [c for c in _wilds(moves.hand) if c.rank is not top.rank]
+    wilds = [c for c in moves.wilds if c.rank is not top.rank]
     if way == "pair":
         if len(same) < 2:
             return
@@ -193,7 +188,7 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Acti
         cards = [same[0], wilds[0]]
     else:
         cards = []
-    onto, _ = _melds_of(state, moves.seat, _rank(top))
+    onto, _ = moves.melds_of(_rank(top))
     if way == "onto" and onto is None:
         return
     action: Action = {"type": "take_pile", "cards": _codes(cards)}
@@ -204,7 +199,7 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Acti
         for card in cards:
             rest.remove(card)
         seen = {"hand": _codes(rest), "actions": [{"type": "meld", "extend": [], "burn": []}]}
-        extra = _merged(meld_parts(seen, state.rules))
+        extra = combine(meld_parts(seen, state.rules))
         if extra is None:
             return
         action["melds"] = extra["melds"]
@@ -224,8 +219,8 @@ def _fitting(moves: _Moves, cards: list[str], to: int | None) -> list[list[str]]
 
 
 def _meld_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
-    open_meld, last = _melds_of(moves.state, moves.seat, rank)
-    wilds = _wilds(moves.hand)
+    open_meld, last = moves.melds_of(rank)
+    wilds = moves.wilds
     if rank == "wild":
         if not wilds:
             return
@@ -250,10 +245,10 @@ def _meld_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
 
 
 def _wild_onto_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
-    wilds = _wilds(moves.hand)
+    wilds = moves.wilds
     if not wilds:
         return
-    open_meld, last = _melds_of(moves.state, moves.seat, rank)
+    open_meld, last = moves.melds_of(rank)
     for to in dict.fromkeys(i for i in (open_meld, last) if i is not None):
         yield {"type": "meld", "add": [{"to": to, "cards": [wilds[0].code]}]}
 
@@ -265,7 +260,7 @@ def _burn_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
 
 
 def _meld_all_candidates(moves: _Moves) -> Iterator[Action]:
-    merged = _merged(meld_parts(view(moves.state, moves.seat), moves.state.rules))
+    merged = combine(meld_candidates(moves.state, moves.seat))
     if merged is not None:
         yield merged
 

@@ -106,6 +106,13 @@ def _cards_of(body: Mapping[str, Any]) -> list[str]:
     ]
 
 
+def meld_candidates(state: State, seat: int) -> list[Body]:
+    """:func:`meld_parts` of the seat's hand and its side's table now (unchecked): the parts the
+    view's ``meld`` entry is judged from, for a caller that judges them itself (the rl mask)."""
+    table, rules = _own_table(state, seat), state.rules
+    return meld_parts(_codes(state.seats[seat].hand), _extend(table, rules), _burnable(table, rules), rules)
+
+
 def _extend(table: Table, rules: RuleSet) -> list[dict[str, Any]]:
     """The side's melds that take more cards: ``to``, ``rank`` (``None``: a wild meld), ``size``."""
     return [
