@@ -15,7 +15,6 @@ from handfoot.engine.melds import card_points
 from handfoot.engine.play.end import score
 from handfoot.engine.play.listing import going_out, open_actions
 from handfoot.engine.play.state import State
-from handfoot.engine.table import analyse_table
 
 
 def _codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
@@ -36,7 +35,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
     rules = state.rules
     me = state.seats[seat]
     sides = []
-    tables = [analyse_table(side.melds, rules) for side in state.sides]  # once each, read below too
+    tables = [state.table(j) for j in range(len(state.sides))]  # the state's own analyses, shared with the listing
     for side, table in zip(state.sides, tables, strict=True):
         sides.append(
             {
