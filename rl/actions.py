@@ -49,6 +49,7 @@ from handfoot.engine.melds import BookKind, validate_meld
 from handfoot.engine.play import State, refusals, step
 from handfoot.engine.play.bots import meld_parts
 from handfoot.engine.play.listing import combine, meld_candidates
+from handfoot.engine.scoring import burn_problems
 
 Action = dict[str, Any]
 
@@ -164,6 +165,10 @@ class _Moves:
     def naturals(self, rank: str) -> list[Card]:
         return self.by_rank.get(rank, [])
 
+    def closed_ranks(self) -> set[str]:
+        """The ranks with a completed book on the side's table now."""
+        return self.state.table(self.state.seats[self.seat].side).closed_ranks()
+
     def melds_of(self, rank: str) -> tuple[int | None, int | None]:
         """The side's open meld of ``rank`` and its last meld of ``rank`` (indexes, or ``None``)."""
         if self._melds is None:
@@ -250,12 +255,15 @@ def _wild_onto_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
         return
     open_meld, last = moves.melds_of(rank)
     for to in dict.fromkeys(i for i in (open_meld, last) if i is not None):
-        yield {"type": "meld", "add": [{"to": to, "cards": [wilds[0].code]}]}
+        for cards in _fitting(moves, [wilds[0].code], to):
+            yield {"type": "meld", "add": [{"to": to, "cards": cards}]}
 
 
 def _burn_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
     naturals = moves.naturals(rank)
-    if naturals:
+    # the burn rule (scoring.burn_problems, which step applies) read on the table as it stands: a
+    # burn alone leaves the melds unchanged, so only a burn it allows is worth step's other checks
+    if naturals and not burn_problems(naturals, moves.closed_ranks(), moves.state.rules, ()):
         yield {"type": "meld", "burn": _codes(naturals)}
 
 
