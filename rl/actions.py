@@ -49,6 +49,7 @@ from handfoot.engine.melds import BookKind, validate_meld
 from handfoot.engine.play import State, refusals, step
 from handfoot.engine.play.bots import meld_parts
 from handfoot.engine.play.listing import combine, meld_candidates
+from handfoot.engine.play.step import discard_refusals
 from handfoot.engine.scoring import burn_problems
 
 Action = dict[str, Any]
@@ -312,8 +313,10 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
             moves.first(INDEX[f"wild_onto:{rank}"], _wild_onto_candidates(moves, rank))
             moves.first(INDEX[f"burn:{rank}"], _burn_candidates(moves, rank))
         moves.first(INDEX["meld_all"], _meld_all_candidates(moves))
-        for code in sorted({c.code for c in moves.hand}):
-            moves.first(INDEX[f"discard:{code}"], _one({"type": "discard", "card": code})(moves))
+        held = {c.code: c for c in moves.hand}
+        for code in sorted(held):  # step's own discard checks, asked of each card held
+            if not discard_refusals(state, seat, held[code]):
+                moves.found[INDEX[f"discard:{code}"]] = Move(state, {"type": "discard", "card": code, "seat": seat})
         moves.first(INDEX["ask"], _one({"type": "ask"})(moves))
     if not moves.found:
         raise RuntimeError(f"no macro action of seat {seat} is accepted at step {state.step} ({state.phase})")

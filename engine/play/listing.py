@@ -25,7 +25,7 @@ from handfoot.engine.cards import rank_of as _rank
 from handfoot.engine.checks import check_discard_pile
 from handfoot.engine.melds import cards_points
 from handfoot.engine.play.state import State
-from handfoot.engine.play.step import going_out_refusals, refusals
+from handfoot.engine.play.step import discard_refusals, going_out_refusals, refusals
 from handfoot.engine.rules import RuleSet
 from handfoot.engine.table import Table
 
@@ -222,7 +222,8 @@ def _own_table(state: State, seat: int) -> Table:
 
 def open_actions(state: State, seat: int, table: Table | None = None) -> list[dict[str, Any]]:
     """The actions open to ``seat`` now, each ``{"type": ..., "send": [body, ...], ...}``: ``send``
-    holds the bodies to post (each accepted now, checked by ``step.refusals``); an action with none
+    holds the bodies to post (each accepted now, checked by ``step.refusals``, a discard by
+    ``step.discard_refusals``, the same checks); an action with none
     accepted is not listed. Besides ``send``, what choosing needs (docs/tables.md):
 
     - ``draw``: ``cards`` it gives, ``ends_round`` (an empty stock).
@@ -309,7 +310,8 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
                 "send": melds,
             }
         )
-    discards = [code for code in sorted({c.code for c in me.hand}) if _accepted(state, seat, _discard(code))]
+    held = {c.code: c for c in me.hand}
+    discards = [code for code in sorted(held) if not discard_refusals(state, seat, held[code])]
     if discards:
         actions.append(
             {

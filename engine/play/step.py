@@ -306,13 +306,12 @@ def _meld(state: State, seat: int, action: Action) -> Apply:
     return apply
 
 
-def _discard(state: State, seat: int, action: Action) -> Apply:
+def _discard_checks(state: State, seat: int, card: Card) -> tuple[list[Card], bool]:
+    """The checks of a discard of ``card`` by ``seat``: its play phase, the card held, and, for its
+    last card with the foot picked up, going out (D41, D70). The hand after it and whether it goes
+    out; raises :class:`PlayError`."""
     _expect(state, seat, "play")
     me = state.seats[seat]
-    code = action.get("card")
-    if not isinstance(code, str):
-        raise refuse("unknown_action", "card: one card string", ("card",))
-    (card,) = parse_cards([code], ("card",))
     hand_after = without(me.hand, [(card, ("card",))])
     going_out = not hand_after and me.foot is None
     if going_out:
@@ -321,6 +320,29 @@ def _discard(state: State, seat: int, action: Action) -> Apply:
         if refusals and state.rules.last_card_needs_contract:
             raise PlayError(refusals)
         going_out = not refusals  # else play goes on as if the side had not gone out (D70)
+    return hand_after, going_out
+
+
+def discard_refusals(state: State, seat: int, card: Card) -> list[Problem]:
+    """The rules a discard of ``card`` by ``seat`` breaks now (empty: :func:`step` accepts
+    ``{"type": "discard", "card": card.code, "seat": seat}``): the step's own checks of a discard,
+    asked of a card rather than of an action to read (the view's listing and the rl mask ask it of
+    each card held)."""
+    try:
+        _discard_checks(state, seat, card)
+    except PlayError as exc:
+        return list(exc.problems)
+    return []
+
+
+def _discard(state: State, seat: int, action: Action) -> Apply:
+    _expect(state, seat, "play")
+    code = action.get("card")
+    if not isinstance(code, str):
+        raise refuse("unknown_action", "card: one card string", ("card",))
+    (card,) = parse_cards([code], ("card",))
+    hand_after, going_out = _discard_checks(state, seat, card)
+    me = state.seats[seat]
 
     def apply() -> State:
         work = Work(state)
