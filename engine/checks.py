@@ -337,15 +337,16 @@ def check_discard_pile(
     taken_before: bool = False,
     frozen: bool = False,
     burn: Sequence[Card] = (),
+    table: Table | None = None,
 ) -> DiscardPileCheck:
     """May a player holding ``hand`` take the discard ``pile`` (top card first)?
 
     ``melds`` are the side's melds on the table; ``taken_before``: the pile has been taken this round
     (seed 003's 'broken' pile); ``frozen``: a wild card was discarded onto it (seed 003; ``not_in_rules``
     where the rules never freeze); ``burn``: the side's burn pile (seed 003; ``not_in_rules`` where the
-    rules have none). What the take needs of the hand: :func:`take_problems`. Rules:
-    ``pile_take_count``, ``pile_blocked_by``, ``pile_wild_top``, ``pile_later_take``,
-    ``pile_freezes_on_wild``, ``pile_closed_rank_blocks`` (seeds 000, 001, 003, 004).
+    rules have none); ``table``: ``melds`` analysed, where the caller has it. What the take needs of
+    the hand: :func:`take_problems`. Rules: ``pile_take_count``, ``pile_blocked_by``, ``pile_wild_top``,
+    ``pile_later_take``, ``pile_freezes_on_wild``, ``pile_closed_rank_blocks`` (seeds 000, 001, 003, 004).
     """
     problems: list[Problem] = []
     take = len(pile) if rules.pile_take_count is None else min(len(pile), rules.pile_take_count)
@@ -376,7 +377,7 @@ def check_discard_pile(
                 ("burn",),
             )
         )
-    problems += take_problems(pile[0], hand, rules, analyse_table(melds, rules), taken_before, burn)
+    problems += take_problems(pile[0], hand, rules, table or analyse_table(melds, rules), taken_before, burn)
     return DiscardPileCheck(not problems, take, tuple(problems))
 
 

@@ -42,7 +42,12 @@ _composition_of = attrgetter("composition")
 _new = tuple.__new__
 
 
-def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = ("melds",)) -> Table:
+def analyse_table(
+    melds: Sequence[Sequence[Card]],
+    rules: RuleSet,
+    path: Path = ("melds",),
+    known: Sequence[MeldCheck | None] = (),
+) -> Table:
     """Validate every meld of one side and the rules between melds.
 
     Each meld is checked by :func:`~handfoot.engine.melds.meld_of` on its composition. Between
@@ -50,19 +55,26 @@ def analyse_table(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path = 
     when ``one_open_meld_per_rank``); another meld of a rank whose book is complete where the rules
     burn instead (``second_book_of_rank``, when ``after_book`` is ``burn``). An invalid meld is no
     book.
+
+    ``known``: checks already made of the first melds under the same rules (``known[i]`` the check
+    of ``melds[i]``, ``None`` where that meld changed), reused rather than made again: how a step
+    judges a table after adding cards to one meld of a table it has analysed.
     """
     mr = meld_rules(rules)
     checks: list[MeldCheck] = []
     clean = dirty = wild = points = 0
     ranks: set[str] = set()
     between = broken = False  # between: two melds of one rank (the rules between melds concern them)
-    for meld in melds:
+    reuse = len(known)
+    for i, meld in enumerate(melds):
         size = len(meld)
-        check = (
-            meld_of(sum(map(_composition_of, meld)), size, meld, (), rules, mr)
-            if size <= MELD_CARDS_MAX
-            else validate_meld(meld, rules)
-        )
+        check = known[i] if i < reuse else None
+        if check is None:
+            check = (
+                meld_of(sum(map(_composition_of, meld)), size, meld, (), rules, mr)
+                if size <= MELD_CARDS_MAX
+                else validate_meld(meld, rules)
+            )
         checks.append(check)
         _valid, kind, rank, complete, _size, _naturals, _wilds, meld_points, meld_problems = check
         points += meld_points

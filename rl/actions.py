@@ -2,9 +2,9 @@
 
 A learning agent picks an index in ``range(ACTION_COUNT)``; each index names one kind of move (a
 *macro*), and :func:`legal_moves` turns every macro into the one concrete engine action it stands
-for in this state (cards chosen from the seat's hand) together with the state
-:func:`~handfoot.engine.play.step` returns for it. An index is legal exactly when ``step`` accepts
-that action: the engine is the only judge, nothing here restates a rule. The index (see
+for in this state (cards chosen from the seat's hand). An index is legal exactly when ``step``
+accepts that action, judged by ``step``'s own checks (:func:`~handfoot.engine.play.refusals`)
+without building the state after it: the engine is the only judge, nothing here restates a rule. The index (see
 :data:`ACTIONS` for the names):
 
 ====================  =====================================================================================
@@ -46,9 +46,11 @@ from typing import Any
 from handfoot.engine.cards import DECK, Card, parse_cards
 from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import BookKind, validate_meld
-from handfoot.engine.play import State, step, view
+from handfoot.engine.play import State, refusals, step
 from handfoot.engine.play.bots import meld_parts
-from handfoot.engine.table import analyse_table
+from handfoot.engine.play.listing import combine, meld_candidates
+from handfoot.engine.play.step import discard_refusals
+from handfoot.engine.scoring import burn_problems
 
 Action = dict[str, Any]
 
@@ -79,7 +81,34 @@ ACTIONS: tuple[str, ...] = (
 ACTION_COUNT = len(ACTIONS)
 INDEX: dict[str, int] = {name: i for i, name in enumerate(ACTIONS)}
 
-Move = tuple[Action, State]
+
+class Move:
+    """One legal index's engine action (with ``seat``) and, when asked, the state after it: the
+    successor is built by :func:`~handfoot.engine.play.step` the first time :attr:`after` (or
+    ``move[1]``) is read, so that judging the indexes builds none. Unpacks as ``(action, after)``."""
+
+    __slots__ = ("_after", "action", "state")
+
+    def __init__(self, state: State, action: Action) -> None:
+        self.state, self.action = state, action
+        self._after: State | None = None
+
+    @property
+    def after(self) -> State:
+        """The state after :attr:`action` (built once, on first reading)."""
+        if self._after is None:
+            self._after = step(self.state, self.action)
+        return self._after
+
+    def __getitem__(self, i: int) -> Any:
+        return self.action if i in (0, -2) else (self.action, self.after)[i]
+
+    def __iter__(self) -> Iterator[Any]:
+        yield self.action
+        yield self.after
+
+    def __len__(self) -> int:
+        return 2
 
 
 def _rank(card: Card) -> str:
@@ -95,61 +124,57 @@ def _codes(cards: Sequence[Card]) -> list[str]:
     return [c.code for c in cards]
 
 
-def _melds_of(state: State, seat: int, rank: str) -> tuple[int | None, int | None]:
-    """The side's open (unfinished) meld of ``rank`` and its last meld of ``rank`` (indexes, or
-    ``None``), as the engine's :func:`~handfoot.engine.table.analyse_table` reads them; ``wild``:
-    its wild melds."""
-    side = state.sides[state.seats[seat].side]
-    checks = analyse_table(side.melds, state.rules).checks
-    ours = [
-        i
-        for i, check in enumerate(checks)
-        if (check.kind is BookKind.WILD if rank == "wild" else check.rank == rank and check.kind is not BookKind.WILD)
-    ]
-    open_meld = next((i for i in ours if not checks[i].complete), None)
-    return open_meld, (ours[-1] if ours else None)
-
-
-def _merged(parts: Sequence[Action]) -> Action | None:
-    """Meld actions of one part each, as one action (no card of the hand used twice); ``None`` if empty."""
-    out: Action = {"type": "meld", "melds": [], "add": [], "burn": []}
-    used: list[str] = []
-    for part in parts:
-        cards = [
-            *(c for m in part.get("melds", []) for c in m),
-            *(c for a in part.get("add", []) for c in a["cards"]),
-            *part.get("burn", []),
-        ]
-        if any(used.count(c) + cards.count(c) > 1 for c in cards):
-            continue  # a wild card two parts both offer: the first keeps it
-        used += cards
-        for key in ("melds", "add", "burn"):
-            out[key] += part.get(key, [])
-    if not used:
-        return None
-    return {key: value for key, value in out.items() if value}
+def _melds_by_rank(state: State, seat: int) -> dict[str, tuple[int | None, int]]:
+    """Each rank's open (unfinished) meld on the side's table and its last meld (indexes; the open
+    one ``None`` where every meld of the rank is complete), as the state's analysis of the table
+    (:meth:`~handfoot.engine.play.State.table`) reads them; ``wild``: its wild melds."""
+    out: dict[str, tuple[int | None, int]] = {}
+    for i, check in enumerate(state.table(state.seats[seat].side).checks):
+        rank = "wild" if check.kind is BookKind.WILD else check.rank
+        if rank is None:
+            continue
+        open_meld = out[rank][0] if rank in out else None
+        out[rank] = (i if open_meld is None and not check.complete else open_meld, i)
+    return out
 
 
 class _Moves:
-    """The candidates of one seat in one state, tried in order with :func:`step`."""
+    """The candidates of one seat in one state, judged in order by the step's own checks
+    (:func:`~handfoot.engine.play.refusals`: every check of :func:`step`, no successor built). The
+    facts every macro reads are taken once: the hand's naturals by rank, its wild cards, the side's
+    melds by rank."""
 
     def __init__(self, state: State, seat: int) -> None:
         self.state, self.seat = state, seat
         self.hand = state.seats[seat].hand
         self.found: dict[int, Move] = {}
+        self.by_rank: dict[str, list[Card]] = {}
+        for card in self.hand:
+            if not card.is_wild:
+                self.by_rank.setdefault(card.rank.value, []).append(card)
+        self.wilds = _wilds(self.hand)
+        self._melds: dict[str, tuple[int | None, int]] | None = None
 
     def first(self, index: int, candidates: Iterator[Action]) -> None:
         """The first candidate ``step`` accepts becomes move ``index`` (none: the index is not legal)."""
         for candidate in candidates:
             action = {**candidate, "seat": self.seat}
-            try:
-                self.found[index] = (action, step(self.state, action))
+            if not refusals(self.state, action):
+                self.found[index] = Move(self.state, action)
                 return
-            except PlayError:
-                continue
 
     def naturals(self, rank: str) -> list[Card]:
-        return [c for c in self.hand if not c.is_wild and c.rank.value == rank]
+        return self.by_rank.get(rank, [])
+
+    def closed_ranks(self) -> set[str]:
+        """The ranks with a completed book on the side's table now."""
+        return self.state.table(self.state.seats[self.seat].side).closed_ranks()
+
+    def melds_of(self, rank: str) -> tuple[int | None, int | None]:
+        """The side's open meld of ``rank`` and its last meld of ``rank`` (indexes, or ``None``)."""
+        if self._melds is None:
+            self._melds = _melds_by_rank(self.state, self.seat)
+        return self._melds.get(rank, (None, None))
 
 
 def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Action]:
@@ -158,7 +183,7 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Acti
         return
     top = state.pile[0]
     same = [c for c in moves.hand if c.rank is top.rank]
-    wilds = [c for c in _wilds(moves.hand) if c.rank is not top.rank]
+    wilds = [c for c in moves.wilds if c.rank is not top.rank]
     if way == "pair":
         if len(same) < 2:
             return
@@ -169,7 +194,7 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Acti
         cards = [same[0], wilds[0]]
     else:
         cards = []
-    onto, _ = _melds_of(state, moves.seat, _rank(top))
+    onto, _ = moves.melds_of(_rank(top))
     if way == "onto" and onto is None:
         return
     action: Action = {"type": "take_pile", "cards": _codes(cards)}
@@ -180,7 +205,7 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Acti
         for card in cards:
             rest.remove(card)
         seen = {"hand": _codes(rest), "actions": [{"type": "meld", "extend": [], "burn": []}]}
-        extra = _merged(meld_parts(seen, state.rules))
+        extra = combine(meld_parts(seen, state.rules))
         if extra is None:
             return
         action["melds"] = extra["melds"]
@@ -200,8 +225,8 @@ def _fitting(moves: _Moves, cards: list[str], to: int | None) -> list[list[str]]
 
 
 def _meld_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
-    open_meld, last = _melds_of(moves.state, moves.seat, rank)
-    wilds = _wilds(moves.hand)
+    open_meld, last = moves.melds_of(rank)
+    wilds = moves.wilds
     if rank == "wild":
         if not wilds:
             return
@@ -226,22 +251,25 @@ def _meld_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
 
 
 def _wild_onto_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
-    wilds = _wilds(moves.hand)
+    wilds = moves.wilds
     if not wilds:
         return
-    open_meld, last = _melds_of(moves.state, moves.seat, rank)
+    open_meld, last = moves.melds_of(rank)
     for to in dict.fromkeys(i for i in (open_meld, last) if i is not None):
-        yield {"type": "meld", "add": [{"to": to, "cards": [wilds[0].code]}]}
+        for cards in _fitting(moves, [wilds[0].code], to):
+            yield {"type": "meld", "add": [{"to": to, "cards": cards}]}
 
 
 def _burn_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
     naturals = moves.naturals(rank)
-    if naturals:
+    # the burn rule (scoring.burn_problems, which step applies) read on the table as it stands: a
+    # burn alone leaves the melds unchanged, so only a burn it allows is worth step's other checks
+    if naturals and not burn_problems(naturals, moves.closed_ranks(), moves.state.rules, ()):
         yield {"type": "meld", "burn": _codes(naturals)}
 
 
 def _meld_all_candidates(moves: _Moves) -> Iterator[Action]:
-    merged = _merged(meld_parts(view(moves.state, moves.seat), moves.state.rules))
+    merged = combine(meld_candidates(moves.state, moves.seat))
     if merged is not None:
         yield merged
 
@@ -261,8 +289,9 @@ def acting_seat(state: State) -> int | None:
 
 
 def legal_moves(state: State, seat: int) -> dict[int, Move]:
-    """Every legal index of ``seat`` now: ``{index: (engine action, state after it)}``, the action
-    as :func:`~handfoot.engine.play.step` took it (with ``seat``). Empty for a seat not to act.
+    """Every legal index of ``seat`` now: ``{index: Move}``, each an engine action (with ``seat``)
+    that :func:`~handfoot.engine.play.step` accepts, judged by its checks without building the state
+    after it (:class:`Move` builds that when read). Empty for a seat not to act.
 
     Raises ``RuntimeError`` when the seat is to act and the engine accepts none of its macros (the
     index would leave it no way forward)."""
@@ -284,8 +313,10 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
             moves.first(INDEX[f"wild_onto:{rank}"], _wild_onto_candidates(moves, rank))
             moves.first(INDEX[f"burn:{rank}"], _burn_candidates(moves, rank))
         moves.first(INDEX["meld_all"], _meld_all_candidates(moves))
-        for code in sorted({c.code for c in moves.hand}):
-            moves.first(INDEX[f"discard:{code}"], _one({"type": "discard", "card": code})(moves))
+        held = {c.code: c for c in moves.hand}
+        for code in sorted(held):  # step's own discard checks, asked of each card held
+            if not discard_refusals(state, seat, held[code]):
+                moves.found[INDEX[f"discard:{code}"]] = Move(state, {"type": "discard", "card": code, "seat": seat})
         moves.first(INDEX["ask"], _one({"type": "ask"})(moves))
     if not moves.found:
         raise RuntimeError(f"no macro action of seat {seat} is accepted at step {state.step} ({state.phase})")
@@ -306,4 +337,8 @@ def index_for(state: State, action: Action, moves: Mapping[int, Move] | None = N
         return None
     if moves is None:
         moves = legal_moves(state, seat)
-    return next((index for index, (_, after) in moves.items() if after == target), None)
+    sent = {**action, "seat": seat}
+    same = next((index for index, move in moves.items() if move.action == sent), None)
+    if same is not None:  # the very action: no successor to build
+        return same
+    return next((index for index, move in moves.items() if move.after == target), None)

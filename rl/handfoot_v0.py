@@ -211,7 +211,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         return view(self.engine_state, self.possible_agents.index(agent))
 
     def moves(self) -> dict[int, Move]:
-        """The acting seat's legal indexes now: ``{index: (engine action, state after it)}``."""
+        """The acting seat's legal indexes now: ``{index: Move}`` (its engine action, and the state
+        after it, built when read: ``action, after = move``)."""
         return self._moves
 
     def _deal(self, round_number: int) -> None:
@@ -267,7 +268,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             raise ValueError(f"action {index} ({name}) is not legal now: see the observation's action_mask")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self._state = self._moves[index][1]
+        self._state = self._moves[index].after  # the one successor built this step
         if self.engine_state.phase == "ended":
             self._end_round()
         else:

@@ -30,7 +30,6 @@ from gymnasium import spaces
 
 from handfoot.engine.melds import BookKind
 from handfoot.engine.play import State
-from handfoot.engine.table import analyse_table
 from handfoot.rl.actions import CARD_CODES, MELD_RANKS, acting_seat
 
 #: Seats and sides the observation has room for.
@@ -113,7 +112,7 @@ def encode(state: State, seat: int) -> npt.NDArray[np.float32]:
 
 def _encode_side(out: npt.NDArray[np.float32], at: int, state: State, index: int) -> None:
     side = state.sides[index]
-    table = analyse_table(side.melds, state.rules)
+    table = state.table(index)
     books = table.books
     out[at : at + 7] = (
         1,

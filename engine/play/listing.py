@@ -25,9 +25,9 @@ from handfoot.engine.cards import rank_of as _rank
 from handfoot.engine.checks import check_discard_pile
 from handfoot.engine.melds import cards_points
 from handfoot.engine.play.state import State
-from handfoot.engine.play.step import going_out_refusals, refusals
+from handfoot.engine.play.step import discard_refusals, going_out_refusals, refusals
 from handfoot.engine.rules import RuleSet
-from handfoot.engine.table import Table, analyse_table
+from handfoot.engine.table import Table
 
 Body = dict[str, Any]
 _TRIES = 3  # cards a part may shed to be accepted (to keep the cards a hand must keep)
@@ -104,6 +104,13 @@ def _cards_of(body: Mapping[str, Any]) -> list[str]:
         *(c for a in body.get("add", ()) for c in a["cards"]),
         *body.get("burn", ()),
     ]
+
+
+def meld_candidates(state: State, seat: int) -> list[Body]:
+    """:func:`meld_parts` of the seat's hand and its side's table now (unchecked): the parts the
+    view's ``meld`` entry is judged from, for a caller that judges them itself (the rl mask)."""
+    table, rules = _own_table(state, seat), state.rules
+    return meld_parts(_codes(state.seats[seat].hand), _extend(table, rules), _burnable(table, rules), rules)
 
 
 def _extend(table: Table, rules: RuleSet) -> list[dict[str, Any]]:
@@ -210,12 +217,13 @@ def going_out(state: State, seat: int, table: Table | None = None) -> dict[str, 
 
 
 def _own_table(state: State, seat: int) -> Table:
-    return analyse_table(state.sides[state.seats[seat].side].melds, state.rules)
+    return state.table(state.seats[seat].side)
 
 
 def open_actions(state: State, seat: int, table: Table | None = None) -> list[dict[str, Any]]:
     """The actions open to ``seat`` now, each ``{"type": ..., "send": [body, ...], ...}``: ``send``
-    holds the bodies to post (each accepted now, checked by ``step.refusals``); an action with none
+    holds the bodies to post (each accepted now, checked by ``step.refusals``, a discard by
+    ``step.discard_refusals``, the same checks); an action with none
     accepted is not listed. Besides ``send``, what choosing needs (docs/tables.md):
 
     - ``draw``: ``cards`` it gives, ``ends_round`` (an empty stock).
@@ -259,7 +267,14 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
             takes = _take_bodies(state, seat, onto)
             if takes:
                 check = check_discard_pile(
-                    me.hand, state.pile, rules, side.melds, state.pile_taken, state.frozen_turns > 0, side.burn
+                    me.hand,
+                    state.pile,
+                    rules,
+                    side.melds,
+                    state.pile_taken,
+                    state.frozen_turns > 0,
+                    side.burn,
+                    state.table(me.side),
                 )
                 actions.append(
                     {
@@ -295,7 +310,8 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
                 "send": melds,
             }
         )
-    discards = [code for code in sorted({c.code for c in me.hand}) if _accepted(state, seat, _discard(code))]
+    held = {c.code: c for c in me.hand}
+    discards = [code for code in sorted(held) if not discard_refusals(state, seat, held[code])]
     if discards:
         actions.append(
             {

@@ -19,6 +19,7 @@ from handfoot.engine.checks import PlayerState
 from handfoot.engine.play.options import PlayOptions
 from handfoot.engine.presets import resolve_rules
 from handfoot.engine.rules import RuleSet
+from handfoot.engine.table import Table, analyse_table
 
 Phase = Literal["draw", "play", "answer", "ended"]
 #: The phases in turn order: ``draw``, ``play``, ``answer`` (a partner is asked "May I go out?"), ``ended``.
@@ -67,6 +68,9 @@ class Side:
     red_threes: tuple[Card, ...] = ()
     burn: tuple[Card, ...] = ()
     score: int = 0
+    # the side's table analysed and the rules it was analysed under (State.table): made once, then
+    # shared by every state that keeps this Side (a step shares the sides it does not change)
+    _table: tuple[RuleSet, Table] | None = field(default=None, init=False, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +115,17 @@ class State:
             rules = resolve_rules(self.preset, self.overrides).rules
             object.__setattr__(self, "_rules", rules)
         return rules
+
+    def table(self, side: int) -> Table:
+        """Side ``side``'s table analysed (:func:`~handfoot.engine.table.analyse_table` under
+        :attr:`rules`): computed once and kept on the :class:`Side`, so that the step's checks, the
+        view's listing and the RL mask read one analysis of a table, not one each."""
+        held, rules = self.sides[side], self.rules
+        cached = held._table
+        if cached is None or cached[0] is not rules:
+            cached = (rules, analyse_table(held.melds, rules))
+            object.__setattr__(held, "_table", cached)
+        return cached[1]
 
     def seats_of(self, side: int) -> list[int]:
         """The seats (indexes) of a side, in turn order."""

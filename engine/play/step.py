@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from handfoot.engine.cards import Card, parse_cards
 from handfoot.engine.checks import check_discard_pile, check_opening, going_out_problems
 from handfoot.engine.errors import HandFootError, Path, PlayError, Problem
-from handfoot.engine.melds import validate_meld
+from handfoot.engine.melds import MeldCheck, validate_meld
 from handfoot.engine.play.members import (
     ACTION_MEMBERS,
     Action,
@@ -48,7 +48,7 @@ from handfoot.engine.play.state import Phase, State
 from handfoot.engine.play.work import Work
 from handfoot.engine.rules import Contract
 from handfoot.engine.scoring import burn_problems
-from handfoot.engine.table import analyse_table
+from handfoot.engine.table import Table, analyse_table
 
 
 def _expect(state: State, seat: int, phase: Phase) -> None:
@@ -113,14 +113,17 @@ def _table_after(
     side: int,
     new: Sequence[Sequence[Card]],
     adds: Sequence[tuple[int, Sequence[Card]]],
-) -> tuple[list[list[Card]], list[Problem]]:
-    """The side's melds with ``adds`` and ``new`` melds, and every rule they break: each new meld and
-    each addition by ``melds.validate_meld`` (the meld endpoint's rule), then the rules between
-    melds by ``table.analyse_table``. Paths are a meld action's: ``("melds", i, ...)`` for a new
-    meld, ``("add", k, ...)`` for an addition (a rule between melds at the meld of the action it
-    concerns; ``()`` where it concerns only melds already on the table)."""
+) -> tuple[list[list[Card]], Table | None, list[Problem]]:
+    """The side's melds with ``adds`` and ``new`` melds, that table analysed (``None`` when a meld
+    is refused), and every rule they break: each new meld and each addition by
+    ``melds.validate_meld`` (the meld endpoint's rule), then the rules between melds by
+    ``table.analyse_table`` (reusing the state's analysis of the melds left unchanged). Paths are a
+    meld action's: ``("melds", i, ...)`` for a new meld, ``("add", k, ...)`` for an addition (a rule
+    between melds at the meld of the action it concerns; ``()`` where it concerns only melds already
+    on the table)."""
     rules = state.rules
     melds = [list(m) for m in state.sides[side].melds]
+    known: list[MeldCheck | None] = list(state.table(side).checks)
     before = len(melds)
     problems: list[Problem] = []
     for k, (to, cards) in enumerate(adds):
@@ -132,30 +135,33 @@ def _table_after(
         check = validate_meld(cards, rules, melds[to])
         problems += [Problem(p.code, p.detail, ("add", k, *p.path)) for p in check.problems]
         melds[to] += cards
+        known[to] = None
     for i, cards in enumerate(new):
         problems += [Problem(p.code, p.detail, ("melds", i, *p.path[1:])) for p in validate_meld(cards, rules).problems]
         melds.append(list(cards))
-    if not problems:
-        added = {to: k for k, (to, _) in reversed(list(enumerate(adds)))}
-        for p in analyse_table(melds, rules).problems:
-            if p.code in ("duplicate_open_meld", "second_book_of_rank"):
-                j = p.path[1] if len(p.path) > 1 and isinstance(p.path[1], int) else -1
-                path: Path = ("melds", j - before) if j >= before else ("add", added[j]) if j in added else ()
-                problems.append(Problem(p.code, p.detail, path))
-    return melds, problems
+    if problems:
+        return melds, None, problems
+    added = {to: k for k, (to, _) in reversed(list(enumerate(adds)))}
+    table = analyse_table(melds, rules, known=known)
+    for p in table.problems:
+        if p.code in ("duplicate_open_meld", "second_book_of_rank"):
+            j = p.path[1] if len(p.path) > 1 and isinstance(p.path[1], int) else -1
+            path: Path = ("melds", j - before) if j >= before else ("add", added[j]) if j in added else ()
+            problems.append(Problem(p.code, p.detail, path))
+    return melds, table, problems
 
 
 def _opening_score(state: State, side: int) -> int | None:
     return state.sides[side].score if state.rules.opening_thresholds else None
 
 
-def _last_cards(state: State, seat: int, melds: Sequence[Sequence[Card]], remaining: int) -> bool:
-    """May the seat, its foot picked up, leave itself ``remaining`` (0 or 1) cards with ``melds`` on
-    its side's table, and does it go out by it? Returns whether it may go out now (the checks of
-    :func:`going_out_refusals`). Where ``last_card_needs_contract`` the seat may not do it otherwise
-    (raises :class:`PlayError` with the refusals: D41); where not, play goes on as if the side had
-    not gone out (seed 002; D70)."""
-    refusals = going_out_refusals(state, seat, analyse_table(melds, state.rules).books, True, remaining, True)
+def _last_cards(state: State, seat: int, books: Contract, remaining: int) -> bool:
+    """May the seat, its foot picked up, leave itself ``remaining`` (0 or 1) cards with ``books``
+    (by kind) on its side's table after the action, and does it go out by it? Returns whether it
+    may go out now (the checks of :func:`going_out_refusals`). Where ``last_card_needs_contract``
+    the seat may not do it otherwise (raises :class:`PlayError` with the refusals: D41); where not,
+    play goes on as if the side had not gone out (seed 002; D70)."""
+    refusals = going_out_refusals(state, seat, books, True, remaining, True)
     if refusals and state.rules.last_card_needs_contract:
         raise PlayError(refusals)
     return not refusals
@@ -211,6 +217,7 @@ def _take_pile(state: State, seat: int, action: Action) -> Apply:
         state.pile_taken,
         state.frozen_turns > 0,
         state.sides[side].burn,
+        state.table(side),
     )
     if not check.allowed:
         raise take_refused(check.problems, onto is not None, bool(extra))
@@ -227,15 +234,20 @@ def _take_pile(state: State, seat: int, action: Action) -> Apply:
         if not opening.met:
             raise take_refused(opening.problems, False, bool(extra))
         melds: list[list[Card]] = [[top, *cards], *map(list, extra)]
+        table: Table | None = None
         problems: list[Problem] = []
     elif onto is None:
-        melds, problems = _table_after(state, side, [(top, *cards), *extra], [])
+        melds, table, problems = _table_after(state, side, [(top, *cards), *extra], [])
     else:
-        melds, problems = _table_after(state, side, extra, [(onto, (top, *cards))])
+        melds, table, problems = _table_after(state, side, extra, [(onto, (top, *cards))])
     if problems:
         raise take_refused(problems, onto is not None, bool(extra))
     remaining = len(hand_after) + check.cards - 1
-    may_go_out = me.foot is None and remaining <= 1 and _last_cards(state, seat, melds, remaining)
+    may_go_out = (
+        me.foot is None
+        and remaining <= 1
+        and _last_cards(state, seat, (table or analyse_table(melds, rules)).books, remaining)
+    )
 
     def apply() -> State:
         work = Work(state)
@@ -268,13 +280,18 @@ def _meld(state: State, seat: int, action: Action) -> Apply:
         opening = check_opening(new, rules, state.round, (), _opening_score(state, side))
         if not opening.met:
             raise PlayError(opening.problems)
-    melds, problems = _table_after(state, side, new, adds)
-    if burn and not problems:
-        closed = analyse_table(melds, rules).closed_ranks()
+    melds, table, problems = _table_after(state, side, new, adds)
+    if burn and table is not None and not problems:
+        closed = table.closed_ranks()
         problems += burn_problems(burn, closed, rules, ())
     if problems:
         raise PlayError(problems)
-    may_go_out = me.foot is None and len(hand_after) <= 1 and _last_cards(state, seat, melds, len(hand_after))
+    may_go_out = (
+        me.foot is None
+        and len(hand_after) <= 1
+        and table is not None
+        and _last_cards(state, seat, table.books, len(hand_after))
+    )
 
     def apply() -> State:
         work = Work(state)
@@ -289,21 +306,43 @@ def _meld(state: State, seat: int, action: Action) -> Apply:
     return apply
 
 
-def _discard(state: State, seat: int, action: Action) -> Apply:
+def _discard_checks(state: State, seat: int, card: Card) -> tuple[list[Card], bool]:
+    """The checks of a discard of ``card`` by ``seat``: its play phase, the card held, and, for its
+    last card with the foot picked up, going out (D41, D70). The hand after it and whether it goes
+    out; raises :class:`PlayError`."""
     _expect(state, seat, "play")
     me = state.seats[seat]
-    code = action.get("card")
-    if not isinstance(code, str):
-        raise refuse("unknown_action", "card: one card string", ("card",))
-    (card,) = parse_cards([code], ("card",))
     hand_after = without(me.hand, [(card, ("card",))])
     going_out = not hand_after and me.foot is None
     if going_out:
-        books = analyse_table(state.sides[me.side].melds, state.rules).books
+        books = state.table(me.side).books
         refusals = going_out_refusals(state, seat, books, me.played_from_foot, 0, False, ("card",))
         if refusals and state.rules.last_card_needs_contract:
             raise PlayError(refusals)
         going_out = not refusals  # else play goes on as if the side had not gone out (D70)
+    return hand_after, going_out
+
+
+def discard_refusals(state: State, seat: int, card: Card) -> list[Problem]:
+    """The rules a discard of ``card`` by ``seat`` breaks now (empty: :func:`step` accepts
+    ``{"type": "discard", "card": card.code, "seat": seat}``): the step's own checks of a discard,
+    asked of a card rather than of an action to read (the view's listing and the rl mask ask it of
+    each card held)."""
+    try:
+        _discard_checks(state, seat, card)
+    except PlayError as exc:
+        return list(exc.problems)
+    return []
+
+
+def _discard(state: State, seat: int, action: Action) -> Apply:
+    _expect(state, seat, "play")
+    code = action.get("card")
+    if not isinstance(code, str):
+        raise refuse("unknown_action", "card: one card string", ("card",))
+    (card,) = parse_cards([code], ("card",))
+    hand_after, going_out = _discard_checks(state, seat, card)
+    me = state.seats[seat]
 
     def apply() -> State:
         work = Work(state)
@@ -375,7 +414,7 @@ NOT_ACTIONS: Mapping[str, str] = {
 
 def _checked(state: State, action: Action) -> Apply:
     """Every check of ``action`` against ``state``: the next state's builder, or :class:`PlayError`."""
-    if not isinstance(action, Mapping):
+    if type(action) is not dict and not isinstance(action, Mapping):  # a dict first: the ABC check is slow
         raise refuse("unknown_action", "an action is an object with type and seat")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _HANDLERS:  # a list or an object is no type

@@ -19,7 +19,7 @@ from handfoot.engine.play.listing import going_out, open_actions
 from handfoot.engine.play.state import State
 from handfoot.engine.play.step import going_out_refusals
 from handfoot.engine.scoring import book_values
-from handfoot.engine.table import Table, analyse_table
+from handfoot.engine.table import Table
 
 
 def _codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
@@ -40,7 +40,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
     rules = state.rules
     me = state.seats[seat]
     sides = []
-    tables = [analyse_table(side.melds, rules) for side in state.sides]  # once each, read below too
+    tables = [state.table(j) for j in range(len(state.sides))]  # the state's own analyses, shared with the listing
     for side, table in zip(state.sides, tables, strict=True):
         sides.append(
             {

@@ -1,0 +1,197 @@
+"""Play at research speed: the engine's self-play, the RL environment, one seat view, and RLCard's
+games, in CPU time (``time.process_time``) in one run.
+
+    python -m bench.play_speed                    # ~1 min: every row, 8 CPU-seconds each
+    python -m bench.play_speed --seconds 3 --json # a quick look, the figures as JSON
+    valgrind --tool=callgrind python -m bench.play_speed --instructions view --count 200   # and --count 0
+
+Rows (each runs whole rounds or games until ``--seconds`` of CPU time have passed, then reports
+the rate over everything it ran):
+
+- ``selfplay``: Pagat, 2 sides of 2, random policy at every seat (``bots.random_policy``: it
+  chooses from the seat's view with its listing, then ``step``), seeds 0, 1, 2, ...; actions
+  accepted per CPU-second.
+- ``env``: ``handfoot_v0`` (Pagat, one round), a random legal index at every step (from the
+  action mask), the acting seat's observation encoded every step; steps per CPU-second.
+- ``view``: one seat view with its listing (``play.view``) of the acting seat, on the states a
+  random self-play round passes through (fresh copies each pass: nothing computed before is
+  reused); views per CPU-second.
+- ``gin_rummy``, ``doudizhu``: RLCard's environments (``rlcard.make``), a random legal action
+  at every step, the state (observation and legal actions) returned every step; steps per
+  CPU-second. Skipped, with a line saying so, when rlcard is not installed (it is in the
+  ``bench`` dependency group).
+
+Then the ratios the targets read: an environment step's CPU against a gin-rummy step's and a
+doudizhu step's. Figures belong in docs/performance.md, not here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from handfoot.engine.play import new_round, state_from_mapping, to_mapping, view
+from handfoot.engine.play.arena import table_sides
+from handfoot.engine.play.bots import actor, play_round, random_policy
+
+Row = dict[str, Any]
+
+
+def _rate(name: str, unit: str, once: Callable[[int], int], seconds: float) -> Row:
+    """Run ``once(i)`` (returns how many units it did) for i = 0, 1, ... until ``seconds`` of CPU."""
+    done, i = 0, 0
+    start = time.process_time()
+    while True:
+        done += once(i)
+        i += 1
+        spent = time.process_time() - start
+        if spent >= seconds:
+            break
+    return _row(name, unit, done, spent)
+
+
+def _row(name: str, unit: str, done: int, spent: float) -> Row:
+    return {"row": name, "unit": unit, "count": done, "cpu_s": round(spent, 3), "per_cpu_s": round(done / spent, 1)}
+
+
+def selfplay(seed: int) -> int:
+    state = new_round("pagat", table_sides("pagat", 2), seed, 1)
+    _, log = play_round(state, [random_policy] * len(state.seats), random.Random(seed))
+    return len(log)
+
+
+def env_round(seed: int) -> int:
+    from handfoot.rl.handfoot_v0 import raw_env
+
+    game = raw_env(preset="pagat")
+    game.reset(seed=seed)
+    rng = random.Random(seed)
+    steps = 0
+    for _agent in game.agent_iter():
+        obs, _, terminated, truncated, _ = game.last()
+        if terminated or truncated:
+            game.step(None)
+            continue
+        legal = [i for i, m in enumerate(obs["action_mask"]) if m]
+        game.step(rng.choice(legal))
+        steps += 1
+    return steps
+
+
+def _states(seed: int) -> list[Any]:
+    state = new_round("pagat", table_sides("pagat", 2), seed, 1)
+    _, log = play_round(state, [random_policy] * len(state.seats), random.Random(seed))
+    from handfoot.engine.play import step
+
+    out = [state]
+    for action in log:
+        state = step(state, action)
+        out.append(state)
+    return out[:-1]
+
+
+def views(states: list[Any], seconds: float) -> Row:
+    """The view row: each pass views fresh copies of ``states`` (read back from their JSON form,
+    untimed), so that no analysis kept on a state from an earlier pass is reused."""
+    done, spent = 0, 0.0
+    while spent < seconds:
+        fresh = [state_from_mapping(to_mapping(state)) for state in states]
+        start = time.process_time()
+        for state in fresh:
+            view(state, actor(state))
+        spent += time.process_time() - start
+        done += len(fresh)
+    return _row("view", "views", done, spent)
+
+
+def instructions(what: str, count: int) -> None:
+    """``count`` seat views (or RL masks) of fresh copies of one round's states, untimed: run under
+    ``valgrind --tool=callgrind`` with ``count`` and with 0, the difference divided by ``count`` is
+    one view's (one mask's) instructions. The round is seed 0's; states are used in order, again
+    from the start past its end."""
+    from handfoot.rl.actions import acting_seat, legal_moves
+
+    states = _states(0)
+    fresh = [state_from_mapping(to_mapping(states[i % len(states)])) for i in range(count)]
+    for state in fresh:
+        if what == "view":
+            view(state, actor(state))
+        else:
+            seat = acting_seat(state)
+            assert seat is not None
+            legal_moves(state, seat)
+
+
+def rlcard_game(name: str) -> Callable[[int], int] | None:
+    try:
+        import rlcard  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+
+    def once(seed: int) -> int:
+        game = rlcard.make(name, config={"seed": seed})
+        rng = random.Random(seed)
+        state, _ = game.reset()
+        steps = 0
+        while not game.is_over():
+            state, _ = game.step(rng.choice(list(state["legal_actions"])))
+            steps += 1
+        return steps
+
+    return once
+
+
+def run(seconds: float) -> dict[str, Any]:
+    rows = [
+        _rate("selfplay", "actions", selfplay, seconds),
+        _rate("env", "steps", env_round, seconds),
+        views(_states(0), seconds),
+    ]
+    skipped = []
+    for name in ("gin-rummy", "doudizhu"):
+        once = rlcard_game(name)
+        if once is None:
+            skipped.append(f"{name}: rlcard is not installed (pip install --group bench)")
+        else:
+            rows.append(_rate(name, "steps", once, seconds))
+    by = {row["row"]: row["per_cpu_s"] for row in rows}
+    ratios = {
+        f"env step / {name} step": round(by[name] / by["env"], 2) for name in ("gin-rummy", "doudizhu") if name in by
+    }
+    return {"rows": rows, "ratios": ratios, "skipped": skipped}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=8.0, help="CPU seconds per row")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--instructions",
+        choices=("view", "mask"),
+        help="untimed, for callgrind: --count views (or masks) of fresh states of one round, nothing else",
+    )
+    parser.add_argument("--count", type=int, default=100, help="with --instructions: how many (0: the setup alone)")
+    args = parser.parse_args(argv)
+    if args.instructions:
+        instructions(args.instructions, args.count)
+        return 0
+    result = run(args.seconds)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    for row in result["rows"]:
+        print(f"{row['row']:<10} {row['per_cpu_s']:>10,.1f} {row['unit']}/CPU-s  ({row['count']} in {row['cpu_s']} s)")
+    for name, ratio in result["ratios"].items():
+        print(f"{name}: {ratio}x")
+    for line in result["skipped"]:
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
