@@ -134,8 +134,9 @@ def serve_command(bind: str, workers: int | None, no_migrate: bool, gunicorn_arg
         raise click.ClickException(problem)
     if not no_migrate:
         migrate_command.callback()  # type: ignore[misc]
-    if "PROMETHEUS_MULTIPROC_DIR" not in os.environ:  # the workers' metrics, added up by /metrics
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix=METRICS_DIR_PREFIX)
+    env = dict(os.environ)  # gunicorn's; this process's own is left as it is
+    if "PROMETHEUS_MULTIPROC_DIR" not in env:  # the workers' metrics, added up by /metrics
+        env["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix=METRICS_DIR_PREFIX)
     args = ["gunicorn", "-c", "python:handfoot.server.gunicorn_conf", "-b", bind]
     if workers is not None:
         args += ["-w", str(workers)]
@@ -148,7 +149,7 @@ def serve_command(bind: str, workers: int | None, no_migrate: bool, gunicorn_arg
             err=True,
         )
     sys.stdout.flush()
-    os.execvp(sys.executable, [sys.executable, "-m", "gunicorn", *args[1:]])
+    os.execvpe(sys.executable, [sys.executable, "-m", "gunicorn", *args[1:]], env)
 
 
 if __name__ == "__main__":

@@ -59,6 +59,8 @@ SEATS_WAITING = Gauge(
     "handfoot_seats_waiting", "Seats waiting for their turn (long-polls, event streams)", multiprocess_mode="livesum"
 )
 
+#: Whether prometheus_client counts in files (chosen when it was imported, with this module).
+MULTIPROCESS = os.path.isdir(os.environ.get("PROMETHEUS_MULTIPROC_DIR", ""))
 _STARTED_KEY = "handfoot.metrics.started"
 #: A route's parameter with its converter (``<int(min=1):game_id>``): the label names it as the
 #: OpenAPI document does (``{game_id}``).
@@ -103,7 +105,7 @@ def init_app(app: flask.Flask) -> None:
         ):
             return flask.Response("401 Unauthorized: /metrics needs its token\n", 401, {"WWW-Authenticate": "Bearer"})
         registry = CollectorRegistry()
-        if "PROMETHEUS_MULTIPROC_DIR" in os.environ:
+        if MULTIPROCESS:
             multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
             registry.register(tables)
             body = generate_latest(registry)

@@ -28,6 +28,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 
@@ -140,12 +141,23 @@ class RateLimiter:
     ) -> None:
         self.items = _parse_limit(limit, "HANDFOOT_RATE_LIMIT")
         self.seat_items = _parse_limit(seat_limit, "HANDFOOT_SEAT_RATE_LIMIT")
-        storage = storage_from_string(storage_uri)
-        if not isinstance(storage, Storage):  # an async+... URI: the app is synchronous
+        if not isinstance(storage_from_string(storage_uri), Storage):  # async+...: the app is synchronous
             raise ValueError(f"{storage_uri!r} is an asynchronous limits storage; give a synchronous one")
-        self.storage = storage
+        self.storage_uri = storage_uri
         self.prefix = key_prefix or "handfoot"
-        self.leases = ratelimit.Leases()
+
+    # The storage (a Redis client's pool) and the leases hold locks: made on first use, in the
+    # worker that uses them. Made in gunicorn's master (preload_app), they held locks made before
+    # the gevent worker patched threading, and a greenlet waiting on one blocked its whole worker.
+    @functools.cached_property
+    def storage(self) -> Storage:
+        storage = storage_from_string(self.storage_uri)
+        assert isinstance(storage, Storage)  # checked in __init__
+        return storage
+
+    @functools.cached_property
+    def leases(self) -> ratelimit.Leases:
+        return ratelimit.Leases()
 
     def check(self) -> None:
         """``before_request``: count this request against its key; past a limit, 429 with

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -26,7 +27,7 @@ def taken() -> Iterator[str]:
 @pytest.fixture
 def no_gunicorn(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     started: list[list[str]] = []
-    monkeypatch.setattr(os, "execvp", lambda _file, args: started.append(args))
+    monkeypatch.setattr(os, "execvpe", lambda _file, args, env: started.append(args))
     return started
 
 
@@ -55,10 +56,18 @@ def test_serving_on_an_address_in_use_says_so(taken: str, no_gunicorn: list[list
     )
 
 
-def test_a_free_address_is_served(no_gunicorn: list[list[str]]) -> None:
+def test_a_free_address_is_served(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gunicorn is given a fresh metrics folder in its environment; this process's is left alone
+    (a folder set here would outlive the server, and a later server remove it under another)."""
+    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR", raising=False)
+    started: list[tuple[list[str], dict[str, str]]] = []
+    monkeypatch.setattr(os, "execvpe", lambda _file, args, env: started.append((args, env)))
     assert cli.port_in_use("127.0.0.1:0") is None
     result = CliRunner().invoke(main, ["serve", "--no-migrate", "-b", "127.0.0.1:0"])
-    assert result.exit_code == 0 and no_gunicorn[0][-1] == "handfoot.server:create_app()"
+    [(args, env)] = started
+    assert result.exit_code == 0 and args[-1] == "handfoot.server:create_app()"
+    assert Path(env["PROMETHEUS_MULTIPROC_DIR"]).name.startswith("handfoot-metrics-")
+    assert "PROMETHEUS_MULTIPROC_DIR" not in os.environ
 
 
 @pytest.mark.parametrize("bind", ["localhost", "127.0.0.1:http"])

@@ -52,7 +52,7 @@ def test_without_gevent_the_threads_serve_and_serve_says_so(monkeypatch: pytest.
     assert load_conf(monkeypatch).worker_class == "gthread"
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
     started: list[list[str]] = []
-    monkeypatch.setattr(os, "execvp", lambda _file, args: started.append(args))
+    monkeypatch.setattr(os, "execvpe", lambda _file, args, env: started.append(args))
     result = CliRunner().invoke(main, ["serve", "--no-migrate", "-b", "127.0.0.1:0"])
     assert result.exit_code == 0 and started
     assert "gevent is not installed: serving with gthread" in result.output
@@ -61,7 +61,7 @@ def test_without_gevent_the_threads_serve_and_serve_says_so(monkeypatch: pytest.
 def test_serve_says_nothing_of_gevent_where_it_is_installed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("HANDFOOT_WORKER_CLASS", raising=False)
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
-    monkeypatch.setattr(os, "execvp", lambda _file, args: None)
+    monkeypatch.setattr(os, "execvpe", lambda _file, args, env: None)
     result = CliRunner().invoke(main, ["serve", "--no-migrate", "-b", "127.0.0.1:0"])
     assert result.exit_code == 0 and "gevent" not in result.output
 
