@@ -24,6 +24,8 @@
   (``api/resources/tables/waits.py``).
 - ``HANDFOOT_CORS_ORIGINS``: comma-separated origins allowed to call ``/v1`` from a browser, or
   ``*``; unset: CORS off.
+- ``HANDFOOT_METRICS`` (``on``, ``off``) and ``HANDFOOT_METRICS_TOKEN``: Prometheus metrics at
+  ``/metrics`` (default on, open), and the Bearer token they need when set (``api/metrics.py``).
 - ``HANDFOOT_SECRET_KEY``: the server's secret (at least 32 characters), the key of the games list's
   cursors and of a table's round seeds; unset: a random one per start-up (``api/secret.py``).
 
@@ -163,4 +165,7 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         # Waiting requests per worker process (api/resources/tables/waits.py); 0: its default.
         "WAITS_PER_ADDRESS": _int_from_env(env, "HANDFOOT_WAITS_PER_ADDRESS", 0),
         "WAITS_PER_PROCESS": _int_from_env(env, "HANDFOOT_WAITS_PER_PROCESS", 0),
+        # Prometheus metrics at /metrics (api/metrics.py): "off" removes them; a token protects them.
+        "METRICS": env.get("HANDFOOT_METRICS", "on"),
+        "METRICS_TOKEN": env.get("HANDFOOT_METRICS_TOKEN") or None,
     }
