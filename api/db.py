@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -46,7 +47,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
 from handfoot.server import jsonio, wakeups
@@ -99,6 +101,40 @@ def _pragma_setter(pragmas: tuple[str, ...]) -> Callable[[Any, Any], None]:
         dbapi_connection.isolation_level = None
 
     return set_sqlite_pragmas
+
+
+#: The errors of a database that is down, unreachable, locked past its busy timeout, or whose pool is
+#: exhausted: each a 503 with Retry-After (``problems.database_down``), at any point of a request.
+DATABASE_DOWN = (OperationalError, InterfaceError, PoolTimeoutError)
+
+failures_log = logging.getLogger("handfoot.server.database")
+_LOGGED = "handfoot.database_failure_logged"
+
+
+def log_failure(error: BaseException) -> None:
+    """Log a database failure once per request (WARNING on ``handfoot.server.database``, the
+    driver's message: never sent to the client): the statement that failed, the rollback after it
+    and the session's end meet the same dead connection, and say so once."""
+    in_request = flask.has_request_context()
+    if in_request and flask.request.environ.get(_LOGGED):
+        return
+    if in_request:
+        flask.request.environ[_LOGGED] = True
+    cause = getattr(error, "orig", None) or error
+    first_line = next(iter(str(cause).strip().splitlines()), "")
+    failures_log.warning("database unavailable: %s: %s", type(cause).__name__, first_line)
+
+
+def close_quietly(session: Session) -> None:
+    """Close ``session`` where its answer is sent already (a request's teardown, the end of a
+    streamed answer): a database that died meanwhile fails the rollback of its transaction; that is
+    logged (:func:`log_failure`) and the connection dropped, never raised."""
+    try:
+        session.close()
+    except DATABASE_DOWN as err:
+        log_failure(err)
+        with contextlib.suppress(Exception):
+            session.invalidate()
 
 
 #: ``Session.info`` key of the :class:`Database` a session belongs to (:meth:`Database.of`).
@@ -205,11 +241,31 @@ class Database:
 
     def close_session(self, _exc: BaseException | None = None) -> None:
         """End the context's session (its open transaction is rolled back, its connection returned
-        to the pool): registered as a ``teardown_request`` and a ``teardown_appcontext``."""
+        to the pool): registered as a ``teardown_request`` and a ``teardown_appcontext``, where the
+        answer is sent already. A database that died meanwhile fails the rollback: the failure is
+        logged (:func:`log_failure`) and the connection dropped, never raised (a teardown's error
+        would be the WSGI server's HTML 500). :meth:`end_session` ends a request's session before
+        its answer, where the failure can still be the answer."""
         if flask.has_app_context():
             session: Session | None = flask.g.pop(self._key, None)
             if session is not None:
-                session.close()
+                close_quietly(session)
+
+    def end_session(self) -> None:
+        """End the request's session before its answer is sent (an ``after_request`` hook's work,
+        ``problems.end_request_session``): raises one of :data:`DATABASE_DOWN` when the rollback
+        of its transaction fails, the session dropped (its connection invalidated)."""
+        if not flask.has_app_context():
+            return
+        session: Session | None = flask.g.pop(self._key, None)
+        if session is None:
+            return
+        try:
+            session.close()
+        except DATABASE_DOWN:
+            with contextlib.suppress(Exception):
+                session.invalidate()
+            raise
 
     @contextmanager
     def session(self) -> Iterator[Session]:

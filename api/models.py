@@ -177,6 +177,18 @@ class RoundRevision(Base):
 
     round: Mapped[Round] = relationship(back_populates="revisions")
 
+    def as_data(self) -> dict[str, Any]:
+        """This revision as plain data (kept in ``round_deletions.revisions``)."""
+        return {
+            "revision": self.revision,
+            "request": self.request,
+            "teams": self.teams,
+            "author": self.author,
+            "created_at": self.created_at.isoformat(),
+            "replaced_at": self.replaced_at.isoformat(),
+            "replaced_by": self.replaced_by,
+        }
+
 
 class RoundDeletion(Base):
     """A round taken back (``DELETE /v1/games/{id}/rounds/{n}``, the last round only): the round as it

@@ -25,11 +25,10 @@ from typing import Any, NoReturn
 
 import flask
 import marshmallow as ma
-from sqlalchemy.exc import InterfaceError, OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from werkzeug.exceptions import HTTPException
 
 from handfoot.engine.errors import HandFootError
+from handfoot.server import db
 from handfoot.server.services.errors import GameServiceError, StoreUnavailableError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
@@ -299,14 +298,36 @@ def service_problem(error: GameServiceError) -> flask.Response:
     (``api/services/errors.py``) and the rest of its document."""
     members = error.problem(flask.url_for, flask.request.view_args or {})
     problem = make_problem(error.status, error.title, type_slug=error.slug, **members)
-    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if error.status == 503 else None
+    headers = None
+    if isinstance(error, StoreUnavailableError):
+        db.log_failure(error.__cause__ or error)
+    if error.status == 503:
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     return problem_response(problem, headers)
 
 
 def database_down(error: Exception) -> flask.Response:
     """503 with Retry-After: the database unreachable, locked past the busy timeout, or the pool
     exhausted (``StoreUnavailableError``'s answer)."""
-    return service_problem(StoreUnavailableError(str(error)))
+    unavailable = StoreUnavailableError(str(error))
+    unavailable.__cause__ = error
+    return service_problem(unavailable)
+
+
+def end_request_session(response: flask.Response) -> flask.Response:
+    """``after_request``: end the request's database session before the answer goes (its read
+    snapshot rolled back, its connection returned); a database that died since the view's last
+    statement fails that rollback, and the answer is then the 503 (never the WSGI server's 500 of
+    a teardown that raised). Registered after every other app hook, so it runs first of them and
+    the request's log line and headers are those of the answer sent."""
+    try:
+        db.get_db().end_session()
+    except db.DATABASE_DOWN as err:
+        if response.status_code == 503:
+            db.log_failure(err)  # once: a 503 of the same failure has logged it already
+            return response
+        return database_down(err)
+    return response
 
 
 def register_error_handlers(app: flask.Flask) -> None:
@@ -314,8 +335,9 @@ def register_error_handlers(app: flask.Flask) -> None:
     (HTTP errors are answered by ``handfoot.server.rest_api.Api``)."""
     app.register_error_handler(HandFootError, lambda error: problem_response(engine_problem(error)))
     app.register_error_handler(GameServiceError, service_problem)
-    for error in (OperationalError, InterfaceError, PoolTimeoutError):
+    for error in db.DATABASE_DOWN:
         app.register_error_handler(error, database_down)
+    app.after_request(end_request_session)
 
 
 # --------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from types import TracebackType
@@ -415,6 +416,7 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
         *,
         teams: Sequence[TeamInput],
         if_match: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Round:
         """``PUT /v1/games/{id}/rounds/{n}``: replace a round's teams; later totals are
         recomputed and the earlier revision is kept (``revisions()``).
@@ -422,14 +424,15 @@ class Client(HistoryMethods, TableMethods, RawResponseMethods):
         Without ``if_match`` the round is read first and its ETag sent, so the correction applies
         only to the revision just read. If someone else changed the round in between, raises
         ``PreconditionFailedError`` saying so (read the round again and re-apply the change).
-        """
+        As ``add_round``: one ``Idempotency-Key`` a call (or ``idempotency_key``), reused on retries."""
         path = _round_path(game_id, number)
         etag = if_match if if_match is not None else self.round(game_id, number).etag
         if etag is None:
             raise APIResponseValidationError(f"GET {path}: the server sent no ETag to correct the round with")
         body: dict[str, object] = {"teams": list(teams)}
+        key = idempotency_key or str(uuid.uuid4())
         try:
-            response = self._request("PUT", path, json=body, headers={"If-Match": etag})
+            response = self._request("PUT", path, json=body, headers={"If-Match": etag}, idempotency_key=key)
         except PreconditionFailedError as exc:
             current = self.round(game_id, number)
             if _same_json(current.request.get("teams"), body["teams"]):

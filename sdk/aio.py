@@ -313,15 +313,22 @@ class AsyncClient(AsyncHistoryMethods, AsyncTableMethods, AsyncRawResponseMethod
         return _with_etag(Round, await self._request("GET", _round_path(game_id, number)))
 
     async def correct_round(
-        self, game_id: int, number: int, *, teams: Sequence[TeamInput], if_match: str | None = None
+        self,
+        game_id: int,
+        number: int,
+        *,
+        teams: Sequence[TeamInput],
+        if_match: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Round:
         path = _round_path(game_id, number)
         etag = if_match if if_match is not None else (await self.round(game_id, number)).etag
         if etag is None:
             raise APIResponseValidationError(f"GET {path}: the server sent no ETag to correct the round with")
         body: dict[str, object] = {"teams": list(teams)}
+        key = idempotency_key or str(uuid.uuid4())  # once per call, reused on every retry
         try:
-            response = await self._request("PUT", path, json=body, headers={"If-Match": etag})
+            response = await self._request("PUT", path, json=body, headers={"If-Match": etag}, idempotency_key=key)
         except PreconditionFailedError as exc:
             current = await self.round(game_id, number)
             if _same_json(current.request.get("teams"), body["teams"]):

@@ -42,7 +42,7 @@ from sqlalchemy.orm import Session
 
 from handfoot.engine.history import BOOK_KINDS, player_key, side_key, side_round_facts
 from handfoot.server.auth import Actor
-from handfoot.server.db import Database
+from handfoot.server.db import Database, close_quietly
 from handfoot.server.models import Game, Round, RoundSide
 from handfoot.server.services.errors import StoreUnavailableError
 from handfoot.server.services.games import owned
@@ -144,7 +144,7 @@ _T = TypeVar("_T", bound=_HasId)
 def _batches(db: Database, size: int | None, read: Callable[[Session, int, int], list[_T]]) -> Iterator[list[_T]]:
     """Batches of ``read(session, after, size)`` (keyset on ``id``) in one session and transaction."""
     per = size or BATCH_SIZE
-    db.close_session()
+    db.end_session()  # the request's snapshot ends here: a dead database is the answer (503)
     session = db.sessionmaker()
     try:
         first = read(session, 0, per)
@@ -169,7 +169,7 @@ def _batches(db: Database, size: int | None, read: Callable[[Session, int, int],
                 del batch  # freed now (plain data, no cycles), before the next is read
                 batch = read(session, last, per)
         finally:
-            session.close()
+            close_quietly(session)  # after the last batch: the answer is sent, a dead database only logged
 
     return walk()
 

@@ -344,6 +344,7 @@ def correct_round(
     body: Mapping[str, Any],
     request: Mapping[str, Any],
     if_match: Callable[[Round], None] | None = None,
+    sent: Callable[[int], bool] | None = None,
 ) -> tuple[WrittenGame, Round]:
     """Re-score round ``number`` from a new body; the current version becomes a revision. Called as
     ``correct_round(db, ...)`` (:func:`store.write`).
@@ -351,11 +352,16 @@ def correct_round(
     ``if_match(round)`` (the If-Match check, which raises) runs on the round once the game is
     locked. Later running totals and the game's status are recomputed. A round already at
     :data:`MAX_REVISIONS_PER_ROUND` raises :class:`RevisionLimitError`, storing nothing; a game a
-    table is playing raises :class:`TableOpenError`.
+    table is playing raises :class:`TableOpenError`. A repeat of the round's last correction (the
+    same ``request`` by the same caller, ``sent(revision)`` true of the revision before it: its
+    retry after a lost answer) returns the round as it stands, storing nothing.
     """
     row = _game_row(session, actor, game_id, lock=True)
     refuse_open_table(session, row.id)
     rnd = _find_round(session, row.id, number)
+    repeat = rnd.revision > 1 and rnd.author == actor.name and rnd.request == {**request, "round": number}
+    if repeat and sent is not None and sent(rnd.revision - 1):
+        return WrittenGame(row.id, _sides(row), row.state), rnd
     if if_match is not None:
         if_match(rnd)
     if rnd.revision >= MAX_REVISIONS_PER_ROUND:
@@ -417,19 +423,6 @@ def round_revisions(
 # Deleting the last round
 
 
-def _revision_data(rev: RoundRevision) -> dict[str, Any]:
-    """An earlier revision as plain data (kept in ``round_deletions.revisions``)."""
-    return {
-        "revision": rev.revision,
-        "request": rev.request,
-        "teams": rev.teams,
-        "author": rev.author,
-        "created_at": rev.created_at.isoformat(),
-        "replaced_at": rev.replaced_at.isoformat(),
-        "replaced_by": rev.replaced_by,
-    }
-
-
 @store.write(locked=True)
 def delete_round(
     session: Session,
@@ -482,7 +475,7 @@ def delete_round(
             author=rnd.author,
             created_at=rnd.created_at,
             updated_at=rnd.updated_at,
-            revisions=[_revision_data(r) for r in revisions],
+            revisions=[r.as_data() for r in revisions],
             deleted_at=stamp,
             deleted_by=actor.name,
             game_version=row.version + 1,

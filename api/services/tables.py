@@ -278,7 +278,7 @@ def get_table(db: Database, actor: Actor, table_id: int, *, fresh: bool = False)
     ``fresh``: read on a new read transaction, so a long request (a long-poll, a stream) sees what
     other requests (other hosts) have committed since it began, not its first snapshot."""
     if fresh:
-        db.close_session()
+        db.end_session()
     data = store.read(db, lambda session: shown(_load(session, table_id)))
     if not isinstance(actor, SeatActor) and data.owner_id != actor.key_id:
         raise TableNotFoundError(table_id)

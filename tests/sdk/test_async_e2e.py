@@ -106,6 +106,15 @@ def test_a_game_kept_with_the_async_client(live_server: LiveServer) -> None:
         )
         assert corrected.revision == 2
         assert [r.revision for r in await hf.revisions(game.id, 2)] == [1, 2]
+        # a correction sent again with its Idempotency-Key (its answer lost) stores no revision
+        fix = [
+            side("Team 1", tally(clean_books=1, table_points=240, points_left=40)),
+            side("Team 2", tally(clean_books=1, table_points=150, points_left=60)),
+        ]
+        first = await hf.correct_round(game.id, 2, teams=fix, if_match=corrected.etag, idempotency_key="fix-2")
+        again = await hf.correct_round(game.id, 2, teams=fix, if_match=corrected.etag, idempotency_key="fix-2")
+        assert first.revision == again.revision == 3 and again.etag == first.etag
+        assert [r.revision for r in await hf.revisions(game.id, 2)] == [1, 2, 3]
         sheet = await hf.scoresheet(game.id)
         assert [row["round"] for row in sheet.rows()] == [1, 2]
         csv_text = await hf.scoresheet_csv(game.id)

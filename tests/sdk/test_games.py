@@ -312,6 +312,26 @@ def test_correct_round_412_after_our_own_lost_answer_returns_the_round(
     assert r.revision == 2 and r.etag == '"r2"'
 
 
+def test_correct_round_sends_one_idempotency_key_reused_on_its_retries(
+    rsps: responses.RequestsMock, sdk_client: Client, sleeps: list[float]
+) -> None:
+    """As ``add_round``: a key made once per call, the same on every retry (a lost answer, a 503),
+    so the server replays its first answer and stores one revision; a new call, a new key."""
+    url = f"{GAMES}/12/rounds/1"
+    rsps.put(url, body=requests.ConnectionError("reset after the write"))
+    rsps.put(url, status=503, json=problem(503, "Database unavailable"), content_type=PROBLEM_JSON)
+    rsps.put(url, json={**ROUND_JSON, "revision": 2}, headers={"ETag": '"r2"', "Idempotent-Replayed": "true"})
+    r = sdk_client.correct_round(12, 1, teams=TEAMS, if_match='"r1"')
+    assert r.revision == 2 and r.etag == '"r2"'
+    keys = [call.request.headers["Idempotency-Key"] for call in rsps.calls]
+    assert len(keys) == 3 and len(set(keys)) == 1 and KEY.match(keys[0])
+    rsps.put(url, json={**ROUND_JSON, "revision": 3})
+    sdk_client.correct_round(12, 1, teams=TEAMS, if_match='"r2"')
+    assert rsps.calls[-1].request.headers["Idempotency-Key"] not in keys
+    sdk_client.correct_round(12, 1, teams=TEAMS, if_match='"r3"', idempotency_key="mine")
+    assert rsps.calls[-1].request.headers["Idempotency-Key"] == '"mine"'
+
+
 def test_scoresheet_rows_for_pandas(rsps: responses.RequestsMock, sdk_client: Client) -> None:
     rsps.get(f"{GAMES}/12/scoresheet", json=SHEET_JSON)
     sheet = sdk_client.scoresheet(12)

@@ -79,6 +79,15 @@ IF_MATCH_OPTIONAL = {
     "description": "The game's ETag: when sent, the game is deleted only if unchanged (412 otherwise).",
 }
 
+IF_MATCH_ROUND = {
+    "name": "If-Match",
+    "in": "header",
+    "required": True,
+    "schema": {"type": "string"},
+    "description": "The round's ETag (from GET /v1/games/{id}/rounds/{n}): the round is corrected only if unchanged "
+    "(412 otherwise); `*` for the round as it stands.",
+}
+
 IF_MATCH_GAME = {
     "name": "If-Match",
     "in": "header",
@@ -255,14 +264,15 @@ class GameItem(MethodView):
         svc.delete_game(get_db(), actor, game_id, if_match)
 
 
-def _visible_game(actor: auth.Actor, game_id: int) -> None:
-    """A replayed append answers only while its game is there (a deleted game's replay is a 404)."""
+def _visible_game(actor: auth.Actor, game_id: int, **_round: int) -> None:
+    """A replayed append or correction answers only while its game is there (a deleted game's
+    replay is a 404)."""
     svc.require_game(get_db(), actor, game_id)
 
 
-def _appended_round_standing(actor: auth.Actor, answer: Any) -> None:
-    """A replayed append answers only while the round it stored stands (a round since deleted, or
-    deleted and played again, is a 404: the replay must not say it is stored)."""
+def _round_standing(actor: auth.Actor, answer: Any) -> None:
+    """A replayed append or correction answers only while the round it stored stands (a round
+    since deleted, or deleted and played again, is a 404: the replay must not say it is stored)."""
     game_id, number = int(flask.request.view_args["game_id"]), int(answer["number"])  # type: ignore[index]
     _game, rnd = rounds_svc.get_round(get_db(), actor, game_id, number)
     if doc.iso(rnd.created_at) != answer.get("created_at"):
@@ -276,7 +286,7 @@ TABLE_OPEN = "a table is playing the game (table-open: `table` and `href` name i
 @blp.route(f"/<{GAME_ID}:game_id>/rounds")
 class RoundCollection(MethodView):
     @auth.authenticated
-    @idempotent(before=_visible_game, replayed=_appended_round_standing)
+    @idempotent(before=_visible_game, replayed=_round_standing)
     @_auth_docs
     @blp.etag
     @blp.arguments(RoundCreateSchema, example=ex.ROUND_REQUEST)
@@ -324,24 +334,42 @@ class RoundItem(MethodView):
         return doc.round_doc(game, rnd)
 
     @auth.authenticated
+    @idempotent(before=_visible_game, replayed=_round_standing)
     @_auth_docs
     @blp.etag
     @blp.arguments(RoundUpdateSchema, example=ex.ROUND_UPDATE_REQUEST)
     @blp.response(200, RoundSchema, example={**ex.ROUND_RESPONSE, "revision": 2})
-    @_problem_doc(409, "The round has the most revisions a round may have (revision_limit), or " + TABLE_OPEN + ".")
-    def put(self, body: dict[str, Any], game_id: int, number: int, actor: Actor) -> dict[str, Any]:
+    @blp.doc(parameters=[IF_MATCH_ROUND, HEADER_DOC])
+    @_problem_doc(
+        409,
+        "The round has the most revisions a round may have (revision_limit), " + TABLE_OPEN + ", or the "
+        "Idempotency-Key's first request is still running (idempotency-in-flight).",
+    )
+    def put(self, body: dict[str, Any], game_id: int, number: int, actor: Actor, request_key: RequestKey) -> Any:
         """Correct a round
 
         Re-scores the round from the corrected body (every side once, as when appending); the
         earlier version is kept as a revision with who and when. Later running totals and the
         game's status (finished, tie, tiebreaker) are recomputed. `If-Match` with the round's ETag
-        is required: 428 without it, 412 when the round changed since.
+        is required: 428 without it, 412 when the round changed since. A retry after a lost answer
+        stores nothing twice: `Idempotency-Key` is honoured (the first answer again, with
+        `Idempotent-Replayed: true`), and without one, the same body from the same caller on the
+        ETag the correction replaced (or `If-Match: *`) answers 200 with the round as it stands,
+        no new revision.
         """
 
         def if_match(rnd: Round) -> None:
             blp.check_etag(doc.round_etag(game_id, rnd))
 
-        game, rnd = rounds_svc.correct_round(get_db(), actor, game_id, number, body, body_as_sent(), if_match)
+        def sent(revision: int) -> bool:
+            etag = doc.round_etag_at(game_id, number, revision)
+            if not blp.etag_sent(etag):
+                return False
+            blp.check_etag(etag)  # passes (sent): the check is on record
+            return True
+
+        correct = rounds_svc.correct_round.keyed(request_key(doc.corrected_round_answer))
+        game, rnd = correct(get_db(), actor, game_id, number, body, body_as_sent(), if_match, sent)
         blp.set_etag(doc.round_etag(game_id, rnd))
         return doc.round_members(game.sides, game.state["running"], rnd)
 

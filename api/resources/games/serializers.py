@@ -20,9 +20,9 @@ from flask_smorest import Blueprint as SmorestBlueprint
 from handfoot.server.idempotency import Answer
 from handfoot.server.models import Game, Round, RoundRevision
 from handfoot.server.services.games import GameColumns, side_names
-from handfoot.server.services.rounds import Appended, AppendedRound
+from handfoot.server.services.rounds import Appended, AppendedRound, WrittenGame
 
-from .schemas import GameSchema
+from .schemas import GameSchema, RoundSchema
 
 
 def _utc(value: datetime | None) -> datetime | None:
@@ -264,7 +264,12 @@ def game_version_etag(game_id: int, version: int) -> dict[str, int]:
 
 
 def round_etag(game_id: int, rnd: Round | AppendedRound) -> dict[str, int]:
-    return {"game": game_id, "round": rnd.number, "revision": rnd.revision}
+    return round_etag_at(game_id, rnd.number, rnd.revision)
+
+
+def round_etag_at(game_id: int, number: int, revision: int) -> dict[str, int]:
+    """The ETag of round ``number`` at ``revision`` (a correction's repeat checks the one before)."""
+    return {"game": game_id, "round": number, "revision": revision}
 
 
 def game_location(game_id: int) -> str:
@@ -287,6 +292,14 @@ def created_game_answer(game: Game) -> Answer:
         {"Location": game_location(game.id), "ETag": _etag_header(game_etag(game))},
         GameSchema().dump(game_doc(game)),
     )
+
+
+def corrected_round_answer(corrected: tuple[WrittenGame, Round]) -> Answer:
+    """The 200 of a correction, as stored with its Idempotency-Key (the round dumped through
+    ``RoundSchema``, as the route's answer is)."""
+    game, rnd = corrected
+    body = RoundSchema().dump(round_members(game.sides, game.state["running"], rnd))
+    return Answer(200, {"ETag": _etag_header(round_etag(game.id, rnd))}, body)
 
 
 def appended_round_answer(appended: Appended) -> Answer:

@@ -188,7 +188,7 @@ def _wait_for_change(db: Any, table_id: int, version: int, deadline: float, tick
     the seat's next wait supersedes this one (``ticket``). Woken by the change (``wakeups``), not by
     polling; no transaction is held while waiting (a PostgreSQL session idle in one would hold its
     locks)."""
-    db.close_session()
+    db.end_session()
     with wakeups.watch(db, table_id) as waiter:  # before the read: a change after it wakes the wait
         _wake_superseded(db, table_id, ticket)
         while not ticket.superseded.is_set():
@@ -258,7 +258,7 @@ class SeatEvents(MethodView):
         """
         seen = _last_event_id()
         db, seat = get_db(), actor.seat
-        db.close_session()  # the token's check: its transaction ends before the stream begins
+        db.end_session()  # the token's check: its transaction ends before the stream begins
         deadline = time.monotonic() + args["wait"]
         admitted = contextlib.ExitStack()
         ticket = admitted.enter_context(waits.admit(actor))  # a 503 here, before the stream
@@ -276,7 +276,7 @@ class SeatEvents(MethodView):
                     except TableNotFoundError:  # its game was deleted: the stream ends, as a finished one does
                         return
                     if data is not None:
-                        db.close_session()  # no transaction held between events
+                        db.end_session()  # no transaction held between events
                         status = data.status
                         if data.version != seen:
                             seen = data.version

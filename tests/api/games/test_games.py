@@ -283,7 +283,11 @@ def test_correct_a_round(flask_client: FlaskClient, db_backend: str) -> None:
     rnd = response.get_json()
     assert rnd["revision"] == 2 and response.headers["ETag"] != etag
     assert [t["total"] for t in rnd["totals_after"]] == [5280, 4895]
-    stale = flask_client.put(f"/v1/games/{game_id}/rounds/2", json=body, headers={"If-Match": etag})
+    # the same correction again on the ETag it replaced: its retry, answered as done (no revision)
+    again = flask_client.put(f"/v1/games/{game_id}/rounds/2", json=body, headers={"If-Match": etag})
+    assert again.status_code == 200 and again.get_json() == rnd
+    other = {"teams": [body["teams"][0], tally("Team 2", out=True, clean=2, dirty=2, wild=1, table=600)]}
+    stale = flask_client.put(f"/v1/games/{game_id}/rounds/2", json=other, headers={"If-Match": etag})
     assert stale.status_code == 412 and stale.get_json()["type"] == PROBLEMS + "precondition-failed"
 
     game = flask_client.get(f"/v1/games/{game_id}").get_json()

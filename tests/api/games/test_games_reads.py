@@ -147,13 +147,13 @@ def test_a_write_during_a_read_shows_in_none_of_it(
 ONE_STATEMENT = {("get", "/v1/games"), ("get", "/v1/games/{game_id}/scoresheet")}
 
 
-NAMES = [t["name"] for t in TEAMS]
+SIDE_NAMES = [t["name"] for t in TEAMS]
 
 
 def _game(flask_client: FlaskClient, rounds: int) -> int:
     game_id: int = create_game(flask_client, rules={"rounds": 50})["id"]
     for k in range(rounds):
-        winner, other = (NAMES[0], NAMES[1]) if k % 3 else (NAMES[1], NAMES[0])
+        winner, other = (SIDE_NAMES[0], SIDE_NAMES[1]) if k % 3 else (SIDE_NAMES[1], SIDE_NAMES[0])
         response = flask_client.post(f"/v1/games/{game_id}/rounds", json={"teams": out_round(winner, other)})
         assert response.status_code == 201, response.get_json()
     return game_id
@@ -209,8 +209,8 @@ def test_the_summaries_and_the_sheet_agree_with_each_rounds_breakdowns(
     game_id = _game(flask_client, 6)
     etag = flask_client.get(f"/v1/games/{game_id}/rounds/3").headers["ETag"]
     corrected = [
-        tally(NAMES[0], out=True, clean=3, dirty=2, wild=1, table=610, red=2),
-        tally(NAMES[1], clean=0, dirty=1, table=90, left=240, caught=1),
+        tally(SIDE_NAMES[0], out=True, clean=3, dirty=2, wild=1, table=610, red=2),
+        tally(SIDE_NAMES[1], clean=0, dirty=1, table=90, left=240, caught=1),
     ]
     response = flask_client.put(f"/v1/games/{game_id}/rounds/3", json={"teams": corrected}, headers={"If-Match": etag})
     assert response.status_code == 200, response.get_json()
