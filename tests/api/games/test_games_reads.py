@@ -286,10 +286,10 @@ def _runs(cell: str) -> bool:
 
 
 #: A side's name: any text a name may be (control characters and lone surrogates are refused).
-SIDE_NAMES = st.text(st.characters(exclude_categories=("Cc", "Cs")), min_size=1, max_size=12)
+NAME_TEXT = st.text(st.characters(exclude_categories=("Cc", "Cs")), min_size=1, max_size=12)
 
 
-@given(st.lists(SIDE_NAMES, min_size=2, max_size=3, unique=True))
+@given(st.lists(NAME_TEXT, min_size=2, max_size=3, unique=True))
 def test_no_text_cell_runs_in_any_spreadsheet(names: list[str]) -> None:
     """The whole kind: any side names, in the score sheet's CSV read back with `,` (as written) or
     with `;` (a spreadsheet whose list separator it is): no cell runs, and every text cell is quoted
