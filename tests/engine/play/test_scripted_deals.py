@@ -182,3 +182,24 @@ def test_a_scripted_deal_plays_the_stock_out_where_no_one_takes_the_pile(preset:
     assert ended.phase == "ended" and ended.ended == "stock_out" and ended.out_side is None
     scored = score(ended)
     assert [t.line("going_out").points for t in scored.teams] == [0] * len(scored.teams)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("preset", [p for p in PRESETS if not PRESETS[p].rules.red_threes_laid_out])
+def test_a_red_three_as_the_stocks_last_card_stays_in_hand_where_none_are_laid_out(preset: str) -> None:
+    """Where red threes are not laid out (Wikipedia, the Hodges family rules, Wages), the stock's last
+    card, a red three, is drawn into the hand like any card; the round ends when the stock is out
+    (after the turn's discard), and the red three held counts against its side as caught."""
+
+    def caught(last: str) -> tuple[int, int]:
+        state = arrange(preset, phase="draw", stock=last, hands={0: "KS QS"}, melds={0: ["9S 9H 9C"]})
+        drawn = step(state, {"type": "draw", "seat": 0})
+        assert drawn.stock == () and last in codes(drawn.seats[0].hand) and codes(drawn.sides[0].red_threes) == []
+        ended = step(drawn, discard("KS"))
+        assert ended.phase == "ended" and ended.ended == "stock_out" and ended.out_side is None
+        line = score(ended).teams[0].line("red_threes_caught")
+        assert line is not None
+        return line.count or 0, line.points
+
+    (with_three, points), (without, points_before) = caught("3H"), caught("5H")  # the same deal otherwise
+    assert with_three == without + 1
+    assert points - points_before == rules_of(preset).red_three_caught_points
