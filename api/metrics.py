@@ -24,11 +24,13 @@ document: ``/metrics`` answers Prometheus' text format, for monitors, not API cl
 
 from __future__ import annotations
 
+import functools
 import hmac
 import os
 import re
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import flask
 from prometheus_client import (
@@ -121,15 +123,29 @@ def _start() -> None:
     flask.request.environ[_STARTED_KEY] = time.perf_counter()
 
 
+@functools.cache
+def _route(rule: str) -> str:
+    """A route's label: its rule as the OpenAPI document writes it (``/v1/games/{game_id}``)."""
+    return _PARAMETER.sub(r"{\1}", rule)
+
+
+@functools.cache
+def _series(method: str, route: str, status: int) -> tuple[Any, Any]:
+    """The request counter's and the latency histogram's series of one method, route and status,
+    found once (``labels`` validates and locks at every call)."""
+    return REQUESTS.labels(method, route, str(status)), DURATION.labels(method, route)
+
+
 def _count(response: flask.Response) -> flask.Response:
     request = flask.request
-    rule = _PARAMETER.sub(r"{\1}", request.url_rule.rule) if request.url_rule is not None else "unmatched"
-    if rule == "/metrics":
+    route = _route(request.url_rule.rule) if request.url_rule is not None else "unmatched"
+    if route == "/metrics":
         return response
     started = request.environ.get(_STARTED_KEY)
-    REQUESTS.labels(request.method, rule, str(response.status_code)).inc()
+    requests, duration = _series(request.method, route, response.status_code)
+    requests.inc()
     if started is not None:
-        DURATION.labels(request.method, rule).observe(time.perf_counter() - started)
+        duration.observe(time.perf_counter() - started)
     if request.method == "POST":
         if request.endpoint == _SCORE_ENDPOINT and response.status_code == 200:
             SCORED.inc()
