@@ -45,6 +45,9 @@ def granted(tmp_path: Path, storage: str | None, db_url: str | None = None, pref
         "HANDFOOT_RATE_LIMIT": f"{LIMIT}/minute",
         "HANDFOOT_RATE_LIMIT_STORAGE": storage or "",
         "HANDFOOT_RATE_LIMIT_KEY_PREFIX": prefix,
+        # threads, so that both workers answer some of the concurrent requests (a gevent worker
+        # may take every connection alone, and per-worker counters would then look shared)
+        "HANDFOOT_WORKER_CLASS": "gthread",
     }
     with LiveServer(url, tmp_path / "gunicorn.log", workers=2, env=env) as server:
 
