@@ -175,9 +175,11 @@ bench: bench-check
 # The notebooks (examples/run_notebooks.py): the `notebooks` extra (Jupyter, pandas, matplotlib),
 # then each notebook in a fresh kernel against a throwaway server on a temporary SQLite file; each
 # must leave the server's games as it found them. `.venv/bin/jupyter lab examples` opens them.
+# The extra is installed strict editable, as `make install` installs: a default editable install of
+# handfoot would replace the link tree with an import hook that mypy and editors do not see.
 NOTEBOOKS_STAMP := $(VENV)/.installed-notebooks
 $(NOTEBOOKS_STAMP): pyproject.toml $(STAMP)
-	$(PY) -m pip install --progress-bar off -e '.[notebooks]'
+	$(PY) -m pip install --progress-bar off --config-settings editable_mode=strict -e '.[notebooks]'
 	@touch $(NOTEBOOKS_STAMP)
 
 notebooks: $(NOTEBOOKS_STAMP)

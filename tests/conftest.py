@@ -53,6 +53,7 @@ from handfoot.server import create_app, migrate
 from handfoot.server.config import normalize_database_url
 from handfoot.server.db import get_db, make_engine
 from tests.helpers.live import LiveServer, start_server
+from tests.helpers.session_end import pytest_sessionfinish  # noqa: F401 - a hook, registered with this conftest
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None
 BACKENDS = ("sqlite", "postgresql")

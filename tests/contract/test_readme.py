@@ -12,6 +12,7 @@ import os
 import re
 import shlex
 import subprocess
+import tomllib
 from pathlib import Path, PurePosixPath
 
 from handfoot.client import __version__
@@ -247,6 +248,21 @@ def test_the_install_check_sees_an_index_install() -> None:
     assert found == ['pip install "handfoot-server[postgres]"  # and a comment']
     assert pypi_installs("pip install -e '.[async]' and pip install dist/handfoot-0.1.0-py3-none-any.whl") == []
     assert pypi_installs("pip install --find-links dist 'dist/handfoot-0.1.0-py3-none-any.whl[server]'") == []
+
+
+def readme_extras(readme: str) -> set[str]:
+    """The names in backquotes of the README's paragraph that lists the extras (``Extras: ...``)."""
+    [paragraph] = [p for p in readme.split("\n\n") if "Extras:" in p]
+    return set(re.findall(r"`([\w-]+)`", paragraph.split("Extras:", 1)[1]))
+
+
+def test_the_readme_names_every_extra() -> None:
+    """Why: the notebooks' extra (Jupyter) was named nowhere a newcomer reads first (issue 44)."""
+    files = (PROJECT_ROOT / "pyproject.toml", PROJECT_ROOT / "api" / "pyproject.toml")
+    extras = {name for path in files for name in tomllib.loads(path.read_text())["project"]["optional-dependencies"]}
+    assert extras >= {"async", "notebooks", "postgres"}  # read from both files
+    assert extras - readme_extras(README) == set()
+    assert "notebooks" not in readme_extras("Extras: `async` (httpx) on `handfoot`.\n\n`notebooks`")
 
 
 # --- Links between the Markdown files --------------------------------------------------------------

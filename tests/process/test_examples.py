@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -163,16 +165,82 @@ def test_async_bot_example(live_server: LiveServer) -> None:
     assert lines[1].startswith("valid dirty meld of 9s") and lines[2].startswith("INVALID")
 
 
-def test_make_notebooks_runs_them_against_a_throwaway_server() -> None:
-    """``make notebooks``' runner: each notebook against its own server, the games list unchanged
-    by each (``--no-write``: the checkout's files are left alone)."""
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLES / "run_notebooks.py"), "--no-write"],
+def run_notebooks(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``make notebooks``' command, ``examples/run_notebooks.py ARGS``, with its temporary files
+    (the server's folder) in ``tmp_path/tmp`` (``TMPDIR``), which it must leave empty."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")}
+    return subprocess.run(
+        [sys.executable, str(EXAMPLES / "run_notebooks.py"), *args],
         capture_output=True,
         text=True,
         timeout=600,
-        env={k: v for k, v in os.environ.items() if not k.startswith("HANDFOOT_")},
+        env=env | {"TMPDIR": str(tmp)},
     )
+
+
+def left_behind(tmp_path: Path) -> list[str]:
+    """What a run left: files in its ``TMPDIR`` and processes (the server, a kernel) still running
+    with that ``TMPDIR`` in their environment (read from /proc)."""
+    tmp = tmp_path / "tmp"
+    found = [f"file {path}" for path in tmp.rglob("*")]
+    marker = f"TMPDIR={tmp}".encode()
+    for proc in Path("/proc").iterdir():
+        try:
+            environ = (proc / "environ").read_bytes().split(b"\0")
+            command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # gone meanwhile, or not a process
+            continue
+        if proc.name.isdigit() and marker in environ:
+            found.append(f"process {proc.name}: {command}")
+    return found
+
+
+def examples_files() -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in EXAMPLES.iterdir() if path.is_file()}
+
+
+def test_make_notebooks_runs_them_against_a_throwaway_server(tmp_path: Path) -> None:
+    """``make notebooks``' runner: each notebook against its own server, which it leaves as found
+    (``--no-write``: the checkout's files are left alone); then no server, kernel or file is left."""
+    files = examples_files()
+    done = run_notebooks(tmp_path, "--no-write")
     assert done.returncode == 0, done.stderr
     for name in ("replay_game.ipynb", "history.ipynb", "other_rules.ipynb", "arena.ipynb"):
-        assert f"{name}: ran in" in done.stdout and "file left as it was, the server as it was" in done.stdout
+        assert f"{name}: ran in" in done.stdout
+    assert done.stdout.count("file left as it was, the server as it was") == 4, done.stdout
+    assert left_behind(tmp_path) == []
+    assert examples_files() == files  # nothing written beside the notebooks, nor into them
+
+
+NOTEBOOK_LEAVING_A_GAME = {
+    "cells": [
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": "a1",
+            "metadata": {},
+            "outputs": [],
+            "source": [
+                "from handfoot.client import Client\n",
+                "teams = [{'name': 'A', 'players': ['a', 'c']}, {'name': 'B', 'players': ['b', 'd']}]\n",
+                "Client().create_game(name='left behind', preset='pagat', teams=teams)",
+            ],
+        }
+    ],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+
+
+def test_make_notebooks_fails_a_notebook_that_leaves_a_game(tmp_path: Path) -> None:
+    """Why: the runner's check must see a change (the history notebook once left two games), and
+    the server and its folder still go when it fails."""
+    notebook = tmp_path / "leaves_a_game.ipynb"
+    notebook.write_text(json.dumps(NOTEBOOK_LEAVING_A_GAME), encoding="utf-8")
+    done = run_notebooks(tmp_path, "--no-write", str(notebook))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{notebook}: left the server changed: games [] -> [\"#1 'left behind' (0 rounds)\"]" in done.stderr
+    assert left_behind(tmp_path) == []

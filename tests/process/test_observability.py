@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -74,11 +76,36 @@ def metric(url: str, name: str) -> float:
     return value
 
 
+#: A text log line's process id (api/logs.py's ``TEXT_FORMAT``: ``time [pid] LEVEL ...``).
+PID = re.compile(r"^\S+ \S+ \[(\d+)\] ")
+
+
+def score_until_both_workers_answer(url: str, log: Path, body: object) -> int:
+    """POST ``body`` to the score endpoint in concurrent batches, each on a new connection, until
+    the request lines of the log show two worker processes among those that answered; how many
+    were sent. Without both, a single worker's own count would pass for the sum."""
+    sent, pids = 0, set()
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        while len(pids) < 2:
+            assert sent < 400, f"one worker answered all {sent} requests: {pids}"
+            ids = [f"metrics-score-{sent + i}" for i in range(8)]
+
+            def score(request_id: str) -> int:
+                headers = {"Connection": "close", "X-Request-ID": request_id}
+                return requests.post(f"{url}/v1/rounds/score", json=body, timeout=10, headers=headers).status_code
+
+            assert list(pool.map(score, ids)) == [200] * len(ids)
+            sent += len(ids)
+            pids |= {match.group(1) for rid in ids if (match := PID.match(line_with(log, rid)))}
+    return sent
+
+
 def test_metrics_add_up_every_workers_counts(tmp_path: Path) -> None:
-    with serve(tmp_path) as (url, _), Client(url) as hf:
+    """Both workers score some rounds (seen in the log); every scrape, whichever worker answers it,
+    counts them all. gthread: a gevent worker may take every connection alone."""
+    with serve(tmp_path, HANDFOOT_WORKER_CLASS="gthread") as (url, log), Client(url) as hf:
         worked = json.loads((Path(__file__).parents[2] / "examples" / "worked_round.json").read_text())
-        for _ in range(12):  # new connections: both workers score some
-            requests.post(f"{url}/v1/rounds/score", json=worked, timeout=10, headers={"Connection": "close"})
+        scored = score_until_both_workers_answer(url, log, worked)
         game = hf.create_game(
             name="Metrics",
             preset="pagat",
@@ -90,7 +117,7 @@ def test_metrics_add_up_every_workers_counts(tmp_path: Path) -> None:
         hf.add_round(game.id, teams=teams, idempotency_key=key)  # replayed: not a second round
         scrapes = [(metric(url, "handfoot_rounds_scored_total"), metric(url, "handfoot_rounds_stored_total"))]
         scrapes += [(metric(url, "handfoot_rounds_scored_total"), metric(url, "handfoot_rounds_stored_total"))]
-        assert scrapes == [(12.0, 1.0), (12.0, 1.0)]
+        assert scrapes == [(float(scored), 1.0), (float(scored), 1.0)]
         routes = requests.get(f"{url}/metrics", timeout=10).text
-        assert 'handfoot_requests_total{method="POST",route="/v1/rounds/score",status="200"} 12.0' in routes
+        assert f'handfoot_requests_total{{method="POST",route="/v1/rounds/score",status="200"}} {scored}.0' in routes
         assert "handfoot_tables_playing 0.0" in routes and "handfoot_seats_waiting 0.0" in routes
