@@ -172,8 +172,8 @@ def make_engine(url: str, *, sqlite_synchronous: str | None = None, **kwargs: An
 
 
 def _json_io(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """JSON columns written by orjson (api/jsonio.py), unless the caller chose otherwise."""
-    return {"json_serializer": jsonio.dumps, **kwargs}
+    """JSON columns written and read by orjson (api/jsonio.py), unless the caller chose otherwise."""
+    return {"json_serializer": jsonio.dumps, "json_deserializer": jsonio.loads, **kwargs}
 
 
 class Database:
