@@ -180,20 +180,33 @@ _SEATS: Table = TableRow.__table__  # type: ignore[assignment]
 _SEAT_HASHES = select(_SEATS.c.seat_hashes, _SEATS.c.owner_id).where(_SEATS.c.id == bindparam("table_id"))
 
 
+#: Seats found, per database: a table's seat hashes and owner are written once, when it is made, and
+#: table ids are never used again (``sqlite_autoincrement``, PostgreSQL's sequence), so a seat found
+#: stays that seat; a token of no seat is looked up every time. Cleared when it reaches this size.
+KNOWN_SEATS_MAX = 10_000
+_KNOWN_SEATS = "_handfoot_known_seats"
+
+
 def seat_named(table_id: int, token: str) -> SeatActor | None:
     """The seat of table ``table_id`` whose token is ``token``, or ``None`` (no such table, no such
-    seat). A lookup of the table's seat hashes in the database, so every worker gives the same answer;
-    made once per request (the rate limiter chooses its bucket by it, the view is authenticated by it).
-    Raises :class:`StoreUnavailableError` when the database cannot be reached."""
-    cache: dict[tuple[int, str], SeatActor | None] = flask.g.setdefault("handfoot_seats", {})
-    found = cache.get((table_id, token), _NOT_LOOKED_UP)
-    if found is _NOT_LOOKED_UP:
-        found = cache[(table_id, token)] = _look_up_seat(get_db(), table_id, token)
-    return found  # type: ignore[return-value]
-
-
-def _look_up_seat(db: Database, table_id: int, token: str) -> SeatActor | None:
+    seat). Looked up in the table's seat hashes in the database, so every worker gives the same
+    answer, and then known to the process (:data:`KNOWN_SEATS_MAX`): the rate limiter chooses its
+    bucket by it and the view is authenticated by it, and a seat's requests after its first read no
+    row for it. Raises :class:`StoreUnavailableError` when the database cannot be reached."""
+    db = get_db()
     digest = hash_key(token)
+    known: dict[tuple[int, str], SeatActor] = db.__dict__.setdefault(_KNOWN_SEATS, {})
+    seat = known.get((table_id, digest))
+    if seat is None:
+        seat = _look_up_seat(db, table_id, digest)
+        if seat is not None:
+            if len(known) >= KNOWN_SEATS_MAX:
+                known.clear()
+            known[(table_id, digest)] = seat
+    return seat
+
+
+def _look_up_seat(db: Database, table_id: int, digest: str) -> SeatActor | None:
     try:
         with db.session() as session:
             row = session.connection().execute(_SEAT_HASHES, {"table_id": table_id}).first()

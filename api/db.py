@@ -31,17 +31,13 @@ from typing import Any
 
 import flask
 from sqlalchemy import (
-    ColumnElement,
     Connection,
     Engine,
     Insert,
     MetaData,
     Table,
-    Text,
-    cast,
     create_engine,
     event,
-    func,
     make_url,
     text,
 )
@@ -176,8 +172,8 @@ def make_engine(url: str, *, sqlite_synchronous: str | None = None, **kwargs: An
 
 
 def _json_io(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """JSON columns written by orjson (api/jsonio.py), unless the caller chose otherwise."""
-    return {"json_serializer": jsonio.dumps, **kwargs}
+    """JSON columns written and read by orjson (api/jsonio.py), unless the caller chose otherwise."""
+    return {"json_serializer": jsonio.dumps, "json_deserializer": jsonio.loads, **kwargs}
 
 
 class Database:
@@ -336,13 +332,6 @@ class Database:
         """Whether the database delivers ``NOTIFY`` to its listeners on commit (PostgreSQL)."""
         return not self.is_sqlite
 
-    @property
-    def chains_writes(self) -> bool:
-        """Whether one statement can chain writes (data-modifying CTEs: PostgreSQL). An append's
-        three writes go as one statement there (``round_statements.append_stmt``), two round trips
-        fewer: a quarter of an append's CPU time (docs/performance.md)."""
-        return not self.is_sqlite
-
     def notify(self, connection: Connection, channel: str, payload: str) -> None:
         """``NOTIFY channel, payload`` in ``connection``'s transaction, delivered on its commit
         (PostgreSQL; a no-op where the database has no ``NOTIFY``, :attr:`notifies`)."""
@@ -386,12 +375,6 @@ class Database:
 
 
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
-
-
-def notify_in(channel: str, payload: ColumnElement[Any]) -> ColumnElement[Any]:
-    """:meth:`Database.notify` as a column of a statement that chains writes (PostgreSQL alone:
-    ``Database.chains_writes``), ``payload`` one of its columns (one round trip, not two)."""
-    return func.pg_notify(channel, cast(payload, Text))
 
 
 @functools.cache

@@ -1,10 +1,10 @@
 """JSON encoding for answers and stored columns, by orjson (a C library, much faster than ``json``).
 
 Every scored round and every append encodes an answer, and an append a stored column too: by the
-standard library that was a share of each request worth taking back (docs/performance.md). Decoding
-stays with the standard library (request bodies, through webargs, so what a client may send and the
-answer to a malformed body are unchanged; and stored columns: orjson reads an integer beyond 64 bits
-as a float).
+standard library that was a share of each request worth taking back (docs/performance.md). Stored
+columns are read by orjson too (:func:`loads`: a table's state is read by every action); request
+bodies are decoded by the standard library (through webargs, so what a client may send and the
+answer to a malformed body are unchanged: orjson reads an integer beyond 64 bits as a float).
 
 The output is the same JSON as before: compact, members in insertion order. One difference in
 bytes, none in meaning: non-ASCII text is written as UTF-8 instead of ``\\u`` escapes. What orjson
@@ -32,6 +32,13 @@ def dumps(obj: Any) -> str:
         return orjson.dumps(obj).decode()
     except (orjson.JSONEncodeError, TypeError):
         return json.dumps(obj, separators=(",", ":"))
+
+
+def loads(text: str | bytes) -> Any:
+    """A stored column's JSON value. Every value stored was written by this server from a checked
+    body, within 64 bits (the bodies' limits, ``handfoot.engine.bodies``), where orjson and the
+    standard library read the same values."""
+    return orjson.loads(text)
 
 
 def json_response(obj: Any, status: int = 200) -> Response:

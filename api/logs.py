@@ -5,8 +5,9 @@ as JSON (``HANDFOOT_LOG_FORMAT``), and one line per request.
   ``X-Request-ID`` when it matches :data:`REQUEST_ID_PATTERN`, else 128 random bits as 32 hex
   digits. The answer's ``X-Request-ID`` header and every log line of the request carry it, so an id
   quoted from an error (the SDK's ``error.request_id``) finds the server's lines.
-- :func:`log_request` (an ``after_request`` hook): one line per answered request on the logger
-  ``handfoot.server.requests`` at INFO: method, path, status, milliseconds.
+- :func:`start` and :func:`finish` (``api/lifecycle.py`` calls them before and after each view):
+  the request's start time and id; its ``X-Request-ID`` header and one line per answered request on
+  the logger ``handfoot.server.requests`` at INFO: method, path, status, milliseconds.
 - :func:`logging_config`: gunicorn's ``logconfig_dict`` (``api/gunicorn_conf.py``): gunicorn's own
   lines and the server's, on standard error, as text or as one JSON object a line, at
   ``HANDFOOT_LOG_LEVEL``. In process (tests, ``flask run``) nothing is configured here.
@@ -22,9 +23,18 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Response, has_request_context, request
+from flask import Request, Response, has_request_context, request
 
-__all__ = ["LOG_FORMATS", "JsonFormatter", "RequestIdFilter", "log_request", "logging_config", "request_id"]
+__all__ = [
+    "LOG_FORMATS",
+    "STARTED_KEY",
+    "JsonFormatter",
+    "RequestIdFilter",
+    "finish",
+    "logging_config",
+    "request_id",
+    "start",
+]
 
 #: What a client-sent ``X-Request-ID`` may be to be echoed (else the server makes one): short, and
 #: safe to write in logs and headers as is.
@@ -32,48 +42,48 @@ REQUEST_ID_PATTERN = re.compile(r"[A-Za-z0-9._-]{1,64}")
 #: ``HANDFOOT_LOG_FORMAT``'s values.
 LOG_FORMATS = ("text", "json")
 _ENVIRON_KEY = "handfoot.request_id"
-_STARTED_KEY = "handfoot.started"
+#: Where the request's start (``time.perf_counter``) is kept in its WSGI environ.
+STARTED_KEY = "handfoot.started"
 
 requests_log = logging.getLogger("handfoot.server.requests")
 
 
 def request_id() -> str:
     """This request's id (see the module's doc); the same on every call within the request."""
-    environ = request.environ
+    return _request_id(request.environ)
+
+
+def _request_id(environ: dict[str, Any]) -> str:
     found = environ.get(_ENVIRON_KEY)
     if found is None:
         sent = environ.get("HTTP_X_REQUEST_ID")  # the header, as request.headers would read it
         found = sent if sent and REQUEST_ID_PATTERN.fullmatch(sent) else os.urandom(16).hex()
         environ[_ENVIRON_KEY] = found
-        environ.setdefault(_STARTED_KEY, time.perf_counter())
+        environ.setdefault(STARTED_KEY, time.perf_counter())
     return str(found)
 
 
-def start_request() -> None:
-    """``before_request``: the request's id and start time, before anything logs."""
-    request.environ[_STARTED_KEY] = time.perf_counter()
-    request_id()
+def start(environ: dict[str, Any]) -> None:
+    """A request's start time and id, in its WSGI ``environ``, before anything logs."""
+    environ[STARTED_KEY] = time.perf_counter()
+    _request_id(environ)
 
 
-def send_request_id(response: Response) -> Response:
-    """``after_request``: ``X-Request-ID`` on every answer, errors included. Quote it when reporting
-    a problem."""
-    response.headers["X-Request-ID"] = request_id()
-    return response
-
-
-def log_request(response: Response) -> Response:
-    """``after_request``: the request's line (method, path, status, milliseconds)."""
+def finish(req: Request, response: Response) -> Response:
+    """``X-Request-ID`` on every answer, errors included (quote it when reporting a problem), and the
+    request's line (method, path, status, milliseconds)."""
+    environ = req.environ
+    response.headers["X-Request-ID"] = _request_id(environ)
     if requests_log.isEnabledFor(logging.INFO):
-        started = request.environ.get(_STARTED_KEY, time.perf_counter())
-        elapsed = round((time.perf_counter() - started) * 1000, 1)
+        elapsed = round((time.perf_counter() - environ.get(STARTED_KEY, time.perf_counter())) * 1000, 1)
+        method, path, status = req.method, req.path, response.status_code
         requests_log.info(
             "%s %s -> %d in %.1f ms",
-            request.method,
-            request.path,
-            response.status_code,
+            method,
+            path,
+            status,
             elapsed,
-            extra={"method": request.method, "path": request.path, "status": response.status_code, "ms": elapsed},
+            extra={"method": method, "path": path, "status": status, "ms": elapsed},
         )
     return response
 

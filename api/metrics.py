@@ -48,6 +48,8 @@ from prometheus_client.registry import Collector
 from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from handfoot.server.logs import STARTED_KEY
+
 __all__ = ["METRICS_DIR_PREFIX", "SEATS_WAITING", "init_app"]
 
 #: The name of a metrics folder ``handfoot-server serve`` makes (and gunicorn's ``on_exit`` removes).
@@ -63,7 +65,6 @@ SEATS_WAITING = Gauge(
 
 #: Whether prometheus_client counts in files (chosen when it was imported, with this module).
 MULTIPROCESS = os.path.isdir(os.environ.get("PROMETHEUS_MULTIPROC_DIR", ""))
-_STARTED_KEY = "handfoot.metrics.started"
 #: A route's parameter with its converter (``<int(min=1):game_id>``): the label names it as the
 #: OpenAPI document does (``{game_id}``).
 _PARAMETER = re.compile(r"<(?:[^:>]+:)?([^>]+)>")
@@ -92,12 +93,16 @@ class TablesPlaying(Collector):
         yield family
 
 
+def enabled(app: flask.Flask) -> bool:
+    """Whether ``app`` counts its requests (``HANDFOOT_METRICS`` is not ``off``)."""
+    return str(app.config.get("METRICS", "on")).lower() != "off"
+
+
 def init_app(app: flask.Flask) -> None:
-    """Count the app's requests and serve ``/metrics``, unless ``HANDFOOT_METRICS`` is ``off``."""
-    if str(app.config.get("METRICS", "on")).lower() == "off":
+    """Serve ``/metrics``, unless ``HANDFOOT_METRICS`` is ``off`` (``lifecycle.finish`` counts each
+    request: :func:`count`)."""
+    if not enabled(app):
         return
-    app.before_request(_start)
-    app.after_request(_count)
     tables = TablesPlaying(app)
 
     def metrics() -> flask.Response:
@@ -119,10 +124,6 @@ def init_app(app: flask.Flask) -> None:
     app.add_url_rule("/metrics", "metrics", metrics, methods=["GET"])
 
 
-def _start() -> None:
-    flask.request.environ[_STARTED_KEY] = time.perf_counter()
-
-
 @functools.cache
 def _route(rule: str) -> str:
     """A route's label: its rule as the OpenAPI document writes it (``/v1/games/{game_id}``)."""
@@ -136,12 +137,12 @@ def _series(method: str, route: str, status: int) -> tuple[Any, Any]:
     return REQUESTS.labels(method, route, str(status)), DURATION.labels(method, route)
 
 
-def _count(response: flask.Response) -> flask.Response:
-    request = flask.request
+def count(request: flask.Request, response: flask.Response) -> None:
+    """Count the answered ``request`` (its ``response``) in the series above."""
     route = _route(request.url_rule.rule) if request.url_rule is not None else "unmatched"
     if route == "/metrics":
-        return response
-    started = request.environ.get(_STARTED_KEY)
+        return
+    started = request.environ.get(STARTED_KEY)
     requests, duration = _series(request.method, route, response.status_code)
     requests.inc()
     if started is not None:
@@ -155,4 +156,3 @@ def _count(response: flask.Response) -> flask.Response:
             and "Idempotent-Replayed" not in response.headers
         ):
             STORED.inc()
-    return response

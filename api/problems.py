@@ -318,8 +318,8 @@ def end_request_session(response: flask.Response) -> flask.Response:
     """``after_request``: end the request's database session before the answer goes (its read
     snapshot rolled back, its connection returned); a database that died since the view's last
     statement fails that rollback, and the answer is then the 503 (never the WSGI server's 500 of
-    a teardown that raised). Registered after every other app hook, so it runs first of them and
-    the request's log line and headers are those of the answer sent."""
+    a teardown that raised). The first step of ``lifecycle.finish``, so the request's log line and
+    headers are those of the answer sent."""
     try:
         db.get_db().end_session()
     except db.DATABASE_DOWN as err:
@@ -337,7 +337,6 @@ def register_error_handlers(app: flask.Flask) -> None:
     app.register_error_handler(GameServiceError, service_problem)
     for error in db.DATABASE_DOWN:
         app.register_error_handler(error, database_down)
-    app.after_request(end_request_session)
 
 
 # --------------------------------------------------------------------------------------------

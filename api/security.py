@@ -160,7 +160,7 @@ class RateLimiter:
         return ratelimit.Leases()
 
     def check(self) -> None:
-        """``before_request``: count this request against its key; past a limit, 429 with
+        """Count this request against its key; past a limit, 429 with
         ``Retry-After`` (seconds until that limit's window resets, at least 1)."""
         if _not_limited():
             return
@@ -188,7 +188,7 @@ class RateLimiter:
 
     @staticmethod
     def add_headers(response: flask.Response) -> flask.Response:
-        """``after_request``: ``X-RateLimit-Limit``/``-Remaining``/``-Reset`` (epoch seconds) of the
+        """``X-RateLimit-Limit``/``-Remaining``/``-Reset`` (epoch seconds) of the
         limit closest to refusing, on every counted answer."""
         shown = flask.g.get("rate_limit_shown")
         if shown is not None:
@@ -221,9 +221,7 @@ def init_app(app: flask.Flask) -> None:
         key_prefix=app.config.get("RATE_LIMIT_KEY_PREFIX") or "",
         seat_limit=(app.config.get("SEAT_RATE_LIMIT") or "").strip() or DEFAULT_SEAT_LIMIT,
     )
-    app.extensions[EXTENSION_KEY] = limiter
-    app.before_request(limiter.check)
-    app.after_request(limiter.add_headers)
+    app.extensions[EXTENSION_KEY] = limiter  # counted by lifecycle.begin and lifecycle.finish
 
 
 def no_store_for_keys(response: flask.Response) -> flask.Response:

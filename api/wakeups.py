@@ -293,16 +293,15 @@ def watch(db: Database, table_id: int) -> contextlib.AbstractContextManager[Wait
     return of(db).watch(table_id)
 
 
-def announce(session: Session, table_ids: Iterable[int], *, notified: bool = False) -> None:
+def announce(session: Session, table_ids: Iterable[int]) -> None:
     """In the write transaction that changes ``table_ids``: their waiters wake when it commits
     (never for a rollback). PostgreSQL: a ``NOTIFY`` for each, which the database delivers to every
-    host's listener on commit (``Database.notify``; ``notified``: the write's own statement sent it,
-    ``db.notify_in``); and, on every backend, :meth:`Wakeups.changed` once ``session``'s
+    host's listener on commit (``Database.notify``); and, on every backend, :meth:`Wakeups.changed` once ``session``'s
     transaction has committed."""
     from handfoot.server.db import Database  # db.py imports this module
 
     ids, db = list(table_ids), Database.of(session)
-    for table_id in [] if notified else ids:
+    for table_id in ids:
         db.notify(session.connection(), CHANNEL, str(table_id))
     pending = session.info.setdefault(_PENDING, {})
     pending.setdefault(of(db), set()).update(ids)

@@ -85,6 +85,22 @@ def name_characters_problem(value: str) -> str | None:
     return None
 
 
+def _plain_name(value: Any) -> bool:
+    """A name as :meth:`_Reader.name` takes it, in printable ASCII (the common case, tested at once)."""
+    return (
+        type(value) is str
+        and len(value) <= MAX_NAME_LENGTH
+        and value.isascii()
+        and value.isprintable()
+        and bool(value.strip(" "))
+    )
+
+
+def _plain_cards(value: Any) -> bool:
+    """A list :meth:`_Reader.cards` takes."""
+    return type(value) is list and len(value) <= MAX_CARDS_PER_LIST
+
+
 class _Reader:
     """Collects the problems of one body (``problems``), each at its path. A value's own problems
     come first; a list's length and a side's one form are looked at once its items are sound (as
@@ -159,13 +175,15 @@ class _Reader:
             self.each(value, path, self.cards, MAX_MELDS_PER_TEAM)
 
     def player(self, value: Any, path: Path) -> None:
+        # A member as it should be is passed by a test of its own, before any path is built: the
+        # reader runs on every round body (docs/performance.md).
         if self.object(value, path, _PLAYER_KEYS, "name"):
             get = value.get
-            if "name" in value:
+            if "name" in value and not _plain_name(value["name"]):
                 self.name(value["name"], (*path, "name"))
-            if "hand" in value:
+            if "hand" in value and not _plain_cards(value["hand"]):
                 self.cards(value["hand"], (*path, "hand"))
-            if get("foot") is not None:
+            if get("foot") is not None and not _plain_cards(value["foot"]):
                 self.cards(value["foot"], (*path, "foot"))
             if get("played_from_foot") is not None:
                 self.boolean(value["played_from_foot"], (*path, "played_from_foot"))
@@ -196,14 +214,14 @@ class _Reader:
         if not self.object(value, path, _TEAM_KEYS, "name"):
             return
         get = value.get
-        if "name" in value:
+        if "name" in value and not _plain_name(value["name"]):
             self.name(value["name"], (*path, "name"))
         if "went_out" in value:
             self.boolean(value["went_out"], (*path, "went_out"))
         if "melds" in value:
             self.melds(value["melds"], (*path, "melds"))
         for key in ("red_threes", "burn"):
-            if key in value:
+            if key in value and not _plain_cards(value[key]):
                 self.cards(value[key], (*path, key))
         if "players" in value:
             self.players(value["players"], (*path, "players"))

@@ -25,7 +25,6 @@ from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import (
-    ColumnElement,
     Insert,
     Integer,
     Select,
@@ -33,9 +32,7 @@ from sqlalchemy import (
     bindparam,
     func,
     insert,
-    literal,
     select,
-    union_all,
 )
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
@@ -230,26 +227,6 @@ def write_round_sides(
         for side, facts in enumerate(round_side_facts(teams))
     ]
     session.connection().execute(_INSERT_SIDES, rows)
-
-
-def insert_round_sides_from(game_id: ColumnElement[int], number: ColumnElement[int], sides: int) -> Insert:
-    """The INSERT of a round's ``sides`` rows whose key is ``game_id`` and ``number`` (columns of
-    a statement before it, e.g. a CTE's), their facts bound as ``<column>_<side>`` (the values of
-    :func:`round_side_facts`): an ``INSERT ... SELECT`` that can end a chain of writes in one
-    statement (``services.rounds``, PostgreSQL)."""
-    columns = ROUND_SIDES.c
-    rows = [
-        select(
-            game_id,
-            number,
-            literal(side, columns.side.type),
-            *(bindparam(f"{name}_{side}", type_=columns[name].type) for name in FACT_COLUMNS),
-        )
-        for side in range(sides)
-    ]
-    return insert(ROUND_SIDES).from_select(
-        ["game_id", "number", "side", *FACT_COLUMNS], rows[0] if sides == 1 else union_all(*rows)
-    )
 
 
 def delete_round_sides(session: Session, game_id: int, number: int) -> None:

@@ -12,7 +12,6 @@ from sqlalchemy import ColumnElement, Insert, Select, Table, Text, Update, bindp
 
 from handfoot.server.models import Game, Round
 from handfoot.server.models import Table as TableRow
-from handfoot.server.services.history import insert_round_sides_from
 
 GAMES: Table = Game.__table__  # type: ignore[assignment]
 ROUNDS: Table = Round.__table__  # type: ignore[assignment]
@@ -66,33 +65,3 @@ def state_update_stmt(anonymous: bool, refuse_table: bool) -> Update:
 
 ROUND_TOTALS = select(ROUNDS.c.teams).where(ROUNDS.c.game_id == bindparam("game_id")).order_by(ROUNDS.c.number)
 INSERT_ROUND: Insert = insert(ROUNDS)
-
-
-#: The columns of a new round's row given as parameters (its game's id comes from the game row).
-ROUND_VALUES = ("number", "revision", "request", "teams", "author", "created_at", "updated_at")
-#: Their parameters' names in :func:`append_stmt`: a parameter named as a column of ``games``
-#: would join the UPDATE's SET clause (SQLAlchemy sets every column a parameter names).
-ROUND_PARAMS = {name: f"round_{name}" for name in ROUND_VALUES}
-
-
-@functools.cache
-def append_stmt(anonymous: bool, refuse_table: bool, sides: int) -> Insert:
-    """An append's three writes as one statement, for PostgreSQL (one round trip, not three): the
-    game row's UPDATE (:func:`state_update_stmt`, returning the game's id where it wrote), the
-    round's INSERT from it (the round's values as :data:`ROUND_PARAMS`), and its sides' facts from
-    that (``history.insert_round_sides_from``), chained by data-modifying CTEs. It inserts
-    ``sides`` rows where the UPDATE wrote, none where it did not (its rowcount says which). SQLite
-    has no such CTEs: there the three run one after the other."""
-    moved = state_update_stmt(anonymous, refuse_table).returning(GAMES.c.id).cte("moved")
-    columns = ROUNDS.c
-    stored = (
-        insert(ROUNDS)
-        .from_select(
-            ["game_id", *ROUND_VALUES],
-            select(moved.c.id, *(bindparam(ROUND_PARAMS[name], type_=columns[name].type) for name in ROUND_VALUES)),
-        )
-        .returning(columns.game_id, columns.number)
-        .cte("stored")
-    )
-    # preserve_rowcount: an INSERT's rowcount is otherwise gone with its cursor, closed on return
-    return insert_round_sides_from(stored.c.game_id, stored.c.number, sides).execution_options(preserve_rowcount=True)

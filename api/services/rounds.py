@@ -5,8 +5,7 @@ Each write is one unit of work (``store.write``) and writes the game row one way
 (:func:`_write_state`): where its version is still the one read, moved on by one. An append (the
 hot path) reads the game row with no lock held, scores the round against it, updates the game row
 (and, in the same UPDATE, asks that no table plays the game) and inserts the round and its sides'
-facts (on PostgreSQL the three in one statement, ``round_statements.append_stmt``: two round trips
-fewer, docs/performance.md). A version that moved meanwhile (another write to the game) runs the
+facts, the same statements on both databases. A version that moved meanwhile (another write to the game) runs the
 whole append again, read and scoring included, and this time the unit is ``locked``: it reads the
 game ``FOR UPDATE`` (on PostgreSQL in ``READ COMMITTED``), so an append loses a race once, however
 busy its game. On SQLite the write lock (``BEGIN IMMEDIATE``) is the guard; on PostgreSQL the
@@ -44,14 +43,12 @@ from handfoot.server.services.errors import (
     TableOpenError,
 )
 from handfoot.server.services.games import find_game, now, state_mapping
-from handfoot.server.services.history import delete_round_sides, round_side_facts, write_round_sides
+from handfoot.server.services.history import delete_round_sides, write_round_sides
 from handfoot.server.services.round_scoring import score
 from handfoot.server.services.round_statements import (
     INSERT_ROUND,
     PLAYING_TABLE,
-    ROUND_PARAMS,
     ROUND_TOTALS,
-    append_stmt,
     game_row_stmt,
     state_update_stmt,
 )
@@ -191,12 +188,6 @@ def _write_state(
         _not_written(session, game_id, refuse_table)
 
 
-def _chained(session: Session) -> bool:
-    """Whether an append's three writes go as one statement (:func:`append_stmt`): where the
-    database chains writes (``Database.chains_writes``; docs/performance.md says why)."""
-    return Database.of(session).chains_writes
-
-
 @dataclass(frozen=True, slots=True)
 class _Append:
     """A round scored against the game row at ``version``, and the game's state after it."""
@@ -238,8 +229,7 @@ def _store_append(
     session: Session, actor: Actor, append: _Append, request: Mapping[str, Any], *, by_table: bool = False
 ) -> Appended:
     """Write a prepared append in the caller's write transaction: the game row where its version is
-    still the one scored against (:func:`_write_state`), then the round and its sides' facts (where
-    the database chains writes, the three in one statement: :func:`append_stmt`). Unless
+    still the one scored against (:func:`_write_state`), then the round and its sides' facts. Unless
     ``by_table`` (a table storing its own round), a game a table is playing is refused."""
     stamp = now()
     state = append.state
@@ -261,19 +251,9 @@ def _store_append(
         "created_at": stamp,
         "updated_at": stamp,
     }
-    refuse_table = not by_table
-    if _chained(session):
-        params = _state_params(actor, append.game_id, append.version, state, stamp)
-        params.update({ROUND_PARAMS[name]: value for name, value in values.items()})
-        for side, facts in enumerate(round_side_facts(rnd.teams)):
-            params.update({f"{name}_{side}": value for name, value in facts.items()})
-        stmt = append_stmt(actor.key_id is None, refuse_table, len(rnd.teams))
-        if session.connection().execute(stmt, params).rowcount != len(rnd.teams):
-            _not_written(session, append.game_id, refuse_table)
-    else:
-        _write_state(session, actor, append.game_id, append.version, state, stamp, refuse_table=refuse_table)
-        session.connection().execute(INSERT_ROUND, {"game_id": append.game_id, **values})
-        write_round_sides(session, append.game_id, rnd.number, rnd.teams)
+    _write_state(session, actor, append.game_id, append.version, state, stamp, refuse_table=not by_table)
+    session.connection().execute(INSERT_ROUND, {"game_id": append.game_id, **values})
+    write_round_sides(session, append.game_id, rnd.number, rnd.teams)
     return WrittenGame(append.game_id, append.sides, state), rnd
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from sqlalchemy import Table, bindparam, insert, select, update
 
-from handfoot.server import wakeups
-from handfoot.server.db import notify_in
 from handfoot.server.models import Table as TableRow
 from handfoot.server.models import TableAction, TableRound
 
@@ -43,23 +41,3 @@ UPDATE = (
     )
 )
 POLL = select(TABLES.c.version, TABLES.c.status, TABLES.c.answer_due_at).where(TABLES.c.id == bindparam("table_id"))
-
-#: A log line's values, given as ``log_<column>`` to :data:`ACT_AT_ONCE`.
-LOGGED = ("round", "index", "seat", "action", "version", "created_at")
-_LOG_LINE = (
-    insert(ACTIONS)
-    .values(
-        table_id=bindparam("table_id"),
-        **{name: bindparam(f"log_{name}", type_=ACTIONS.c[name].type) for name in LOGGED},
-    )
-    .returning(ACTIONS.c.table_id)
-    .cte("logged")
-)
-# logged first, then the row updated: the order of the round-ending path (services.tables), so two
-# actions on one version queue on the log's key instead of deadlocking
-_MOVED = UPDATE.where(TABLES.c.id == _LOG_LINE.c.table_id).returning(TABLES.c.id).cte("moved")
-#: Where the database chains writes (PostgreSQL), an action that ends no round: the action's log
-#: line, :data:`UPDATE` after it, and the waiters' NOTIFY, chained by data-modifying CTEs (one round
-#: trip, not three: docs/performance.md). One row where the update wrote, none where the row's
-#: version had moved (the transaction then rolls back, log line and all).
-ACT_AT_ONCE = select(notify_in(wakeups.CHANNEL, _MOVED.c.id)).select_from(_MOVED)

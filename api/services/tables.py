@@ -355,8 +355,6 @@ def _store_action(
     version, guarded by the row's version read; its waiters, on every host, wake on commit."""
     stamp = now()
     before, answer = data.state, data.due_answer
-    if answer is None and after.phase != "ended" and Database.of(session).chains_writes:
-        return _store_at_once(session, data, action, after, stamp)
     line = {"table_id": data.id, "round": before.round, "created_at": stamp}
     rows = [{**line, "index": before.step, "seat": action["seat"], "action": dict(action), "version": data.version + 1}]
     if answer is not None:  # logged first; its index: the asked round's step, one before the shown one
@@ -366,27 +364,6 @@ def _store_action(
     session.connection().execute(sql.INSERT_ACTION, rows)
     stored = _store_change(session, data, after, stamp, key)
     wakeups.announce(session, [data.id])
-    return stored
-
-
-def _store_at_once(
-    session: Session, data: TableData, action: Mapping[str, Any], after: play.State, stamp: datetime
-) -> TableData:
-    """:func:`_store_action` where the database chains writes (PostgreSQL), for an action that ends
-    no round and follows no due answer: one statement (``table_statements.ACT_AT_ONCE``)."""
-    stored = _next(data, data.status, after, stamp, data.last_round)
-    log = {
-        "round": data.state.round,
-        "index": data.state.step,
-        "seat": action["seat"],
-        "action": dict(action),
-        "version": stored.version,
-        "created_at": stamp,
-    }
-    values = {**_update_values(data, stored), **{f"log_{name}": value for name, value in log.items()}}
-    if session.connection().execute(sql.ACT_AT_ONCE, values).first() is None:
-        raise store.VersionMovedError("the table row changed since it was read")  # run again: then a 409
-    wakeups.announce(session, [data.id], notified=True)
     return stored
 
 

@@ -258,7 +258,10 @@ class SeatEvents(MethodView):
         """
         seen = _last_event_id()
         db, seat = get_db(), actor.seat
-        db.end_session()  # the token's check: its transaction ends before the stream begins
+        # A seat already known to this process (auth.seat_named) is not read again: a table deleted
+        # with its game is a 404 here, before the stream begins.
+        svc.poll(db, table_id)
+        db.end_session()  # no transaction held while the stream runs
         deadline = time.monotonic() + args["wait"]
         admitted = contextlib.ExitStack()
         ticket = admitted.enter_context(waits.admit(actor))  # a 503 here, before the stream

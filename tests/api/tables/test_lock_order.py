@@ -1,9 +1,7 @@
 """Lock order of a table action's writes on PostgreSQL: the log line first, then the table's row.
 
-An action that ends a round (or follows a due answer) inserts its log line, then updates the
-table's row; an action that ends no round (``table_statements.ACT_AT_ONCE``) must take the same
-order. When it updated the row
-first, two such actions on one version waited on each other (a deadlock, found after
+Every action inserts its log line, then updates the table's row. When an action that ended no
+round updated the row first, two such actions on one version waited on each other (a deadlock, found after
 PostgreSQL's ``deadlock_timeout``, 1 s by default) before the loser's retry
 answered 409: racing a round-ending action against another action of the same seat on one version
 (two app clients on one database), 4 of 7 races took ~1.03 s and ``pg_stat_database.deadlocks``

@@ -1,0 +1,117 @@
+"""A request's life around its view, in one place: one hook before the view, one after it.
+
+Before the view (:func:`begin`), in order:
+
+1. its start time and id (``logs.start``), before anything logs;
+2. a body over its operation's limit refused with a 413 (:func:`reject_large_body`);
+3. the request counted against its rate limit, a 429 past it (``security.RateLimiter.check``,
+   where ``HANDFOOT_RATE_LIMIT`` is set).
+
+After the view, or the problem answered instead (:func:`finish`), before the answer goes:
+
+1. the request's database session ended (``problems.end_request_session``: a 503 when the
+   database died since the view's last statement);
+2. the rate-limit headers (``security.RateLimiter.add_headers``);
+3. the request counted in the metrics (``metrics.count``, unless ``HANDFOOT_METRICS=off``);
+4. ``X-Request-ID`` and the request's log line (``logs.finish``).
+
+One hook each way, reading the request once: each of these as a hook of its own paid Flask's
+per-hook dispatch and the request proxy again (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import flask
+from gunicorn.http.errors import ParseException  # type: ignore[import-untyped]
+from werkzeug.exceptions import BadRequest
+
+from handfoot.server import logs, metrics, problems, security
+from handfoot.server.parsing import body_limit
+
+__all__ = ["BODY_FRAMING_ERRORS", "init_app", "reject_large_body"]
+
+
+def init_app(app: flask.Flask) -> None:
+    """Register :func:`begin` and :func:`finish` with what ``app.config`` turns on (after
+    ``security.init_app`` and ``metrics.init_app``)."""
+    limiter = security.limiter_of(app)
+    counting = metrics.enabled(app)
+
+    def begin() -> None:
+        request = flask.request._get_current_object()  # type: ignore[attr-defined]
+        logs.start(request.environ)
+        reject_large_body(request)
+        if limiter is not None:
+            limiter.check()
+
+    def finish(response: flask.Response) -> flask.Response:
+        request = flask.request._get_current_object()  # type: ignore[attr-defined]
+        response = problems.end_request_session(response)
+        if limiter is not None:
+            limiter.add_headers(response)
+        if counting:
+            metrics.count(request, response)
+        return logs.finish(request, response)
+
+    app.before_request(begin)
+    app.after_request(finish)
+
+
+def reject_large_body(request: flask.Request) -> None:
+    """413 ``body-too-large`` for every body over the limit (the operation's: ``parsing.body_limit``),
+    whatever the route and however framed.
+
+    - A declared ``Content-Length`` over the limit: refused before anything is read.
+    - No ``Content-Length`` (chunked) on a server that terminates the input (``wsgi.input_terminated``:
+      gunicorn, werkzeug's server): the body is read here, up to one byte past the limit, and
+      refused past it. Werkzeug's own guard would cut it at the limit without a word (a 3 MiB body
+      whose first MiB is JSON answered 200). A body within the limit becomes the request's input
+      with its length declared, so every later read sees it whole. Broken chunked framing is a 400.
+    """
+    limit = body_limit()
+    if limit is None:
+        return
+    length = request.content_length
+    if length is not None:
+        if length > limit:
+            flask.abort(413)
+        return
+    environ = request.environ
+    if not environ.get("wsgi.input_terminated"):
+        return  # werkzeug reads no body without a length from such a server (an empty stream)
+    try:
+        data = _read_at_most(environ["wsgi.input"], limit + 1)
+    except BODY_FRAMING_ERRORS:  # a chunk size that is not hex, a body cut off before its last chunk
+        problems.abort_problem(
+            400,
+            "Malformed body",
+            "The request body's chunked framing is malformed or cut off before its last chunk.",
+            type_slug="bad-request",
+        )
+    if len(data) > limit:
+        flask.abort(413)
+    environ["wsgi.input"] = io.BytesIO(data)
+    environ["CONTENT_LENGTH"] = str(len(data))
+    request.__dict__.pop("stream", None)  # werkzeug's cached stream, should anything have opened it
+
+
+#: What a server's body reader raises on broken framing: gunicorn's parse errors (InvalidChunkSize,
+#: ChunkMissingTerminator...) and NoMoreData (an IOError), werkzeug's ClientDisconnected (a
+#: ValueError's kin, and already a 400 of its own), a socket's reset.
+BODY_FRAMING_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, ParseException, BadRequest)
+
+
+def _read_at_most(stream: Any, size: int) -> bytes:
+    """Up to ``size`` bytes of ``stream``: fewer only at its end (servers return short reads)."""
+    parts: list[bytes] = []
+    left = size
+    while left > 0:
+        part = stream.read(min(left, 64 * 1024))
+        if not part:
+            break
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
