@@ -249,7 +249,8 @@ def main(argv: list[str] | None = None) -> None:
         worker_class = args.worker_class or gunicorn_conf.default_worker_class()
         env = {"DATABASE_URL": url, "HANDFOOT_RATE_LIMIT": "off", "HANDFOOT_WORKER_CLASS": worker_class}
         if args.no_caps:
-            env |= {"HANDFOOT_WAITS_PER_ADDRESS": "100000", "HANDFOOT_WAITS_PER_PROCESS": "100000"}
+            lifted = ("ADDRESS", "OWNER", "PROCESS")  # the owner's too: gthread's default of 4 would hold
+            env |= {f"HANDFOOT_WAITS_PER_{cap}": "100000" for cap in lifted}
 
         def command(port: int, workers: int) -> list[str]:
             return [str(BIN / "gunicorn"), "-c", GUNICORN_CONF, "-w", str(workers), "-b", f"127.0.0.1:{port}"]

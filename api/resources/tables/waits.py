@@ -35,6 +35,10 @@ from handfoot.server.problems import abort_problem
 
 #: A client address's waits at once in one worker process (four bots of one local game fit).
 DEFAULT_PER_ADDRESS = 4
+#: The same under gevent, where a wait is a sleeping greenlet and an address's 200 bots fit (``make
+#: bench-waiting``): half of :data:`DEFAULT_PER_PROCESS_GREEN`, so one address, like one owner, always
+#: leaves the other half of the process's waits to the others.
+DEFAULT_PER_ADDRESS_GREEN = 250
 #: The waits of one owner's seats at once in one worker process (the four seats of one table fit),
 #: two fewer than :data:`DEFAULT_PER_PROCESS`: room for the seats of other owners' tables.
 DEFAULT_PER_OWNER = 4
@@ -153,7 +157,10 @@ def of_app(app: flask.Flask | None = None) -> Waits:
         waits = target.extensions.setdefault(
             EXTENSION_KEY,
             Waits(
-                int(target.config.get("WAITS_PER_ADDRESS") or DEFAULT_PER_ADDRESS),
+                int(
+                    target.config.get("WAITS_PER_ADDRESS")
+                    or (DEFAULT_PER_ADDRESS_GREEN if green() else DEFAULT_PER_ADDRESS)
+                ),
                 int(
                     target.config.get("WAITS_PER_PROCESS")
                     or (DEFAULT_PER_PROCESS_GREEN if green() else DEFAULT_PER_PROCESS)
