@@ -177,3 +177,32 @@ def test_green_is_gevents_patched_threading(monkeypatch: pytest.MonkeyPatch) -> 
     assert not waits.green()
     monkeypatch.delitem(sys.modules, "gevent.monkey")
     assert not waits.green()
+
+
+def _refused_after(registry: waits.Waits, table_id: int, seat: int) -> int:
+    """The ``Retry-After`` (seconds) of seat ``seat``'s refused wait (address ``a``, held full)."""
+    with pytest.raises(ProblemHTTPException) as refused:
+        registry.admit(table_id, seat, "a").__enter__()
+    return int(refused.value.extra_headers["Retry-After"])
+
+
+def test_retry_after_spreads_a_crowd_of_refused_seats() -> None:
+    """A few refused seats come back after ``RETRY_AFTER``; past ``REFUSALS_PER_SECOND`` of them in
+    that time, each is told to come back later (from ``RETRY_AFTER_CROWDED``, growing, at most
+    ``RETRY_AFTER_MAX``), so the refused seats of a worker ask again about ``REFUSALS_PER_SECOND``
+    times a second however many they are. A seat counts once, until it is admitted or stays away
+    ``RETRY_AFTER_MAX`` seconds."""
+    now = [0.0]
+    registry = waits.Waits(per_address=1, per_process=10, clock=lambda: now[0])
+    few = waits.REFUSALS_PER_SECOND * waits.RETRY_AFTER
+    with registry.admit(0, 0, "a"):
+        afters = [_refused_after(registry, 1 + i // 4, i % 4) for i in range(1000)]
+        assert set(afters[:few]) == {waits.RETRY_AFTER}
+        assert afters[few] >= waits.RETRY_AFTER_CROWDED and afters == sorted(afters)
+        assert afters[-1] == waits.RETRY_AFTER_MAX and afters[299] <= 1 + 300 / waits.REFUSALS_PER_SECOND
+        assert _refused_after(registry, 1, 0) == waits.RETRY_AFTER_MAX  # seen again: still 1,000 seats
+        now[0] = waits.RETRY_AFTER_MAX + 1  # every seat but one stayed away
+        assert _refused_after(registry, 1, 0) == waits.RETRY_AFTER
+    with registry.admit(1, 0, "a"):  # admitted: no longer counted
+        pass
+    assert len(registry._refused) == 0
