@@ -3,18 +3,19 @@ server with no seat waiting, one run, through gunicorn as ``make run`` serves (2
 
 The server: ``gunicorn -c python:handfoot.server.gunicorn_conf`` (api/gunicorn_conf.py) on a fresh
 migrated SQLite file (or ``--database-url``), its worker class ``--worker-class`` (``gevent`` or
-``gthread``: ``HANDFOOT_WORKER_CLASS``; default: the configuration's, as ``make run``). ``--waiters``
-seats (tables of four) each loop a long-poll (``wait`` 60) on a thread of the bench's; a wait refused
-(503 ``waits-full``) is counted and asked again after its ``Retry-After``. Then ``--clients`` threads
-post one scored round (``bench.rounds.score_body``) after another for ``--seconds``, first with no waiter, then with the
-waiters waiting. It prints both throughputs, their ratio, the score requests that failed and the waits
-refused. Every other seat streams its events (``GET .../events``, ``wait`` 60) instead of long-polling
-(issue 29: long-polls and streams mixed). ``--slowloris`` connections each send a request's headers a
-line every 5 s and never finish (a slow client holding whatever the server gives a connection);
-they open with the waiters and are counted by whether the server closed them. ``--writers`` threads
-each append rounds to a game of their own (``POST /v1/games/{id}/rounds``) through both windows:
-writes contending for SQLite's lock, which under gevent block their whole worker while they wait;
-it prints their rate, failures and slowest answer, and the slowest score answer.
+``gthread``: ``HANDFOOT_WORKER_CLASS``; default: the configuration's, as ``make run``).
+``--waiters`` seats (tables of four) each loop a long-poll (``wait`` 60) on a thread of the bench's;
+a wait refused (503 ``waits-full``) is counted and asked again after its ``Retry-After`` (the values
+seen are printed). Then ``--clients`` threads post one scored round (``bench.rounds.score_body``)
+after another for ``--seconds``, first with no waiter, then with the waiters waiting. It prints both
+throughputs, their ratio, the score requests that failed and the waits refused. Every other seat
+streams its events (``GET .../events``, ``wait`` 60) instead of long-polling (issue 29: long-polls
+and streams mixed). ``--slowloris`` connections each send a request's headers a line every 5 s and
+never finish (a slow client holding whatever the server gives a connection); they open with the
+waiters and are counted by whether the server closed them. ``--writers`` threads each append rounds
+to a game of their own (``POST /v1/games/{id}/rounds``) through both windows: writes contending for
+SQLite's lock, which under gevent block their whole worker while they wait; it prints their rate,
+failures and slowest answer, and the slowest score answer.
 
     python -m bench.waiting_load --waiters 200 --slowloris 40 --worker-class gevent
 """
@@ -102,6 +103,7 @@ class Waiters:
 
     def __init__(self, base: str, count: int) -> None:
         self.base, self.refused, self.answered, self.errors = base, 0, 0, 0
+        self.retry_afters: set[int] = set()  # the Retry-After values of the refusals
         self.kinds: dict[str, int] = {}  # the errors by exception or status
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -114,6 +116,13 @@ class Waiters:
         for i, (table_id, token) in enumerate(seats[:count]):
             target = self._stream if i % 2 else self._wait
             self._threads.append(threading.Thread(target=target, args=(table_id, token), daemon=True))
+
+    def _refusal(self, answer: requests.Response) -> None:
+        """A refused wait: counted, then asked again after its ``Retry-After``."""
+        after = int(answer.headers.get("Retry-After", "1"))
+        self.refused += 1
+        self.retry_afters.add(after)
+        self._stop.wait(after)
 
     def _stream(self, table_id: int, token: str) -> None:
         """A seat streaming its events: read until the stream ends, then open another."""
@@ -128,8 +137,7 @@ class Waiters:
                         timeout=90,
                     ) as answer:
                         if answer.status_code == 503:
-                            self.refused += 1
-                            self._stop.wait(float(answer.headers.get("Retry-After", "1")))
+                            self._refusal(answer)
                             continue
                         if answer.status_code != 200:
                             self.errors += 1
@@ -161,8 +169,7 @@ class Waiters:
                     self._stop.wait(1)
                     continue
                 if answer.status_code == 503:
-                    self.refused += 1
-                    self._stop.wait(float(answer.headers.get("Retry-After", "1")))
+                    self._refusal(answer)
                 elif answer.status_code == 200:
                     self.answered += 1
                 else:
@@ -281,6 +288,7 @@ def main(argv: list[str] | None = None) -> None:
                 "score_failures": alone["score_failures"] + crowded["score_failures"],
                 "score_slowest_s": max(alone["score_slowest_s"], crowded["score_slowest_s"]),
                 "waits_refused": waiters.refused,
+                "retry_afters": sorted(waiters.retry_afters),
                 "wait_errors": waiters.errors,
                 "wait_error_kinds": waiters.kinds,
             }
