@@ -23,7 +23,8 @@
   the waiting requests (a seat's long-poll or event stream) one client address, the seats of one
   owner's tables (an API key's; the keyless tables are one owner), and all together, may hold at
   once in one worker process; past any, a 503 ``waits-full`` with ``Retry-After``. Defaults 4, 4
-  and 6; an owner's cap is held below the process's (``api/resources/tables/waits.py``).
+  and 6 under gthread, 250, 250 and 500 under gevent; an owner's cap is held below the process's
+  (``api/resources/tables/waits.py``).
 - ``HANDFOOT_CORS_ORIGINS``: comma-separated origins allowed to call ``/v1`` from a browser, or
   ``*``; unset: CORS off.
 - ``HANDFOOT_METRICS`` (``on``, ``off``) and ``HANDFOOT_METRICS_TOKEN``: Prometheus metrics at

@@ -3,18 +3,22 @@ server with no seat waiting, one run, through gunicorn as ``make run`` serves (2
 
 The server: ``gunicorn -c python:handfoot.server.gunicorn_conf`` (api/gunicorn_conf.py) on a fresh
 migrated SQLite file (or ``--database-url``), its worker class ``--worker-class`` (``gevent`` or
-``gthread``: ``HANDFOOT_WORKER_CLASS``; default: the configuration's, as ``make run``). ``--waiters``
-seats (tables of four) each loop a long-poll (``wait`` 60) on a thread of the bench's; a wait refused
-(503 ``waits-full``) is counted and asked again after its ``Retry-After``. Then ``--clients`` threads
-post one scored round (``bench.rounds.score_body``) after another for ``--seconds``, first with no waiter, then with the
-waiters waiting. It prints both throughputs, their ratio, the score requests that failed and the waits
-refused. Every other seat streams its events (``GET .../events``, ``wait`` 60) instead of long-polling
-(issue 29: long-polls and streams mixed). ``--slowloris`` connections each send a request's headers a
-line every 5 s and never finish (a slow client holding whatever the server gives a connection);
-they open with the waiters and are counted by whether the server closed them. ``--writers`` threads
-each append rounds to a game of their own (``POST /v1/games/{id}/rounds``) through both windows:
-writes contending for SQLite's lock, which under gevent block their whole worker while they wait;
-it prints their rate, failures and slowest answer, and the slowest score answer.
+``gthread``: ``HANDFOOT_WORKER_CLASS``; default: the configuration's, as ``make run``).
+``--waiters`` seats (tables of four) each loop a long-poll (``wait`` 60) on a thread of the bench's;
+a wait refused (503 ``waits-full``) is counted and asked again after its ``Retry-After`` (the values
+seen are printed). Then ``--clients`` threads post one scored round (``bench.rounds.score_body``)
+after another for ``--seconds``, first with no waiter, then with the waiters waiting. It prints both
+throughputs, their ratio, the score requests that failed and the waits refused, and the server's CPU
+time (its workers', from ``/proc``) per scored round in each window: ``cpu_ratio``, alone over
+beside the waiters, is what the waiters cost each score, read apart from whatever else the machine
+runs (a shared machine's load moves the throughputs, much less the CPU a request takes). Every other
+seat streams its events (``GET .../events``, ``wait`` 60) instead of long-polling (issue 29:
+long-polls and streams mixed). ``--slowloris`` connections each send a request's headers a line
+every 5 s and never finish (a slow client holding whatever the server gives a connection); they open
+with the waiters and are counted by whether the server closed them. ``--writers`` threads each
+append rounds to a game of their own (``POST /v1/games/{id}/rounds``) through both windows: writes
+contending for SQLite's lock, which under gevent block their whole worker while they wait; it prints
+their rate, failures and slowest answer, and the slowest score answer.
 
     python -m bench.waiting_load --waiters 200 --slowloris 40 --worker-class gevent
 """
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import select
 import socket
 import tempfile
@@ -34,7 +39,7 @@ from typing import Any
 import requests
 
 from bench.rounds import PRESET, append_body, game_teams, score_body
-from bench.server import BIN, GUNICORN_CONF, _serve
+from bench.server import BIN, GUNICORN_CONF, Server, _serve
 from handfoot.server import gunicorn_conf, migrate
 from handfoot.server.schemas import MAX_ROUNDS_PER_GAME
 
@@ -92,9 +97,22 @@ class Load:
             mine = [i for i, job in enumerate(jobs) if job[0] == kind]
             if mine:
                 result[f"{kind}_per_s"] = sum(done[i] for i in mine) / elapsed
+                result[f"{kind}_done"] = sum(done[i] for i in mine)
                 result[f"{kind}_failures"] = sum(failed[i] for i in mine)
                 result[f"{kind}_slowest_s"] = round(max(slowest[i] for i in mine), 2)
         return result
+
+
+def server_cpu(server: Server) -> float:
+    """CPU seconds (user and system) the server's workers have used so far (``/proc``)."""
+    total = 0
+    for pid in server.workers():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (stat's 14th and 15th)
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 class Waiters:
@@ -102,6 +120,7 @@ class Waiters:
 
     def __init__(self, base: str, count: int) -> None:
         self.base, self.refused, self.answered, self.errors = base, 0, 0, 0
+        self.retry_afters: set[int] = set()  # the Retry-After values of the refusals
         self.kinds: dict[str, int] = {}  # the errors by exception or status
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -114,6 +133,13 @@ class Waiters:
         for i, (table_id, token) in enumerate(seats[:count]):
             target = self._stream if i % 2 else self._wait
             self._threads.append(threading.Thread(target=target, args=(table_id, token), daemon=True))
+
+    def _refusal(self, answer: requests.Response) -> None:
+        """A refused wait: counted, then asked again after its ``Retry-After``."""
+        after = int(answer.headers.get("Retry-After", "1"))
+        self.refused += 1
+        self.retry_afters.add(after)
+        self._stop.wait(after)
 
     def _stream(self, table_id: int, token: str) -> None:
         """A seat streaming its events: read until the stream ends, then open another."""
@@ -128,8 +154,7 @@ class Waiters:
                         timeout=90,
                     ) as answer:
                         if answer.status_code == 503:
-                            self.refused += 1
-                            self._stop.wait(float(answer.headers.get("Retry-After", "1")))
+                            self._refusal(answer)
                             continue
                         if answer.status_code != 200:
                             self.errors += 1
@@ -161,8 +186,7 @@ class Waiters:
                     self._stop.wait(1)
                     continue
                 if answer.status_code == 503:
-                    self.refused += 1
-                    self._stop.wait(float(answer.headers.get("Retry-After", "1")))
+                    self._refusal(answer)
                 elif answer.status_code == 200:
                     self.answered += 1
                 else:
@@ -249,7 +273,8 @@ def main(argv: list[str] | None = None) -> None:
         worker_class = args.worker_class or gunicorn_conf.default_worker_class()
         env = {"DATABASE_URL": url, "HANDFOOT_RATE_LIMIT": "off", "HANDFOOT_WORKER_CLASS": worker_class}
         if args.no_caps:
-            env |= {"HANDFOOT_WAITS_PER_ADDRESS": "100000", "HANDFOOT_WAITS_PER_PROCESS": "100000"}
+            lifted = ("ADDRESS", "OWNER", "PROCESS")  # the owner's too: gthread's default of 4 would hold
+            env |= {f"HANDFOOT_WAITS_PER_{cap}": "100000" for cap in lifted}
 
         def command(port: int, workers: int) -> list[str]:
             return [str(BIN / "gunicorn"), "-c", GUNICORN_CONF, "-w", str(workers), "-b", f"127.0.0.1:{port}"]
@@ -257,13 +282,17 @@ def main(argv: list[str] | None = None) -> None:
         with _serve(folder / "gunicorn.log", command, env, args.workers, "/openapi.json") as server:
             load = Load(server.base, args.writers)
             load.run(args.clients, 2)  # warm up
+            cpu = server_cpu(server)
             alone = load.run(args.clients, args.seconds)
+            cpu_alone = server_cpu(server) - cpu
             waiters = Waiters(server.base, args.waiters)
             waiters.start()
             slow = Slowloris(server.base, args.slowloris)
             slow.start()
             time.sleep(3)  # the waits reach the server
+            cpu = server_cpu(server)
             crowded = load.run(args.clients, args.seconds)
+            cpu_crowded = server_cpu(server) - cpu
             waiters.stop()
             slow_closed = slow.stop()
             result: dict[str, Any] = {
@@ -278,8 +307,14 @@ def main(argv: list[str] | None = None) -> None:
                 "with_waiters_per_s": round(crowded["score_per_s"], 1),
                 "ratio": round(crowded["score_per_s"] / alone["score_per_s"], 2) if alone["score_per_s"] else None,
                 "score_failures": alone["score_failures"] + crowded["score_failures"],
+                "server_cpu_ms_per_score_alone": round(1000 * cpu_alone / max(1, alone["score_done"]), 2),
+                "server_cpu_ms_per_score_with_waiters": round(1000 * cpu_crowded / max(1, crowded["score_done"]), 2),
+                "cpu_ratio": round((cpu_alone / max(1, alone["score_done"])) / (cpu_crowded / crowded["score_done"]), 2)
+                if cpu_crowded and crowded["score_done"]
+                else None,
                 "score_slowest_s": max(alone["score_slowest_s"], crowded["score_slowest_s"]),
                 "waits_refused": waiters.refused,
+                "retry_afters": sorted(waiters.retry_afters),
                 "wait_errors": waiters.errors,
                 "wait_error_kinds": waiters.kinds,
             }

@@ -174,31 +174,45 @@ class SeatView(MethodView):
         `version`, or `wait` seconds pass, or the seat waits again (the new wait replaces this one:
         200 each way).
         """
-        db = get_db()
-        data = svc.get_table(db, actor, table_id)
-        if args.get("version") == data.version and args["wait"] > 0:
-            with waits.admit(actor) as ticket:
-                _wait_for_change(db, table_id, data.version, time.monotonic() + args["wait"], ticket)
-            data = svc.get_table(db, actor, table_id, fresh=True)
-        return doc.seat_view_doc(data, actor.seat)
+        db, version = get_db(), args.get("version")
+        if version is None or args["wait"] <= 0:
+            return doc.seat_view_doc(svc.get_table(db, actor, table_id), actor.seat)
+        deadline = time.monotonic() + args["wait"]
+        db.end_session()  # no transaction held while waiting (a PostgreSQL one would hold its locks)
+        with wakeups.watch(db, table_id) as waiter:  # before the first read: no change goes unheard
+            due = _due_if_unchanged(db, table_id, version)
+            if due is not _CHANGED:
+                # admitted or refused on the table's version alone: a refused wait decodes no table
+                with waits.admit(actor) as ticket:
+                    _wait_for_change(db, table_id, version, deadline, ticket, waiter, due)
+        return doc.seat_view_doc(svc.get_table(db, actor, table_id, fresh=True), actor.seat)
 
 
-def _wait_for_change(db: Any, table_id: int, version: int, deadline: float, ticket: waits.Ticket) -> None:
-    """Return once the table's version is not ``version``, an answer falls due, ``deadline``, or
-    the seat's next wait supersedes this one (``ticket``). Woken by the change (``wakeups``), not by
-    polling; no transaction is held while waiting (a PostgreSQL session idle in one would hold its
-    locks)."""
-    db.end_session()
-    with wakeups.watch(db, table_id) as waiter:  # before the read: a change after it wakes the wait
-        _wake_superseded(db, table_id, ticket)
-        while not ticket.superseded.is_set():
-            current, status, due = svc.poll(db, table_id)
-            if current != version or status != "playing" or svc.answer_is_due(due):
-                return
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return
-            waiter.wait(_until(left, due))
+_CHANGED: Any = object()  # _due_if_unchanged's "no wait"
+
+
+def _due_if_unchanged(db: Any, table_id: int, version: int) -> Any:
+    """The table's due answer (a datetime, or ``None``) while it is still at ``version``, playing,
+    with no answer due yet; else :data:`_CHANGED`. A read of its version (:func:`svc.poll`), not of
+    its state."""
+    current, status, due = svc.poll(db, table_id)
+    return _CHANGED if current != version or status != "playing" or svc.answer_is_due(due) else due
+
+
+def _wait_for_change(
+    db: Any, table_id: int, version: int, deadline: float, ticket: waits.Ticket, waiter: wakeups.Waiter, due: Any
+) -> None:
+    """Return once the table's version is not ``version``, an answer falls due (``due``: the one
+    read last), ``deadline``, or the seat's next wait supersedes this one (``ticket``). Woken by the
+    change (``waiter``, watching since before the last read), not by polling."""
+    _wake_superseded(db, table_id, ticket)
+    while (left := deadline - time.monotonic()) > 0:
+        waiter.wait(_until(left, due))
+        if ticket.superseded.is_set():
+            return
+        due = _due_if_unchanged(db, table_id, version)
+        if due is _CHANGED:
+            return
 
 
 def _wake_superseded(db: Any, table_id: int, ticket: waits.Ticket) -> None:

@@ -1,18 +1,20 @@
 """Who may wait, per worker process: one wait per seat at a time, and caps on the waits of a client
 address, of an owner and of the process (docs/deploy.md, "Waiting seats").
 
-A waiting request (a long-poll, an event stream) holds one of the worker's threads. So:
+A waiting request (a long-poll, an event stream) holds one of the worker's threads (gthread) or a
+sleeping greenlet (gevent, the default worker). So:
 
 - a seat's new wait replaces its wait in progress in this process: the old one answers at once
   (a long-poll with the current view, a stream ends), as a client that reconnects would want;
 - past ``HANDFOOT_WAITS_PER_ADDRESS`` waits of one client address (default
-  :data:`DEFAULT_PER_ADDRESS`), ``HANDFOOT_WAITS_PER_OWNER`` waits of the seats of one owner's
-  tables (the API key a table belongs to; the tables made without a key are one owner; default
-  :data:`DEFAULT_PER_OWNER`, :data:`DEFAULT_PER_OWNER_GREEN` under gevent, and never more than the
-  process's cap less one), or ``HANDFOOT_WAITS_PER_PROCESS`` waits in all (default
-  :data:`DEFAULT_PER_PROCESS`: of gunicorn's 8 threads a worker, two stay free for the other
-  requests; :data:`DEFAULT_PER_PROCESS_GREEN` under gevent), a new wait is a 503 ``waits-full``
-  with ``Retry-After``.
+  :data:`DEFAULT_PER_ADDRESS`, :data:`DEFAULT_PER_ADDRESS_GREEN` under gevent),
+  ``HANDFOOT_WAITS_PER_OWNER`` waits of the seats of one owner's tables (the API key a table
+  belongs to; the tables made without a key are one owner; default :data:`DEFAULT_PER_OWNER`,
+  :data:`DEFAULT_PER_OWNER_GREEN` under gevent, and never more than the process's cap less one), or
+  ``HANDFOOT_WAITS_PER_PROCESS`` waits in all (default :data:`DEFAULT_PER_PROCESS`: of gunicorn's 8
+  threads a worker, two stay free for the other requests; :data:`DEFAULT_PER_PROCESS_GREEN` under
+  gevent), a new wait is a 503 ``waits-full`` with ``Retry-After``: :data:`RETRY_AFTER` seconds,
+  longer when the worker has refused many seats (:data:`REFUSALS_PER_SECOND`).
 
 The owner's cap is below the process's, so one owner's waits, from however many addresses, always
 leave room for another owner's seats: one key holder cannot refuse every other table's waits.
@@ -22,7 +24,8 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +38,10 @@ from handfoot.server.problems import abort_problem
 
 #: A client address's waits at once in one worker process (four bots of one local game fit).
 DEFAULT_PER_ADDRESS = 4
+#: The same under gevent, where a wait is a sleeping greenlet and an address's 200 bots fit (``make
+#: bench-waiting``): half of :data:`DEFAULT_PER_PROCESS_GREEN`, so one address, like one owner, always
+#: leaves the other half of the process's waits to the others.
+DEFAULT_PER_ADDRESS_GREEN = 250
 #: The waits of one owner's seats at once in one worker process (the four seats of one table fit),
 #: two fewer than :data:`DEFAULT_PER_PROCESS`: room for the seats of other owners' tables.
 DEFAULT_PER_OWNER = 4
@@ -45,8 +52,20 @@ DEFAULT_PER_PROCESS = 6
 #: The same under gevent (``HANDFOOT_WORKER_CLASS=gevent``), where a wait holds a greenlet, not a
 #: thread: half of gunicorn_conf's 1,000 connections a worker.
 DEFAULT_PER_PROCESS_GREEN = 500
-#: Seconds a client refused a wait is told to wait before it asks again.
+#: Seconds a client refused a wait is told to wait before it asks again, while a worker has refused
+#: no more seats than come back at :data:`REFUSALS_PER_SECOND` in that time.
 RETRY_AFTER = 2
+#: The refused waits a worker lets come back a second, however many seats it refuses: past
+#: ``RETRY_AFTER`` times this many seats, each is told to come back later, so that a crowd past the
+#: caps costs the server about this many requests a second (each reads a seat's token and the
+#: table's version) instead of one a seat every 2 s.
+REFUSALS_PER_SECOND = 10
+#: The least of a grown ``Retry-After``: past gunicorn_conf's ``keepalive`` (5 s), never near it (a
+#: seat coming back when its idle connection is being closed races the close).
+RETRY_AFTER_CROWDED = 10
+#: The most of a grown ``Retry-After`` (the SDK retries one of at most 60 s); and the seconds a
+#: refused seat stays counted after its last refusal.
+RETRY_AFTER_MAX = 60
 
 EXTENSION_KEY = "handfoot.waits"
 
@@ -83,7 +102,14 @@ class Waits:
     ``per_owner`` is held below ``per_process`` (at most ``per_process - 1``, at least 1), so one
     owner never takes every wait of the process."""
 
-    def __init__(self, per_address: int, per_process: int, per_owner: int | None = None) -> None:
+    def __init__(
+        self,
+        per_address: int,
+        per_process: int,
+        per_owner: int | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.per_address, self.per_process = per_address, per_process
         self.per_owner = max(1, min(per_owner or per_process, per_process - 1))
         self._lock = threading.Lock()
@@ -91,6 +117,27 @@ class Waits:
         self._addresses: dict[str, int] = {}
         self._owners: dict[int | None, int] = {}
         self._count = 0
+        self._clock = clock
+        #: The seats refused in the last RETRY_AFTER_MAX seconds, by their last refusal's time
+        #: (oldest first); each admitted seat leaves it.
+        self._refused: dict[tuple[int, int], float] = {}
+
+    def _retry_after(self, seat: tuple[int, int]) -> int:
+        """Seconds ``seat``, refused now, should wait: :data:`RETRY_AFTER` for a few refused seats,
+        else enough for all of them to come back at :data:`REFUSALS_PER_SECOND` (at least
+        :data:`RETRY_AFTER_CROWDED`, at most :data:`RETRY_AFTER_MAX`). Called under the lock."""
+        now = self._clock()
+        self._refused.pop(seat, None)
+        while self._refused:  # oldest first: drop the seats that stayed away
+            oldest = next(iter(self._refused))
+            if now - self._refused[oldest] <= RETRY_AFTER_MAX:
+                break
+            del self._refused[oldest]
+        self._refused[seat] = now
+        refused = len(self._refused)
+        if refused <= REFUSALS_PER_SECOND * RETRY_AFTER:
+            return RETRY_AFTER
+        return min(RETRY_AFTER_MAX, max(RETRY_AFTER_CROWDED, -(-refused // REFUSALS_PER_SECOND)))
 
     def _full(self, address: str, owner: int | None) -> str | None:
         """Whose waits are at their cap (``"this server's"``, ...), or ``None``."""
@@ -115,8 +162,9 @@ class Waits:
                     "Too many waiting requests",
                     f"{full} waiting requests are at their limit; wait again after Retry-After seconds",
                     type_slug="waits-full",
-                    retry_after=RETRY_AFTER,
+                    retry_after=self._retry_after((table_id, seat)),
                 )
+            self._refused.pop((table_id, seat), None)
             previous = self._seats.get((table_id, seat))
             ticket = Ticket(replaced=previous is not None)
             if previous is not None:
@@ -153,7 +201,10 @@ def of_app(app: flask.Flask | None = None) -> Waits:
         waits = target.extensions.setdefault(
             EXTENSION_KEY,
             Waits(
-                int(target.config.get("WAITS_PER_ADDRESS") or DEFAULT_PER_ADDRESS),
+                int(
+                    target.config.get("WAITS_PER_ADDRESS")
+                    or (DEFAULT_PER_ADDRESS_GREEN if green() else DEFAULT_PER_ADDRESS)
+                ),
                 int(
                     target.config.get("WAITS_PER_PROCESS")
                     or (DEFAULT_PER_PROCESS_GREEN if green() else DEFAULT_PER_PROCESS)

@@ -68,5 +68,9 @@ def test_serve_says_nothing_of_gevent_where_it_is_installed(monkeypatch: pytest.
 
 def test_an_idle_connection_outlives_a_refused_waits_retry_after(monkeypatch: pytest.MonkeyPatch) -> None:
     """A seat refused (503 ``waits-full``) comes back after ``Retry-After`` on its kept-alive
-    connection: closed at that very moment, its request would race the close."""
-    assert load_conf(monkeypatch).keepalive > waits.RETRY_AFTER
+    connection: closed at that very moment, its request would race the close. So every Retry-After
+    a refusal gives (``RETRY_AFTER``, or from ``RETRY_AFTER_CROWDED`` on) is 2 s or more away from
+    ``keepalive``, and at most the 60 s the SDK waits before a retry."""
+    keepalive = load_conf(monkeypatch).keepalive
+    assert waits.RETRY_AFTER + 2 <= keepalive <= waits.RETRY_AFTER_CROWDED - 2
+    assert waits.RETRY_AFTER_MAX <= 60
