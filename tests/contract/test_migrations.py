@@ -41,9 +41,7 @@ def without_tables(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def without_round_sides(monkeypatch: pytest.MonkeyPatch) -> None:
     """Today's app on a schema from before ``round_sides`` (70d1d0a75d83): rounds are written without
-    their sides' facts, as they were then (on PostgreSQL too: the three writes of an append one after
-    the other, not chained into one statement that writes the sides)."""
-    monkeypatch.setattr(rounds_svc, "_chained", lambda session: False)
+    their sides' facts, as they were then."""
     monkeypatch.setattr(rounds_svc, "write_round_sides", lambda *args, **kwargs: None)
     monkeypatch.setattr(rounds_svc, "delete_round_sides", lambda *args, **kwargs: None)
 
