@@ -106,6 +106,8 @@ class State:
     out_side: int | None = None
     _rules: RuleSet | None = field(default=None, compare=False, repr=False)
     history: tuple[Event, ...] = field(default=(), repr=False)
+    # each seat's facts as the rules of play read them (legal.facts): made once, on first asking
+    _facts: dict[int, Any] | None = field(default=None, init=False, compare=False, repr=False)
 
     @property
     def rules(self) -> RuleSet:

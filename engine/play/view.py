@@ -15,9 +15,9 @@ from handfoot.engine.checks import going_out_problems
 from handfoot.engine.errors import Problem
 from handfoot.engine.melds import card_points
 from handfoot.engine.play.end import score
+from handfoot.engine.play.legal import facts
 from handfoot.engine.play.listing import going_out, open_actions
 from handfoot.engine.play.state import State
-from handfoot.engine.play.step import going_out_refusals
 from handfoot.engine.scoring import book_values
 from handfoot.engine.table import Table
 
@@ -113,11 +113,11 @@ def _going_out(state: State, seat: int, table: Table) -> dict[str, Any] | None:
     a JSON Pointer into this view (:func:`problem_pointer`); ``None`` outside the seat's play."""
     if state.phase != "play" or seat != state.turn:
         return going_out(state, seat, table)  # None: the listing's answer at any other moment
-    problems = going_out_refusals(state, seat, table.books, True, 0, False)
+    problems = list(facts(state, seat).going_out())
     if problems:
         # the step's refusals carry no player's path (they concern the action as a whole): the
         # going-out check gives each player's, in the same order, for the same players (the seat's
-        # foot as played, as going_out_refusals takes it)
+        # foot as played, as legal.going_out_refusals takes it)
         side = state.seats[seat].side
         players = [
             state.seats[i].player_state()._replace(played_from_foot=True)
