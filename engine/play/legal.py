@@ -109,10 +109,10 @@ class Facts:
         return self._melds.get(rank, (None, None))
 
     def going_out(self) -> list[Problem]:
-        """Why emptying the hand now (its foot picked up, by a meld that leaves no card to discard
-        unasked) would not go out: :func:`going_out_refusals` with the foot played, at ``()``."""
+        """Why emptying the hand now (its foot picked up and played from) would not go out, the
+        last discard aside: :func:`going_out_reasons`, each problem at its own path."""
         if self._going_out is None:
-            self._going_out = going_out_refusals(self.state, self.seat, self.table.books, True, 0, False)
+            self._going_out = going_out_reasons(self.state, self.seat, self.table.books, True, 0, False)
         return self._going_out
 
 
@@ -151,29 +151,29 @@ def needs_permission(state: State, seat: int) -> bool:
     return state.play.ask_partner and len(state.seats_of(state.seats[seat].side)) > 1
 
 
-def going_out_refusals(
-    state: State, seat: int, books: Contract, played: bool, remaining: int, by_meld: bool, at: Path = ()
+def going_out_reasons(
+    state: State, seat: int, books: Contract, played: bool, remaining: int, by_meld: bool
 ) -> list[Problem]:
     """Why the seat may not leave itself ``remaining`` cards (0: going out now; 1: going out by its
-    discard) with its foot picked up: the contract and the feet (``checks.going_out_problems``, the
-    going-out check's and scoring's rule), the partner's yes (``partner_not_asked``; seed 000, seed
-    001), and, going out now by melding, the final discard (``going_out_discard`` required:
-    ``going_out_needs_discard``). D41. Every problem is at ``at`` (the action's member that would go
-    out; ``()``: the action as a whole): the rules it breaks are the side's, not a member's."""
+    discard) with its foot picked up (``played``: whether it has played from its foot, as the
+    action would leave it): the contract and the feet (``checks.going_out_problems``, the going-out
+    check's and scoring's rule, each problem at its own path: ``("melds",)``, ``("players", i,
+    ...)``), the partner's yes (``partner_not_asked``; seed 000, seed 001), and, going out now by
+    melding, the final discard (``going_out_discard`` required: ``going_out_needs_discard``), these
+    two at ``()``. D41."""
     side = state.seats[seat].side
-    mates = state.seats_of(side)
     players = [
         state.seats[i].player_state() if i != seat else state.seats[i].player_state()._replace(played_from_foot=played)
-        for i in mates
+        for i in state.seats_of(side)
     ]
-    problems = [Problem(p.code, p.detail, at) for p in going_out_problems(books, players, state.rules, state.round)]
+    problems = going_out_problems(books, players, state.rules, state.round)
     if remaining == 0 and by_meld and state.rules.going_out_discard == "required":
         problems.append(
             Problem(
                 "going_out_needs_discard",
                 "these rules require the last card to be "
                 "discarded (going_out_discard required): keep one card to discard",
-                at,
+                (),
             )
         )
     if needs_permission(state, seat) and state.permission is not True:
@@ -181,10 +181,19 @@ def going_out_refusals(
         # and discard it' (seed 000), so a no never leaves a seat holding one card it cannot play
         problems.append(
             Problem(
-                "partner_not_asked", 'going out needs the partner\'s yes to "May I go out?" this turn (ask first)', at
+                "partner_not_asked", 'going out needs the partner\'s yes to "May I go out?" this turn (ask first)', ()
             )
         )
     return problems
+
+
+def going_out_refusals(
+    state: State, seat: int, books: Contract, played: bool, remaining: int, by_meld: bool, at: Path = ()
+) -> list[Problem]:
+    """:func:`going_out_reasons` as a step refuses them: every problem at ``at`` (the action's
+    member that would go out; ``()``: the action as a whole), as the rules it breaks are the
+    side's, not a member's."""
+    return [Problem(p.code, p.detail, at) for p in going_out_reasons(state, seat, books, played, remaining, by_meld)]
 
 
 def _hold(found: Facts, groups: Sequence[tuple[Sequence[Card], Path]]) -> int:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from handfoot.engine.cards import Card
-from handfoot.engine.checks import going_out_problems
 from handfoot.engine.errors import Problem
 from handfoot.engine.melds import card_points
 from handfoot.engine.play.end import score
@@ -113,20 +112,7 @@ def _going_out(state: State, seat: int, table: Table) -> dict[str, Any] | None:
     a JSON Pointer into this view (:func:`problem_pointer`); ``None`` outside the seat's play."""
     if state.phase != "play" or seat != state.turn:
         return going_out(state, seat, table)  # None: the listing's answer at any other moment
-    problems = list(facts(state, seat).going_out())
-    if problems:
-        # the step's refusals carry no player's path (they concern the action as a whole): the
-        # going-out check gives each player's, in the same order, for the same players (the seat's
-        # foot as played, as legal.going_out_refusals takes it)
-        side = state.seats[seat].side
-        players = [
-            state.seats[i].player_state()._replace(played_from_foot=True)
-            if i == seat
-            else state.seats[i].player_state()
-            for i in state.seats_of(side)
-        ]
-        checked = going_out_problems(table.books, players, state.rules, state.round)
-        problems = [*checked, *problems[len(checked) :]]
+    problems = facts(state, seat).going_out()  # each with its own path: a player's, the side's
     return {
         "allowed": not problems,
         "problems": [p.code for p in problems],
