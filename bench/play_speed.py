@@ -3,7 +3,7 @@ games, in CPU time (``time.process_time``) in one run.
 
     python -m bench.play_speed                    # ~1 min: every row, 8 CPU-seconds each
     python -m bench.play_speed --seconds 3 --json # a quick look, the figures as JSON
-    valgrind --tool=callgrind python -m bench.play_speed --instructions view --count 200   # and --count 0
+    valgrind --tool=callgrind python -m bench.play_speed --instructions view --count 200   # and setup
 
 Rows (each runs whole rounds or games until ``--seconds`` of CPU time have passed, then reports
 the rate over everything it ran):
@@ -111,14 +111,17 @@ def views(states: list[Any], seconds: float) -> Row:
 
 def instructions(what: str, count: int) -> None:
     """``count`` seat views (or RL masks) of fresh copies of one round's states, untimed: run under
-    ``valgrind --tool=callgrind`` with ``count`` and with 0, the difference divided by ``count`` is
-    one view's (one mask's) instructions. The round is seed 0's; states are used in order, again
-    from the start past its end."""
+    ``valgrind --tool=callgrind`` with ``what`` ``view`` (or ``mask``) and with ``setup`` (the same
+    fresh copies made, nothing asked of them), the difference divided by ``count`` is one view's
+    (one mask's) instructions. The round is seed 0's; states are used in order, again from the
+    start past its end."""
     from handfoot.rl.actions import acting_seat, legal_moves
 
     states = _states(0)
     fresh = [state_from_mapping(to_mapping(states[i % len(states)])) for i in range(count)]
     for state in fresh:
+        if what == "setup":
+            continue
         if what == "view":
             view(state, actor(state))
         else:
@@ -172,8 +175,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument(
         "--instructions",
-        choices=("view", "mask"),
-        help="untimed, for callgrind: --count views (or masks) of fresh states of one round, nothing else",
+        choices=("view", "mask", "setup"),
+        help="untimed, for callgrind: --count views (or masks) of fresh states of one round, nothing else "
+        "(setup: the fresh states alone, to subtract)",
     )
     parser.add_argument("--count", type=int, default=100, help="with --instructions: how many (0: the setup alone)")
     args = parser.parse_args(argv)

@@ -17,7 +17,6 @@ from handfoot.engine.play.end import score
 from handfoot.engine.play.legal import facts
 from handfoot.engine.play.listing import going_out, open_actions
 from handfoot.engine.play.state import State
-from handfoot.engine.scoring import book_values
 from handfoot.engine.table import Table
 
 
@@ -40,14 +39,14 @@ def view(state: State, seat: int) -> dict[str, Any]:
     me = state.seats[seat]
     sides = []
     tables = [state.table(j) for j in range(len(state.sides))]  # the state's own analyses, shared with the listing
-    for side, table in zip(state.sides, tables, strict=True):
+    for j, (side, table) in enumerate(zip(state.sides, tables, strict=True)):
         sides.append(
             {
                 "name": side.name,
                 "melds": [_codes(m) for m in side.melds],
                 "complete": [check.complete for check in table.checks],
                 "books": table.books.as_dict(),
-                "book_values": [line._asdict() for line in book_values(table, rules)],
+                "book_values": [line._asdict() for line in state.book_values(j)],
                 "red_threes": _codes(side.red_threes),
                 "burn": _codes(side.burn),
                 "score": side.score,
