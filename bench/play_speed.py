@@ -4,6 +4,7 @@ games, in CPU time (``time.process_time``) in one run.
     python -m bench.play_speed                    # ~1 min: every row, 8 CPU-seconds each
     python -m bench.play_speed --seconds 3 --json # a quick look, the figures as JSON
     valgrind --tool=callgrind python -m bench.play_speed --instructions view --count 200   # and setup
+    valgrind --tool=callgrind python -m bench.play_speed --row-instructions env --count 4  # and --count 0
 
 Rows (each runs whole rounds or games until ``--seconds`` of CPU time have passed, then reports
 the rate over everything it ran):
@@ -130,6 +131,20 @@ def instructions(what: str, count: int) -> None:
             legal_moves(state, seat)
 
 
+def row_instructions(what: str, count: int) -> None:
+    """``count`` rounds (games) of the row ``what`` (``selfplay``, ``env``, ``gin-rummy``,
+    ``doudizhu``), seeds 0, 1, ..., untimed, after one warm-up round that is not counted; prints
+    ``{"row", "count", "units"}`` (actions or steps run). Under ``valgrind --tool=callgrind``, with
+    ``count`` and with 0, the difference divided by ``units`` is one action's (step's) instructions:
+    a measure the machine's load does not move, for the ratios the targets read."""
+    once = {"selfplay": selfplay, "env": env_round}.get(what) or rlcard_game(what)
+    if once is None:
+        raise SystemExit(f"{what}: rlcard is not installed (pip install --group bench)")
+    once(10_000)  # the warm-up: modules loaded, caches made, in both runs
+    units = sum(once(seed) for seed in range(count))
+    print(json.dumps({"row": what, "count": count, "units": units}))
+
+
 def rlcard_game(name: str) -> Callable[[int], int] | None:
     try:
         import rlcard  # type: ignore[import-not-found,unused-ignore]
@@ -179,10 +194,18 @@ def main(argv: list[str] | None = None) -> int:
         help="untimed, for callgrind: --count views (or masks) of fresh states of one round, nothing else "
         "(setup: the fresh states alone, to subtract)",
     )
+    parser.add_argument(
+        "--row-instructions",
+        choices=("selfplay", "env", "gin-rummy", "doudizhu"),
+        help="untimed, for callgrind: --count rounds (games) of one row after a warm-up; prints the units run",
+    )
     parser.add_argument("--count", type=int, default=100, help="with --instructions: how many (0: the setup alone)")
     args = parser.parse_args(argv)
     if args.instructions:
         instructions(args.instructions, args.count)
+        return 0
+    if args.row_instructions:
+        row_instructions(args.row_instructions, args.count)
         return 0
     result = run(args.seconds)
     if args.json:
