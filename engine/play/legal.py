@@ -52,14 +52,15 @@ class Facts:
         "naturals",
         "seat",
         "side",
-        "state",
         "table",
         "wilds",
     )
 
     def __init__(self, state: State, seat: int) -> None:
         me = state.seats[seat]
-        self.state, self.seat, self.side, self.hand = state, seat, me.side, me.hand
+        # no reference to the state: it keeps these facts, and a cycle would leave every state of
+        # a round to the garbage collector rather than freed as soon as the next one replaces it
+        self.seat, self.side, self.hand = seat, me.side, me.hand
         held: dict[int, int] = {}
         naturals: dict[str, list[Card]] = {}
         wilds: list[Card] = []
@@ -108,11 +109,12 @@ class Facts:
             self._melds = out
         return self._melds.get(rank, (None, None))
 
-    def going_out(self) -> list[Problem]:
+    def going_out(self, state: State) -> list[Problem]:
         """Why emptying the hand now (its foot picked up and played from) would not go out, the
-        last discard aside: :func:`going_out_reasons`, each problem at its own path."""
+        last discard aside: :func:`going_out_reasons` in ``state`` (the state these facts are of),
+        each problem at its own path."""
         if self._going_out is None:
-            self._going_out = going_out_reasons(self.state, self.seat, self.table.books, True, 0, False)
+            self._going_out = going_out_reasons(state, self.seat, self.table.books, True, 0, False)
         return self._going_out
 
 

@@ -220,7 +220,7 @@ def going_out(state: State, seat: int, table: Table | None = None) -> dict[str, 
     ``table``: the seat's side's table analysed, where the caller has it (else analysed here)."""
     if state.phase != "play" or seat != state.turn:
         return None
-    problems = facts(state, seat).going_out()
+    problems = facts(state, seat).going_out(state)
     return {"allowed": not problems, "problems": [p.code for p in problems]}
 
 
@@ -316,7 +316,7 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
                 # going out by the discard after it: the problems of going out now (one card left
                 # is no reason of its own), read once per state and seat
                 "keep": 0
-                if me.foot is not None or not rules.last_card_needs_contract or not facts(state, seat).going_out()
+                if me.foot is not None or not rules.last_card_needs_contract or not facts(state, seat).going_out(state)
                 else 2,
                 "send": melds,
             }

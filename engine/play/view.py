@@ -111,7 +111,7 @@ def _going_out(state: State, seat: int, table: Table) -> dict[str, Any] | None:
     a JSON Pointer into this view (:func:`problem_pointer`); ``None`` outside the seat's play."""
     if state.phase != "play" or seat != state.turn:
         return going_out(state, seat, table)  # None: the listing's answer at any other moment
-    problems = facts(state, seat).going_out()  # each with its own path: a player's, the side's
+    problems = facts(state, seat).going_out(state)  # each with its own path: a player's, the side's
     return {
         "allowed": not problems,
         "problems": [p.code for p in problems],
