@@ -2,8 +2,8 @@
 :func:`~handfoot.engine.play.step.step` accepts.
 
 Each entry of :func:`open_actions` carries ``send``: action bodies (without ``seat``, as a seat posts
-them to a table; add ``"seat"`` to give one to ``step``), every one of them checked by
-:func:`~handfoot.engine.play.step.refusals`, the step's own checks, before it is listed. An entry
+them to a table; add ``"seat"`` to give one to ``step``), every one of them checked by the step's
+own predicates (:mod:`~handfoot.engine.play.legal`, asked of the body's cards) before it is listed. An entry
 is listed only when at least one body is accepted, so a bot may pick any body of any entry. Where the
 choice is combinatorial (which melds to make, which cards to add), ``send`` enumerates one body per
 part (a new meld, an addition, a burn), each accepted alone, and first the largest combination of
@@ -230,8 +230,8 @@ def _own_table(state: State, seat: int) -> Table:
 
 def open_actions(state: State, seat: int, table: Table | None = None) -> list[dict[str, Any]]:
     """The actions open to ``seat`` now, each ``{"type": ..., "send": [body, ...], ...}``: ``send``
-    holds the bodies to post (each accepted now, checked by ``step.refusals``, a discard by
-    ``step.discard_refusals``, the same checks); an action with none
+    holds the bodies to post (each accepted now, checked by the step's own predicates,
+    :mod:`~handfoot.engine.play.legal`); an action with none
     accepted is not listed. Besides ``send``, what choosing needs (docs/tables.md):
 
     - ``draw``: ``cards`` it gives, ``ends_round`` (an empty stock).

@@ -21,8 +21,12 @@ a card) listing every rule broken, with the checks' codes (``pile_needs_match``,
 ``opening_below_minimum``, ``contract_not_met``, ``too_many_wilds``, ...) and the flow's
 (``not_your_turn``, ``wrong_phase``, ``card_not_held``, ...); paths point at a member the action
 holds (``()``: the action as a whole, for what concerns the table rather than a member).
-:func:`refusals` runs the same checks without building the next state: what the seat's view lists
-(:mod:`~handfoot.engine.play.listing`) is what they accept.
+Each handler reads the action's members into cards and asks the rule of its type, a predicate of
+:mod:`~handfoot.engine.play.legal` (``judge_meld``, ``judge_take``, ``judge_discard``, ...), on
+the state's facts; the next state is built only once it has passed. :func:`refusals` runs the same
+checks without building the next state; the seat view's listing (:mod:`~handfoot.engine.play.listing`)
+and the RL mask ask the same predicates of their candidates' cards, so what they list is what
+``step`` accepts.
 """
 
 from __future__ import annotations
