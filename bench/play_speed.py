@@ -3,7 +3,8 @@ games, in CPU time (``time.process_time``) in one run.
 
     python -m bench.play_speed                    # ~1 min: every row, 8 CPU-seconds each
     python -m bench.play_speed --seconds 3 --json # a quick look, the figures as JSON
-    valgrind --tool=callgrind python -m bench.play_speed --instructions view --count 200   # and --count 0
+    valgrind --tool=callgrind python -m bench.play_speed --instructions view --count 200   # and setup
+    valgrind --tool=callgrind python -m bench.play_speed --row-instructions env --count 4  # and --count 0
 
 Rows (each runs whole rounds or games until ``--seconds`` of CPU time have passed, then reports
 the rate over everything it ran):
@@ -111,20 +112,37 @@ def views(states: list[Any], seconds: float) -> Row:
 
 def instructions(what: str, count: int) -> None:
     """``count`` seat views (or RL masks) of fresh copies of one round's states, untimed: run under
-    ``valgrind --tool=callgrind`` with ``count`` and with 0, the difference divided by ``count`` is
-    one view's (one mask's) instructions. The round is seed 0's; states are used in order, again
-    from the start past its end."""
+    ``valgrind --tool=callgrind`` with ``what`` ``view`` (or ``mask``) and with ``setup`` (the same
+    fresh copies made, nothing asked of them), the difference divided by ``count`` is one view's
+    (one mask's) instructions. The round is seed 0's; states are used in order, again from the
+    start past its end."""
     from handfoot.rl.actions import acting_seat, legal_moves
 
     states = _states(0)
     fresh = [state_from_mapping(to_mapping(states[i % len(states)])) for i in range(count)]
     for state in fresh:
+        if what == "setup":
+            continue
         if what == "view":
             view(state, actor(state))
         else:
             seat = acting_seat(state)
             assert seat is not None
             legal_moves(state, seat)
+
+
+def row_instructions(what: str, count: int) -> None:
+    """``count`` rounds (games) of the row ``what`` (``selfplay``, ``env``, ``gin-rummy``,
+    ``doudizhu``), seeds 0, 1, ..., untimed, after one warm-up round that is not counted; prints
+    ``{"row", "count", "units"}`` (actions or steps run). Under ``valgrind --tool=callgrind``, with
+    ``count`` and with 0, the difference divided by ``units`` is one action's (step's) instructions:
+    a measure the machine's load does not move, for the ratios the targets read."""
+    once = {"selfplay": selfplay, "env": env_round}.get(what) or rlcard_game(what)
+    if once is None:
+        raise SystemExit(f"{what}: rlcard is not installed (pip install --group bench)")
+    once(10_000)  # the warm-up: modules loaded, caches made, in both runs
+    units = sum(once(seed) for seed in range(count))
+    print(json.dumps({"row": what, "count": count, "units": units}))
 
 
 def rlcard_game(name: str) -> Callable[[int], int] | None:
@@ -172,13 +190,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument(
         "--instructions",
-        choices=("view", "mask"),
-        help="untimed, for callgrind: --count views (or masks) of fresh states of one round, nothing else",
+        choices=("view", "mask", "setup"),
+        help="untimed, for callgrind: --count views (or masks) of fresh states of one round, nothing else "
+        "(setup: the fresh states alone, to subtract)",
+    )
+    parser.add_argument(
+        "--row-instructions",
+        choices=("selfplay", "env", "gin-rummy", "doudizhu"),
+        help="untimed, for callgrind: --count rounds (games) of one row after a warm-up; prints the units run",
     )
     parser.add_argument("--count", type=int, default=100, help="with --instructions: how many (0: the setup alone)")
     args = parser.parse_args(argv)
     if args.instructions:
         instructions(args.instructions, args.count)
+        return 0
+    if args.row_instructions:
+        row_instructions(args.row_instructions, args.count)
         return 0
     result = run(args.seconds)
     if args.json:

@@ -3,9 +3,9 @@
 A learning agent picks an index in ``range(ACTION_COUNT)``; each index names one kind of move (a
 *macro*), and :func:`legal_moves` turns every macro into the one concrete engine action it stands
 for in this state (cards chosen from the seat's hand). An index is legal exactly when ``step``
-accepts that action, judged by ``step``'s own checks (:func:`~handfoot.engine.play.refusals`)
-without building the state after it: the engine is the only judge, nothing here restates a rule. The index (see
-:data:`ACTIONS` for the names):
+accepts that action, judged by ``step``'s own predicates (:mod:`~handfoot.engine.play.legal`,
+asked of the candidate's cards) without building the state after it: the engine is the only judge,
+nothing here restates a rule. The index (see :data:`ACTIONS` for the names):
 
 ====================  =====================================================================================
 index                 macro
@@ -45,11 +45,10 @@ from typing import Any
 
 from handfoot.engine.cards import DECK, Card, parse_cards
 from handfoot.engine.errors import PlayError
-from handfoot.engine.melds import BookKind, validate_meld
-from handfoot.engine.play import State, refusals, step
-from handfoot.engine.play.bots import meld_parts
-from handfoot.engine.play.listing import combine, meld_candidates
-from handfoot.engine.play.step import discard_refusals
+from handfoot.engine.melds import validate_meld
+from handfoot.engine.play import State, step
+from handfoot.engine.play.legal import accepted, expect, facts, judge_ask, judge_discard, judge_meld, judge_take
+from handfoot.engine.play.listing import combine, meld_candidates, meld_parts
 from handfoot.engine.scoring import burn_problems
 
 Action = dict[str, Any]
@@ -115,69 +114,78 @@ def _rank(card: Card) -> str:
     return "wild" if card.is_wild else card.rank.value
 
 
-def _wilds(hand: Sequence[Card]) -> list[Card]:
-    """The hand's wild cards, twos first (a joker is worth more left for later)."""
-    return sorted((c for c in hand if c.is_wild), key=lambda c: c.rank.value != "2")
-
-
 def _codes(cards: Sequence[Card]) -> list[str]:
     return [c.code for c in cards]
 
 
-def _melds_by_rank(state: State, seat: int) -> dict[str, tuple[int | None, int]]:
-    """Each rank's open (unfinished) meld on the side's table and its last meld (indexes; the open
-    one ``None`` where every meld of the rank is complete), as the state's analysis of the table
-    (:meth:`~handfoot.engine.play.State.table`) reads them; ``wild``: its wild melds."""
-    out: dict[str, tuple[int | None, int]] = {}
-    for i, check in enumerate(state.table(state.seats[seat].side).checks):
-        rank = "wild" if check.kind is BookKind.WILD else check.rank
-        if rank is None:
-            continue
-        open_meld = out[rank][0] if rank in out else None
-        out[rank] = (i if open_meld is None and not check.complete else open_meld, i)
-    return out
+#: A meld candidate read into cards: new melds, additions ``(meld index, cards)``, burnt cards.
+MeldParts = tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]], Sequence[Card]]
+#: A take candidate read into cards: hand cards melded with the top card, the meld it goes onto, new melds.
+TakeParts = tuple[Sequence[Card], int | None, Sequence[Sequence[Card]]]
+
+
+def _meld_action(
+    new: Sequence[Sequence[Card]], adds: Sequence[tuple[int, Sequence[Card]]], burn: Sequence[Card]
+) -> Action:
+    """The engine action of a meld candidate (members left out where empty)."""
+    action: Action = {"type": "meld"}
+    if new:
+        action["melds"] = [_codes(m) for m in new]
+    if adds:
+        action["add"] = [{"to": to, "cards": _codes(m)} for to, m in adds]
+    if burn:
+        action["burn"] = _codes(burn)
+    return action
 
 
 class _Moves:
-    """The candidates of one seat in one state, judged in order by the step's own checks
-    (:func:`~handfoot.engine.play.refusals`: every check of :func:`step`, no successor built). The
-    facts every macro reads are taken once: the hand's naturals by rank, its wild cards, the side's
-    melds by rank."""
+    """The candidates of one seat in one state, judged in order by the step's own predicates
+    (:mod:`~handfoot.engine.play.legal`: ``judge_meld``, ``judge_take``, ``judge_discard``, asked of
+    cards, no action read and no successor built). The facts every macro reads are the state's
+    (:func:`~handfoot.engine.play.legal.facts`): the hand's naturals by rank, its wild cards, the
+    side's melds by rank; the wild cards here twos first (a joker is worth more left for later)."""
 
     def __init__(self, state: State, seat: int) -> None:
         self.state, self.seat = state, seat
+        self.facts = facts(state, seat)
         self.hand = state.seats[seat].hand
         self.found: dict[int, Move] = {}
-        self.by_rank: dict[str, list[Card]] = {}
-        for card in self.hand:
-            if not card.is_wild:
-                self.by_rank.setdefault(card.rank.value, []).append(card)
-        self.wilds = _wilds(self.hand)
-        self._melds: dict[str, tuple[int | None, int]] | None = None
+        self.wilds = sorted(self.facts.wilds, key=lambda c: c.rank.value != "2")
 
-    def first(self, index: int, candidates: Iterator[Action]) -> None:
-        """The first candidate ``step`` accepts becomes move ``index`` (none: the index is not legal)."""
-        for candidate in candidates:
-            action = {**candidate, "seat": self.seat}
-            if not refusals(self.state, action):
-                self.found[index] = Move(self.state, action)
+    def first(self, index: int, action: Action, judge: Callable[..., object], *args: Any) -> None:
+        """``action`` becomes move ``index`` when ``judge`` (a predicate of the step, asked of the
+        state, the seat and ``args``) accepts it."""
+        if accepted(judge, self.state, self.seat, *args):
+            self.found[index] = Move(self.state, {**action, "seat": self.seat})
+
+    def first_meld(self, index: int, candidates: Iterator[MeldParts]) -> None:
+        """The first meld candidate the step's meld predicate accepts becomes move ``index``."""
+        for new, adds, burn in candidates:
+            if accepted(judge_meld, self.state, self.seat, new, adds, burn):
+                self.found[index] = Move(self.state, {**_meld_action(new, adds, burn), "seat": self.seat})
+                return
+
+    def first_take(self, index: int, candidates: Iterator[TakeParts]) -> None:
+        """The first take the step's take predicate accepts becomes move ``index``."""
+        for cards, onto, extra in candidates:
+            if accepted(judge_take, self.state, self.seat, cards, onto, extra):
+                action: Action = {"type": "take_pile", "cards": _codes(cards)}
+                if onto is not None:
+                    action["onto"] = onto
+                if extra:
+                    action["melds"] = [_codes(m) for m in extra]
+                self.found[index] = Move(self.state, {**action, "seat": self.seat})
                 return
 
     def naturals(self, rank: str) -> list[Card]:
-        return self.by_rank.get(rank, [])
-
-    def closed_ranks(self) -> set[str]:
-        """The ranks with a completed book on the side's table now."""
-        return self.state.table(self.state.seats[self.seat].side).closed_ranks()
+        return self.facts.naturals.get(rank, [])
 
     def melds_of(self, rank: str) -> tuple[int | None, int | None]:
         """The side's open meld of ``rank`` and its last meld of ``rank`` (indexes, or ``None``)."""
-        if self._melds is None:
-            self._melds = _melds_by_rank(self.state, self.seat)
-        return self._melds.get(rank, (None, None))
+        return self.facts.melds_of(rank)
 
 
-def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Action]:
+def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[TakeParts]:
     state = moves.state
     if not state.pile:
         return
@@ -197,88 +205,85 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Acti
     onto, _ = moves.melds_of(_rank(top))
     if way == "onto" and onto is None:
         return
-    action: Action = {"type": "take_pile", "cards": _codes(cards)}
-    if onto is not None:
-        action["onto"] = onto
+    extra: list[tuple[Card, ...]] = []
     if with_melds:
         rest = list(moves.hand)
         for card in cards:
             rest.remove(card)
-        seen = {"hand": _codes(rest), "actions": [{"type": "meld", "extend": [], "burn": []}]}
-        extra = combine(meld_parts(seen, state.rules))
-        if extra is None:
+        merged = combine(meld_parts(_codes(rest), [], [], state.rules))
+        if merged is None:
             return
-        action["melds"] = extra["melds"]
-    yield action
+        extra = [parse_cards(m) for m in merged["melds"]]
+    yield cards, onto, extra
 
 
-def _fitting(moves: _Moves, cards: list[str], to: int | None) -> list[list[str]]:
+def _fitting(moves: _Moves, cards: list[Card], to: int | None) -> list[list[Card]]:
     """``cards``, then as many of them as fit under ``book_max_size`` (new, or onto meld ``to``) if
     fewer; only those the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step``
-    applies to each new meld and addition) accepts, so that ``step`` is not tried in vain."""
+    applies to each new meld and addition) accepts, so that the step's predicate is not asked in vain."""
     rules = moves.state.rules
-    side = moves.state.sides[moves.state.seats[moves.seat].side]
+    side = moves.state.sides[moves.facts.side]
     onto = () if to is None else side.melds[to]
     room = len(cards) if rules.book_max_size is None else rules.book_max_size - len(onto)
     options = [cards, cards[:room]] if 0 < room < len(cards) else [cards]
-    return [option for option in options if validate_meld(parse_cards(option), rules, onto).valid]
+    return [option for option in options if validate_meld(option, rules, onto).valid]
 
 
-def _meld_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
+_NONE: tuple[()] = ()
+
+
+def _meld_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
     open_meld, last = moves.melds_of(rank)
     wilds = moves.wilds
     if rank == "wild":
         if not wilds:
             return
         if open_meld is not None:
-            for cards in _fitting(moves, _codes(wilds), open_meld):
-                yield {"type": "meld", "add": [{"to": open_meld, "cards": cards}]}
-        for cards in _fitting(moves, _codes(wilds), None):
-            yield {"type": "meld", "melds": [cards]}
+            for cards in _fitting(moves, wilds, open_meld):
+                yield _NONE, [(open_meld, cards)], _NONE
+        for cards in _fitting(moves, wilds, None):
+            yield [cards], _NONE, _NONE
         return
-    naturals = _codes(moves.naturals(rank))
+    naturals = moves.naturals(rank)
     if not naturals:
         return
     if open_meld is not None:
         for cards in _fitting(moves, naturals, open_meld):
-            yield {"type": "meld", "add": [{"to": open_meld, "cards": cards}]}
+            yield _NONE, [(open_meld, cards)], _NONE
     for k in range(len(wilds) + 1):
-        for cards in _fitting(moves, naturals + _codes(wilds[:k]), None):
-            yield {"type": "meld", "melds": [cards]}
+        for cards in _fitting(moves, naturals + wilds[:k], None):
+            yield [cards], _NONE, _NONE
     if last is not None and last != open_meld:
         for cards in _fitting(moves, naturals, last):
-            yield {"type": "meld", "add": [{"to": last, "cards": cards}]}
+            yield _NONE, [(last, cards)], _NONE
 
 
-def _wild_onto_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
+def _wild_onto_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
     wilds = moves.wilds
     if not wilds:
         return
     open_meld, last = moves.melds_of(rank)
     for to in dict.fromkeys(i for i in (open_meld, last) if i is not None):
-        for cards in _fitting(moves, [wilds[0].code], to):
-            yield {"type": "meld", "add": [{"to": to, "cards": cards}]}
+        for cards in _fitting(moves, wilds[:1], to):
+            yield _NONE, [(to, cards)], _NONE
 
 
-def _burn_candidates(moves: _Moves, rank: str) -> Iterator[Action]:
+def _burn_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
     naturals = moves.naturals(rank)
     # the burn rule (scoring.burn_problems, which step applies) read on the table as it stands: a
     # burn alone leaves the melds unchanged, so only a burn it allows is worth step's other checks
-    if naturals and not burn_problems(naturals, moves.closed_ranks(), moves.state.rules, ()):
-        yield {"type": "meld", "burn": _codes(naturals)}
+    if naturals and not burn_problems(naturals, moves.facts.closed_ranks(), moves.state.rules, ()):
+        yield _NONE, _NONE, naturals
 
 
-def _meld_all_candidates(moves: _Moves) -> Iterator[Action]:
+def _meld_all_candidates(moves: _Moves) -> Iterator[MeldParts]:
     merged = combine(meld_candidates(moves.state, moves.seat))
     if merged is not None:
-        yield merged
-
-
-def _one(action: Action) -> Callable[[_Moves], Iterator[Action]]:
-    def candidates(moves: _Moves) -> Iterator[Action]:
-        yield action
-
-    return candidates
+        yield (
+            [parse_cards(m) for m in merged.get("melds", ())],
+            [(a["to"], parse_cards(a["cards"])) for a in merged.get("add", ())],
+            parse_cards(merged.get("burn", ())),
+        )
 
 
 def acting_seat(state: State) -> int | None:
@@ -299,25 +304,25 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
         return {}
     moves = _Moves(state, seat)
     if state.phase == "answer":
-        moves.first(INDEX["answer:yes"], _one({"type": "answer", "yes": True})(moves))
-        moves.first(INDEX["answer:no"], _one({"type": "answer", "yes": False})(moves))
+        moves.first(INDEX["answer:yes"], {"type": "answer", "yes": True}, expect, "answer")
+        moves.first(INDEX["answer:no"], {"type": "answer", "yes": False}, expect, "answer")
     elif state.phase == "draw":
-        moves.first(INDEX["draw"], _one({"type": "draw"})(moves))
+        moves.first(INDEX["draw"], {"type": "draw"}, expect, "draw")
         for way in TAKE_WAYS:
-            moves.first(INDEX[f"take_pile:{way}"], _take_candidates(moves, way, False))
-            moves.first(INDEX[f"take_pile:{way}+melds"], _take_candidates(moves, way, True))
+            moves.first_take(INDEX[f"take_pile:{way}"], _take_candidates(moves, way, False))
+            moves.first_take(INDEX[f"take_pile:{way}+melds"], _take_candidates(moves, way, True))
     else:
         for rank in MELD_RANKS:
-            moves.first(INDEX[f"meld:{rank}"], _meld_candidates(moves, rank))
+            moves.first_meld(INDEX[f"meld:{rank}"], _meld_candidates(moves, rank))
         for rank in RANKS:
-            moves.first(INDEX[f"wild_onto:{rank}"], _wild_onto_candidates(moves, rank))
-            moves.first(INDEX[f"burn:{rank}"], _burn_candidates(moves, rank))
-        moves.first(INDEX["meld_all"], _meld_all_candidates(moves))
+            moves.first_meld(INDEX[f"wild_onto:{rank}"], _wild_onto_candidates(moves, rank))
+            moves.first_meld(INDEX[f"burn:{rank}"], _burn_candidates(moves, rank))
+        moves.first_meld(INDEX["meld_all"], _meld_all_candidates(moves))
         held = {c.code: c for c in moves.hand}
-        for code in sorted(held):  # step's own discard checks, asked of each card held
-            if not discard_refusals(state, seat, held[code]):
+        for code in sorted(held):  # step's own discard predicate, asked of each card held
+            if accepted(judge_discard, state, seat, held[code]):
                 moves.found[INDEX[f"discard:{code}"]] = Move(state, {"type": "discard", "card": code, "seat": seat})
-        moves.first(INDEX["ask"], _one({"type": "ask"})(moves))
+        moves.first(INDEX["ask"], {"type": "ask"}, judge_ask)
     if not moves.found:
         raise RuntimeError(f"no macro action of seat {seat} is accepted at step {state.step} ({state.phase})")
     return moves.found

@@ -2,8 +2,8 @@
 :func:`~handfoot.engine.play.step.step` accepts.
 
 Each entry of :func:`open_actions` carries ``send``: action bodies (without ``seat``, as a seat posts
-them to a table; add ``"seat"`` to give one to ``step``), every one of them checked by
-:func:`~handfoot.engine.play.step.refusals`, the step's own checks, before it is listed. An entry
+them to a table; add ``"seat"`` to give one to ``step``), every one of them checked by the step's
+own predicates (:mod:`~handfoot.engine.play.legal`, asked of the body's cards) before it is listed. An entry
 is listed only when at least one body is accepted, so a bot may pick any body of any entry. Where the
 choice is combinatorial (which melds to make, which cards to add), ``send`` enumerates one body per
 part (a new meld, an addition, a burn), each accepted alone, and first the largest combination of
@@ -19,13 +19,14 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from handfoot.engine.cards import Card
+from handfoot.engine.cards import Card, parse_cards
 from handfoot.engine.cards import is_wild_code as _is_wild
 from handfoot.engine.cards import rank_of as _rank
 from handfoot.engine.checks import check_discard_pile
 from handfoot.engine.melds import cards_points
+from handfoot.engine.play.legal import accepted, facts, going_out_refusals, judge_ask, judge_meld, judge_take
 from handfoot.engine.play.state import State
-from handfoot.engine.play.step import discard_refusals, going_out_refusals, refusals
+from handfoot.engine.play.step import discard_refusals
 from handfoot.engine.rules import RuleSet
 from handfoot.engine.table import Table
 
@@ -38,7 +39,15 @@ def _codes(cards: Sequence[Card]) -> list[str]:
 
 
 def _accepted(state: State, seat: int, body: Body) -> bool:
-    return not refusals(state, {**body, "seat": seat})
+    """Whether ``step`` accepts ``body`` (a meld or a take the listing wrote, its cards known to be
+    card strings) from ``seat``: the step's own predicate (:mod:`~handfoot.engine.play.legal`)
+    asked of the body's cards, without reading the body as an action."""
+    if body["type"] == "meld":
+        new = [parse_cards(m) for m in body.get("melds", ())]
+        adds = [(a["to"], parse_cards(a["cards"])) for a in body.get("add", ())]
+        return accepted(judge_meld, state, seat, new, adds, parse_cards(body.get("burn", ())))
+    extra = [parse_cards(m) for m in body.get("melds", ())]
+    return accepted(judge_take, state, seat, parse_cards(body["cards"]), body["onto"], extra)
 
 
 def meld_parts(
@@ -211,8 +220,7 @@ def going_out(state: State, seat: int, table: Table | None = None) -> dict[str, 
     ``table``: the seat's side's table analysed, where the caller has it (else analysed here)."""
     if state.phase != "play" or seat != state.turn:
         return None
-    books = (table or _own_table(state, seat)).books
-    problems = going_out_refusals(state, seat, books, True, 0, False)
+    problems = facts(state, seat).going_out(state)
     return {"allowed": not problems, "problems": [p.code for p in problems]}
 
 
@@ -222,8 +230,8 @@ def _own_table(state: State, seat: int) -> Table:
 
 def open_actions(state: State, seat: int, table: Table | None = None) -> list[dict[str, Any]]:
     """The actions open to ``seat`` now, each ``{"type": ..., "send": [body, ...], ...}``: ``send``
-    holds the bodies to post (each accepted now, checked by ``step.refusals``, a discard by
-    ``step.discard_refusals``, the same checks); an action with none
+    holds the bodies to post (each accepted now, checked by the step's own predicates,
+    :mod:`~handfoot.engine.play.legal`); an action with none
     accepted is not listed. Besides ``send``, what choosing needs (docs/tables.md):
 
     - ``draw``: ``cards`` it gives, ``ends_round`` (an empty stock).
@@ -296,7 +304,6 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
     extend, burnable = _extend(table, rules), _burnable(table, rules)
     melds = _meld_bodies(state, seat, meld_parts(_codes(me.hand), extend, burnable, rules))
     if melds:
-        may_go_out = not going_out_refusals(state, seat, books, True, 1, False)
         counts = Counter(c.rank.value for c in me.hand if not c.is_wild and c.rank.value != "3")
         actions.append(
             {
@@ -306,7 +313,11 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
                 "wilds": sum(1 for c in me.hand if c.is_wild),
                 "extend": extend,
                 "burn": burnable,
-                "keep": 0 if me.foot is not None or may_go_out or not rules.last_card_needs_contract else 2,
+                # going out by the discard after it: the problems of going out now (one card left
+                # is no reason of its own), read once per state and seat
+                "keep": 0
+                if me.foot is not None or not rules.last_card_needs_contract or not facts(state, seat).going_out(state)
+                else 2,
                 "send": melds,
             }
         )
@@ -326,7 +337,7 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
                 "send": [_discard(code) for code in discards],
             }
         )
-    if _accepted(state, seat, {"type": "ask"}):
+    if accepted(judge_ask, state, seat):
         actions.append({"type": "ask", "send": [{"type": "ask"}]})
     return actions
 

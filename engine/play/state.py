@@ -14,11 +14,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from handfoot.engine.breakdown import Line
 from handfoot.engine.cards import Card, parse_cards
 from handfoot.engine.checks import PlayerState
 from handfoot.engine.play.options import PlayOptions
 from handfoot.engine.presets import resolve_rules
 from handfoot.engine.rules import RuleSet
+from handfoot.engine.scoring import book_values
 from handfoot.engine.table import Table, analyse_table
 
 Phase = Literal["draw", "play", "answer", "ended"]
@@ -71,6 +73,8 @@ class Side:
     # the side's table analysed and the rules it was analysed under (State.table): made once, then
     # shared by every state that keeps this Side (a step shares the sides it does not change)
     _table: tuple[RuleSet, Table] | None = field(default=None, init=False, compare=False, repr=False)
+    # what its books score under those rules (State.book_values), kept the same way
+    _book_values: tuple[RuleSet, tuple[Line, ...]] | None = field(default=None, init=False, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +110,8 @@ class State:
     out_side: int | None = None
     _rules: RuleSet | None = field(default=None, compare=False, repr=False)
     history: tuple[Event, ...] = field(default=(), repr=False)
+    # each seat's facts as the rules of play read them (legal.facts): made once, on first asking
+    _facts: dict[int, Any] | None = field(default=None, init=False, compare=False, repr=False)
 
     @property
     def rules(self) -> RuleSet:
@@ -125,6 +131,16 @@ class State:
         if cached is None or cached[0] is not rules:
             cached = (rules, analyse_table(held.melds, rules))
             object.__setattr__(held, "_table", cached)
+        return cached[1]
+
+    def book_values(self, side: int) -> tuple[Line, ...]:
+        """What side ``side``'s completed books score now (:func:`~handfoot.engine.scoring.book_values`
+        of :meth:`table`): computed once and kept on the :class:`Side`, as its table is."""
+        held, rules = self.sides[side], self.rules
+        cached = held._book_values
+        if cached is None or cached[0] is not rules:
+            cached = (rules, book_values(self.table(side), rules))
+            object.__setattr__(held, "_book_values", cached)
         return cached[1]
 
     def seats_of(self, side: int) -> list[int]:

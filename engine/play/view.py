@@ -11,14 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from handfoot.engine.cards import Card
-from handfoot.engine.checks import going_out_problems
 from handfoot.engine.errors import Problem
 from handfoot.engine.melds import card_points
 from handfoot.engine.play.end import score
+from handfoot.engine.play.legal import facts
 from handfoot.engine.play.listing import going_out, open_actions
 from handfoot.engine.play.state import State
-from handfoot.engine.play.step import going_out_refusals
-from handfoot.engine.scoring import book_values
 from handfoot.engine.table import Table
 
 
@@ -41,14 +39,14 @@ def view(state: State, seat: int) -> dict[str, Any]:
     me = state.seats[seat]
     sides = []
     tables = [state.table(j) for j in range(len(state.sides))]  # the state's own analyses, shared with the listing
-    for side, table in zip(state.sides, tables, strict=True):
+    for j, (side, table) in enumerate(zip(state.sides, tables, strict=True)):
         sides.append(
             {
                 "name": side.name,
                 "melds": [_codes(m) for m in side.melds],
                 "complete": [check.complete for check in table.checks],
                 "books": table.books.as_dict(),
-                "book_values": [line._asdict() for line in book_values(table, rules)],
+                "book_values": [line._asdict() for line in state.book_values(j)],
                 "red_threes": _codes(side.red_threes),
                 "burn": _codes(side.burn),
                 "score": side.score,
@@ -113,20 +111,7 @@ def _going_out(state: State, seat: int, table: Table) -> dict[str, Any] | None:
     a JSON Pointer into this view (:func:`problem_pointer`); ``None`` outside the seat's play."""
     if state.phase != "play" or seat != state.turn:
         return going_out(state, seat, table)  # None: the listing's answer at any other moment
-    problems = going_out_refusals(state, seat, table.books, True, 0, False)
-    if problems:
-        # the step's refusals carry no player's path (they concern the action as a whole): the
-        # going-out check gives each player's, in the same order, for the same players (the seat's
-        # foot as played, as going_out_refusals takes it)
-        side = state.seats[seat].side
-        players = [
-            state.seats[i].player_state()._replace(played_from_foot=True)
-            if i == seat
-            else state.seats[i].player_state()
-            for i in state.seats_of(side)
-        ]
-        checked = going_out_problems(table.books, players, state.rules, state.round)
-        problems = [*checked, *problems[len(checked) :]]
+    problems = facts(state, seat).going_out(state)  # each with its own path: a player's, the side's
     return {
         "allowed": not problems,
         "problems": [p.code for p in problems],

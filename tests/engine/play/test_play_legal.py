@@ -1,0 +1,80 @@
+"""The rules of play as predicates on a state's facts (engine/play/legal.py): what the step, the
+listing and the rl mask ask, asked once per state and seat, and the state freed when replaced."""
+
+from __future__ import annotations
+
+import gc
+import random
+
+from handfoot.engine.cards import parse_cards
+from handfoot.engine.errors import PlayError, Problem
+from handfoot.engine.play import State, new_round, refusals, step, view
+from handfoot.engine.play.bots import actor, choose, random_policy
+from handfoot.engine.play.legal import facts, judge_meld
+from tests.engine.play.helpers import table_of
+
+
+def _states(seed: int) -> list[State]:
+    state = new_round("pagat", table_of("pagat"), seed, 1)
+    rng = random.Random(seed)
+    out = [state]
+    while state.phase != "ended" and len(out) < 400:
+        _, state = choose(state, random_policy, rng)
+        out.append(state)
+    return out
+
+
+def test_a_state_and_the_facts_it_keeps_are_freed_without_the_collector() -> None:
+    """Facts kept on a state never point back at it: a round's states are freed as each is
+    replaced (a cycle left every one to the garbage collector, which cost more than it saved)."""
+    gc.collect()
+    gc.disable()
+    try:
+        state = new_round("pagat", table_of("pagat"), 3, 1)
+        rng = random.Random(3)
+        for _ in range(60):
+            view(state, actor(state))
+            _, state = choose(state, random_policy, rng)
+        del state
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+def test_the_facts_read_the_hand_by_card_and_by_rank() -> None:
+    for state in _states(5)[:80]:
+        if state.phase == "ended":
+            continue
+        seat = actor(state)
+        found = facts(state, seat)
+        assert found is facts(state, seat)  # made once per state and seat
+        hand = state.seats[seat].hand
+        assert sum(found.held.values()) == len(hand)
+        assert sorted(c.code for c in found.wilds) == sorted(c.code for c in hand if c.is_wild)
+        assert sum(map(len, found.naturals.values())) + len(found.wilds) == len(hand)
+        assert all(c.rank.value == rank for rank, cards in found.naturals.items() for c in cards)
+        assert found.holds(hand) and not found.holds([*hand, *hand])
+
+
+def test_the_meld_predicate_refuses_what_step_refuses_with_the_same_problems() -> None:
+    """A meld action refused by ``step`` is refused by ``judge_meld`` asked of its cards, with the
+    very problems; one accepted by either is accepted by both."""
+    seen = 0
+    for state in _states(11):
+        if state.phase != "play":
+            continue
+        seat = state.turn
+        hand = state.seats[seat].hand
+        for size in (1, 2, 3):
+            cards = hand[:size]
+            action = {"type": "meld", "seat": seat, "melds": [[c.code for c in cards]]}
+            try:
+                judge_meld(state, seat, [parse_cards(action["melds"][0])], [], ())
+                judged: list[Problem] = []
+            except PlayError as exc:
+                judged = list(exc.problems)
+            assert judged == refusals(state, action)
+            if not judged:
+                step(state, action)  # accepted: the successor is built
+            seen += 1
+    assert seen > 20
