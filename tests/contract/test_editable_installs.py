@@ -8,10 +8,9 @@ extra that way (issue 44), and the stamp kept ``make install`` from putting it b
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
-from tests.helpers.readme import PROJECT_ROOT
+from tests.helpers.readme import PROJECT_ROOT, planned_commands
 
 #: A ``pip install`` command up to the end of its line, its backquoted span or its shell comment.
 PIP_INSTALL = re.compile(r"pip install[^`\n#]*")
@@ -21,17 +20,6 @@ STRICT = "editable_mode=strict"
 def editable_installs(text: str) -> list[str]:
     """The ``pip install`` commands in ``text`` that install something editable (``-e``)."""
     return [m.group(0).strip() for m in PIP_INSTALL.finditer(text) if re.search(r"\s-e\s", m.group(0) + " ")]
-
-
-def planned_commands(target: str, venv: Path) -> list[str]:
-    """The commands ``make -n target`` would run with ``VENV=venv`` (nothing is run)."""
-    done = subprocess.run(
-        ["make", "-n", "-C", str(PROJECT_ROOT), target, f"VENV={venv}"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return [line for line in done.stdout.splitlines() if line.strip()]
 
 
 def test_make_installs_every_editable_distribution_strict(tmp_path: Path) -> None:

@@ -5,21 +5,9 @@ does not exist yet, as on a fresh clone."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
-from tests.helpers.readme import PROJECT_ROOT
-
-
-def planned_commands(target: str, venv: Path) -> list[str]:
-    """The commands ``make -n target`` would run with ``VENV=venv``, one a line."""
-    done = subprocess.run(
-        ["make", "-n", "-C", str(PROJECT_ROOT), target, f"VENV={venv}"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return [line for line in done.stdout.splitlines() if line.strip()]
+from tests.helpers.readme import planned_commands
 
 
 def test_a_cold_make_run_says_what_it_installs_before_pip_and_shows_pip(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ file outside :data:`DOCUMENTS` has one.
 from __future__ import annotations
 
 import re
+import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,3 +142,14 @@ def replace_block(documents: Mapping[str, str], name: str, text: str) -> dict[st
     closing = block.line + len(block.text.splitlines())  # 0-based index of the closing fence
     replaced = "\n".join([*lines[: block.line], *text.splitlines(), *lines[closing:]])
     return {**documents, block.document: replaced}
+
+
+def planned_commands(target: str, venv: Path) -> list[str]:
+    """The commands ``make -n target`` would run with ``VENV=venv`` (nothing is run), one a line."""
+    done = subprocess.run(
+        ["make", "-n", "-C", str(PROJECT_ROOT), target, f"VENV={venv}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return [line for line in done.stdout.splitlines() if line.strip()]
