@@ -162,8 +162,9 @@ class SeatView(MethodView):
     @blp.doc(parameters=[SEAT_TOKEN_DOC])
     @_problem_doc(
         503,
-        "This client address, or this server process, already has as many waiting requests as it allows "
-        "(waits-full; `Retry-After`), or the database is unreachable (service-unavailable).",
+        "This client address, this table's owner (its API key, or the keyless tables) or this server "
+        "process already has as many waiting requests as it allows (waits-full; `Retry-After`, longer "
+        "while the process refuses many seats), or the database is unreachable (service-unavailable).",
     )
     def get(self, args: dict[str, Any], table_id: int, actor: SeatActor) -> dict[str, Any]:
         """Get a seat's view
@@ -257,8 +258,9 @@ class SeatEvents(MethodView):
     )
     @_problem_doc(
         503,
-        "This client address, or this server process, already has as many waiting requests as it allows "
-        "(waits-full; `Retry-After`), or the database is unreachable (service-unavailable).",
+        "This client address, this table's owner (its API key, or the keyless tables) or this server "
+        "process already has as many waiting requests as it allows (waits-full; `Retry-After`, longer "
+        "while the process refuses many seats), or the database is unreachable (service-unavailable).",
     )
     def get(self, args: dict[str, Any], table_id: int, actor: SeatActor) -> Any:
         """Stream a seat's views
