@@ -86,14 +86,9 @@ def name_characters_problem(value: str) -> str | None:
 
 
 def _plain_name(value: Any) -> bool:
-    """A name as :meth:`_Reader.name` takes it, in printable ASCII (the common case, tested at once)."""
-    return (
-        type(value) is str
-        and len(value) <= MAX_NAME_LENGTH
-        and value.isascii()
-        and value.isprintable()
-        and bool(value.strip(" "))
-    )
+    """A name :meth:`_Reader.name` takes (the same rule: :func:`name_characters_problem`), tested
+    without building its path."""
+    return type(value) is str and 0 < len(value) <= MAX_NAME_LENGTH and name_characters_problem(value) is None
 
 
 def _plain_cards(value: Any) -> bool:
@@ -161,9 +156,11 @@ class _Reader:
     def cards(self, value: Any, path: Path) -> None:
         """A list of cards (each card string is read by the engine's card reader, which names an item
         that is no card string with this module's codes: ``handfoot.engine.operations``)."""
+        if _plain_cards(value):
+            return
         if type(value) is not list:
             self.add("invalid_type", "expected a list of cards", path)
-        elif len(value) > MAX_CARDS_PER_LIST:
+        else:
             self.add("invalid_value", f"expected 0 to {MAX_CARDS_PER_LIST} items", path)
 
     def melds(self, value: Any, path: Path) -> None:
