@@ -1,7 +1,7 @@
 """The documented rate limit is the enforced total: shared by a host's gunicorn workers by default
 (``api/ratelimit.py``'s SQLite file), and by hosts through Redis (``HANDFOOT_RATE_LIMIT_STORAGE``).
 
-Each case serves the app with two sync workers and sends requests from 8 threads at once (so both
+Each case serves the app with two sync workers (one request at a time each) and sends requests from 8 threads at once (so both
 workers answer), counting the 200s: exactly the limit, whatever worker answered. With ``memory://``
 counters (the old default) the same run grants more than the limit, since each worker counts
 alone: the contrast shows the test can fail.
@@ -45,9 +45,11 @@ def granted(tmp_path: Path, storage: str | None, db_url: str | None = None, pref
         "HANDFOOT_RATE_LIMIT": f"{LIMIT}/minute",
         "HANDFOOT_RATE_LIMIT_STORAGE": storage or "",
         "HANDFOOT_RATE_LIMIT_KEY_PREFIX": prefix,
-        # threads, so that both workers answer some of the concurrent requests (a gevent worker
-        # may take every connection alone, and per-worker counters would then look shared)
-        "HANDFOOT_WORKER_CLASS": "gthread",
+        # sync workers answer one request at a time, so that both answer some of the concurrent
+        # requests (a gevent or gthread worker may take every connection alone on a busy machine,
+        # and per-worker counters would then look shared)
+        "HANDFOOT_WORKER_CLASS": "sync",
+        "HANDFOOT_THREADS": "1",
     }
     with LiveServer(url, tmp_path / "gunicorn.log", workers=2, env=env) as server:
 
