@@ -1,133 +1,232 @@
 """A seat's view of the round as one flat array of numbers: what the environment's agents observe.
 
-It holds only what :func:`~handfoot.engine.play.view` lets the seat see (its own hand, every table,
-the pile's top card, sizes), read from the engine's :class:`~handfoot.engine.play.State`. The
-layout is fixed (:data:`LAYOUT`: each block's name and length, in order), the same for every preset
-and table; seats and sides are counted from the observing seat (slot 0: itself, or its own side),
-four slots each, unused slots zero:
+The one encoder of the environment and of an HTTP table: :func:`encode` reads the seat's view, the
+plain data :func:`~handfoot.engine.play.view` builds (what a table's ``GET``/``POST`` answers hold
+as ``view``, ``handfoot.client.SeatView.view``), so it sees only what the seat may know. It reads
+none of the view's listing (``actions``, ``going_out``): the environment builds its views without
+it (``view(state, seat, listing=False)``), and the mask says what is open.
 
-- ``hand`` (53): how many of each card (:data:`~handfoot.rl.actions.CARD_CODES`) the hand holds.
+Every index is named (:data:`FEATURES`) and scaled: a count divided by a documented maximum
+(:data:`SCALES`) and clipped to [0, 1] (game points to [-1, 1]); flags and one-hot blocks are 0 or 1.
+Seats and sides are counted from the observing seat (slot 0: itself, or its own side), four slots
+each, unused slots zero. :func:`feature_table` is the table docs/rl.md shows (a test holds them
+equal). The blocks (:data:`LAYOUT`), in order:
+
+- ``hand`` (53): copies of each card (:data:`~handfoot.rl.actions.CARD_CODES`) in the hand.
 - ``pile_top`` (53): the pile's top card, one-hot (zero when the pile is empty).
 - ``phase`` (4): ``draw``, ``play``, ``answer``, ``ended``, one-hot.
-- ``flags`` (9): the seat is to act; its partner was asked this turn; the answer was yes; was no;
-  the pile is frozen; the pile was taken; the seat's foot is picked up; it has played from its
-  foot; its side has melded (opened).
-- ``numbers`` (4): stock size, pile size, round number, points its side's opening still needs
-  (0 once opened).
+- ``flags`` (9): to act; the partner was asked this turn; answered yes; answered no; the pile is
+  frozen; the pile was taken this turn; the seat's foot is picked up; it has played from its foot;
+  its side has melded (opened).
+- ``numbers`` (4): stock size, pile size, round, points its side's opening still needs (0 once opened).
 - ``contract`` (3): clean, dirty and wild books the round's contract needs.
-- ``seats`` (4 x 5): present, hand size, foot size (0 once picked up), foot picked up, partner.
-- ``sides`` (4 x 46): present, game points before this round, red threes laid out, burn pile size,
-  complete books by kind (clean, dirty, wild: 3), then for each rank of
-  :data:`~handfoot.rl.actions.MELD_RANKS` (13): cards in its melds, wild cards among them, complete
-  books of it.
+- ``seats`` (4 x 6): present, hand size, foot size (0 once picked up), foot picked up, partner,
+  has played from its foot.
+- ``sides`` (4 x 59): present, game points before this round, red threes laid out, burn pile size,
+  complete books (clean, dirty, wild), then for each rank of :data:`~handfoot.rl.actions.MELD_RANKS`
+  (13): cards in its melds, wild cards among them, complete books of it, an open (incomplete) meld of it.
 """
 
 from __future__ import annotations
+
+from array import array
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from handfoot.engine.melds import BookKind
-from handfoot.engine.play import State
-from handfoot.rl.actions import CARD_CODES, MELD_RANKS, acting_seat
+from handfoot.engine.cards import is_wild_code, rank_of
+from handfoot.rl.actions import CARD_CODES, MELD_RANKS
 
 #: Seats and sides the observation has room for.
 SLOTS = 4
-_SEAT = 5
-_SIDE = 7 + 3 * len(MELD_RANKS)
+#: The documented maxima a count is divided by (a larger count reads 1): the decks of the largest
+#: preset table (Wikipedia, 7 at four players), so a card's copies and the cards in play.
+DECKS_MAX = 7
+CARDS_MAX = 54 * DECKS_MAX
+HAND_MAX = 60  # a hand that took a large pile; dealt hands are 11-13
+FOOT_MAX = 15  # feet are dealt 11-13 cards
+ROUNDS_MAX = 4  # every preset plays four rounds
+OPENING_MAX = 250  # the highest opening minimum of a preset (Hodges)
+BOOKS_MAX = 8  # books of one kind (a contract asks 4 at most)
+MELD_CARDS_MAX = 14  # cards in one rank's melds: two books of seven
+RED_THREES_MAX = 2 * DECKS_MAX
+POINTS_MAX = 20_000  # game points before the round, in [-1, 1]
 
-#: Each block of the array: its name and length, in order.
-LAYOUT: tuple[tuple[str, int], ...] = (
-    ("hand", len(CARD_CODES)),
-    ("pile_top", len(CARD_CODES)),
-    ("phase", 4),
-    ("flags", 9),
-    ("numbers", 4),
-    ("contract", 3),
-    ("seats", SLOTS * _SEAT),
-    ("sides", SLOTS * _SIDE),
+_SEAT = ("present", "hand_size", "foot_size", "foot_picked_up", "partner", "played_from_foot")
+_SEAT_SCALE = (1, HAND_MAX, FOOT_MAX, 1, 1, 1)
+_SIDE = ("present", "score", "red_threes", "burn", "clean_books", "dirty_books", "wild_books")
+_SIDE_SCALE = (1, POINTS_MAX, RED_THREES_MAX, CARDS_MAX, BOOKS_MAX, BOOKS_MAX, BOOKS_MAX)
+_RANK = ("cards", "wilds", "books", "open")
+_RANK_SCALE = (MELD_CARDS_MAX, MELD_CARDS_MAX, BOOKS_MAX, 1)
+_PHASES = ("draw", "play", "answer", "ended")
+_FLAGS = (
+    "to_act",
+    "asked",
+    "permission:yes",
+    "permission:no",
+    "pile:frozen",
+    "pile:taken",
+    "foot_picked_up",
+    "played_from_foot",
+    "opened",
 )
-SIZE = sum(n for _, n in LAYOUT)
+_NUMBERS = (("stock_size", CARDS_MAX), ("pile_size", CARDS_MAX), ("round", ROUNDS_MAX), ("opening", OPENING_MAX))
+_CONTRACT = ("clean_books", "dirty_books", "wild_books")
+
+
+def _copies(code: str) -> int:
+    return 2 * DECKS_MAX if code == "JK" else DECKS_MAX
+
+
+_BLOCKS: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] = (
+    ("hand", tuple((f"hand:{c}", _copies(c)) for c in CARD_CODES)),
+    ("pile_top", tuple((f"pile_top:{c}", 1) for c in CARD_CODES)),
+    ("phase", tuple((f"phase:{p}", 1) for p in _PHASES)),
+    ("flags", tuple((f, 1) for f in _FLAGS)),
+    ("numbers", _NUMBERS),
+    ("contract", tuple((f"contract:{k}", BOOKS_MAX) for k in _CONTRACT)),
+    (
+        "seats",
+        tuple((f"seat{k}:{n}", s) for k in range(SLOTS) for n, s in zip(_SEAT, _SEAT_SCALE, strict=True)),
+    ),
+    (
+        "sides",
+        tuple(
+            item
+            for k in range(SLOTS)
+            for item in (
+                *((f"side{k}:{n}", s) for n, s in zip(_SIDE, _SIDE_SCALE, strict=True)),
+                *((f"side{k}:{r}:{n}", s) for r in MELD_RANKS for n, s in zip(_RANK, _RANK_SCALE, strict=True)),
+            )
+        ),
+    ),
+)
+#: Each block of the array: its name and length, in order.
+LAYOUT: tuple[tuple[str, int], ...] = tuple((name, len(items)) for name, items in _BLOCKS)
+#: The name of every index, in order (``hand:AS``, ..., ``side3:wild:open``).
+FEATURES: tuple[str, ...] = tuple(name for _, items in _BLOCKS for name, _ in items)
+#: What each index's raw value (a count, a flag, points) is divided by.
+SCALES: tuple[float, ...] = tuple(float(scale) for _, items in _BLOCKS for _, scale in items)
+SIZE = len(FEATURES)
+INDEX: dict[str, int] = {name: i for i, name in enumerate(FEATURES)}
+
 _START = {name: sum(n for _, n in LAYOUT[:k]) for k, (name, _) in enumerate(LAYOUT)}
 _CARD = {code: i for i, code in enumerate(CARD_CODES)}
-_PHASES = ("draw", "play", "answer", "ended")
-_RANK = {rank: i for i, rank in enumerate(MELD_RANKS)}
-#: Game points have no bound; counts of cards stay below this.
-_COUNT_MAX = 10_000.0
+_RANKS = {rank: i for i, rank in enumerate(MELD_RANKS)}
+_SEAT_AT, _SIDE_AT = len(_SEAT), len(_SIDE) + len(_RANK) * len(MELD_RANKS)
+_INVERSE = np.array([1.0 / s for s in SCALES], dtype=np.float32)
+_LOW = np.array([-1.0 if name.endswith(":score") else 0.0 for name in FEATURES], dtype=np.float32)
+_HIGH = np.ones(SIZE, dtype=np.float32)
+_ZEROS = bytes(4 * SIZE)
+_PILE_TOP, _FLAGS_AT, _SEATS_AT, _SIDES_AT = _START["pile_top"], _START["flags"], _START["seats"], _START["sides"]
+_PHASE = {phase: _START["phase"] + i for i, phase in enumerate(_PHASES)}
+#: Each card code: whether it is wild (0 or 1), and where its rank's entries start in a side's
+#: block (-1 for a wild card: a meld's rank is its naturals' where it has any).
+_WILD = {code: int(is_wild_code(code)) for code in CARD_CODES}
+_RANK_AT = {code: -1 if _WILD[code] else len(_RANK) * _RANKS[rank_of(code)] for code in CARD_CODES}
+_WILD_AT = len(_RANK) * _RANKS["wild"]
 
 
 def observation_space() -> spaces.Box:
-    """The space of :func:`encode`'s arrays (float32, shape ``(SIZE,)``): game points unbounded,
-    everything else a count or a flag, from 0."""
-    low = np.zeros(SIZE, dtype=np.float32)
-    high = np.full(SIZE, _COUNT_MAX, dtype=np.float32)
-    for k in range(SLOTS):
-        score = _START["sides"] + k * _SIDE + 1
-        low[score], high[score] = -np.inf, np.inf
-    return spaces.Box(low, high, dtype=np.float32)
+    """The space of :func:`encode`'s arrays: float32, shape ``(SIZE,)``, every index in [0, 1] save
+    the sides' game points (``side<k>:score``) in [-1, 1]."""
+    return spaces.Box(_LOW.copy(), _HIGH.copy(), dtype=np.float32)
 
 
-def encode(state: State, seat: int) -> npt.NDArray[np.float32]:
-    """The observation of ``seat`` (an index) in ``state``, laid out as :data:`LAYOUT`."""
-    out = np.zeros(SIZE, dtype=np.float32)
-    me = state.seats[seat]
-    side = state.sides[me.side]
-    for card in me.hand:
-        out[_START["hand"] + _CARD[card.code]] += 1
-    if state.pile:
-        out[_START["pile_top"] + _CARD[state.pile[0].code]] = 1
-    out[_START["phase"] + _PHASES.index(state.phase)] = 1
-    out[_START["flags"] : _START["flags"] + 9] = (
-        acting_seat(state) == seat,
-        state.asked,
-        state.permission is True,
-        state.permission is False,
-        state.frozen_turns > 0,
-        state.pile_taken,
-        me.foot is None,
-        me.played_from_foot,
-        bool(side.melds),
-    )
-    opening = 0 if side.melds else state.rules.opening_minimum_for(state.round, side.score)
-    out[_START["numbers"] : _START["numbers"] + 4] = (len(state.stock), len(state.pile), state.round, opening)
-    contract = state.rules.contract_for(state.round)
-    out[_START["contract"] : _START["contract"] + 3] = (contract.clean_books, contract.dirty_books, contract.wild_books)
-    n = len(state.seats)
+def encode(view: Mapping[str, Any]) -> npt.NDArray[np.float32]:
+    """The observation of the seat whose ``view`` this is (the engine's view, with or without its
+    listing: what a table's seat view holds as ``view``), laid out as :data:`FEATURES`.
+
+    Raises ``KeyError`` for a view without the members it reads, or for a card string that is no card."""
+    raw = array("f", _ZEROS)  # written item by item, then read by numpy in place (no list converted)
+    me, my_side = view["seat"], view["side"]
+    for code in view["hand"]:
+        raw[_CARD[code]] += 1
+    pile = view["pile"]
+    if pile["top"] is not None:
+        raw[_PILE_TOP + _CARD[pile["top"]]] = 1
+    phase = view["phase"]
+    raw[_PHASE[phase]] = 1
+    acting = None if phase == "ended" else view["answerer"] if phase == "answer" else view["turn"]
+    sides, permission = view["sides"], view["permission"]
+    opened = bool(sides[my_side]["melds"])
+    at = _FLAGS_AT
+    raw[at] = acting == me
+    raw[at + 1] = view["asked"]
+    raw[at + 2] = permission is True
+    raw[at + 3] = permission is False
+    raw[at + 4] = pile["frozen"]
+    raw[at + 5] = pile["taken"]
+    raw[at + 6] = view["foot_size"] is None
+    raw[at + 7] = view["played_from_foot"]
+    raw[at + 8] = opened
+    raw[at + 9] = view["stock_size"]
+    raw[at + 10] = pile["size"]
+    raw[at + 11] = view["round"]
+    raw[at + 12] = 0 if opened else view["opening_minimum"]
+    contract = view["contract"]
+    raw[at + 13] = contract["clean_books"]
+    raw[at + 14] = contract["dirty_books"]
+    raw[at + 15] = contract["wild_books"]
+    seats = view["seats"]
+    n = len(seats)
     for k in range(min(n, SLOTS)):
-        other = state.seats[(seat + k) % n]
-        at = _START["seats"] + k * _SEAT
-        out[at : at + _SEAT] = (
-            1,
-            len(other.hand),
-            0 if other.foot is None else len(other.foot),
-            other.foot is None,
-            k > 0 and other.side == me.side,
-        )
-    count = len(state.sides)
+        other = seats[(me + k) % n]
+        foot = other["foot_size"]
+        at = _SEATS_AT + k * _SEAT_AT
+        raw[at] = 1
+        raw[at + 1] = other["hand_size"]
+        if foot is None:
+            raw[at + 3] = 1
+        else:
+            raw[at + 2] = foot
+        raw[at + 4] = k > 0 and other["side"] == my_side
+        raw[at + 5] = other["played_from_foot"]
+    count = len(sides)
     for k in range(min(count, SLOTS)):
-        _encode_side(out, _START["sides"] + k * _SIDE, state, (me.side + k) % count)
-    return out
+        _side(raw, _SIDES_AT + k * _SIDE_AT, sides[(my_side + k) % count])
+    out = np.frombuffer(raw, dtype=np.float32)
+    out *= _INVERSE
+    return np.minimum(out, _HIGH, out=out)  # the points were clipped below; a ufunc, not np.clip's wrapper
 
 
-def _encode_side(out: npt.NDArray[np.float32], at: int, state: State, index: int) -> None:
-    side = state.sides[index]
-    table = state.table(index)
-    books = table.books
-    out[at : at + 7] = (
-        1,
-        side.score,
-        len(side.red_threes),
-        len(side.burn),
-        books.clean_books,
-        books.dirty_books,
-        books.wild_books,
-    )
-    for check in table.checks:
-        rank = "wild" if check.kind is BookKind.WILD else check.rank
-        if rank is None:  # no rank: a meld of mixed ranks that the rules let stand
-            continue
-        base = at + 7 + 3 * _RANK[rank]
-        out[base] += check.size
-        out[base + 1] += check.wilds
-        out[base + 2] += check.complete
+def _side(raw: array[float], at: int, side: Mapping[str, Any]) -> None:
+    books = side["books"]
+    raw[at] = 1
+    raw[at + 1] = max(-POINTS_MAX, min(POINTS_MAX, side["score"]))
+    raw[at + 2] = len(side["red_threes"])
+    raw[at + 3] = len(side["burn"])
+    raw[at + 4] = books["clean_books"]
+    raw[at + 5] = books["dirty_books"]
+    raw[at + 6] = books["wild_books"]
+    base = at + len(_SIDE)
+    for meld, complete in zip(side["melds"], side["complete"], strict=True):
+        # a meld's rank: its first natural card's (melds of mixed ranks count under it), else wild
+        rank = _RANK_AT[meld[0]]
+        wilds = sum(map(_WILD.__getitem__, meld))
+        if rank < 0:
+            rank = next((_RANK_AT[c] for c in meld if not _WILD[c]), _WILD_AT)
+        r = base + rank
+        raw[r] += len(meld)
+        raw[r + 1] += wilds
+        if complete:
+            raw[r + 2] += 1
+        else:
+            raw[r + 3] = 1
+
+
+def feature_table() -> str:
+    """Every index as a Markdown table (docs/rl-features.md is this text; a test holds them equal):
+    index, name, block, and what the raw value is divided by."""
+    rows = ["| index | name | block | divided by |", "|---|---|---|---|"]
+    blocks = [name for name, n in LAYOUT for _ in range(n)]
+    for i, (name, scale) in enumerate(zip(FEATURES, SCALES, strict=True)):
+        rows.append(f"| {i} | `{name}` | {blocks[i]} | {scale:g} |")
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":  # the table of docs/rl-features.md
+    print(feature_table(), end="")
