@@ -35,9 +35,9 @@ index                 macro
 99, 100               ``answer`` yes, ``answer`` no
 101-112               ``meld`` rank r (4 ... A, 3) with jokers first: a new meld of the naturals of r with
                       the fewest wild cards the engine accepts, jokers before twos (only where the hand
-                      holds a two and a joker both: elsewhere 7-18 play the same cards)
+                      holds a two and a joker both, and too few naturals of r to meld without a wild)
 113-124               one joker onto the side's meld of rank r (4 ... A, 3), its open meld, else its last
-                      (only where the hand holds a two too)
+                      (only where the hand holds a two too, and no natural of r)
 125, 126              ``take_pile`` with one natural and a joker (where the hand holds a two too), without
                       and with the further melds of 4-6
 127, 128              ``take_pile`` with every natural of the top card's rank (three or more), without and
@@ -292,9 +292,11 @@ def _meld_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
 
 def _meld_joker_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
     """``meld:<rank>:joker``: a new meld of the naturals of ``rank`` with the fewest wild cards the
-    engine accepts, jokers first (where the hand holds a two and a joker both)."""
+    engine accepts, jokers first (where the hand holds a two and a joker both, and too few naturals
+    of ``rank`` for a meld without a wild card)."""
     naturals, jokers = moves.naturals(rank), moves.jokers
-    if naturals and jokers:
+    # only where the naturals are too few for a meld alone (where the listing lays a wild card)
+    if naturals and jokers and not validate_meld(naturals, moves.state.rules, ()).valid:
         for k in range(1, len(jokers) + 1):
             for cards in _fitting(moves, naturals + jokers[:k], None):
                 yield [cards], _NONE, _NONE
@@ -329,9 +331,11 @@ def _burn_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
 
 
 def _meld_all_candidates(moves: _Moves) -> Iterator[MeldParts]:
-    # every part, then the parts but the last, ... (two at least): the listing's largest combination
+    # every part; then, as the listing does, all but the last, ... (two parts at least), only as
+    # far as the parts the meld rule accepts alone go (a part it refuses fails every prefix with it)
     parts = meld_candidates(moves.state, moves.seat)
-    for n in range(len(parts), 1, -1):
+    valid = next((i for i, part in enumerate(parts) if not _part_valid(moves, part)), len(parts))
+    for n in (len(parts), *range(min(valid, len(parts) - 1), 1, -1)):
         merged = combine(parts[:n])
         if merged is not None:
             yield (
@@ -339,6 +343,15 @@ def _meld_all_candidates(moves: _Moves) -> Iterator[MeldParts]:
                 [(a["to"], parse_cards(a["cards"])) for a in merged.get("add", ())],
                 parse_cards(merged.get("burn", ())),
             )
+
+
+def _part_valid(moves: _Moves, part: Mapping[str, Any]) -> bool:
+    """Whether the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies to
+    each new meld and addition) accepts each meld and addition of ``part`` alone."""
+    rules, melds = moves.state.rules, moves.state.sides[moves.facts.side].melds
+    return all(validate_meld(parse_cards(m), rules, ()).valid for m in part.get("melds", ())) and all(
+        validate_meld(parse_cards(a["cards"]), rules, melds[a["to"]]).valid for a in part.get("add", ())
+    )
 
 
 def acting_seat(state: State) -> int | None:
@@ -395,7 +408,8 @@ def _more_moves(moves: _Moves) -> None:
     if moves.state.phase == "play" and moves.jokers:
         for rank in RANKS:
             moves.first_meld(INDEX[f"meld:{rank}:joker"], _meld_joker_candidates(moves, rank))
-            moves.first_meld(INDEX[f"wild_onto:{rank}:joker"], _wild_onto_candidates(moves, rank, joker=True))
+            if not moves.naturals(rank):  # as the listing offers a wild card alone: for a rank not held
+                moves.first_meld(INDEX[f"wild_onto:{rank}:joker"], _wild_onto_candidates(moves, rank, joker=True))
 
 
 def index_for(state: State, action: Action, moves: Mapping[int, Move] | None = None) -> int | None:

@@ -30,7 +30,7 @@ equal). The blocks (:data:`LAYOUT`), in order:
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -153,38 +153,46 @@ def encode(view: Mapping[str, Any]) -> npt.NDArray[np.float32]:
     acting = None if phase == "ended" else view["answerer"] if phase == "answer" else view["turn"]
     sides, permission = view["sides"], view["permission"]
     opened = bool(sides[my_side]["melds"])
-    at = _FLAGS_AT
-    raw[at] = acting == me
-    raw[at + 1] = view["asked"]
-    raw[at + 2] = permission is True
-    raw[at + 3] = permission is False
-    raw[at + 4] = pile["frozen"]
-    raw[at + 5] = pile["taken"]
-    raw[at + 6] = view["foot_size"] is None
-    raw[at + 7] = view["played_from_foot"]
-    raw[at + 8] = opened
-    raw[at + 9] = view["stock_size"]
-    raw[at + 10] = pile["size"]
-    raw[at + 11] = view["round"]
-    raw[at + 12] = 0 if opened else view["opening_minimum"]
     contract = view["contract"]
-    raw[at + 13] = contract["clean_books"]
-    raw[at + 14] = contract["dirty_books"]
-    raw[at + 15] = contract["wild_books"]
+    # flags, numbers and the contract follow each other: one slice (fewer bytecodes than 16 stores)
+    raw[_FLAGS_AT : _FLAGS_AT + 16] = array(
+        "f",
+        (
+            acting == me,
+            view["asked"],
+            permission is True,
+            permission is False,
+            pile["frozen"],
+            pile["taken"],
+            view["foot_size"] is None,
+            view["played_from_foot"],
+            opened,
+            view["stock_size"],
+            pile["size"],
+            view["round"],
+            0 if opened else view["opening_minimum"],
+            contract["clean_books"],
+            contract["dirty_books"],
+            contract["wild_books"],
+        ),
+    )
     seats = view["seats"]
     n = len(seats)
     for k in range(min(n, SLOTS)):
         other = seats[(me + k) % n]
         foot = other["foot_size"]
         at = _SEATS_AT + k * _SEAT_AT
-        raw[at] = 1
-        raw[at + 1] = other["hand_size"]
-        if foot is None:
-            raw[at + 3] = 1
-        else:
-            raw[at + 2] = foot
-        raw[at + 4] = k > 0 and other["side"] == my_side
-        raw[at + 5] = other["played_from_foot"]
+        raw[at : at + _SEAT_AT] = array(
+            "f",
+            (
+                1,
+                other["hand_size"],
+                foot or 0,
+                foot is None,
+                k > 0 and other["side"] == my_side,
+                other["played_from_foot"],
+            ),
+        )
     count = len(sides)
     for k in range(min(count, SLOTS)):
         _side(raw, _SIDES_AT + k * _SIDE_AT, sides[(my_side + k) % count])
@@ -195,27 +203,50 @@ def encode(view: Mapping[str, Any]) -> npt.NDArray[np.float32]:
 
 def _side(raw: array[float], at: int, side: Mapping[str, Any]) -> None:
     books = side["books"]
-    raw[at] = 1
-    raw[at + 1] = max(-POINTS_MAX, min(POINTS_MAX, side["score"]))
-    raw[at + 2] = len(side["red_threes"])
-    raw[at + 3] = len(side["burn"])
-    raw[at + 4] = books["clean_books"]
-    raw[at + 5] = books["dirty_books"]
-    raw[at + 6] = books["wild_books"]
-    base = at + len(_SIDE)
-    for meld, complete in zip(side["melds"], side["complete"], strict=True):
+    raw[at : at + len(_SIDE)] = array(
+        "f",
+        (
+            1,
+            max(-POINTS_MAX, min(POINTS_MAX, side["score"])),
+            len(side["red_threes"]),
+            len(side["burn"]),
+            books["clean_books"],
+            books["dirty_books"],
+            books["wild_books"],
+        ),
+    )
+    melds = side["melds"]
+    if melds:
+        key = (*map(tuple, melds), *side["complete"])
+        block = _MELDS.get(key)
+        if block is None:
+            if len(_MELDS) >= _MELDS_KEPT:  # a bound on memory: start again
+                _MELDS.clear()
+            block = _MELDS[key] = _melds(melds, side["complete"])
+        raw[at + len(_SIDE) : at + _SIDE_AT] = block
+
+
+def _melds(melds: Sequence[Sequence[str]], complete: Sequence[bool]) -> array[float]:
+    """The per-rank part of a side's block (cards, wild cards, complete books, an open meld)."""
+    block = array("f", bytes(4 * len(_RANK) * len(MELD_RANKS)))
+    for meld, done in zip(melds, complete, strict=True):
         # a meld's rank: its first natural card's (melds of mixed ranks count under it), else wild
         rank = _RANK_AT[meld[0]]
-        wilds = sum(map(_WILD.__getitem__, meld))
         if rank < 0:
             rank = next((_RANK_AT[c] for c in meld if not _WILD[c]), _WILD_AT)
-        r = base + rank
-        raw[r] += len(meld)
-        raw[r + 1] += wilds
-        if complete:
-            raw[r + 2] += 1
+        block[rank] += len(meld)
+        block[rank + 1] += sum(map(_WILD.__getitem__, meld))
+        if done:
+            block[rank + 2] += 1
         else:
-            raw[r + 3] = 1
+            block[rank + 3] = 1
+    return block
+
+
+#: Each side's meld blocks by its melds and their completeness, made once: a side's table changes
+#: far less often than a step is taken (every draw and discard leaves it as it was).
+_MELDS: dict[tuple[Any, ...], array[float]] = {}
+_MELDS_KEPT = 4096
 
 
 def feature_table() -> str:
