@@ -53,7 +53,8 @@ Standard library and the engine only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 from handfoot.engine.cards import DECK, Card, parse_cards
@@ -245,18 +246,22 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
     yield cards, onto, extra
 
 
-def _fitting(moves: _Moves, cards: list[Card], to: int | None) -> list[list[Card]]:
+def _fitting(moves: _Moves, cards: list[Card], to: int | None, shed: bool = False) -> Iterable[list[Card]]:
     """``cards``, then as many of them as fit under ``book_max_size`` (new, or onto meld ``to``) if
-    fewer; only those the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step``
-    applies to each new meld and addition) accepts, so that the step's predicate is not asked in vain."""
+    fewer, then (``shed``) up to three cards fewer, as the listing sheds a part of one kind of card;
+    only those the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies
+    to each new meld and addition) accepts, so that the step's predicate is not asked in vain. The
+    shed ones are read only once those before them were refused."""
     rules = moves.state.rules
     side = moves.state.sides[moves.facts.side]
     onto = () if to is None else side.melds[to]
     room = len(cards) if rules.book_max_size is None else rules.book_max_size - len(onto)
     options = [cards, cards[:room]] if 0 < room < len(cards) else [cards]
-    # then shed of its last cards, as the listing sheds a part (a hand must keep some cards)
-    options += [options[-1][:-k] for k in range(1, _SHED + 1) if len(options[-1]) > k]
-    return [option for option in options if validate_meld(option, rules, onto).valid]
+    valid = [option for option in options if validate_meld(option, rules, onto).valid]
+    if not shed or len(options[-1]) < 2:
+        return valid
+    fewer = (options[-1][:-k] for k in range(1, min(_SHED, len(options[-1]) - 1) + 1))
+    return chain(valid, (option for option in fewer if validate_meld(option, rules, onto).valid))
 
 
 _NONE: tuple[()] = ()
@@ -271,22 +276,22 @@ def _meld_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
         if not wilds:
             return
         if open_meld is not None:
-            for cards in _fitting(moves, wilds, open_meld):
+            for cards in _fitting(moves, wilds, open_meld, shed=True):
                 yield _NONE, [(open_meld, cards)], _NONE
-        for cards in _fitting(moves, wilds, None):
+        for cards in _fitting(moves, wilds, None, shed=True):
             yield [cards], _NONE, _NONE
         return
     naturals = moves.naturals(rank)
     if not naturals:
         return
     if open_meld is not None:
-        for cards in _fitting(moves, naturals, open_meld):
+        for cards in _fitting(moves, naturals, open_meld, shed=True):
             yield _NONE, [(open_meld, cards)], _NONE
     for k in range(len(wilds) + 1):
-        for cards in _fitting(moves, naturals + wilds[:k], None):
+        for cards in _fitting(moves, naturals + wilds[:k], None, shed=k == 0):
             yield [cards], _NONE, _NONE
     if last is not None and last != open_meld:
-        for cards in _fitting(moves, naturals, last):
+        for cards in _fitting(moves, naturals, last, shed=True):
             yield _NONE, [(last, cards)], _NONE
 
 
@@ -295,8 +300,9 @@ def _meld_joker_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
     engine accepts, jokers first (where the hand holds a two and a joker both, and too few naturals
     of ``rank`` for a meld without a wild card)."""
     naturals, jokers = moves.naturals(rank), moves.jokers
-    # only where the naturals are too few for a meld alone (where the listing lays a wild card)
-    if naturals and jokers and not validate_meld(naturals, moves.state.rules, ()).valid:
+    # only where the naturals are too few for a meld alone (where the listing lays a wild card: a
+    # filter of cost, the step still judges each candidate)
+    if naturals and jokers and len(naturals) < moves.state.rules.meld_min:
         for k in range(1, len(jokers) + 1):
             for cards in _fitting(moves, naturals + jokers[:k], None):
                 yield [cards], _NONE, _NONE
@@ -307,7 +313,7 @@ def _new_wild_meld_candidates(moves: _Moves) -> Iterator[MeldParts]:
     (where it has none, ``meld:wild`` starts one)."""
     wilds = moves.facts.wilds
     if wilds and moves.melds_of("wild")[0] is not None:
-        for cards in _fitting(moves, wilds, None):
+        for cards in _fitting(moves, wilds, None, shed=True):
             yield [cards], _NONE, _NONE
 
 
@@ -334,8 +340,7 @@ def _meld_all_candidates(moves: _Moves) -> Iterator[MeldParts]:
     # every part; then, as the listing does, all but the last, ... (two parts at least), only as
     # far as the parts the meld rule accepts alone go (a part it refuses fails every prefix with it)
     parts = meld_candidates(moves.state, moves.seat)
-    valid = next((i for i, part in enumerate(parts) if not _part_valid(moves, part)), len(parts))
-    for n in (len(parts), *range(min(valid, len(parts) - 1), 1, -1)):
+    for n in _prefixes(moves, parts):
         merged = combine(parts[:n])
         if merged is not None:
             yield (
@@ -343,6 +348,13 @@ def _meld_all_candidates(moves: _Moves) -> Iterator[MeldParts]:
                 [(a["to"], parse_cards(a["cards"])) for a in merged.get("add", ())],
                 parse_cards(merged.get("burn", ())),
             )
+
+
+def _prefixes(moves: _Moves, parts: Sequence[Mapping[str, Any]]) -> Iterator[int]:
+    """How many of ``parts`` to combine, in order: all, then (read only once all were refused) fewer."""
+    yield len(parts)
+    valid = next((i for i, part in enumerate(parts) if not _part_valid(moves, part)), len(parts))
+    yield from range(min(valid, len(parts) - 1), 1, -1)
 
 
 def _part_valid(moves: _Moves, part: Mapping[str, Any]) -> bool:

@@ -141,10 +141,8 @@ def encode(view: Mapping[str, Any]) -> npt.NDArray[np.float32]:
     listing: what a table's seat view holds as ``view``), laid out as :data:`FEATURES`.
 
     Raises ``KeyError`` for a view without the members it reads, or for a card string that is no card."""
-    raw = array("f", _ZEROS)  # written item by item, then read by numpy in place (no list converted)
+    raw = array("f", _ZEROS)  # written in slices, then read by numpy in place (no list converted)
     me, my_side = view["seat"], view["side"]
-    for code in view["hand"]:
-        raw[_CARD[code]] += 1
     pile = view["pile"]
     if pile["top"] is not None:
         raw[_PILE_TOP + _CARD[pile["top"]]] = 1
@@ -177,53 +175,52 @@ def encode(view: Mapping[str, Any]) -> npt.NDArray[np.float32]:
         ),
     )
     seats = view["seats"]
-    n = len(seats)
-    for k in range(min(n, SLOTS)):
-        other = seats[(me + k) % n]
-        foot = other["foot_size"]
-        at = _SEATS_AT + k * _SEAT_AT
-        raw[at : at + _SEAT_AT] = array(
-            "f",
-            (
+    n = min(len(seats), SLOTS)
+    order = [seats[(me + k) % len(seats)] for k in range(n)]
+    raw[_SEATS_AT : _SEATS_AT + n * _SEAT_AT] = array(
+        "f",
+        [
+            value
+            for k, other in enumerate(order)
+            for value in (
                 1,
                 other["hand_size"],
-                foot or 0,
-                foot is None,
+                other["foot_size"] or 0,
+                other["foot_size"] is None,
                 k > 0 and other["side"] == my_side,
                 other["played_from_foot"],
-            ),
-        )
-    count = len(sides)
-    for k in range(min(count, SLOTS)):
-        _side(raw, _SIDES_AT + k * _SIDE_AT, sides[(my_side + k) % count])
+            )
+        ],
+    )
+    count = min(len(sides), SLOTS)
+    for k in range(count):
+        at = _SIDES_AT + k * _SIDE_AT
+        raw[at : at + _SIDE_AT] = _side(sides[(my_side + k) % len(sides)])
     out = np.frombuffer(raw, dtype=np.float32)
+    out[: len(CARD_CODES)] = np.bincount([_CARD[code] for code in view["hand"]], minlength=len(CARD_CODES))
     out *= _INVERSE
     return np.minimum(out, _HIGH, out=out)  # the points were clipped below; a ufunc, not np.clip's wrapper
 
 
-def _side(raw: array[float], at: int, side: Mapping[str, Any]) -> None:
-    books = side["books"]
-    raw[at : at + len(_SIDE)] = array(
-        "f",
-        (
-            1,
-            max(-POINTS_MAX, min(POINTS_MAX, side["score"])),
-            len(side["red_threes"]),
-            len(side["burn"]),
-            books["clean_books"],
-            books["dirty_books"],
-            books["wild_books"],
-        ),
+def _side(side: Mapping[str, Any]) -> array[float]:
+    """A side's block (:data:`_SIDE_AT` values), kept by what it is read from: a side's table
+    changes far less often than a step is taken (every draw and discard leaves it as it was)."""
+    books, melds, complete = side["books"], side["melds"], side["complete"]
+    head = (
+        max(-POINTS_MAX, min(POINTS_MAX, side["score"])),
+        len(side["red_threes"]),
+        len(side["burn"]),
+        books["clean_books"],
+        books["dirty_books"],
+        books["wild_books"],
     )
-    melds = side["melds"]
-    if melds:
-        key = (*map(tuple, melds), *side["complete"])
-        block = _MELDS.get(key)
-        if block is None:
-            if len(_MELDS) >= _MELDS_KEPT:  # a bound on memory: start again
-                _MELDS.clear()
-            block = _MELDS[key] = _melds(melds, side["complete"])
-        raw[at + len(_SIDE) : at + _SIDE_AT] = block
+    key = (*head, *map(tuple, melds), *complete)
+    block = _SIDES.get(key)
+    if block is None:
+        if len(_SIDES) >= _SIDES_KEPT:  # a bound on memory: start again
+            _SIDES.clear()
+        block = _SIDES[key] = array("f", (1, *head)) + _melds(melds, complete)
+    return block
 
 
 def _melds(melds: Sequence[Sequence[str]], complete: Sequence[bool]) -> array[float]:
@@ -243,10 +240,9 @@ def _melds(melds: Sequence[Sequence[str]], complete: Sequence[bool]) -> array[fl
     return block
 
 
-#: Each side's meld blocks by its melds and their completeness, made once: a side's table changes
-#: far less often than a step is taken (every draw and discard leaves it as it was).
-_MELDS: dict[tuple[Any, ...], array[float]] = {}
-_MELDS_KEPT = 4096
+#: Each side's block by what it is read from (:func:`_side`), at most this many kept.
+_SIDES: dict[tuple[Any, ...], array[float]] = {}
+_SIDES_KEPT = 4096
 
 
 def feature_table() -> str:
