@@ -89,7 +89,10 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
         "answerer": state.answerer,
         "cards": {c.code: {"points": card_points(c, rules), "wild": c.is_wild} for c in (*me.hand, *state.pile[:1])},
         **(
-            {"going_out": _going_out(state, seat, tables[me.side]), "actions": open_actions(state, seat, tables[me.side])}
+            {
+                "going_out": _going_out(state, seat, tables[me.side]),
+                "actions": open_actions(state, seat, tables[me.side]),
+            }
             if listing
             else {}
         ),
