@@ -9,15 +9,15 @@ it (``view(state, seat, listing=False)``), and the mask says what is open.
 Every index is named (:data:`FEATURES`) and scaled: a count divided by a documented maximum
 (:data:`SCALES`) and clipped to [0, 1] (game points to [-1, 1]); flags and one-hot blocks are 0 or 1.
 Seats and sides are counted from the observing seat (slot 0: itself, or its own side), four slots
-each, unused slots zero. :func:`feature_table` is the table docs/rl.md shows (a test holds them
-equal). The blocks (:data:`LAYOUT`), in order:
+each, unused slots zero. :func:`feature_table` is the table docs/rl-features.md shows (a test holds
+them equal). The blocks (:data:`LAYOUT`), in order:
 
 - ``hand`` (53): copies of each card (:data:`~handfoot.rl.actions.CARD_CODES`) in the hand.
 - ``pile_top`` (53): the pile's top card, one-hot (zero when the pile is empty).
 - ``phase`` (4): ``draw``, ``play``, ``answer``, ``ended``, one-hot.
 - ``flags`` (9): to act; the partner was asked this turn; answered yes; answered no; the pile is
-  frozen; the pile was taken this turn; the seat's foot is picked up; it has played from its foot;
-  its side has melded (opened).
+  frozen; the pile has been taken (since the round began or it was last frozen); the seat's foot
+  is picked up; it has played from its foot; its side has melded (opened).
 - ``numbers`` (4): stock size, pile size, round, points its side's opening still needs (0 once opened).
 - ``contract`` (3): clean, dirty and wild books the round's contract needs.
 - ``seats`` (4 x 6): present, hand size, foot size (0 once picked up), foot picked up, partner,

@@ -14,7 +14,8 @@ Off-the-shelf single-agent libraries train on it: the observation is the seat's 
 indexes in ``info["action_mask"]`` and :meth:`SingleSeatEnv.action_masks` (the method
 sb3-contrib's ``MaskablePPO`` calls). Every other seat, the partner included, is played by a fixed
 policy of the engine's form (``handfoot.client.policies.Policy``: a reference bot's name or the
-function): its candidates are played through the index (``handfoot.rl.actions.index_for``), the
+function): its candidates are played through the index (a body the view lists by
+``handfoot.rl.seat.index_of``, any other by ``handfoot.rl.actions.index_for``), the
 first that has an index; when none has, a random legal index.
 
 Rewards are the AEC environment's (``reward="margin"``, the default, or ``"points"``), the seat's

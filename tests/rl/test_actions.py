@@ -139,7 +139,7 @@ def test_random_choices_among_the_legal_indexes_play_whole_rounds(preset: str) -
 
 def test_the_greedy_bot_plays_its_own_first_choice_through_the_index() -> None:
     """The engine's greedy policy, through :func:`index_for`: its first accepted candidate has an
-    index in nearly every turn (the rest: a wild card it adds that the index does not choose)."""
+    index in every turn (it picks from the view's listing, and every listed body has an index)."""
     expressed = total = 0
     for seed in range(3):
         rng = random.Random(seed)
@@ -153,5 +153,5 @@ def test_the_greedy_bot_plays_its_own_first_choice_through_the_index() -> None:
             expressed += indexes[0] is not None
             total += 1
             state = moves[next(i for i in indexes if i is not None)][1]
-    assert expressed >= 0.95 * total, (expressed, total)
+    assert expressed == total > 100, (expressed, total)
     assert index_for(state, {"type": "draw"}) is None  # the round has ended
