@@ -12,7 +12,13 @@ from werkzeug.exceptions import PreconditionFailed, PreconditionRequired
 
 from handfoot.server.pagination import PageArgumentsParser, link_header
 from handfoot.server.parsing import JSONBodyParser
-from handfoot.server.problems import abort_problem
+from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, abort_problem
+
+#: The 401 of an operation that takes the games' API key.
+_NO_KEY = (
+    "This server has API keys and the request sent none, or an unknown or revoked one "
+    "(problem type unauthorized; `WWW-Authenticate: Bearer`)."
+)
 
 
 class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
@@ -42,6 +48,16 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
             return func
 
         return decorator
+
+    def problem(self, status: int, description: str, **kwargs: Any) -> Any:
+        """Document a problem+json answer of ``status`` for the operation."""
+        return self.alt_response(
+            status, schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE, description=description, **kwargs
+        )
+
+    def key_docs(self, func: Any) -> Any:
+        """Document an operation that takes the games' API key: its 401, and the document's security."""
+        return self.doc(security=[{"bearerAuth": []}, {}])(self.problem(401, _NO_KEY)(func))
 
     ARGUMENTS_PARSER = JSONBodyParser()
     PAGINATION_ARGUMENTS_PARSER = PageArgumentsParser()

@@ -42,7 +42,7 @@ from werkzeug.exceptions import TooManyRequests
 from handfoot.server import ratelimit
 
 EXTENSION_KEY = "handfoot.limiter"
-#: The header a table's seat sends (``api/resources/tables/problems.py``).
+#: The header a table's seat sends (``auth.seated``).
 SEAT_HEADER = "Seat-Token"
 #: A seat's allowance when ``HANDFOOT_SEAT_RATE_LIMIT`` is unset.
 DEFAULT_SEAT_LIMIT = "6000/minute"
@@ -224,11 +224,16 @@ def init_app(app: flask.Flask) -> None:
     app.extensions[EXTENSION_KEY] = limiter  # counted by lifecycle.begin and lifecycle.finish
 
 
+def no_store(response: flask.Response) -> flask.Response:
+    """``after_request`` of the tables blueprint: ``no-store`` on every answer."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def no_store_for_keys(response: flask.Response) -> flask.Response:
     """``after_request`` of the games blueprint: ``no-store`` when the request sent a key."""
     if flask.request.headers.get("Authorization"):
-        response.headers["Cache-Control"] = "no-store"
-        response.vary.add("Authorization")
+        no_store(response).vary.add("Authorization")
     return response
 
 

@@ -1,10 +1,10 @@
 """``/v1/games``: stored games, their rounds (appended, corrected, the last deleted, audited) and
 score sheets.
 
-The HTTP contract is docs/games-api.md. Views are thin: they authenticate (``g.actor``), call the
-services (``handfoot.server.services.games`` and ``.rounds``), which own the transactions, and
-return the documents of ``serializers.py``; their errors carry their problems
-(``api/services/errors.py``, answered by ``handfoot.server.problems``).
+The HTTP contract is docs/games-api.md. Views are thin: they take the caller as ``actor``
+(``auth.authenticated``), call the services (``handfoot.server.services.games`` and ``.rounds``), which
+own the transactions, and return the documents of ``serializers.py``; their errors carry their
+problems (``api/services/errors.py``, answered by ``handfoot.server.problems``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from handfoot.server.jsonio import json_response
 from handfoot.server.models import Game, Round
 from handfoot.server.pagination import cursor_link_header, encode_cursor, link_header
 from handfoot.server.parsing import body_as_sent
-from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema
 from handfoot.server.schemas import MAX_ROUNDS_PER_GAME
 from handfoot.server.secret import secret_key
 from handfoot.server.security import no_store_for_keys
@@ -70,54 +69,29 @@ GAME_ID = f"int(min=1, max={MAX_ID})"
 ROUND_NUMBER = f"int(min=1, max={MAX_ROUNDS_PER_GAME})"
 
 LOCATION_HEADER = {"Location": {"description": "The new resource's URL.", "schema": {"type": "string"}}}
-RETRY_AFTER_HEADER = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}}
-IF_MATCH_OPTIONAL = {
-    "name": "If-Match",
-    "in": "header",
-    "required": False,
-    "schema": {"type": "string"},
-    "description": "The game's ETag: when sent, the game is deleted only if unchanged (412 otherwise).",
-}
 
-IF_MATCH_ROUND = {
-    "name": "If-Match",
-    "in": "header",
-    "required": True,
-    "schema": {"type": "string"},
-    "description": "The round's ETag (from GET /v1/games/{id}/rounds/{n}): the round is corrected only if unchanged "
+
+def _if_match(required: bool, description: str) -> dict[str, Any]:
+    return {
+        "name": "If-Match",
+        "in": "header",
+        "required": required,
+        "schema": {"type": "string"},
+        "description": description,
+    }
+
+
+IF_MATCH_OPTIONAL = _if_match(
+    False, "The game's ETag: when sent, the game is deleted only if unchanged (412 otherwise)."
+)
+IF_MATCH_ROUND = _if_match(
+    True,
+    "The round's ETag (from GET /v1/games/{id}/rounds/{n}): the round is corrected only if unchanged "
     "(412 otherwise); `*` for the round as it stands.",
-}
-
-IF_MATCH_GAME = {
-    "name": "If-Match",
-    "in": "header",
-    "required": True,
-    "schema": {"type": "string"},
-    "description": "The game's ETag (from GET /v1/games/{id}): the round is deleted only if the game is unchanged.",
-}
-
-
-def _problem_doc(status: int, description: str, **kw: Any) -> Any:
-    return blp.alt_response(
-        status, schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE, description=description, **kw
-    )
-
-
-def _auth_docs(func: Any) -> Any:
-    func = _problem_doc(
-        401,
-        "This server has API keys and the request sent none, or an unknown or revoked one "
-        "(problem type unauthorized; `WWW-Authenticate: Bearer`).",
-    )(func)
-    return blp.doc(security=[{"bearerAuth": []}, {}])(func)
-
-
-# --------------------------------------------------------------------------------------------
-# Authentication and errors
-
-
-# --------------------------------------------------------------------------------------------
-# Routes
+)
+IF_MATCH_GAME = _if_match(
+    True, "The game's ETag (from GET /v1/games/{id}): the round is deleted only if the game is unchanged."
+)
 
 
 def _created_game_visible(actor: auth.Actor, answer: Any) -> None:
@@ -161,7 +135,7 @@ def _list_headers(args: dict[str, Any], page: svc.GamesPage) -> dict[str, str]:
 @blp.route("")
 class GameCollection(MethodView):
     @auth.authenticated
-    @_auth_docs
+    @blp.key_docs
     @blp.arguments(GameQueryArgsSchema, location="query")
     @blp.response(200, GameSummarySchema(many=True), example=[ex.GAME_SUMMARY], headers=LIST_HEADERS)
     def get(self, args: dict[str, Any], actor: Actor) -> Any:
@@ -186,7 +160,7 @@ class GameCollection(MethodView):
 
     @auth.authenticated
     @idempotent(replayed=_created_game_visible)
-    @_auth_docs
+    @blp.key_docs
     @blp.etag
     @blp.arguments(GameCreateSchema, example=ex.GAME_CREATE_REQUEST)
     @blp.response(
@@ -206,8 +180,8 @@ class GameCollection(MethodView):
         headers=LOCATION_HEADER,
     )
     @blp.doc(parameters=[HEADER_DOC])
-    @_problem_doc(409, "The Idempotency-Key's first request is still running (idempotency-in-flight).")
-    @_problem_doc(
+    @blp.problem(409, "The Idempotency-Key's first request is still running (idempotency-in-flight).")
+    @blp.problem(
         404,
         "The Idempotency-Key's first request created a game that has since been deleted "
         "(not-found): its replay never answers 201.",
@@ -228,7 +202,7 @@ class GameCollection(MethodView):
 @blp.route(f"/<{GAME_ID}:game_id>")
 class GameItem(MethodView):
     @auth.authenticated
-    @_auth_docs
+    @blp.key_docs
     @blp.etag
     @blp.response(200, GameSchema, example=ex.GAME_RESPONSE)
     def get(self, game_id: int, actor: Actor) -> Any:
@@ -245,10 +219,10 @@ class GameItem(MethodView):
         return flask.jsonify(doc.game_answer(game, numbers))
 
     @auth.authenticated
-    @_auth_docs
+    @blp.key_docs
     @blp.response(204)
     @blp.doc(parameters=[IF_MATCH_OPTIONAL])
-    @_problem_doc(412, "If-Match was sent and does not match the game's ETag (precondition-failed).")
+    @blp.problem(412, "If-Match was sent and does not match the game's ETag (precondition-failed).")
     def delete(self, game_id: int, actor: Actor) -> None:
         """Delete a game
 
@@ -287,12 +261,12 @@ TABLE_OPEN = "a table is playing the game (table-open: `table` and `href` name i
 class RoundCollection(MethodView):
     @auth.authenticated
     @idempotent(before=_visible_game, replayed=_round_standing)
-    @_auth_docs
+    @blp.key_docs
     @blp.etag
     @blp.arguments(RoundCreateSchema, example=ex.ROUND_REQUEST)
     @blp.response(201, RoundSchema, example=ex.ROUND_RESPONSE, headers=LOCATION_HEADER)
     @blp.doc(parameters=[HEADER_DOC])
-    @_problem_doc(
+    @blp.problem(
         409,
         "The game is over (game-finished, naming why), `round` is not the next number "
         f"(round-number), the game holds {MAX_ROUNDS_PER_GAME} rounds already, " + TABLE_OPEN + ", or the "
@@ -320,7 +294,7 @@ class RoundCollection(MethodView):
 @blp.route(f"/<{GAME_ID}:game_id>/rounds/<{ROUND_NUMBER}:number>")
 class RoundItem(MethodView):
     @auth.authenticated
-    @_auth_docs
+    @blp.key_docs
     @blp.etag
     @blp.response(200, RoundSchema, example=ex.ROUND_RESPONSE)
     def get(self, game_id: int, number: int, actor: Actor) -> dict[str, Any]:
@@ -335,12 +309,12 @@ class RoundItem(MethodView):
 
     @auth.authenticated
     @idempotent(before=_visible_game, replayed=_round_standing)
-    @_auth_docs
+    @blp.key_docs
     @blp.etag
     @blp.arguments(RoundUpdateSchema, example=ex.ROUND_UPDATE_REQUEST)
     @blp.response(200, RoundSchema, example={**ex.ROUND_RESPONSE, "revision": 2})
     @blp.doc(parameters=[IF_MATCH_ROUND, HEADER_DOC])
-    @_problem_doc(
+    @blp.problem(
         409,
         "The round has the most revisions a round may have (revision_limit), " + TABLE_OPEN + ", or the "
         "Idempotency-Key's first request is still running (idempotency-in-flight).",
@@ -374,11 +348,11 @@ class RoundItem(MethodView):
         return doc.round_members(game.sides, game.state["running"], rnd)
 
     @auth.authenticated
-    @_auth_docs
+    @blp.key_docs
     @blp.etag
     @blp.response(204)
     @blp.doc(parameters=[IF_MATCH_GAME])
-    @_problem_doc(
+    @blp.problem(
         409,
         "The round is not the game's last (not-last-round, naming the last round): an earlier "
         "round is corrected, not deleted; or " + TABLE_OPEN + ".",
@@ -406,7 +380,7 @@ class RoundItem(MethodView):
 @blp.route(f"/<{GAME_ID}:game_id>/rounds/<{ROUND_NUMBER}:number>/revisions")
 class RoundRevisions(MethodView):
     @auth.authenticated
-    @_auth_docs
+    @blp.key_docs
     @blp.response(200, RevisionSchema(many=True), example=ex.REVISIONS_RESPONSE)
     @blp.paginate(page_size=rounds_svc.MAX_REVISIONS_PER_ROUND, max_page_size=rounds_svc.MAX_REVISIONS_PER_ROUND)
     def get(self, game_id: int, number: int, pagination_parameters: Any, actor: Actor) -> list[dict[str, Any]]:
@@ -428,7 +402,7 @@ class RoundRevisions(MethodView):
 @blp.route(f"/<{GAME_ID}:game_id>/scoresheet")
 class Scoresheet(MethodView):
     @auth.authenticated
-    @_auth_docs
+    @blp.key_docs
     @blp.response(200, ScoresheetSchema, example=ex.SCORESHEET_RESPONSE)
     @blp.alt_response(
         200,
@@ -439,7 +413,7 @@ class Scoresheet(MethodView):
         "`round,<side>,<side> total,...` and one line per round).",
         success=True,
     )
-    @_problem_doc(406, "The Accept header allows neither application/json nor text/csv.")
+    @blp.problem(406, "The Accept header allows neither application/json nor text/csv.")
     def get(self, game_id: int, actor: Actor) -> Any:
         """Get the score sheet
 

@@ -18,7 +18,6 @@ from handfoot.server import auth
 from handfoot.server.auth import Actor
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
-from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema
 from handfoot.server.resources.games.schemas import GameSchema
 from handfoot.server.security import no_store_for_keys
 from handfoot.server.services import history as svc
@@ -39,19 +38,6 @@ blp.after_request(no_store_for_keys)
 
 NDJSON_TYPE = FORMATS["ndjson"]
 CSV_TYPE = FORMATS["csv"]
-
-
-def _problem_doc(status: int, description: str) -> Any:
-    return blp.alt_response(status, schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE, description=description)
-
-
-def _auth_docs(func: Any) -> Any:
-    func = _problem_doc(
-        401,
-        "This server has API keys and the request sent none, or an unknown or revoked one "
-        "(problem type unauthorized; `WWW-Authenticate: Bearer`).",
-    )(func)
-    return blp.doc(security=[{"bearerAuth": []}, {}])(func)
 
 
 _BAD_FILTER = (
@@ -86,7 +72,7 @@ def _export_format(args: dict[str, Any]) -> str | None:
 @blp.route("/export")
 class Export(MethodView):
     @auth.authenticated
-    @_auth_docs
+    @blp.key_docs
     @blp.arguments(ExportQueryArgsSchema, location="query")
     @blp.response(200, GameSchema, content_type=NDJSON_TYPE, example=ex.EXPORT_LINE, description=_EXPORTED)
     @blp.alt_response(
@@ -97,8 +83,8 @@ class Export(MethodView):
         success=True,
         description=_EXPORTED,
     )
-    @_problem_doc(422, _BAD_FILTER)
-    @_problem_doc(406, "The Accept header allows neither application/x-ndjson nor text/csv (and no `format`).")
+    @blp.problem(422, _BAD_FILTER)
+    @blp.problem(406, "The Accept header allows neither application/x-ndjson nor text/csv (and no `format`).")
     def get(self, args: dict[str, Any], actor: Actor) -> Any:
         """Export games with their rounds
 
@@ -124,10 +110,10 @@ class Export(MethodView):
 @blp.route("/stats")
 class Stats(MethodView):
     @auth.authenticated
-    @_auth_docs
+    @blp.key_docs
     @blp.arguments(HistoryQueryArgsSchema, location="query")
     @blp.response(200, StatisticsSchema, example=ex.STATISTICS)
-    @_problem_doc(422, _BAD_FILTER)
+    @blp.problem(422, _BAD_FILTER)
     def get(self, args: dict[str, Any], actor: Actor) -> dict[str, Any]:
         """Statistics per player and per side
 

@@ -24,17 +24,17 @@ from handfoot.server.auth import Actor, SeatActor
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import get_db
 from handfoot.server.idempotency import HEADER_DOC, RequestKey, idempotent
-from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, abort_invalid_header
+from handfoot.server.problems import abort_invalid_header
 from handfoot.server.resources.games.routes import GAME_ID, LOCATION_HEADER, ROUND_NUMBER
 from handfoot.server.resources.games.schemas import MAX_ID
 from handfoot.server.secret import secret_key
-from handfoot.server.security import SEAT_HEADER
+from handfoot.server.security import SEAT_HEADER, no_store
 from handfoot.server.services import tables as svc
 from handfoot.server.services.errors import TableNotFoundError
 
 from . import examples as ex
-from . import problems, view_spec, waits
 from . import serializers as doc
+from . import view_spec, waits
 from .schemas import (
     ACTION_SCHEMAS,
     MAX_ACTION_BODY_BYTES,
@@ -67,7 +67,7 @@ blp = Blueprint(
 
 TABLE_ID = GAME_ID  # the same range: an SQL INTEGER
 
-problems.guard(blp)
+blp.after_request(no_store)  # a seat's answers hold its hand, a creation's the tokens
 
 SEAT_TOKEN_DOC = {
     "name": SEAT_HEADER,
@@ -79,28 +79,19 @@ SEAT_TOKEN_DOC = {
 }
 
 
-def _problem_doc(status: int, description: str, **kw: Any) -> Any:
-    return blp.alt_response(
-        status, schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE, description=description, **kw
-    )
-
-
-def _key_docs(func: Any) -> Any:
-    func = _problem_doc(
-        401,
-        "This server has API keys and the request sent none, or an unknown or revoked one "
-        "(problem type unauthorized; `WWW-Authenticate: Bearer`).",
-    )(func)
-    return blp.doc(security=[{"bearerAuth": []}, {}])(func)
+_NO_SEAT = (
+    "No such table, or the Seat-Token is missing or not one of its seats (`table_not_found`: the same answer "
+    "either way)."
+)
+_WAITS_FULL = (
+    "This client address, this table's owner (its API key, or the keyless tables) or this server "
+    "process already has as many waiting requests as it allows (waits-full; `Retry-After`, longer "
+    "while the process refuses many seats), or the database is unreachable (service-unavailable)."
+)
 
 
 def _seat_docs(func: Any) -> Any:
-    func = _problem_doc(
-        404,
-        "No such table, or the Seat-Token is missing or not one of its seats "
-        "(`table_not_found`: the same answer either way).",
-    )(func)
-    return blp.doc(security=[{"seatToken": []}])(func)
+    return blp.doc(security=[{"seatToken": []}])(blp.problem(404, _NO_SEAT)(func))
 
 
 def _created_table_visible(actor: Actor, answer: Any) -> None:
@@ -112,12 +103,12 @@ def _created_table_visible(actor: Actor, answer: Any) -> None:
 class TableCollection(MethodView):
     @auth.authenticated
     @idempotent(replayed=_created_table_visible)
-    @_key_docs
+    @blp.key_docs
     @blp.arguments(TableCreateSchema, example=ex.TABLE_CREATE_REQUEST)
     @blp.response(201, TableCreatedSchema, example=ex.TABLE_CREATED, headers=LOCATION_HEADER)
     @blp.doc(parameters=[HEADER_DOC])
-    @_problem_doc(404, "`game` is not a game of this API key (not-found).")
-    @_problem_doc(
+    @blp.problem(404, "`game` is not a game of this API key (not-found).")
+    @blp.problem(
         409,
         "The game is over (game-finished), already has a table playing it (table-open), or the "
         "Idempotency-Key's first request is still running (idempotency-in-flight).",
@@ -141,9 +132,9 @@ class TableCollection(MethodView):
 @blp.route(f"/<{TABLE_ID}:table_id>")
 class TableItem(MethodView):
     @auth.authenticated
-    @_key_docs
+    @blp.key_docs
     @blp.response(200, TableSchema, example=ex.TABLE)
-    @_problem_doc(404, "No table of this API key has this id (not-found).")
+    @blp.problem(404, "No table of this API key has this id (not-found).")
     def get(self, table_id: int, actor: Actor) -> dict[str, Any]:
         """Get a table
 
@@ -160,12 +151,7 @@ class SeatView(MethodView):
     @blp.arguments(SeatViewQueryArgsSchema, location="query")
     @blp.response(200, SeatViewSchema, example=ex.SEAT_VIEW)
     @blp.doc(parameters=[SEAT_TOKEN_DOC])
-    @_problem_doc(
-        503,
-        "This client address, this table's owner (its API key, or the keyless tables) or this server "
-        "process already has as many waiting requests as it allows (waits-full; `Retry-After`, longer "
-        "while the process refuses many seats), or the database is unreachable (service-unavailable).",
-    )
+    @blp.problem(503, _WAITS_FULL)
     def get(self, args: dict[str, Any], table_id: int, actor: SeatActor) -> dict[str, Any]:
         """Get a seat's view
 
@@ -256,12 +242,7 @@ class SeatEvents(MethodView):
             },
         ]
     )
-    @_problem_doc(
-        503,
-        "This client address, this table's owner (its API key, or the keyless tables) or this server "
-        "process already has as many waiting requests as it allows (waits-full; `Retry-After`, longer "
-        "while the process refuses many seats), or the database is unreachable (service-unavailable).",
-    )
+    @blp.problem(503, _WAITS_FULL)
     def get(self, args: dict[str, Any], table_id: int, actor: SeatActor) -> Any:
         """Stream a seat's views
 
@@ -337,7 +318,7 @@ class ActionCollection(MethodView):
     @blp.arguments(ActionCreateSchema, example=ex.ACTION_REQUEST)
     @blp.response(200, SeatViewSchema, example=ex.SEAT_VIEW)
     @blp.doc(parameters=[SEAT_TOKEN_DOC, HEADER_DOC])
-    @_problem_doc(
+    @blp.problem(
         409,
         "`version` is not the table's (version-moved; `version` is the current one), the game is "
         "over (table-finished), or the Idempotency-Key's first request is still running.",
@@ -364,13 +345,13 @@ class TableRound(MethodView):
     @auth.seat_or_key
     @blp.response(200, TableRoundSchema, example=ex.TABLE_ROUND)
     @blp.doc(security=[{"seatToken": []}, {"bearerAuth": []}, {}])
-    @_problem_doc(
+    @blp.problem(
         401,
         "Without a Seat-Token: this server has API keys and the request sent none, or an unknown "
         "or revoked one (problem type unauthorized; `WWW-Authenticate: Bearer`).",
     )
-    @_problem_doc(404, "No such table for this API key or Seat-Token, or no such round ended at it.")
-    @_problem_doc(409, "The round is still in play (round-in-play): its log would show cards.")
+    @blp.problem(404, "No such table for this API key or Seat-Token, or no such round ended at it.")
+    @blp.problem(409, "The round is still in play (round-in-play): its log would show cards.")
     def get(self, table_id: int, number: int, actor: Actor) -> dict[str, Any]:
         """Get an ended round of a table
 
