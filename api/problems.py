@@ -20,7 +20,7 @@ problem: an engine error (:class:`handfoot.engine.errors.HandFootError`, always 
 from __future__ import annotations
 
 import http
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 import flask
@@ -29,7 +29,7 @@ from werkzeug.exceptions import HTTPException
 
 from handfoot.engine.errors import HandFootError
 from handfoot.server import db
-from handfoot.server.services.errors import GameServiceError, StoreUnavailableError
+from handfoot.server.services.errors import GameServiceError, StoreUnavailableError, json_pointer
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_TYPE_BASE = "https://handfoot.dev/problems/"
@@ -155,11 +155,6 @@ class ProblemSchema(ma.Schema):
 def type_uri(slug: str | None) -> str:
     """The ``type`` URI for ``slug`` (``about:blank`` for ``None``)."""
     return "about:blank" if slug is None else PROBLEM_TYPE_BASE + slug
-
-
-def json_pointer(path: Iterable[str | int]) -> str:
-    """RFC 6901 JSON Pointer: ``("teams", 0, "melds")`` → ``"/teams/0/melds"``; ``()`` → ``""``."""
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
 
 
 def status_title(status: int) -> str:

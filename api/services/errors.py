@@ -6,82 +6,82 @@ one handler that sends them; nothing else here knows HTTP.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from handfoot.engine.errors import HandFootError
+from handfoot.engine.errors import HandFootError, Problem
+
+
+def json_pointer(path: Iterable[str | int]) -> str:
+    """RFC 6901 JSON Pointer: ``("teams", 0, "melds")`` → ``"/teams/0/melds"``; ``()`` → ``""``."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
+
+
+def _sentence(text: str, tail: str = ".") -> str:
+    return text[:1].upper() + text[1:] + tail
 
 
 class GameServiceError(Exception):
-    """Base of the errors of the services."""
+    """Base of the errors of the services. ``detail`` (default: the message), ``errors`` (the
+    problem's items) and ``members`` (its extension members) make the rest of its document."""
 
     status = 500
     slug: str | None = None
     title = "Internal Server Error"
 
+    def __init__(
+        self, message: str = "", *, detail: str | None = None, errors: Sequence[dict[str, str]] = (), **members: Any
+    ) -> None:
+        super().__init__(message)
+        self.detail = message if detail is None else detail
+        self.errors = list(errors)
+        self.members = members
+
     def problem(self, url_for: Callable[..., str], path_args: Mapping[str, Any]) -> dict[str, Any]:
-        """The problem's ``detail``, ``errors`` and extension members (``make_problem``'s keyword
-        arguments); ``url_for`` builds a link, ``path_args`` are the request path's parameters."""
-        return {"detail": str(self)}
+        """``make_problem``'s keyword arguments: ``detail``, ``errors`` and the extension members;
+        ``url_for`` builds a link, ``path_args`` are the request path's parameters."""
+        return {"detail": self.detail, "errors": self.errors, **self.members}
 
 
-def _sentence(error: Exception, tail: str = ".") -> str:
-    text = str(error)
-    return text[:1].upper() + text[1:] + tail
+def _item(code: str, detail: str, pointer: str = "", parameter: str | None = None) -> dict[str, str]:
+    """An ``errors`` item at ``pointer`` into the body, or naming the request's ``parameter``."""
+    where = {"pointer": pointer} if parameter is None else {"parameter": parameter}
+    return {**where, "code": code, "detail": detail}
 
 
 class GameNotFoundError(GameServiceError):
     status, title = 404, "Game not found"
 
     def __init__(self, game_id: int) -> None:
-        super().__init__(f"no game {game_id}")
-        self.game_id = game_id
-
-    def problem(self, url_for: Callable[..., str], path_args: Mapping[str, Any]) -> dict[str, Any]:
-        return {"detail": f"There is no game {self.game_id}."}
+        super().__init__(f"no game {game_id}", detail=f"There is no game {game_id}.")
 
 
 class RoundNotFoundError(GameServiceError):
     status, title = 404, "Round not found"
 
     def __init__(self, game_id: int, number: int) -> None:
-        super().__init__(f"game {game_id} has no round {number}")
-        self.game_id, self.number = game_id, number
-
-    def problem(self, url_for: Callable[..., str], path_args: Mapping[str, Any]) -> dict[str, Any]:
-        return {"detail": f"Game {self.game_id} has no round {self.number}."}
+        super().__init__(f"game {game_id} has no round {number}", detail=f"Game {game_id} has no round {number}.")
 
 
 class GameFinishedError(GameServiceError):
     status, slug, title = 409, "game-finished", "Game finished"
 
     def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-    def problem(self, url_for: Callable[..., str], path_args: Mapping[str, Any]) -> dict[str, Any]:
-        return {
-            "detail": f"The game is over ({self.reason}): no more rounds.",
-            "end_reason": self.reason,
-            "errors": [{"pointer": "", "code": "game_finished", "detail": self.reason}],
-        }
+        super().__init__(
+            reason,
+            detail=f"The game is over ({reason}): no more rounds.",
+            end_reason=reason,
+            errors=[_item("game_finished", reason)],
+        )
 
 
 class RoundNumberError(GameServiceError):
     status, slug, title = 409, "round-number", "Not the next round"
 
     def __init__(self, expected: int, given: int) -> None:
-        super().__init__(f"the next round is {expected}, not {given}")
-        self.expected, self.given = expected, given
-
-    def problem(self, url_for: Callable[..., str], path_args: Mapping[str, Any]) -> dict[str, Any]:
-        detail = f"the next round is {self.expected}"
-        return {
-            "detail": _sentence(self),
-            "next_round": self.expected,
-            "errors": [{"pointer": "/round", "code": "round_number", "detail": detail}],
-        }
+        message = f"the next round is {expected}, not {given}"
+        item = _item("round_number", f"the next round is {expected}", "/round")
+        super().__init__(message, detail=_sentence(message), next_round=expected, errors=[item])
 
 
 class RoundLimitError(GameServiceError):
@@ -92,11 +92,7 @@ class RoundLimitError(GameServiceError):
     code = "round_limit"
 
     def __init__(self, message: str, *, pointer: str = "") -> None:
-        super().__init__(message)
-        self.pointer = pointer
-
-    def problem(self, url_for: Callable[..., str], path_args: Mapping[str, Any]) -> dict[str, Any]:
-        return {"detail": str(self), "errors": [{"pointer": self.pointer, "code": self.code, "detail": str(self)}]}
+        super().__init__(message, errors=[_item(self.code, message, pointer)])
 
 
 class RevisionLimitError(RoundLimitError):
@@ -111,48 +107,20 @@ class NotLastRoundError(GameServiceError):
     status, slug, title = 409, "not-last-round", "Not the last round"
 
     def __init__(self, number: int, last: int) -> None:
-        super().__init__(
-            f"only the last round ({last}) can be deleted, not round {number}: correct round {number} instead"
-        )
-        self.number, self.last = number, last
-
-    def problem(self, url_for: Callable[..., str], path_args: Mapping[str, Any]) -> dict[str, Any]:
-        return {
-            "detail": _sentence(self),
-            "last_round": self.last,
-            "errors": [{"pointer": "", "code": "not_last_round", "detail": str(self)}],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class FieldProblem:
-    """A problem at ``path`` in the request body (a JSON Pointer is built from it by the route);
-    ``code`` is one of ``handfoot.server.codes.PROBLEM_CODES``."""
-
-    path: tuple[str | int, ...]
-    code: str
-    detail: str
-
-
-def _pointer(path: Sequence[str | int]) -> str:
-    """RFC 6901 JSON Pointer of ``path`` (as ``handfoot.server.problems.json_pointer``)."""
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
+        message = f"only the last round ({last}) can be deleted, not round {number}: correct round {number} instead"
+        item = _item("not_last_round", message)
+        super().__init__(message, detail=_sentence(message), last_round=last, errors=[item])
 
 
 class InvalidRequestError(GameServiceError):
-    """The body is well-formed but does not fit the game (sides, players): a 422."""
+    """The body is well-formed but does not fit the game (sides, players): a 422, an item per
+    problem (codes of ``handfoot.server.codes.PROBLEM_CODES``)."""
 
     status, slug, title = 422, "validation-error", "Request does not fit the game"
 
-    def __init__(self, problems: Sequence[FieldProblem]) -> None:
-        super().__init__("; ".join(p.detail for p in problems))
-        self.problems = tuple(problems)
-
-    def problem(self, url_for: Callable[..., str], path_args: Mapping[str, Any]) -> dict[str, Any]:
-        return {
-            "detail": str(self),
-            "errors": [{"pointer": _pointer(p.path), "code": p.code, "detail": p.detail} for p in self.problems],
-        }
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        items = [_item(p.code, p.detail, json_pointer(p.path)) for p in problems]
+        super().__init__("; ".join(p.detail for p in problems), errors=items)
 
 
 class WriteConflictError(GameServiceError):
@@ -166,8 +134,8 @@ class StoreUnavailableError(GameServiceError):
 
     status, title = 503, "Database unavailable"
 
-    def problem(self, url_for: Callable[..., str], path_args: Mapping[str, Any]) -> dict[str, Any]:
-        return {"detail": "The database is unreachable or busy; retry later."}
+    def __init__(self, message: str = "") -> None:
+        super().__init__(message, detail="The database is unreachable or busy; retry later.")
 
 
 class TableNotFoundError(GameServiceError):
@@ -177,15 +145,10 @@ class TableNotFoundError(GameServiceError):
     status, title = 404, "Table not found"
 
     def __init__(self, table_id: int) -> None:
-        super().__init__(f"no table {table_id}")
-        self.table_id = table_id
-
-    def problem(self, url_for: Callable[..., str], path_args: Mapping[str, Any]) -> dict[str, Any]:
-        detail = f"no table {self.table_id} for this API key or Seat-Token"
-        return {
-            "detail": f"There is no table {self.table_id} for this request.",
-            "errors": [{"parameter": "table_id", "code": "table_not_found", "detail": detail}],
-        }
+        item = _item("table_not_found", f"no table {table_id} for this API key or Seat-Token", parameter="table_id")
+        super().__init__(
+            f"no table {table_id}", detail=f"There is no table {table_id} for this request.", errors=[item]
+        )
 
 
 class TableVersionError(GameServiceError):
@@ -194,16 +157,9 @@ class TableVersionError(GameServiceError):
     status, slug, title = 409, "version-moved", "Version moved"
 
     def __init__(self, sent: int, current: int) -> None:
-        super().__init__(f"the table is at version {current}, not {sent}: read the view again")
-        self.sent, self.current = sent, current
-
-    def problem(self, url_for: Callable[..., str], path_args: Mapping[str, Any]) -> dict[str, Any]:
-        detail = f"the table is at version {self.current}"
-        return {
-            "detail": str(self).capitalize() + ".",
-            "version": self.current,
-            "errors": [{"pointer": "/version", "code": "version_moved", "detail": detail}],
-        }
+        message = f"the table is at version {current}, not {sent}: read the view again"
+        item = _item("version_moved", f"the table is at version {current}", "/version")
+        super().__init__(message, detail=_sentence(message), version=current, errors=[item])
 
 
 class TableFinishedError(GameServiceError):
@@ -212,14 +168,8 @@ class TableFinishedError(GameServiceError):
     status, slug, title = 409, "table-finished", "Table finished"
 
     def __init__(self, table_id: int) -> None:
-        super().__init__(f"table {table_id} is finished: its game is over")
-        self.table_id = table_id
-
-    def problem(self, url_for: Callable[..., str], path_args: Mapping[str, Any]) -> dict[str, Any]:
-        return {
-            "detail": str(self).capitalize() + ".",
-            "errors": [{"pointer": "", "code": "table_finished", "detail": str(self)}],
-        }
+        message = f"table {table_id} is finished: its game is over"
+        super().__init__(message, detail=_sentence(message), errors=[_item("table_finished", message)])
 
 
 class TableOpenError(GameServiceError):
@@ -248,22 +198,15 @@ class TableRoundError(GameServiceError):
     """Round ``number`` of a table is still in play (``in_play``: a 409) or was never played there (404)."""
 
     def __init__(self, table_id: int, number: int, *, in_play: bool) -> None:
-        super().__init__(
-            f"round {number} of table {table_id} is still in play"
-            if in_play
-            else f"table {table_id} has played no round {number}"
-        )
-        self.table_id, self.number, self.in_play = table_id, number, in_play
-        self.status, self.slug = (409, "round-in-play") if in_play else (404, None)
-        self.title = "Round in play" if in_play else "Round not found"
-
-    def problem(self, url_for: Callable[..., str], path_args: Mapping[str, Any]) -> dict[str, Any]:
-        if not self.in_play:
-            return {"detail": _sentence(self)}
-        return {
-            "detail": _sentence(self, ": its log is shown once it ends."),
-            "errors": [{"parameter": "number", "code": "round_in_play", "detail": str(self)}],
-        }
+        if not in_play:
+            self.status, self.title = 404, "Round not found"
+            message = f"table {table_id} has played no round {number}"
+            super().__init__(message, detail=_sentence(message))
+            return
+        self.status, self.slug, self.title = 409, "round-in-play", "Round in play"
+        message = f"round {number} of table {table_id} is still in play"
+        item = _item("round_in_play", message, parameter="number")
+        super().__init__(message, detail=_sentence(message, ": its log is shown once it ends."), errors=[item])
 
 
 class ActionRefusedError(GameServiceError):
@@ -274,16 +217,12 @@ class ActionRefusedError(GameServiceError):
     status = 422
 
     def __init__(self, error: HandFootError) -> None:
-        super().__init__(str(error))
+        items = [
+            _item(p.code, p.detail, parameter="Seat-Token")
+            if p.code == "not_your_turn"
+            else _item(p.code, p.detail, json_pointer(("action", *p.path)))
+            for p in error.problems
+        ]
+        super().__init__(str(error), detail="; ".join(p.detail for p in error.problems), errors=items)
         self.error = error
         self.slug, self.title = error.slug, error.title
-
-    def problem(self, url_for: Callable[..., str], path_args: Mapping[str, Any]) -> dict[str, Any]:
-        problems = self.error.problems
-        items = [
-            {"parameter": "Seat-Token", "code": p.code, "detail": p.detail}
-            if p.code == "not_your_turn"
-            else {"pointer": _pointer(("action", *p.path)), "code": p.code, "detail": p.detail}
-            for p in problems
-        ]
-        return {"detail": "; ".join(p.detail for p in problems), "errors": items}

@@ -22,7 +22,6 @@ from handfoot.server.models import Game, GamePlayer, Round, Table
 from handfoot.server.schemas import MAX_ROUNDS_PER_GAME  # re-exported: where callers have looked it up
 from handfoot.server.services import store
 from handfoot.server.services.errors import (
-    FieldProblem,
     GameFinishedError,
     GameNotFoundError,
     GameServiceError,
@@ -36,7 +35,6 @@ from handfoot.server.services.errors import (
 
 __all__ = [
     "MAX_ROUNDS_PER_GAME",
-    "FieldProblem",
     "GameColumns",
     "GameFinishedError",
     "GameNotFoundError",
@@ -175,10 +173,7 @@ def current_state(game: Game) -> engine.GameState:
 
 def _check_sides(teams: Sequence[Mapping[str, Any]], rules: engine.RuleSet) -> None:
     """Sides and players against the rules: the engine's one rule (sides_problems), players included."""
-    problems = [
-        FieldProblem(p.path, p.code, p.detail)
-        for p in engine.sides_problems(rules, [t["name"] for t in teams], [t["players"] for t in teams])
-    ]
+    problems = engine.sides_problems(rules, [t["name"] for t in teams], [t["players"] for t in teams])
     if problems:
         raise InvalidRequestError(problems)
 

@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from handfoot import engine
+from handfoot.engine.errors import Problem
 from handfoot.server.schemas import breakdown_data
-from handfoot.server.services.errors import FieldProblem, InvalidRequestError
+from handfoot.server.services.errors import InvalidRequestError
 
 
 def match_sides(names: Sequence[str], teams: Sequence[Mapping[str, Any]]) -> list[int]:
@@ -17,7 +18,7 @@ def match_sides(names: Sequence[str], teams: Sequence[Mapping[str, Any]]) -> lis
     (``engine.name_key``: case and Unicode composition ignored, as the game's duplicate check
     compares names), every side exactly once. Raises :class:`InvalidRequestError`."""
     index = {engine.name_key(name): i for i, name in enumerate(names)}
-    problems: list[FieldProblem] = []
+    problems: list[Problem] = []
     seen: dict[int, int] = {}
     order: list[int] = []
     for i, team in enumerate(teams):
@@ -25,15 +26,15 @@ def match_sides(names: Sequence[str], teams: Sequence[Mapping[str, Any]]) -> lis
         side = index.get(engine.name_key(name))
         if side is None:
             problems.append(
-                FieldProblem(
-                    ("teams", i, "name"),
+                Problem(
                     "unknown_side",
                     f"{name!r} is not a side of this game ({', '.join(map(repr, names))})",
+                    ("teams", i, "name"),
                 )
             )
         elif side in seen:
             problems.append(
-                FieldProblem(("teams", i, "name"), "duplicate_side", f"side {name!r} is already teams[{seen[side]}]")
+                Problem("duplicate_side", f"side {name!r} is already teams[{seen[side]}]", ("teams", i, "name"))
             )
         else:
             seen[side] = i
@@ -41,10 +42,10 @@ def match_sides(names: Sequence[str], teams: Sequence[Mapping[str, Any]]) -> lis
     missing = [name for side, name in enumerate(names) if side not in seen]
     if missing:
         problems.append(
-            FieldProblem(
-                ("teams",),
+            Problem(
                 "missing_side",
                 f"every side of the game appears once; missing: {', '.join(map(repr, missing))}",
+                ("teams",),
             )
         )
     if problems:

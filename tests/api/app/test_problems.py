@@ -231,8 +231,9 @@ def test_one_catalogue_of_codes() -> None:
 
 
 API = Path(__file__).resolve().parents[3] / "api"
-#: ``"code": "x"`` in a problem item, and the code of a ``FieldProblem(path, "x", ...)``.
-CODE_LITERALS = re.compile(r'"code":\s*"([a-z_]+)"|FieldProblem\(\s*\([^)]*\),\s*"([a-z_]+)"')
+#: ``"code": "x"`` in a problem item, and the code of a service error's ``_item("x", ...)`` or of an
+#: engine ``Problem("x", ...)`` the API makes.
+CODE_LITERALS = re.compile(r'"code":\s*"([a-z_]+)"|(?:_item|Problem)\(\s*"([a-z_]+)"')
 
 
 def test_every_code_the_api_sends_is_in_the_catalogue() -> None:
