@@ -1,16 +1,12 @@
-"""Who makes a request: an API key (created and revoked on the command line) or a seat of a
-table (by its Seat-Token); the view decorators that find the caller (:func:`authenticated`,
-:func:`seated`, :func:`seat_or_key`) and pass it to the view as ``actor``, reading no game or table.
+"""Who makes a request: an API key (made and revoked on the command line) or a seat of a table (its
+Seat-Token). The view decorators :func:`authenticated`, :func:`seated` and :func:`seat_or_key` pass
+the caller to the view as ``actor``, reading no game or table.
 
-A key is ``hf_`` + 43 URL-safe characters (256 bits from :mod:`secrets`). It is printed once by
-``handfoot-server keys create NAME``; the database keeps only its SHA-256 (a key this
-random needs no salt or slow hash: nobody can guess one to test against the hash). A request's key
-is found by its hash and compared with :func:`hmac.compare_digest`.
-
-When no key exists (or every key is revoked) the store is open: requests without a key act as
-"anonymous" and see the games made without a key. Once a key exists, every game route needs
-``Authorization: Bearer <key>`` (401 otherwise) and a key sees only its own games (another key's
-game is a 404). ``keys create NAME --adopt-anonymous`` hands the anonymous games to the new key.
+A key is ``hf_`` + 43 URL-safe characters (256 random bits), printed once by ``handfoot-server keys
+create NAME``; the database keeps its SHA-256 (no salt needed at that entropy), compared with
+:func:`hmac.compare_digest`. While no key is active the store is open (anonymous callers see the
+keyless games); once one is, games routes need ``Authorization: Bearer <key>`` (401) and a key sees
+only its own games (another's is a 404). ``keys create NAME --adopt-anonymous`` takes the keyless games.
 """
 
 from __future__ import annotations

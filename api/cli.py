@@ -26,7 +26,8 @@ import click
 from flask.cli import FlaskGroup
 
 from handfoot.server import create_app
-from handfoot.server.config import database_url_from_env, describe_database
+from handfoot.server.config import database_url_from_env
+from handfoot.server.db import describe_database, sqlite_file
 from handfoot.server.metrics import METRICS_DIR_PREFIX
 
 
@@ -43,7 +44,7 @@ def migrate_command() -> None:
 
     from handfoot.server import migrate
 
-    click.echo(describe_database(), err=True)
+    click.echo(describe_database(database_url_from_env()), err=True)
     try:
         migrate.upgrade(database_url_from_env())
     except DBAPIError as exc:  # unreachable, refused, no such file or folder: one line, not a traceback
@@ -57,8 +58,8 @@ def unreachable(exc: BaseException) -> str:
     text = str(getattr(exc, "orig", None) or exc).strip()
     reason = text.splitlines()[0] if text else type(exc).__name__
     return (
-        f"cannot reach the {describe_database()} ({reason}); check that the database server runs and "
-        "that DATABASE_URL names it (docs/configuration.md)"
+        f"cannot reach the {describe_database(database_url_from_env())} ({reason}); check that the database "
+        "server runs and that DATABASE_URL names it (docs/configuration.md)"
     )
 
 
@@ -92,14 +93,12 @@ def backup_command(path: Path, force: bool) -> None:
     The copy is one consistent snapshot, committed rounds only, however long it takes: SQLite's
     backup restarts if a writer changes a page it has copied. Writers wait at most a few pages'
     copy at a time. PostgreSQL is refused: use ``pg_dump`` (docs/deploy.md)."""
-    from sqlalchemy import make_url
-
-    url = make_url(database_url_from_env())
-    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+    url = database_url_from_env()
+    source_path = sqlite_file(url)
+    if source_path is None:
         raise click.UsageError(
-            f"backup copies a SQLite database file; {describe_database()}: use pg_dump (see docs/deploy.md)"
+            f"backup copies a SQLite database file; {describe_database(url)}: use pg_dump (see docs/deploy.md)"
         )
-    source_path = Path(url.database)
     if not source_path.is_file():
         raise click.UsageError(f"no SQLite database at {source_path}")
     if path.exists() and not force:

@@ -1,36 +1,7 @@
-"""Application configuration, read from the environment.
-
-- ``DATABASE_URL``: the SQLAlchemy URL. Default: the SQLite file ``var/handfoot.sqlite3`` in a
-  checkout, or ``handfoot.sqlite3`` in the user's data directory when installed (absolute path).
-  ``postgresql://`` and ``postgres://`` are rewritten to ``postgresql+psycopg://`` (psycopg 3).
-- ``HANDFOOT_MAX_BODY_BYTES``: the largest request body accepted, in bytes; a bigger one gets a
-  413. Default 1048576 (1 MiB).
-- ``HANDFOOT_SQLITE_BUSY_TIMEOUT``: seconds a SQLite writer waits for the lock before the request
-  gets a 503 (default 15).
-- ``HANDFOOT_SQLITE_SYNCHRONOUS``: SQLite's ``PRAGMA synchronous``: ``FULL`` (default: every
-  commit is on stable storage before it is acknowledged) or ``NORMAL`` (opt-in: faster commits;
-  an OS crash or power cut may roll back the last acknowledged ones). See ``api/db.py``.
-- ``HANDFOOT_RATE_LIMIT``: requests allowed per API key (else per client address) on ``/v1``, in
-  the ``limits`` library's notation (``"600/minute"``, ``"20/second;600/minute"``); unset or ``off``: no
-  limit. ``HANDFOOT_RATE_LIMIT_STORAGE``: where the counters live (default: a SQLite file in the
-  temp directory that the host's workers share; ``redis://...`` to share them across hosts). See
-  ``api/security.py`` and ``api/ratelimit.py``. ``HANDFOOT_RATE_LIMIT_KEY_PREFIX``: prefixes
-  every counter's key, so deployments sharing one Redis count apart (default: none).
-  ``HANDFOOT_SEAT_RATE_LIMIT``: what each seat of a table is allowed instead (its requests with a
-  Seat-Token of a seat of the table in the path; default ``6000/minute``; only where
-  ``HANDFOOT_RATE_LIMIT`` is set).
-- ``HANDFOOT_WAITS_PER_ADDRESS``, ``HANDFOOT_WAITS_PER_OWNER`` and ``HANDFOOT_WAITS_PER_PROCESS``:
-  the waiting requests (a seat's long-poll or event stream) one client address, the seats of one
-  owner's tables (an API key's; the keyless tables are one owner), and all together, may hold at
-  once in one worker process; past any, a 503 ``waits-full`` with ``Retry-After``. Defaults 4, 4
-  and 6 under gthread, 250, 250 and 500 under gevent; an owner's cap is held below the process's
-  (``api/resources/tables/waits.py``).
-- ``HANDFOOT_CORS_ORIGINS``: comma-separated origins allowed to call ``/v1`` from a browser, or
-  ``*``; unset: CORS off.
-- ``HANDFOOT_METRICS`` (``on``, ``off``) and ``HANDFOOT_METRICS_TOKEN``: Prometheus metrics at
-  ``/metrics`` (default on, open), and the Bearer token they need when set (``api/metrics.py``).
-- ``HANDFOOT_SECRET_KEY``: the server's secret (at least 32 characters), the key of the games list's
-  cursors and of a table's round seeds; unset: a random one per start-up (``api/secret.py``).
+"""Application configuration, read from the environment: every variable, its unit and default are
+in docs/configuration.md. ``DATABASE_URL`` defaults to ``var/handfoot.sqlite3`` in a checkout, else
+``handfoot.sqlite3`` in the user's data directory; ``postgresql://`` and ``postgres://`` become
+``postgresql+psycopg://`` (psycopg 3). A bad number raises ``ValueError`` naming its variable.
 
 ``create_app(config)`` takes a mapping that overrides any of these (tests pass ``DATABASE_URL``).
 """
@@ -96,16 +67,6 @@ def database_url_from_env(environ: Mapping[str, str] | None = None) -> str:
     """``DATABASE_URL`` from the environment, or the default SQLite file."""
     env = os.environ if environ is None else environ
     return normalize_database_url(env.get("DATABASE_URL") or default_database_url())
-
-
-def describe_database(url: str | None = None) -> str:
-    """One line naming the database: the SQLite file's path, or the URL without its password."""
-    from sqlalchemy import make_url
-
-    sa_url = make_url(url or database_url_from_env())
-    if sa_url.get_backend_name() == "sqlite":
-        return f"SQLite database file: {sa_url.database}"
-    return f"database: {sa_url.render_as_string(hide_password=True)}"
 
 
 def _int_from_env(env: Mapping[str, str], name: str, default: int) -> int:

@@ -1,21 +1,15 @@
-"""Database: SQLAlchemy 2 engine and sessions, created lazily; ``Base`` for the models.
+"""Database: SQLAlchemy 2 engine and sessions, created lazily (spec generation needs no database;
+each gunicorn worker builds its own pool); ``Base`` for the models.
 
-``create_app`` only builds a :class:`Database` holding the URL; the engine is created on first use
-(so spec generation needs no database, and each gunicorn worker builds its own pool).
+SQLite: on every connection ``journal_mode=WAL``, ``foreign_keys=ON`` and ``synchronous``
+(:func:`sqlite_pragmas`); ``timeout`` (``HANDFOOT_SQLITE_BUSY_TIMEOUT``, seconds) bounds a writer's
+wait for the lock ("database is locked": a 503). Transactions are begun by SQLAlchemy, not the
+sqlite3 module (the pysqlite recipe; STYLE P2), so a write can begin with ``BEGIN IMMEDIATE``.
+PostgreSQL: psycopg 3, ``REPEATABLE READ``.
 
-SQLite gets, on every new connection, ``journal_mode=WAL``, ``foreign_keys=ON`` and
-``synchronous=FULL`` (``HANDFOOT_SQLITE_SYNCHRONOUS``, see :func:`sqlite_pragmas`); ``timeout``
-(``HANDFOOT_SQLITE_BUSY_TIMEOUT``, default 15 s) is how long a writer waits for the lock before
-"database is locked" (a 503), and ``check_same_thread=False`` lets the pool hand a connection to
-another thread. PostgreSQL uses psycopg 3 (``postgresql+psycopg://``).
-
-One session per request (or app context, for the CLI): :meth:`Database.session` for reads,
-:meth:`Database.write_session` for a write transaction (the one place a write begins and commits),
-both on its one ``Session``, closed when the request ends. SQLite transactions are begun by
-SQLAlchemy, not by the sqlite3 module (the documented pysqlite recipe: ``isolation_level = None``
-on connect, ``BEGIN`` emitted on the engine's ``begin`` event; STYLE P2), so a write transaction
-can begin with ``BEGIN IMMEDIATE``: it holds SQLite's write lock from its first statement, and
-concurrent writers wait on the busy timeout instead of failing when a read lock cannot be upgraded.
+One session per request or app context: :meth:`Database.session` for reads,
+:meth:`Database.write_session` for a write transaction, closed when the context ends. Every
+backend difference of the server is here (:attr:`Database.is_sqlite`).
 """
 
 from __future__ import annotations
@@ -155,12 +149,11 @@ def make_engine(url: str, *, sqlite_synchronous: str | None = None, **kwargs: An
     sa_url = make_url(normalize_database_url(url))
     connect_args: dict[str, Any] = dict(kwargs.pop("connect_args", {}))
     if sa_url.get_backend_name() == "sqlite":
-        database = sa_url.database or ""
-        in_memory = database in ("", ":memory:") or database.startswith("file::memory:")
-        if not in_memory:
+        file = sqlite_file(url)
+        if file is not None:
             # on OSError, connecting fails with sqlite3's OperationalError: a 503, not a crash here
             with contextlib.suppress(OSError):
-                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+                file.parent.mkdir(parents=True, exist_ok=True)
         connect_args.setdefault("timeout", 15)
         connect_args.setdefault("check_same_thread", False)
         pragmas = sqlite_pragmas(sqlite_synchronous)
@@ -173,6 +166,23 @@ def make_engine(url: str, *, sqlite_synchronous: str | None = None, **kwargs: An
             connect_args.setdefault("connect_timeout", 10)
         kwargs.setdefault("pool_pre_ping", True)
     return create_engine(sa_url, connect_args=connect_args, **_json_io(kwargs))
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of the SQLite database ``url``; ``None`` for another backend or an in-memory one."""
+    sa_url = make_url(normalize_database_url(url))
+    database = sa_url.database or ""
+    if sa_url.get_backend_name() != "sqlite" or database in ("", ":memory:") or database.startswith("file::memory:"):
+        return None
+    return Path(database).expanduser()
+
+
+def describe_database(url: str) -> str:
+    """One line naming the database: the SQLite file's path, or the URL without its password."""
+    sa_url = make_url(normalize_database_url(url))
+    if sa_url.get_backend_name() == "sqlite":
+        return f"SQLite database file: {sa_url.database}"
+    return f"database: {sa_url.render_as_string(hide_password=True)}"
 
 
 def _json_io(kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -1,44 +1,14 @@
-"""gunicorn's production settings for handfoot: ``gunicorn -c python:handfoot.server.gunicorn_conf``.
+"""gunicorn's production settings: ``gunicorn -c python:handfoot.server.gunicorn_conf``.
 
-``handfoot-server serve`` (and so ``make run``) and the API benchmark (``make bench``) load this
-module, so what is measured is what is served. Command-line flags override it (``make run`` passes ``-b`` and ``-w``).
-
-- ``workers``: ``WEB_CONCURRENCY`` (gunicorn's own variable), default 2: scoring is CPU-bound pure
-  Python, so one process per core serves it best (threads add no scoring throughput: the GIL).
-- ``worker_class`` ``gevent`` (``HANDFOOT_WORKER_CLASS``; ``gthread`` where gevent is not installed,
-  which ``serve`` says): each connection is a greenlet, up to ``worker_connections``
-  (``HANDFOOT_WORKER_CONNECTIONS``, default 1000) a worker. gunicorn's gevent worker reads each
-  request's headers under a ``keepalive`` (5 s) deadline and closes the connection past it, so
-  slow or idle clients cost a greenlet for 5 s, where under ``gthread`` a client sending its
-  headers a line at a time holds one of ``threads`` for as long as it likes (gunicorn 27 has no
-  header timeout: its 5 s wait only covers the first byte). A seat waiting for its turn (a
-  long-poll, ``GET /v1/tables/{id}/view?wait=``, or an event stream, up to a minute) holds a
-  greenlet asleep until the table changes (``api/wakeups.py``); psycopg 3 yields to other greenlets
-  while it waits. On SQLite a write waiting for the database's lock blocks in C and so stalls its
-  worker's other greenlets meanwhile, for as long as the other worker's write holds it
-  (docs/deploy.md, "Slow clients", measures it).
-- ``threads`` (``HANDFOOT_THREADS``, default 8) a worker under ``gthread``: they bound the waiters
-  (and database connections) a worker holds; a slow client holds one too, so put a buffering proxy
-  in front of ``gthread`` on a public network.
-- ``preload_app``: the app is built once in the master and forked, so workers start fast and share
-  its memory. ``create_app()`` opens no database connection (``api/db.py`` creates the engine
-  lazily, per worker); ``post_fork`` drops any pool a hook might have opened in the master anyway,
-  without closing the parent's sockets (SQLAlchemy ``Engine.dispose(close=False)``).
-- ``control_socket_disable``: gunicorn 24+ opens a control socket at one fixed path per user
-  (``~/.gunicorn/gunicorn.ctl``); two servers on one machine (a benchmark next to ``make run``)
-  would fight over it, and nothing here uses it.
-- ``logconfig_dict``: gunicorn's lines and the server's on standard error, each of a request with
-  its id, as text or JSON (``HANDFOOT_LOG_FORMAT``), at ``HANDFOOT_LOG_LEVEL`` (``api/logs.py``).
-- ``PROMETHEUS_MULTIPROC_DIR``: the workers' metrics files (``/metrics`` adds them up,
-  ``api/metrics.py``). ``handfoot-server serve`` makes a fresh folder unless it is set (it must be
-  set before the server's package is imported, so not here); ``child_exit`` marks a dead worker's
-  gauges gone, and ``on_exit`` removes a folder ``serve`` made.
-- ``pre_fork``: the master's objects (the app, its modules and caches) are frozen before a worker
-  forks off (``gc.freeze()``, the recipe of Python's ``gc`` documentation): a worker's full garbage
-  collections then skip them, instead of walking every one of them again a few times a game, and
-  leave their memory pages shared with the master (docs/performance.md).
-- ``max_requests`` stays 0 (workers are never recycled): the memory benchmark shows a worker's RSS
-  flat from 1,000 to 10,000 scored rounds (docs/performance.md).
+``handfoot-server serve`` (so ``make run``) and ``make bench`` load it, so what is measured is what is
+served; command-line flags override it. Each setting and its variable (``WEB_CONCURRENCY``,
+``HANDFOOT_WORKER_CLASS``, ``HANDFOOT_WORKER_CONNECTIONS``, ``HANDFOOT_THREADS``, ``HANDFOOT_LOG_*``)
+is explained in docs/configuration.md and docs/deploy.md ("Slow clients", "Waiting seats"):
+gevent workers by default (gthread without gevent), the app preloaded in the master (it opens no
+database connection: ``post_fork`` drops any pool anyway) and its objects frozen before a worker
+forks (``pre_fork``: ``gc.freeze()``, so a worker's full collections skip them and their pages stay
+shared: docs/performance.md), no control socket (two servers on one machine would share its path),
+workers never recycled (docs/performance.md: RSS stays flat).
 """
 
 from __future__ import annotations

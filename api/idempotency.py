@@ -1,27 +1,16 @@
 """``Idempotency-Key`` on POSTs (draft-ietf-httpapi-idempotency-key-header; docs/games-api.md).
 
-The value is a structured-field String (``"8e03..."``; unquoted accepted), 1 to 255 printable ASCII
-characters. Keys are stored per API key (or per anonymous store) with a fingerprint of the request
-(SHA-256 of method, path and the body's canonical JSON) and, once the request succeeded, its
-response (status, ``Location``, ``ETag``, body):
+The value is a structured-field String (unquoted accepted), 1 to 255 printable ASCII characters,
+stored per caller (``Actor.scope``) with a fingerprint of the request (SHA-256 of method, path and
+the body's canonical JSON). The request's unit of work (``services.store``) claims the key first
+(:meth:`Key.claim`) and stores its 2xx answer last (:meth:`Key.answer`), in its one transaction: a
+write is never stored without its key, nor twice. The same key and body again replays the stored
+answer (``Idempotent-Replayed: true``; one running meanwhile waits for the first's commit); another
+method, path or body is a 422 ``idempotency-key-reused``; a failed request rolls its claim back.
 
-- a new key: the request's write (one unit of work, ``services.store.write``) claims the key
-  first (``INSERT ... ON CONFLICT DO NOTHING``), runs the service and stores its 2xx answer, made
-  from the service's result after the write (:class:`Key`), committed once: a round is never
-  stored without its key, nor twice, and a claim is never seen in flight by another request;
-- the same key and body again: the claim finds the stored response and the unit ends, rolled
-  back, with it (:class:`Replayed`), sent with ``Idempotent-Replayed: true``; a request with the
-  key that runs meanwhile waits for the first one's commit (SQLite's write lock, PostgreSQL's
-  unique index) and then replays it;
-- the same key with another method, path or body: 422 ``idempotency-key-reused``;
-- a request that fails (4xx, 5xx) rolls its claim back with its write: sent again, it runs again.
-
-A claim is never committed without its answer; a row without one (left by an earlier version, which
-claimed in a transaction of its own) is free, and the next request with the key takes it.
-
-Keys are kept ``HANDFOOT_IDEMPOTENCY_TTL_SECONDS`` (default 86400: 24 hours) after first use; a key
-found expired is replaced, and expired keys are deleted by a sweep each process runs at most every
-``HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS`` (default 300), in a claim's transaction.
+Keys are kept ``HANDFOOT_IDEMPOTENCY_TTL_SECONDS`` (default 86400) after first use; a key found
+expired is replaced, and a claim sweeps the expired ones at most every
+``HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS`` (default 300) per process.
 """
 
 from __future__ import annotations

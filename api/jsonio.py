@@ -1,15 +1,10 @@
-"""JSON encoding for answers and stored columns, by orjson (a C library, much faster than ``json``).
+"""JSON encoding for answers and stored columns, by orjson (much faster than ``json``:
+docs/performance.md); stored columns are read by it too (:func:`loads`). Request bodies are decoded
+by the standard library (through webargs: orjson reads an integer beyond 64 bits as a float).
 
-Every scored round and every append encodes an answer, and an append a stored column too: by the
-standard library that was a share of each request worth taking back (docs/performance.md). Stored
-columns are read by orjson too (:func:`loads`: a table's state is read by every action); request
-bodies are decoded by the standard library (through webargs, so what a client may send and the
-answer to a malformed body are unchanged: orjson reads an integer beyond 64 bits as a float).
-
-The output is the same JSON as before: compact, members in insertion order. One difference in
-bytes, none in meaning: non-ASCII text is written as UTF-8 instead of ``\\u`` escapes. What orjson
-does not encode itself (datetimes, on purpose: Flask writes them as HTTP dates; decimals; integers
-beyond 64 bits) goes through the standard library as before.
+The same JSON as before (compact, members in insertion order), except non-ASCII text as UTF-8
+rather than ``\\u`` escapes. What orjson does not encode (datetimes, which Flask writes as HTTP
+dates; decimals; integers beyond 64 bits) goes through the standard library.
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
-"""The score keeper: a browser page served at ``/`` that keeps a game's score through the API.
+"""The score keeper: a browser page at ``/`` keeping a game's score through the API (docs/keeper.md).
 
-A plain Flask blueprint (not flask-smorest), so the page stays out of the OpenAPI document. Its
-HTML, CSS and JS live in ``api/static/keeper/`` and ship with the package; the page loads nothing
-from outside the server, and its Content-Security-Policy says so to the browser.
-
-The page works with no network too: ``/sw.js`` is its service worker, which keeps the app shell
-(the page and every file under ``/keeper/``) in a cache named after :func:`shell_version`, so a
-changed file changes the worker's bytes, the browser installs the new worker and it replaces the old
-cache. The worker never answers for the API (``/v1``): rounds saved offline wait in the page's own
-queue (``outbox.js``) and are sent with their Idempotency-Keys when the connection returns.
+A plain Flask blueprint, out of the OpenAPI document; its files are ``api/static/keeper/`` and it
+loads nothing from elsewhere (its Content-Security-Policy says so). ``/sw.js`` is its service worker,
+caching the app shell under :func:`shell_version`, so a changed file installs a new worker; it never
+answers for ``/v1`` (rounds saved offline wait in the page's ``outbox.js``).
 """
 
 from __future__ import annotations

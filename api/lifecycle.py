@@ -1,22 +1,12 @@
-"""A request's life around its view, in one place: one hook before the view, one after it.
+"""A request's life around its view: one hook before it (:func:`begin`) and one after it, or after
+the problem answered instead (:func:`finish`), each reading the request once (a hook per concern
+paid Flask's dispatch again: docs/performance.md).
 
-Before the view (:func:`begin`), in order:
-
-1. its start time and id (``logs.start``), before anything logs;
-2. a body over its operation's limit refused with a 413 (:func:`reject_large_body`);
-3. the request counted against its rate limit, a 429 past it (``security.RateLimiter.check``,
-   where ``HANDFOOT_RATE_LIMIT`` is set).
-
-After the view, or the problem answered instead (:func:`finish`), before the answer goes:
-
-1. the request's database session ended (``problems.end_request_session``: a 503 when the
-   database died since the view's last statement);
-2. the rate-limit headers (``security.RateLimiter.add_headers``);
-3. the request counted in the metrics (``metrics.count``, unless ``HANDFOOT_METRICS=off``);
-4. ``X-Request-ID`` and the request's log line (``logs.finish``).
-
-One hook each way, reading the request once: each of these as a hook of its own paid Flask's
-per-hook dispatch and the request proxy again (docs/performance.md).
+``begin``: the start time and id (``logs.start``), a body over its limit refused (413,
+:func:`reject_large_body`), the rate limit counted (429, ``security.RateLimiter.check``).
+``finish``: the database session ended (``problems.end_request_session``: a 503 when the database
+died since), the rate limit's headers, the metrics (``metrics.count``), ``X-Request-ID`` and the
+log line (``logs.finish``).
 """
 
 from __future__ import annotations

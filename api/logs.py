@@ -1,16 +1,11 @@
-"""What the server writes to its log: each line of a request with that request's id, as text or
-as JSON (``HANDFOOT_LOG_FORMAT``), and one line per request.
+"""The server's log: every line of a request with the request's id, as text or JSON
+(``HANDFOOT_LOG_FORMAT``), and one line per request.
 
-- :func:`request_id`: the request's id, made once and kept in the WSGI environ: the client's own
-  ``X-Request-ID`` when it matches :data:`REQUEST_ID_PATTERN`, else 128 random bits as 32 hex
-  digits. The answer's ``X-Request-ID`` header and every log line of the request carry it, so an id
-  quoted from an error (the SDK's ``error.request_id``) finds the server's lines.
-- :func:`start` and :func:`finish` (``api/lifecycle.py`` calls them before and after each view):
-  the request's start time and id; its ``X-Request-ID`` header and one line per answered request on
-  the logger ``handfoot.server.requests`` at INFO: method, path, status, milliseconds.
-- :func:`logging_config`: gunicorn's ``logconfig_dict`` (``api/gunicorn_conf.py``): gunicorn's own
-  lines and the server's, on standard error, as text or as one JSON object a line, at
-  ``HANDFOOT_LOG_LEVEL``. In process (tests, ``flask run``) nothing is configured here.
+:func:`request_id` is the client's ``X-Request-ID`` when it matches :data:`REQUEST_ID_PATTERN`, else
+32 random hex digits; the answer's ``X-Request-ID`` carries it. :func:`start` and :func:`finish`
+(``api/lifecycle.py``) write the line on ``handfoot.server.requests`` at INFO: method, path, status,
+milliseconds. :func:`logging_config` is gunicorn's ``logconfig_dict`` (standard error, at
+``HANDFOOT_LOG_LEVEL``).
 """
 
 from __future__ import annotations

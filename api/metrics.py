@@ -1,25 +1,13 @@
 """Prometheus metrics at ``GET /metrics`` (prometheus_client), correct under several gunicorn workers.
 
-What is counted (names as scraped):
-
-- ``handfoot_requests_total{method, route, status}`` and ``handfoot_request_duration_seconds{method,
-  route}``: every answered request, by its route as the OpenAPI document writes it
-  (``/v1/games/{game_id}``; ``unmatched`` for a path no route has), so ids never become labels;
-- ``handfoot_rounds_scored_total``: rounds scored by ``POST /v1/rounds/score`` (200);
-- ``handfoot_rounds_stored_total``: rounds appended to stored games by ``POST
-  /v1/games/{id}/rounds`` (201; a replayed Idempotency-Key answer is not a new round);
-- ``handfoot_seats_waiting``: the seats' long-polls and event streams waiting now, all workers;
-- ``handfoot_tables_playing``: tables in play, read from the database at each scrape.
-
-Several workers: ``handfoot-server serve`` gives the server a fresh ``PROMETHEUS_MULTIPROC_DIR``
-(unless it is set) before gunicorn starts; each worker writes its values there and a scrape,
-answered by any worker, adds them up (prometheus_client's multiprocess mode, chosen when
-prometheus_client is imported: whoever runs gunicorn by hand sets the folder first). In one process
-(tests, ``flask run``) the values live in that process.
-
-Configuration: ``HANDFOOT_METRICS=off`` removes the endpoint (404); ``HANDFOOT_METRICS_TOKEN``, when
-set, is required as ``Authorization: Bearer <token>`` (401 otherwise). Neither is in the OpenAPI
-document: ``/metrics`` answers Prometheus' text format, for monitors, not API clients.
+Counted (docs/deploy.md, "Health checks, metrics and logs"): ``handfoot_requests_total{method, route, status}`` and
+``handfoot_request_duration_seconds{method, route}`` (the route as the OpenAPI document writes it,
+``unmatched`` for none: ids never become labels), ``handfoot_rounds_scored_total``,
+``handfoot_rounds_stored_total`` (a replayed answer is no new round), ``handfoot_seats_waiting`` and
+``handfoot_tables_playing`` (read at each scrape). Under several workers each writes to
+``PROMETHEUS_MULTIPROC_DIR`` (``handfoot-server serve`` makes one) and a scrape adds them up.
+``HANDFOOT_METRICS=off`` removes the endpoint (404); ``HANDFOOT_METRICS_TOKEN`` requires
+``Authorization: Bearer <token>`` (401). Not in the OpenAPI document: it is for monitors.
 """
 
 from __future__ import annotations

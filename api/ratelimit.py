@@ -1,16 +1,11 @@
-"""Rate-limit counters every process on one host shares: a ``limits`` storage on a SQLite file.
+"""Rate-limit counters every process on one host shares: a ``limits`` storage on a SQLite file
+(stdlib ``sqlite3``, WAL), and :class:`Leases`, which takes a busy key's requests from a storage in
+batches.
 
-The ``limits`` library's own storages keep counters in memory (one process), Redis, Memcached or
-MongoDB (a server to run). gunicorn's workers are separate processes, so in-memory
-counters let each worker grant the whole allowance: ``N`` workers, ``N`` times the limit. This
-storage keeps the fixed-window counters in a small SQLite file (stdlib ``sqlite3``, WAL), which
-every worker of a host opens; one ``INSERT ... ON CONFLICT ... RETURNING`` per request counts a hit
-atomically, whichever process makes it. Across hosts, point ``HANDFOOT_RATE_LIMIT_STORAGE`` at Redis.
-
-URI: ``handfoot+sqlite://`` followed by an absolute path (``handfoot+sqlite:///run/handfoot/limits``).
-The counters need no durability (a lost window only refills an allowance early), so the file runs
-``synchronous=NORMAL``, which in WAL mode cannot corrupt it. Errors raised: ``sqlite3.Error``, which
-reach the request being counted (``security.RateLimiter.check`` does not catch them).
+``limits``' in-memory storage counts per process: ``N`` gunicorn workers would grant ``N`` times
+the limit. Here one ``INSERT ... ON CONFLICT ... RETURNING`` counts a hit atomically whatever the
+process (URI ``handfoot+sqlite://`` and an absolute path); across hosts, use Redis. The counters
+need no durability (``synchronous=NORMAL``). Errors: ``sqlite3.Error``, raised to the request.
 """
 
 from __future__ import annotations

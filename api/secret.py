@@ -1,17 +1,10 @@
-"""The server's secret: the key of the HMACs (SHA-256) that sign what the server gives out and takes
-back (the games list's cursors) and derive what no client may predict (a table's round seeds).
+"""The server's secret: the key of the HMACs (SHA-256) that sign the games list's cursors and derive
+a table's round seeds, each for its own purpose (:func:`sign`).
 
-``HANDFOOT_SECRET_KEY`` sets it: at least :data:`MIN_SECRET_LENGTH` characters, e.g. the output of
-``python -c "import secrets; print(secrets.token_hex(32))"``. Unset, :func:`init_app` draws a random
-one at start-up, once per process that builds the app: under gunicorn's ``preload_app``
-(``api/gunicorn_conf.py``, which ``handfoot-server serve`` uses) the master builds it, so the host's
-workers share it; without it each worker draws its own, and refuses the others'. Then a cursor does
-not survive a restart and is refused by another host (a 422 naming ``cursor``: the client starts the
-list again); set the same ``HANDFOOT_SECRET_KEY`` on every host behind one address (docs/deploy.md).
-Round seeds need no shared key: each is derived once, when its round is dealt, and stored.
-
-Each use signs its own purpose (:func:`sign`'s ``purpose``), so a value signed for one is no
-signature for another.
+``HANDFOOT_SECRET_KEY`` sets it (at least :data:`MIN_SECRET_LENGTH` characters). Unset,
+:func:`init_app` draws one per process that builds the app (gunicorn's master, with
+``preload_app``): a cursor then survives no restart and is refused by another host (a 422 naming
+``cursor``), so set one key on every host behind an address (docs/deploy.md).
 """
 
 from __future__ import annotations

@@ -1,29 +1,16 @@
-"""Cross-cutting protections: rate limiting (``limits``), CORS (flask-cors), no-store caching.
+"""Cross-cutting protections: rate limiting (``limits``), CORS (flask-cors), no-store caching
+(docs/configuration.md, docs/deploy.md, "The rate limit").
 
-- **Rate limiting** (``HANDFOOT_RATE_LIMIT``, e.g. ``"600/minute"`` or ``"20/second;600/minute"``;
-  unset or ``off``: no limit): every ``/v1`` request counts against its API key when it carries a
-  valid one, else against the client address (``request.remote_addr``; put ``ProxyFix`` in front
-  behind a proxy). A token that is not an active key counts against the address, so sending made-up
-  keys never buys a fresh allowance. Past the limit: 429 ``too-many-requests`` problem+json with
-  ``Retry-After`` (seconds). The limit is what a key gets from the whole server: by default the
-  counters are in a SQLite file every worker of the host shares (``api/ratelimit.py``, one per
-  database URL); ``HANDFOOT_RATE_LIMIT_STORAGE`` chooses another ``limits`` storage, e.g.
-  ``redis://host:6379`` to share them across hosts (``memory://`` counts per process, so ``N``
-  workers grant ``N`` times the limit). ``/health``, the docs and the keeper page are not limited.
-  **Seats** count apart: a request whose ``Seat-Token`` names a seat of the table in its path
-  (checked against the table's seat hashes in the database before the bucket is chosen, so every
-  worker agrees from the seat's first request on) counts against that seat's own allowance,
-  ``HANDFOOT_SEAT_RATE_LIMIT`` (default ``6000/minute``: a bot seat of a fast local game makes about
-  one request per action at its table), never against the address's or the key's, so four bots on
-  one machine are never throttled by ``make run``'s limit, whatever else their address sends. A
-  token of no seat there (a made-up one) counts against the address: made-up tokens buy no
-  allowance either.
-- **CORS** is off by default (no ``Access-Control-Allow-Origin`` on any answer).
-  ``HANDFOOT_CORS_ORIGINS`` (comma-separated origins, or ``*``) allows browsers on those origins to
-  call ``/v1``, sending ``Authorization``, ``Idempotency-Key`` and ``If-Match`` and reading ``ETag``,
-  ``Location``, ``Link``, ``X-Pagination``, ``Retry-After`` and ``X-Request-ID``.
-- **Caching**: the games routes answer ``Cache-Control: no-store`` (and ``Vary: Authorization``) to a
-  request made with an API key, so no shared cache keeps one key's games.
+- **Rate limiting** (``HANDFOOT_RATE_LIMIT``; unset or ``off``: none) on ``/v1``: a request counts
+  against its API key when it carries an active one, else against ``request.remote_addr`` (a made-up
+  key buys no fresh allowance); a ``Seat-Token`` of a seat of the table in the path counts against
+  that seat's own allowance (``HANDFOOT_SEAT_RATE_LIMIT``, default ``6000/minute``), a token of no
+  seat against the address. Past the limit: 429 ``too-many-requests`` with ``Retry-After`` (seconds).
+  Counters are shared by the host's workers (``api/ratelimit.py``), or wherever
+  ``HANDFOOT_RATE_LIMIT_STORAGE`` points (``redis://`` across hosts).
+- **CORS** is off unless ``HANDFOOT_CORS_ORIGINS`` names origins (or ``*``).
+- **Caching**: ``Cache-Control: no-store`` on every tables answer and on games answers to a request
+  with an API key (with ``Vary: Authorization``).
 """
 
 from __future__ import annotations

@@ -1,25 +1,14 @@
-"""Wake-ups: a seat waiting for a table's change (a long-poll, an event stream) is woken by the write
-that changes the table, never by polling its row (docs/deploy.md, "Waiting seats").
+"""Wake-ups: a seat waiting for a table's change is woken by the write that changes it, never by
+polling its row (docs/deploy.md, "Waiting seats").
 
-In a process, a :class:`Hub` keeps one condition per table that has waiters: a waiter takes a
-:meth:`Hub.watch` *before* it reads the table, so a change committed between that read and its wait
-is not missed; the write that changes a table calls :func:`announce` in its transaction, and the
-hub is notified when that commits. Across processes and hosts, each process runs one listener
-thread, started when its first seat waits:
-
-- PostgreSQL: the write sends ``NOTIFY handfoot_tables, '<table id>'`` in its own transaction
-  (:func:`announce`; PostgreSQL delivers it on commit, never for a rollback) and the listener holds
-  one ``LISTEN`` connection that feeds the hub. It reaches every host on the database, with no
-  other service to run (Redis, where configured, serves only the rate limiter's counters).
-- SQLite (one host, several worker processes): a datagram broadcast. Each listening process binds
-  a Unix datagram socket in a folder of the temp directory named after the database file; a write
-  sends the table's id to every socket there after its commit. No lock, no file written per action,
-  nothing to run beside the server; a datagram that cannot be sent (a full queue, a dead process's
-  socket, which is removed) is covered by the waiters' re-read every :data:`SAFETY_SECONDS`.
-- An in-memory SQLite database lives in one process: the hub alone.
-
-A waiter re-reads the table at least every :data:`SAFETY_SECONDS` whatever it hears, so a lost
-notification (a listener reconnecting, a dropped datagram) delays a hand-over, never hangs it.
+In a process, a :class:`Hub` keeps a condition per watched table; a waiter takes its
+:meth:`Hub.watch` before it reads the table, so no change committed meanwhile is missed. The write
+calls :func:`announce` in its transaction; the hub is notified on commit. Across processes one
+listener thread a process, started by the first wait: on PostgreSQL a ``LISTEN`` connection fed by
+each write's ``NOTIFY handfoot_tables, '<id>'`` (delivered on commit, to every host); on a SQLite
+file a Unix datagram to each listening process's socket in a folder named after the database; an
+in-memory database has the hub alone. A waiter re-reads at least every :data:`SAFETY_SECONDS`, so a
+lost notification delays a hand-over, never hangs it.
 """
 
 from __future__ import annotations
@@ -36,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import event, make_url
+from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 if TYPE_CHECKING:
@@ -226,10 +215,12 @@ class Wakeups:
 def _socket_folder(url: str) -> Path | None:
     """Where a SQLite file's listeners bind (the temp directory: a Unix socket's path is short);
     ``None`` for an in-memory database."""
-    database = make_url(url).database or ""
-    if database in ("", ":memory:") or database.startswith("file::memory:"):
+    from handfoot.server.db import sqlite_file  # db.py imports this module
+
+    file = sqlite_file(url)
+    if file is None:
         return None
-    digest = hashlib.sha256(str(Path(database).expanduser().resolve()).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(str(file.resolve()).encode()).hexdigest()[:16]
     return Path(tempfile.gettempdir()) / f"handfoot-wake-{digest}"
 
 

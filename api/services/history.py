@@ -1,20 +1,11 @@
 """Histories in bulk: an owner's games with their rounds (the export) and statistics across them.
 
-Games are read in batches of :data:`BATCH_SIZE` by ascending id (keyset: ``id > last``), each
-batch's rounds by one more query on the batch's game ids, as plain rows (SQLAlchemy Core, no ORM
-objects: a mapped game and its rounds refer to each other, and every such cycle waits for the
-cyclic garbage collector), so an export of thousands of games holds one batch in memory at a
-time and frees it by reference counting alone. Every batch is read in one transaction
-(``REPEATABLE READ`` on PostgreSQL, a WAL read transaction on SQLite), so an export is one
-snapshot.
-
-What a round says about a side (score, going out, books by kind) is the engine's
-(:func:`handfoot.engine.history.side_round_facts`), stored with each round as its ``round_sides``
-rows (:func:`write_round_sides`, called by the round's writes), so the statistics are sums and
-counts the database takes per game and side, not a pass over every stored Breakdown; who won a
-game is its stored state (the engine's :func:`handfoot.engine.game_state`); players and sides are
-matched across games by the engine's :func:`handfoot.engine.history.player_key` and
-:func:`~handfoot.engine.history.side_key`. Only sums, counts and averages are made here.
+Games are read in batches of :data:`BATCH_SIZE` by ascending id, each batch's rounds by one more
+query, as plain Core rows (no ORM cycles for the garbage collector), so an export holds one batch
+at a time; every batch is read in one transaction (one snapshot). The statistics are sums and counts
+the database takes over the ``round_sides`` rows (the engine's
+:func:`handfoot.engine.history.side_round_facts`, written with each round: :func:`write_round_sides`);
+players and sides are matched by the engine's ``player_key`` and ``side_key``.
 """
 
 from __future__ import annotations

@@ -2,15 +2,10 @@
 the engine.
 
 Each write is one unit of work (``store.write``) and writes the game row one way
-(:func:`_write_state`): where its version is still the one read, moved on by one. An append (the
-hot path) reads the game row with no lock held, scores the round against it, updates the game row
-(and, in the same UPDATE, asks that no table plays the game) and inserts the round and its sides'
-facts, the same statements on both databases. A version that moved meanwhile (another write to the game) runs the
-whole append again, read and scoring included, and this time the unit is ``locked``: it reads the
-game ``FOR UPDATE`` (on PostgreSQL in ``READ COMMITTED``), so an append loses a race once, however
-busy its game. On SQLite the write lock (``BEGIN IMMEDIATE``) is the guard; on PostgreSQL the
-version check. A correction, and a deletion of the last round, are locked units from the start,
-and recompute the game's state from every stored round.
+(:func:`_write_state`): where its version is still the one read, moved on by one. An append reads
+the game without a lock, scores the round and writes it, the same statements on both databases; a
+version that moved meanwhile runs it again ``locked`` (``FOR UPDATE``). A correction and a deletion
+are locked from the start and recompute the game's state from every stored round.
 """
 
 from __future__ import annotations

@@ -1,32 +1,19 @@
 """Tables: seats playing a stored game's rounds, one action at a time (docs/tables.md). Transactions
-here, rules in the play engine (``handfoot.engine.play``). Each write (a table's creation, an action)
-is one unit of work (``store.write``: committed once, run again after a lost race); reads go
-through ``store.read``.
+here, rules in the play engine (``handfoot.engine.play``); each write is one unit of work
+(``store.write``), reads go through ``store.read``.
 
-A table row holds the round in play (the engine's state as JSON, decoded once per request into
-:class:`TableData`) and the table's ``version``, which every accepted action moves on by one, over
-all rounds. A seat's token is checked before (``auth.seated``); the action is checked on the row
-its unit reads, so a refused action writes nothing. An accepted action is one write
-transaction: the action appended to ``table_actions`` and the row updated *where its version is
-still the one read* (two actions on one version: one is stored, the other is a 409
-``version_moved``). When the
-action ends the round, the same transaction scores it by the one path (``play.score``, on the
-engine's values) and stores it in the game's history through the append of
-``POST /v1/games/{id}/rounds`` (``rounds.append_scored_in``), with its seed and a pointer to its log
-(the table's), and deals the next round (its seed derived from the table's, :func:`round_seed`; the
-game's totals as the scores before it), unless the game has ended or holds the most rounds a game
-may (``MAX_ROUNDS_PER_GAME``): then the table is finished.
+A table row holds the round in play (the engine's state as JSON, decoded once a request into
+:class:`TableData`) and its ``version``, moved on by every accepted action. An action is checked on
+the row its unit reads (a refusal writes nothing), then logged and the row updated where its version
+is still the one read (two actions on one version: the other is a 409 ``version_moved``). An action
+that ends the round scores it (``play.score``), stores it in the game's history through the append
+(``rounds.append_scored_in``) with its seed, and deals the next round unless the game has ended.
 
-Seeds: a table's seed is random (63 bits from :mod:`secrets`) unless its creator chose one, which
-makes it a practice deal (``practice``). Each round's seed is derived from the table's and the
-round number (:func:`round_seed`): for a practice table by a public hash (whoever knows the seed
-knows every deal: for replays and tests), for any other with the server's secret too (an HMAC), so
-no seat can compute a later round's deal from an ended round's seed. A round's seed is shown once the
-round has ended (its log's, the view's ``seed``), the table's never.
-
-An unanswered "May I go out?" is a yes once ``answer_timeout`` seconds have passed. A read never
-writes: it shows the yes as given, at the version it makes (:func:`shown`); the table's next action
-stores it, as an ``answer`` action logged like any other, before its own.
+Seeds: a table's is random (63 bits) unless its creator chose one (``practice``); a round's is
+derived from it (:func:`round_seed`: a public hash for practice, else an HMAC with the server's
+secret, so no seat can compute a later deal) and shown once the round has ended. An unanswered "May
+I go out?" is a yes after ``answer_timeout`` seconds: a read shows it (:func:`shown`), the next
+action stores it.
 """
 
 from __future__ import annotations

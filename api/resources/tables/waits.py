@@ -1,23 +1,10 @@
-"""Who may wait, per worker process: one wait per seat at a time, and caps on the waits of a client
-address, of an owner and of the process (docs/deploy.md, "Waiting seats").
-
-A waiting request (a long-poll, an event stream) holds one of the worker's threads (gthread) or a
-sleeping greenlet (gevent, the default worker). So:
-
-- a seat's new wait replaces its wait in progress in this process: the old one answers at once
-  (a long-poll with the current view, a stream ends), as a client that reconnects would want;
-- past ``HANDFOOT_WAITS_PER_ADDRESS`` waits of one client address (default
-  :data:`DEFAULT_PER_ADDRESS`, :data:`DEFAULT_PER_ADDRESS_GREEN` under gevent),
-  ``HANDFOOT_WAITS_PER_OWNER`` waits of the seats of one owner's tables (the API key a table
-  belongs to; the tables made without a key are one owner; default :data:`DEFAULT_PER_OWNER`,
-  :data:`DEFAULT_PER_OWNER_GREEN` under gevent, and never more than the process's cap less one), or
-  ``HANDFOOT_WAITS_PER_PROCESS`` waits in all (default :data:`DEFAULT_PER_PROCESS`: of gunicorn's 8
-  threads a worker, two stay free for the other requests; :data:`DEFAULT_PER_PROCESS_GREEN` under
-  gevent), a new wait is a 503 ``waits-full`` with ``Retry-After``: :data:`RETRY_AFTER` seconds,
-  longer when the worker has refused many seats (:data:`REFUSALS_PER_SECOND`).
-
-The owner's cap is below the process's, so one owner's waits, from however many addresses, always
-leave room for another owner's seats: one key holder cannot refuse every other table's waits.
+"""Who may wait, per worker process (docs/deploy.md, "Waiting seats"): one wait (a long-poll, an
+event stream) per seat at a time, a seat's new wait replacing its old one (answered at once); and
+caps on the waits of a client address, of an owner's tables (an API key's; the keyless tables are
+one owner) and of the process (``HANDFOOT_WAITS_PER_ADDRESS``, ``..._PER_OWNER``,
+``..._PER_PROCESS``; defaults below, larger under gevent). Past a cap, a 503 ``waits-full`` with
+``Retry-After`` (seconds: :data:`RETRY_AFTER`, longer while the worker refuses many seats). An
+owner's cap stays below the process's, so one key holder never takes every wait.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from handfoot.server import create_app
-from handfoot.server.config import CHECKOUT_ROOT, describe_database, load_config
+from handfoot.server.config import CHECKOUT_ROOT, load_config
+from handfoot.server.db import describe_database
 from handfoot.server.secret import secret_key
 
 
