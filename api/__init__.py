@@ -20,11 +20,8 @@ __all__ = ["create_app"]
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: config from the environment, overridden by ``config``.
-
-    Touches no database: the engine is created on first use (``handfoot.server.db.get_db().engine``), so
-    ``flask openapi write`` works with no database, and each gunicorn worker gets its own pool.
-    """
+    """Build the app: config from the environment, overridden by ``config``. Touches no database (the
+    engine is made on first use), so ``flask openapi write`` needs none."""
     # The instance folder is named, not found: Flask's search for it does not follow a namespace
     # package (handfoot) laid out by an editable install. Nothing is written there.
     app = Flask(__name__, instance_path=str(DEFAULT_SQLITE_PATH.parent))
@@ -49,10 +46,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 class NoCookieSessions(SessionInterface):
-    """No cookie sessions: nothing in the API keeps state in a cookie (its clients send API keys and
-    Seat-Tokens), so no request opens, signs or saves one. ``flask.session`` is Flask's read-only
-    ``NullSession``: writing to it raises ``RuntimeError``, where the default interface would have
-    signed a cookie with the server's secret (``api/secret.py``, which signs cursors, not sessions)."""
+    """No cookie sessions: the API keeps no state in cookies, so none is opened, signed or saved
+    (``flask.session`` is Flask's read-only ``NullSession``)."""
 
     def open_session(self, app: Flask, request: Any) -> None:
         return None

@@ -140,11 +140,8 @@ def _unauthorized(detail: str) -> None:
 
 
 def authenticate() -> Actor:
-    """The request's :class:`Actor`, or a 401 problem (``WWW-Authenticate: Bearer``).
-
-    A request without a key is anonymous when no key is active. A key that is sent must be valid
-    even when the store is open, so a misconfigured client finds out at once.
-    """
+    """The request's :class:`Actor`, or a 401 problem (``WWW-Authenticate: Bearer``): anonymous without a
+    key while no key is active; a key sent must be valid even then (a misconfigured client learns it)."""
     db = get_db()
     header = flask.request.headers.get("Authorization", "")
     if not header.strip():
@@ -184,11 +181,9 @@ _KNOWN_SEATS = "_handfoot_known_seats"
 
 
 def seat_named(table_id: int, token: str) -> SeatActor | None:
-    """The seat of table ``table_id`` whose token is ``token``, or ``None`` (no such table, no such
-    seat). Looked up in the table's seat hashes in the database, so every worker gives the same
-    answer, and then known to the process (:data:`KNOWN_SEATS_MAX`): the rate limiter chooses its
-    bucket by it and the view is authenticated by it, and a seat's requests after its first read no
-    row for it. Raises :class:`StoreUnavailableError` when the database cannot be reached."""
+    """The seat of table ``table_id`` whose token is ``token``, or ``None``: read from the table's seat
+    hashes (every worker agrees), then known to the process (:data:`KNOWN_SEATS_MAX`), so the rate
+    limiter and the view read no row for a seat's later requests. Raises :class:`StoreUnavailableError`."""
     db = get_db()
     digest = hash_key(token)
     known: dict[tuple[int, str], SeatActor] = db.__dict__.setdefault(_KNOWN_SEATS, {})

@@ -27,13 +27,8 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     ``X-Pagination`` on paginated answers, and 412/428 problems naming ``If-Match``."""
 
     def arguments(self, schema: Any, *args: Any, **kwargs: Any) -> Any:
-        """flask-smorest's ``arguments`` with one schema instance per route, made here, once.
-
-        Given a schema class, webargs builds a new instance on every request, and with it every
-        nested schema (teams, players, the ~60 house rules): about a third of the time of
-        ``POST /v1/rounds/score`` went there (docs/performance.md). Schemas keep no per-request
-        state (marshmallow 4 has no ``context``), so one instance serves every request.
-        """
+        """flask-smorest's ``arguments`` with one schema instance per route: given a class, webargs built one
+        (with every nested schema) per request, a third of a score request's time (docs/performance.md)."""
         return super().arguments(resolve_schema_instance(schema), *args, **kwargs)
 
     def documented_body(self, schema: Any, **kwargs: Any) -> Any:

@@ -88,11 +88,8 @@ def port_in_use(bind: str) -> str | None:
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--force", is_flag=True, help="Overwrite PATH if it exists.")
 def backup_command(path: Path, force: bool) -> None:
-    """Copy the SQLite database to PATH while the server runs (sqlite3's online backup API).
-
-    The copy is one consistent snapshot, committed rounds only, however long it takes: SQLite's
-    backup restarts if a writer changes a page it has copied. Writers wait at most a few pages'
-    copy at a time. PostgreSQL is refused: use ``pg_dump`` (docs/deploy.md)."""
+    """Copy the SQLite database to PATH while the server runs (sqlite3's online backup API): one
+    consistent snapshot, writers waiting a few pages at a time. PostgreSQL is refused: use ``pg_dump``."""
     url = database_url_from_env()
     source_path = sqlite_file(url)
     if source_path is None:

@@ -158,14 +158,11 @@ class Key(Generic[R]):
     answering: Callable[[R], Answer]
 
     def claim(self, db: Database, session: Session) -> int:
-        """Claim the key in the unit's transaction ``session``: the claim's row id, or
-        :class:`Replayed` with the stored answer, or a 422 when the key was another request's. The
-        key is inserted first (``INSERT ... ON CONFLICT DO NOTHING``): a new key (the usual case)
-        costs that one statement; one already there is then read, locked. One expired, or claimed
-        without an answer by an earlier version (a claim is never committed without its answer), is
-        free. A key inserted by a transaction this one cannot see (a concurrent request with the key)
-        raises ``StaleDataError`` (PostgreSQL: a serialization failure): the unit runs again and
-        finds that request's answer."""
+        """Claim the key in the unit's transaction: the claim's row id, or :class:`Replayed` with the stored
+        answer, or a 422 when the key is another request's. A new key costs one ``INSERT ... ON CONFLICT
+        DO NOTHING``; one there already is read, locked (an expired one is free). A key inserted by a
+        transaction this one cannot see raises ``StaleDataError`` (PostgreSQL: a serialization failure):
+        the unit runs again and finds that request's answer."""
         request, now = flask.request, datetime.now(UTC)
         print_ = fingerprint(request.method, request.path, body_as_sent())
         _sweep_if_due(session, now)
@@ -280,16 +277,12 @@ def idempotent(
     before: Callable[..., None] | None = None,
     replayed: Callable[..., None] | None = None,
 ) -> Any:
-    """Decorate a POST view that takes its caller (``actor``, the authentication's): honour
-    ``Idempotency-Key`` as described above. The view gets ``request_key``: a function that makes
-    the request's :class:`Key` from its answer function (``None`` without the header), which it
-    runs its service's unit with (``store.Unit.keyed``); a replay of a stored answer is sent as it is.
-    ``before(actor, **view_kwargs)`` runs first, also for a replay: it raises when the request's
-    target is gone (e.g. a deleted game: a replay must not answer 201 for it). ``replayed(actor,
-    body)`` runs on a replay with the stored answer's JSON body, and raises when what it created is
-    gone (a game created with the key and since deleted: a 404, never a 201 whose ``Location`` is a
-    404).
-    """
+    """Decorate a POST view taking its caller as ``actor``: the view gets ``request_key``, which makes the
+    request's :class:`Key` from an answer function (``None`` without the header) for its unit
+    (``store.Unit.keyed``); a stored answer replayed is sent as it is. ``before(actor, **view_kwargs)``
+    runs first, also before a replay, and raises when the request's target is gone (a deleted game);
+    ``replayed(actor, body)`` runs on a replay's JSON body and raises when what it created is gone (a
+    404, never a 201 whose ``Location`` is a 404)."""
     if view is None:
         return functools.partial(idempotent, before=before, replayed=replayed)
 

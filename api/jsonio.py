@@ -37,10 +37,8 @@ def loads(text: str | bytes) -> Any:
 
 
 def json_response(obj: Any, status: int = 200) -> Response:
-    """``obj`` (plain JSON data) as an ``application/json`` response, encoded once to bytes: what
-    ``jsonify`` answers (the same bytes, its final newline too) without its text round trip
-    (orjson's bytes decoded to text, then encoded again by the response). The standard library for
-    what orjson refuses, as :func:`dumps`."""
+    """``obj`` (plain JSON data) as an ``application/json`` response encoded once: ``jsonify``'s bytes
+    (its final newline too) without orjson's text round trip."""
     try:
         data = orjson.dumps(obj)
     except (orjson.JSONEncodeError, TypeError):
@@ -49,10 +47,8 @@ def json_response(obj: Any, status: int = 200) -> Response:
 
 
 class JSONProvider(DefaultJSONProvider):
-    """Flask's default provider (``jsonify``, flask-smorest's answers), encoding with orjson.
-
-    Pretty-printed output (``indent``, in debug mode), and anything orjson refuses, takes Flask's own
-    path; so do ``sort_keys`` (unused here) and ``loads``."""
+    """Flask's default provider, encoding with orjson; indented output (debug), ``sort_keys``, ``loads``
+    and what orjson refuses take Flask's own path."""
 
     sort_keys = False
 

@@ -68,10 +68,9 @@ def _shell(folder: Path, stamp: tuple[tuple[str, int, int], ...]) -> tuple[str, 
 
 
 def shell_version(folder: Path = KEEPER_STATIC) -> tuple[str, tuple[str, ...]]:
-    """The app shell of the keeper in ``folder``: (version, urls). ``version``: 16 hex digits of the
-    SHA-256 of every file's path and bytes (the worker's own source included), so it changes with any
-    file; ``urls``: ``/`` (the page) and ``/keeper/<path>`` of every file but the worker, sorted.
-    Read again only when a file's mtime or size changed (a stat of each file per call)."""
+    """The keeper's app shell in ``folder``: ``(version, urls)``, ``version`` 16 hex digits of the SHA-256
+    of every file's path and bytes, ``urls`` the page and every ``/keeper/`` file but the worker;
+    computed again only when a file's mtime or size changed."""
     return _shell(folder, _stamp(folder))
 
 

@@ -51,16 +51,10 @@ def init_app(app: flask.Flask) -> None:
 
 
 def reject_large_body(request: flask.Request) -> None:
-    """413 ``body-too-large`` for every body over the limit (the operation's: ``parsing.body_limit``),
-    whatever the route and however framed.
-
-    - A declared ``Content-Length`` over the limit: refused before anything is read.
-    - No ``Content-Length`` (chunked) on a server that terminates the input (``wsgi.input_terminated``:
-      gunicorn, werkzeug's server): the body is read here, up to one byte past the limit, and
-      refused past it. Werkzeug's own guard would cut it at the limit without a word (a 3 MiB body
-      whose first MiB is JSON answered 200). A body within the limit becomes the request's input
-      with its length declared, so every later read sees it whole. Broken chunked framing is a 400.
-    """
+    """413 ``body-too-large`` for every body over its operation's limit (``parsing.body_limit``), however
+    framed: a ``Content-Length`` over it before anything is read; a chunked body, on a server that
+    terminates the input (gunicorn, werkzeug), read here up to one byte past it (werkzeug would cut it
+    silently) and kept as the request's input with its length. Broken chunked framing is a 400."""
     limit = body_limit()
     if limit is None:
         return

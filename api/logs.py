@@ -118,11 +118,9 @@ TEXT_FORMAT = "%(asctime)s [%(process)d] %(levelname)s %(name)s [%(request_id)s]
 
 
 def logging_config(log_format: str, level: str, access_log: str | None = None) -> dict[str, Any]:
-    """A ``logging.config.dictConfig`` document: gunicorn's loggers and ``handfoot.server`` on
-    standard error, in ``log_format`` (``text`` or ``json``) at ``level``; gunicorn's access log
-    only where ``access_log`` (``HANDFOOT_ACCESS_LOG``) names a file or ``-`` (standard output):
-    the server's own line per request carries the same and the request's id. Raises ``ValueError``
-    naming ``HANDFOOT_LOG_FORMAT`` for another format."""
+    """A ``logging.config.dictConfig`` document: gunicorn's loggers and ``handfoot.server`` on standard
+    error as ``log_format`` (``text``, ``json``: else ``ValueError`` naming ``HANDFOOT_LOG_FORMAT``) at
+    ``level``; gunicorn's access log only where ``access_log`` names a file or ``-``."""
     if log_format not in LOG_FORMATS:
         raise ValueError(f"HANDFOOT_LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, got {log_format!r}")
     formatter: dict[str, Any] = {"()": f"{__name__}.JsonFormatter"} if log_format == "json" else {"format": TEXT_FORMAT}

@@ -20,11 +20,8 @@ SCRIPT_LOCATION = str(Path(migrations.__file__).parent)
 
 
 def alembic_config(**attributes: Any) -> Config:
-    """An alembic ``Config`` for running the shipped migrations (no ini file; logging left alone).
-
-    Making revisions is a checkout's work: ``alembic revision`` reads ``alembic.ini`` and
-    ``[tool.alembic]`` in ``pyproject.toml`` (``make revision``).
-    """
+    """An alembic ``Config`` running the shipped migrations (no ini file; logging left alone). New
+    revisions are a checkout's work (``make revision``)."""
     config = Config()
     config.set_main_option("script_location", SCRIPT_LOCATION)
     config.attributes["configure_logger"] = False

@@ -49,14 +49,10 @@ class ApiKey(Base):
 
 
 class Game(Base):
-    """A stored game: its sides, a snapshot of its resolved rules, and (denormalised) its state.
-
-    ``state`` is the engine's :class:`handfoot.engine.GameState` as plain data, recomputed from the rounds on
-    every change; ``status`` and ``rounds_played`` copy it for filtering. ``version`` increments on
-    every change (appends and corrections included): the game's ETag, the ORM's ``version_id_col``,
-    and the guard of the one UPDATE every round's write makes of the row (``services/rounds.py``,
-    ``_write_state``: where the version is still the one read).
-    """
+    """A stored game: its sides, a snapshot of its resolved rules, and its state (the engine's
+    ``GameState`` as plain data, recomputed on every change; ``status`` and ``rounds_played`` copied
+    for filtering). ``version`` moves on every change: the ETag, the ORM's ``version_id_col`` and the
+    guard of a round's write of the row (``services/rounds.py``, ``_write_state``)."""
 
     __tablename__ = "games"
     #: SQLite reuses the largest rowid once its row is deleted; a game's id names it in every URL, its
@@ -111,11 +107,8 @@ class GamePlayer(Base):
 
 
 class Round(Base):
-    """A round of a game as it stands now: the request as sent and the engine's Breakdowns.
-
-    ``teams`` holds one Breakdown per side in the game's side order. ``revision`` starts at 1 and
-    increments on each correction (the round's ETag); earlier revisions are :class:`RoundRevision`.
-    """
+    """A round as it stands: the request as sent and one Breakdown per side (``teams``, the game's side
+    order). ``revision`` starts at 1, one more per correction; earlier ones are :class:`RoundRevision`."""
 
     __tablename__ = "rounds"
     __table_args__ = (UniqueConstraint("game_id", "number", name="uq_rounds_game_id_number"),)
@@ -140,11 +133,8 @@ class Round(Base):
 
 
 class RoundSide(Base):
-    """One side's facts of one stored round, as histories count them
-    (:func:`handfoot.engine.history.side_round_facts` of the round's Breakdown): ``score`` (points),
-    ``went_out`` and the books made by kind. Written with the round (append, correction; removed with
-    a deletion) so that statistics are sums the database takes (``GROUP BY``), not a pass over every
-    stored Breakdown. Keyed by the game, the round's number and the side's index."""
+    """One side's facts of a stored round (``side_round_facts`` of its Breakdown: ``score``, ``went_out``,
+    books by kind), written with the round, so statistics are sums the database takes."""
 
     __tablename__ = "round_sides"
 
@@ -191,14 +181,9 @@ class RoundRevision(Base):
 
 
 class RoundDeletion(Base):
-    """A round taken back (``DELETE /v1/games/{id}/rounds/{n}``, the last round only): the round as it
-    stood, its earlier revisions, who deleted it and when, so an undone round is never lost silently.
-
-    ``revisions`` holds the round's :class:`RoundRevision` rows as plain data (their table cascades
-    with the round's row). ``game_version`` is the game's version the deletion left: a repeat of
-    the same DELETE (its If-Match one version behind) is answered as done while it still is.
-    Deleted with the game.
-    """
+    """A round taken back (the last one): the round as it stood, its revisions (plain data), who and when.
+    ``game_version`` is the version the deletion left: a repeat of the DELETE is answered as done while
+    it still is. Deleted with the game."""
 
     __tablename__ = "round_deletions"
 
@@ -219,11 +204,8 @@ class RoundDeletion(Base):
 
 
 class IdempotencyKey(Base):
-    """An ``Idempotency-Key`` seen on a POST: in flight (``status`` null) or its stored response.
-
-    ``scope`` is ``key:<api key id>`` or ``anonymous`` (keys are per API key). ``token`` names the
-    request holding an in-flight key, so only that request can complete it.
-    """
+    """An ``Idempotency-Key`` and its stored answer, per ``scope`` (``Actor.scope``); committed with its
+    answer in the write's transaction (``token`` is unused since claims share it)."""
 
     __tablename__ = "idempotency_keys"
     __table_args__ = (
@@ -244,20 +226,12 @@ class IdempotencyKey(Base):
 
 
 class Table(Base):
-    """A table: seats playing a stored game's rounds, one action at a time (docs/tables.md).
-
-    ``state`` is the engine's round in play (``handfoot.engine.play.to_mapping``: every card, the
-    round's seed included), never shown as it is; a seat sees its view. ``version`` counts every
-    action accepted over all the table's rounds (monotonic): a seat posts the version it saw, and
-    the write happens only where the row is still at it. ``seat_hashes``: the SHA-256 of each
-    seat's token, in seat order (the tokens are shown once, never stored). ``seed``: the table's
-    seed, from which each round's is derived (secret). ``practice``: the seed was chosen by the
-    table's creator (a practice deal: its rounds' seeds are derived from it alone, so whoever knows
-    it knows every deal); otherwise the seed is random and each round's is derived with the server's
-    secret too (``services.tables.round_seed``). ``answer_due_at``: when an unanswered
-    "May I go out?" counts as a yes (``None`` unless a partner is asked). The rounds ended here
-    are :class:`TableRound` rows, outside this row, which every action rewrites.
-    """
+    """A table: seats playing a stored game's rounds (docs/tables.md). ``state`` is the engine's round in
+    play (every card and its seed: a seat sees only its view); ``version`` counts every action accepted
+    (a seat posts the one it saw); ``seat_hashes`` the SHA-256 of each seat's token; ``seed`` the
+    table's (secret; chosen by its creator for a ``practice`` deal, see ``services.tables.round_seed``);
+    ``answer_due_at``: when an unanswered "May I go out?" counts as a yes. Ended rounds are
+    :class:`TableRound` rows."""
 
     __tablename__ = "tables"
     __table_args__ = ({"sqlite_autoincrement": True},)

@@ -129,21 +129,17 @@ def _unb64(text: str) -> bytes:
 
 
 def encode_cursor(created_at: datetime, row_id: int, key: bytes) -> str:
-    """The opaque ``cursor`` after the row ``(created_at, row_id)`` of a list ordered newest first,
-    signed with the server's secret ``key`` (:mod:`handfoot.server.secret`): URL-safe base64 (no
-    padding) of ``<ISO 8601 UTC instant>|<id>``, a ``.``, and URL-safe base64 of the first
-    :data:`CURSOR_MAC_BYTES` bytes of its HMAC-SHA256. Clients must not build or read one; its
-    form may change."""
+    """The opaque ``cursor`` after the row ``(created_at, row_id)`` of a newest-first list: base64url of
+    ``<ISO 8601 UTC>|<id>``, a ``.``, and base64url of the first :data:`CURSOR_MAC_BYTES` bytes of its
+    HMAC-SHA256 with the server's secret ``key``. Clients must not build or read one."""
     moment = created_at if created_at.tzinfo is not None else created_at.replace(tzinfo=UTC)
     raw = f"{moment.astimezone(UTC).isoformat()}|{row_id}".encode()
     return f"{_b64(raw)}.{_b64(sign(key, CURSOR_PURPOSE, raw)[:CURSOR_MAC_BYTES])}"
 
 
 def decode_cursor(cursor: str, *, max_id: int, key: bytes) -> tuple[datetime, int]:
-    """The ``(created_at, id)`` a cursor of :func:`encode_cursor` signed with ``key`` stands for
-    (``created_at`` in UTC). Raises :class:`CursorError` for anything else: a cursor truncated,
-    altered, built by hand or signed with another key (another host's, or before a restart without
-    ``HANDFOOT_SECRET_KEY``), or an id outside 1 to ``max_id``."""
+    """The ``(created_at, id)`` (UTC) of a cursor :func:`encode_cursor` signed with ``key``; raises
+    :class:`CursorError` for anything else (altered, another key's, an id outside 1 to ``max_id``)."""
     if not cursor or len(cursor) > MAX_CURSOR_LENGTH:
         raise CursorError("not a cursor of this list")
     body, _, mac = cursor.partition(".")

@@ -26,17 +26,10 @@ def body_limit() -> int | None:
 
 
 class JSONBodyParser(FlaskParser):
-    """webargs' Flask parser, hardened at the point where a body becomes JSON.
-
-    - A body that ``json.loads`` cannot turn into a value for any reason is a 400 malformed-json:
-      besides syntax errors (which webargs handles), nesting past the interpreter's recursion limit
-      (``RecursionError``) and integers longer than Python's 4,300-digit conversion limit
-      (``ValueError``), which would otherwise escape as a 500 (:func:`decode_json`).
-    - A body past the count limits (:func:`check_counts`, taken on its bytes) is a 413 body-too-large
-      (code ``body_too_complex``) before the schema reads it.
-    - A non-empty body whose Content-Type is not JSON (``application/json`` or ``*+json``) is a 415
-      unsupported-media-type, instead of being ignored and reported as missing members.
-    """
+    """webargs' Flask parser, hardened where a body becomes JSON: anything ``json.loads`` cannot decode is
+    a 400 malformed-json (:func:`decode_json`), a body past the count limits a 413 body-too-large
+    (:func:`check_counts`), and a non-empty body that is not JSON (``application/json``, ``*+json``) a
+    415 unsupported-media-type rather than missing members."""
 
     def read_body(self, schema: ma.Schema) -> Any:
         """The request's JSON body as sent, checked as every body is (415, 400, 413 above) and not
@@ -73,11 +66,9 @@ class JSONBodyParser(FlaskParser):
 
 
 def decode_json(data: bytes) -> Any:
-    """Untrusted bytes as a JSON value, or ``json.JSONDecodeError`` whatever went wrong (the one
-    error its callers catch, each answering a 4xx): syntax, bytes that are not UTF-8
-    (``UnicodeDecodeError``), nesting past the interpreter's recursion limit (``RecursionError``),
-    an integer longer than Python's 4,300-digit conversion limit (``ValueError``). Used by the body
-    parser and by the Idempotency-Key's fingerprint (api/idempotency.py)."""
+    """Untrusted bytes as a JSON value, or ``json.JSONDecodeError`` whatever went wrong: syntax, bytes not
+    UTF-8, nesting past the recursion limit, an integer past Python's 4,300 digits. Used by the body
+    parser and the Idempotency-Key's fingerprint."""
     try:
         return core.parse_json(data)
     except json.JSONDecodeError:
@@ -108,19 +99,12 @@ class BodyTooComplexError(ValueError):
 
 
 def check_counts(data: bytes) -> None:
-    """Raise :class:`BodyTooComplexError` when the JSON text ``data`` may hold more values or objects
-    than the limits allow.
-
-    Counted on the bytes, by ``bytes.count`` (passes in C, bounded by the body's size limit), before
-    the schema reads the parsed body, so that what validation costs (and the errors it lists) is
-    bounded by these limits, not by what was sent. Every ``{`` opens an object; a body holds at
-    most one value more than its ``,``, ``[`` and ``{`` together (each container's items are its
-    commas plus one). A ``{``, ``[`` or ``,`` inside a string counts too: the count errs on the side
-    of refusing, far above any real request. Nesting needs no limit of its own: the schemas read a
-    body only as deep as they are declared (anything else is an unknown member or a wrong type, named
-    without being walked), and nesting past the interpreter's recursion limit is a 400 malformed-json
-    (:func:`decode_json`).
-    """
+    """Raise :class:`BodyTooComplexError` when the JSON text ``data`` may hold more values or objects than
+    the limits allow, so what validation costs is bounded by them. Counted on the bytes (``bytes.count``,
+    in C): every ``{`` opens an object, and a body holds at most one value more than its ``,``, ``[``
+    and ``{`` (those inside strings count too: it errs towards refusing, far above any real request).
+    Nesting needs no limit: schemas read only as deep as declared, and past the recursion limit it is a
+    400 (:func:`decode_json`)."""
     # Each byte counted is a byte of the body: a body too short to reach a limit is not counted for it.
     if len(data) <= MAX_BODY_OBJECTS:
         return

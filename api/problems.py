@@ -233,15 +233,10 @@ def abort_problem(
     retry_after: int | None = None,
     **extensions: Any,
 ) -> NoReturn:
-    """Stop the request with a problem+json response.
-
-    ``errors`` items are ``{"pointer": ..., "code": ..., "detail": ...}`` (or ``parameter``
-    instead of ``pointer``); build pointers with :func:`json_pointer`. ``type_slug`` defaults by
-    status (404 ``not-found``, 409 ``conflict``, 412 ``precondition-failed``, 428
-    ``precondition-required``, 503 ``service-unavailable``, ...); document new slugs in
-    :data:`problem_types`. ``retry_after`` (seconds) sets ``Retry-After`` (503, 429).
-    Extra keyword arguments become extension members of the problem.
-    """
+    """Stop the request with a problem+json response. ``errors`` items are ``{"pointer" (or
+    "parameter"), "code", "detail"}``; ``type_slug`` defaults by status (:data:`DEFAULT_TYPE_SLUGS`;
+    a new one goes in :data:`problem_types`); ``retry_after`` (seconds) sets ``Retry-After``; other
+    keyword arguments become extension members."""
     all_headers = dict(headers or {})
     if retry_after is not None:
         all_headers["Retry-After"] = str(int(retry_after))
@@ -310,11 +305,9 @@ def database_down(error: Exception) -> flask.Response:
 
 
 def end_request_session(response: flask.Response) -> flask.Response:
-    """``after_request``: end the request's database session before the answer goes (its read
-    snapshot rolled back, its connection returned); a database that died since the view's last
-    statement fails that rollback, and the answer is then the 503 (never the WSGI server's 500 of
-    a teardown that raised). The first step of ``lifecycle.finish``, so the request's log line and
-    headers are those of the answer sent."""
+    """``lifecycle.finish``'s first step: end the request's database session before the answer goes; a
+    database that died since fails its rollback, and the answer is then the 503 (never the WSGI
+    server's 500 of a teardown that raised)."""
     try:
         db.get_db().end_session()
     except db.DATABASE_DOWN as err:
@@ -380,11 +373,8 @@ def message_code(message: str) -> str:
 
 
 def flatten_messages(messages: Any) -> list[dict[str, str]]:
-    """Flatten webargs ``{location: {field: {index: [msg]}}}`` into ``errors`` items.
-
-    Body locations give ``pointer`` (``"/teams/0/melds/1/2"``; schema-level ``_schema`` messages
-    point at their container); other locations give ``parameter`` (the top-level field name).
-    """
+    """Flatten webargs ``{location: {field: {index: [msg]}}}`` into ``errors`` items: a ``pointer`` for
+    body locations (``_schema`` messages point at their container), else the top-level ``parameter``."""
     items: list[dict[str, str]] = []
 
     def walk(location: str, node: Any, path: tuple[str | int, ...]) -> None:

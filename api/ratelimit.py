@@ -44,10 +44,8 @@ RETURNING value, expires_at
 
 
 def default_uri(database_url: str) -> str:
-    """The default storage of a server on ``database_url``: a file named after the URL in
-    ``/dev/shm`` (memory: counters need no disk, and writes there cost no disk I/O) or, where there
-    is none, the system's temp directory; every worker of that server on this host shares it, and a
-    server on another database (a test's own) has counters of its own."""
+    """The default storage of a server on ``database_url``: a file named after the URL in ``/dev/shm``
+    (no disk I/O) or else the temp directory, shared by that server's workers on this host."""
     digest = hashlib.sha256(database_url.encode()).hexdigest()[:16]
     folder = (
         Path("/dev/shm")
@@ -156,23 +154,17 @@ LEASE_FRACTION = 64
 
 
 class Leases:
-    """Requests of a window taken from the shared counters in batches ("leases"), one storage hit
-    per batch instead of one per request: the limiter's cost on a busy key.
+    """A key's requests taken from the shared counters in batches ("leases"): one storage hit per lease.
 
-    A lease is counted in the shared window when it is taken (one ``incr`` by its size), so the
-    whole allowance granted over every worker and host never exceeds the limit. What a worker
-    leased and has not used is lost to the others until the window ends: a key can be refused at
-    most ``(W - 1) * min(LEASE_MAX, limit // LEASE_FRACTION)`` requests early, ``W`` the workers
-    sharing the counters (every worker of every host on one Redis). A window's first request, and
-    every request once fewer than ``LEASE_FRACTION`` are left, takes one: small limits (the tests'
-    12/minute) are counted request by request. Once a worker has seen its window spent, it refuses
-    the key until the window ends without asking the storage again. State is per process (leases taken before a fork
-    are dropped in the child) and guarded by a lock for threaded servers.
+    A lease counts in the window when taken, so no key gets more than the limit over every worker and
+    host; what a worker leased and did not use is lost to the others until the window ends (a key is
+    refused at most ``(W - 1) * min(LEASE_MAX, limit // LEASE_FRACTION)`` requests early, ``W`` the
+    workers sharing the counters). A window's first request, and each once fewer than
+    ``LEASE_FRACTION`` are left, takes one; a window seen spent is refused without asking again. Per
+    process (dropped across a fork), under a lock.
 
-    ``take(storage, counter, limit, expiry)`` → ``(count, expires_at)``: this request's place in
-    the window (``count > limit``: refuse) and when the window ends (epoch seconds). The count is
-    this worker's view: ``X-RateLimit-Remaining`` from it is off by at most what the other workers
-    have taken since this worker's last lease, or hold in leases (the bound above)."""
+    ``take(storage, counter, limit, expiry)`` → ``(count, expires_at)``: this request's place in the
+    window (``count > limit``: refuse) and the window's end (epoch seconds), as this worker sees it."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

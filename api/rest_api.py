@@ -41,15 +41,9 @@ from handfoot.server.spec import (
 
 
 class ErrorResponsesPlugin(BasePlugin):
-    """Lists in every operation the errors any request to it can get (all problem+json).
-
-    400 malformed JSON, 413 body too large and 415 a body that is not JSON on operations with a
-    body; 404 on paths with parameters (an unknown id); 429 and 503 where the server throttles or
-    its database is down; 500 as the last resort. Responses a view documents itself are kept.
-
-    Not listed: 405 (a method the path does not have). It is no answer of a documented operation,
-    and listed on each it read as one to every generated client.
-    """
+    """Lists in every operation the problems any request to it can get: 400, 413 and 415 with a body, 404
+    with path parameters, 429 on ``/v1``, 503 on games, 500 always (a view's own are kept). 405 is not
+    listed: generated clients read it as an answer of the operation."""
 
     def operation_helper(
         self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any

@@ -38,11 +38,8 @@ class Schema(ma.Schema):
         unknown = ma.RAISE
 
     def get_attribute(self, obj: Any, attr: str, default: Any) -> Any:
-        """``marshmallow.utils.get_value``, inlined for plain names (same results).
-
-        Dumping a scored round reads ~180 values (a Breakdown's lines are engine dataclasses), and
-        two helper calls per value were a fifth of the dump (docs/performance.md). Dotted names
-        go through marshmallow's own helper."""
+        """``marshmallow.utils.get_value`` inlined for plain names (same results): two helper calls per value
+        were a fifth of a round's dump (docs/performance.md)."""
         if "." in attr:
             return get_value(obj, attr, default)
         if not hasattr(obj, "__getitem__"):
@@ -106,13 +103,9 @@ def meld_lists_ok(value: Any) -> bool:
 
 
 class CardList(fields.List[str]):
-    """A list of card strings, checked in one pass.
-
-    Documented (and, on a bad item, answered) exactly as ``List(String(validate=Length(max=8)))``:
-    when every item is a short string the list is taken as it is, without deserializing item by
-    item; otherwise the inner field runs on every item, so each error names its position. The
-    engine's parser then reads every card string once (docs/performance.md).
-    """
+    """A list of card strings, documented and answered as ``List(String(validate=Length(max=8)))``, taken
+    as it is when every item is a short string; otherwise the inner field runs on every item, each
+    error at its position. The engine reads the cards (docs/performance.md)."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
         if card_strings_ok(value):
@@ -130,10 +123,7 @@ class MeldList(fields.List[list[str | None]]):
 
 
 def Cards(description: str, **kw: Any) -> fields.List[str]:  # noqa: N802
-    """A list of card strings (rank then suit: ``10H``, ``QS``, ``JK``; aliases ``T``, ``♠`` ...).
-
-    Card strings are parsed once, by the engine, which names each unknown card's position.
-    """
+    """A list of card strings (``10H``, ``QS``, ``JK``; aliases ``T``, ``♠`` ...), parsed by the engine."""
     return CardList(
         fields.String(validate=validate.Length(max=MAX_CARD_LENGTH)),
         validate=validate.Length(max=MAX_CARDS_PER_LIST),
@@ -342,12 +332,9 @@ def Problems(**kw: Any) -> fields.List[Any]:  # noqa: N802
 
 
 def breakdown_data(breakdown: Breakdown) -> dict[str, Any]:
-    """An engine ``Breakdown`` as plain JSON data: what ``BreakdownSchema().dump`` gives, member for
-    member and in the same order (the engine's values are already ``int``/``str``/``None``).
-
-    Built as plain data because marshmallow reads every value of a scored round one field at a time
-    (what that cost is in docs/performance.md); the schema still documents the shape, and
-    tests/api/test_scoring_api.py checks this against it."""
+    """An engine ``Breakdown`` as plain data: what ``BreakdownSchema().dump`` gives, member for member,
+    without marshmallow reading every value (docs/performance.md; tests/api/test_scoring_api.py
+    checks it against the schema)."""
     # Each line's members written out (LineSchema's, in the order of the engine's Line's fields), a
     # dict display per line: fewer calls per line than dict(zip(Line._fields, line)).
     return {

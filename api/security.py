@@ -111,17 +111,10 @@ def _not_limited() -> bool:
 
 
 class RateLimiter:
-    """``HANDFOOT_RATE_LIMIT`` on ``/v1``: ``limits``' fixed-window strategy over one storage.
-
-    ``limit`` is in ``limits``' notation (``"600/minute"``, ``"20/second;600/minute"``; a bad one
-    raises ``ValueError``); ``storage_uri`` a synchronous ``limits`` storage (``api/ratelimit.py``'s
-    shared file, ``redis://...``, ``memory://``; an ``async+`` one raises ``ValueError``), counted
-    in fixed windows (``limits``' ``FixedWindowRateLimiter`` semantics). A busy key's requests are
-    taken from the storage in leases (``ratelimit.Leases``: one ``incr`` per lease of up to
-    ``LEASE_MAX``, never past the limit, a key refused at most a bounded few requests early); the
-    headers reuse the lease's count. Flask-Limiter did the same work through per-route decorators,
-    blueprint and exemption lookups on every request; here there is one route
-    rule (every ``/v1`` path) and one allowance per key (``application_limits`` in its terms)."""
+    """``HANDFOOT_RATE_LIMIT`` on ``/v1``: ``limits``' fixed windows over one synchronous storage.
+    ``limit`` in ``limits``' notation (``"20/second;600/minute"``); ``storage_uri`` ``api/ratelimit.py``'s
+    file, ``redis://...`` or ``memory://`` (a bad limit or an ``async+`` storage raises ``ValueError``).
+    A busy key's requests are taken in leases (``ratelimit.Leases``), whose count gives the headers."""
 
     def __init__(
         self, limit: str, storage_uri: str, key_prefix: str = "", seat_limit: str = DEFAULT_SEAT_LIMIT

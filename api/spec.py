@@ -345,15 +345,11 @@ def _ok(status: str) -> bool:
 
 
 def sent_headers(method: str, path: str, status: str, response: dict[str, Any], operation: dict[str, Any]) -> list[str]:
-    """The :data:`HEADERS` components an answer of ``operation`` with ``status`` carries.
-
-    ``ETag``: the answers of operations flask-smorest checks ETags on (a 304 or 428 listed), every
-    creation (a 201 with ``Location``, whose ETag is stored for replays) and a 412 (the current
-    one); ``Link``: beside ``X-Pagination``; ``Idempotent-Replayed``: the successes of operations
-    taking ``Idempotency-Key``; ``X-Request-ID``: every answer; ``X-RateLimit-*``: every answer on
-    ``/v1``; ``Cache-Control``: every games and tables answer; ``Content-Disposition``: CSV answers; the rest by status
-    (:func:`component_headers`). tests/api/test_sent_headers_documented.py holds this to what is sent.
-    """
+    """The :data:`HEADERS` components an answer of ``operation`` with ``status`` carries: ``ETag`` where
+    flask-smorest checks ETags (a 304 or 428 listed) and on a creation (a 201 with ``Location``);
+    ``Link`` beside ``X-Pagination``; ``Idempotent-Replayed`` on successes taking ``Idempotency-Key``;
+    ``Cache-Control`` on games and tables; ``Content-Disposition`` on CSV; the rest by status
+    (:func:`component_headers`). tests/api/test_sent_headers_documented.py holds it to what is sent."""
     statuses = operation.get("responses", {})
     headers = response.get("headers", {})
     parameters = [p.get("name") for p in operation.get("parameters", []) if isinstance(p, dict)]
@@ -378,10 +374,9 @@ _SHARED = ("REQUEST_ID", *_RATE_LIMIT, "CACHE_CONTROL")
 
 
 def component_headers(status: int) -> list[str]:
-    """The :data:`HEADERS` components of the shared answer for ``status`` (``components.responses``,
-    which operations refer to by name): ``X-Request-ID`` (on every answer), the rate limit's and
-    ``Cache-Control`` (sent on ``/v1`` and games answers), ``WWW-Authenticate`` on a 401, ``ETag``
-    on a 304 or 412 (the current one), ``Retry-After`` on a 429 or 503."""
+    """The :data:`HEADERS` components of the shared answer for ``status`` (``components.responses``):
+    :data:`_SHARED`, ``WWW-Authenticate`` on a 401, ``ETag`` on a 304 or 412, ``Retry-After`` on a
+    429 or 503."""
     out = list(_SHARED)
     if status == 401:
         out.append("WWW_AUTHENTICATE")
@@ -400,10 +395,8 @@ def add_headers(response: dict[str, Any], components: list[str]) -> None:
 
 
 def default_in_words(converter: Any, field: Any, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """An apispec attribute function: a member's ``default`` said in its description instead of as
-    ``default``. TypeScript generators read ``default`` as "always present" (openapi-typescript
-    makes such a member required), so a body member the server fills in (a tally's counts,
-    ``went_out``, ``round``) would have to be sent; said in words, it stays optional everywhere."""
+    """An apispec attribute function: a member's ``default`` said in its description, since TypeScript
+    generators read ``default`` as "always present" and would make members the server fills required."""
     if "default" not in ret:
         return {}
     value = ret.pop("default")
@@ -413,13 +406,10 @@ def default_in_words(converter: Any, field: Any, ret: dict[str, Any], **kwargs: 
 
 
 class SpecFinishingPlugin(BasePlugin):
-    """Per operation: its ``operationId`` (:data:`OPERATION_IDS`), its ``security`` (the document's
-    where it is :data:`KEY_WHERE_THE_SERVER_HAS_KEYS`, ``[]`` where it declares none), the headers
-    its answers carry (:func:`sent_headers`), and a problem example on each problem answer it
-    documents itself.
-    Every member's ``default`` is said in its description (:func:`default_in_words`).
-    Runs after flask-smorest's plugins and ``ErrorResponsesPlugin`` (answers named by component,
-    such as ``"NOT_FOUND"``, get their headers and examples in ``Api._register_responses``)."""
+    """Per operation: its ``operationId``, its ``security`` (dropped where it is the document's,
+    ``[]`` where none is declared), the headers its answers carry (:func:`sent_headers`), a problem
+    example on each problem answer, and every ``default`` in words (:func:`default_in_words`). Runs
+    after flask-smorest's plugins and ``ErrorResponsesPlugin``."""
 
     def init_spec(self, spec: APISpec) -> None:
         super().init_spec(spec)

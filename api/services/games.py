@@ -186,11 +186,8 @@ def create_game(session: Session, _locked: bool, actor: Actor, body: Mapping[str
 
 
 def new_game(session: Session, actor: Actor, body: Mapping[str, Any]) -> Game:
-    """Store a new game in the caller's write transaction: the preset resolved with the house rules,
-    and its sides checked against them.
-
-    Raises engine errors (unknown preset, bad house rules) and :class:`InvalidRequestError`.
-    """
+    """Store a new game in the caller's transaction: the preset resolved with the house rules, its sides
+    checked against them. Raises engine errors and :class:`InvalidRequestError`."""
     resolved = engine.resolve_rules(body["preset"], body.get("rules") or {})
     teams = [{"name": t["name"], "players": list(t["players"])} for t in body["teams"]]
     _check_sides(teams, resolved.rules)
@@ -240,13 +237,10 @@ def list_games(
     offset: int | None = None,
     limit: int = 20,
 ) -> GamesPage:
-    """One page of the actor's games, newest first (``created_at``, then ``id``, both descending).
-
-    Keyset pages by default: the ``limit`` games after the game ``after`` (its ``(created_at, id)``,
-    from a cursor; ``None``: from the newest), read along the index ``ix_games_owner_created_id``, so
-    every page costs the same however far into the list. ``offset`` (the deprecated numbered pages)
-    skips that many and counts every match (``total``): both cost grows with the list.
-    """
+    """One page of the actor's games, newest first (``created_at``, ``id``): the ``limit`` games after
+    ``after`` (a cursor's ``(created_at, id)``; ``None``: from the newest), along
+    ``ix_games_owner_created_id``; or, for the deprecated numbered pages, ``offset`` skipped and
+    every match counted (``total``)."""
     stmt = owned(select(Game), actor)
     if status is not None:
         stmt = stmt.where(Game.status == status)

@@ -161,16 +161,10 @@ def _batches(db: Database, size: int | None, read: Callable[[Session, int, int],
 
 
 def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | None = None) -> Iterator[list[StoredGame]]:
-    """The actor's games matching ``flt``, oldest id first, ``size`` (default :data:`BATCH_SIZE`) at a
-    time, each with its rounds, all read in one transaction of a session of their own (a streamed
-    answer outlives its request's session).
-
-    The first batch is read when this is called (so an unreachable database raises
-    :class:`~handfoot.server.services.errors.StoreUnavailableError` before an answer starts); the
-    rest as the iterator is consumed. A batch is plain data that nothing holds once the next is
-    read; the session closes when the iterator ends or is closed. The request's own session, done
-    with by now, is closed first, so a request holds one connection at a time.
-    """
+    """The actor's games matching ``flt``, oldest id first, ``size`` at a time with their rounds, read in
+    one transaction of a session of their own (the request's is closed first). The first batch is read
+    at once (an unreachable database raises :class:`StoreUnavailableError` before the answer starts),
+    the rest as the iterator is consumed."""
     return _batches(db, size, lambda session, after, per: _batch(session, actor, flt, after, per))
 
 
@@ -351,15 +345,10 @@ def _count_game(stats: Statistics, game: _Counted) -> None:
 
 
 def statistics(db: Database, actor: Actor, flt: HistoryFilter) -> Statistics:
-    """Figures per player and per side across the actor's games matching ``flt``.
-
-    A player is identified across games by :func:`~handfoot.engine.history.player_key` (names
-    that differ only in case are one player); a side by its players (the same partners are one
-    side whatever the side was called). A win is a finished game whose winner is the side (a tie
-    is no win); rounds count every stored round, finished games or not. Each game's sides, status
-    and winner are read as plain rows, a batch at a time, with its sides' rounds summed by the
-    database (``round_sides``: count, sum, max per game and side).
-    """
+    """Figures per player and per side across the actor's games matching ``flt``: a player by the
+    engine's ``player_key``, a side by its players; a win is a finished game the side won (a tie is
+    none). Each game's sides, status and winner are plain rows, its sides' rounds summed by the
+    database (``round_sides``)."""
     stats = Statistics()
     for batch in _batches(db, None, lambda session, after, per: _counted(session, actor, flt, after, per)):
         for game in batch:

@@ -85,12 +85,9 @@ def _round_totals(session: Session, game_id: int) -> list[list[int]]:
 
 
 def _stored_round_totals(state: Mapping[str, Any], sides: int, rounds_played: int) -> list[list[int]] | None:
-    """Each stored round's totals, from the running totals kept in ``games.state`` (the differences
-    of consecutive rows), or ``None`` when the stored state does not hold one row per round played.
-
-    Appending changes no earlier round, so an append reads the earlier rounds' totals from here, not
-    from every round's row (a re-read that grew with the game); same engine call, same result as a
-    recomputation from the rounds."""
+    """Each stored round's totals, from the running totals in ``games.state`` (differences of
+    consecutive rows; ``None`` unless it holds one row per round played): an append reads them here,
+    not from every round's row."""
     running = state.get("running")
     if not isinstance(running, list) or len(running) != rounds_played:
         return None
@@ -321,16 +318,11 @@ def correct_round(
     if_match: Callable[[Round], None] | None = None,
     sent: Callable[[int], bool] | None = None,
 ) -> tuple[WrittenGame, Round]:
-    """Re-score round ``number`` from a new body; the current version becomes a revision. Called as
-    ``correct_round(db, ...)`` (:func:`store.write`).
-
-    ``if_match(round)`` (the If-Match check, which raises) runs on the round once the game is
-    locked. Later running totals and the game's status are recomputed. A round already at
-    :data:`MAX_REVISIONS_PER_ROUND` raises :class:`RevisionLimitError`, storing nothing; a game a
-    table is playing raises :class:`TableOpenError`. A repeat of the round's last correction (the
-    same ``request`` by the same caller, ``sent(revision)`` true of the revision before it: its
-    retry after a lost answer) returns the round as it stands, storing nothing.
-    """
+    """Re-score round ``number`` from a new body, the current version kept as a revision, later totals
+    and the game's status recomputed; a locked unit. ``if_match(round)`` (raises) runs on the locked
+    round. A repeat of the round's last correction (the same ``request`` by the same caller,
+    ``sent(revision)`` true of the revision before) returns the round as it stands, storing nothing.
+    Raises :class:`RevisionLimitError` (at :data:`MAX_REVISIONS_PER_ROUND`) and :class:`TableOpenError`."""
     row = _game_row(session, actor, game_id, lock=True)
     refuse_open_table(session, row.id)
     rnd = _find_round(session, row.id, number)
@@ -375,10 +367,8 @@ def correct_round(
 def round_revisions(
     db: Database, actor: Actor, game_id: int, number: int, *, offset: int, limit: int
 ) -> tuple[Round, list[RoundRevision], int]:
-    """A page of the round's audit trail, oldest first: the earlier revisions (stored rows), then
-    the round as it stands (the last item of the last page). Returns the round, the earlier
-    revisions on this page (at most ``limit`` from item ``offset``) and the trail's length (the
-    round's revision number: one row per earlier revision, numbered 1 to ``revision - 1``)."""
+    """A page of the round's audit trail, oldest first: the round, its earlier revisions on the page (at
+    most ``limit`` from ``offset``) and the trail's length (the round's revision number)."""
 
     def run(session: Session) -> tuple[Round, list[RoundRevision], int]:
         rnd = _find_round(session, find_game(session, actor, game_id).id, number)
@@ -408,18 +398,11 @@ def delete_round(
     if_match: Callable[[int], None],
     sent: Callable[[int], bool],
 ) -> None:
-    """Take back round ``number``, which must be the game's last: its row and revisions go, what
-    they were is kept as a :class:`RoundDeletion` (who, when), and the game's state is recomputed
-    from the rounds left (a finished game whose last round goes is in progress again). Called as
-    ``delete_round(db, ...)`` (:func:`store.write`).
-
-    ``if_match(version)`` (the If-Match check on the game's ETag, which raises) runs on the locked
-    game; ``sent(version)`` says whether If-Match names the game at ``version``. A repeat of a
-    deletion that is still the game's last change (the round gone, the game at the version the
-    deletion left, If-Match naming the version before it) changes nothing: DELETE is idempotent.
-    Raises :class:`GameNotFoundError`, :class:`RoundNotFoundError`, :class:`NotLastRoundError`
-    (409: an earlier round is corrected) and :class:`TableOpenError` (a table is playing the game).
-    """
+    """Take back round ``number``, the game's last: its row and revisions go (kept as a
+    :class:`RoundDeletion`) and the game's state is recomputed; a locked unit. ``if_match(version)``
+    (raises) runs on the locked game; a repeat of a deletion still the game's last change (If-Match
+    naming the version before it: ``sent(version)``) changes nothing. Raises :class:`GameNotFoundError`,
+    :class:`RoundNotFoundError`, :class:`NotLastRoundError` and :class:`TableOpenError`."""
     row = _game_row(session, actor, game_id, lock=True)
     refuse_open_table(session, row.id)
     rnd = session.scalars(

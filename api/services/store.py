@@ -67,13 +67,10 @@ def _lost_race(err: DBAPIError) -> bool:
 
 
 class Unit(Generic[P, T]):
-    """A service ``service(session, locked, ...)`` as a unit of work (module docstring), called as
-    ``unit(db, ...)``; ``unit.keyed(key)(db, ...)`` runs it with the request's Idempotency-Key
-    (:class:`~handfoot.server.idempotency.Key`), claimed in the unit's transaction before the
-    service runs (a stored answer raises :class:`~handfoot.server.idempotency.Replayed`) and
-    answered with the service's result. ``locked``: every run locks (``FOR UPDATE``) what it reads
-    to write; else only a run after a lost race does, and the service is told which by its second
-    argument."""
+    """A service ``service(session, locked, ...)`` as a unit of work, called as ``unit(db, ...)``, or
+    ``unit.keyed(key)(db, ...)`` with the request's Idempotency-Key (claimed before the service runs,
+    answered with its result). ``locked``: every run reads ``FOR UPDATE``; else only a run after a
+    lost race, which the service is told by its second argument."""
 
     def __init__(self, service: Callable[Concatenate[Session, bool, P], T], locked: bool) -> None:
         functools.update_wrapper(self, service)

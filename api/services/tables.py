@@ -76,12 +76,10 @@ def _aware(value: datetime | None) -> datetime | None:
 
 
 def round_seed(table_seed: int, number: int, key: bytes | None = None) -> int:
-    """The seed of round ``number`` at a table seeded ``table_seed`` (0 to :data:`MAX_SEED`): the first
-    63 bits of HMAC-SHA256 with the server's secret ``key`` over ``"<seed>:<number>"``
-    (:func:`handfoot.server.secret.sign`, purpose :data:`ROUND_SEED_PURPOSE`); with ``key`` ``None``
-    (a practice table), the engine's ``play.practice_round_seed``. A round's seed is public once
-    it has ended (with its log it replays the round); being a hash, it tells nothing of the table's
-    seed, and, keyed, nothing of any other round's either."""
+    """The seed of round ``number`` of a table seeded ``table_seed``: the first 63 bits of the HMAC of
+    ``"<seed>:<number>"`` with the server's secret ``key`` (purpose :data:`ROUND_SEED_PURPOSE`), or
+    for a practice table (``key`` ``None``) the engine's ``play.practice_round_seed``. Public once the
+    round has ended, it tells nothing of the table's seed nor, keyed, of another round's."""
     if key is None:
         return play.practice_round_seed(table_seed, number)
     digest = sign(key, ROUND_SEED_PURPOSE, f"{table_seed}:{number}".encode())
@@ -96,12 +94,9 @@ def _deal_key(data: TableData, key: bytes) -> bytes | None:
 @dataclass(frozen=True, slots=True)
 class TableData:
     """A table as read (or as a write left it): the columns of :class:`~handfoot.server.models.Table`,
-    its round ``state`` decoded once (the engine's :class:`~handfoot.engine.play.State`).
-
-    As shown (:func:`shown`), an asked partner's answer that has fallen due is given: ``state`` is
-    the round after it, ``version`` the version it makes, and ``due_answer`` the ``answer`` action
-    the table's next write logs first (nothing is written by a read). ``row_version`` is the
-    version stored in the row, which that write's update is guarded by."""
+    its round ``state`` decoded once. As shown (:func:`shown`) a due answer is given: ``state`` and
+    ``version`` are after it, ``due_answer`` the action the next write logs first, and
+    ``row_version`` the stored version that write's update is guarded by."""
 
     id: int
     owner_id: int | None
@@ -189,18 +184,13 @@ class CreatedTable:
 
 @store.write(locked=True)
 def create_table(session: Session, _locked: bool, actor: Actor, body: Mapping[str, Any], *, key: bytes) -> CreatedTable:
-    """A new table dealing the next round of a game, one locked unit of work (called as
-    ``create_table(db, ...)``: :func:`store.write`): a new game (``preset``, ``rules``, ``name``,
-    ``teams``: created by ``games.new_game`` in the same transaction) or the stored game
-    ``game`` (in progress, with no table playing it). ``seed`` (default: random, 63 bits; one sent
-    makes the table a practice deal), ``play`` (PlayOptions overrides), ``answer_timeout``
-    (seconds). ``key``: the server's secret, which derives the rounds' seeds of a table that is not a practice deal.
+    """A new table dealing the next round of a new game (``name``, ``preset``, ``rules``, ``teams``:
+    ``games.new_game``) or of the stored game ``game``; ``seed`` (sent: a practice deal), ``play``,
+    ``answer_timeout`` (seconds). ``key``: the server's secret (:func:`round_seed`). A locked unit.
 
-    Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`RoundLimitError` (the
-    game holds the most rounds), :class:`TableOpenError`, :class:`InvalidRequestError` and engine
-    errors (preset, house rules, play options, sides; a :class:`PlayError` ``inconsistent_rules``
-    when the decks cannot deal one of the game's rounds, ``play.deal_problems``: nothing is stored).
-    """
+    Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`RoundLimitError`,
+    :class:`TableOpenError`, :class:`InvalidRequestError` and engine errors (a :class:`PlayError`
+    ``inconsistent_rules`` when the decks cannot deal one of the game's rounds)."""
     seed = body.get("seed")
     practice = seed is not None
     if seed is None:
@@ -260,10 +250,9 @@ def create_table(session: Session, _locked: bool, actor: Actor, body: Mapping[st
 
 
 def get_table(db: Database, actor: Actor, table_id: int, *, fresh: bool = False) -> TableData:
-    """Table ``table_id`` as shown (:func:`shown`), for ``actor``: its owner's key, or one of its
-    seats (whose token was checked: ``auth.seated``); :class:`TableNotFoundError` for anyone else.
-    ``fresh``: read on a new read transaction, so a long request (a long-poll, a stream) sees what
-    other requests (other hosts) have committed since it began, not its first snapshot."""
+    """Table ``table_id`` as shown (:func:`shown`) to ``actor``, its owner's key or one of its seats
+    (:class:`TableNotFoundError` for anyone else); ``fresh``: on a new read transaction (a long wait
+    sees what was committed since it began)."""
     if fresh:
         db.end_session()
     data = store.read(db, lambda session: shown(_load(session, table_id)))
@@ -273,9 +262,8 @@ def get_table(db: Database, actor: Actor, table_id: int, *, fresh: bool = False)
 
 
 def poll(db: Database, table_id: int) -> tuple[int, str, datetime | None]:
-    """The table's ``(version, status, answer_due_at)`` as shown (a due answer counted in the
-    version), read on a connection of its own (a cheap read a long-poll repeats; it sees every
-    commit, whichever host made it)."""
+    """The table's ``(version, status, answer_due_at)`` as shown (a due answer counted), read on a
+    connection of its own: a cheap read a wait repeats, seeing every commit."""
     try:
         with db.engine.connect() as connection:
             row = connection.execute(sql.POLL, {"table_id": table_id}).first()
@@ -296,32 +284,17 @@ def answer_is_due(due: datetime | None) -> bool:
 def act(
     session: Session, locked: bool, table_id: int, seat: int, version: int, action: Mapping[str, Any], *, key: bytes
 ) -> TableData:
-    """Apply seat ``seat``'s ``action`` (the engine's, without ``seat``, or with the seat's own) if
-    the table is still at ``version`` (as shown: a due answer counted); the table as the action left
-    it. One unit of work, called as ``act(db, ...)`` (:func:`store.write`; ``locked``: a run after a
-    lost race reads the table ``FOR UPDATE``). ``key``: the server's secret (the next round's seed,
-    when the action ends a round: :func:`round_seed`).
+    """Seat ``seat``'s ``action`` (without ``seat``, or with its own) on the table at ``version`` (as
+    shown); the table as the action left it. A unit of work (``locked``: a run after a lost race reads
+    ``FOR UPDATE``); ``key``: the server's secret (the next round's seed). A refusal writes nothing; an
+    accepted action logs the due answer and itself, updates the row where its version is still the one
+    read, and appends the round it ends.
 
-    The action is checked on the table as read, in the unit's write transaction: a refusal writes
-    and commits nothing. An accepted one writes the due answer's log line, the action's, the table's
-    row where its version is still the one read (else the whole is run again, read included) and,
-    when it ends the round, the round's append.
-
-    Raises :class:`TableFinishedError`, :class:`TableVersionError` (with the current version),
-    :class:`ActionRefusedError` (the engine's refusal) and the errors of a round's append
-    (:func:`rounds.append_scored_in`)."""
+    Raises :class:`TableFinishedError`, :class:`TableVersionError`, :class:`ActionRefusedError` and
+    the errors of a round's append (:func:`rounds.append_scored_in`)."""
     if "seat" in action and action["seat"] != seat:
-        raise ActionRefusedError(
-            PlayError(
-                [
-                    Problem(
-                        "unknown_action",
-                        "seat: the Seat-Token names the seat; leave seat out or send the token's own seat",
-                        ("seat",),
-                    )
-                ]
-            )
-        )
+        detail = "seat: the Seat-Token names the seat; leave seat out or send the token's own seat"
+        raise ActionRefusedError(PlayError([Problem("unknown_action", detail, ("seat",))]))
     data = shown(_load(session, table_id, lock=locked))
     if data.status != "playing":
         raise TableFinishedError(table_id)
