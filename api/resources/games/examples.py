@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from handfoot.engine import score_round_request
 from handfoot.server.resources.games.serializers import scoresheet_csv
+from handfoot.server.schemas import breakdown_data
 
 TS = "2026-11-29T12:00:00+00:00"
 
@@ -50,41 +52,9 @@ ROUND_REQUEST: dict[str, Any] = {
 ROUND_UPDATE_REQUEST: dict[str, Any] = {"teams": ROUND_REQUEST["teams"]}
 
 
-def _line(code: str, label: str, count: int | None, each: int | None, points: int) -> dict[str, Any]:
-    return {"code": code, "label": label, "count": count, "points_each": each, "points": points}
-
-
+#: The round's Breakdowns, computed by the engine, so the documented answer never drifts from the code.
 BREAKDOWNS: list[dict[str, Any]] = [
-    {
-        "name": "Team 1",
-        "total": 3740,
-        "lines": [
-            _line("clean_books", "Clean books", 2, 500, 1000),
-            _line("dirty_books", "Dirty books", 2, 300, 600),
-            _line("wild_books", "Wild books", 1, 1500, 1500),
-            _line("going_out", "Going out", None, None, 100),
-            _line("red_threes_on_table", "Red threes on the table", 1, 100, 100),
-            _line("red_threes_caught", "Red threes caught in hand or foot", 0, -100, 0),
-            _line("table_points", "Cards on the table", None, None, 465),
-            _line("points_left", "Cards left in hands and feet", None, None, -25),
-        ],
-        "warnings": [],
-    },
-    {
-        "name": "Team 2",
-        "total": 1075,
-        "lines": [
-            _line("clean_books", "Clean books", 1, 500, 500),
-            _line("dirty_books", "Dirty books", 2, 300, 600),
-            _line("wild_books", "Wild books", 0, 1500, 0),
-            _line("going_out", "Going out", None, None, 0),
-            _line("red_threes_on_table", "Red threes on the table", 0, 100, 0),
-            _line("red_threes_caught", "Red threes caught in hand or foot", 1, -100, -100),
-            _line("table_points", "Cards on the table", None, None, 260),
-            _line("points_left", "Cards left in hands and feet", None, None, -185),
-        ],
-        "warnings": [],
-    },
+    breakdown_data(b) for b in score_round_request({"preset": "pagat", **ROUND_REQUEST}).teams
 ]
 
 TOTALS = [{"name": "Team 1", "total": 3740}, {"name": "Team 2", "total": 1075}]
