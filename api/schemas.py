@@ -8,9 +8,9 @@ the one place a rule is defined. The engine checks the values again (ranges, con
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import chain
-from typing import Any
+from typing import Any, TypeVar
 
 import marshmallow as ma
 from marshmallow import fields, validate
@@ -48,6 +48,14 @@ class Schema(ma.Schema):
             return obj[attr]
         except (KeyError, IndexError, TypeError, AttributeError):
             return getattr(obj, attr, default)
+
+
+F = TypeVar("F", bound=fields.Field[Any])
+
+
+def Out(field: Callable[..., F], description: str, *args: Any, **kw: Any) -> F:  # noqa: N802 - a field factory
+    """A member of an answer: always sent (``required``), described."""
+    return field(*args, required=True, metadata={"description": description}, **kw)
 
 
 def Int(**kw: Any) -> fields.Integer:  # noqa: N802 - a field factory, read like a class
@@ -184,10 +192,10 @@ class ThresholdSchema(Schema):
 
 
 class RankBonusSchema(Schema):
-    rank = fields.String(
-        required=True,
+    rank = Out(
+        fields.String,
+        "The books' rank: 4-10, J, Q, K, A, or 3 (books of black threes).",
         validate=validate.OneOf(RULE_FIELDS["rank_book_bonuses"].choices),
-        metadata={"description": "The books' rank: 4-10, J, Q, K, A, or 3 (books of black threes)."},
     )
     bonus = Int(
         required=True,
@@ -298,11 +306,9 @@ class ProblemItemSchema(Schema):
     """One rule broken, in a check's answer: the same shape as an error's ``errors`` item."""
 
     # a Field: EngineProblemSchema dumps it with a Function
-    pointer: fields.Field[Any] = fields.String(
-        required=True, metadata={"description": "JSON Pointer into the request body, e.g. `/melds/1/2`."}
-    )
-    code = fields.String(required=True, metadata={"description": "Stable problem code (docs/problems.md)."})
-    detail = fields.String(required=True, metadata={"description": "The rule broken, in words, with its rule name."})
+    pointer: fields.Field[Any] = Out(fields.String, "JSON Pointer into the request body, e.g. `/melds/1/2`.")
+    code = Out(fields.String, "Stable problem code (docs/problems.md).")
+    detail = Out(fields.String, "The rule broken, in words, with its rule name.")
 
 
 def _problem_pointer(problem: Any) -> str:

@@ -12,6 +12,7 @@ from handfoot.server.schemas import (
     EngineProblemSchema,
     Int,
     Melds,
+    Out,
     PresetId,
     Problems,
     RoundNumber,
@@ -31,27 +32,20 @@ class MeldValidateRequestSchema(CheckBaseSchema):
 
 
 class MeldCheckSchema(Schema):
-    valid = fields.Boolean(
-        required=True, metadata={"description": "The meld (with `onto`, the meld after adding) breaks no rule."}
-    )
-    kind = fields.Enum(
+    valid = Out(fields.Boolean, "The meld (with `onto`, the meld after adding) breaks no rule.")
+    kind = Out(
+        fields.Enum,
+        "clean (no wilds), dirty (naturals and wilds) or wild (wild cards only); null when the ranks are mixed.",
         BookKind,
-        required=True,
         by_value=True,
         allow_none=True,
-        metadata={
-            "description": "clean (no wilds), dirty (naturals and wilds) or "
-            "wild (wild cards only); null when the ranks are mixed."
-        },
     )
-    rank = fields.String(
-        required=True, allow_none=True, metadata={"description": "The natural cards' rank; null for a wild meld."}
-    )
-    complete = fields.Boolean(required=True, metadata={"description": "The meld is a book (book_size cards or more)."})
-    size = fields.Integer(required=True, metadata={"description": "Cards in the meld."})
-    naturals = fields.Integer(required=True, metadata={"description": "Natural cards."})
-    wilds = fields.Integer(required=True, metadata={"description": "Wild cards (2s and jokers)."})
-    points = fields.Integer(required=True, metadata={"description": "Card points of the whole meld."})
+    rank = Out(fields.String, "The natural cards' rank; null for a wild meld.", allow_none=True)
+    complete = Out(fields.Boolean, "The meld is a book (book_size cards or more).")
+    size = Out(fields.Integer, "Cards in the meld.")
+    naturals = Out(fields.Integer, "Natural cards.")
+    wilds = Out(fields.Integer, "Wild cards (2s and jokers).")
+    points = Out(fields.Integer, "Card points of the whole meld.")
     problems = Problems(required=True)
 
 
@@ -67,9 +61,9 @@ class OpeningCheckRequestSchema(CheckBaseSchema):
 
 
 class OpeningCheckSchema(Schema):
-    points = fields.Integer(required=True, metadata={"description": "Card points counted toward the minimum."})
-    minimum = fields.Integer(required=True, metadata={"description": "The round's opening minimum (points)."})
-    met = fields.Boolean(required=True, metadata={"description": "The opening is legal and reaches the minimum."})
+    points = Out(fields.Integer, "Card points counted toward the minimum.")
+    minimum = Out(fields.Integer, "The round's opening minimum (points).")
+    met = Out(fields.Boolean, "The opening is legal and reaches the minimum.")
     problems = Problems(required=True)
 
 
@@ -80,36 +74,29 @@ class GoingOutCheckRequestSchema(CheckBaseSchema):
 
 
 class BooksSchema(Schema):
-    clean_books = fields.Integer(required=True, metadata={"description": "Clean books."})
-    dirty_books = fields.Integer(required=True, metadata={"description": "Dirty books."})
-    wild_books = fields.Integer(required=True, metadata={"description": "Wild books."})
+    clean_books = Out(fields.Integer, "Clean books.")
+    dirty_books = Out(fields.Integer, "Dirty books.")
+    wild_books = Out(fields.Integer, "Wild books.")
 
 
 class GoingOutCheckSchema(Schema):
-    met = fields.Boolean(
-        required=True,
-        metadata={
-            "description": "No rule is known to be broken: the side may go out, unless `unknown` lists an input "
-            "not given on which the answer rests (unknown is not yes)."
-        },
+    met = Out(
+        fields.Boolean,
+        "No rule is known to be broken: the side may go out, unless `unknown` lists an input "
+        "not given on which the answer rests (unknown is not yes).",
     )
-    books = fields.Nested(
-        BooksSchema, required=True, metadata={"description": "Completed books on the table, by kind."}
-    )
-    missing = fields.Nested(
-        BooksSchema, required=True, metadata={"description": "Books still missing for the contract, by kind."}
-    )
-    contract = fields.Nested(BooksSchema, required=True, metadata={"description": "The contract of this round."})
+    books = Out(fields.Nested, "Completed books on the table, by kind.", BooksSchema)
+    missing = Out(fields.Nested, "Books still missing for the contract, by kind.", BooksSchema)
+    contract = Out(fields.Nested, "The contract of this round.", BooksSchema)
     problems = Problems(required=True)
-    unknown_inputs = fields.List(  # `unknown` is a Schema's own setting: the member is named by data_key
+    # `unknown` is a Schema's own setting: the member is named by data_key
+    unknown_inputs = Out(
+        fields.List,
+        "Each input not given that decides the answer (code input_needed, with its pointer), "
+        "e.g. a player's played_from_foot where every player must have played from the foot.",
         fields.Nested(EngineProblemSchema),
-        required=True,
         attribute="unknown",
         data_key="unknown",
-        metadata={
-            "description": "Each input not given that decides the answer (code input_needed, with its pointer), "
-            "e.g. a player's played_from_foot where every player must have played from the foot."
-        },
     )
 
 
@@ -134,8 +121,6 @@ class DiscardPileCheckRequestSchema(CheckBaseSchema):
 
 
 class DiscardPileCheckSchema(Schema):
-    allowed = fields.Boolean(required=True, metadata={"description": "The player may take the pile."})
-    cards = fields.Integer(
-        required=True, metadata={"description": "Cards that would be taken (the top pile_take_count, all if fewer)."}
-    )
+    allowed = Out(fields.Boolean, "The player may take the pile.")
+    cards = Out(fields.Integer, "Cards that would be taken (the top pile_take_count, all if fewer).")
     problems = Problems(required=True)

@@ -17,6 +17,7 @@ from handfoot.server.schemas import (
     MAX_PLAYERS_PER_TEAM,
     MAX_ROUNDS_PER_GAME,
     MAX_TEAMS,
+    Out,
     PresetId,
     RoundNumber,
     Rules,
@@ -46,14 +47,12 @@ def _ts(description: str, *, allow_none: bool = False, required: bool = False) -
 
 class GameTeamSchema(Schema):
     name = Name(f"Side name (unique in the game; at most {MAX_NAME_LENGTH} characters).", required=True)
-    players = fields.List(
+    players = Out(
+        fields.List,
+        "The side's players, by name (unique in the game, ignoring case); a player "
+        "playing alone is a side of one. Counted against the rules' players_per_team_min/max.",
         Name(f"Player name (at most {MAX_NAME_LENGTH} characters)."),
-        required=True,
         validate=validate.Length(min=1, max=MAX_PLAYERS_PER_TEAM),
-        metadata={
-            "description": "The side's players, by name (unique in the game, ignoring case); a player "
-            "playing alone is a side of one. Counted against the rules' players_per_team_min/max."
-        },
     )
 
 
@@ -61,16 +60,14 @@ class GameCreateSchema(Schema):
     name = Name(f"The game's name (at most {MAX_NAME_LENGTH} characters).", required=True)
     preset = PresetId(required=True)
     rules = Rules()
-    teams = fields.List(
+    teams = Out(
+        fields.List,
+        "The sides, in the order score sheets show them; checked against the rules' "
+        "teams_min/teams_max, players_per_team_min/max, the players at the table "
+        "(players_alone_min/max, players_in_teams_min/max) and sides_by_parity (422 `team_count`). "
+        f"Problem codes: {_CODES}",
         fields.Nested(GameTeamSchema),
-        required=True,
         validate=validate.Length(min=1, max=MAX_TEAMS),
-        metadata={
-            "description": "The sides, in the order score sheets show them; checked against the rules' "
-            "teams_min/teams_max, players_per_team_min/max, the players at the table "
-            "(players_alone_min/max, players_in_teams_min/max) and sides_by_parity (422 `team_count`). "
-            f"Problem codes: {_CODES}"
-        },
     )
 
 
@@ -155,42 +152,36 @@ class RoundUpdateSchema(Schema):
 
 
 class SideTotalSchema(Schema):
-    name = fields.String(required=True, metadata={"description": "Side name."})
-    total = fields.Integer(required=True, metadata={"description": "The side's total (points)."})
+    name = Out(fields.String, "Side name.")
+    total = Out(fields.Integer, "The side's total (points).")
 
 
 class SideMinimumSchema(Schema):
-    name = fields.String(required=True, metadata={"description": "Side name."})
-    minimum = fields.Integer(required=True, metadata={"description": "The side's opening minimum next round (points)."})
+    name = Out(fields.String, "Side name.")
+    minimum = Out(fields.Integer, "The side's opening minimum next round (points).")
 
 
 class ContractOutSchema(Schema):
-    clean_books = fields.Integer(required=True, metadata={"description": "Clean books needed to go out."})
-    dirty_books = fields.Integer(required=True, metadata={"description": "Dirty books needed to go out."})
-    wild_books = fields.Integer(required=True, metadata={"description": "Wild books needed to go out."})
+    clean_books = Out(fields.Integer, "Clean books needed to go out.")
+    dirty_books = Out(fields.Integer, "Dirty books needed to go out.")
+    wild_books = Out(fields.Integer, "Wild books needed to go out.")
 
 
 class GameTeamOutSchema(Schema):
-    name = fields.String(required=True, metadata={"description": "Side name."})
-    players = fields.List(fields.String(), required=True, metadata={"description": "The side's players."})
+    name = Out(fields.String, "Side name.")
+    players = Out(fields.List, "The side's players.", fields.String())
 
 
 class RoundSchema(Schema):
-    number = fields.Integer(required=True, metadata={"description": "Round number (1 = first)."})
-    revision = fields.Integer(
-        required=True, metadata={"description": "1, plus one per correction; the round's ETag follows it."}
-    )
-    request = fields.Dict(
-        required=True, metadata={"description": "The body as sent (cards or tallies), with its round number."}
-    )
-    teams = fields.List(
+    number = Out(fields.Integer, "Round number (1 = first).")
+    revision = Out(fields.Integer, "1, plus one per correction; the round's ETag follows it.")
+    request = Out(fields.Dict, "The body as sent (cards or tallies), with its round number.")
+    teams = Out(
+        fields.List,
+        "A Breakdown per side, in the game's side order (as POST /v1/rounds/score).",
         fields.Nested(BreakdownSchema),
-        required=True,
-        metadata={"description": "A Breakdown per side, in the game's side order (as POST /v1/rounds/score)."},
     )
-    totals_after = fields.List(
-        fields.Nested(SideTotalSchema), required=True, metadata={"description": "Running totals after this round."}
-    )
+    totals_after = Out(fields.List, "Running totals after this round.", fields.Nested(SideTotalSchema))
     created_at = _ts("When the round was first stored.", required=True)
     updated_at = _ts("When the current revision was stored.", required=True)
 
@@ -198,59 +189,38 @@ class RoundSchema(Schema):
 class RoundSummarySchema(Schema):
     """A round in a game's read: its scores from the game's stored running totals, and its URL."""
 
-    number = fields.Integer(required=True, metadata={"description": "Round number (1 = first)."})
-    revision = fields.Integer(
-        required=True,
-        metadata={
-            "description": "1, plus one per correction (above 1: the round was "
-            "corrected; its revisions are its history)."
-        },
+    number = Out(fields.Integer, "Round number (1 = first).")
+    revision = Out(
+        fields.Integer, "1, plus one per correction (above 1: the round was corrected; its revisions are its history)."
     )
-    scores = fields.List(
+    scores = Out(
+        fields.List,
+        "Each side's score in this round (points; its Breakdown's `total`), in side order.",
         fields.Nested(SideTotalSchema),
-        required=True,
-        metadata={"description": "Each side's score in this round (points; its Breakdown's `total`), in side order."},
     )
-    totals_after = fields.List(
-        fields.Nested(SideTotalSchema), required=True, metadata={"description": "Running totals after this round."}
-    )
-    href = fields.String(
-        required=True,
-        metadata={
-            "description": "The round's URL: GET it for the request as sent, every side's Breakdown and its ETag."
-        },
-    )
+    totals_after = Out(fields.List, "Running totals after this round.", fields.Nested(SideTotalSchema))
+    href = Out(fields.String, "The round's URL: GET it for the request as sent, every side's Breakdown and its ETag.")
 
 
 class _GameStateFields(Schema):
-    id = fields.Integer(required=True, metadata={"description": "Game id."})
-    name = fields.String(required=True, metadata={"description": "The game's name."})
+    id = Out(fields.Integer, "Game id.")
+    name = Out(fields.String, "The game's name.")
     preset = PresetId("The preset the game's rules start from.", required=True)
-    status = fields.String(
-        required=True,
+    status = Out(
+        fields.String,
+        "in_progress, tiebreaker (level after the end: one more round), or finished.",
         validate=validate.OneOf(GAME_STATUSES),  # documents the enum; an answer is not validated
-        metadata={"description": "in_progress, tiebreaker (level after the end: one more round), or finished."},
     )
-    teams = fields.List(
-        fields.Nested(GameTeamOutSchema), required=True, metadata={"description": "The sides and their players."}
-    )
-    totals = fields.List(
-        fields.Nested(SideTotalSchema), required=True, metadata={"description": "Every side's total so far."}
-    )
-    leaders = fields.List(
+    teams = Out(fields.List, "The sides and their players.", fields.Nested(GameTeamOutSchema))
+    totals = Out(fields.List, "Every side's total so far.", fields.Nested(SideTotalSchema))
+    leaders = Out(
+        fields.List,
+        "Every side with the top total (two or more when level; empty before the first round).",
         fields.String(),
-        required=True,
-        metadata={
-            "description": "Every side with the top total (two or more when level; empty before the first round)."
-        },
     )
-    winner = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The winning side once finished without a tie; null otherwise."},
-    )
-    tie = fields.Boolean(required=True, metadata={"description": "Finished level, and the rules let the tie stand."})
-    rounds_played = fields.Integer(required=True, metadata={"description": "Rounds stored."})
+    winner = Out(fields.String, "The winning side once finished without a tie; null otherwise.", allow_none=True)
+    tie = Out(fields.Boolean, "Finished level, and the rules let the tie stand.")
+    rounds_played = Out(fields.Integer, "Rounds stored.")
     created_at = _ts("When the game was created.", required=True)
     updated_at = _ts("When the game last changed (a round appended or corrected).", required=True)
 
@@ -260,106 +230,70 @@ class GameSummarySchema(_GameStateFields):
 
 
 class GameSchema(_GameStateFields):
-    rules = fields.Dict(
-        required=True,
-        metadata={
-            "description": "The full resolved RuleSet snapshot (as GET /v1/presets/{id} "
-            "`rules`): the game keeps it even if the preset changes later."
-        },
+    rules = Out(
+        fields.Dict,
+        "The full resolved RuleSet snapshot (as GET /v1/presets/{id} "
+        "`rules`): the game keeps it even if the preset changes later.",
     )
-    rules_overridden = fields.List(
-        fields.String(),
-        required=True,
-        metadata={"description": "Rule names whose values differ from the preset's (house rules)."},
+    rules_overridden = Out(
+        fields.List, "Rule names whose values differ from the preset's (house rules).", fields.String()
     )
-    house_rules = fields.Dict(required=True, metadata={"description": "The house-rule overrides as sent."})
-    next_round = fields.Integer(
-        required=True, allow_none=True, metadata={"description": "The round to play next; null when finished."}
-    )
-    next_opening_minimum = fields.Integer(
-        required=True,
+    house_rules = Out(fields.Dict, "The house-rule overrides as sent.")
+    next_round = Out(fields.Integer, "The round to play next; null when finished.", allow_none=True)
+    next_opening_minimum = Out(
+        fields.Integer,
+        "The next round's opening minimum (points; the tiebreaker's minimum in a "
+        "tiebreaker); null when finished. The lowest of next_opening_minimums.",
         allow_none=True,
-        metadata={
-            "description": "The next round's opening minimum (points; the tiebreaker's minimum in a "
-            "tiebreaker); null when finished. The lowest of next_opening_minimums."
-        },
     )
-    next_opening_minimums = fields.List(
+    next_opening_minimums = Out(
+        fields.List,
+        "The next opening minimum per side (they differ only under opening_thresholds); null when finished.",
         fields.Nested(SideMinimumSchema),
-        required=True,
         allow_none=True,
-        metadata={
-            "description": "The next opening minimum per side (they differ only under opening_thresholds); "
-            "null when finished."
-        },
     )
-    next_contract = fields.Nested(
-        ContractOutSchema,
-        required=True,
+    next_contract = Out(
+        fields.Nested, "The books needed to go out next round; null when finished.", ContractOutSchema, allow_none=True
+    )
+    end_reason = Out(
+        fields.String,
+        'Why the game ended, e.g. "4 rounds '
+        'played", "Us reached 10000", "4 rounds played; tie '
+        'stands"; null until finished.',
         allow_none=True,
-        metadata={"description": "The books needed to go out next round; null when finished."},
     )
-    end_reason = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={
-            "description": 'Why the game ended, e.g. "4 rounds '
-            'played", "Us reached 10000", "4 rounds played; tie '
-            'stands"; null until finished.'
-        },
-    )
-    rounds = fields.List(
+    rounds = Out(
+        fields.List,
+        "Every round, in order, summarised: number, revision, scores and running totals, with "
+        "`href`, the round's URL for its full Breakdowns (GET /v1/games/{game_id}/rounds/{number}).",
         fields.Nested(RoundSummarySchema),
-        required=True,
-        metadata={
-            "description": "Every round, in order, summarised: number, revision, scores and running totals, with "
-            "`href`, the round's URL for its full Breakdowns (GET /v1/games/{game_id}/rounds/{number})."
-        },
     )
-    version = fields.Integer(
-        required=True, metadata={"description": "Increments on every change; the game's ETag follows it."}
-    )
+    version = Out(fields.Integer, "Increments on every change; the game's ETag follows it.")
 
 
 class RevisionSchema(Schema):
-    revision = fields.Integer(required=True, metadata={"description": "Revision number (1 = as first stored)."})
-    current = fields.Boolean(required=True, metadata={"description": "Whether this is the round as it stands now."})
-    request = fields.Dict(required=True, metadata={"description": "The body of this revision, as sent."})
-    teams = fields.List(fields.Nested(BreakdownSchema), required=True, metadata={"description": "Its Breakdowns."})
+    revision = Out(fields.Integer, "Revision number (1 = as first stored).")
+    current = Out(fields.Boolean, "Whether this is the round as it stands now.")
+    request = Out(fields.Dict, "The body of this revision, as sent.")
+    teams = Out(fields.List, "Its Breakdowns.", fields.Nested(BreakdownSchema))
     created_at = _ts("When this revision was stored.", required=True)
     replaced_at = _ts("When a correction replaced it; null for the current one.", required=True, allow_none=True)
-    author = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The name of the API key that wrote it; null without keys."},
-    )
+    author = Out(fields.String, "The name of the API key that wrote it; null without keys.", allow_none=True)
 
 
 class ScoresheetRowSchema(Schema):
-    round = fields.Integer(required=True, metadata={"description": "Round number."})
-    scores = fields.List(
-        fields.Integer(), required=True, metadata={"description": "Each side's score in the round (side order)."}
-    )
-    totals = fields.List(
-        fields.Integer(), required=True, metadata={"description": "Each side's running total after it."}
-    )
+    round = Out(fields.Integer, "Round number.")
+    scores = Out(fields.List, "Each side's score in the round (side order).", fields.Integer())
+    totals = Out(fields.List, "Each side's running total after it.", fields.Integer())
 
 
 class ScoresheetSchema(Schema):
-    game_id = fields.Integer(required=True, metadata={"description": "Game id."})
-    name = fields.String(required=True, metadata={"description": "The game's name."})
-    teams = fields.List(fields.String(), required=True, metadata={"description": "Side names: the columns."})
-    rows = fields.List(
-        fields.Nested(ScoresheetRowSchema), required=True, metadata={"description": "One row per round."}
-    )
-    totals = fields.List(fields.Integer(), required=True, metadata={"description": "Each side's total."})
-    status = fields.String(
-        required=True,
-        validate=validate.OneOf(GAME_STATUSES),  # documents the enum; an answer is not validated
-        metadata={"description": "in_progress, tiebreaker or finished."},
-    )
-    leaders = fields.List(fields.String(), required=True, metadata={"description": "Every side with the top total."})
-    winner = fields.String(
-        required=True, allow_none=True, metadata={"description": "The winner once finished without a tie."}
-    )
-    tie = fields.Boolean(required=True, metadata={"description": "Finished level, and the tie stands."})
+    game_id = Out(fields.Integer, "Game id.")
+    name = Out(fields.String, "The game's name.")
+    teams = Out(fields.List, "Side names: the columns.", fields.String())
+    rows = Out(fields.List, "One row per round.", fields.Nested(ScoresheetRowSchema))
+    totals = Out(fields.List, "Each side's total.", fields.Integer())
+    status = Out(fields.String, "in_progress, tiebreaker or finished.", validate=validate.OneOf(GAME_STATUSES))
+    leaders = Out(fields.List, "Every side with the top total.", fields.String())
+    winner = Out(fields.String, "The winner once finished without a tie.", allow_none=True)
+    tie = Out(fields.Boolean, "Finished level, and the tie stands.")

@@ -13,7 +13,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from handfoot.engine import PRESETS
 from handfoot.engine.history import BOOK_KINDS
-from handfoot.server.schemas import Schema
+from handfoot.server.schemas import Out, Schema
 
 #: The export's formats, by ``format`` value: its media type.
 FORMATS = {"ndjson": "application/x-ndjson", "csv": "text/csv"}
@@ -97,74 +97,54 @@ _BOOKS = ", ".join(BOOK_KINDS)
 
 
 class _Figures(Schema):
-    names = fields.List(
-        fields.String(),
-        required=True,
-        metadata={"description": "Every spelling of the name used, the most recent game's last."},
+    names = Out(fields.List, "Every spelling of the name used, the most recent game's last.", fields.String())
+    games = Out(fields.Integer, "Games played (matching the filters).")
+    finished = Out(fields.Integer, "Of those, the games that are finished.")
+    wins = Out(fields.Integer, "Finished games won (a tie is no win).")
+    rounds = Out(fields.Integer, "Rounds played, in every game (finished or not).")
+    points = Out(fields.Integer, "The sum of the round scores (points).")
+    average_round = Out(
+        fields.Float, "Mean round score (points, to one decimal); null before any round.", allow_none=True
     )
-    games = fields.Integer(required=True, metadata={"description": "Games played (matching the filters)."})
-    finished = fields.Integer(required=True, metadata={"description": "Of those, the games that are finished."})
-    wins = fields.Integer(required=True, metadata={"description": "Finished games won (a tie is no win)."})
-    rounds = fields.Integer(required=True, metadata={"description": "Rounds played, in every game (finished or not)."})
-    points = fields.Integer(required=True, metadata={"description": "The sum of the round scores (points)."})
-    average_round = fields.Float(
-        required=True,
-        allow_none=True,
-        metadata={"description": "Mean round score (points, to one decimal); null before any round."},
-    )
-    best_round = fields.Integer(
-        required=True, allow_none=True, metadata={"description": "Highest round score (points); null before any round."}
-    )
-    went_out = fields.Integer(
-        required=True, metadata={"description": "Rounds in which the side (the player's side) went out."}
-    )
-    books = fields.Dict(
-        required=True,
+    best_round = Out(fields.Integer, "Highest round score (points); null before any round.", allow_none=True)
+    went_out = Out(fields.Integer, "Rounds in which the side (the player's side) went out.")
+    books = Out(
+        fields.Dict,
+        f"Books made, by kind: always {_BOOKS}, and any other kind the stored breakdowns hold.",
         keys=fields.String(),
         values=fields.Integer(),
-        metadata={
-            "description": f"Books made, by kind: always {_BOOKS}, and any other kind the stored breakdowns hold."
-        },
     )
 
 
 class PlayerStatisticsSchema(_Figures):
-    name = fields.String(
-        required=True,
-        metadata={
-            "description": "The player's name as written in their most recent game. "
-            "Players are matched across games by name, ignoring case (Unicode NFC, "
-            "case-folded): `Ann` and `ann` are one player."
-        },
+    name = Out(
+        fields.String,
+        "The player's name as written in their most recent game. "
+        "Players are matched across games by name, ignoring case (Unicode NFC, "
+        "case-folded): `Ann` and `ann` are one player.",
     )
 
 
 class SideStatisticsSchema(_Figures):
-    players = fields.List(
+    players = Out(
+        fields.List,
+        "The side's players (as written in its most "
+        "recent game). A side is its players, matched as players "
+        "are and in any order: its name may differ from game to game.",
         fields.String(),
-        required=True,
-        metadata={
-            "description": "The side's players (as written in its most "
-            "recent game). A side is its players, matched as players "
-            "are and in any order: its name may differ from game to game."
-        },
     )
 
 
 class StatisticsSchema(Schema):
-    games = fields.Integer(
-        required=True, metadata={"description": "Games counted (the caller's, matching the filters)."}
-    )
-    rounds = fields.Integer(required=True, metadata={"description": "Rounds in those games."})
-    players = fields.List(
+    games = Out(fields.Integer, "Games counted (the caller's, matching the filters).")
+    rounds = Out(fields.Integer, "Rounds in those games.")
+    players = Out(
+        fields.List,
+        "Per player: most games first, then most wins, then by name.",
         fields.Nested(PlayerStatisticsSchema),
-        required=True,
-        metadata={"description": "Per player: most games first, then most wins, then by name."},
     )
-    sides = fields.List(
+    sides = Out(
+        fields.List,
+        "Per side (the same players together): most games first, then most wins, then by players.",
         fields.Nested(SideStatisticsSchema),
-        required=True,
-        metadata={
-            "description": "Per side (the same players together): most games first, then most wins, then by players."
-        },
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields
 
-from handfoot.server.schemas import Schema
+from handfoot.server.schemas import Out, Schema
 
 
 class PresetSummarySchema(Schema):
@@ -20,7 +20,7 @@ class PresetSummarySchema(Schema):
             "example": "Pagat (partnership rules by Bill Whitnack)",
         },
     )
-    summary = fields.String(required=True, metadata={"description": "One line on what makes it different."})
+    summary = Out(fields.String, "One line on what makes it different.")
 
 
 class ProvenanceSchema(Schema):
@@ -34,51 +34,40 @@ class ProvenanceSchema(Schema):
             "enum": ["stated", "option", "filled", "reported", "derived", "decision", "default"],
         },
     )
-    source = fields.String(
-        required=True,
-        metadata={
-            "description": "The published rule set that states it, a preset id for filled values, or the "
-            "decision's reference."
-        },
+    source = Out(
+        fields.String,
+        "The published rule set that states it, a preset id for filled values, or the decision's reference.",
     )
-    note = fields.String(required=True, metadata={"description": "The source's words, or why."})
+    note = Out(fields.String, "The source's words, or why.")
 
 
 class RuleFieldSchema(Schema):
-    name = fields.String(required=True, metadata={"description": "The rule's name, as used in `rules` overrides."})
-    group = fields.String(
-        required=True,
-        metadata={
-            "description": "sides, deal, game, card_values, melds, bonuses, red_threes, "
-            "opening, going_out or discard_pile."
-        },
+    name = Out(fields.String, "The rule's name, as used in `rules` overrides.")
+    group = Out(
+        fields.String, "sides, deal, game, card_values, melds, bonuses, red_threes, opening, going_out or discard_pile."
     )
-    description = fields.String(required=True, metadata={"description": "What the value means, with its unit."})
-    value = fields.Raw(
-        required=True, metadata={"description": "The preset's value (points unless the description says otherwise)."}
-    )
-    provenance = fields.Nested(ProvenanceSchema, required=True, metadata={"description": "Where the value comes from."})
+    description = Out(fields.String, "What the value means, with its unit.")
+    value = Out(fields.Raw, "The preset's value (points unless the description says otherwise).")
+    provenance = Out(fields.Nested, "Where the value comes from.", ProvenanceSchema)
 
 
 class PresetSchema(PresetSummarySchema):
-    rules = fields.Dict(
-        required=True,
+    rules = Out(
+        fields.Dict,
+        "The full RuleSet: every value by rule name (the shape `rules` overrides take).",
         keys=fields.String(),
         values=fields.Raw(),
-        metadata={"description": "The full RuleSet: every value by rule name (the shape `rules` overrides take)."},
     )
-    provenance = fields.Dict(
-        required=True,
+    provenance = Out(
+        fields.Dict,
+        "Where each value comes from, by rule name.",
         keys=fields.String(),
         values=fields.Nested(ProvenanceSchema),
-        metadata={"description": "Where each value comes from, by rule name."},
     )
-    fields_ = fields.List(
+    fields_ = Out(
+        fields.List,
+        "Every rule in order, with its group, description, value and provenance (for display).",
         fields.Nested(RuleFieldSchema),
-        required=True,
         data_key="fields",
         attribute="fields",
-        metadata={
-            "description": "Every rule in order, with its group, description, value and provenance (for display)."
-        },
     )

@@ -18,6 +18,7 @@ from handfoot.server.schemas import (
     EngineProblemSchema,
     Int,
     Melds,
+    Out,
     PresetId,
     Problems,
     RoundNumber,
@@ -40,13 +41,10 @@ def _count(description: str) -> Any:
 
 
 class RankBooksSchema(Schema):
-    rank = fields.String(
-        required=True,
+    rank = Out(
+        fields.String,
+        "A rank with a bonus of its own (house rule rank_book_bonuses), e.g. `7`, or `3` for black threes.",
         validate=validate.Length(min=1, max=2),
-        metadata={
-            "description": "A rank with a bonus of its own (house rule rank_book_bonuses), e.g. `7`, or `3` for "
-            "black threes."
-        },
     )
     clean_books = _count("Of the side's clean books, those of this rank.")
     dirty_books = _count("Of the side's dirty books, those of this rank.")
@@ -202,81 +200,60 @@ class RoundScoreRequestSchema(RoundBodyMixin):
 
 
 class LineSchema(Schema):
-    code = fields.String(
-        required=True,
-        metadata={
-            "description": "clean_books, dirty_books, wild_books, going_out, "
-            "books_of_<rank> (house rule rank_book_bonuses, e.g. books_of_7), red_threes_on_table, "
-            "red_threes_caught, perfect_cut, cut_within_1, cut_within_3, table_points, burn, points_left."
-        },
+    code = Out(
+        fields.String,
+        "clean_books, dirty_books, wild_books, going_out, "
+        "books_of_<rank> (house rule rank_book_bonuses, e.g. books_of_7), red_threes_on_table, "
+        "red_threes_caught, perfect_cut, cut_within_1, cut_within_3, table_points, burn, points_left.",
     )
-    label = fields.String(required=True, metadata={"description": "The line in words."})
-    count = fields.Integer(
-        required=True, allow_none=True, metadata={"description": "How many (books, red threes...), where it applies."}
-    )
-    points_each = fields.Integer(
-        required=True, allow_none=True, metadata={"description": "Points per item, where it applies."}
-    )
-    points = fields.Integer(required=True, metadata={"description": "The line's points (signed)."})
+    label = Out(fields.String, "The line in words.")
+    count = Out(fields.Integer, "How many (books, red threes...), where it applies.", allow_none=True)
+    points_each = Out(fields.Integer, "Points per item, where it applies.", allow_none=True)
+    points = Out(fields.Integer, "The line's points (signed).")
 
 
 class BreakdownSchema(Schema):
-    name = fields.String(required=True, metadata={"description": "Side name, as sent."})
-    total = fields.Integer(
-        required=True, metadata={"description": "The side's round score: the sum of its lines (points)."}
-    )
-    lines = fields.List(
-        fields.Nested(LineSchema), required=True, metadata={"description": "One line per item, in order."}
-    )
-    warnings = fields.List(
+    name = Out(fields.String, "Side name, as sent.")
+    total = Out(fields.Integer, "The side's round score: the sum of its lines (points).")
+    lines = Out(fields.List, "One line per item, in order.", fields.Nested(LineSchema))
+    warnings = Out(
+        fields.List,
+        "What is scored but breaks a rule: the meld rules the side's table breaks that stand "
+        "and score all the same (rule illegal_melds_stand, the Hodges family rules' \"what's layed is "
+        'played"; under every other rule set such a meld is a 422), each with its stable code and the '
+        "pointer of its meld; and table_below_opening_minimum, the side's card points on the table below "
+        "the round's opening minimum (pointer: the side). Empty when none.",
         fields.Nested(EngineProblemSchema),
-        required=True,
-        metadata={
-            "description": "What is scored but breaks a rule: the meld rules the side's table breaks that stand "
-            "and score all the same (rule illegal_melds_stand, the Hodges family rules' \"what's layed is "
-            'played"; under every other rule set such a meld is a 422), each with its stable code and the '
-            "pointer of its meld; and table_below_opening_minimum, the side's card points on the table below "
-            "the round's opening minimum (pointer: the side). Empty when none."
-        },
     )
 
 
 class RoundScoreSchema(Schema):
     preset = PresetId("The preset scored under.", required=True)
-    round = fields.Integer(required=True, metadata={"description": "Round number."})
-    rules_overridden = fields.List(
-        fields.String(),
-        required=True,
-        metadata={"description": "The rule names whose values differ from the preset's (house rules)."},
+    round = Out(fields.Integer, "Round number.")
+    rules_overridden = Out(
+        fields.List, "The rule names whose values differ from the preset's (house rules).", fields.String()
     )
-    teams = fields.List(
-        fields.Nested(BreakdownSchema), required=True, metadata={"description": "A Breakdown per side, in order."}
-    )
+    teams = Out(fields.List, "A Breakdown per side, in order.", fields.Nested(BreakdownSchema))
 
 
 class RoundCompareRequestSchema(RoundBodyMixin):
-    presets = fields.List(
+    presets = Out(
+        fields.List,
+        "The presets to score the round under (house `rules` apply to each).",
         PresetId(),
-        required=True,
         validate=validate.Length(min=1, max=20),
-        metadata={"description": "The presets to score the round under (house `rules` apply to each)."},
     )
 
 
 class ComparisonSchema(Schema):
     preset = PresetId("Preset id.", required=True)
-    valid = fields.Boolean(required=True, metadata={"description": "Whether the round is legal under this preset."})
-    teams = fields.List(
-        fields.Nested(BreakdownSchema),
-        required=True,
-        allow_none=True,
-        metadata={"description": "A Breakdown per side when valid, else null."},
+    valid = Out(fields.Boolean, "Whether the round is legal under this preset.")
+    teams = Out(
+        fields.List, "A Breakdown per side when valid, else null.", fields.Nested(BreakdownSchema), allow_none=True
     )
     problems = Problems(required=True)
 
 
 class RoundComparisonSchema(Schema):
-    round = fields.Integer(required=True, metadata={"description": "Round number."})
-    results = fields.List(
-        fields.Nested(ComparisonSchema), required=True, metadata={"description": "One result per preset, in order."}
-    )
+    round = Out(fields.Integer, "Round number.")
+    results = Out(fields.List, "One result per preset, in order.", fields.Nested(ComparisonSchema))

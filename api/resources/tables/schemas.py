@@ -22,6 +22,7 @@ from handfoot.server.schemas import (
     Cards,
     Int,
     Melds,
+    Out,
     PresetId,
     Rules,
     Schema,
@@ -169,7 +170,7 @@ def _action_schema(kind: str) -> type[Schema]:
     (``ACTION_MEMBERS``), except those only the table writes into a log (``logged``: a seat that
     sends one gets a 422 ``unknown_field`` naming it)."""
     attrs: dict[str, Any] = {
-        "type": fields.String(required=True, validate=validate.OneOf([kind]), metadata={"description": f"`{kind}`."}),
+        "type": Out(fields.String, f"`{kind}`.", validate=validate.OneOf([kind])),
         "seat": Int(
             validate=validate.Range(min=0, max=MAX_ID),
             metadata={"description": "Leave it out (the Seat-Token names the seat), or send the token's own seat."},
@@ -270,13 +271,10 @@ class EventsQueryArgsSchema(Schema):
 
 
 class SeatTokenSchema(Schema):
-    seat = fields.Integer(required=True, metadata={"description": "The seat's index, in turn order."})
-    name = fields.String(required=True, metadata={"description": "The player's name."})
-    side = fields.Integer(required=True, metadata={"description": "The index of the player's side."})
-    token = fields.String(
-        required=True,
-        metadata={"description": "The seat's secret token (`Seat-Token` header): shown only in this answer."},
-    )
+    seat = Out(fields.Integer, "The seat's index, in turn order.")
+    name = Out(fields.String, "The player's name.")
+    side = Out(fields.Integer, "The index of the player's side.")
+    token = Out(fields.String, "The seat's secret token (`Seat-Token` header): shown only in this answer.")
 
 
 def _d(text: str) -> dict[str, str]:
@@ -351,36 +349,28 @@ class TableSchema(_TableHeadSchema):
 class ScoreSchema(Schema):
     name = fields.String(required=True, metadata=_d("The side's name."))
     total = fields.Integer(required=True, metadata=_d("The side's score for the round (points)."))
-    lines = fields.List(fields.Dict(), required=True, metadata={"description": "The Breakdown's lines."})
+    lines = Out(fields.List, "The Breakdown's lines.", fields.Dict())
 
 
 class LastRoundSchema(Schema):
     round = fields.Integer(required=True, metadata=_d("The round's number in the game."))
-    ended = fields.String(required=True, metadata={"description": "went_out or stock_out."})
+    ended = Out(fields.String, "went_out or stock_out.")
     out_side = fields.Integer(allow_none=True, required=True, metadata=_d("The side that went out (null: none)."))
-    seed = fields.Integer(required=True, metadata={"description": "The round's seed (public once ended)."})
+    seed = Out(fields.Integer, "The round's seed (public once ended).")
     score = fields.List(fields.Nested(ScoreSchema), required=True, metadata=_d("Each side's Breakdown of the round."))
-    href = fields.String(required=True, metadata={"description": "The round's log: GET it."})
+    href = Out(fields.String, "The round's log: GET it.")
 
 
 class SeatViewSchema(Schema):
     table = fields.Integer(required=True, metadata=_ID)
     game = fields.Integer(required=True, metadata=_GAME)
     status = fields.String(required=True, metadata=_STATUS)
-    version = fields.Integer(
-        required=True,
-        metadata={"description": "The table's version (every action over all rounds): send it with an action."},
-    )
+    version = Out(fields.Integer, "The table's version (every action over all rounds): send it with an action.")
     round = fields.Integer(required=True, metadata=_ROUND)
-    rounds = fields.Integer(
-        allow_none=True, required=True, metadata={"description": "The game's rounds (null: played to a target score)."}
-    )
+    rounds = Out(fields.Integer, "The game's rounds (null: played to a target score).", allow_none=True)
     preset = PresetId("The game's preset id (GET /v1/presets/{id}): with `rules`, the rules in force.", required=True)
-    rules = fields.Dict(
-        required=True,
-        metadata={
-            "description": "The game's house-rule overrides on top of `preset`, as stored with the game (`{}`: none)."
-        },
+    rules = Out(
+        fields.Dict, "The game's house-rule overrides on top of `preset`, as stored with the game (`{}`: none)."
     )
     view = fields.Dict(
         required=True,
@@ -393,11 +383,11 @@ class SeatViewSchema(Schema):
             "allOf": [{"$ref": "#/components/schemas/SeatViewBody"}],
         },
     )
-    last_round = fields.Nested(
+    last_round = Out(
+        fields.Nested,
+        "The last round ended at this table (null before the first ends).",
         LastRoundSchema,
         allow_none=True,
-        required=True,
-        metadata={"description": "The last round ended at this table (null before the first ends)."},
     )
 
 
@@ -406,12 +396,10 @@ class TableRoundSchema(Schema):
     seed = fields.Integer(required=True, metadata=_d("The seed the round was dealt from (engine new_round)."))
     ended = fields.String(required=True, metadata=_d("went_out or stock_out."))
     out_side = fields.Integer(allow_none=True, required=True, metadata=_d("The side that went out (null: none)."))
-    actions = fields.List(
+    actions = Out(
+        fields.List,
+        "Every action of the round in order, each with its `seat` (with the seed, replays it).",
         fields.Dict(),
-        required=True,
-        metadata={
-            "description": "Every action of the round in order, each with its `seat` (with the seed, replays it)."
-        },
     )
     score = fields.List(fields.Nested(ScoreSchema), required=True, metadata=_d("Each side's Breakdown of the round."))
-    game_round_href = fields.String(required=True, metadata={"description": "The round in the game's history."})
+    game_round_href = Out(fields.String, "The round in the game's history.")
