@@ -66,14 +66,10 @@ class Base(DeclarativeBase):
 
 
 def sqlite_pragmas(synchronous: str | None = None) -> tuple[str, ...]:
-    """The PRAGMAs run on every new SQLite connection.
-
-    ``synchronous`` (default: ``HANDFOOT_SQLITE_SYNCHRONOUS``, else ``FULL``; see
-    :func:`handfoot.server.config.sqlite_synchronous_from_env`): with ``FULL`` every commit in WAL
-    mode fsyncs the WAL before ``COMMIT`` returns, so an acknowledged write survives an OS crash
-    or a power cut; ``NORMAL`` syncs only at checkpoints and may lose the last commits on power
-    loss (SQLite's documentation of ``PRAGMA synchronous``, "WAL mode"), never on a process crash.
-    """
+    """The PRAGMAs of every new SQLite connection. ``synchronous`` (default ``HANDFOOT_SQLITE_SYNCHRONOUS``,
+    else ``FULL``): ``FULL`` syncs the WAL before ``COMMIT`` returns (an acknowledged write survives a
+    power cut); ``NORMAL`` only at checkpoints (the last commits may be lost on power loss, never on a
+    process crash). Raises ``ValueError`` for another level."""
     level = sqlite_synchronous_from_env() if synchronous is None else synchronous.upper()
     if level not in SQLITE_SYNCHRONOUS_LEVELS:
         raise ValueError(f"SQLite synchronous must be one of {', '.join(SQLITE_SYNCHRONOUS_LEVELS)}, got {level!r}")
@@ -106,9 +102,8 @@ _LOGGED = "handfoot.database_failure_logged"
 
 
 def log_failure(error: BaseException) -> None:
-    """Log a database failure once per request (WARNING on ``handfoot.server.database``, the
-    driver's message: never sent to the client): the statement that failed, the rollback after it
-    and the session's end meet the same dead connection, and say so once."""
+    """Log a database failure once per request (WARNING on ``handfoot.server.database``, the driver's
+    first line: never sent to the client)."""
     in_request = flask.has_request_context()
     if in_request and flask.request.environ.get(_LOGGED):
         return
@@ -120,9 +115,8 @@ def log_failure(error: BaseException) -> None:
 
 
 def close_quietly(session: Session) -> None:
-    """Close ``session`` where its answer is sent already (a request's teardown, the end of a
-    streamed answer): a database that died meanwhile fails the rollback of its transaction; that is
-    logged (:func:`log_failure`) and the connection dropped, never raised."""
+    """Close ``session`` once its answer is sent: a rollback failed by a dead database is logged
+    (:func:`log_failure`) and the connection dropped, never raised."""
     try:
         session.close()
     except DATABASE_DOWN as err:
@@ -221,9 +215,8 @@ class Database:
 
     @property
     def sessionmaker(self) -> sessionmaker[Session]:
-        """Sessions on PostgreSQL in ``REPEATABLE READ``, so every statement of a transaction sees
-        the snapshot its first one saw (a game's row and its rounds agree), as a SQLite transaction
-        in WAL mode does; ``READ COMMITTED`` gave each statement its own."""
+        """Sessions in ``REPEATABLE READ`` on PostgreSQL: every statement of a transaction sees its first
+        one's snapshot, as in SQLite's WAL mode."""
         if self._sessionmaker is None:
             bind = self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="REPEATABLE READ")
             self._sessionmaker = sessionmaker(bind, expire_on_commit=False, info={_DATABASE: self})
@@ -250,21 +243,17 @@ class Database:
         return session
 
     def close_session(self, _exc: BaseException | None = None) -> None:
-        """End the context's session (its open transaction is rolled back, its connection returned
-        to the pool): registered as a ``teardown_request`` and a ``teardown_appcontext``, where the
-        answer is sent already. A database that died meanwhile fails the rollback: the failure is
-        logged (:func:`log_failure`) and the connection dropped, never raised (a teardown's error
-        would be the WSGI server's HTML 500). :meth:`end_session` ends a request's session before
-        its answer, where the failure can still be the answer."""
+        """End the context's session (rolled back, its connection returned) where the answer is sent already:
+        a ``teardown_request`` and ``teardown_appcontext`` (:func:`close_quietly`). :meth:`end_session`
+        ends a request's session before its answer."""
         if flask.has_app_context():
             session: Session | None = flask.g.pop(self._key, None)
             if session is not None:
                 close_quietly(session)
 
     def end_session(self) -> None:
-        """End the request's session before its answer is sent (an ``after_request`` hook's work,
-        ``problems.end_request_session``): raises one of :data:`DATABASE_DOWN` when the rollback
-        of its transaction fails, the session dropped (its connection invalidated)."""
+        """End the request's session before its answer (``problems.end_request_session``): raises one of
+        :data:`DATABASE_DOWN` when its rollback fails, the connection dropped."""
         if not flask.has_app_context():
             return
         session: Session | None = flask.g.pop(self._key, None)
@@ -279,10 +268,9 @@ class Database:
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """For reads. In an app context (a request, a CLI command): the context's session, whose
-        transaction begins at its first statement and serves every read of the context (one
-        snapshot) until a :meth:`write_session` or the end of the context. Outside one: a session of
-        its own, committed and closed at the end of the block. A failed statement rolls back."""
+        """For reads: the app context's session (one transaction, one snapshot, until a :meth:`write_session`
+        or the context's end), or outside one a session of its own committed at the block's end. A failed
+        statement rolls back."""
         session = self._context_session()
         if session is None:
             with self.sessionmaker.begin() as own:
@@ -363,9 +351,8 @@ class Database:
             connection.execute(text("SELECT 1"))
 
     def probe_write_lock(self, timeout: float = 1.0) -> None:
-        """SQLite: take the write lock and let it go at once (``BEGIN IMMEDIATE; ROLLBACK``), waiting
-        at most ``timeout`` seconds; raises ``sqlalchemy.exc.OperationalError`` ("database is
-        locked") when it is held longer: what every write would meet. A no-op on other backends."""
+        """SQLite: take the write lock and let it go (``BEGIN IMMEDIATE; ROLLBACK``) within ``timeout``
+        seconds, else ``OperationalError`` ("database is locked"): what a write would meet. Else a no-op."""
         if not self.is_sqlite:
             return
         with self.engine.connect() as connection:

@@ -11,7 +11,7 @@ players and sides are matched by the engine's ``player_key`` and ``side_key``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
@@ -83,19 +83,8 @@ class _HasId(Protocol):
     def id(self) -> int: ...
 
 
-_GAME_COLUMNS = (
-    Game.id,
-    Game.name,
-    Game.preset,
-    Game.house_rules,
-    Game.rules_overridden,
-    Game.rules_snapshot,
-    Game.teams,
-    Game.state,
-    Game.created_at,
-    Game.updated_at,
-    Game.version,
-)
+#: The columns of :class:`StoredGame`, read by name.
+_GAME_COLUMNS = tuple(getattr(Game, f.name) for f in fields(StoredGame) if f.name != "rounds")
 
 
 def _games(actor: Actor, flt: HistoryFilter, after: int, size: int, *columns: Any) -> Select[Any]:
@@ -176,13 +165,11 @@ _DELETE_SIDES = ROUND_SIDES.delete().where(
     ROUND_SIDES.c.game_id == bindparam("game_id"), ROUND_SIDES.c.number == bindparam("number")
 )
 _BOOK_COLUMNS = tuple(f"{kind}_books" for kind in BOOK_KINDS)
-#: Each side's facts, the columns of a row besides its key (game, round number, side).
-FACT_COLUMNS = ("score", "went_out", *_BOOK_COLUMNS)
 
 
 def round_side_facts(teams: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each side's facts of a round whose Breakdowns are ``teams`` (in side order), as the values
-    of :data:`FACT_COLUMNS`."""
+    """Each side's facts of a round whose Breakdowns are ``teams`` (in side order): a ``round_sides``
+    row's values but its key."""
     rows = []
     for breakdown in teams:
         facts = side_round_facts(breakdown)

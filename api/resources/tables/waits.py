@@ -23,35 +23,25 @@ from handfoot.server.auth import SeatActor
 from handfoot.server.metrics import SEATS_WAITING
 from handfoot.server.problems import abort_problem
 
-#: A client address's waits at once in one worker process (four bots of one local game fit).
+#: Waits at once in one worker process of a client address (four bots of one local game), of one
+#: owner's seats (the four of one table) and in all (gunicorn_conf's 8 threads less two for other
+#: requests). Under gevent a wait is a sleeping greenlet: the process takes half of its 1,000
+#: connections, an address or an owner half of that, so one always leaves room for the others.
 DEFAULT_PER_ADDRESS = 4
-#: The same under gevent, where a wait is a sleeping greenlet and an address's 200 bots fit (``make
-#: bench-waiting``): half of :data:`DEFAULT_PER_PROCESS_GREEN`, so one address, like one owner, always
-#: leaves the other half of the process's waits to the others.
-DEFAULT_PER_ADDRESS_GREEN = 250
-#: The waits of one owner's seats at once in one worker process (the four seats of one table fit),
-#: two fewer than :data:`DEFAULT_PER_PROCESS`: room for the seats of other owners' tables.
 DEFAULT_PER_OWNER = 4
-#: The same under gevent: half of :data:`DEFAULT_PER_PROCESS_GREEN`.
-DEFAULT_PER_OWNER_GREEN = 250
-#: Waits at once in one worker process (gunicorn_conf's 8 threads, less two for other requests).
 DEFAULT_PER_PROCESS = 6
-#: The same under gevent (``HANDFOOT_WORKER_CLASS=gevent``), where a wait holds a greenlet, not a
-#: thread: half of gunicorn_conf's 1,000 connections a worker.
+DEFAULT_PER_ADDRESS_GREEN = 250
+DEFAULT_PER_OWNER_GREEN = 250
 DEFAULT_PER_PROCESS_GREEN = 500
-#: Seconds a client refused a wait is told to wait before it asks again, while a worker has refused
-#: no more seats than come back at :data:`REFUSALS_PER_SECOND` in that time.
+#: Seconds a refused client is told to wait, while the worker has refused no more seats than come
+#: back at :data:`REFUSALS_PER_SECOND` in that time; past that, each is told a later time, so a
+#: crowd past the caps costs about that many requests a second: from :data:`RETRY_AFTER_CROWDED`
+#: (past gunicorn's 5 s ``keepalive``, so a seat never races its connection's close) to
+#: :data:`RETRY_AFTER_MAX` (the SDK retries one of at most 60 s), the seconds a refused seat stays
+#: counted after its last refusal.
 RETRY_AFTER = 2
-#: The refused waits a worker lets come back a second, however many seats it refuses: past
-#: ``RETRY_AFTER`` times this many seats, each is told to come back later, so that a crowd past the
-#: caps costs the server about this many requests a second (each reads a seat's token and the
-#: table's version) instead of one a seat every 2 s.
 REFUSALS_PER_SECOND = 10
-#: The least of a grown ``Retry-After``: past gunicorn_conf's ``keepalive`` (5 s), never near it (a
-#: seat coming back when its idle connection is being closed races the close).
 RETRY_AFTER_CROWDED = 10
-#: The most of a grown ``Retry-After`` (the SDK retries one of at most 60 s); and the seconds a
-#: refused seat stays counted after its last refusal.
 RETRY_AFTER_MAX = 60
 
 EXTENSION_KEY = "handfoot.waits"
@@ -185,22 +175,14 @@ def of_app(app: flask.Flask | None = None) -> Waits:
     target = app if app is not None else flask.current_app
     waits: Waits | None = target.extensions.get(EXTENSION_KEY)
     if waits is None:
-        waits = target.extensions.setdefault(
-            EXTENSION_KEY,
-            Waits(
-                int(
-                    target.config.get("WAITS_PER_ADDRESS")
-                    or (DEFAULT_PER_ADDRESS_GREEN if green() else DEFAULT_PER_ADDRESS)
-                ),
-                int(
-                    target.config.get("WAITS_PER_PROCESS")
-                    or (DEFAULT_PER_PROCESS_GREEN if green() else DEFAULT_PER_PROCESS)
-                ),
-                int(
-                    target.config.get("WAITS_PER_OWNER") or (DEFAULT_PER_OWNER_GREEN if green() else DEFAULT_PER_OWNER)
-                ),
-            ),
-        )
+        gevent = green()
+        defaults = {
+            "ADDRESS": DEFAULT_PER_ADDRESS_GREEN if gevent else DEFAULT_PER_ADDRESS,
+            "PROCESS": DEFAULT_PER_PROCESS_GREEN if gevent else DEFAULT_PER_PROCESS,
+            "OWNER": DEFAULT_PER_OWNER_GREEN if gevent else DEFAULT_PER_OWNER,
+        }
+        caps = [int(target.config.get(f"WAITS_PER_{who}") or default) for who, default in defaults.items()]
+        waits = target.extensions.setdefault(EXTENSION_KEY, Waits(*caps))
     return waits
 
 
