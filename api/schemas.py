@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Mapping
-from itertools import chain
 from typing import Any, TypeVar
 
 import marshmallow as ma
@@ -83,69 +82,22 @@ def Bool(**kw: Any) -> fields.Boolean:  # noqa: N802
     return StrictBoolean(**kw)
 
 
-_STR_ONLY = frozenset({str})
-_LIST_ONLY = frozenset({list})
-
-
-def _short_strings(items: list[Any]) -> bool:
-    """Every item a string no longer than a card may be; passes of built-ins (``map``, ``set``,
-    ``max``) rather than a Python loop per card: this runs on every card of every request."""
-    return not items or (set(map(type, items)) <= _STR_ONLY and max(map(len, items)) <= MAX_CARD_LENGTH)
-
-
-def card_strings_ok(value: Any) -> bool:
-    """Whether ``value`` is a list of at most ``MAX_CARDS_PER_LIST`` short strings: what
-    :class:`CardList` takes at once (anything else goes through the item field, for its errors)."""
-    return type(value) is list and len(value) <= MAX_CARDS_PER_LIST and _short_strings(value)
-
-
-def meld_lists_ok(value: Any) -> bool:
-    """Whether ``value`` is a list of at most ``MAX_MELDS_PER_TEAM`` melds that :func:`card_strings_ok`
-    accepts: what :class:`MeldList` takes at once."""
-    return (
-        type(value) is list
-        and len(value) <= MAX_MELDS_PER_TEAM
-        and (not value or (set(map(type, value)) <= _LIST_ONLY and max(map(len, value)) <= MAX_CARDS_PER_LIST))
-        and _short_strings(list(chain.from_iterable(value)))
-    )
-
-
-class CardList(fields.List[str]):
-    """A list of card strings, documented and answered as ``List(String(validate=Length(max=8)))``, taken
-    as it is when every item is a short string; otherwise the inner field runs on every item, each
-    error at its position. The engine reads the cards (docs/performance.md)."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        if card_strings_ok(value):
-            return value  # as sent: nothing reads it but the engine, and nothing changes it
-        return super()._deserialize(value, attr, data, **kwargs)
-
-
-class MeldList(fields.List[list[str | None]]):
-    """A list of card lists (melds), checked in one pass; errors as the nested lists would give."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        if meld_lists_ok(value):
-            return value
-        return super()._deserialize(value, attr, data, **kwargs)
-
-
-def Cards(description: str, **kw: Any) -> fields.List[str]:  # noqa: N802
-    """A list of card strings (``10H``, ``QS``, ``JK``; aliases ``T``, ``♠`` ...), parsed by the engine."""
-    return CardList(
+def _card_list(**kw: Any) -> fields.List[str]:
+    return fields.List(
         fields.String(validate=validate.Length(max=MAX_CARD_LENGTH)),
         validate=validate.Length(max=MAX_CARDS_PER_LIST),
-        metadata={"description": description, "example": ["KS", "KH", "2C"]},
         **kw,
     )
 
 
-def Melds(description: str, **kw: Any) -> fields.List[list[str | None]]:  # noqa: N802
-    return MeldList(
-        CardList(
-            fields.String(validate=validate.Length(max=MAX_CARD_LENGTH)),
-            validate=validate.Length(max=MAX_CARDS_PER_LIST),
-        ),
+def Cards(description: str, **kw: Any) -> fields.List[str]:  # noqa: N802
+    """A list of card strings (``10H``, ``QS``, ``JK``; aliases ``T``, ``♠`` ...), parsed by the engine."""
+    return _card_list(metadata={"description": description, "example": ["KS", "KH", "2C"]}, **kw)
+
+
+def Melds(description: str, **kw: Any) -> fields.List[list[str]]:  # noqa: N802
+    return fields.List(
+        _card_list(),
         validate=validate.Length(max=MAX_MELDS_PER_TEAM),
         metadata={"description": description, "example": [["KS", "KH", "KD"], ["9S", "9H", "2C"]]},
         **kw,
