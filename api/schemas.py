@@ -17,7 +17,8 @@ from marshmallow.types import StrSequenceOrSet
 from marshmallow.utils import get_value
 
 from handfoot.engine import PRESETS, RULE_FIELDS, Breakdown, RuleField, bodies
-from handfoot.server.problems import CodedMessage, json_pointer
+from handfoot.server.problems import CodedMessage
+from handfoot.server.services.errors import json_pointer
 
 #: The limits of request sizes (docs/reliability.md): the engine's reader's (``handfoot.engine.bodies``).
 MAX_CARD_LENGTH = bodies.MAX_CARD_LENGTH
@@ -82,7 +83,7 @@ def Bool(**kw: Any) -> fields.Boolean:  # noqa: N802
     return StrictBoolean(**kw)
 
 
-def _card_list(**kw: Any) -> fields.List[str]:
+def _card_list(**kw: Any) -> fields.List[Any]:
     return fields.List(
         fields.String(validate=validate.Length(max=MAX_CARD_LENGTH)),
         validate=validate.Length(max=MAX_CARDS_PER_LIST),
@@ -90,12 +91,12 @@ def _card_list(**kw: Any) -> fields.List[str]:
     )
 
 
-def Cards(description: str, **kw: Any) -> fields.List[str]:  # noqa: N802
+def Cards(description: str, **kw: Any) -> fields.List[Any]:  # noqa: N802
     """A list of card strings (``10H``, ``QS``, ``JK``; aliases ``T``, ``♠`` ...), parsed by the engine."""
     return _card_list(metadata={"description": description, "example": ["KS", "KH", "2C"]}, **kw)
 
 
-def Melds(description: str, **kw: Any) -> fields.List[list[str]]:  # noqa: N802
+def Melds(description: str, **kw: Any) -> fields.List[Any]:  # noqa: N802
     return fields.List(
         _card_list(),
         validate=validate.Length(max=MAX_MELDS_PER_TEAM),

@@ -1,7 +1,7 @@
 """Games: create, list, read, delete. Transactions here (``api/services/store.py``), rules in the engine.
 
-Rounds (append, correct, audit) are ``api/services/rounds.py``. No HTTP here: the routes map the
-errors of ``api/services/errors.py`` to problems.
+Rounds (append, correct, audit) are ``api/services/rounds.py``. No HTTP here: the errors of
+``api/services/errors.py`` carry their problems.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
 from sqlalchemy import Select, bindparam, func, select, tuple_
 from sqlalchemy.orm import Session, defer, selectinload
@@ -19,46 +19,11 @@ from handfoot.server import wakeups
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database
 from handfoot.server.models import Game, GamePlayer, Round, Table
-from handfoot.server.schemas import MAX_ROUNDS_PER_GAME  # re-exported: where callers have looked it up
 from handfoot.server.services import store
-from handfoot.server.services.errors import (
-    GameFinishedError,
-    GameNotFoundError,
-    GameServiceError,
-    InvalidRequestError,
-    RoundLimitError,
-    RoundNotFoundError,
-    RoundNumberError,
-    StoreUnavailableError,
-    WriteConflictError,
-)
+from handfoot.server.services.errors import GameNotFoundError, InvalidRequestError
 
-__all__ = [
-    "MAX_ROUNDS_PER_GAME",
-    "GameColumns",
-    "GameFinishedError",
-    "GameNotFoundError",
-    "GameServiceError",
-    "GamesPage",
-    "InvalidRequestError",
-    "RoundLimitError",
-    "RoundNotFoundError",
-    "RoundNumberError",
-    "RoundsLoaded",
-    "StoreUnavailableError",
-    "WriteConflictError",
-    "create_game",
-    "current_state",
-    "delete_game",
-    "get_game",
-    "list_games",
-    "read_game",
-    "require_game",
-    "rules_of",
-    "side_names",
-    "state_mapping",
-    "tables_of",
-]
+if TYPE_CHECKING:
+    from handfoot.server.services.history import StoredGame
 
 
 def now() -> datetime:
@@ -104,32 +69,8 @@ def find_game(
 # State
 
 
-class GameColumns(Protocol):
-    """What a game's documents read of it: a mapped :class:`~handfoot.server.models.Game`, or its
-    columns as plain data (``services.history.StoredGame``)."""
-
-    @property
-    def id(self) -> int: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def preset(self) -> str: ...
-    @property
-    def house_rules(self) -> dict[str, Any]: ...
-    @property
-    def rules_overridden(self) -> list[str]: ...
-    @property
-    def rules_snapshot(self) -> dict[str, Any]: ...
-    @property
-    def teams(self) -> list[dict[str, Any]]: ...
-    @property
-    def state(self) -> dict[str, Any]: ...
-    @property
-    def created_at(self) -> datetime: ...
-    @property
-    def updated_at(self) -> datetime: ...
-    @property
-    def version(self) -> int: ...
+#: What a game's documents read of it: a mapped game, or its columns as plain data.
+GameColumns: TypeAlias = "Game | StoredGame"
 
 
 def side_names(game: GameColumns) -> list[str]:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bench import storage
-from handfoot.server.services.games import MAX_ROUNDS_PER_GAME
+from handfoot.server.schemas import MAX_ROUNDS_PER_GAME
 
 
 @pytest.mark.parametrize("seconds", [1, 3, 10])

@@ -11,8 +11,9 @@ from handfoot.engine import compare_round_request, rules_of, score_round_body
 from handfoot.engine.bodies import score_body_problems
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.jsonio import json_response
-from handfoot.server.problems import abort_invalid, flatten_messages, json_pointer
+from handfoot.server.problems import abort_invalid, flatten_messages
 from handfoot.server.schemas import breakdown_data, rules_messages
+from handfoot.server.services.errors import json_pointer
 
 from .examples import COMPARE_REQUEST, COMPARE_RESPONSE, WORKED_ROUND_REQUEST, WORKED_ROUND_RESPONSE
 from .schemas import (

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from handfoot.server.services.games import MAX_ROUNDS_PER_GAME
+from handfoot.server.schemas import MAX_ROUNDS_PER_GAME
 from tests.helpers.tables import TEAMS, play_round
 
 #: A round where nobody went out (counts only), and a game that no number of such rounds ends.
