@@ -85,22 +85,15 @@ class Api(flask_smorest.Api):  # type: ignore[misc]
 
     def _register_responses(self) -> None:
         """Document every error response (and the default one) as ``application/problem+json``."""
-        for status in http.HTTPStatus:
-            response: dict[str, Any] = {"description": status.phrase}
+        shared = [(status.name, status.phrase, status) for status in http.HTTPStatus]
+        for name, description, status in [*shared, (self.DEFAULT_ERROR_RESPONSE_NAME, "Default error response", 500)]:
+            response: dict[str, Any] = {"description": description}
             if not (100 <= status < 200) and status not in (204, 304):
                 response["schema"] = self.ERROR_SCHEMA
                 response["example"] = problem_example(status)
                 prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
             add_headers(response, component_headers(status))
-            self.spec.components.response(status.name, response, lazy=True)
-        response = {
-            "description": "Default error response",
-            "schema": self.ERROR_SCHEMA,
-            "example": problem_example(500),
-        }
-        prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
-        add_headers(response, component_headers(500))
-        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
+            self.spec.components.response(name, response, lazy=True)
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         """Every ``HTTPException`` (and unhandled exceptions, as 500) → problem+json."""

@@ -59,91 +59,68 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
 _INT = {"type": "integer"}
 _STR = {"type": "string"}
 
+
+def _header(name: str, description: str, example: Any, schema: dict[str, Any] = _STR) -> tuple[str, dict[str, Any]]:
+    return name, {"description": description, "schema": schema, "example": example}
+
+
 #: Header components: name in ``components.headers`` → (header name, its description and schema).
 HEADERS: dict[str, tuple[str, dict[str, Any]]] = {
-    "ETAG": (
+    "ETAG": _header(
         "ETag",
-        {
-            "description": "The resource's entity tag: send it as `If-Match` to change it, "
-            "or as `If-None-Match` to read it only when it changed (304).",
-            "schema": _STR,
-            "example": '"2c6ef5a3a0e3b1c4d1c9f0e1b2a3c4d5e6f7a8b9"',
-        },
+        "The resource's entity tag: send it as `If-Match` to change it, "
+        "or as `If-None-Match` to read it only when it changed (304).",
+        '"2c6ef5a3a0e3b1c4d1c9f0e1b2a3c4d5e6f7a8b9"',
     ),
-    "LINK": (
+    "LINK": _header(
         "Link",
-        {
-            "description": "RFC 8288 links to the `first`, `prev`, `next` and `last` pages (absolute "
-            "URLs keeping the other query arguments); absent when there is one page.",
-            "schema": _STR,
-            "example": '<http://127.0.0.1:8000/v1/games?page=2&page_size=20>; rel="next"',
-        },
+        "RFC 8288 links to the `first`, `prev`, `next` and `last` pages (absolute "
+        "URLs keeping the other query arguments); absent when there is one page.",
+        '<http://127.0.0.1:8000/v1/games?page=2&page_size=20>; rel="next"',
     ),
-    "IDEMPOTENT_REPLAYED": (
+    "IDEMPOTENT_REPLAYED": _header(
         "Idempotent-Replayed",
-        {
-            "description": "`true` when this is the stored answer to an earlier request with the same "
-            "Idempotency-Key and body (nothing was done again); absent on a first answer.",
-            "schema": {"type": "string", "enum": ["true"]},
-            "example": "true",
-        },
+        "`true` when this is the stored answer to an earlier request with the same "
+        "Idempotency-Key and body (nothing was done again); absent on a first answer.",
+        "true",
+        {"type": "string", "enum": ["true"]},
     ),
-    "RETRY_AFTER": (
-        "Retry-After",
-        {"description": "Seconds to wait before trying again.", "schema": {**_INT, "minimum": 1}, "example": 5},
-    ),
-    "RATE_LIMIT_LIMIT": (
+    "RETRY_AFTER": _header("Retry-After", "Seconds to wait before trying again.", 5, {**_INT, "minimum": 1}),
+    "RATE_LIMIT_LIMIT": _header(
         "X-RateLimit-Limit",
-        {
-            "description": "Requests allowed in the current window (sent when the server has a rate limit, "
-            "HANDFOOT_RATE_LIMIT).",
-            "schema": _INT,
-            "example": 600,
-        },
+        "Requests allowed in the current window (sent when the server has a rate limit, HANDFOOT_RATE_LIMIT).",
+        600,
+        _INT,
     ),
-    "RATE_LIMIT_REMAINING": (
-        "X-RateLimit-Remaining",
-        {"description": "Requests left in the current window (with a rate limit).", "schema": _INT, "example": 599},
+    "RATE_LIMIT_REMAINING": _header(
+        "X-RateLimit-Remaining", "Requests left in the current window (with a rate limit).", 599, _INT
     ),
-    "RATE_LIMIT_RESET": (
+    "RATE_LIMIT_RESET": _header(
         "X-RateLimit-Reset",
-        {
-            "description": "When the current window ends, in seconds since the Unix epoch (with a rate limit).",
-            "schema": _INT,
-            "example": 1796083260,
-        },
+        "When the current window ends, in seconds since the Unix epoch (with a rate limit).",
+        1796083260,
+        _INT,
     ),
-    "CACHE_CONTROL": (
+    "CACHE_CONTROL": _header(
         "Cache-Control",
-        {
-            "description": "`no-store` on answers to requests made with an API key (they are that key's own), "
-            "and on every tables answer (a seat's view holds its hand; a creation, the seats' tokens).",
-            "schema": _STR,
-            "example": "no-store",
-        },
+        "`no-store` on answers to requests made with an API key (they are that key's own), "
+        "and on every tables answer (a seat's view holds its hand; a creation, the seats' tokens).",
+        "no-store",
     ),
-    "CONTENT_DISPOSITION": (
+    "CONTENT_DISPOSITION": _header(
         "Content-Disposition",
-        {
-            "description": "On the CSV form only: `inline` with a file name.",
-            "schema": _STR,
-            "example": 'inline; filename="game-7-scoresheet.csv"',
-        },
+        "On the CSV form only: `inline` with a file name.",
+        'inline; filename="game-7-scoresheet.csv"',
     ),
-    "REQUEST_ID": (
+    "REQUEST_ID": _header(
         "X-Request-ID",
-        {
-            "description": "This request's id, on every answer: the `X-Request-ID` the client sent when it is "
-            "1-64 letters, digits, `.`, `_` or `-`, else one the server made (32 hex digits). Quote it when "
-            "reporting a problem.",
-            "schema": {**_STR, "pattern": "^[A-Za-z0-9._-]{1,64}$"},
-            "example": "5f0c6a1e2b7d4c39a8e1f20b6d4c9a73",
-        },
+        "This request's id, on every answer: the `X-Request-ID` the client sent when it is "
+        "1-64 letters, digits, `.`, `_` or `-`, else one the server made (32 hex digits). Quote it when "
+        "reporting a problem.",
+        "5f0c6a1e2b7d4c39a8e1f20b6d4c9a73",
+        {**_STR, "pattern": "^[A-Za-z0-9._-]{1,64}$"},
     ),
-    "WWW_AUTHENTICATE": (
-        "WWW-Authenticate",
-        {"description": "The scheme to authenticate with.", "schema": _STR, "example": 'Bearer realm="handfoot"'},
-    ),
+    "WWW_AUTHENTICATE": _header("WWW-Authenticate", "The scheme to authenticate with.", 'Bearer realm="handfoot"'),
 }
 
 _RATE_LIMIT = ("RATE_LIMIT_LIMIT", "RATE_LIMIT_REMAINING", "RATE_LIMIT_RESET")
