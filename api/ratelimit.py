@@ -97,35 +97,27 @@ class SQLiteStorage(Storage):
                 db.execute("DELETE FROM counters WHERE expires_at <= ?", (now,))
         return int(row[0])
 
-    def _own_hit(self, key: str) -> tuple[int, float] | None:
+    def _read(self, key: str) -> tuple[int, float] | None:
+        """``(value, expires_at)`` of ``key``'s live window: this process's own last hit while it is
+        fresh, else the file's row (``None``: no live window)."""
         last = self._last
         if last is not None and last[0] == key and time.monotonic() - last[3] < OWN_HIT_FRESH_SECONDS:
             return last[1], last[2]
-        return None
+        with self._lock:
+            row = (
+                self._db()
+                .execute("SELECT value, expires_at FROM counters WHERE key = ? AND expires_at > ?", (key, time.time()))
+                .fetchone()
+            )
+        return None if row is None else (int(row[0]), float(row[1]))
 
     def get(self, key: str) -> int:
-        own = self._own_hit(key)
-        if own is not None:
-            return own[0]
-        with self._lock:
-            row = (
-                self._db()
-                .execute("SELECT value FROM counters WHERE key = ? AND expires_at > ?", (key, time.time()))
-                .fetchone()
-            )
-        return int(row[0]) if row else 0
+        found = self._read(key)
+        return 0 if found is None else found[0]
 
     def get_expiry(self, key: str) -> float:
-        own = self._own_hit(key)
-        if own is not None:
-            return own[1]
-        with self._lock:
-            row = (
-                self._db()
-                .execute("SELECT expires_at FROM counters WHERE key = ? AND expires_at > ?", (key, time.time()))
-                .fetchone()
-            )
-        return float(row[0]) if row else time.time()
+        found = self._read(key)
+        return time.time() if found is None else found[1]
 
     def check(self) -> bool:
         try:
