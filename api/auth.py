@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 import flask
@@ -129,7 +129,7 @@ def key_owner(token: str) -> Actor | None:
     return found  # type: ignore[return-value]
 
 
-def _unauthorized(detail: str) -> None:
+def _unauthorized(detail: str) -> NoReturn:
     abort_problem(
         401,
         "API key required",
@@ -142,20 +142,16 @@ def _unauthorized(detail: str) -> None:
 def authenticate() -> Actor:
     """The request's :class:`Actor`, or a 401 problem (``WWW-Authenticate: Bearer``): anonymous without a
     key while no key is active; a key sent must be valid even then (a misconfigured client learns it)."""
-    db = get_db()
-    header = flask.request.headers.get("Authorization", "")
-    if not header.strip():
-        if any_active_key(db):
+    if not flask.request.headers.get("Authorization", "").strip():
+        if any_active_key(get_db()):
             _unauthorized("This server has API keys: send Authorization: Bearer <key>.")
         return ANONYMOUS
-    scheme, _, token = header.strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
+    token = bearer_token()
+    if token is None:
         _unauthorized("The Authorization header must be 'Bearer <key>'.")
     owner = key_owner(token)
     if owner is None:
         _unauthorized("The API key is unknown or revoked.")
-    assert owner is not None
     return owner
 
 

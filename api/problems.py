@@ -152,12 +152,7 @@ class ProblemSchema(ma.Schema):
 # Helpers
 
 
-def type_uri(slug: str | None) -> str:
-    """The ``type`` URI for ``slug`` (``about:blank`` for ``None``)."""
-    return "about:blank" if slug is None else PROBLEM_TYPE_BASE + slug
-
-
-def status_title(status: int) -> str:
+def _phrase(status: int) -> str:
     try:
         return http.HTTPStatus(status).phrase
     except ValueError:
@@ -185,8 +180,8 @@ def make_problem(
     if instance is None and flask.has_request_context():
         instance = flask.request.path
     problem: dict[str, Any] = {
-        "type": type_uri(type_slug),
-        "title": title or status_title(status),
+        "type": "about:blank" if type_slug is None else PROBLEM_TYPE_BASE + type_slug,
+        "title": title or _phrase(status),
         "status": status,
     }
     if detail is not None:

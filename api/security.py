@@ -106,10 +106,6 @@ def seat_key() -> str | None:
     return None if seat is None else f"seat:{seat.table_id}:{seat.seat}"
 
 
-def _not_limited() -> bool:
-    return not flask.request.path.startswith("/v1/")
-
-
 class RateLimiter:
     """``HANDFOOT_RATE_LIMIT`` on ``/v1``: ``limits``' fixed windows over one synchronous storage.
     ``limit`` in ``limits``' notation (``"20/second;600/minute"``); ``storage_uri`` ``api/ratelimit.py``'s
@@ -142,7 +138,7 @@ class RateLimiter:
     def check(self) -> None:
         """Count this request against its key; past a limit, 429 with
         ``Retry-After`` (seconds until that limit's window resets, at least 1)."""
-        if _not_limited():
+        if not flask.request.path.startswith("/v1/"):
             return
         seat = seat_key()
         if seat is not None:
