@@ -194,6 +194,7 @@ class Database:
         self._is_sqlite: bool | None = None
         self._engine: Engine | None = None
         self._sessionmaker: sessionmaker[Session] | None = None
+        self._key = f"handfoot_session_{id(self)}"  # flask.g's name of the context's session
 
     @property
     def engine(self) -> Engine:
@@ -227,10 +228,6 @@ class Database:
         """The :class:`Database` whose session ``session`` is."""
         database: Database = session.info[_DATABASE]
         return database
-
-    @property
-    def _key(self) -> str:
-        return f"handfoot_session_{id(self)}"
 
     def _context_session(self) -> Session | None:
         """The app context's session (made on first use); ``None`` outside an app context."""
