@@ -10,12 +10,11 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterable, Iterator
-from datetime import UTC, datetime
 from typing import Any
 
 from handfoot.engine import LINE_LABELS
 from handfoot.engine.history import BOOK_KINDS, side_round_facts
-from handfoot.server.resources.games.serializers import CSVWriter, game_doc
+from handfoot.server.resources.games.serializers import CSVWriter, game_doc, iso
 from handfoot.server.services.history import Figures, Statistics, StoredGame
 
 #: Players of a side in one CSV cell, joined by this.
@@ -42,10 +41,6 @@ CSV_COLUMNS: tuple[str, ...] = (
 )
 
 
-def _iso(value: datetime) -> str:
-    return (value if value.tzinfo is not None else value.replace(tzinfo=UTC)).isoformat()
-
-
 def export_doc(game: StoredGame) -> dict[str, Any]:
     """The game as ``GameSchema().dump(game_doc(game))`` gives it (what ``GET /v1/games/{id}``
     answers: its rounds summarised, each with the ``href`` of its full breakdown), JSON-ready
@@ -53,7 +48,7 @@ def export_doc(game: StoredGame) -> dict[str, Any]:
     compares each line with the game as read). A round's lines in bulk are the CSV's."""
     doc = game_doc(game, [(r.number, r.revision) for r in game.rounds])
     for key in ("created_at", "updated_at"):
-        doc[key] = None if doc[key] is None else _iso(doc[key])
+        doc[key] = iso(doc[key])
     return doc
 
 
@@ -71,7 +66,7 @@ def csv_rows(game: StoredGame) -> Iterator[list[Any]]:
     """The CSV rows of one game: per round, one per side, in the game's side order."""
     state = game.state
     winner = state["winner"] if state["status"] == "finished" else None
-    created = _iso(game.created_at)
+    created = iso(game.created_at)
     for index, rnd in enumerate(game.rounds):
         after = state["running"][index]
         for side, (team, breakdown) in enumerate(zip(game.teams, rnd.teams, strict=True)):

@@ -24,10 +24,8 @@ def game_round_location(game_id: int, number: int) -> str:
     return flask.url_for("Games.RoundItem", game_id=game_id, number=number)
 
 
-def created_doc(created: CreatedTable) -> dict[str, Any]:
-    """The 201 of a creation: the table and each seat's token (shown here only)."""
-    data = created.table
-    state = data.state
+def _head(data: TableData) -> dict[str, Any]:
+    """What every answer about a table starts with (``_TableHeadSchema``)."""
     return {
         "id": data.id,
         "game": data.game_id,
@@ -36,9 +34,16 @@ def created_doc(created: CreatedTable) -> dict[str, Any]:
         "round": data.round,
         "version": data.version,
         "practice": data.practice,
+    }
+
+
+def created_doc(created: CreatedTable) -> dict[str, Any]:
+    """The 201 of a creation: the table and each seat's token (shown here only)."""
+    return {
+        **_head(created.table),
         "seats": [
             {"seat": i, "name": s.name, "side": s.side, "token": token}
-            for i, (s, token) in enumerate(zip(state.seats, created.tokens, strict=True))
+            for i, (s, token) in enumerate(zip(created.table.state.seats, created.tokens, strict=True))
         ],
     }
 
@@ -52,13 +57,7 @@ def summary_doc(data: TableData) -> dict[str, Any]:
     """The public summary: counts of cards, never a card."""
     state = data.state
     return {
-        "id": data.id,
-        "game": data.game_id,
-        "href": table_location(data.id),
-        "status": data.status,
-        "round": data.round,
-        "version": data.version,
-        "practice": data.practice,
+        **_head(data),
         "phase": state.phase,
         "turn": state.turn,
         "seats": [
