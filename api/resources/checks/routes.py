@@ -39,9 +39,7 @@ blp = Blueprint(
 
 @blp.route("/melds/validate")
 class MeldValidate(MethodView):
-    @blp.arguments(
-        MeldValidateRequestSchema, example={"preset": "pagat", "cards": ["9D", "2S"], "onto": ["9S", "9H", "9C"]}
-    )
+    @blp.arguments(MeldValidateRequestSchema, example=examples.MELD_REQUEST)
     @blp.response(200, MeldCheckSchema, example=EXAMPLES["meld"])
     def post(self, body: dict[str, Any]) -> Any:
         """Validate a meld
@@ -54,15 +52,7 @@ class MeldValidate(MethodView):
 
 @blp.route("/openings/check")
 class OpeningCheck(MethodView):
-    @blp.arguments(
-        OpeningCheckRequestSchema,
-        example={
-            "preset": "pagat",
-            "round": 1,
-            "melds": [["KS", "KH", "KD", "KC", "KS"], ["AS", "AH", "AD"]],
-            "from_pile": ["KD", "KC", "KS", "AS", "AH", "AD"],
-        },
-    )
+    @blp.arguments(OpeningCheckRequestSchema, example=examples.OPENING_REQUEST)
     @blp.response(200, OpeningCheckSchema, example=EXAMPLES["opening"])
     def post(self, body: dict[str, Any]) -> Any:
         """Check an opening meld
@@ -75,14 +65,7 @@ class OpeningCheck(MethodView):
 
 @blp.route("/going-out/check")
 class GoingOutCheck(MethodView):
-    @blp.arguments(
-        GoingOutCheckRequestSchema,
-        example={
-            "preset": "bicycle",
-            "melds": [["KS", "KH", "KD", "KC", "KS", "KH", "KD"], ["9S", "9H", "9D", "9C", "JK", "2D", "2C"]],
-            "players": [{"name": "North", "hand": ["9S"]}, {"name": "South", "hand": ["4C", "4D"]}],
-        },
-    )
+    @blp.arguments(GoingOutCheckRequestSchema, example=examples.GOING_OUT_REQUEST)
     @blp.response(200, GoingOutCheckSchema, example=EXAMPLES["going_out"])
     def post(self, body: dict[str, Any]) -> Any:
         """Check going out
@@ -95,10 +78,7 @@ class GoingOutCheck(MethodView):
 
 @blp.route("/discard-pile/check")
 class DiscardPileCheck(MethodView):
-    @blp.arguments(
-        DiscardPileCheckRequestSchema,
-        example={"preset": "pagat", "hand": ["9S", "9H", "4C"], "pile": ["9D", "5S", "KH"]},
-    )
+    @blp.arguments(DiscardPileCheckRequestSchema, example=examples.DISCARD_REQUEST)
     @blp.response(200, DiscardPileCheckSchema, example=EXAMPLES["discard"])
     def post(self, body: dict[str, Any]) -> Any:
         """Check taking the discard pile
