@@ -75,10 +75,6 @@ def ttl_seconds() -> float:
     return _setting(TTL_ENV, DEFAULT_TTL_SECONDS)
 
 
-def _aware(value: datetime) -> datetime:
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-
-
 def _invalid(detail: str) -> NoReturn:
     abort_invalid_header(HEADER, detail)
 
@@ -179,7 +175,7 @@ class Key(Generic[R]):
         if row_id is not None:
             return row_id
         row = connection.execute(_FIND_FOR_UPDATE, {"scope": self.scope, "key": self.value}).first()
-        if row is not None and (_aware(row.expires_at) < now or row.status is None):
+        if row is not None and (row.expires_at < now or row.status is None):
             connection.execute(_DELETE_ROW, {"row_id": row.id})
             row, row_id = None, connection.execute(db.insert_new(*_INSERT_NEW), new).scalar()
         if row is None:

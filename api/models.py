@@ -22,6 +22,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    TypeDecorator,
     UniqueConstraint,
     false,
     func,
@@ -29,6 +30,16 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from handfoot.server.db import Base
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """``DateTime(timezone=True)``, read back aware in UTC on every backend (SQLite keeps no offset)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        return value if value is None or value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 def _utcnow() -> datetime:
@@ -43,9 +54,9 @@ class ApiKey(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(100))
     key_hash: Mapped[str] = mapped_column(String(128), unique=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow, server_default=func.now())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_utcnow, server_default=func.now())
     #: Set by ``flask keys revoke``: the key no longer authenticates; its games stay.
-    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
 
 
 class Game(Base):
@@ -76,8 +87,8 @@ class Game(Base):
     status: Mapped[str] = mapped_column(String(20), index=True)
     rounds_played: Mapped[int] = mapped_column(Integer, default=0)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow, index=True)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_utcnow, index=True)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_utcnow)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
 
     rounds: Mapped[list[Round]] = relationship(
@@ -120,8 +131,8 @@ class Round(Base):
     request: Mapped[dict[str, Any]] = mapped_column(JSON)
     teams: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     author: Mapped[str | None] = mapped_column(String(100))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_utcnow)
 
     game: Mapped[Game] = relationship(back_populates="rounds")
     revisions: Mapped[list[RoundRevision]] = relationship(
@@ -160,8 +171,8 @@ class RoundRevision(Base):
     request: Mapped[dict[str, Any]] = mapped_column(JSON)
     teams: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     author: Mapped[str | None] = mapped_column(String(100))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    replaced_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    replaced_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_utcnow)
     #: The key name that made the correction which replaced this revision.
     replaced_by: Mapped[str | None] = mapped_column(String(100))
 
@@ -194,10 +205,10 @@ class RoundDeletion(Base):
     request: Mapped[dict[str, Any]] = mapped_column(JSON)
     teams: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     author: Mapped[str | None] = mapped_column(String(100))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     revisions: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
-    deleted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+    deleted_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_utcnow)
     #: The key name that deleted the round.
     deleted_by: Mapped[str | None] = mapped_column(String(100))
     game_version: Mapped[int] = mapped_column(Integer)
@@ -221,8 +232,8 @@ class IdempotencyKey(Base):
     status: Mapped[int | None] = mapped_column(Integer)
     response_headers: Mapped[dict[str, str] | None] = mapped_column(JSON)
     response_body: Mapped[str | None] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
-    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class Table(Base):
@@ -245,12 +256,12 @@ class Table(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     practice: Mapped[bool] = mapped_column(Boolean, server_default=false())
     answer_timeout: Mapped[int] = mapped_column(Integer)
-    answer_due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    answer_due_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     play: Mapped[dict[str, Any]] = mapped_column(JSON)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     seat_hashes: Mapped[list[str]] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_utcnow)
 
 
 class TableAction(Base):
@@ -271,7 +282,7 @@ class TableAction(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_utcnow)
 
 
 class TableRound(Base):
@@ -289,7 +300,7 @@ class TableRound(Base):
     ended: Mapped[str] = mapped_column(String(20))
     out_side: Mapped[int | None] = mapped_column(Integer)
     score: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=_utcnow)
 
 
 class HealthProbe(Base):
@@ -300,4 +311,4 @@ class HealthProbe(Base):
     __tablename__ = "health_probe"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    checked_at: Mapped[datetime] = mapped_column(UTCDateTime)

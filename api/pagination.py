@@ -132,8 +132,7 @@ def encode_cursor(created_at: datetime, row_id: int, key: bytes) -> str:
     """The opaque ``cursor`` after the row ``(created_at, row_id)`` of a newest-first list: base64url of
     ``<ISO 8601 UTC>|<id>``, a ``.``, and base64url of the first :data:`CURSOR_MAC_BYTES` bytes of its
     HMAC-SHA256 with the server's secret ``key``. Clients must not build or read one."""
-    moment = created_at if created_at.tzinfo is not None else created_at.replace(tzinfo=UTC)
-    raw = f"{moment.astimezone(UTC).isoformat()}|{row_id}".encode()
+    raw = f"{created_at.astimezone(UTC).isoformat()}|{row_id}".encode()
     return f"{_b64(raw)}.{_b64(sign(key, CURSOR_PURPOSE, raw)[:CURSOR_MAC_BYTES])}"
 
 

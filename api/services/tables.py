@@ -68,13 +68,6 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def _aware(value: datetime | None) -> datetime | None:
-    """A stored timestamp as an aware UTC datetime (SQLite gives it back naive)."""
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=UTC)
-
-
 def round_seed(table_seed: int, number: int, key: bytes | None = None) -> int:
     """The seed of round ``number`` of a table seeded ``table_seed``: the first 63 bits of the HMAC of
     ``"<seed>:<number>"`` with the server's secret ``key`` (purpose :data:`ROUND_SEED_PURPOSE`), or
@@ -149,8 +142,6 @@ def _load(session: Session, table_id: int, *, lock: bool = False) -> TableData:
     values = dict(row._mapping)
     last = {name: values.pop(f"last_{name}") for name in sql.ROUND_COLUMNS}
     values["last_round"] = None if last["round"] is None else last
-    for name in ("created_at", "updated_at", "answer_due_at"):
-        values[name] = _aware(values[name])
     values["state"] = play.state_from_mapping(values["state"])
     return TableData(**values, row_version=values["version"])
 
@@ -271,7 +262,7 @@ def poll(db: Database, table_id: int) -> tuple[int, str, datetime | None]:
         raise StoreUnavailableError(str(err.orig)) from err
     if row is None:
         raise TableNotFoundError(table_id)
-    status, due = str(row.status), _aware(row.answer_due_at)
+    status, due = str(row.status), row.answer_due_at
     version = int(row.version) + (status == "playing" and answer_is_due(due))
     return version, status, None if version != row.version else due
 

@@ -11,7 +11,7 @@ import csv
 import io
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import flask
@@ -25,16 +25,9 @@ from handfoot.server.services.rounds import Appended, AppendedRound, WrittenGame
 from .schemas import GameSchema, RoundSchema
 
 
-def _utc(value: datetime | None) -> datetime | None:
-    if value is None:
-        return None
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-
-
 def iso(value: datetime | None) -> str | None:
-    """A timestamp as the answers write it (ISO 8601, UTC)."""
-    utc = _utc(value)
-    return None if utc is None else utc.isoformat()
+    """A stored timestamp (aware, UTC: ``models.UTCDateTime``) as the answers write it (ISO 8601)."""
+    return None if value is None else value.isoformat()
 
 
 def _totals(names: list[str], values: list[int]) -> list[dict[str, Any]]:
@@ -50,8 +43,8 @@ def round_members(sides: list[str], running: list[list[int]], rnd: Round | Appen
         "request": rnd.request,
         "teams": rnd.teams,
         "totals_after": _totals(sides, after),
-        "created_at": _utc(rnd.created_at),
-        "updated_at": _utc(rnd.updated_at),
+        "created_at": rnd.created_at,
+        "updated_at": rnd.updated_at,
     }
 
 
@@ -85,8 +78,8 @@ def summary_doc(game: GameColumns) -> dict[str, Any]:
         "winner": state["winner"],
         "tie": state["tie"],
         "rounds_played": state["rounds_played"],
-        "created_at": _utc(game.created_at),
-        "updated_at": _utc(game.updated_at),
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
     }
 
 
@@ -164,8 +157,8 @@ def revisions_doc(rnd: Round, revisions: list[RoundRevision], *, with_current: b
             "current": False,
             "request": r.request,
             "teams": r.teams,
-            "created_at": _utc(r.created_at),
-            "replaced_at": _utc(r.replaced_at),
+            "created_at": r.created_at,
+            "replaced_at": r.replaced_at,
             "author": r.author,
         }
         for r in revisions
@@ -179,7 +172,7 @@ def revisions_doc(rnd: Round, revisions: list[RoundRevision], *, with_current: b
             "current": True,
             "request": rnd.request,
             "teams": rnd.teams,
-            "created_at": _utc(rnd.updated_at),
+            "created_at": rnd.updated_at,
             "replaced_at": None,
             "author": rnd.author,
         },
