@@ -53,9 +53,14 @@ class Schema(ma.Schema):
 F = TypeVar("F", bound=fields.Field[Any])
 
 
-def Out(field: Callable[..., F], description: str, *args: Any, **kw: Any) -> F:  # noqa: N802 - a field factory
+def Doc(field: Callable[..., F], description: str, *args: Any, **kw: Any) -> F:  # noqa: N802 - a field factory
+    """``field(*args, **kw)`` documented by ``description``."""
+    return field(*args, metadata={"description": description}, **kw)
+
+
+def Out(field: Callable[..., F], description: str, *args: Any, **kw: Any) -> F:  # noqa: N802
     """A member of an answer: always sent (``required``), described."""
-    return field(*args, required=True, metadata={"description": description}, **kw)
+    return Doc(field, description, *args, required=True, **kw)
 
 
 def Int(**kw: Any) -> fields.Integer:  # noqa: N802 - a field factory, read like a class
@@ -137,11 +142,7 @@ class ContractSchema(Schema):
 
 class ThresholdSchema(Schema):
     score = Int(required=True, metadata={"description": "From this cumulative score (points) on..."})
-    minimum = Int(
-        required=True,
-        validate=validate.Range(0, 100_000),
-        metadata={"description": "...the opening minimum is this (points)."},
-    )
+    minimum = Doc(Int, "...the opening minimum is this (points).", required=True, validate=validate.Range(0, 100_000))
 
 
 class RankBonusSchema(Schema):
@@ -150,10 +151,11 @@ class RankBonusSchema(Schema):
         "The books' rank: 4-10, J, Q, K, A, or 3 (books of black threes).",
         validate=validate.OneOf(RULE_FIELDS["rank_book_bonuses"].choices),
     )
-    bonus = Int(
+    bonus = Doc(
+        Int,
+        "The bonus (points) of each completed book of that rank, in place of its kind's.",
         required=True,
         validate=validate.Range(-100_000, 100_000),
-        metadata={"description": "The bonus (points) of each completed book of that rank, in place of its kind's."},
     )
 
 

@@ -9,6 +9,7 @@ from handfoot.server.resources.rounds.schemas import Players
 from handfoot.server.schemas import (
     Bool,
     Cards,
+    Doc,
     EngineProblemSchema,
     Int,
     Melds,
@@ -53,10 +54,11 @@ class OpeningCheckRequestSchema(CheckBaseSchema):
     round = RoundNumber(load_default=1)
     melds = Melds("The side's opening melds.", required=True)
     from_pile = Cards("The melded cards that came from a taken discard pile, its top card first.", load_default=list)
-    score = Int(
+    score = Doc(
+        Int,
+        "The side's cumulative score (points), for rules that set the minimum by score.",
         allow_none=True,
         load_default=None,
-        metadata={"description": "The side's cumulative score (points), for rules that set the minimum by score."},
     )
 
 
@@ -104,16 +106,13 @@ class DiscardPileCheckRequestSchema(CheckBaseSchema):
     hand = Cards("The cards in the hand of the player who wants the pile.", required=True)
     pile = Cards("The discard pile, top card first.", required=True)
     melds = Melds("The side's melds on the table.", load_default=list)
-    taken_before = Bool(
-        load_default=False,
-        metadata={"description": "The pile has been taken before this round (the Wages reunion rules' broken pile)."},
+    taken_before = Doc(
+        Bool, "The pile has been taken before this round (the Wages reunion rules' broken pile).", load_default=False
     )
-    frozen = Bool(
+    frozen = Doc(
+        Bool,
+        "A wild card was discarded onto the pile (rule pile_freezes_on_wild; refused where the rules never freeze).",
         load_default=False,
-        metadata={
-            "description": "A wild card was discarded onto the pile (rule pile_freezes_on_wild; refused where "
-            "the rules never freeze)."
-        },
     )
     burn = Cards(
         "The side's burn pile (rule after_book burn): its ranks cannot be used to take the pile.", load_default=list

@@ -17,6 +17,7 @@ from handfoot.server.schemas import (
     MAX_PLAYERS_PER_TEAM,
     MAX_ROUNDS_PER_GAME,
     MAX_TEAMS,
+    Doc,
     Out,
     PresetId,
     RoundNumber,
@@ -37,9 +38,7 @@ _CODES = describe(
 
 
 def _ts(description: str, *, allow_none: bool = False, required: bool = False) -> fields.DateTime:
-    return fields.AwareDateTime(
-        default_timezone=None, allow_none=allow_none, required=required, metadata={"description": description}
-    )
+    return Doc(fields.AwareDateTime, description, default_timezone=None, allow_none=allow_none, required=required)
 
 
 # -- requests ---------------------------------------------------------------------------------
@@ -92,25 +91,26 @@ class Cursor(fields.String):
 
 
 class GameQueryArgsSchema(Schema):
-    status = fields.String(
+    status = Doc(
+        fields.String,
+        "Only games with this status: in_progress, tiebreaker or finished.",
         validate=validate.OneOf(GAME_STATUSES),
-        metadata={"description": "Only games with this status: in_progress, tiebreaker or finished."},
     )
     player = Name("Only games where a side has a player of this name (ignoring case).")
     preset = PresetId()
-    cursor = Cursor(
+    cursor = Doc(
+        Cursor,
+        "Where the page starts: opaque and signed by the server (a cursor truncated, altered "
+        "or built by hand is a 422 `invalid_value` naming `cursor`), from the `cursor` of the previous "
+        'page\'s `Link: <...>; rel="next"` URL (follow that URL as it is). Without it, '
+        "the first page. Not with `page`.",
         validate=validate.Length(min=1, max=MAX_CURSOR_LENGTH),
-        metadata={
-            "description": "Where the page starts: opaque and signed by the server (a cursor truncated, altered "
-            "or built by hand is a 422 `invalid_value` naming `cursor`), from the `cursor` of the previous "
-            'page\'s `Link: <...>; rel="next"` URL (follow that URL as it is). Without it, '
-            "the first page. Not with `page`."
-        },
     )
-    page_size = fields.Integer(
+    page_size = Doc(
+        fields.Integer,
+        f"Games per page (1 to {MAX_PAGE_SIZE}; default {DEFAULT_PAGE_SIZE}).",
         load_default=DEFAULT_PAGE_SIZE,
         validate=validate.Range(min=1, max=MAX_PAGE_SIZE),
-        metadata={"description": f"Games per page (1 to {MAX_PAGE_SIZE}; default {DEFAULT_PAGE_SIZE})."},
     )
     page = fields.Integer(
         validate=validate.Range(min=1, max=MAX_PAGE),

@@ -13,7 +13,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from handfoot.engine import PRESETS
 from handfoot.engine.history import BOOK_KINDS
-from handfoot.server.schemas import Out, Schema
+from handfoot.server.schemas import Doc, Out, Schema
 
 #: The export's formats, by ``format`` value: its media type.
 FORMATS = {"ndjson": "application/x-ndjson", "csv": "text/csv"}
@@ -84,12 +84,10 @@ class HistoryQueryArgsSchema(Schema):
 
 
 class ExportQueryArgsSchema(HistoryQueryArgsSchema):
-    format = fields.String(
+    format = Doc(
+        fields.String,
+        "`ndjson` (one game a line) or `csv` (one row per side per round); when given it wins over `Accept`.",
         validate=validate.OneOf(sorted(FORMATS)),
-        metadata={
-            "description": "`ndjson` (one game a line) or `csv` (one row per side per "
-            "round); when given it wins over `Accept`."
-        },
     )
 
 

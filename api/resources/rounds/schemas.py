@@ -15,6 +15,7 @@ from handfoot.server.schemas import (
     MAX_TEAMS,
     Bool,
     Cards,
+    Doc,
     EngineProblemSchema,
     Int,
     Melds,
@@ -66,22 +67,20 @@ class TallySchema(Schema):
     perfect_cuts = _count("Perfect cuts (house rule perfect_cut_bonus).")
     cuts_within_1 = _count("Cuts one card off the dealt count (house rule perfect_cut_within_1_bonus).")
     cuts_within_3 = _count("Cuts two or three cards off the dealt count (house rule perfect_cut_within_3_bonus).")
-    rank_books = fields.List(
+    rank_books = Doc(
+        fields.List,
+        "Which of the side's books are of a rank with a bonus of its own (house rule "
+        "rank_book_bonuses), one item a rank; they are counted in clean_books and dirty_books too.",
         fields.Nested(RankBooksSchema),
         validate=validate.Length(max=MAX_RANK_BOOKS),
         load_default=list,
-        metadata={
-            "description": "Which of the side's books are of a rank with a bonus of its own (house rule "
-            "rank_book_bonuses), one item a rank; they are counted in clean_books and dirty_books too."
-        },
     )
-    has_melded = Bool(
+    has_melded = Doc(
+        Bool,
+        "Whether the side has melded (for red-three rules that depend on it); default: any points "
+        "or books on the table.",
         allow_none=True,
         load_default=None,
-        metadata={
-            "description": "Whether the side has melded (for red-three rules that depend on it); default: any points "
-            "or books on the table."
-        },
     )
 
 
@@ -91,12 +90,11 @@ class PlayerSchema(Schema):
     foot = Cards(
         "The foot, only when it was never picked up (it then counts whole).", allow_none=True, load_default=None
     )
-    played_from_foot = Bool(
+    played_from_foot = Doc(
+        Bool,
+        "The player has played from the foot (rule going_out_needs_foot_play); null: not known.",
         allow_none=True,
         load_default=None,
-        metadata={
-            "description": "The player has played from the foot (rule going_out_needs_foot_play); null: not known."
-        },
     )
 
 
@@ -147,31 +145,30 @@ class TeamSchema(Schema):
     red_threes = Cards("Cards form: red threes laid out on the table.", load_default=list)
     burn = Cards("Cards form: the burn pile (presets that burn).", load_default=list)
     players = Players("Cards form: the side's players.")
-    perfect_cuts = Int(
+    perfect_cuts = Doc(
+        Int,
+        "Cards form: perfect cuts (house rule perfect_cut_bonus).",
         load_default=0,
         validate=validate.Range(0, MAX_CUTS),
-        metadata={"description": "Cards form: perfect cuts (house rule perfect_cut_bonus)."},
     )
-    cuts_within_1 = Int(
+    cuts_within_1 = Doc(
+        Int,
+        "Cards form: cuts one card off the dealt count (house rule perfect_cut_within_1_bonus).",
         load_default=0,
         validate=validate.Range(0, MAX_CUTS),
-        metadata={
-            "description": "Cards form: cuts one card off the dealt count (house rule perfect_cut_within_1_bonus)."
-        },
     )
-    cuts_within_3 = Int(
+    cuts_within_3 = Doc(
+        Int,
+        "Cards form: cuts two or three cards off the dealt count (house rule perfect_cut_within_3_bonus).",
         load_default=0,
         validate=validate.Range(0, MAX_CUTS),
-        metadata={
-            "description": "Cards form: cuts two or three cards off the dealt count (house rule "
-            "perfect_cut_within_3_bonus)."
-        },
     )
-    tally = fields.Nested(
+    tally = Doc(
+        fields.Nested,
+        "Tally form: the side's round as counted at the table (instead of cards).",
         TallySchema,
         allow_none=True,
         load_default=None,
-        metadata={"description": "Tally form: the side's round as counted at the table (instead of cards)."},
     )
 
 

@@ -20,6 +20,7 @@ from handfoot.server.schemas import (
     MAX_TEAMS,
     Bool,
     Cards,
+    Doc,
     Int,
     Melds,
     Out,
@@ -56,48 +57,43 @@ _ACTION_CODES = describe(
 
 
 class TableCreateSchema(Schema):
-    game = Int(
+    game = Doc(
+        Int,
+        "A stored game to continue (in progress, with no table playing it): its preset, rules "
+        "and sides are the table's. Without it, `name`, `preset` and `teams` make a new game (as POST /v1/games).",
         validate=validate.Range(min=1, max=MAX_ID),
-        metadata={
-            "description": "A stored game to continue (in progress, with no table playing it): its preset, rules "
-            "and sides are the table's. Without it, `name`, `preset` and `teams` make a new game (as POST /v1/games)."
-        },
     )
     name = Name(f"The new game's name (at most {MAX_NAME_LENGTH} characters).")
     preset = PresetId()
     rules = Rules()
-    teams = fields.List(
+    teams = Doc(
+        fields.List,
+        "The new game's sides; each side's players sit in turn with the other sides' (the first "
+        f"player of each side, then the second of each, ...). Problem codes: {_CREATE_CODES}",
         fields.Nested(GameTeamSchema),
         validate=validate.Length(min=1, max=MAX_TEAMS),
-        metadata={
-            "description": "The new game's sides; each side's players sit in turn with the other sides' (the first "
-            f"player of each side, then the second of each, ...). Problem codes: {_CREATE_CODES}"
-        },
     )
-    seed = Int(
+    seed = Doc(
+        Int,
+        "The table's seed: sending one makes the table a practice deal (`practice`: true), whose "
+        "rounds' seeds are derived from it alone, so whoever knows it can compute every deal (for replays and "
+        "tests). Default: a random one (63 bits), each round's seed then derived with the server's secret too, "
+        "so no seat can compute a deal. A round's seed is shown once the round has ended, the table's never.",
         validate=validate.Range(min=0, max=MAX_SEED),
-        metadata={
-            "description": "The table's seed: sending one makes the table a practice deal (`practice`: true), whose "
-            "rounds' seeds are derived from it alone, so whoever knows it can compute every deal (for replays and "
-            "tests). Default: a random one (63 bits), each round's seed then derived with the server's secret too, "
-            "so no seat can compute a deal. A round's seed is shown once the round has ended, the table's never."
-        },
     )
-    play = fields.Dict(
+    play = Doc(
+        fields.Dict,
+        "Play options overriding the preset's: `ask_partner` (true or false: a player with "
+        'partners asks "May I go out?" first) and `stock_out` (`ends` or `pile_only`). Unknown options '
+        "are a 422 `unknown_rule` at `/play/<name>`.",
         keys=fields.String(),
-        metadata={
-            "description": "Play options overriding the preset's: `ask_partner` (true or false: a player with "
-            'partners asks "May I go out?" first) and `stock_out` (`ends` or `pile_only`). Unknown options '
-            "are a 422 `unknown_rule` at `/play/<name>`."
-        },
     )
-    answer_timeout = Int(
+    answer_timeout = Doc(
+        Int,
+        'Seconds an asked partner has to answer "May I go out?" before the answer counts as a '
+        f"yes (default {DEFAULT_ANSWER_TIMEOUT}); shown as given by every read from then on, and stored by the "
+        "table's next action.",
         validate=validate.Range(min=1, max=MAX_ANSWER_TIMEOUT),
-        metadata={
-            "description": 'Seconds an asked partner has to answer "May I go out?" before the answer counts as a '
-            f"yes (default {DEFAULT_ANSWER_TIMEOUT}); shown as given by every read from then on, and stored by the "
-            "table's next action."
-        },
     )
 
     @validates_schema
@@ -118,10 +114,11 @@ class TableCreateSchema(Schema):
 
 
 class MeldAddSchema(Schema):
-    to = Int(
+    to = Doc(
+        Int,
+        "The index of the side's meld the cards go onto (its `melds` in the view).",
         required=True,
         validate=validate.Range(min=0, max=MAX_MELDS_PER_TEAM),
-        metadata={"description": "The index of the side's meld the cards go onto (its `melds` in the view)."},
     )
     cards = Cards("The cards from the hand added to it.", required=True)
 
@@ -147,18 +144,12 @@ def _member_field(kind: str, description: str) -> fields.Field[Any]:
     if kind == "melds":
         return Melds(description)
     if kind == "index":  # null: none (the engine's bots send a take's `onto` as its view gives it)
-        return Int(
-            allow_none=True,
-            validate=validate.Range(min=0, max=MAX_MELDS_PER_TEAM),
-            metadata={"description": description},
-        )
+        return Doc(Int, description, allow_none=True, validate=validate.Range(min=0, max=MAX_MELDS_PER_TEAM))
     if kind == "card":
         return fields.String(validate=validate.Length(max=MAX_CARD_LENGTH), metadata={"description": description})
     if kind == "adds":
-        return fields.List(
-            fields.Nested(MeldAddSchema),
-            validate=validate.Length(max=MAX_MELDS_PER_TEAM),
-            metadata={"description": description},
+        return Doc(
+            fields.List, description, fields.Nested(MeldAddSchema), validate=validate.Length(max=MAX_MELDS_PER_TEAM)
         )
     if kind == "yes_no":
         return Bool(required=True, metadata={"description": description})
@@ -171,9 +162,10 @@ def _action_schema(kind: str) -> type[Schema]:
     sends one gets a 422 ``unknown_field`` naming it)."""
     attrs: dict[str, Any] = {
         "type": Out(fields.String, f"`{kind}`.", validate=validate.OneOf([kind])),
-        "seat": Int(
+        "seat": Doc(
+            Int,
+            "Leave it out (the Seat-Token names the seat), or send the token's own seat.",
             validate=validate.Range(min=0, max=MAX_ID),
-            metadata={"description": "Leave it out (the Seat-Token names the seat), or send the token's own seat."},
         ),
     }
     for name, member in ACTION_MEMBERS[kind].items():
@@ -221,13 +213,12 @@ class Action(fields.Field[dict[str, Any]]):
 
 
 class ActionCreateSchema(Schema):
-    version = Int(
+    version = Doc(
+        Int,
+        "The table's version the seat saw (`version` of its view): the action is taken only if "
+        "the table is still at it (409 `version_moved` otherwise).",
         required=True,
         validate=validate.Range(min=0),
-        metadata={
-            "description": "The table's version the seat saw (`version` of its view): the action is taken only if "
-            "the table is still at it (409 `version_moved` otherwise)."
-        },
     )
     action = Action(
         required=True,
@@ -242,28 +233,27 @@ class ActionCreateSchema(Schema):
 
 
 class SeatViewQueryArgsSchema(Schema):
-    version = fields.Integer(
+    version = Doc(
+        fields.Integer,
+        "With `wait`: answer once the table's version is not this one (a long-poll).",
         validate=validate.Range(min=0),
-        metadata={"description": "With `wait`: answer once the table's version is not this one (a long-poll)."},
     )
-    wait = fields.Integer(
+    wait = Doc(
+        fields.Integer,
+        f"Seconds to wait for a change of `version` (0 to {MAX_WAIT}; default 0: at once). "
+        "The answer is the current view either way (200).",
         load_default=0,
         validate=validate.Range(min=0, max=MAX_WAIT),
-        metadata={
-            "description": f"Seconds to wait for a change of `version` (0 to {MAX_WAIT}; default 0: at once). "
-            "The answer is the current view either way (200)."
-        },
     )
 
 
 class EventsQueryArgsSchema(Schema):
-    wait = fields.Integer(
+    wait = Doc(
+        fields.Integer,
+        f"Seconds the stream stays open (1 to {MAX_STREAM}; default {DEFAULT_STREAM}); then it "
+        "ends and the client reconnects (with `Last-Event-ID`).",
         load_default=DEFAULT_STREAM,
         validate=validate.Range(min=1, max=MAX_STREAM),
-        metadata={
-            "description": f"Seconds the stream stays open (1 to {MAX_STREAM}; default {DEFAULT_STREAM}); then it "
-            "ends and the client reconnects (with `Last-Event-ID`)."
-        },
     )
 
 
