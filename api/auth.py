@@ -30,7 +30,7 @@ from handfoot.server import security
 from handfoot.server.db import Database, get_db
 from handfoot.server.models import ApiKey, Game
 from handfoot.server.models import Table as TableRow
-from handfoot.server.problems import abort_problem
+from handfoot.server.problems import NO_KEY, abort_problem, unauthorized_item
 from handfoot.server.services.errors import StoreUnavailableError, TableNotFoundError
 
 KEY_PREFIX = "hf_"
@@ -130,13 +130,8 @@ def key_owner(token: str) -> Actor | None:
 
 
 def _unauthorized(detail: str) -> NoReturn:
-    abort_problem(
-        401,
-        "API key required",
-        detail,
-        errors=[{"parameter": "Authorization", "code": "unauthorized", "detail": detail}],
-        headers={"WWW-Authenticate": 'Bearer realm="handfoot"'},
-    )
+    headers = {"WWW-Authenticate": 'Bearer realm="handfoot"'}
+    abort_problem(401, "API key required", detail, errors=[unauthorized_item(detail)], headers=headers)
 
 
 def authenticate() -> Actor:
@@ -144,7 +139,7 @@ def authenticate() -> Actor:
     key while no key is active; a key sent must be valid even then (a misconfigured client learns it)."""
     if not flask.request.headers.get("Authorization", "").strip():
         if any_active_key(get_db()):
-            _unauthorized("This server has API keys: send Authorization: Bearer <key>.")
+            _unauthorized(NO_KEY)
         return ANONYMOUS
     token = bearer_token()
     if token is None:

@@ -12,7 +12,15 @@ from werkzeug.exceptions import PreconditionFailed, PreconditionRequired
 
 from handfoot.server.pagination import PageArgumentsParser, link_header
 from handfoot.server.parsing import JSONBodyParser
-from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, abort_problem
+from handfoot.server.problems import (
+    ETAG_MOVED,
+    IF_MATCH_NEEDED,
+    IF_MATCH_REQUIRED,
+    PROBLEM_CONTENT_TYPE,
+    ProblemSchema,
+    abort_problem,
+    etag_mismatch,
+)
 
 #: The 401 of an operation that takes the games' API key.
 _NO_KEY = (
@@ -62,19 +70,7 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
         try:
             super()._check_precondition()
         except PreconditionRequired:
-            abort_problem(
-                428,
-                "Precondition Required",
-                "This change needs an If-Match header.",
-                errors=[
-                    {
-                        "parameter": "If-Match",
-                        "code": "required",
-                        "detail": "send If-Match with the resource's current ETag (the ETag header of a GET of it), "
-                        "so that a change made meanwhile by someone else is not overwritten",
-                    }
-                ],
-            )
+            abort_problem(428, "Precondition Required", IF_MATCH_NEEDED, errors=[IF_MATCH_REQUIRED])
 
     def check_etag(self, etag_data: Any, etag_schema: Any = None) -> None:
         """412 on a stale If-Match, naming the header, the ETag sent and the current one."""
@@ -86,18 +82,7 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
             current = f'"{self._generate_etag(etag_data)}"'
             sent = flask.request.headers.get("If-Match", "")
             abort_problem(
-                412,
-                "Precondition Failed",
-                "The resource changed since its ETag was read.",
-                errors=[
-                    {
-                        "parameter": "If-Match",
-                        "code": "etag_mismatch",
-                        "detail": f"If-Match {sent} does not match the current ETag {current}: someone changed it "
-                        "since you read it; read it again (GET), re-apply your change, and send its new ETag",
-                    }
-                ],
-                headers={"ETag": current},
+                412, "Precondition Failed", ETAG_MOVED, errors=[etag_mismatch(sent, current)], headers={"ETag": current}
             )
 
     def _set_pagination_metadata(self, page_params: Any, result: Any, headers: Any) -> tuple[Any, Any]:

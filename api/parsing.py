@@ -40,14 +40,8 @@ class JSONBodyParser(FlaskParser):
     def _raw_load_json(self, req: flask.Request) -> Any:
         if not is_json_request(req):
             if req.content_length or req.get_data(cache=True):
-                problems.abort_problem(
-                    415,
-                    "Unsupported media type",
-                    f"The body must be JSON (Content-Type: application/json), not {req.mimetype or 'untyped'}.",
-                    errors=[
-                        {"parameter": "Content-Type", "code": "invalid_value", "detail": "expected application/json"}
-                    ],
-                )
+                detail = problems.not_json_detail(req.mimetype or "untyped")
+                problems.abort_problem(415, "Unsupported media type", detail, errors=[problems.NOT_JSON])
             return core.missing
         data = req.get_data(cache=True)
         parsed = decode_json(data)  # first: a body that is not JSON is a 400 whatever its counts

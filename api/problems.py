@@ -239,6 +239,40 @@ def abort_problem(
     raise ProblemHTTPException(status, problem, all_headers)
 
 
+#: A change without If-Match (428), and one whose If-Match is stale (412: :func:`etag_mismatch`).
+IF_MATCH_NEEDED = "This change needs an If-Match header."
+IF_MATCH_REQUIRED = {
+    "parameter": "If-Match",
+    "code": "required",
+    "detail": "send If-Match with the resource's current ETag (the ETag header of a GET of it), "
+    "so that a change made meanwhile by someone else is not overwritten",
+}
+ETAG_MOVED = "The resource changed since its ETag was read."
+
+
+def etag_mismatch(sent: str, current: str) -> dict[str, str]:
+    """The ``errors`` item of a stale If-Match: the ETag ``sent`` and the ``current`` one."""
+    return {
+        "parameter": "If-Match",
+        "code": "etag_mismatch",
+        "detail": f"If-Match {sent} does not match the current ETag {current}: someone changed it "
+        "since you read it; read it again (GET), re-apply your change, and send its new ETag",
+    }
+
+
+#: A body that is not JSON (415), and a games request without a key on a server with keys (401).
+NOT_JSON = {"parameter": "Content-Type", "code": "invalid_value", "detail": "expected application/json"}
+NO_KEY = "This server has API keys: send Authorization: Bearer <key>."
+
+
+def not_json_detail(mimetype: str) -> str:
+    return f"The body must be JSON (Content-Type: application/json), not {mimetype}."
+
+
+def unauthorized_item(detail: str) -> dict[str, str]:
+    return {"parameter": "Authorization", "code": "unauthorized", "detail": detail}
+
+
 #: The title of every 422 validation-error of a body or parameters that do not match the schema.
 VALIDATION_TITLE = "Request does not match the schema"
 

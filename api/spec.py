@@ -20,7 +20,21 @@ from typing import Any
 from apispec import APISpec, BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from handfoot.server.problems import DEFAULT_TYPE_SLUGS, PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE
+from handfoot.server.problems import (
+    DEFAULT_TYPE_SLUGS,
+    ETAG_MOVED,
+    IF_MATCH_NEEDED,
+    IF_MATCH_REQUIRED,
+    NO_KEY,
+    NOT_JSON,
+    PROBLEM_CONTENT_TYPE,
+    VALIDATION_TITLE,
+    count_phrase,
+    etag_mismatch,
+    make_problem,
+    not_json_detail,
+    unauthorized_item,
+)
 
 #: ``(METHOD, path)`` → ``operationId``. camelCase, a verb first; never renamed once published
 #: (generated clients name their functions after it).
@@ -177,140 +191,72 @@ def register_headers(spec: APISpec) -> None:
 # Problem examples
 
 
-def _problem(
-    status: int,
-    slug: str,
-    detail: str,
-    instance: str,
-    errors: list[dict[str, str]] | None = None,
-    title: str | None = None,
-) -> dict[str, Any]:
-    return {
-        "type": PROBLEM_TYPE_BASE + slug,
-        "title": title or http.HTTPStatus(status).phrase,
-        "status": status,
-        "detail": detail,
-        "instance": instance,
-        "errors": errors or [],
-    }
-
-
-_NO_KEY = "This server has API keys: send Authorization: Bearer <key>."
+_GAME = "/v1/games/7"
+_SCORE = "/v1/rounds/score"
+#: Each status's example: its type's slug, title (``None``: the status's phrase), detail, path and
+#: ``errors`` (the items the server's own raise sites send, where they are constants).
+_EXAMPLES: dict[int, tuple[str, str | None, str, str, list[dict[str, str]]]] = {
+    400: (
+        "malformed-json",
+        "Malformed JSON",
+        "The request body is not valid JSON.",
+        _SCORE,
+        [{"pointer": "", "code": "malformed_json", "detail": "Invalid JSON body."}],
+    ),
+    401: ("unauthorized", "API key required", NO_KEY, "/v1/games", [unauthorized_item(NO_KEY)]),
+    404: ("not-found", "Game not found", "There is no game 7.", _GAME, []),
+    406: (
+        "not-acceptable",
+        None,
+        "The Accept header allows neither application/json nor text/csv.",
+        _GAME + "/scoresheet",
+        [],
+    ),
+    409: (
+        "round-number",
+        "Not the next round",
+        "The next round is 2, not 3.",
+        _GAME + "/rounds",
+        [{"pointer": "/round", "code": "round_number", "detail": "the next round is 2"}],
+    ),
+    412: ("precondition-failed", None, ETAG_MOVED, _GAME + "/rounds/1", [etag_mismatch('"1a2b"', '"3c4d"')]),
+    413: ("body-too-large", None, "The request body is larger than the limit of 1048576 bytes.", _SCORE, []),
+    415: ("unsupported-media-type", "Unsupported media type", not_json_detail("text/plain"), _SCORE, [NOT_JSON]),
+    422: (
+        "validation-error",
+        VALIDATION_TITLE,
+        count_phrase(1),
+        _SCORE,
+        [{"pointer": "/teams/0/tally/clean_books", "code": "invalid_type", "detail": "Not a valid integer."}],
+    ),
+    428: ("precondition-required", None, IF_MATCH_NEEDED, _GAME + "/rounds/1", [IF_MATCH_REQUIRED]),
+    429: (
+        "too-many-requests",
+        None,
+        "Too many requests for this API key or address (limit: 600 "
+        "per 1 minute); retry after the Retry-After header's seconds.",
+        _SCORE,
+        [],
+    ),
+    500: ("internal-error", None, "The server hit an unexpected error. It has been logged.", _SCORE, []),
+    503: (
+        "service-unavailable",
+        "Database unavailable",
+        "The database is unreachable or busy; retry later.",
+        "/v1/games",
+        [],
+    ),
+}
 
 
 def problem_example(status: int) -> dict[str, Any]:
     """A problem document as the server sends it for ``status`` (its ``type``, ``title`` and an
     ``errors`` item where that status names a field or header)."""
-    games = "/v1/games/7"
-    examples = {
-        400: lambda: _problem(
-            400,
-            "malformed-json",
-            "The request body is not valid JSON.",
-            "/v1/rounds/score",
-            [{"pointer": "", "code": "malformed_json", "detail": "Invalid JSON body."}],
-            "Malformed JSON",
-        ),
-        401: lambda: _problem(
-            401,
-            "unauthorized",
-            _NO_KEY,
-            "/v1/games",
-            [{"parameter": "Authorization", "code": "unauthorized", "detail": _NO_KEY}],
-            "API key required",
-        ),
-        404: lambda: _problem(404, "not-found", "There is no game 7.", games, title="Game not found"),
-        406: lambda: _problem(
-            406,
-            "not-acceptable",
-            "The Accept header allows neither application/json nor text/csv.",
-            games + "/scoresheet",
-        ),
-        409: lambda: _problem(
-            409,
-            "round-number",
-            "The next round is 2, not 3.",
-            games + "/rounds",
-            [{"pointer": "/round", "code": "round_number", "detail": "the next round is 2"}],
-            "Not the next round",
-        ),
-        412: lambda: _problem(
-            412,
-            "precondition-failed",
-            "The resource changed since its ETag was read.",
-            games + "/rounds/1",
-            [
-                {
-                    "parameter": "If-Match",
-                    "code": "etag_mismatch",
-                    "detail": 'If-Match "1a2b" does not match the current ETag '
-                    '"3c4d": someone changed it since you read it; read it '
-                    "again (GET), re-apply your change, and send its new ETag",
-                }
-            ],
-        ),
-        413: lambda: _problem(
-            413, "body-too-large", "The request body is larger than the limit of 1048576 bytes.", "/v1/rounds/score"
-        ),
-        415: lambda: _problem(
-            415,
-            "unsupported-media-type",
-            "The body must be JSON (Content-Type: application/json), not text/plain.",
-            "/v1/rounds/score",
-            [{"parameter": "Content-Type", "code": "invalid_value", "detail": "expected application/json"}],
-            "Unsupported media type",
-        ),
-        422: lambda: _problem(
-            422,
-            "validation-error",
-            "1 problem in the request.",
-            "/v1/rounds/score",
-            [{"pointer": "/teams/0/tally/clean_books", "code": "invalid_type", "detail": "Not a valid integer."}],
-            "Request does not match the schema",
-        ),
-        428: lambda: _problem(
-            428,
-            "precondition-required",
-            "This change needs an If-Match header.",
-            games + "/rounds/1",
-            [
-                {
-                    "parameter": "If-Match",
-                    "code": "required",
-                    "detail": "send If-Match with the resource's current ETag (the "
-                    "ETag header of a GET of it), so that a change made meanwhile "
-                    "by someone else is not overwritten",
-                }
-            ],
-        ),
-        429: lambda: _problem(
-            429,
-            "too-many-requests",
-            "Too many requests for this API key or address (limit: 600 "
-            "per 1 minute); retry after the Retry-After header's seconds.",
-            "/v1/rounds/score",
-        ),
-        500: lambda: _problem(
-            500, "internal-error", "The server hit an unexpected error. It has been logged.", "/v1/rounds/score"
-        ),
-        503: lambda: _problem(
-            503,
-            "service-unavailable",
-            "The database is unreachable or busy; retry later.",
-            "/v1/games",
-            title="Database unavailable",
-        ),
-    }
-    make = examples.get(status)
-    if make is not None:
-        return make()
-    phrase = http.HTTPStatus(status).phrase
-    return _problem(
-        status,
-        DEFAULT_TYPE_SLUGS.get(status, "bad-request" if status < 500 else "internal-error"),
-        f"{phrase}.",
-        "/v1/rounds/score",
+    default = (DEFAULT_TYPE_SLUGS.get(status, "bad-request" if status < 500 else "internal-error"), None)
+    slug, title, detail, path, errors = _EXAMPLES.get(
+        status, (*default, f"{http.HTTPStatus(status).phrase}.", _SCORE, [])
     )
+    return make_problem(status, title, detail, errors=errors, type_slug=slug, instance=path)
 
 
 # --------------------------------------------------------------------------------------------
