@@ -78,9 +78,6 @@ def check_ready() -> dict[str, Any]:
     db = get_db()
     try:
         db.ping()
-    except SQLAlchemyError as exc:
-        not_ready("Database unreachable", "The database did not answer; retry later.", "unreachable", exc)
-    try:
         with db.engine.connect() as connection:
             current = MigrationContext.configure(connection).get_current_revision()
     except SQLAlchemyError as exc:
