@@ -27,7 +27,7 @@ from flask.cli import FlaskGroup
 
 from handfoot.server import create_app
 from handfoot.server.config import database_url_from_env
-from handfoot.server.db import describe_database, sqlite_file
+from handfoot.server.db import describe_database, failure_reason, sqlite_file
 from handfoot.server.metrics import METRICS_DIR_PREFIX
 
 
@@ -55,11 +55,10 @@ def migrate_command() -> None:
 def unreachable(exc: BaseException) -> str:
     """One line for a database that cannot be reached: which (its password hidden), the driver's own
     reason (its first line), and what to check."""
-    text = str(getattr(exc, "orig", None) or exc).strip()
-    reason = text.splitlines()[0] if text else type(exc).__name__
+    where = describe_database(database_url_from_env())
     return (
-        f"cannot reach the {describe_database(database_url_from_env())} ({reason}); check that the database "
-        "server runs and that DATABASE_URL names it (docs/configuration.md)"
+        f"cannot reach the {where} ({failure_reason(exc)}); check that the database server runs and that "
+        "DATABASE_URL names it (docs/configuration.md)"
     )
 
 

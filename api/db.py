@@ -101,6 +101,12 @@ failures_log = logging.getLogger("handfoot.server.database")
 _LOGGED = "handfoot.database_failure_logged"
 
 
+def failure_reason(error: BaseException) -> str:
+    """The first line of the driver's message for a database error, else the error's type's name."""
+    text = str(getattr(error, "orig", None) or error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
 def log_failure(error: BaseException) -> None:
     """Log a database failure once per request (WARNING on ``handfoot.server.database``, the driver's
     first line: never sent to the client)."""
@@ -110,8 +116,7 @@ def log_failure(error: BaseException) -> None:
     if in_request:
         flask.request.environ[_LOGGED] = True
     cause = getattr(error, "orig", None) or error
-    first_line = next(iter(str(cause).strip().splitlines()), "")
-    failures_log.warning("database unavailable: %s: %s", type(cause).__name__, first_line)
+    failures_log.warning("database unavailable: %s: %s", type(cause).__name__, failure_reason(cause))
 
 
 def close_quietly(session: Session) -> None:

@@ -20,17 +20,6 @@ from typing import Any
 
 from flask import Request, Response, has_request_context, request
 
-__all__ = [
-    "LOG_FORMATS",
-    "STARTED_KEY",
-    "JsonFormatter",
-    "RequestIdFilter",
-    "finish",
-    "logging_config",
-    "request_id",
-    "start",
-]
-
 #: What a client-sent ``X-Request-ID`` may be to be echoed (else the server makes one): short, and
 #: safe to write in logs and headers as is.
 REQUEST_ID_PATTERN = re.compile(r"[A-Za-z0-9._-]{1,64}")

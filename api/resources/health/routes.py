@@ -22,7 +22,7 @@ from sqlalchemy import update
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from handfoot.server.blueprint import Blueprint
-from handfoot.server.db import get_db
+from handfoot.server.db import failure_reason, get_db
 from handfoot.server.models import HealthProbe
 from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, abort_problem
 
@@ -68,11 +68,6 @@ def not_ready(title: str, detail: str, database: str, exc: BaseException | None 
     abort_problem(503, title, detail, retry_after=RETRY_AFTER_SECONDS, database=database)
 
 
-def _cause(exc: SQLAlchemyError) -> str:
-    text = str(getattr(exc, "orig", None) or exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
 def check_ready() -> dict[str, Any]:
     """The readiness checks in order; the first that fails answers 503 (:func:`not_ready`)."""
     db = get_db()
@@ -92,7 +87,7 @@ def check_ready() -> dict[str, Any]:
     try:
         db.probe_write_lock(LOCK_PROBE_SECONDS)
     except OperationalError as exc:
-        if "locked" in _cause(exc):
+        if "locked" in failure_reason(exc):
             not_ready(
                 "Database locked",
                 f"The database's write lock has been held for over {LOCK_PROBE_SECONDS:g} s: writes would "
@@ -100,12 +95,12 @@ def check_ready() -> dict[str, Any]:
                 "locked",
                 exc,
             )
-        not_ready("Database not writable", f"The database refused a write: {_cause(exc)}.", "not_writable", exc)
+        not_ready("Database not writable", f"The database refused a write: {failure_reason(exc)}.", "not_writable", exc)
     try:
         with db.engine.begin() as connection:
             connection.execute(update(HealthProbe).where(HealthProbe.id == 1).values(checked_at=datetime.now(UTC)))
     except SQLAlchemyError as exc:
-        not_ready("Database not writable", f"The database refused a write: {_cause(exc)}.", "not_writable", exc)
+        not_ready("Database not writable", f"The database refused a write: {failure_reason(exc)}.", "not_writable", exc)
     return {"status": "ok", "database": "ok"}
 
 
