@@ -46,7 +46,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
 from handfoot.server import jsonio, wakeups
-from handfoot.server.config import SQLITE_SYNCHRONOUS_LEVELS, normalize_database_url, sqlite_synchronous_from_env
+from handfoot.server.config import normalize_database_url, sqlite_synchronous_from_env
 
 #: Stable constraint names, so migrations are reviewable and IntegrityErrors can be mapped by name
 #: (STYLE P3).
@@ -70,9 +70,7 @@ def sqlite_pragmas(synchronous: str | None = None) -> tuple[str, ...]:
     else ``FULL``): ``FULL`` syncs the WAL before ``COMMIT`` returns (an acknowledged write survives a
     power cut); ``NORMAL`` only at checkpoints (the last commits may be lost on power loss, never on a
     process crash). Raises ``ValueError`` for another level."""
-    level = sqlite_synchronous_from_env() if synchronous is None else synchronous.upper()
-    if level not in SQLITE_SYNCHRONOUS_LEVELS:
-        raise ValueError(f"SQLite synchronous must be one of {', '.join(SQLITE_SYNCHRONOUS_LEVELS)}, got {level!r}")
+    level = sqlite_synchronous_from_env(None if synchronous is None else {"HANDFOOT_SQLITE_SYNCHRONOUS": synchronous})
     return ("PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", f"PRAGMA synchronous={level}")
 
 
