@@ -58,8 +58,8 @@ def Doc(field: Callable[..., F], description: str, *args: Any, **kw: Any) -> F: 
     return field(*args, metadata={"description": description}, **kw)
 
 
-def Out(field: Callable[..., F], description: str, *args: Any, **kw: Any) -> F:  # noqa: N802
-    """A member of an answer: always sent (``required``), described."""
+def Required(field: Callable[..., F], description: str, *args: Any, **kw: Any) -> F:  # noqa: N802
+    """A required member, described: a request's must be sent, an answer's always is."""
     return Doc(field, description, *args, required=True, **kw)
 
 
@@ -146,7 +146,7 @@ class ThresholdSchema(Schema):
 
 
 class RankBonusSchema(Schema):
-    rank = Out(
+    rank = Required(
         fields.String,
         "The books' rank: 4-10, J, Q, K, A, or 3 (books of black threes).",
         validate=validate.OneOf(RULE_FIELDS["rank_book_bonuses"].choices),
@@ -261,9 +261,9 @@ class ProblemItemSchema(Schema):
     """One rule broken, in a check's answer: the same shape as an error's ``errors`` item."""
 
     # a Field: EngineProblemSchema dumps it with a Function
-    pointer: fields.Field[Any] = Out(fields.String, "JSON Pointer into the request body, e.g. `/melds/1/2`.")
-    code = Out(fields.String, "Stable problem code (docs/problems.md).")
-    detail = Out(fields.String, "The rule broken, in words, with its rule name.")
+    pointer: fields.Field[Any] = Required(fields.String, "JSON Pointer into the request body, e.g. `/melds/1/2`.")
+    code = Required(fields.String, "Stable problem code (docs/problems.md).")
+    detail = Required(fields.String, "The rule broken, in words, with its rule name.")
 
 
 def _problem_pointer(problem: Any) -> str:

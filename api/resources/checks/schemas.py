@@ -13,9 +13,9 @@ from handfoot.server.schemas import (
     EngineProblemSchema,
     Int,
     Melds,
-    Out,
     PresetId,
     Problems,
+    Required,
     RoundNumber,
     Rules,
     Schema,
@@ -33,20 +33,20 @@ class MeldValidateRequestSchema(CheckBaseSchema):
 
 
 class MeldCheckSchema(Schema):
-    valid = Out(fields.Boolean, "The meld (with `onto`, the meld after adding) breaks no rule.")
-    kind = Out(
+    valid = Required(fields.Boolean, "The meld (with `onto`, the meld after adding) breaks no rule.")
+    kind = Required(
         fields.Enum,
         "clean (no wilds), dirty (naturals and wilds) or wild (wild cards only); null when the ranks are mixed.",
         BookKind,
         by_value=True,
         allow_none=True,
     )
-    rank = Out(fields.String, "The natural cards' rank; null for a wild meld.", allow_none=True)
-    complete = Out(fields.Boolean, "The meld is a book (book_size cards or more).")
-    size = Out(fields.Integer, "Cards in the meld.")
-    naturals = Out(fields.Integer, "Natural cards.")
-    wilds = Out(fields.Integer, "Wild cards (2s and jokers).")
-    points = Out(fields.Integer, "Card points of the whole meld.")
+    rank = Required(fields.String, "The natural cards' rank; null for a wild meld.", allow_none=True)
+    complete = Required(fields.Boolean, "The meld is a book (book_size cards or more).")
+    size = Required(fields.Integer, "Cards in the meld.")
+    naturals = Required(fields.Integer, "Natural cards.")
+    wilds = Required(fields.Integer, "Wild cards (2s and jokers).")
+    points = Required(fields.Integer, "Card points of the whole meld.")
     problems = Problems(required=True)
 
 
@@ -63,9 +63,9 @@ class OpeningCheckRequestSchema(CheckBaseSchema):
 
 
 class OpeningCheckSchema(Schema):
-    points = Out(fields.Integer, "Card points counted toward the minimum.")
-    minimum = Out(fields.Integer, "The round's opening minimum (points).")
-    met = Out(fields.Boolean, "The opening is legal and reaches the minimum.")
+    points = Required(fields.Integer, "Card points counted toward the minimum.")
+    minimum = Required(fields.Integer, "The round's opening minimum (points).")
+    met = Required(fields.Boolean, "The opening is legal and reaches the minimum.")
     problems = Problems(required=True)
 
 
@@ -76,23 +76,23 @@ class GoingOutCheckRequestSchema(CheckBaseSchema):
 
 
 class BooksSchema(Schema):
-    clean_books = Out(fields.Integer, "Clean books.")
-    dirty_books = Out(fields.Integer, "Dirty books.")
-    wild_books = Out(fields.Integer, "Wild books.")
+    clean_books = Required(fields.Integer, "Clean books.")
+    dirty_books = Required(fields.Integer, "Dirty books.")
+    wild_books = Required(fields.Integer, "Wild books.")
 
 
 class GoingOutCheckSchema(Schema):
-    met = Out(
+    met = Required(
         fields.Boolean,
         "No rule is known to be broken: the side may go out, unless `unknown` lists an input "
         "not given on which the answer rests (unknown is not yes).",
     )
-    books = Out(fields.Nested, "Completed books on the table, by kind.", BooksSchema)
-    missing = Out(fields.Nested, "Books still missing for the contract, by kind.", BooksSchema)
-    contract = Out(fields.Nested, "The contract of this round.", BooksSchema)
+    books = Required(fields.Nested, "Completed books on the table, by kind.", BooksSchema)
+    missing = Required(fields.Nested, "Books still missing for the contract, by kind.", BooksSchema)
+    contract = Required(fields.Nested, "The contract of this round.", BooksSchema)
     problems = Problems(required=True)
     # `unknown` is a Schema's own setting: the member is named by data_key
-    unknown_inputs = Out(
+    unknown_inputs = Required(
         fields.List,
         "Each input not given that decides the answer (code input_needed, with its pointer), "
         "e.g. a player's played_from_foot where every player must have played from the foot.",
@@ -120,6 +120,6 @@ class DiscardPileCheckRequestSchema(CheckBaseSchema):
 
 
 class DiscardPileCheckSchema(Schema):
-    allowed = Out(fields.Boolean, "The player may take the pile.")
-    cards = Out(fields.Integer, "Cards that would be taken (the top pile_take_count, all if fewer).")
+    allowed = Required(fields.Boolean, "The player may take the pile.")
+    cards = Required(fields.Integer, "Cards that would be taken (the top pile_take_count, all if fewer).")
     problems = Problems(required=True)

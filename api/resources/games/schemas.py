@@ -18,8 +18,8 @@ from handfoot.server.schemas import (
     MAX_ROUNDS_PER_GAME,
     MAX_TEAMS,
     Doc,
-    Out,
     PresetId,
+    Required,
     RoundNumber,
     Rules,
     Schema,
@@ -46,7 +46,7 @@ def _ts(description: str, *, allow_none: bool = False, required: bool = False) -
 
 class GameTeamSchema(Schema):
     name = Name(f"Side name (unique in the game; at most {MAX_NAME_LENGTH} characters).", required=True)
-    players = Out(
+    players = Required(
         fields.List,
         "The side's players, by name (unique in the game, ignoring case); a player "
         "playing alone is a side of one. Counted against the rules' players_per_team_min/max.",
@@ -59,7 +59,7 @@ class GameCreateSchema(Schema):
     name = Name(f"The game's name (at most {MAX_NAME_LENGTH} characters).", required=True)
     preset = PresetId(required=True)
     rules = Rules()
-    teams = Out(
+    teams = Required(
         fields.List,
         "The sides, in the order score sheets show them; checked against the rules' "
         "teams_min/teams_max, players_per_team_min/max, the players at the table "
@@ -152,36 +152,36 @@ class RoundUpdateSchema(Schema):
 
 
 class SideTotalSchema(Schema):
-    name = Out(fields.String, "Side name.")
-    total = Out(fields.Integer, "The side's total (points).")
+    name = Required(fields.String, "Side name.")
+    total = Required(fields.Integer, "The side's total (points).")
 
 
 class SideMinimumSchema(Schema):
-    name = Out(fields.String, "Side name.")
-    minimum = Out(fields.Integer, "The side's opening minimum next round (points).")
+    name = Required(fields.String, "Side name.")
+    minimum = Required(fields.Integer, "The side's opening minimum next round (points).")
 
 
 class ContractOutSchema(Schema):
-    clean_books = Out(fields.Integer, "Clean books needed to go out.")
-    dirty_books = Out(fields.Integer, "Dirty books needed to go out.")
-    wild_books = Out(fields.Integer, "Wild books needed to go out.")
+    clean_books = Required(fields.Integer, "Clean books needed to go out.")
+    dirty_books = Required(fields.Integer, "Dirty books needed to go out.")
+    wild_books = Required(fields.Integer, "Wild books needed to go out.")
 
 
 class GameTeamOutSchema(Schema):
-    name = Out(fields.String, "Side name.")
-    players = Out(fields.List, "The side's players.", fields.String())
+    name = Required(fields.String, "Side name.")
+    players = Required(fields.List, "The side's players.", fields.String())
 
 
 class RoundSchema(Schema):
-    number = Out(fields.Integer, "Round number (1 = first).")
-    revision = Out(fields.Integer, "1, plus one per correction; the round's ETag follows it.")
-    request = Out(fields.Dict, "The body as sent (cards or tallies), with its round number.")
-    teams = Out(
+    number = Required(fields.Integer, "Round number (1 = first).")
+    revision = Required(fields.Integer, "1, plus one per correction; the round's ETag follows it.")
+    request = Required(fields.Dict, "The body as sent (cards or tallies), with its round number.")
+    teams = Required(
         fields.List,
         "A Breakdown per side, in the game's side order (as POST /v1/rounds/score).",
         fields.Nested(BreakdownSchema),
     )
-    totals_after = Out(fields.List, "Running totals after this round.", fields.Nested(SideTotalSchema))
+    totals_after = Required(fields.List, "Running totals after this round.", fields.Nested(SideTotalSchema))
     created_at = _ts("When the round was first stored.", required=True)
     updated_at = _ts("When the current revision was stored.", required=True)
 
@@ -189,38 +189,40 @@ class RoundSchema(Schema):
 class RoundSummarySchema(Schema):
     """A round in a game's read: its scores from the game's stored running totals, and its URL."""
 
-    number = Out(fields.Integer, "Round number (1 = first).")
-    revision = Out(
+    number = Required(fields.Integer, "Round number (1 = first).")
+    revision = Required(
         fields.Integer, "1, plus one per correction (above 1: the round was corrected; its revisions are its history)."
     )
-    scores = Out(
+    scores = Required(
         fields.List,
         "Each side's score in this round (points; its Breakdown's `total`), in side order.",
         fields.Nested(SideTotalSchema),
     )
-    totals_after = Out(fields.List, "Running totals after this round.", fields.Nested(SideTotalSchema))
-    href = Out(fields.String, "The round's URL: GET it for the request as sent, every side's Breakdown and its ETag.")
+    totals_after = Required(fields.List, "Running totals after this round.", fields.Nested(SideTotalSchema))
+    href = Required(
+        fields.String, "The round's URL: GET it for the request as sent, every side's Breakdown and its ETag."
+    )
 
 
 class _GameStateFields(Schema):
-    id = Out(fields.Integer, "Game id.")
-    name = Out(fields.String, "The game's name.")
+    id = Required(fields.Integer, "Game id.")
+    name = Required(fields.String, "The game's name.")
     preset = PresetId("The preset the game's rules start from.", required=True)
-    status = Out(
+    status = Required(
         fields.String,
         "in_progress, tiebreaker (level after the end: one more round), or finished.",
         validate=validate.OneOf(GAME_STATUSES),  # documents the enum; an answer is not validated
     )
-    teams = Out(fields.List, "The sides and their players.", fields.Nested(GameTeamOutSchema))
-    totals = Out(fields.List, "Every side's total so far.", fields.Nested(SideTotalSchema))
-    leaders = Out(
+    teams = Required(fields.List, "The sides and their players.", fields.Nested(GameTeamOutSchema))
+    totals = Required(fields.List, "Every side's total so far.", fields.Nested(SideTotalSchema))
+    leaders = Required(
         fields.List,
         "Every side with the top total (two or more when level; empty before the first round).",
         fields.String(),
     )
-    winner = Out(fields.String, "The winning side once finished without a tie; null otherwise.", allow_none=True)
-    tie = Out(fields.Boolean, "Finished level, and the rules let the tie stand.")
-    rounds_played = Out(fields.Integer, "Rounds stored.")
+    winner = Required(fields.String, "The winning side once finished without a tie; null otherwise.", allow_none=True)
+    tie = Required(fields.Boolean, "Finished level, and the rules let the tie stand.")
+    rounds_played = Required(fields.Integer, "Rounds stored.")
     created_at = _ts("When the game was created.", required=True)
     updated_at = _ts("When the game last changed (a round appended or corrected).", required=True)
 
@@ -230,70 +232,70 @@ class GameSummarySchema(_GameStateFields):
 
 
 class GameSchema(_GameStateFields):
-    rules = Out(
+    rules = Required(
         fields.Dict,
         "The full resolved RuleSet snapshot (as GET /v1/presets/{id} "
         "`rules`): the game keeps it even if the preset changes later.",
     )
-    rules_overridden = Out(
+    rules_overridden = Required(
         fields.List, "Rule names whose values differ from the preset's (house rules).", fields.String()
     )
-    house_rules = Out(fields.Dict, "The house-rule overrides as sent.")
-    next_round = Out(fields.Integer, "The round to play next; null when finished.", allow_none=True)
-    next_opening_minimum = Out(
+    house_rules = Required(fields.Dict, "The house-rule overrides as sent.")
+    next_round = Required(fields.Integer, "The round to play next; null when finished.", allow_none=True)
+    next_opening_minimum = Required(
         fields.Integer,
         "The next round's opening minimum (points; the tiebreaker's minimum in a "
         "tiebreaker); null when finished. The lowest of next_opening_minimums.",
         allow_none=True,
     )
-    next_opening_minimums = Out(
+    next_opening_minimums = Required(
         fields.List,
         "The next opening minimum per side (they differ only under opening_thresholds); null when finished.",
         fields.Nested(SideMinimumSchema),
         allow_none=True,
     )
-    next_contract = Out(
+    next_contract = Required(
         fields.Nested, "The books needed to go out next round; null when finished.", ContractOutSchema, allow_none=True
     )
-    end_reason = Out(
+    end_reason = Required(
         fields.String,
         'Why the game ended, e.g. "4 rounds '
         'played", "Us reached 10000", "4 rounds played; tie '
         'stands"; null until finished.',
         allow_none=True,
     )
-    rounds = Out(
+    rounds = Required(
         fields.List,
         "Every round, in order, summarised: number, revision, scores and running totals, with "
         "`href`, the round's URL for its full Breakdowns (GET /v1/games/{game_id}/rounds/{number}).",
         fields.Nested(RoundSummarySchema),
     )
-    version = Out(fields.Integer, "Increments on every change; the game's ETag follows it.")
+    version = Required(fields.Integer, "Increments on every change; the game's ETag follows it.")
 
 
 class RevisionSchema(Schema):
-    revision = Out(fields.Integer, "Revision number (1 = as first stored).")
-    current = Out(fields.Boolean, "Whether this is the round as it stands now.")
-    request = Out(fields.Dict, "The body of this revision, as sent.")
-    teams = Out(fields.List, "Its Breakdowns.", fields.Nested(BreakdownSchema))
+    revision = Required(fields.Integer, "Revision number (1 = as first stored).")
+    current = Required(fields.Boolean, "Whether this is the round as it stands now.")
+    request = Required(fields.Dict, "The body of this revision, as sent.")
+    teams = Required(fields.List, "Its Breakdowns.", fields.Nested(BreakdownSchema))
     created_at = _ts("When this revision was stored.", required=True)
     replaced_at = _ts("When a correction replaced it; null for the current one.", required=True, allow_none=True)
-    author = Out(fields.String, "The name of the API key that wrote it; null without keys.", allow_none=True)
+    author = Required(fields.String, "The name of the API key that wrote it; null without keys.", allow_none=True)
 
 
 class ScoresheetRowSchema(Schema):
-    round = Out(fields.Integer, "Round number.")
-    scores = Out(fields.List, "Each side's score in the round (side order).", fields.Integer())
-    totals = Out(fields.List, "Each side's running total after it.", fields.Integer())
+    round = Required(fields.Integer, "Round number.")
+    scores = Required(fields.List, "Each side's score in the round (side order).", fields.Integer())
+    totals = Required(fields.List, "Each side's running total after it.", fields.Integer())
 
 
 class ScoresheetSchema(Schema):
-    game_id = Out(fields.Integer, "Game id.")
-    name = Out(fields.String, "The game's name.")
-    teams = Out(fields.List, "Side names: the columns.", fields.String())
-    rows = Out(fields.List, "One row per round.", fields.Nested(ScoresheetRowSchema))
-    totals = Out(fields.List, "Each side's total.", fields.Integer())
-    status = Out(fields.String, "in_progress, tiebreaker or finished.", validate=validate.OneOf(GAME_STATUSES))
-    leaders = Out(fields.List, "Every side with the top total.", fields.String())
-    winner = Out(fields.String, "The winner once finished without a tie.", allow_none=True)
-    tie = Out(fields.Boolean, "Finished level, and the tie stands.")
+    game_id = Required(fields.Integer, "Game id.")
+    name = Required(fields.String, "The game's name.")
+    teams = Required(fields.List, "Side names: the columns.", fields.String())
+    rows = Required(fields.List, "One row per round.", fields.Nested(ScoresheetRowSchema))
+    totals = Required(fields.List, "Each side's total.", fields.Integer())
+    status = Required(fields.String, "in_progress, tiebreaker or finished.", validate=validate.OneOf(GAME_STATUSES))
+    leaders = Required(fields.List, "Every side with the top total.", fields.String())
+    winner = Required(fields.String, "The winner once finished without a tie.", allow_none=True)
+    tie = Required(fields.Boolean, "Finished level, and the tie stands.")

@@ -13,7 +13,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from handfoot.engine import PRESETS
 from handfoot.engine.history import BOOK_KINDS
-from handfoot.server.schemas import Doc, Out, Schema
+from handfoot.server.schemas import Doc, Required, Schema
 
 #: The export's formats, by ``format`` value: its media type.
 FORMATS = {"ndjson": "application/x-ndjson", "csv": "text/csv"}
@@ -95,18 +95,18 @@ _BOOKS = ", ".join(BOOK_KINDS)
 
 
 class _Figures(Schema):
-    names = Out(fields.List, "Every spelling of the name used, the most recent game's last.", fields.String())
-    games = Out(fields.Integer, "Games played (matching the filters).")
-    finished = Out(fields.Integer, "Of those, the games that are finished.")
-    wins = Out(fields.Integer, "Finished games won (a tie is no win).")
-    rounds = Out(fields.Integer, "Rounds played, in every game (finished or not).")
-    points = Out(fields.Integer, "The sum of the round scores (points).")
-    average_round = Out(
+    names = Required(fields.List, "Every spelling of the name used, the most recent game's last.", fields.String())
+    games = Required(fields.Integer, "Games played (matching the filters).")
+    finished = Required(fields.Integer, "Of those, the games that are finished.")
+    wins = Required(fields.Integer, "Finished games won (a tie is no win).")
+    rounds = Required(fields.Integer, "Rounds played, in every game (finished or not).")
+    points = Required(fields.Integer, "The sum of the round scores (points).")
+    average_round = Required(
         fields.Float, "Mean round score (points, to one decimal); null before any round.", allow_none=True
     )
-    best_round = Out(fields.Integer, "Highest round score (points); null before any round.", allow_none=True)
-    went_out = Out(fields.Integer, "Rounds in which the side (the player's side) went out.")
-    books = Out(
+    best_round = Required(fields.Integer, "Highest round score (points); null before any round.", allow_none=True)
+    went_out = Required(fields.Integer, "Rounds in which the side (the player's side) went out.")
+    books = Required(
         fields.Dict,
         f"Books made, by kind: always {_BOOKS}, and any other kind the stored breakdowns hold.",
         keys=fields.String(),
@@ -115,7 +115,7 @@ class _Figures(Schema):
 
 
 class PlayerStatisticsSchema(_Figures):
-    name = Out(
+    name = Required(
         fields.String,
         "The player's name as written in their most recent game. "
         "Players are matched across games by name, ignoring case (Unicode NFC, "
@@ -124,7 +124,7 @@ class PlayerStatisticsSchema(_Figures):
 
 
 class SideStatisticsSchema(_Figures):
-    players = Out(
+    players = Required(
         fields.List,
         "The side's players (as written in its most "
         "recent game). A side is its players, matched as players "
@@ -134,14 +134,14 @@ class SideStatisticsSchema(_Figures):
 
 
 class StatisticsSchema(Schema):
-    games = Out(fields.Integer, "Games counted (the caller's, matching the filters).")
-    rounds = Out(fields.Integer, "Rounds in those games.")
-    players = Out(
+    games = Required(fields.Integer, "Games counted (the caller's, matching the filters).")
+    rounds = Required(fields.Integer, "Rounds in those games.")
+    players = Required(
         fields.List,
         "Per player: most games first, then most wins, then by name.",
         fields.Nested(PlayerStatisticsSchema),
     )
-    sides = Out(
+    sides = Required(
         fields.List,
         "Per side (the same players together): most games first, then most wins, then by players.",
         fields.Nested(SideStatisticsSchema),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields
 
-from handfoot.server.schemas import Out, Schema
+from handfoot.server.schemas import Required, Schema
 
 
 class PresetSummarySchema(Schema):
@@ -20,7 +20,7 @@ class PresetSummarySchema(Schema):
             "example": "Pagat (partnership rules by Bill Whitnack)",
         },
     )
-    summary = Out(fields.String, "One line on what makes it different.")
+    summary = Required(fields.String, "One line on what makes it different.")
 
 
 class ProvenanceSchema(Schema):
@@ -34,37 +34,37 @@ class ProvenanceSchema(Schema):
             "enum": ["stated", "option", "filled", "reported", "derived", "decision", "default"],
         },
     )
-    source = Out(
+    source = Required(
         fields.String,
         "The published rule set that states it, a preset id for filled values, or the decision's reference.",
     )
-    note = Out(fields.String, "The source's words, or why.")
+    note = Required(fields.String, "The source's words, or why.")
 
 
 class RuleFieldSchema(Schema):
-    name = Out(fields.String, "The rule's name, as used in `rules` overrides.")
-    group = Out(
+    name = Required(fields.String, "The rule's name, as used in `rules` overrides.")
+    group = Required(
         fields.String, "sides, deal, game, card_values, melds, bonuses, red_threes, opening, going_out or discard_pile."
     )
-    description = Out(fields.String, "What the value means, with its unit.")
-    value = Out(fields.Raw, "The preset's value (points unless the description says otherwise).")
-    provenance = Out(fields.Nested, "Where the value comes from.", ProvenanceSchema)
+    description = Required(fields.String, "What the value means, with its unit.")
+    value = Required(fields.Raw, "The preset's value (points unless the description says otherwise).")
+    provenance = Required(fields.Nested, "Where the value comes from.", ProvenanceSchema)
 
 
 class PresetSchema(PresetSummarySchema):
-    rules = Out(
+    rules = Required(
         fields.Dict,
         "The full RuleSet: every value by rule name (the shape `rules` overrides take).",
         keys=fields.String(),
         values=fields.Raw(),
     )
-    provenance = Out(
+    provenance = Required(
         fields.Dict,
         "Where each value comes from, by rule name.",
         keys=fields.String(),
         values=fields.Nested(ProvenanceSchema),
     )
-    fields_ = Out(
+    fields_ = Required(
         fields.List,
         "Every rule in order, with its group, description, value and provenance (for display).",
         fields.Nested(RuleFieldSchema),

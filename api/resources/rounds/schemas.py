@@ -19,9 +19,9 @@ from handfoot.server.schemas import (
     EngineProblemSchema,
     Int,
     Melds,
-    Out,
     PresetId,
     Problems,
+    Required,
     RoundNumber,
     Rules,
     Schema,
@@ -42,7 +42,7 @@ def _count(description: str) -> Any:
 
 
 class RankBooksSchema(Schema):
-    rank = Out(
+    rank = Required(
         fields.String,
         "A rank with a bonus of its own (house rule rank_book_bonuses), e.g. `7`, or `3` for black threes.",
         validate=validate.Length(min=1, max=2),
@@ -197,23 +197,23 @@ class RoundScoreRequestSchema(RoundBodyMixin):
 
 
 class LineSchema(Schema):
-    code = Out(
+    code = Required(
         fields.String,
         "clean_books, dirty_books, wild_books, going_out, "
         "books_of_<rank> (house rule rank_book_bonuses, e.g. books_of_7), red_threes_on_table, "
         "red_threes_caught, perfect_cut, cut_within_1, cut_within_3, table_points, burn, points_left.",
     )
-    label = Out(fields.String, "The line in words.")
-    count = Out(fields.Integer, "How many (books, red threes...), where it applies.", allow_none=True)
-    points_each = Out(fields.Integer, "Points per item, where it applies.", allow_none=True)
-    points = Out(fields.Integer, "The line's points (signed).")
+    label = Required(fields.String, "The line in words.")
+    count = Required(fields.Integer, "How many (books, red threes...), where it applies.", allow_none=True)
+    points_each = Required(fields.Integer, "Points per item, where it applies.", allow_none=True)
+    points = Required(fields.Integer, "The line's points (signed).")
 
 
 class BreakdownSchema(Schema):
-    name = Out(fields.String, "Side name, as sent.")
-    total = Out(fields.Integer, "The side's round score: the sum of its lines (points).")
-    lines = Out(fields.List, "One line per item, in order.", fields.Nested(LineSchema))
-    warnings = Out(
+    name = Required(fields.String, "Side name, as sent.")
+    total = Required(fields.Integer, "The side's round score: the sum of its lines (points).")
+    lines = Required(fields.List, "One line per item, in order.", fields.Nested(LineSchema))
+    warnings = Required(
         fields.List,
         "What is scored but breaks a rule: the meld rules the side's table breaks that stand "
         "and score all the same (rule illegal_melds_stand, the Hodges family rules' \"what's layed is "
@@ -226,15 +226,15 @@ class BreakdownSchema(Schema):
 
 class RoundScoreSchema(Schema):
     preset = PresetId("The preset scored under.", required=True)
-    round = Out(fields.Integer, "Round number.")
-    rules_overridden = Out(
+    round = Required(fields.Integer, "Round number.")
+    rules_overridden = Required(
         fields.List, "The rule names whose values differ from the preset's (house rules).", fields.String()
     )
-    teams = Out(fields.List, "A Breakdown per side, in order.", fields.Nested(BreakdownSchema))
+    teams = Required(fields.List, "A Breakdown per side, in order.", fields.Nested(BreakdownSchema))
 
 
 class RoundCompareRequestSchema(RoundBodyMixin):
-    presets = Out(
+    presets = Required(
         fields.List,
         "The presets to score the round under (house `rules` apply to each).",
         PresetId(),
@@ -244,13 +244,13 @@ class RoundCompareRequestSchema(RoundBodyMixin):
 
 class ComparisonSchema(Schema):
     preset = PresetId("Preset id.", required=True)
-    valid = Out(fields.Boolean, "Whether the round is legal under this preset.")
-    teams = Out(
+    valid = Required(fields.Boolean, "Whether the round is legal under this preset.")
+    teams = Required(
         fields.List, "A Breakdown per side when valid, else null.", fields.Nested(BreakdownSchema), allow_none=True
     )
     problems = Problems(required=True)
 
 
 class RoundComparisonSchema(Schema):
-    round = Out(fields.Integer, "Round number.")
-    results = Out(fields.List, "One result per preset, in order.", fields.Nested(ComparisonSchema))
+    round = Required(fields.Integer, "Round number.")
+    results = Required(fields.List, "One result per preset, in order.", fields.Nested(ComparisonSchema))

@@ -23,8 +23,8 @@ from handfoot.server.schemas import (
     Doc,
     Int,
     Melds,
-    Out,
     PresetId,
+    Required,
     Rules,
     Schema,
 )
@@ -161,7 +161,7 @@ def _action_schema(kind: str) -> type[Schema]:
     (``ACTION_MEMBERS``), except those only the table writes into a log (``logged``: a seat that
     sends one gets a 422 ``unknown_field`` naming it)."""
     attrs: dict[str, Any] = {
-        "type": Out(fields.String, f"`{kind}`.", validate=validate.OneOf([kind])),
+        "type": Required(fields.String, f"`{kind}`.", validate=validate.OneOf([kind])),
         "seat": Doc(
             Int,
             "Leave it out (the Seat-Token names the seat), or send the token's own seat.",
@@ -261,10 +261,10 @@ class EventsQueryArgsSchema(Schema):
 
 
 class SeatTokenSchema(Schema):
-    seat = Out(fields.Integer, "The seat's index, in turn order.")
-    name = Out(fields.String, "The player's name.")
-    side = Out(fields.Integer, "The index of the player's side.")
-    token = Out(fields.String, "The seat's secret token (`Seat-Token` header): shown only in this answer.")
+    seat = Required(fields.Integer, "The seat's index, in turn order.")
+    name = Required(fields.String, "The player's name.")
+    side = Required(fields.Integer, "The index of the player's side.")
+    token = Required(fields.String, "The seat's secret token (`Seat-Token` header): shown only in this answer.")
 
 
 def _d(text: str) -> dict[str, str]:
@@ -339,27 +339,27 @@ class TableSchema(_TableHeadSchema):
 class ScoreSchema(Schema):
     name = fields.String(required=True, metadata=_d("The side's name."))
     total = fields.Integer(required=True, metadata=_d("The side's score for the round (points)."))
-    lines = Out(fields.List, "The Breakdown's lines.", fields.Dict())
+    lines = Required(fields.List, "The Breakdown's lines.", fields.Dict())
 
 
 class LastRoundSchema(Schema):
     round = fields.Integer(required=True, metadata=_d("The round's number in the game."))
-    ended = Out(fields.String, "went_out or stock_out.")
+    ended = Required(fields.String, "went_out or stock_out.")
     out_side = fields.Integer(allow_none=True, required=True, metadata=_d("The side that went out (null: none)."))
-    seed = Out(fields.Integer, "The round's seed (public once ended).")
+    seed = Required(fields.Integer, "The round's seed (public once ended).")
     score = fields.List(fields.Nested(ScoreSchema), required=True, metadata=_d("Each side's Breakdown of the round."))
-    href = Out(fields.String, "The round's log: GET it.")
+    href = Required(fields.String, "The round's log: GET it.")
 
 
 class SeatViewSchema(Schema):
     table = fields.Integer(required=True, metadata=_ID)
     game = fields.Integer(required=True, metadata=_GAME)
     status = fields.String(required=True, metadata=_STATUS)
-    version = Out(fields.Integer, "The table's version (every action over all rounds): send it with an action.")
+    version = Required(fields.Integer, "The table's version (every action over all rounds): send it with an action.")
     round = fields.Integer(required=True, metadata=_ROUND)
-    rounds = Out(fields.Integer, "The game's rounds (null: played to a target score).", allow_none=True)
+    rounds = Required(fields.Integer, "The game's rounds (null: played to a target score).", allow_none=True)
     preset = PresetId("The game's preset id (GET /v1/presets/{id}): with `rules`, the rules in force.", required=True)
-    rules = Out(
+    rules = Required(
         fields.Dict, "The game's house-rule overrides on top of `preset`, as stored with the game (`{}`: none)."
     )
     view = fields.Dict(
@@ -373,7 +373,7 @@ class SeatViewSchema(Schema):
             "allOf": [{"$ref": "#/components/schemas/SeatViewBody"}],
         },
     )
-    last_round = Out(
+    last_round = Required(
         fields.Nested,
         "The last round ended at this table (null before the first ends).",
         LastRoundSchema,
@@ -386,10 +386,10 @@ class TableRoundSchema(Schema):
     seed = fields.Integer(required=True, metadata=_d("The seed the round was dealt from (engine new_round)."))
     ended = fields.String(required=True, metadata=_d("went_out or stock_out."))
     out_side = fields.Integer(allow_none=True, required=True, metadata=_d("The side that went out (null: none)."))
-    actions = Out(
+    actions = Required(
         fields.List,
         "Every action of the round in order, each with its `seat` (with the seed, replays it).",
         fields.Dict(),
     )
     score = fields.List(fields.Nested(ScoreSchema), required=True, metadata=_d("Each side's Breakdown of the round."))
-    game_round_href = Out(fields.String, "The round in the game's history.")
+    game_round_href = Required(fields.String, "The round in the game's history.")
