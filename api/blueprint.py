@@ -17,10 +17,10 @@ from handfoot.server.problems import (
     IF_MATCH_NEEDED,
     IF_MATCH_REQUIRED,
     PROBLEM_CONTENT_TYPE,
-    ProblemSchema,
     abort_problem,
     etag_mismatch,
 )
+from handfoot.server.schemas import ProblemSchema
 
 #: The 401 of an operation that takes the games' API key.
 _NO_KEY = (

@@ -24,7 +24,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 import flask
-import marshmallow as ma
 from werkzeug.exceptions import HTTPException
 
 from handfoot.engine.errors import HandFootError
@@ -98,55 +97,6 @@ DEFAULT_TYPE_SLUGS: dict[int, str] = {
     500: "internal-error",
     503: "service-unavailable",
 }
-
-# --------------------------------------------------------------------------------------------
-# Document shape (for the OpenAPI spec; the handlers build plain dicts of the same shape)
-
-
-class ProblemErrorSchema(ma.Schema):
-    """One item of a problem's ``errors``: where, which rule (``code``), and why."""
-
-    pointer = ma.fields.String(
-        metadata={
-            "description": "JSON Pointer (RFC 6901) into the request body, e.g. "
-            '"/teams/0/melds/1/2"; "" is the whole body.'
-        }
-    )
-    parameter = ma.fields.String(metadata={"description": "Name of the query, header or path parameter at fault."})
-    code = ma.fields.String(required=True, metadata={"description": "Stable machine-readable code (docs/problems.md)."})
-    detail = ma.fields.String(required=True, metadata={"description": "The problem in words."})
-
-
-class ProblemSchema(ma.Schema):
-    """RFC 9457 problem details, with an ``errors`` extension listing every problem found."""
-
-    class Meta:
-        # RFC 9457 §3.2: problem types may add extension members; clients ignore unknown ones.
-        unknown = ma.INCLUDE
-
-    type = ma.fields.String(
-        required=True,
-        metadata={"description": "URI of the problem type (https://handfoot.dev/problems/...)."},
-    )
-    title = ma.fields.String(required=True, metadata={"description": "Summary of the type."})
-    status = ma.fields.Integer(required=True, metadata={"description": "The HTTP status code."})
-    detail = ma.fields.String(metadata={"description": "This occurrence in words."})
-    instance = ma.fields.String(metadata={"description": "The request path."})
-    errors = ma.fields.List(
-        ma.fields.Nested(ProblemErrorSchema),
-        required=True,
-        metadata={
-            "description": "Every problem found, each at a pointer or parameter (at most the first 100: "
-            "then `errors_found` counts them all and `errors_not_listed` the rest)."
-        },
-    )
-    errors_found = ma.fields.Integer(
-        metadata={"description": "Only when not every error is listed: how many problems were found."}
-    )
-    errors_not_listed = ma.fields.Integer(
-        metadata={"description": "Only when not every error is listed: how many are left out of `errors`."}
-    )
-
 
 # --------------------------------------------------------------------------------------------
 # Helpers

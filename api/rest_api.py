@@ -25,12 +25,12 @@ from handfoot.server.problems import (
     PROBLEM_CONTENT_TYPE,
     VALIDATION_TITLE,
     ProblemHTTPException,
-    ProblemSchema,
     count_phrase,
     flatten_messages,
     make_problem,
     problem_response,
 )
+from handfoot.server.schemas import ProblemSchema
 from handfoot.server.spec import (
     SpecFinishingPlugin,
     add_headers,

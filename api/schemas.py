@@ -257,6 +257,40 @@ def Rules(**kw: Any) -> fields.Nested:  # noqa: N802
     )
 
 
+class ProblemErrorSchema(ma.Schema):
+    """One item of a problem's ``errors``: where, which rule (``code``), and why."""
+
+    pointer = Doc(
+        fields.String, 'JSON Pointer (RFC 6901) into the request body, e.g. "/teams/0/melds/1/2"; "" is the whole body.'
+    )
+    parameter = Doc(fields.String, "Name of the query, header or path parameter at fault.")
+    code = Required(fields.String, "Stable machine-readable code (docs/problems.md).")
+    detail = Required(fields.String, "The problem in words.")
+
+
+class ProblemSchema(ma.Schema):
+    """RFC 9457 problem details (the document ``problems.make_problem`` builds), with an ``errors``
+    extension listing every problem found."""
+
+    class Meta:
+        # RFC 9457 §3.2: problem types may add extension members; clients ignore unknown ones.
+        unknown = ma.INCLUDE
+
+    type = Required(fields.String, "URI of the problem type (https://handfoot.dev/problems/...).")
+    title = Required(fields.String, "Summary of the type.")
+    status = Required(fields.Integer, "The HTTP status code.")
+    detail = Doc(fields.String, "This occurrence in words.")
+    instance = Doc(fields.String, "The request path.")
+    errors = Required(
+        fields.List,
+        "Every problem found, each at a pointer or parameter (at most the first 100: "
+        "then `errors_found` counts them all and `errors_not_listed` the rest).",
+        fields.Nested(ProblemErrorSchema),
+    )
+    errors_found = Doc(fields.Integer, "Only when not every error is listed: how many problems were found.")
+    errors_not_listed = Doc(fields.Integer, "Only when not every error is listed: how many are left out of `errors`.")
+
+
 class ProblemItemSchema(Schema):
     """One rule broken, in a check's answer: the same shape as an error's ``errors`` item."""
 

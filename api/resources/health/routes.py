@@ -24,7 +24,8 @@ from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from handfoot.server.blueprint import Blueprint
 from handfoot.server.db import failure_reason, get_db
 from handfoot.server.models import HealthProbe
-from handfoot.server.problems import PROBLEM_CONTENT_TYPE, ProblemSchema, abort_problem
+from handfoot.server.problems import PROBLEM_CONTENT_TYPE, abort_problem
+from handfoot.server.schemas import ProblemSchema
 
 from .schemas import HealthSchema, LiveSchema
 
