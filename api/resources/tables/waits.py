@@ -12,10 +12,10 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
-from typing import Any
 
 import flask
 
@@ -60,18 +60,6 @@ class Ticket:
 KEYLESS = None
 
 
-def _take(counts: dict[Any, int], key: Any) -> None:
-    counts[key] = counts.get(key, 0) + 1
-
-
-def _give_back(counts: dict[Any, int], key: Any) -> None:
-    left = counts[key] - 1
-    if left:
-        counts[key] = left
-    else:
-        del counts[key]
-
-
 class Waits:
     """The waits in progress in this process, by seat, by client address and by owner (the id of
     the API key a table belongs to, :data:`KEYLESS` for tables made without one).
@@ -91,8 +79,8 @@ class Waits:
         self.per_owner = max(1, min(per_owner or per_process, per_process - 1))
         self._lock = threading.Lock()
         self._seats: dict[tuple[int, int], Ticket] = {}
-        self._addresses: dict[str, int] = {}
-        self._owners: dict[int | None, int] = {}
+        self._addresses: Counter[str] = Counter()
+        self._owners: Counter[int | None] = Counter()
         self._count = 0
         self._clock = clock
         #: The seats refused in the last RETRY_AFTER_MAX seconds, by their last refusal's time
@@ -120,9 +108,9 @@ class Waits:
         """Whose waits are at their cap (``"this server's"``, ...), or ``None``."""
         if self._count >= self.per_process:
             return "this server's"
-        if self._owners.get(owner, 0) >= self.per_owner:
+        if self._owners[owner] >= self.per_owner:
             return "this table owner's"
-        if self._addresses.get(address, 0) >= self.per_address:
+        if self._addresses[address] >= self.per_address:
             return "this address's"
         return None
 
@@ -147,8 +135,8 @@ class Waits:
             if previous is not None:
                 previous.superseded.set()
             self._seats[(table_id, seat)] = ticket
-            _take(self._addresses, address)
-            _take(self._owners, owner)
+            self._addresses[address] += 1
+            self._owners[owner] += 1
             self._count += 1
         SEATS_WAITING.inc()
         try:
@@ -158,8 +146,8 @@ class Waits:
             with self._lock:
                 if self._seats.get((table_id, seat)) is ticket:
                     del self._seats[(table_id, seat)]
-                _give_back(self._addresses, address)
-                _give_back(self._owners, owner)
+                self._addresses -= Counter({address: 1})  # a count at 0 leaves the Counter
+                self._owners -= Counter({owner: 1})
                 self._count -= 1
 
 
