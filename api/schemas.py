@@ -128,9 +128,30 @@ def PresetId(description: str = "A preset id (GET /v1/presets), e.g. `pagat`.", 
     )
 
 
+#: A name (games, sides, players): any Unicode text of 1 to ``MAX_NAME_LENGTH`` characters, stored
+#: as sent, but for control characters and lone surrogates, and showing something (the engine's rule,
+#: ``bodies.name_characters_problem``: a 422 ``invalid_value``). As a JSON Schema pattern (which
+#: cannot name surrogates):
+_NAME_CHAR = "[^\\u0000-\\u001f\\u007f-\\u009f]"
+_BLANK = "\\s\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u180e\\u200b-\\u200f\\u2028-\\u202f\\u205f-\\u206f\\ufeff"
+NAME_PATTERN = f"^{_NAME_CHAR}*[^{_BLANK}]{_NAME_CHAR}*$"
+
+
+def check_name_characters(value: str) -> None:
+    problem = bodies.name_characters_problem(value)
+    if problem:
+        raise ma.ValidationError(problem)
+
+
 def Name(description: str, **kw: Any) -> fields.String:  # noqa: N802
     return fields.String(
-        validate=validate.Length(min=1, max=MAX_NAME_LENGTH), metadata={"description": description}, **kw
+        validate=[validate.Length(min=1, max=MAX_NAME_LENGTH), check_name_characters],
+        metadata={
+            "description": f"{description} Any Unicode text with at least one visible character and no "
+            "control characters, stored as sent.",
+            "pattern": NAME_PATTERN,
+        },
+        **kw,
     )
 
 

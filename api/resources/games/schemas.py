@@ -9,7 +9,6 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from handfoot.engine import GAME_STATUSES
 from handfoot.server.codes import describe
-from handfoot.server.names import Name
 from handfoot.server.pagination import MAX_CURSOR_LENGTH, MAX_PAGE, CursorError, decode_cursor
 from handfoot.server.resources.rounds.schemas import BreakdownSchema, Sides
 from handfoot.server.schemas import (
@@ -18,6 +17,7 @@ from handfoot.server.schemas import (
     MAX_ROUNDS_PER_GAME,
     MAX_TEAMS,
     Doc,
+    Name,
     PresetId,
     Required,
     RoundNumber,

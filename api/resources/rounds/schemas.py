@@ -8,7 +8,6 @@ from marshmallow import ValidationError, fields, validate
 
 from handfoot.engine.bodies import MAX_CUTS, MAX_RANK_BOOKS, MAX_TALLY, player_problems, side_problems
 from handfoot.engine.errors import Problem
-from handfoot.server.names import Name
 from handfoot.server.problems import CodedMessage
 from handfoot.server.schemas import (
     MAX_PLAYERS_PER_TEAM,
@@ -19,6 +18,7 @@ from handfoot.server.schemas import (
     EngineProblemSchema,
     Int,
     Melds,
+    Name,
     PresetId,
     Problems,
     Required,

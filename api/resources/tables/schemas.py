@@ -10,7 +10,6 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from handfoot.engine.play import ACTION_MEMBERS, ACTION_TYPES, PHASES
 from handfoot.engine.play.step import NOT_ACTIONS
 from handfoot.server.codes import describe
-from handfoot.server.names import Name
 from handfoot.server.problems import CodedMessage
 from handfoot.server.resources.games.schemas import MAX_ID, GameTeamSchema
 from handfoot.server.schemas import (
@@ -23,6 +22,7 @@ from handfoot.server.schemas import (
     Doc,
     Int,
     Melds,
+    Name,
     PresetId,
     Required,
     Rules,

@@ -27,7 +27,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from handfoot import engine
-from handfoot.server.names import NAME_PATTERN
+from handfoot.server.schemas import NAME_PATTERN
 from tests.api.app.test_problems import assert_problem
 from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, out_round
 
