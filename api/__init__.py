@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response
+import flask_swagger_ui
+from flask import Blueprint, Flask, Response
 from flask.sessions import SessionInterface
 
 from handfoot.server import db, lifecycle, metrics, secret, security
-from handfoot.server.config import DEFAULT_SQLITE_PATH, load_config
-from handfoot.server.docs import make_docs_blueprint
+from handfoot.server.config import DEFAULT_SQLITE_PATH, SWAGGER_UI_STATIC_URL, load_config
 from handfoot.server.jsonio import JSONProvider
 from handfoot.server.keeper import bp as keeper_blueprint
 from handfoot.server.resources import register_blueprints
@@ -36,7 +37,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)  # CORS (off by default), rate limiting on /v1 (HANDFOOT_RATE_LIMIT)
     metrics.init_app(app)  # Prometheus metrics at /metrics (HANDFOOT_METRICS, HANDFOOT_METRICS_TOKEN)
     lifecycle.init_app(app)  # what runs before and after every view (api/lifecycle.py)
-    app.register_blueprint(make_docs_blueprint())
+    # Swagger UI's JS and CSS for /docs, from the installed flask-swagger-ui package: no CDN.
+    swagger_ui = Path(flask_swagger_ui.__file__).resolve().parent / "dist"
+    app.register_blueprint(
+        Blueprint(
+            "swagger_ui_static", __name__, static_folder=swagger_ui, static_url_path=SWAGGER_UI_STATIC_URL.rstrip("/")
+        )
+    )
     app.register_blueprint(keeper_blueprint)  # the score keeper page at / (api/keeper.py)
 
     api = Api(app)

@@ -46,7 +46,7 @@ DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 #: offered: it may corrupt the database on power loss.
 SQLITE_SYNCHRONOUS_LEVELS = ("FULL", "NORMAL", "EXTRA")
 
-#: Where Swagger UI's static files are served from (see ``api/docs.py``).
+#: Where Swagger UI's static files are served from (``create_app``).
 SWAGGER_UI_STATIC_URL = "/docs/static/"
 
 
