@@ -19,6 +19,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -79,26 +80,18 @@ def _invalid(detail: str) -> NoReturn:
     abort_invalid_header(HEADER, detail)
 
 
+#: RFC 8941's sf-string: printable ASCII in quotes, ``"`` and ``\\`` escaped by a backslash.
+_SF_STRING = re.compile(r'"((?:[ !#-\[\]-~]|\\["\\])*)"')
+
+
 def parse_key(raw: str) -> str:
     """The key from the header value: a structured-field String, or a bare token (422 otherwise)."""
     value = raw.strip()
     if len(value) >= 2 and value[0] == value[-1] == '"':
-        inner, out, escaped = value[1:-1], [], False
-        for char in inner:
-            if escaped:
-                if char not in '"\\':
-                    _invalid('Idempotency-Key: only \\" and \\\\ may be escaped in a quoted string.')
-                out.append(char)
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                _invalid("Idempotency-Key: an unescaped quote inside the quoted string.")
-            else:
-                out.append(char)
-        if escaped:
-            _invalid("Idempotency-Key: the quoted string ends in a lone backslash.")
-        value = "".join(out)
+        quoted = _SF_STRING.fullmatch(value)
+        if quoted is None:
+            _invalid('Idempotency-Key: a quoted string holds printable ASCII, with only \\" and \\\\ escaped.')
+        value = re.sub(r'\\(["\\])', r"\1", quoted.group(1))
     if not 1 <= len(value) <= MAX_KEY_LENGTH:
         _invalid(f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} characters.")
     if any(not " " <= c <= "~" for c in value):
