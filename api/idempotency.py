@@ -80,7 +80,7 @@ def _invalid(detail: str) -> NoReturn:
     abort_invalid_header(HEADER, detail)
 
 
-#: RFC 8941's sf-string: printable ASCII in quotes, ``"`` and ``\\`` escaped by a backslash.
+#: RFC 8941's sf-string: printable ASCII in quotes, ``"`` and the backslash escaped by a backslash.
 _SF_STRING = re.compile(r'"((?:[ !#-\[\]-~]|\\["\\])*)"')
 
 
