@@ -43,12 +43,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from handfoot.engine.cards import DECK, Card, parse_cards
+from handfoot.engine.cards import DECK, Card
 from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import validate_meld
 from handfoot.engine.play import State, step
-from handfoot.engine.play.legal import accepted, expect, facts, judge_ask, judge_discard, judge_meld, judge_take
-from handfoot.engine.play.listing import combine, meld_candidates, meld_parts
+from handfoot.engine.play.legal import accepted, expect, facts, judge_ask, judge_discards, judge_meld, judge_take
+from handfoot.engine.play.listing import combine, meld_candidates, rest_melds
 from handfoot.engine.scoring import burn_problems
 
 Action = dict[str, Any]
@@ -205,15 +205,11 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
     onto, _ = moves.melds_of(_rank(top))
     if way == "onto" and onto is None:
         return
-    extra: list[tuple[Card, ...]] = []
+    extra: Sequence[tuple[Card, ...]] = ()
     if with_melds:
-        rest = list(moves.hand)
-        for card in cards:
-            rest.remove(card)
-        merged = combine(meld_parts(_codes(rest), [], [], state.rules))
-        if merged is None:
+        extra = rest_melds(moves.hand, cards, state.rules)
+        if not extra:
             return
-        extra = [parse_cards(m) for m in merged["melds"]]
     yield cards, onto, extra
 
 
@@ -279,11 +275,7 @@ def _burn_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
 def _meld_all_candidates(moves: _Moves) -> Iterator[MeldParts]:
     merged = combine(meld_candidates(moves.state, moves.seat))
     if merged is not None:
-        yield (
-            [parse_cards(m) for m in merged.get("melds", ())],
-            [(a["to"], parse_cards(a["cards"])) for a in merged.get("add", ())],
-            parse_cards(merged.get("burn", ())),
-        )
+        yield merged
 
 
 def acting_seat(state: State) -> int | None:
@@ -318,9 +310,8 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
             moves.first_meld(INDEX[f"wild_onto:{rank}"], _wild_onto_candidates(moves, rank))
             moves.first_meld(INDEX[f"burn:{rank}"], _burn_candidates(moves, rank))
         moves.first_meld(INDEX["meld_all"], _meld_all_candidates(moves))
-        held = {c.code: c for c in moves.hand}
-        for code in sorted(held):  # step's own discard predicate, asked of each card held
-            if accepted(judge_discard, state, seat, held[code]):
+        if accepted(judge_discards, state, seat):  # step's discard predicate: no card but that it is held
+            for code in sorted({c.code for c in moves.hand}):
                 moves.found[INDEX[f"discard:{code}"]] = Move(state, {"type": "discard", "card": code, "seat": seat})
         moves.first(INDEX["ask"], {"type": "ask"}, judge_ask)
     if not moves.found:

@@ -118,6 +118,19 @@ class Facts:
         return self._going_out
 
 
+def sorted_hand(cards: Sequence[Card]) -> tuple[dict[str, list[Card]], list[Card]]:
+    """``cards``' natural cards by rank text (threes included) and their wild cards, each in the
+    order given: how :class:`Facts` reads a hand (``naturals``, ``wilds``)."""
+    naturals: dict[str, list[Card]] = {}
+    wilds: list[Card] = []
+    for card in cards:
+        if card.is_wild:
+            wilds.append(card)
+        else:
+            naturals.setdefault(_RANK_TEXT[card.rank_index], []).append(card)
+    return naturals, wilds
+
+
 def facts(state: State, seat: int) -> Facts:
     """The :class:`Facts` of ``seat`` in ``state``: made on first asking, then kept on the state."""
     cache = state._facts
@@ -380,6 +393,18 @@ def judge_discard(state: State, seat: int, card: Card) -> Verdict:
     found = facts(state, seat)
     if not found.holds((card,)):
         without(found.hand, [(card, ("card",))])
+    return _discard_verdict(state, seat, found)
+
+
+def judge_discards(state: State, seat: int) -> Verdict:
+    """What :func:`judge_discard` judges of a discard besides which card is held: the same for every
+    card of the hand (the listing and the mask ask it once, not once a card). Raises
+    :class:`PlayError` (at ``card``)."""
+    expect(state, seat, "play")
+    return _discard_verdict(state, seat, facts(state, seat))
+
+
+def _discard_verdict(state: State, seat: int, found: Facts) -> Verdict:
     me = state.seats[seat]
     left = len(found.hand) - 1
     going_out = not left and me.foot is None
