@@ -48,7 +48,7 @@ from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import validate_meld
 from handfoot.engine.play import State, step
 from handfoot.engine.play.legal import accepted, expect, facts, judge_ask, judge_discards, judge_meld, judge_take
-from handfoot.engine.play.listing import combine, meld_candidates, rest_melds
+from handfoot.engine.play.listing import body_of, combine, meld_candidates, rest_melds
 from handfoot.engine.scoring import burn_problems
 
 Action = dict[str, Any]
@@ -124,20 +124,6 @@ MeldParts = tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]]
 TakeParts = tuple[Sequence[Card], int | None, Sequence[Sequence[Card]]]
 
 
-def _meld_action(
-    new: Sequence[Sequence[Card]], adds: Sequence[tuple[int, Sequence[Card]]], burn: Sequence[Card]
-) -> Action:
-    """The engine action of a meld candidate (members left out where empty)."""
-    action: Action = {"type": "meld"}
-    if new:
-        action["melds"] = [_codes(m) for m in new]
-    if adds:
-        action["add"] = [{"to": to, "cards": _codes(m)} for to, m in adds]
-    if burn:
-        action["burn"] = _codes(burn)
-    return action
-
-
 class _Moves:
     """The candidates of one seat in one state, judged in order by the step's own predicates
     (:mod:`~handfoot.engine.play.legal`: ``judge_meld``, ``judge_take``, ``judge_discard``, asked of
@@ -162,7 +148,7 @@ class _Moves:
         """The first meld candidate the step's meld predicate accepts becomes move ``index``."""
         for new, adds, burn in candidates:
             if accepted(judge_meld, self.state, self.seat, new, adds, burn):
-                self.found[index] = Move(self.state, {**_meld_action(new, adds, burn), "seat": self.seat})
+                self.found[index] = Move(self.state, {**body_of((new, adds, burn)), "seat": self.seat})
                 return
 
     def first_take(self, index: int, candidates: Iterator[TakeParts]) -> None:

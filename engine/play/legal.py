@@ -29,7 +29,7 @@ from handfoot.engine.play.members import listed, refuse, take_refused, without
 from handfoot.engine.play.state import Phase, State
 from handfoot.engine.rules import Contract
 from handfoot.engine.scoring import burn_problems
-from handfoot.engine.table import Table, analyse_table
+from handfoot.engine.table import Table, analyse_table, table_changed
 
 Melds = list[tuple[Card, ...]]
 _RANK_TEXT = tuple(rank.value for rank in Rank)  # by Card.rank_index: an enum's .value is a descriptor
@@ -45,6 +45,7 @@ class Facts:
 
     __slots__ = (
         "_closed",
+        "_counts",
         "_going_out",
         "_melds",
         "hand",
@@ -76,12 +77,23 @@ class Facts:
         self._melds: dict[str, tuple[int | None, int]] | None = None
         self._going_out: list[Problem] | None = None
         self._closed: set[str] | None = None
+        self._counts: dict[str, int] | None = None
 
     def closed_ranks(self) -> set[str]:
         """The ranks with a completed book on the side's table (``Table.closed_ranks``), once."""
         if self._closed is None:
             self._closed = self.table.closed_ranks()
         return self._closed
+
+    def rank_counts(self) -> dict[str, int]:
+        """How many melds of each rank (rank text; wild melds have none) the side's table holds, once."""
+        if self._counts is None:
+            counts: dict[str, int] = {}
+            for check in self.table.checks:
+                if check.rank is not None:
+                    counts[check.rank] = counts.get(check.rank, 0) + 1
+            self._counts = counts
+        return self._counts
 
     def holds(self, cards: Sequence[Card]) -> bool:
         """Whether the hand holds ``cards`` (each copy used once)."""
@@ -223,7 +235,7 @@ def _hold(found: Facts, groups: Sequence[tuple[Sequence[Card], Path]]) -> int:
 
 def _table_after(
     state: State,
-    side: int,
+    found: Facts,
     new: Sequence[Sequence[Card]],
     adds: Sequence[tuple[int, Sequence[Card]]],
 ) -> tuple[Melds, Table | None, list[Problem]]:
@@ -234,9 +246,9 @@ def _table_after(
     meld action's: ``("melds", i, ...)`` for a new meld, ``("add", k, ...)`` for an addition (a rule
     between melds at the meld of the action it concerns; ``()`` where it concerns only melds already
     on the table)."""
-    rules = state.rules
+    rules, side, table_now = state.rules, found.side, found.table
     melds: Melds = list(state.sides[side].melds)
-    known: list[MeldCheck | None] = list(state.table(side).checks)
+    known: list[MeldCheck] = list(table_now.checks)
     before = len(melds)
     problems: list[Problem] = []
     for k, (to, cards) in enumerate(adds):
@@ -260,6 +272,9 @@ def _table_after(
         known.append(check)
     if problems:
         return melds, None, problems
+    changed = [*dict.fromkeys(to for to, _ in adds), *range(before, len(known))]
+    if not table_now.problems and _apart(found, table_now, known, changed):
+        return melds, table_changed(table_now, known, changed), problems
     table = analyse_table(melds, rules, known=known)
     if table.problems:
         added = {to: k for k, (to, _) in reversed(list(enumerate(adds)))}
@@ -269,6 +284,21 @@ def _table_after(
                 path: Path = ("melds", j - before) if j >= before else ("add", added[j]) if j in added else ()
                 problems.append(Problem(p.code, p.detail, path))
     return melds, table, problems
+
+
+def _apart(found: Facts, before: Table, checks: Sequence[MeldCheck], changed: Sequence[int]) -> bool:
+    """Whether no meld at ``changed`` (indexes into ``checks``, the side's melds after an action)
+    shares its rank with another meld: then no rule between melds (one open meld a rank, one book a
+    rank where books burn) can concern the action, and its melds are judged each alone."""
+    counts, seen = found.rank_counts(), set()
+    for i in changed:
+        rank = checks[i].rank
+        if rank is None:  # a wild meld: the rules between melds read ranks
+            continue
+        if rank in seen or counts.get(rank, 0) > (i < len(before.checks) and before.checks[i].rank == rank):
+            return False
+        seen.add(rank)
+    return True
 
 
 def _opening_score(state: State, side: int) -> int | None:
@@ -327,7 +357,7 @@ def judge_meld(
             raise PlayError(opening.problems)
     if new or adds or found.table.problems:
         melds: Melds | None
-        melds, table, problems = _table_after(state, side, new, adds)
+        melds, table, problems = _table_after(state, found, new, adds)
     else:  # a burn alone leaves the table as it stands
         melds, table, problems = None, found.table, []
     if burn and table is not None and not problems:
@@ -372,9 +402,9 @@ def judge_take(
         melds: Melds = [(top, *cards), *map(tuple, extra)]
         problems: list[Problem] = []
     elif onto is None:
-        melds, table, problems = _table_after(state, side, [(top, *cards), *extra], [])
+        melds, table, problems = _table_after(state, found, [(top, *cards), *extra], [])
     else:
-        melds, table, problems = _table_after(state, side, extra, [(onto, (top, *cards))])
+        melds, table, problems = _table_after(state, found, extra, [(onto, (top, *cards))])
     if problems:
         raise take_refused(problems, onto is not None, bool(extra))
     left = len(found.hand) - used + check.cards - 1
