@@ -81,6 +81,11 @@ ACTION_COUNT = len(ACTIONS)
 INDEX: dict[str, int] = {name: i for i, name in enumerate(ACTIONS)}
 
 
+_MELD_INDEX = {rank: INDEX[f"meld:{rank}"] for rank in MELD_RANKS}
+_WILD_ONTO_INDEX = {rank: INDEX[f"wild_onto:{rank}"] for rank in RANKS}
+_BURN_INDEX = {rank: INDEX[f"burn:{rank}"] for rank in RANKS}
+
+
 class Move:
     """One legal index's engine action (with ``seat``) and, when asked, the state after it: the
     successor is built by :func:`~handfoot.engine.play.step` the first time :attr:`after` (or
@@ -290,11 +295,16 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
             moves.first_take(INDEX[f"take_pile:{way}"], _take_candidates(moves, way, False))
             moves.first_take(INDEX[f"take_pile:{way}+melds"], _take_candidates(moves, way, True))
     else:
+        naturals, wilds = moves.facts.naturals, moves.wilds
+        # a macro's candidates are made only where the hand holds its cards (most ranks it does not)
         for rank in MELD_RANKS:
-            moves.first_meld(INDEX[f"meld:{rank}"], _meld_candidates(moves, rank))
+            if rank in naturals or (rank == "wild" and wilds):
+                moves.first_meld(_MELD_INDEX[rank], _meld_candidates(moves, rank))
         for rank in RANKS:
-            moves.first_meld(INDEX[f"wild_onto:{rank}"], _wild_onto_candidates(moves, rank))
-            moves.first_meld(INDEX[f"burn:{rank}"], _burn_candidates(moves, rank))
+            if wilds:
+                moves.first_meld(_WILD_ONTO_INDEX[rank], _wild_onto_candidates(moves, rank))
+            if rank in naturals:
+                moves.first_meld(_BURN_INDEX[rank], _burn_candidates(moves, rank))
         moves.first_meld(INDEX["meld_all"], _meld_all_candidates(moves))
         if accepted(judge_discards, state, seat):  # step's discard predicate: no card but that it is held
             for code in sorted({c.code for c in moves.hand}):

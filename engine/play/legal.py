@@ -223,13 +223,13 @@ def going_out_refusals(
     return [Problem(p.code, p.detail, at) for p in going_out_reasons(state, seat, books, played, remaining, by_meld)]
 
 
-def _hold(found: Facts, groups: Sequence[tuple[Sequence[Card], Path]]) -> int:
-    """How many cards the action's ``groups`` (cards, the member's path) use: ``card_not_held`` (by
+def _hold(found: Facts, cards: Sequence[Card], groups: Callable[[], Sequence[tuple[Sequence[Card], Path]]]) -> int:
+    """How many ``cards`` (every card of an action) the action uses: ``card_not_held`` (by
     :func:`~handfoot.engine.play.members.without`, at the path of the first use too many) when the
-    hand does not hold them all."""
-    cards = [c for group, _ in groups for c in group]
+    hand does not hold them all; ``groups`` gives the action's cards by member (cards, the
+    member's path), asked only then."""
     if not found.holds(cards):
-        without(found.hand, [u for group, path in groups for u in listed(group, *path)])
+        without(found.hand, [u for group, path in groups() for u in listed(group, *path)])
     return len(cards)
 
 
@@ -330,6 +330,9 @@ class Verdict(NamedTuple):
     going_out: bool
 
 
+_new = tuple.__new__  # a Verdict without its Python __new__: the listing and the mask judge many
+
+
 def judge_meld(
     state: State,
     seat: int,
@@ -342,12 +345,15 @@ def judge_meld(
     burn rule, the last cards). Raises :class:`PlayError` (paths as the action's members)."""
     expect(state, seat, "play")
     found = facts(state, seat)
-    groups: list[tuple[Sequence[Card], Path]] = [
-        *((m, ("melds", i)) for i, m in enumerate(new)),
-        *((m, ("add", k, "cards")) for k, (_, m) in enumerate(adds)),
-        (burn, ("burn",)),
-    ]
-    used = _hold(found, groups)
+    used = _hold(
+        found,
+        [*(c for m in new for c in m), *(c for _, m in adds for c in m), *burn],
+        lambda: [
+            *((m, ("melds", i)) for i, m in enumerate(new)),
+            *((m, ("add", k, "cards")) for k, (_, m) in enumerate(adds)),
+            (burn, ("burn",)),
+        ],
+    )
     if not used:
         raise refuse("unknown_action", "a meld action needs cards: melds, add or burn", ())
     side, rules = found.side, state.rules
@@ -367,7 +373,7 @@ def judge_meld(
     left = len(found.hand) - used
     me = state.seats[seat]
     going_out = me.foot is None and left <= 1 and table is not None and _last_cards(state, seat, table.books, left)
-    return Verdict(melds, table, left, 0, going_out)
+    return _new(Verdict, (melds, table, left, 0, going_out))
 
 
 def judge_take(
@@ -388,7 +394,11 @@ def judge_take(
     )
     if not check.allowed:
         raise take_refused(check.problems, onto is not None, bool(extra))
-    used = _hold(found, [(cards, ("cards",)), *((m, ("melds", i)) for i, m in enumerate(extra))])
+    used = _hold(
+        found,
+        [*cards, *(c for m in extra for c in m)],
+        lambda: [(cards, ("cards",)), *((m, ("melds", i)) for i, m in enumerate(extra))],
+    )
     top = state.pile[0]
     table: Table | None = None
     if not held.melds:  # the opening: the take and its melds, only the top card counting
@@ -413,7 +423,7 @@ def judge_take(
         going_out = _last_cards(state, seat, table.books, left)
     else:
         going_out = False
-    return Verdict(melds, table, left, check.cards, going_out)
+    return _new(Verdict, (melds, table, left, check.cards, going_out))
 
 
 def judge_discard(state: State, seat: int, card: Card) -> Verdict:
@@ -443,7 +453,7 @@ def _discard_verdict(state: State, seat: int, found: Facts) -> Verdict:
         if refusals and state.rules.last_card_needs_contract:
             raise PlayError(refusals)
         going_out = not refusals  # else play goes on as if the side had not gone out (D70)
-    return Verdict(None, None, left, 0, going_out)
+    return _new(Verdict, (None, None, left, 0, going_out))
 
 
 def judge_ask(state: State, seat: int) -> None:
