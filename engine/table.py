@@ -92,7 +92,7 @@ def analyse_table(
 
 
 #: Where a valid completed meld of each kind counts in a table's books (clean, dirty, wild).
-_KIND_INDEX = {BookKind.CLEAN: 0, BookKind.DIRTY: 1, BookKind.WILD: 2}
+_KIND_INDEX: dict[BookKind | None, int] = {BookKind.CLEAN: 0, BookKind.DIRTY: 1, BookKind.WILD: 2}
 
 
 def table_changed(before: Table, checks: Sequence[MeldCheck], changed: Iterable[int]) -> Table:

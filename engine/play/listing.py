@@ -111,7 +111,7 @@ def meld_parts(
     return [body_of(part) for part in card_parts(naturals, wilds, extend, burn, rules)]
 
 
-def body_of(part: Part) -> Body:
+def body_of(part: tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]], Sequence[Card]]) -> Body:
     """The meld body of ``part``: ``melds``, ``add`` and ``burn`` in that order, each where not empty."""
     new, adds, burn = part
     body: Body = {"type": "meld"}
