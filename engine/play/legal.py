@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from handfoot.engine.cards import Card, Rank
-from handfoot.engine.checks import check_discard_pile, check_opening, going_out_problems
+from handfoot.engine.checks import PlayerState, check_discard_pile, check_opening, going_out_problems
 from handfoot.engine.errors import Path, PlayError, Problem
 from handfoot.engine.melds import BookKind, MeldCheck, validate_meld
 from handfoot.engine.play.members import listed, refuse, take_refused, without
@@ -189,8 +189,9 @@ def going_out_reasons(
     melding, the final discard (``going_out_discard`` required: ``going_out_needs_discard``), these
     two at ``()``. D41."""
     side = state.seats[seat].side
+    seats = state.seats
     players = [
-        state.seats[i].player_state() if i != seat else state.seats[i].player_state()._replace(played_from_foot=played)
+        PlayerState(seats[i].name, seats[i].hand, seats[i].foot, played if i == seat else seats[i].played_from_foot)
         for i in state.seats_of(side)
     ]
     problems = going_out_problems(books, players, state.rules, state.round)

@@ -15,7 +15,6 @@ Going out is not an action of its own: it is melding or discarding the last card
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -349,12 +348,12 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
     found = facts(state, seat)
     melds = _meld_bodies(state, seat, card_parts(found.naturals, found.wilds, extend, burnable, rules))
     if melds:
-        counts = Counter(c.rank.value for c in me.hand if not c.is_wild and c.rank.value != "3")
+        counts = {rank: len(cards) for rank, cards in found.naturals.items() if rank != "3"}
         actions.append(
             {
                 "type": "meld",
                 "opening_minimum": opening,
-                "naturals": dict(counts),
+                "naturals": counts,
                 "wilds": sum(1 for c in me.hand if c.is_wild),
                 "extend": extend,
                 "burn": burnable,
