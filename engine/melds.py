@@ -138,6 +138,10 @@ def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = 
             ),
         )
     comp = sum(map(_composition_of, [*onto, *cards] if onto else cards))
+    if not comp >> _THREE_SHIFT & MELD_CARDS_MAX:  # meld_of's own look-up, without two calls more
+        check = _checks_made(rules).get((comp, size, len(onto) if onto and cards else 0))
+        if check is not None:
+            return check
     return meld_of(comp, size, cards, onto, rules, meld_rules(rules))
 
 
