@@ -41,6 +41,7 @@ Standard library and the engine only.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from handfoot.engine.cards import DECK, Card
@@ -91,11 +92,20 @@ class Move:
     successor is built by :func:`~handfoot.engine.play.step` the first time :attr:`after` (or
     ``move[1]``) is read, so that judging the indexes builds none. Unpacks as ``(action, after)``."""
 
-    __slots__ = ("_after", "action", "state")
+    __slots__ = ("_action", "_after", "_make", "state")
 
-    def __init__(self, state: State, action: Action) -> None:
-        self.state, self.action = state, action
+    def __init__(self, state: State, action: Action | None = None, make: Callable[[], Action] | None = None) -> None:
+        """``action``, or ``make``: what writes it when first read (most indexes are never taken)."""
+        self.state, self._action, self._make = state, action, make
         self._after: State | None = None
+
+    @property
+    def action(self) -> Action:
+        """The engine action, with ``seat``."""
+        if self._action is None:
+            assert self._make is not None
+            self._action, self._make = self._make(), None
+        return self._action
 
     @property
     def after(self) -> State:
@@ -129,6 +139,10 @@ MeldParts = tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]]
 TakeParts = tuple[Sequence[Card], int | None, Sequence[Sequence[Card]]]
 
 
+def _meld_body(part: MeldParts, seat: int) -> Action:
+    return {**body_of(part), "seat": seat}
+
+
 class _Moves:
     """The candidates of one seat in one state, judged in order by the step's own predicates
     (:mod:`~handfoot.engine.play.legal`: ``judge_meld``, ``judge_take``, ``judge_discard``, asked of
@@ -151,9 +165,10 @@ class _Moves:
 
     def first_meld(self, index: int, candidates: Iterator[MeldParts]) -> None:
         """The first meld candidate the step's meld predicate accepts becomes move ``index``."""
+        seat = self.seat
         for new, adds, burn in candidates:
             if accepted(judge_meld, self.state, self.seat, new, adds, burn):
-                self.found[index] = Move(self.state, {**body_of((new, adds, burn)), "seat": self.seat})
+                self.found[index] = Move(self.state, make=partial(_meld_body, (new, adds, burn), seat))
                 return
 
     def first_take(self, index: int, candidates: Iterator[TakeParts]) -> None:

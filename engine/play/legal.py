@@ -273,7 +273,8 @@ def _table_after(
         known.append(check)
     if problems:
         return melds, None, problems
-    changed = [*dict.fromkeys(to for to, _ in adds), *range(before, len(known))]
+    changed = [*(dict.fromkeys(to for to, _ in adds) if len(adds) > 1 else [to for to, _ in adds])]
+    changed += range(before, len(known))
     if not table_now.problems and _apart(found, table_now, known, changed):
         return melds, table_changed(table_now, known, changed), problems
     table = analyse_table(melds, rules, known=known)
@@ -346,9 +347,13 @@ def judge_meld(
     burn rule, the last cards). Raises :class:`PlayError` (paths as the action's members)."""
     expect(state, seat, "play")
     found = facts(state, seat)
+    if adds or burn or len(new) != 1:
+        cards: Sequence[Card] = [*(c for m in new for c in m), *(c for _, m in adds for c in m), *burn]
+    else:
+        cards = new[0]  # one new meld: the listing's and the mask's most common candidate
     used = _hold(
         found,
-        [*(c for m in new for c in m), *(c for _, m in adds for c in m), *burn],
+        cards,
         lambda: [
             *((m, ("melds", i)) for i, m in enumerate(new)),
             *((m, ("add", k, "cards")) for k, (_, m) in enumerate(adds)),
