@@ -44,12 +44,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from handfoot.engine.cards import DECK, Card
+from handfoot.engine.cards import DECK, Card, Rank
 from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import validate_meld
 from handfoot.engine.play import State, step
 from handfoot.engine.play.legal import accepted, expect, facts, judge_ask, judge_discards, judge_meld, judge_take
 from handfoot.engine.play.listing import body_of, combine, meld_candidates, rest_melds
+from handfoot.engine.play.step import melded
 from handfoot.engine.scoring import burn_problems
 
 Action = dict[str, Any]
@@ -92,11 +93,19 @@ class Move:
     successor is built by :func:`~handfoot.engine.play.step` the first time :attr:`after` (or
     ``move[1]``) is read, so that judging the indexes builds none. Unpacks as ``(action, after)``."""
 
-    __slots__ = ("_action", "_after", "_make", "state")
+    __slots__ = ("_action", "_after", "_build", "_make", "state")
 
-    def __init__(self, state: State, action: Action | None = None, make: Callable[[], Action] | None = None) -> None:
-        """``action``, or ``make``: what writes it when first read (most indexes are never taken)."""
-        self.state, self._action, self._make = state, action, make
+    def __init__(
+        self,
+        state: State,
+        action: Action | None = None,
+        make: Callable[[], Action] | None = None,
+        build: Callable[[], State] | None = None,
+    ) -> None:
+        """``action``, or ``make``: what writes it when first read (most indexes are never taken);
+        ``build``: what builds the state after it from the step's verdict already given (else
+        :func:`~handfoot.engine.play.step` reads and judges the action again)."""
+        self.state, self._action, self._make, self._build = state, action, make, build
         self._after: State | None = None
 
     @property
@@ -111,7 +120,7 @@ class Move:
     def after(self) -> State:
         """The state after :attr:`action` (built once, on first reading)."""
         if self._after is None:
-            self._after = step(self.state, self.action)
+            self._after = step(self.state, self.action) if self._build is None else self._build()
         return self._after
 
     def __getitem__(self, i: int) -> Any:
@@ -155,7 +164,7 @@ class _Moves:
         self.facts = facts(state, seat)
         self.hand = state.seats[seat].hand
         self.found: dict[int, Move] = {}
-        self.wilds = sorted(self.facts.wilds, key=lambda c: c.rank.value != "2")
+        self.wilds = sorted(self.facts.wilds, key=lambda c: c.rank is not Rank.TWO)
 
     def first(self, index: int, action: Action, judge: Callable[..., object], *args: Any) -> None:
         """``action`` becomes move ``index`` when ``judge`` (a predicate of the step, asked of the
@@ -165,11 +174,18 @@ class _Moves:
 
     def first_meld(self, index: int, candidates: Iterator[MeldParts]) -> None:
         """The first meld candidate the step's meld predicate accepts becomes move ``index``."""
-        seat = self.seat
+        state, seat = self.state, self.seat
         for new, adds, burn in candidates:
-            if accepted(judge_meld, self.state, self.seat, new, adds, burn):
-                self.found[index] = Move(self.state, make=partial(_meld_body, (new, adds, burn), seat))
-                return
+            try:
+                verdict = judge_meld(state, seat, new, adds, burn)
+            except PlayError:
+                continue
+            self.found[index] = Move(
+                state,
+                make=partial(_meld_body, (new, adds, burn), seat),
+                build=partial(melded, state, seat, new, adds, burn, verdict),
+            )
+            return
 
     def first_take(self, index: int, candidates: Iterator[TakeParts]) -> None:
         """The first take the step's take predicate accepts becomes move ``index``."""
