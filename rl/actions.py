@@ -183,7 +183,7 @@ class _Moves:
             self.found[index] = Move(
                 state,
                 make=partial(_meld_body, (new, adds, burn), seat),
-                build=partial(melded, state, seat, new, adds, burn, verdict),
+                build=partial(melded, state, seat, (new, adds, burn), verdict),
             )
             return
 

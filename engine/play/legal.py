@@ -7,7 +7,8 @@ naturals by rank, its wild cards, the side's table analysed (:meth:`State.table
 seat may go out now. One predicate a rule of play, each taking an action already read into cards:
 
 - :func:`judge_meld` (a meld action), :func:`judge_take` (taking the pile), :func:`judge_discard`
-  (a discard), :func:`expect` (whose turn, which phase), :func:`going_out_refusals` (going out).
+  (a discard; :func:`judge_discards`: the same of every card held, asked once), :func:`expect`
+  (whose turn, which phase), :func:`going_out_refusals` (going out).
 
 :func:`~handfoot.engine.play.step.step` reads an action's members into cards and asks these; the
 seat view's listing (:mod:`~handfoot.engine.play.listing`) and the RL mask (``handfoot.rl.actions``)

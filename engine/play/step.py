@@ -124,21 +124,19 @@ def _meld(state: State, seat: int, action: Action) -> Apply:
     expect(state, seat, "play")
     new, adds, burn = card_lists(action, "melds"), read_adds(action), cards_of(action, "burn")
     verdict = judge_meld(state, seat, new, adds, burn)
-    return lambda: melded(state, seat, new, adds, burn, verdict)
+    return lambda: melded(state, seat, (new, adds, burn), verdict)
 
 
-def melded(
-    state: State,
-    seat: int,
-    new: Sequence[Sequence[Card]],
-    adds: Sequence[tuple[int, Sequence[Card]]],
-    burn: Sequence[Card],
-    verdict: Verdict,
-) -> State:
-    """The state after a meld action of ``seat`` (``new`` melds, ``adds``, ``burn``) that
+#: A meld action read into cards: new melds, additions ``(meld index, cards)``, burnt cards.
+MeldCards = tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]], Sequence[Card]]
+
+
+def melded(state: State, seat: int, cards: MeldCards, verdict: Verdict) -> State:
+    """The state after a meld action of ``seat`` (``cards``: new melds, additions, burn) that
     :func:`~handfoot.engine.play.legal.judge_meld` accepted with ``verdict``: what :func:`step`
     builds once it has read and judged the action, for a caller that judged its cards itself (the
     rl mask: the successor of the one index taken)."""
+    new, adds, burn = cards
     side = state.seats[seat].side
     work = Work(state)
     used = [(c, ()) for group in (*new, *(m for _, m in adds), burn) for c in group]
