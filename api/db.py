@@ -36,10 +36,14 @@ from sqlalchemy import (
     Insert,
     MetaData,
     Table,
+    bindparam,
     create_engine,
     event,
+    insert,
     make_url,
+    select,
     text,
+    union_all,
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -381,6 +385,23 @@ _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 def _insert_new(sqlite: bool, table: Table, keys: tuple[str, ...]) -> Insert:
     insert = sqlite_insert(table) if sqlite else pg_insert(table)
     return insert.on_conflict_do_nothing(index_elements=list(keys)).returning(table.c.id)
+
+
+def insert_rows(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+    """Insert ``rows`` (each a mapping of ``table``'s columns, all with the same members) into
+    ``table`` as one statement: a driver's executemany is a round trip a row on PostgreSQL."""
+    columns = tuple(rows[0])
+    params = {f"{column}_{k}": row[column] for k, row in enumerate(rows) for column in columns}
+    connection.execute(_insert_rows(table, columns, len(rows)), params)
+
+
+@functools.cache
+def _insert_rows(table: Table, columns: tuple[str, ...], count: int) -> Insert:
+    """``INSERT INTO table (columns) SELECT ... UNION ALL SELECT ...``, ``count`` rows whose values
+    are bound as ``<column>_<row>``: standard SQL on both databases, built once per shape and
+    compiled once (SQLAlchemy caches no multi-row ``VALUES`` clause)."""
+    rows = [select(*(bindparam(f"{c}_{k}", type_=table.c[c].type) for c in columns)) for k in range(count)]
+    return insert(table).from_select(columns, union_all(*rows) if count > 1 else rows[0])
 
 
 EXTENSION_KEY = "handfoot.db"

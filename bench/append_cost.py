@@ -22,6 +22,7 @@ dropped afterwards (bench/storage.py).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -55,6 +56,7 @@ def requests(url: str, appends: int) -> tuple[Callable[[], None], Callable[[], N
 
     client = create_app({"DATABASE_URL": url}).test_client()
     floor = create_floor_app({"DATABASE_URL": url}).test_client()
+    gc.freeze()  # as a server's worker starts: what was built before it forks is frozen (gunicorn_conf.pre_fork)
     game = {"preset": rounds.PRESET, "rules": {"rounds": None, "target_score": 1_000_000}, "teams": rounds.game_teams()}
     ids = []
     for k in range(appends // ROUNDS_PER_GAME + 1):

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import json
 import pstats
@@ -161,6 +162,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATABASE_URL": f"sqlite:///{tmp}/p.sqlite3"})
         floor = create_floor_app()
+        gc.freeze()  # as a server's worker starts: what was built before it forks is frozen (gunicorn_conf.pre_fork)
         if args.instructions:
             instructions(app, floor, args.instructions, args.floor, args.requests or 200)
             return 0

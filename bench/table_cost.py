@@ -26,6 +26,7 @@ action (any kind) per round of each game, and of the first and the last 50 of ea
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import tempfile
@@ -103,6 +104,7 @@ def run(database_url: str, games: int, seed: int) -> Timings:
     """Play ``games`` games of bots on a fresh table each, and time their actions and checks."""
     migrate.upgrade(database_url)
     http = create_app({"DATABASE_URL": database_url}).test_client()
+    gc.freeze()  # as a server's worker starts: what was built before it forks is frozen (gunicorn_conf.pre_fork)
     rules = engine.rules_of({"preset": "pagat"}).rules
     rng = random.Random(seed)
     timings = Timings()

@@ -17,6 +17,7 @@ counted, not the server's).
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import sys
 import tempfile
@@ -35,6 +36,7 @@ def run(database_url: str, measured: str, melds: int) -> int:
     (``checks``) run inside ``sys.call_tracing``; the round reached."""
     migrate.upgrade(database_url)
     http = create_app({"DATABASE_URL": database_url}).test_client()
+    gc.freeze()  # as a server's worker starts: what was built before it forks is frozen (gunicorn_conf.pre_fork)
     rules = engine.rules_of({"preset": "pagat"}).rules
     rng = random.Random(7)
     created = http.post("/v1/tables", json={"name": "Bench", "preset": "pagat", "teams": TEAMS, "seed": 7}).get_json()

@@ -19,18 +19,31 @@ index                 macro
                       it toward an opening
 7-19                  ``meld`` rank r (4 ... 10, J, Q, K, A, 3, wild): every natural of r in hand added to
                       the side's open meld of r; else a new meld of them with the fewest wild cards the
-                      engine accepts (0, 1, 2, ...); else added to the side's last (complete) meld of r.
-                      ``wild``: every wild card onto the side's open wild meld, else as a new wild meld.
-                      Each time all the cards first, then as many as ``book_max_size`` leaves room for
+                      engine accepts (0, 1, 2, ...; twos before jokers); else added to the side's last
+                      (complete) meld of r. ``wild``: every wild card (in hand order) onto the side's open
+                      wild meld, else as a new wild meld. Each time all the cards first, then as many as
+                      ``book_max_size`` leaves room for, then up to three cards fewer (as the listing sheds)
 20-31                 one wild card (a two before a joker) onto the side's meld of rank r (4 ... A, 3):
                       its open meld, else its last
-32-43                 ``burn`` every natural of rank r (4 ... A, 3) in hand, where the rules burn
-44                    ``meld`` everything at once that ``meld_parts`` finds (how a side opens with several
-                      melds)
+32-43                 ``burn`` every natural of rank r (4 ... A, 3) in hand (then up to three fewer), where
+                      the rules burn
+44                    ``meld`` at once every part ``meld_parts`` finds, else all but the last, ... (two
+                      parts at least; how a side opens with several melds)
 45-97                 ``discard`` one card, by card in :data:`CARD_CODES`' order (``AS AH AD AC 2S ...
                       KC``, then ``JK``)
 98                    ``ask`` the partner "May I go out?"
 99, 100               ``answer`` yes, ``answer`` no
+101-112               ``meld`` rank r (4 ... A, 3) with jokers first: a new meld of the naturals of r with
+                      the fewest wild cards the engine accepts, jokers before twos (only where the hand
+                      holds a two and a joker both, and too few naturals of r to meld without a wild)
+113-124               one joker onto the side's meld of rank r (4 ... A, 3), its open meld, else its last
+                      (only where the hand holds a two too, and no natural of r)
+125, 126              ``take_pile`` with one natural and a joker (where the hand holds a two too), without
+                      and with the further melds of 4-6
+127, 128              ``take_pile`` with every natural of the top card's rank (three or more), without and
+                      with the further melds
+129                   ``meld`` every wild card as a new wild meld where the side has an open one (19 adds
+                      them to it)
 ====================  =====================================================================================
 
 Every turn has a legal index: a draw in the draw phase, both answers in the answer phase, a discard
@@ -40,8 +53,9 @@ Standard library and the engine only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
+from itertools import chain
 from typing import Any
 
 from handfoot.engine.cards import DECK, Card, Rank
@@ -64,6 +78,9 @@ RANKS: tuple[str, ...] = MELD_RANKS[:-1]
 CARD_CODES: tuple[str, ...] = tuple(dict.fromkeys(card.code for card in DECK))
 #: The three ways to take the pile: hand cards melded with the top card.
 TAKE_WAYS: tuple[str, ...] = ("pair", "natural_wild", "onto")
+#: The takes added after the first 101 indexes: a natural and a joker (where the hand holds a two
+#: too), every natural of the top card's rank (three or more).
+MORE_TAKE_WAYS: tuple[str, ...] = ("natural_joker", "naturals")
 
 #: The name of every index, in order (``draw``, ``take_pile:pair``, ..., ``answer:no``).
 ACTIONS: tuple[str, ...] = (
@@ -78,6 +95,10 @@ ACTIONS: tuple[str, ...] = (
     "ask",
     "answer:yes",
     "answer:no",
+    *(f"meld:{rank}:joker" for rank in RANKS),
+    *(f"wild_onto:{rank}:joker" for rank in RANKS),
+    *(f"take_pile:{way}{melds}" for way in MORE_TAKE_WAYS for melds in ("", "+melds")),
+    "meld:wild:new",
 )
 ACTION_COUNT = len(ACTIONS)
 INDEX: dict[str, int] = {name: i for i, name in enumerate(ACTIONS)}
@@ -165,6 +186,10 @@ class _Moves:
         self.hand = state.seats[seat].hand
         self.found: dict[int, Move] = {}
         self.wilds = sorted(self.facts.wilds, key=lambda c: c.rank is not Rank.TWO)
+        # the joker macros' wild cards (jokers first), where the hand holds a two and a joker both
+        # (else a joker macro would be its two's macro again)
+        twos = sum(1 for c in self.wilds if c.rank is Rank.TWO)
+        self.jokers = self.wilds[twos:] + self.wilds[:twos] if 0 < twos < len(self.wilds) else []
 
     def first(self, index: int, action: Action, judge: Callable[..., object], *args: Any) -> None:
         """``action`` becomes move ``index`` when ``judge`` (a predicate of the step, asked of the
@@ -213,15 +238,19 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
         return
     top = state.pile[0]
     same = [c for c in moves.hand if c.rank is top.rank]
-    wilds = [c for c in moves.wilds if c.rank is not top.rank]
+    wilds = [c for c in (moves.jokers if way == "natural_joker" else moves.wilds) if c.rank is not top.rank]
     if way == "pair":
         if len(same) < 2:
             return
         cards = same[:2]
-    elif way == "natural_wild":
+    elif way in ("natural_wild", "natural_joker"):
         if not same or not wilds:
             return
         cards = [same[0], wilds[0]]
+    elif way == "naturals":
+        if len(same) < 3:
+            return
+        cards = same
     else:
         cards = []
     onto, _ = moves.melds_of(_rank(top))
@@ -235,49 +264,79 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
     yield cards, onto, extra
 
 
-def _fitting(moves: _Moves, cards: list[Card], to: int | None) -> list[list[Card]]:
+def _fitting(moves: _Moves, cards: list[Card], to: int | None, shed: bool = False) -> Iterable[list[Card]]:
     """``cards``, then as many of them as fit under ``book_max_size`` (new, or onto meld ``to``) if
-    fewer; only those the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step``
-    applies to each new meld and addition) accepts, so that the step's predicate is not asked in vain."""
+    fewer, then (``shed``) up to three cards fewer, as the listing sheds a part of one kind of card;
+    only those the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies
+    to each new meld and addition) accepts, so that the step's predicate is not asked in vain. The
+    shed ones are read only once those before them were refused."""
     rules = moves.state.rules
     side = moves.state.sides[moves.facts.side]
     onto = () if to is None else side.melds[to]
     room = len(cards) if rules.book_max_size is None else rules.book_max_size - len(onto)
     options = [cards, cards[:room]] if 0 < room < len(cards) else [cards]
-    return [option for option in options if validate_meld(option, rules, onto).valid]
+    valid = [option for option in options if validate_meld(option, rules, onto).valid]
+    if not shed or len(options[-1]) < 2:
+        return valid
+    fewer = (options[-1][:-k] for k in range(1, min(_SHED, len(options[-1]) - 1) + 1))
+    return chain(valid, (option for option in fewer if validate_meld(option, rules, onto).valid))
 
 
 _NONE: tuple[()] = ()
+_SHED = 3  # cards a macro's meld may shed to be accepted, as the listing's parts may
 
 
 def _meld_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
     open_meld, last = moves.melds_of(rank)
     wilds = moves.wilds
     if rank == "wild":
+        wilds = moves.facts.wilds  # in hand order, as the listing takes them
         if not wilds:
             return
         if open_meld is not None:
-            for cards in _fitting(moves, wilds, open_meld):
+            for cards in _fitting(moves, wilds, open_meld, shed=True):
                 yield _NONE, [(open_meld, cards)], _NONE
-        for cards in _fitting(moves, wilds, None):
+        for cards in _fitting(moves, wilds, None, shed=True):
             yield [cards], _NONE, _NONE
         return
     naturals = moves.naturals(rank)
     if not naturals:
         return
     if open_meld is not None:
-        for cards in _fitting(moves, naturals, open_meld):
+        for cards in _fitting(moves, naturals, open_meld, shed=True):
             yield _NONE, [(open_meld, cards)], _NONE
     for k in range(len(wilds) + 1):
-        for cards in _fitting(moves, naturals + wilds[:k], None):
+        for cards in _fitting(moves, naturals + wilds[:k], None, shed=k == 0):
             yield [cards], _NONE, _NONE
     if last is not None and last != open_meld:
-        for cards in _fitting(moves, naturals, last):
+        for cards in _fitting(moves, naturals, last, shed=True):
             yield _NONE, [(last, cards)], _NONE
 
 
-def _wild_onto_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
-    wilds = moves.wilds
+def _meld_joker_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
+    """``meld:<rank>:joker``: a new meld of the naturals of ``rank`` with the fewest wild cards the
+    engine accepts, jokers first (where the hand holds a two and a joker both, and too few naturals
+    of ``rank`` for a meld without a wild card)."""
+    naturals, jokers = moves.naturals(rank), moves.jokers
+    # only where the naturals are too few for a meld alone (where the listing lays a wild card: a
+    # filter of cost, the step still judges each candidate)
+    if naturals and jokers and len(naturals) < moves.state.rules.meld_min:
+        for k in range(1, len(jokers) + 1):
+            for cards in _fitting(moves, naturals + jokers[:k], None):
+                yield [cards], _NONE, _NONE
+
+
+def _new_wild_meld_candidates(moves: _Moves) -> Iterator[MeldParts]:
+    """``meld:wild:new``: every wild card as a new wild meld, where the side has an open wild meld
+    (where it has none, ``meld:wild`` starts one)."""
+    wilds = moves.facts.wilds
+    if wilds and moves.melds_of("wild")[0] is not None:
+        for cards in _fitting(moves, wilds, None, shed=True):
+            yield [cards], _NONE, _NONE
+
+
+def _wild_onto_candidates(moves: _Moves, rank: str, joker: bool = False) -> Iterator[MeldParts]:
+    wilds = moves.jokers if joker else moves.wilds
     if not wilds:
         return
     open_meld, last = moves.melds_of(rank)
@@ -291,13 +350,35 @@ def _burn_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
     # the burn rule (scoring.burn_problems, which step applies) read on the table as it stands: a
     # burn alone leaves the melds unchanged, so only a burn it allows is worth step's other checks
     if naturals and not burn_problems(naturals, moves.facts.closed_ranks(), moves.state.rules, ()):
-        yield _NONE, _NONE, naturals
+        for k in range(min(_SHED, len(naturals) - 1) + 1):  # all, then shed as the listing sheds
+            yield _NONE, _NONE, naturals[: len(naturals) - k]
 
 
 def _meld_all_candidates(moves: _Moves) -> Iterator[MeldParts]:
-    merged = combine(meld_candidates(moves.state, moves.seat))
-    if merged is not None:
-        yield merged
+    # every part; then, as the listing does, all but the last, ... (two parts at least), only as
+    # far as the parts the meld rule accepts alone go (a part it refuses fails every prefix with it)
+    parts = meld_candidates(moves.state, moves.seat)
+    for n in _prefixes(moves, parts):
+        merged = combine(parts[:n])
+        if merged is not None:
+            yield merged
+
+
+def _prefixes(moves: _Moves, parts: Sequence[MeldParts]) -> Iterator[int]:
+    """How many of ``parts`` to combine, in order: all, then (read only once all were refused) fewer."""
+    yield len(parts)
+    valid = next((i for i, part in enumerate(parts) if not _part_valid(moves, part)), len(parts))
+    yield from range(min(valid, len(parts) - 1), 1, -1)
+
+
+def _part_valid(moves: _Moves, part: MeldParts) -> bool:
+    """Whether the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies to
+    each new meld and addition) accepts each meld and addition of ``part`` alone."""
+    rules, melds = moves.state.rules, moves.state.sides[moves.facts.side].melds
+    new, adds, _ = part
+    return all(validate_meld(m, rules, ()).valid for m in new) and all(
+        validate_meld(cards, rules, melds[to]).valid for to, cards in adds
+    )
 
 
 def acting_seat(state: State) -> int | None:
@@ -341,9 +422,25 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
             for code in sorted({c.code for c in moves.hand}):
                 moves.found[INDEX[f"discard:{code}"]] = Move(state, {"type": "discard", "card": code, "seat": seat})
         moves.first(INDEX["ask"], {"type": "ask"}, judge_ask)
+    _more_moves(moves)
     if not moves.found:
         raise RuntimeError(f"no macro action of seat {seat} is accepted at step {state.step} ({state.phase})")
     return moves.found
+
+
+def _more_moves(moves: _Moves) -> None:
+    """The indexes after the first 101 (:data:`MORE_TAKE_WAYS`' takes, the joker macros)."""
+    if moves.state.phase == "draw":
+        for way in MORE_TAKE_WAYS:
+            moves.first_take(INDEX[f"take_pile:{way}"], _take_candidates(moves, way, False))
+            moves.first_take(INDEX[f"take_pile:{way}+melds"], _take_candidates(moves, way, True))
+    elif moves.state.phase == "play":
+        moves.first_meld(INDEX["meld:wild:new"], _new_wild_meld_candidates(moves))
+    if moves.state.phase == "play" and moves.jokers:
+        for rank in RANKS:
+            moves.first_meld(INDEX[f"meld:{rank}:joker"], _meld_joker_candidates(moves, rank))
+            if not moves.naturals(rank):  # as the listing offers a wild card alone: for a rank not held
+                moves.first_meld(INDEX[f"wild_onto:{rank}:joker"], _wild_onto_candidates(moves, rank, joker=True))
 
 
 def index_for(state: State, action: Action, moves: Mapping[int, Move] | None = None) -> int | None:

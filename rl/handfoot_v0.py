@@ -13,7 +13,8 @@ Agents are the seats, ``seat_0`` ... ``seat_3`` in turn order: two sides of two 
 and 2, seats 1 and 3) where the rule set has partners, else four players alone. The acting agent
 is the seat whose turn it is, or the partner asked "May I go out?" while it answers.
 
-- Observation: ``{"observation": float32 array (handfoot.rl.observation: the seat's view),
+- Observation: ``{"observation": float32 array (handfoot.rl.observation: the seat's view, encoded
+  as at an HTTP table),
   "action_mask": int8 array}``; the mask marks the indexes of :data:`~handfoot.rl.actions.ACTIONS`
   whose engine action :func:`~handfoot.engine.play.step` accepts now (all zero for a seat not to act).
 - Action: ``Discrete(ACTION_COUNT)``, the fixed index of macro actions of :mod:`handfoot.rl.actions`.
@@ -255,7 +256,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         mask = np.zeros(ACTION_COUNT, dtype=np.int8)
         if agent == self.agent_selection:
             mask[list(self._moves)] = 1
-        return {"observation": encode(self.engine_state, seat), "action_mask": mask}
+        # the seat's view without its listing (the mask says what is open): the encoder an HTTP table's seat uses
+        return {"observation": encode(view(self.engine_state, seat, listing=False)), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

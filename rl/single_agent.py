@@ -14,7 +14,8 @@ Off-the-shelf single-agent libraries train on it: the observation is the seat's 
 indexes in ``info["action_mask"]`` and :meth:`SingleSeatEnv.action_masks` (the method
 sb3-contrib's ``MaskablePPO`` calls). Every other seat, the partner included, is played by a fixed
 policy of the engine's form (``handfoot.client.policies.Policy``: a reference bot's name or the
-function): its candidates are played through the index (``handfoot.rl.actions.index_for``), the
+function): its candidates are played through the index (a body the view lists by
+``handfoot.rl.seat.index_of``, any other by ``handfoot.rl.actions.index_for``), the
 first that has an index; when none has, a random legal index.
 
 Rewards are the AEC environment's (``reward="margin"``, the default, or ``"points"``), the seat's
@@ -38,6 +39,7 @@ from handfoot.engine.rules import RuleSet
 from handfoot.rl.actions import ACTION_COUNT, index_for
 from handfoot.rl.handfoot_v0 import forfeit_rewards, raw_env
 from handfoot.rl.observation import observation_space
+from handfoot.rl.seat import index_of
 
 __all__ = ["FixedPolicy", "SingleSeatEnv"]
 
@@ -139,9 +141,16 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             agent = self.game.agent_selection
             k = self.game.possible_agents.index(agent)
             state, moves = self.game.engine_state, self.game.moves()
+            seen = self.game.seat_view(agent)
+            listed = [body for entry in seen["actions"] for body in entry["send"]]
             chosen = None
-            for candidate in self.others[k](self.game.seat_view(agent), state.rules, self._rng):
-                chosen = index_for(state, candidate, moves)
+            for candidate in self.others[k](seen, state.rules, self._rng):
+                body = {key: value for key, value in candidate.items() if key != "seat"}
+                # a body the view lists: its index read from the view (tests/rl/test_seat.py: the
+                # index whose move it is), no successor built; any other through the engine's step
+                chosen = index_of(seen, body) if body in listed else None
+                if chosen is None or chosen not in moves:
+                    chosen = index_for(state, candidate, moves)
                 if chosen is not None:
                     break
             self.game.step(chosen if chosen is not None else self._rng.choice(sorted(moves)))

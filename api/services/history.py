@@ -25,13 +25,11 @@ from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import (
-    Insert,
     Integer,
     Select,
     Table,
     bindparam,
     func,
-    insert,
     select,
 )
 from sqlalchemy.exc import InterfaceError, OperationalError
@@ -39,7 +37,7 @@ from sqlalchemy.orm import Session
 
 from handfoot.engine.history import BOOK_KINDS, player_key, side_key, side_round_facts
 from handfoot.server.auth import Actor
-from handfoot.server.db import Database, close_quietly
+from handfoot.server.db import Database, close_quietly, insert_rows
 from handfoot.server.models import Game, Round, RoundSide
 from handfoot.server.services.errors import StoreUnavailableError
 from handfoot.server.services.games import owned
@@ -189,7 +187,6 @@ def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | Non
 # Each side's facts of a round, as stored
 
 ROUND_SIDES: Table = RoundSide.__table__  # type: ignore[assignment]
-_INSERT_SIDES: Insert = insert(ROUND_SIDES)
 _DELETE_SIDES = ROUND_SIDES.delete().where(
     ROUND_SIDES.c.game_id == bindparam("game_id"), ROUND_SIDES.c.number == bindparam("number")
 )
@@ -219,14 +216,15 @@ def write_round_sides(
 ) -> None:
     """Store each side's facts of round ``number`` of game ``game_id`` (one :class:`RoundSide` per
     Breakdown of ``teams``, in side order), in the caller's write transaction; ``replace``: a
-    correction, whose earlier rows go first. One statement each."""
+    correction, whose earlier rows go first. One statement each (the rows' INSERT is one:
+    :func:`~handfoot.server.db.insert_rows`)."""
     if replace:
         delete_round_sides(session, game_id, number)
     rows = [
         {"game_id": game_id, "number": number, "side": side, **facts}
         for side, facts in enumerate(round_side_facts(teams))
     ]
-    session.connection().execute(_INSERT_SIDES, rows)
+    insert_rows(session.connection(), ROUND_SIDES, rows)
 
 
 def delete_round_sides(session: Session, game_id: int, number: int) -> None:

@@ -25,7 +25,6 @@ SELECT_LOG = (
     .where(ACTIONS.c.table_id == bindparam("table_id"), ACTIONS.c.round == bindparam("number"))
     .order_by(ACTIONS.c.index)
 )
-INSERT_ACTION = insert(ACTIONS)
 #: The table's next version, where the row is still at the version read (``row_version``); the new
 #: values as ``new_<column>`` (a parameter named as a column would join the SET clause).
 UPDATE = (

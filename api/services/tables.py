@@ -46,7 +46,7 @@ from handfoot.engine.errors import HandFootError, PlayError, Problem
 from handfoot.engine.play import State as PlayState  # `play` in TableData is its column
 from handfoot.server import wakeups
 from handfoot.server.auth import Actor, SeatActor, hash_key
-from handfoot.server.db import Database
+from handfoot.server.db import Database, insert_rows
 from handfoot.server.models import ApiKey
 from handfoot.server.schemas import MAX_ROUNDS_PER_GAME, breakdown_data
 from handfoot.server.secret import sign
@@ -361,7 +361,7 @@ def _store_action(
         due = {"index": before.step - 1, "seat": answer["seat"], "action": answer, "version": data.row_version + 1}
         rows.insert(0, {**line, **due})
     # logged first: the round's log, read when this action ends it, holds it
-    session.connection().execute(sql.INSERT_ACTION, rows)
+    insert_rows(session.connection(), sql.ACTIONS, rows)
     stored = _store_change(session, data, after, stamp, key)
     wakeups.announce(session, [data.id])
     return stored

@@ -27,7 +27,7 @@ def _codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
     return [c.code for c in cards]
 
 
-def view(state: State, seat: int) -> dict[str, Any]:
+def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
     """The view of seat ``seat`` (an index) as plain JSON data. Members: ``seat``, ``round``,
     ``step`` (the round's actions so far), ``phase``, ``turn``, ``hand``, ``foot_size`` (``None`` once picked up),
     ``played_from_foot``, ``sides`` (name, melds, books by kind, red threes, burn, score before the
@@ -37,7 +37,9 @@ def view(state: State, seat: int) -> dict[str, Any]:
     (in the seat's play phase, whether emptying its hand now would go out: ``allowed``, ``problems``;
     else ``None``), ``actions`` (open to this seat now, each with the bodies to send:
     :func:`~handfoot.engine.play.listing.open_actions`); once ended also ``ended``,
-    ``out_side``, ``seed``, ``hands``/``feet`` of every seat and ``score`` (each side's total and lines)."""
+    ``out_side``, ``seed``, ``hands``/``feet`` of every seat and ``score`` (each side's total and lines).
+    ``listing=False`` leaves out ``actions`` and ``going_out`` (the step's checks asked of every
+    candidate: most of a view's cost), for a reader that knows its moves otherwise (the rl mask)."""
     rules = state.rules
     me = state.seats[seat]
     sides = []
@@ -89,8 +91,14 @@ def view(state: State, seat: int) -> dict[str, Any]:
         "permission": state.permission,
         "answerer": state.answerer,
         "cards": {c.code: {"points": card_points(c, rules), "wild": c.is_wild} for c in (*me.hand, *state.pile[:1])},
-        "going_out": _going_out(state, seat, tables[me.side]),
-        "actions": open_actions(state, seat, tables[me.side]),
+        **(
+            {
+                "going_out": _going_out(state, seat, tables[me.side]),
+                "actions": open_actions(state, seat, tables[me.side]),
+            }
+            if listing
+            else {}
+        ),
         "history": list(state.history),
     }
     if state.phase == "ended":

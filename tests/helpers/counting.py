@@ -17,11 +17,14 @@ from handfoot.server.db import get_db
 
 @dataclass
 class Counted:
-    """What the engine ran inside a :func:`counted` block: ``commits``, each SQL statement, and
-    ``committed``: the statements of each committed transaction, in order."""
+    """What the engine ran inside a :func:`counted` block: ``commits``, each SQL statement,
+    ``many``: those the driver ran as an executemany (a round trip a row on PostgreSQL; the ORM's
+    inserts of many rows are one statement, SQLAlchemy's "insertmanyvalues"), and ``committed``:
+    the statements of each committed transaction, in order."""
 
     commits: int = 0
     statements: list[str] = field(default_factory=list)
+    many: list[str] = field(default_factory=list)
     committed: list[list[str]] = field(default_factory=list)
     _open: list[str] = field(default_factory=list)
 
@@ -55,8 +58,16 @@ def counted(app: Flask) -> Iterator[Counted]:
         seen.statements.append(" ".join(statement.split()))
         seen._open.append(seen.statements[-1])
 
+    def on_executemany(_cursor: Any, statement: str, *_args: Any) -> None:
+        seen.many.append(" ".join(statement.split()))  # the driver's executemany (not insertmanyvalues)
+
     engine = get_db(app).engine
-    listeners = {"commit": on_commit, "rollback": on_rollback, "before_cursor_execute": on_statement}
+    listeners = {
+        "commit": on_commit,
+        "rollback": on_rollback,
+        "before_cursor_execute": on_statement,
+        "do_executemany": on_executemany,
+    }
     for name, listener in listeners.items():
         event.listen(engine, name, listener)
     try:

@@ -1,8 +1,8 @@
 """The documented rate limit is the enforced total: shared by a host's gunicorn workers by default
 (``api/ratelimit.py``'s SQLite file), and by hosts through Redis (``HANDFOOT_RATE_LIMIT_STORAGE``).
 
-Each case serves the app with two sync workers (one request at a time each) and sends requests from 8 threads at once (so both
-workers answer), counting the 200s: exactly the limit, whatever worker answered. With ``memory://``
+Each case serves the app with two sync workers (one request at a time each) and sends requests
+from 8 threads at once (so both workers answer), counting the 200s: exactly the limit, whatever worker answered. With ``memory://``
 counters (the old default) the same run grants more than the limit, since each worker counts
 alone: the contrast shows the test can fail.
 """

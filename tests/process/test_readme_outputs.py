@@ -285,6 +285,14 @@ def _write_a_bot(blocks: dict[str, Block], ctx: Context) -> Problems:
     return _problems(blocks, {"write-a-bot": example, "write-a-bot-output": done.stdout})
 
 
+def _rl_table_bot(blocks: dict[str, Block], ctx: Context) -> Problems:
+    """The shown ``choose`` is examples/rl_table_bot.py's, and the shown command runs the example."""
+    example = (PROJECT_ROOT / "examples" / "rl_table_bot.py").read_text(encoding="utf-8")
+    excerpt = [] if blocks["rl-table-bot"].text in example else ["rl-table-bot: not in examples/rl_table_bot.py"]
+    done = run_bash(ctx.here(blocks["rl-table-bot-command"].text), ctx, PROJECT_ROOT, timeout=600)
+    return excerpt + _problems(blocks, {"rl-table-bot-output": done.stdout})
+
+
 def _handfoot_play(blocks: dict[str, Block], ctx: Context) -> Problems:
     done = run_bash(blocks["handfoot-play"].text, ctx, ctx.tmp_path, timeout=600)
     return _problems(blocks, {"handfoot-play-output": done.stdout})
@@ -331,6 +339,9 @@ RUNNERS: dict[str, Runner] = {
         ("write-a-bot", "write-a-bot-command", "write-a-bot-output"),
         ("write-a-bot", "write-a-bot-output"),
         _write_a_bot,
+    ),
+    "rl-table-bot": Runner(
+        ("rl-table-bot", "rl-table-bot-command", "rl-table-bot-output"), ("rl-table-bot-output",), _rl_table_bot
     ),
     "handfoot-play": Runner(("handfoot-play", "handfoot-play-output"), ("handfoot-play-output",), _handfoot_play),
     "handfoot-arena": Runner(("handfoot-arena", "handfoot-arena-output"), ("handfoot-arena-output",), _handfoot_arena),

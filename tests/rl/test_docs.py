@@ -13,7 +13,8 @@ from handfoot.rl.observation import LAYOUT, SIZE
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "rl.md").read_text(encoding="utf-8")
 #: The first index of each macro, in order.
 FIRSTS = ("draw", "take_pile:pair", "take_pile:pair+melds", "meld:4", "wild_onto:4", "burn:4", "meld_all",
-          "discard:AS", "ask", "answer:yes")  # fmt: skip
+          "discard:AS", "ask", "answer:yes", "meld:4:joker", "wild_onto:4:joker", "take_pile:natural_joker",
+          "take_pile:naturals", "meld:wild:new")  # fmt: skip
 
 
 def index_rows(text: str, row: str) -> list[tuple[int, int]]:

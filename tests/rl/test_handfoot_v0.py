@@ -14,7 +14,7 @@ from pettingzoo import AECEnv
 from pettingzoo.test import api_test, seed_test
 
 from handfoot.engine import PRESETS, UnknownPresetError
-from handfoot.engine.play import score, step
+from handfoot.engine.play import score, step, view
 from handfoot.rl import handfoot_v0
 from handfoot.rl.actions import ACTION_COUNT, INDEX
 from handfoot.rl.observation import LAYOUT, SIZE, encode
@@ -154,9 +154,10 @@ def test_the_observation_encodes_the_seats_view() -> None:
     for k, agent in enumerate(raw.possible_agents):
         observation = raw.observe(agent)["observation"]
         assert observation.dtype == np.float32 and observation.shape == (SIZE,)
-        assert observation[:53].sum() == len(state.seats[k].hand)  # the hand, by card counts
+        copies = observation[:52].sum() * 7 + observation[52] * 14  # each card's copies / 7, jokers' / 14
+        assert copies == pytest.approx(len(state.seats[k].hand))
         assert observation[53:106].sum() == 1  # the pile's top card
-        assert np.array_equal(observation, encode(state, k))
+        assert np.array_equal(observation, encode(view(state, k)))  # as a table's seat view encodes
     space = raw.observation_space("seat_0")
     assert isinstance(space, spaces.Dict) and space is raw.observation_space("seat_0")
     assert isinstance(space["action_mask"], spaces.MultiBinary)
