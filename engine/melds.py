@@ -138,6 +138,10 @@ def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = 
             ),
         )
     comp = sum(map(_composition_of, [*onto, *cards] if onto else cards))
+    if not comp >> _THREE_SHIFT & MELD_CARDS_MAX:  # meld_of's own look-up, without two calls more
+        check = _checks_made(rules).get((comp, size, len(onto) if onto and cards else 0))
+        if check is not None:
+            return check
     return meld_of(comp, size, cards, onto, rules, meld_rules(rules))
 
 
@@ -205,13 +209,41 @@ def meld_rules(rules: RuleSet) -> MeldRules:
     )
 
 
+@per_rules
+def _checks_made(rules: RuleSet) -> dict[tuple[int, int, int], MeldCheck]:
+    """The meld checks :func:`meld_of` has made under ``rules``, by ``(composition, size, cards
+    added onto a meld of this many)``: what a check of a meld without threes reads."""
+    return {}
+
+
+_CHECKS_KEPT = 4096  # a game meets a few hundred compositions; past this many, start again
+
+
 def meld_of(
     comp: int, size: int, cards: Sequence[Card], onto: Sequence[Card], rules: RuleSet, mr: MeldRules
 ) -> MeldCheck:
     """The :class:`MeldCheck` of a meld of ``size`` cards (at most ``MELD_CARDS_MAX``) whose
     composition is ``comp``: ``cards`` added ``onto`` a meld (``onto`` empty for a meld taken whole),
     ``mr`` the meld rules of ``rules`` (:func:`meld_rules`, read once per table by the caller). The
-    cards are read only when the composition holds threes (their colour)."""
+    cards are read only when the composition holds threes (their colour); without threes the check
+    depends on the composition, the size and how many cards ``onto`` holds, and is made once per
+    rule set (tables, the step, the listing and the mask check the same melds again and again)."""
+    if comp >> _THREE_SHIFT & MELD_CARDS_MAX:
+        return _meld_of(comp, size, cards, onto, rules, mr)
+    key = (comp, size, len(onto) if onto and cards else 0)
+    made = _checks_made(rules)
+    check = made.get(key)
+    if check is None:
+        if len(made) >= _CHECKS_KEPT:
+            made.clear()
+        check = made[key] = _meld_of(comp, size, cards, onto, rules, mr)
+    return check
+
+
+def _meld_of(
+    comp: int, size: int, cards: Sequence[Card], onto: Sequence[Card], rules: RuleSet, mr: MeldRules
+) -> MeldCheck:
+    """:func:`meld_of`, made: the rules as bits, then the problems in words where one is broken."""
     (
         meld_min,
         book_size,

@@ -30,7 +30,7 @@ from handfoot.engine.checks import PlayerState, going_out_problems, out_of_cards
 from handfoot.engine.copies import copies_problems
 from handfoot.engine.errors import Path, Problem, RoundError
 from handfoot.engine.melds import BookKind, rank_points, table_points
-from handfoot.engine.rules import Contract, RuleSet
+from handfoot.engine.rules import Contract, RuleSet, per_rules
 from handfoot.engine.sides import sides_problems
 from handfoot.engine.table import Table, analyse_table
 from handfoot.engine.tallies import TALLY_COUNTS, RankBooks, Tally, tally_problems
@@ -299,9 +299,27 @@ def book_values(table: Table, rules: RuleSet) -> tuple[Line, ...]:
     (``rank_book_bonuses``, D30), ``books_of_<rank>``. Books as scoring counts them: valid completed
     melds, or every completed one where melds stand (``illegal_melds_stand``, D31)."""
     books, rank_books = _scored_books(table, rules, rules.illegal_melds_stand and bool(table.problems))
-    tally = Tally(books.clean_books, books.dirty_books, books.wild_books, rank_books=rank_books)
-    lines = breakdown("", False, tally, rules, 1).lines
-    return tuple(line for line in lines if line.code in BOOK_LINES or line.code.startswith("books_of_"))
+    made = _book_values_made(rules)
+    key = (books, rank_books)
+    values = made.get(key)
+    if values is None:  # the lines read the books alone: made once per rule set and books
+        if len(made) >= _BOOK_VALUES_KEPT:
+            made.clear()
+        tally = Tally(books.clean_books, books.dirty_books, books.wild_books, rank_books=rank_books)
+        lines = breakdown("", False, tally, rules, 1).lines
+        values = made[key] = tuple(
+            line for line in lines if line.code in BOOK_LINES or line.code.startswith("books_of_")
+        )
+    return values
+
+
+@per_rules
+def _book_values_made(rules: RuleSet) -> dict[tuple[Contract, tuple[RankBooks, ...]], tuple[Line, ...]]:
+    """:func:`book_values` made under ``rules``, by the books scored (by kind, and by rank)."""
+    return {}
+
+
+_BOOK_VALUES_KEPT = 1024  # a side holds a few dozen books at most; past this many, start again
 
 
 def _held_red_threes(players: Sequence[PlayerState], rules: RuleSet, at: Path) -> list[Problem]:

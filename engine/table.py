@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -62,7 +62,8 @@ def analyse_table(
     """
     mr = meld_rules(rules)
     checks: list[MeldCheck] = []
-    clean = dirty = wild = points = 0
+    books = [0, 0, 0]  # clean, dirty, wild
+    points = 0
     ranks: set[str] = set()
     between = broken = False  # between: two melds of one rank (the rules between melds concern them)
     reuse = len(known)
@@ -85,17 +86,35 @@ def analyse_table(
         if meld_problems:
             broken = True
         elif complete:
-            if kind is _CLEAN:
-                clean += 1
-            elif kind is _DIRTY:
-                dirty += 1
-            else:
-                wild += 1
+            books[_KIND_INDEX[kind]] += 1
     problems = _table_problems(checks, rules, path, between) if between or broken else ()
-    return _new(Table, (tuple(checks), Contract(clean, dirty, wild), points, problems))
+    return _new(Table, (tuple(checks), Contract(*books), points, problems))
 
 
-_CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY
+#: Where a valid completed meld of each kind counts in a table's books (clean, dirty, wild).
+_KIND_INDEX: dict[BookKind | None, int] = {BookKind.CLEAN: 0, BookKind.DIRTY: 1, BookKind.WILD: 2}
+
+
+def table_changed(before: Table, checks: Sequence[MeldCheck], changed: Iterable[int]) -> Table:
+    """:func:`analyse_table`'s answer for melds whose checks are ``checks``: ``before``'s, but at
+    the indexes ``changed`` (a meld changed, or a new one past ``before``'s end). Only where
+    ``before`` has no problems, every check at ``changed`` is valid, and none of those melds shares
+    its rank with another meld (no rule between melds concerns them): ``before``'s books and points
+    with those melds' told apart, not every meld counted again (how a step's candidate is judged)."""
+    books = [before.books.clean_books, before.books.dirty_books, before.books.wild_books]
+    points = before.points
+    old = before.checks
+    for i in changed:
+        if i < len(old):
+            was = old[i]
+            points -= was.points
+            if was.complete:
+                books[_KIND_INDEX[was.kind]] -= 1
+        check = checks[i]
+        points += check.points
+        if check.complete:
+            books[_KIND_INDEX[check.kind]] += 1
+    return _new(Table, (tuple(checks), Contract(*books), points, ()))
 
 
 def _table_problems(checks: Sequence[MeldCheck], rules: RuleSet, path: Path, between: bool) -> tuple[Problem, ...]:

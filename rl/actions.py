@@ -54,15 +54,17 @@ Standard library and the engine only.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from functools import partial
 from itertools import chain
 from typing import Any
 
-from handfoot.engine.cards import DECK, Card, parse_cards
+from handfoot.engine.cards import DECK, Card, Rank
 from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import validate_meld
 from handfoot.engine.play import State, step
-from handfoot.engine.play.legal import accepted, expect, facts, judge_ask, judge_discard, judge_meld, judge_take
-from handfoot.engine.play.listing import combine, meld_candidates, meld_parts
+from handfoot.engine.play.legal import accepted, expect, facts, judge_ask, judge_discards, judge_meld, judge_take
+from handfoot.engine.play.listing import body_of, combine, meld_candidates, rest_melds
+from handfoot.engine.play.step import melded
 from handfoot.engine.scoring import burn_problems
 
 Action = dict[str, Any]
@@ -102,22 +104,44 @@ ACTION_COUNT = len(ACTIONS)
 INDEX: dict[str, int] = {name: i for i, name in enumerate(ACTIONS)}
 
 
+_MELD_INDEX = {rank: INDEX[f"meld:{rank}"] for rank in MELD_RANKS}
+_WILD_ONTO_INDEX = {rank: INDEX[f"wild_onto:{rank}"] for rank in RANKS}
+_BURN_INDEX = {rank: INDEX[f"burn:{rank}"] for rank in RANKS}
+
+
 class Move:
     """One legal index's engine action (with ``seat``) and, when asked, the state after it: the
     successor is built by :func:`~handfoot.engine.play.step` the first time :attr:`after` (or
     ``move[1]``) is read, so that judging the indexes builds none. Unpacks as ``(action, after)``."""
 
-    __slots__ = ("_after", "action", "state")
+    __slots__ = ("_action", "_after", "_build", "_make", "state")
 
-    def __init__(self, state: State, action: Action) -> None:
-        self.state, self.action = state, action
+    def __init__(
+        self,
+        state: State,
+        action: Action | None = None,
+        make: Callable[[], Action] | None = None,
+        build: Callable[[], State] | None = None,
+    ) -> None:
+        """``action``, or ``make``: what writes it when first read (most indexes are never taken);
+        ``build``: what builds the state after it from the step's verdict already given (else
+        :func:`~handfoot.engine.play.step` reads and judges the action again)."""
+        self.state, self._action, self._make, self._build = state, action, make, build
         self._after: State | None = None
+
+    @property
+    def action(self) -> Action:
+        """The engine action, with ``seat``."""
+        if self._action is None:
+            assert self._make is not None
+            self._action, self._make = self._make(), None
+        return self._action
 
     @property
     def after(self) -> State:
         """The state after :attr:`action` (built once, on first reading)."""
         if self._after is None:
-            self._after = step(self.state, self.action)
+            self._after = step(self.state, self.action) if self._build is None else self._build()
         return self._after
 
     def __getitem__(self, i: int) -> Any:
@@ -145,18 +169,8 @@ MeldParts = tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]]
 TakeParts = tuple[Sequence[Card], int | None, Sequence[Sequence[Card]]]
 
 
-def _meld_action(
-    new: Sequence[Sequence[Card]], adds: Sequence[tuple[int, Sequence[Card]]], burn: Sequence[Card]
-) -> Action:
-    """The engine action of a meld candidate (members left out where empty)."""
-    action: Action = {"type": "meld"}
-    if new:
-        action["melds"] = [_codes(m) for m in new]
-    if adds:
-        action["add"] = [{"to": to, "cards": _codes(m)} for to, m in adds]
-    if burn:
-        action["burn"] = _codes(burn)
-    return action
+def _meld_body(part: MeldParts, seat: int) -> Action:
+    return {**body_of(part), "seat": seat}
 
 
 class _Moves:
@@ -171,10 +185,10 @@ class _Moves:
         self.facts = facts(state, seat)
         self.hand = state.seats[seat].hand
         self.found: dict[int, Move] = {}
-        self.wilds = sorted(self.facts.wilds, key=lambda c: c.rank.value != "2")
+        self.wilds = sorted(self.facts.wilds, key=lambda c: c.rank is not Rank.TWO)
         # the joker macros' wild cards (jokers first), where the hand holds a two and a joker both
         # (else a joker macro would be its two's macro again)
-        twos = sum(1 for c in self.wilds if c.rank.value == "2")
+        twos = sum(1 for c in self.wilds if c.rank is Rank.TWO)
         self.jokers = self.wilds[twos:] + self.wilds[:twos] if 0 < twos < len(self.wilds) else []
 
     def first(self, index: int, action: Action, judge: Callable[..., object], *args: Any) -> None:
@@ -185,10 +199,18 @@ class _Moves:
 
     def first_meld(self, index: int, candidates: Iterator[MeldParts]) -> None:
         """The first meld candidate the step's meld predicate accepts becomes move ``index``."""
+        state, seat = self.state, self.seat
         for new, adds, burn in candidates:
-            if accepted(judge_meld, self.state, self.seat, new, adds, burn):
-                self.found[index] = Move(self.state, {**_meld_action(new, adds, burn), "seat": self.seat})
-                return
+            try:
+                verdict = judge_meld(state, seat, new, adds, burn)
+            except PlayError:
+                continue
+            self.found[index] = Move(
+                state,
+                make=partial(_meld_body, (new, adds, burn), seat),
+                build=partial(melded, state, seat, (new, adds, burn), verdict),
+            )
+            return
 
     def first_take(self, index: int, candidates: Iterator[TakeParts]) -> None:
         """The first take the step's take predicate accepts becomes move ``index``."""
@@ -234,15 +256,11 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
     onto, _ = moves.melds_of(_rank(top))
     if way == "onto" and onto is None:
         return
-    extra: list[tuple[Card, ...]] = []
+    extra: Sequence[tuple[Card, ...]] = ()
     if with_melds:
-        rest = list(moves.hand)
-        for card in cards:
-            rest.remove(card)
-        merged = combine(meld_parts(_codes(rest), [], [], state.rules))
-        if merged is None:
+        extra = rest_melds(moves.hand, cards, state.rules)
+        if not extra:
             return
-        extra = [parse_cards(m) for m in merged["melds"]]
     yield cards, onto, extra
 
 
@@ -343,26 +361,23 @@ def _meld_all_candidates(moves: _Moves) -> Iterator[MeldParts]:
     for n in _prefixes(moves, parts):
         merged = combine(parts[:n])
         if merged is not None:
-            yield (
-                [parse_cards(m) for m in merged.get("melds", ())],
-                [(a["to"], parse_cards(a["cards"])) for a in merged.get("add", ())],
-                parse_cards(merged.get("burn", ())),
-            )
+            yield merged
 
 
-def _prefixes(moves: _Moves, parts: Sequence[Mapping[str, Any]]) -> Iterator[int]:
+def _prefixes(moves: _Moves, parts: Sequence[MeldParts]) -> Iterator[int]:
     """How many of ``parts`` to combine, in order: all, then (read only once all were refused) fewer."""
     yield len(parts)
     valid = next((i for i, part in enumerate(parts) if not _part_valid(moves, part)), len(parts))
     yield from range(min(valid, len(parts) - 1), 1, -1)
 
 
-def _part_valid(moves: _Moves, part: Mapping[str, Any]) -> bool:
+def _part_valid(moves: _Moves, part: MeldParts) -> bool:
     """Whether the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies to
     each new meld and addition) accepts each meld and addition of ``part`` alone."""
     rules, melds = moves.state.rules, moves.state.sides[moves.facts.side].melds
-    return all(validate_meld(parse_cards(m), rules, ()).valid for m in part.get("melds", ())) and all(
-        validate_meld(parse_cards(a["cards"]), rules, melds[a["to"]]).valid for a in part.get("add", ())
+    new, adds, _ = part
+    return all(validate_meld(m, rules, ()).valid for m in new) and all(
+        validate_meld(cards, rules, melds[to]).valid for to, cards in adds
     )
 
 
@@ -392,15 +407,19 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
             moves.first_take(INDEX[f"take_pile:{way}"], _take_candidates(moves, way, False))
             moves.first_take(INDEX[f"take_pile:{way}+melds"], _take_candidates(moves, way, True))
     else:
+        naturals, wilds = moves.facts.naturals, moves.wilds
+        # a macro's candidates are made only where the hand holds its cards (most ranks it does not)
         for rank in MELD_RANKS:
-            moves.first_meld(INDEX[f"meld:{rank}"], _meld_candidates(moves, rank))
+            if rank in naturals or (rank == "wild" and wilds):
+                moves.first_meld(_MELD_INDEX[rank], _meld_candidates(moves, rank))
         for rank in RANKS:
-            moves.first_meld(INDEX[f"wild_onto:{rank}"], _wild_onto_candidates(moves, rank))
-            moves.first_meld(INDEX[f"burn:{rank}"], _burn_candidates(moves, rank))
+            if wilds:
+                moves.first_meld(_WILD_ONTO_INDEX[rank], _wild_onto_candidates(moves, rank))
+            if rank in naturals:
+                moves.first_meld(_BURN_INDEX[rank], _burn_candidates(moves, rank))
         moves.first_meld(INDEX["meld_all"], _meld_all_candidates(moves))
-        held = {c.code: c for c in moves.hand}
-        for code in sorted(held):  # step's own discard predicate, asked of each card held
-            if accepted(judge_discard, state, seat, held[code]):
+        if accepted(judge_discards, state, seat):  # step's discard predicate: no card but that it is held
+            for code in sorted({c.code for c in moves.hand}):
                 moves.found[INDEX[f"discard:{code}"]] = Move(state, {"type": "discard", "card": code, "seat": seat})
         moves.first(INDEX["ask"], {"type": "ask"}, judge_ask)
     _more_moves(moves)

@@ -7,7 +7,8 @@ naturals by rank, its wild cards, the side's table analysed (:meth:`State.table
 seat may go out now. One predicate a rule of play, each taking an action already read into cards:
 
 - :func:`judge_meld` (a meld action), :func:`judge_take` (taking the pile), :func:`judge_discard`
-  (a discard), :func:`expect` (whose turn, which phase), :func:`going_out_refusals` (going out).
+  (a discard; :func:`judge_discards`: the same of every card held, asked once), :func:`expect`
+  (whose turn, which phase), :func:`going_out_refusals` (going out).
 
 :func:`~handfoot.engine.play.step.step` reads an action's members into cards and asks these; the
 seat view's listing (:mod:`~handfoot.engine.play.listing`) and the RL mask (``handfoot.rl.actions``)
@@ -22,14 +23,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from handfoot.engine.cards import Card, Rank
-from handfoot.engine.checks import check_discard_pile, check_opening, going_out_problems
+from handfoot.engine.checks import PlayerState, check_discard_pile, check_opening, going_out_problems
 from handfoot.engine.errors import Path, PlayError, Problem
 from handfoot.engine.melds import BookKind, MeldCheck, validate_meld
 from handfoot.engine.play.members import listed, refuse, take_refused, without
 from handfoot.engine.play.state import Phase, State
 from handfoot.engine.rules import Contract
 from handfoot.engine.scoring import burn_problems
-from handfoot.engine.table import Table, analyse_table
+from handfoot.engine.table import Table, analyse_table, table_changed
 
 Melds = list[tuple[Card, ...]]
 _RANK_TEXT = tuple(rank.value for rank in Rank)  # by Card.rank_index: an enum's .value is a descriptor
@@ -45,6 +46,7 @@ class Facts:
 
     __slots__ = (
         "_closed",
+        "_counts",
         "_going_out",
         "_melds",
         "hand",
@@ -76,12 +78,23 @@ class Facts:
         self._melds: dict[str, tuple[int | None, int]] | None = None
         self._going_out: list[Problem] | None = None
         self._closed: set[str] | None = None
+        self._counts: dict[str, int] | None = None
 
     def closed_ranks(self) -> set[str]:
         """The ranks with a completed book on the side's table (``Table.closed_ranks``), once."""
         if self._closed is None:
             self._closed = self.table.closed_ranks()
         return self._closed
+
+    def rank_counts(self) -> dict[str, int]:
+        """How many melds of each rank (rank text; wild melds have none) the side's table holds, once."""
+        if self._counts is None:
+            counts: dict[str, int] = {}
+            for check in self.table.checks:
+                if check.rank is not None:
+                    counts[check.rank] = counts.get(check.rank, 0) + 1
+            self._counts = counts
+        return self._counts
 
     def holds(self, cards: Sequence[Card]) -> bool:
         """Whether the hand holds ``cards`` (each copy used once)."""
@@ -116,6 +129,19 @@ class Facts:
         if self._going_out is None:
             self._going_out = going_out_reasons(state, self.seat, self.table.books, True, 0, False)
         return self._going_out
+
+
+def sorted_hand(cards: Sequence[Card]) -> tuple[dict[str, list[Card]], list[Card]]:
+    """``cards``' natural cards by rank text (threes included) and their wild cards, each in the
+    order given: how :class:`Facts` reads a hand (``naturals``, ``wilds``)."""
+    naturals: dict[str, list[Card]] = {}
+    wilds: list[Card] = []
+    for card in cards:
+        if card.is_wild:
+            wilds.append(card)
+        else:
+            naturals.setdefault(_RANK_TEXT[card.rank_index], []).append(card)
+    return naturals, wilds
 
 
 def facts(state: State, seat: int) -> Facts:
@@ -164,8 +190,9 @@ def going_out_reasons(
     melding, the final discard (``going_out_discard`` required: ``going_out_needs_discard``), these
     two at ``()``. D41."""
     side = state.seats[seat].side
+    seats = state.seats
     players = [
-        state.seats[i].player_state() if i != seat else state.seats[i].player_state()._replace(played_from_foot=played)
+        PlayerState(seats[i].name, seats[i].hand, seats[i].foot, played if i == seat else seats[i].played_from_foot)
         for i in state.seats_of(side)
     ]
     problems = going_out_problems(books, players, state.rules, state.round)
@@ -198,19 +225,19 @@ def going_out_refusals(
     return [Problem(p.code, p.detail, at) for p in going_out_reasons(state, seat, books, played, remaining, by_meld)]
 
 
-def _hold(found: Facts, groups: Sequence[tuple[Sequence[Card], Path]]) -> int:
-    """How many cards the action's ``groups`` (cards, the member's path) use: ``card_not_held`` (by
+def _hold(found: Facts, cards: Sequence[Card], groups: Callable[[], Sequence[tuple[Sequence[Card], Path]]]) -> int:
+    """How many ``cards`` (every card of an action) the action uses: ``card_not_held`` (by
     :func:`~handfoot.engine.play.members.without`, at the path of the first use too many) when the
-    hand does not hold them all."""
-    cards = [c for group, _ in groups for c in group]
+    hand does not hold them all; ``groups`` gives the action's cards by member (cards, the
+    member's path), asked only then."""
     if not found.holds(cards):
-        without(found.hand, [u for group, path in groups for u in listed(group, *path)])
+        without(found.hand, [u for group, path in groups() for u in listed(group, *path)])
     return len(cards)
 
 
 def _table_after(
     state: State,
-    side: int,
+    found: Facts,
     new: Sequence[Sequence[Card]],
     adds: Sequence[tuple[int, Sequence[Card]]],
 ) -> tuple[Melds, Table | None, list[Problem]]:
@@ -221,9 +248,9 @@ def _table_after(
     meld action's: ``("melds", i, ...)`` for a new meld, ``("add", k, ...)`` for an addition (a rule
     between melds at the meld of the action it concerns; ``()`` where it concerns only melds already
     on the table)."""
-    rules = state.rules
+    rules, side, table_now = state.rules, found.side, found.table
     melds: Melds = list(state.sides[side].melds)
-    known: list[MeldCheck | None] = list(state.table(side).checks)
+    known: list[MeldCheck] = list(table_now.checks)
     before = len(melds)
     problems: list[Problem] = []
     for k, (to, cards) in enumerate(adds):
@@ -247,6 +274,10 @@ def _table_after(
         known.append(check)
     if problems:
         return melds, None, problems
+    changed = [*(dict.fromkeys(to for to, _ in adds) if len(adds) > 1 else [to for to, _ in adds])]
+    changed += range(before, len(known))
+    if not table_now.problems and _apart(found, table_now, known, changed):
+        return melds, table_changed(table_now, known, changed), problems
     table = analyse_table(melds, rules, known=known)
     if table.problems:
         added = {to: k for k, (to, _) in reversed(list(enumerate(adds)))}
@@ -256,6 +287,21 @@ def _table_after(
                 path: Path = ("melds", j - before) if j >= before else ("add", added[j]) if j in added else ()
                 problems.append(Problem(p.code, p.detail, path))
     return melds, table, problems
+
+
+def _apart(found: Facts, before: Table, checks: Sequence[MeldCheck], changed: Sequence[int]) -> bool:
+    """Whether no meld at ``changed`` (indexes into ``checks``, the side's melds after an action)
+    shares its rank with another meld: then no rule between melds (one open meld a rank, one book a
+    rank where books burn) can concern the action, and its melds are judged each alone."""
+    counts, seen = found.rank_counts(), set()
+    for i in changed:
+        rank = checks[i].rank
+        if rank is None:  # a wild meld: the rules between melds read ranks
+            continue
+        if rank in seen or counts.get(rank, 0) > (i < len(before.checks) and before.checks[i].rank == rank):
+            return False
+        seen.add(rank)
+    return True
 
 
 def _opening_score(state: State, side: int) -> int | None:
@@ -287,6 +333,9 @@ class Verdict(NamedTuple):
     going_out: bool
 
 
+_new = tuple.__new__  # a Verdict without its Python __new__: the listing and the mask judge many
+
+
 def judge_meld(
     state: State,
     seat: int,
@@ -299,12 +348,19 @@ def judge_meld(
     burn rule, the last cards). Raises :class:`PlayError` (paths as the action's members)."""
     expect(state, seat, "play")
     found = facts(state, seat)
-    groups: list[tuple[Sequence[Card], Path]] = [
-        *((m, ("melds", i)) for i, m in enumerate(new)),
-        *((m, ("add", k, "cards")) for k, (_, m) in enumerate(adds)),
-        (burn, ("burn",)),
-    ]
-    used = _hold(found, groups)
+    if adds or burn or len(new) != 1:
+        cards: Sequence[Card] = [*(c for m in new for c in m), *(c for _, m in adds for c in m), *burn]
+    else:
+        cards = new[0]  # one new meld: the listing's and the mask's most common candidate
+    used = _hold(
+        found,
+        cards,
+        lambda: [
+            *((m, ("melds", i)) for i, m in enumerate(new)),
+            *((m, ("add", k, "cards")) for k, (_, m) in enumerate(adds)),
+            (burn, ("burn",)),
+        ],
+    )
     if not used:
         raise refuse("unknown_action", "a meld action needs cards: melds, add or burn", ())
     side, rules = found.side, state.rules
@@ -314,7 +370,7 @@ def judge_meld(
             raise PlayError(opening.problems)
     if new or adds or found.table.problems:
         melds: Melds | None
-        melds, table, problems = _table_after(state, side, new, adds)
+        melds, table, problems = _table_after(state, found, new, adds)
     else:  # a burn alone leaves the table as it stands
         melds, table, problems = None, found.table, []
     if burn and table is not None and not problems:
@@ -324,7 +380,7 @@ def judge_meld(
     left = len(found.hand) - used
     me = state.seats[seat]
     going_out = me.foot is None and left <= 1 and table is not None and _last_cards(state, seat, table.books, left)
-    return Verdict(melds, table, left, 0, going_out)
+    return _new(Verdict, (melds, table, left, 0, going_out))
 
 
 def judge_take(
@@ -345,7 +401,11 @@ def judge_take(
     )
     if not check.allowed:
         raise take_refused(check.problems, onto is not None, bool(extra))
-    used = _hold(found, [(cards, ("cards",)), *((m, ("melds", i)) for i, m in enumerate(extra))])
+    used = _hold(
+        found,
+        [*cards, *(c for m in extra for c in m)],
+        lambda: [(cards, ("cards",)), *((m, ("melds", i)) for i, m in enumerate(extra))],
+    )
     top = state.pile[0]
     table: Table | None = None
     if not held.melds:  # the opening: the take and its melds, only the top card counting
@@ -359,9 +419,9 @@ def judge_take(
         melds: Melds = [(top, *cards), *map(tuple, extra)]
         problems: list[Problem] = []
     elif onto is None:
-        melds, table, problems = _table_after(state, side, [(top, *cards), *extra], [])
+        melds, table, problems = _table_after(state, found, [(top, *cards), *extra], [])
     else:
-        melds, table, problems = _table_after(state, side, extra, [(onto, (top, *cards))])
+        melds, table, problems = _table_after(state, found, extra, [(onto, (top, *cards))])
     if problems:
         raise take_refused(problems, onto is not None, bool(extra))
     left = len(found.hand) - used + check.cards - 1
@@ -370,7 +430,7 @@ def judge_take(
         going_out = _last_cards(state, seat, table.books, left)
     else:
         going_out = False
-    return Verdict(melds, table, left, check.cards, going_out)
+    return _new(Verdict, (melds, table, left, check.cards, going_out))
 
 
 def judge_discard(state: State, seat: int, card: Card) -> Verdict:
@@ -380,6 +440,18 @@ def judge_discard(state: State, seat: int, card: Card) -> Verdict:
     found = facts(state, seat)
     if not found.holds((card,)):
         without(found.hand, [(card, ("card",))])
+    return _discard_verdict(state, seat, found)
+
+
+def judge_discards(state: State, seat: int) -> Verdict:
+    """What :func:`judge_discard` judges of a discard besides which card is held: the same for every
+    card of the hand (the listing and the mask ask it once, not once a card). Raises
+    :class:`PlayError` (at ``card``)."""
+    expect(state, seat, "play")
+    return _discard_verdict(state, seat, facts(state, seat))
+
+
+def _discard_verdict(state: State, seat: int, found: Facts) -> Verdict:
     me = state.seats[seat]
     left = len(found.hand) - 1
     going_out = not left and me.foot is None
@@ -388,7 +460,7 @@ def judge_discard(state: State, seat: int, card: Card) -> Verdict:
         if refusals and state.rules.last_card_needs_contract:
             raise PlayError(refusals)
         going_out = not refusals  # else play goes on as if the side had not gone out (D70)
-    return Verdict(None, None, left, 0, going_out)
+    return _new(Verdict, (None, None, left, 0, going_out))
 
 
 def judge_ask(state: State, seat: int) -> None:

@@ -15,18 +15,23 @@ Going out is not an action of its own: it is melding or discarding the last card
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from handfoot.engine.cards import Card, parse_cards
-from handfoot.engine.cards import is_wild_code as _is_wild
-from handfoot.engine.cards import rank_of as _rank
 from handfoot.engine.checks import check_discard_pile
 from handfoot.engine.melds import cards_points
-from handfoot.engine.play.legal import accepted, facts, going_out_refusals, judge_ask, judge_meld, judge_take
+from handfoot.engine.play.legal import (
+    accepted,
+    facts,
+    going_out_refusals,
+    judge_ask,
+    judge_discards,
+    judge_meld,
+    judge_take,
+    sorted_hand,
+)
 from handfoot.engine.play.state import State
-from handfoot.engine.play.step import discard_refusals
 from handfoot.engine.rules import RuleSet
 from handfoot.engine.table import Table
 
@@ -39,87 +44,126 @@ def _codes(cards: Sequence[Card]) -> list[str]:
 
 
 def _accepted(state: State, seat: int, body: Body) -> bool:
-    """Whether ``step`` accepts ``body`` (a meld or a take the listing wrote, its cards known to be
-    card strings) from ``seat``: the step's own predicate (:mod:`~handfoot.engine.play.legal`)
-    asked of the body's cards, without reading the body as an action."""
-    if body["type"] == "meld":
-        new = [parse_cards(m) for m in body.get("melds", ())]
-        adds = [(a["to"], parse_cards(a["cards"])) for a in body.get("add", ())]
-        return accepted(judge_meld, state, seat, new, adds, parse_cards(body.get("burn", ())))
+    """Whether ``step`` accepts ``body`` (a take the listing wrote, its cards known to be card
+    strings) from ``seat``: the step's own predicate (:mod:`~handfoot.engine.play.legal`) asked of
+    the body's cards, without reading the body as an action."""
     extra = [parse_cards(m) for m in body.get("melds", ())]
     return accepted(judge_take, state, seat, parse_cards(body["cards"]), body["onto"], extra)
+
+
+#: A meld candidate in cards: new melds, additions ``(meld index, cards)``, burnt cards.
+Part = tuple[tuple[tuple[Card, ...], ...], tuple[tuple[int, tuple[Card, ...]], ...], tuple[Card, ...]]
+_NO: tuple[()] = ()
+
+
+def card_parts(
+    naturals: Mapping[str, Sequence[Card]],
+    wilds: Sequence[Card],
+    extend: Sequence[Mapping[str, Any]],
+    burn: Sequence[str],
+    rules: RuleSet,
+) -> list[Part]:
+    """Candidate meld parts (unchecked), in cards, from a hand's natural cards by rank text (in hand
+    order; threes are left to the player) and its wild cards (:func:`~handfoot.engine.play.legal.sorted_hand`),
+    and what the view's ``meld`` entry says of the side's table (``extend``: ``to``, ``rank``,
+    ``size``; ``burn``: ranks): the naturals of a rank with a meld added to it (else one wild card),
+    wild cards added to a wild meld, a burnable rank's naturals burnt, ranks of ``meld_min``
+    naturals (or one fewer and a wild card) started, and, where the rules have them, a wild meld.
+    The one generator of meld candidates: the listing judges each with the step's predicate, the rl
+    mask reads it too, and :func:`meld_parts` writes it as bodies."""
+    by_rank = {rank: cards for rank, cards in naturals.items() if rank != "3"}
+    wilds = tuple(wilds)
+    cap = rules.book_max_size or 99
+    parts: list[Part] = []
+    for ext in extend:
+        rank, room = ext["rank"], cap - ext["size"]
+        if rank is None:
+            if wilds and room > 0:
+                parts.append((_NO, ((ext["to"], wilds[:room]),), _NO))
+            continue
+        cards = tuple(by_rank.pop(rank, ())[:room])
+        if cards:
+            parts.append((_NO, ((ext["to"], cards),), _NO))
+        elif wilds and room > 0:
+            parts.append((_NO, ((ext["to"], wilds[:1]),), _NO))
+    for rank in burn:
+        cards = tuple(by_rank.pop(rank, ()))
+        if cards:
+            parts.append((_NO, _NO, cards))
+    for held in by_rank.values():
+        if len(held) >= rules.meld_min:
+            parts.append(((tuple(held[:cap]),), _NO, _NO))
+        elif len(held) == rules.meld_min - 1 and wilds:
+            parts.append(((tuple((*held, wilds[0])),), _NO, _NO))
+    if rules.all_wild_melds and len(wilds) >= rules.meld_min:
+        parts.append(((wilds[:cap],), _NO, _NO))
+    return parts
 
 
 def meld_parts(
     hand: Sequence[str], extend: Sequence[Mapping[str, Any]], burn: Sequence[str], rules: RuleSet
 ) -> list[Body]:
-    """Candidate meld bodies of one part each (unchecked), from a hand and what the view's ``meld``
-    entry says of the side's table (``extend``: ``to``, ``rank``, ``size``; ``burn``: ranks): the
-    naturals of a rank with a meld added to it (else one wild card), wild cards added to a wild meld,
-    a burnable rank's naturals burnt, ranks of ``meld_min`` naturals (or one fewer and a wild card)
-    started, and, where the rules have them, a wild meld. Threes are left to the player. The one
-    generator of meld candidates: the listing checks each with the step; the rl environment's macros
-    read it through :func:`handfoot.engine.play.bots.meld_parts`."""
-    by_rank: dict[str, list[str]] = {}
-    for code in hand:
-        if not _is_wild(code) and _rank(code) != "3":
-            by_rank.setdefault(_rank(code), []).append(code)
-    wilds = [c for c in hand if _is_wild(c)]
-    cap = rules.book_max_size or 99
-    parts: list[Body] = []
-    for ext in extend:
-        rank, room = ext["rank"], cap - ext["size"]
-        if rank is None:
-            if wilds and room > 0:
-                parts.append({"type": "meld", "add": [{"to": ext["to"], "cards": wilds[:room]}]})
-            continue
-        cards = by_rank.pop(rank, [])[:room]
-        if cards:
-            parts.append({"type": "meld", "add": [{"to": ext["to"], "cards": cards}]})
-        elif wilds and room > 0:
-            parts.append({"type": "meld", "add": [{"to": ext["to"], "cards": wilds[:1]}]})
-    for rank in burn:
-        cards = by_rank.pop(rank, [])
-        if cards:
-            parts.append({"type": "meld", "burn": cards})
-    for cards in by_rank.values():
-        if len(cards) >= rules.meld_min:
-            parts.append({"type": "meld", "melds": [cards[:cap]]})
-        elif len(cards) == rules.meld_min - 1 and wilds:
-            parts.append({"type": "meld", "melds": [[*cards, wilds[0]]]})
-    if rules.all_wild_melds and len(wilds) >= rules.meld_min:
-        parts.append({"type": "meld", "melds": [wilds[:cap]]})
-    return parts
+    """:func:`card_parts` of a hand given as card strings, each part as a meld body of one part
+    (unchecked): how a bot reads a view's hand and ``meld`` entry
+    (:func:`handfoot.engine.play.bots.meld_parts`)."""
+    naturals, wilds = sorted_hand(parse_cards(hand))
+    return [body_of(part) for part in card_parts(naturals, wilds, extend, burn, rules)]
 
 
-def combine(parts: Sequence[Body]) -> Body | None:
-    """The ``parts`` as one meld body, a part left out when it shares a card with one before it (a
-    wild card two parts both offer: the first keeps it); ``None`` when empty."""
-    out: Body = {"type": "meld", "melds": [], "add": [], "burn": []}
-    used: list[str] = []
+def body_of(part: tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]], Sequence[Card]]) -> Body:
+    """The meld body of ``part``: ``melds``, ``add`` and ``burn`` in that order, each where not empty."""
+    new, adds, burn = part
+    body: Body = {"type": "meld"}
+    if new:
+        body["melds"] = [_codes(m) for m in new]
+    if adds:
+        body["add"] = [{"to": to, "cards": _codes(m)} for to, m in adds]
+    if burn:
+        body["burn"] = _codes(burn)
+    return body
+
+
+def combine(parts: Sequence[Part]) -> Part | None:
+    """The ``parts`` as one, a part left out when it shares a card with one before it (a wild card
+    two parts both offer: the first keeps it; a part holding two copies of one card, too);
+    ``None`` when empty."""
+    new: list[tuple[Card, ...]] = []
+    adds: list[tuple[int, tuple[Card, ...]]] = []
+    burn: list[Card] = []
+    used: set[int] = set()
     for part in parts:
-        cards = _cards_of(part)
-        if any(used.count(c) + cards.count(c) > 1 for c in cards):
+        keys = [c.key for c in _cards_of(part)]
+        if len(set(keys)) < len(keys) or not used.isdisjoint(keys):
             continue
-        used += cards
-        for key in ("melds", "add", "burn"):
-            out[key] += part.get(key, [])
-    return {key: value for key, value in out.items() if value} if used else None
+        used.update(keys)
+        new += part[0]
+        adds += part[1]
+        burn += part[2]
+    return (tuple(new), tuple(adds), tuple(burn)) if used else None
 
 
-def _cards_of(body: Mapping[str, Any]) -> list[str]:
-    return [
-        *(c for m in body.get("melds", ()) for c in m),
-        *(c for a in body.get("add", ()) for c in a["cards"]),
-        *body.get("burn", ()),
-    ]
+def _cards_of(part: Part) -> list[Card]:
+    new, adds, burn = part
+    return [*(c for m in new for c in m), *(c for _, m in adds for c in m), *burn]
 
 
-def meld_candidates(state: State, seat: int) -> list[Body]:
-    """:func:`meld_parts` of the seat's hand and its side's table now (unchecked): the parts the
+def meld_candidates(state: State, seat: int) -> list[Part]:
+    """:func:`card_parts` of the seat's hand and its side's table now (unchecked): the parts the
     view's ``meld`` entry is judged from, for a caller that judges them itself (the rl mask)."""
-    table, rules = _own_table(state, seat), state.rules
-    return meld_parts(_codes(state.seats[seat].hand), _extend(table, rules), _burnable(table, rules), rules)
+    found, rules = facts(state, seat), state.rules
+    table = found.table
+    return card_parts(found.naturals, found.wilds, _extend(table, rules), _burnable(table, rules), rules)
+
+
+def rest_melds(hand: Sequence[Card], taken: Sequence[Card], rules: RuleSet) -> tuple[tuple[Card, ...], ...]:
+    """The new melds the rest of ``hand`` (``taken`` left out) starts, combined (:func:`card_parts`
+    with no table, :func:`combine`): what a take before the side has opened melds with it toward
+    the opening minimum."""
+    rest = list(hand)
+    for card in taken:
+        rest.remove(card)
+    merged = combine(card_parts(*sorted_hand(rest), (), (), rules))
+    return () if merged is None else merged[0]
 
 
 def _extend(table: Table, rules: RuleSet) -> list[dict[str, Any]]:
@@ -135,39 +179,41 @@ def _burnable(table: Table, rules: RuleSet) -> list[str]:
     return sorted(table.closed_ranks()) if rules.after_book == "burn" else []
 
 
-def _shed(body: Body) -> Body | None:
-    """``body`` with its last card left out (a part that would leave the hand too few cards), or
-    ``None`` when no card can go."""
-    if "add" in body:
-        cards = body["add"][0]["cards"]
-        return {"type": "meld", "add": [{"to": body["add"][0]["to"], "cards": cards[:-1]}]} if len(cards) > 1 else None
-    if "burn" in body:
-        return {"type": "meld", "burn": body["burn"][:-1]} if len(body["burn"]) > 1 else None
-    (meld,) = body["melds"]
-    return {"type": "meld", "melds": [meld[:-1]]} if len(meld) > 1 else None
+def _shed(part: Part) -> Part | None:
+    """``part`` (one meld, addition or burn) with its last card left out (a part that would leave
+    the hand too few cards), or ``None`` when no card can go."""
+    new, adds, burn = part
+    if adds:
+        ((to, cards),) = adds
+        return (_NO, ((to, cards[:-1]),), _NO) if len(cards) > 1 else None
+    if burn:
+        return (_NO, _NO, burn[:-1]) if len(burn) > 1 else None
+    (meld,) = new
+    return ((meld[:-1],), _NO, _NO) if len(meld) > 1 else None
 
 
-def _meld_bodies(state: State, seat: int, parts: Sequence[Body]) -> list[Body]:
-    """The meld bodies accepted now, of the candidate ``parts`` (:func:`meld_parts`): all of them as
-    one action first (:func:`combine`; dropping parts from the end until one is accepted), then
-    each part alone (shedding a few cards where the part whole is refused: a hand must keep two)."""
-    out: list[Body] = []
+def _meld_bodies(state: State, seat: int, parts: Sequence[Part]) -> list[Body]:
+    """The meld bodies accepted now, of the candidate ``parts`` (:func:`card_parts`), each judged
+    by the step's meld predicate: all of them as one action first (:func:`combine`; dropping parts
+    from the end until one is accepted), then each part alone (shedding a few cards where the part
+    whole is refused: a hand must keep two)."""
+    out: list[Part] = []
     for n in range(len(parts), 1, -1):
         combined = combine(parts[:n])
-        if combined is not None and combined not in parts and _accepted(state, seat, combined):
+        if combined is not None and combined not in parts and accepted(judge_meld, state, seat, *combined):
             out.append(combined)
             break
     for part in parts:
-        body: Body | None = part
+        found: Part | None = part
         for _ in range(_TRIES):
-            if body is None or _accepted(state, seat, body):
+            if found is None or accepted(judge_meld, state, seat, *found):
                 break
-            body = _shed(body)
+            found = _shed(found)
         else:
-            body = None
-        if body is not None and body not in out:
-            out.append(body)
-    return out
+            found = None
+        if found is not None and found not in out:
+            out.append(found)
+    return [body_of(part) for part in out]
 
 
 def _take_bodies(state: State, seat: int, onto: int | None) -> list[Body]:
@@ -193,12 +239,9 @@ def _take_bodies(state: State, seat: int, onto: int | None) -> list[Body]:
         if _accepted(state, seat, body):
             out.append(body)
         elif not opened:
-            rest = _codes(me.hand)
-            for card in cards:
-                rest.remove(card.code)
-            extra = combine(meld_parts(rest, [], [], state.rules))
-            if extra is not None:  # every further meld the rest of the hand starts, counted with the take
-                body = {**body, "melds": extra["melds"]}
+            extra = rest_melds(me.hand, cards, state.rules)
+            if extra:  # every further meld the rest of the hand starts, counted with the take
+                body = {**body, "melds": [_codes(m) for m in extra]}
                 if _accepted(state, seat, body):
                     out.append(body)
     return out
@@ -302,14 +345,15 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
     books = table.books
     actions = []
     extend, burnable = _extend(table, rules), _burnable(table, rules)
-    melds = _meld_bodies(state, seat, meld_parts(_codes(me.hand), extend, burnable, rules))
+    found = facts(state, seat)
+    melds = _meld_bodies(state, seat, card_parts(found.naturals, found.wilds, extend, burnable, rules))
     if melds:
-        counts = Counter(c.rank.value for c in me.hand if not c.is_wild and c.rank.value != "3")
+        counts = {rank: len(cards) for rank, cards in found.naturals.items() if rank != "3"}
         actions.append(
             {
                 "type": "meld",
                 "opening_minimum": opening,
-                "naturals": dict(counts),
+                "naturals": counts,
                 "wilds": sum(1 for c in me.hand if c.is_wild),
                 "extend": extend,
                 "burn": burnable,
@@ -321,8 +365,8 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
                 "send": melds,
             }
         )
-    held = {c.code: c for c in me.hand}
-    discards = [code for code in sorted(held) if not discard_refusals(state, seat, held[code])]
+    # a discard's rule reads no card but that it is held: asked once, every card held listed
+    discards = sorted({c.code for c in me.hand}) if accepted(judge_discards, state, seat) else []
     if discards:
         actions.append(
             {

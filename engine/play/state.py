@@ -112,6 +112,8 @@ class State:
     history: tuple[Event, ...] = field(default=(), repr=False)
     # each seat's facts as the rules of play read them (legal.facts): made once, on first asking
     _facts: dict[int, Any] | None = field(default=None, init=False, compare=False, repr=False)
+    # the seats of each side (seats_of), made on first asking
+    _by_side: dict[int, list[int]] | None = field(default=None, init=False, compare=False, repr=False)
 
     @property
     def rules(self) -> RuleSet:
@@ -145,7 +147,13 @@ class State:
 
     def seats_of(self, side: int) -> list[int]:
         """The seats (indexes) of a side, in turn order."""
-        return [i for i, seat in enumerate(self.seats) if seat.side == side]
+        by_side = self._by_side
+        if by_side is None:
+            by_side = {}
+            for i, seat in enumerate(self.seats):
+                by_side.setdefault(seat.side, []).append(i)
+            object.__setattr__(self, "_by_side", by_side)  # asked by every going-out check: once a state
+        return list(by_side.get(side, ()))
 
     def cards_in_play(self) -> int:
         """Every card of the round, wherever it is: hands, feet, stock, pile, melds, red threes,

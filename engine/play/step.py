@@ -31,11 +31,12 @@ and the RL mask ask the same predicates of their candidates' cards, so what they
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from handfoot.engine.cards import Card, parse_cards
 from handfoot.engine.errors import HandFootError, PlayError, Problem
 from handfoot.engine.play.legal import (
+    Verdict,
     expect,
     going_out_refusals,
     judge_ask,
@@ -57,7 +58,7 @@ from handfoot.engine.play.state import State
 from handfoot.engine.play.work import Work
 from handfoot.engine.table import Table
 
-__all__ = ["ACTION_TYPES", "discard_refusals", "going_out_refusals", "needs_permission", "refusals", "step"]
+__all__ = ["ACTION_TYPES", "discard_refusals", "going_out_refusals", "melded", "needs_permission", "refusals", "step"]
 
 
 def _after_cards_leave(work: Work, seat: int, may_go_out: bool) -> None:
@@ -123,21 +124,30 @@ def _meld(state: State, seat: int, action: Action) -> Apply:
     expect(state, seat, "play")
     new, adds, burn = card_lists(action, "melds"), read_adds(action), cards_of(action, "burn")
     verdict = judge_meld(state, seat, new, adds, burn)
+    return lambda: melded(state, seat, (new, adds, burn), verdict)
+
+
+#: A meld action read into cards: new melds, additions ``(meld index, cards)``, burnt cards.
+MeldCards = tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]], Sequence[Card]]
+
+
+def melded(state: State, seat: int, cards: MeldCards, verdict: Verdict) -> State:
+    """The state after a meld action of ``seat`` (``cards``: new melds, additions, burn) that
+    :func:`~handfoot.engine.play.legal.judge_meld` accepted with ``verdict``: what :func:`step`
+    builds once it has read and judged the action, for a caller that judged its cards itself (the
+    rl mask: the successor of the one index taken)."""
+    new, adds, burn = cards
     side = state.seats[seat].side
-
-    def apply() -> State:
-        work = Work(state)
-        used = [(c, ()) for group in (*new, *(m for _, m in adds), burn) for c in group]
-        work.hands[seat] = without(state.seats[seat].hand, used)
-        if verdict.melds is not None:
-            work.melds[side] = [list(m) for m in verdict.melds]
-        work.burn[side] += burn
-        if state.seats[seat].foot is None:
-            work.played[seat] = True
-        _after_cards_leave(work, seat, verdict.going_out)
-        return _with_table(work.freeze(), side, verdict.table)
-
-    return apply
+    work = Work(state)
+    used = [(c, ()) for group in (*new, *(m for _, m in adds), burn) for c in group]
+    work.hands[seat] = without(state.seats[seat].hand, used)
+    if verdict.melds is not None:
+        work.melds[side] = [list(m) for m in verdict.melds]
+    work.burn[side] += burn
+    if state.seats[seat].foot is None:
+        work.played[seat] = True
+    _after_cards_leave(work, seat, verdict.going_out)
+    return _with_table(work.freeze(), side, verdict.table)
 
 
 def _with_table(after: State, side: int, table: Table | None) -> State:

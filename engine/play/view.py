@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from handfoot.engine.breakdown import Line
 from handfoot.engine.cards import Card
 from handfoot.engine.errors import Problem
 from handfoot.engine.melds import card_points
@@ -18,6 +19,8 @@ from handfoot.engine.play.legal import facts
 from handfoot.engine.play.listing import going_out, open_actions
 from handfoot.engine.play.state import State
 from handfoot.engine.table import Table
+
+_LINE_FIELDS = Line._fields
 
 
 def _codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
@@ -48,7 +51,7 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
                 "melds": [_codes(m) for m in side.melds],
                 "complete": [check.complete for check in table.checks],
                 "books": table.books.as_dict(),
-                "book_values": [line._asdict() for line in state.book_values(j)],
+                "book_values": [dict(zip(_LINE_FIELDS, line, strict=True)) for line in state.book_values(j)],
                 "red_threes": _codes(side.red_threes),
                 "burn": _codes(side.burn),
                 "score": side.score,

@@ -7,7 +7,6 @@ A step copies the state's tuples into lists here, edits them, and freezes the re
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -176,31 +175,22 @@ class Work:
     def freeze(self) -> State:
         s = self.state
         seats = []
+        # a seat or side unchanged (the same cards, compared as tuples: in C, each card by identity
+        # first) is shared by the next state, with what was computed of it (a side's table)
         for i, seat in enumerate(s.seats):
-            hand, foot = self.hands[i], self.feet[i]
-            same_foot = foot is None if seat.foot is None else foot is not None and _same(seat.foot, foot)
-            if _same(seat.hand, hand) and same_foot and seat.played_from_foot == self.played[i]:
-                seats.append(seat)  # unchanged: the next state shares it
+            hand, foot = tuple(self.hands[i]), self.feet[i]
+            feet = None if foot is None else tuple(foot)
+            if seat.hand == hand and seat.foot == feet and seat.played_from_foot == self.played[i]:
+                seats.append(seat)
             else:
-                seats.append(
-                    Seat(seat.name, seat.side, tuple(hand), None if foot is None else tuple(foot), self.played[i])
-                )
+                seats.append(Seat(seat.name, seat.side, hand, feet, self.played[i]))
         sides = []
         for j, side in enumerate(s.sides):
-            melds = self.melds[j]
-            if (
-                len(melds) == len(side.melds)
-                and all(map(_same, side.melds, melds))
-                and _same(side.red_threes, self.red_threes[j])
-                and _same(side.burn, self.burn[j])
-            ):
+            melds, red_threes, burn = tuple(map(tuple, self.melds[j])), tuple(self.red_threes[j]), tuple(self.burn[j])
+            if side.melds == melds and side.red_threes == red_threes and side.burn == burn:
                 sides.append(side)
             else:
-                sides.append(
-                    Side(
-                        side.name, tuple(map(tuple, melds)), tuple(self.red_threes[j]), tuple(self.burn[j]), side.score
-                    )
-                )
+                sides.append(Side(side.name, melds, red_threes, burn, side.score))
         return State(
             s.preset,
             s.overrides,
@@ -228,8 +218,3 @@ class Work:
 
 def _codes(cards: Sequence[Card]) -> list[str]:
     return [c.code for c in cards]
-
-
-def _same(before: tuple[Card, ...], after: list[Card]) -> bool:
-    """``after`` holds the very cards of ``before``, in order (identity: cheaper than card equality)."""
-    return len(before) == len(after) and all(map(operator.is_, before, after))
