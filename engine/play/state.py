@@ -54,6 +54,9 @@ class Seat:
     hand: tuple[Card, ...]
     foot: tuple[Card, ...] | None
     played_from_foot: bool = False
+    # what every view shows of this seat under a rule set (view.seat_part): made once, then shared
+    # by every state that keeps this Seat, as a Side's table is
+    _view: tuple[Any, ...] | None = field(default=None, init=False, compare=False, repr=False)
 
     def player_state(self) -> PlayerState:
         """This seat as the checks and scoring take a player."""
@@ -75,6 +78,8 @@ class Side:
     _table: tuple[RuleSet, Table] | None = field(default=None, init=False, compare=False, repr=False)
     # what its books score under those rules (State.book_values), kept the same way
     _book_values: tuple[RuleSet, tuple[Line, ...]] | None = field(default=None, init=False, compare=False, repr=False)
+    # what every view shows of this side under those rules (view.side_part), kept the same way
+    _view: tuple[Any, ...] | None = field(default=None, init=False, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

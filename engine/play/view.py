@@ -17,7 +17,8 @@ from handfoot.engine.melds import card_points
 from handfoot.engine.play.end import score
 from handfoot.engine.play.legal import facts
 from handfoot.engine.play.listing import going_out, open_actions
-from handfoot.engine.play.state import State
+from handfoot.engine.play.state import Seat, State
+from handfoot.engine.rules import RuleSet
 from handfoot.engine.table import Table
 
 _LINE_FIELDS = Line._fields
@@ -42,21 +43,12 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
     candidate: most of a view's cost), for a reader that knows its moves otherwise (the rl mask)."""
     rules = state.rules
     me = state.seats[seat]
-    sides = []
-    tables = [state.table(j) for j in range(len(state.sides))]  # the state's own analyses, shared with the listing
-    for j, (side, table) in enumerate(zip(state.sides, tables, strict=True)):
-        sides.append(
-            {
-                "name": side.name,
-                "melds": [_codes(m) for m in side.melds],
-                "complete": [check.complete for check in table.checks],
-                "books": table.books.as_dict(),
-                "book_values": [dict(zip(_LINE_FIELDS, line, strict=True)) for line in state.book_values(j)],
-                "red_threes": _codes(side.red_threes),
-                "burn": _codes(side.burn),
-                "score": side.score,
-            }
-        )
+    sides = [_side(state, j) for j in range(len(state.sides))]
+    seat_parts = [_seat_part(s, rules) for s in state.seats]
+    hand, card_codes, card_facts = seat_parts[seat][1:]
+    cards = dict(zip(card_codes, map(dict, card_facts), strict=True))  # copies: a caller may change its view
+    if state.pile and (top := state.pile[0]).code not in cards:
+        cards[top.code] = _card_facts(top, rules)
     out: dict[str, Any] = {
         "seat": seat,
         "side": me.side,
@@ -64,20 +56,11 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
         "step": state.step,
         "phase": state.phase,
         "turn": state.turn,
-        "hand": _codes(me.hand),
+        "hand": list(hand),
         "foot_size": None if me.foot is None else len(me.foot),
         "played_from_foot": me.played_from_foot,
         "sides": sides,
-        "seats": [
-            {
-                "name": s.name,
-                "side": s.side,
-                "hand_size": len(s.hand),
-                "foot_size": None if s.foot is None else len(s.foot),
-                "played_from_foot": s.played_from_foot,
-            }
-            for s in state.seats
-        ],
+        "seats": [dict(part[0]) for part in seat_parts],
         "pile": {
             "top": state.pile[0].code if state.pile else None,
             "size": len(state.pile),
@@ -90,11 +73,11 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
         "asked": state.asked,
         "permission": state.permission,
         "answerer": state.answerer,
-        "cards": {c.code: {"points": card_points(c, rules), "wild": c.is_wild} for c in (*me.hand, *state.pile[:1])},
+        "cards": cards,
         **(
             {
-                "going_out": _going_out(state, seat, tables[me.side]),
-                "actions": open_actions(state, seat, tables[me.side]),
+                "going_out": _going_out(state, seat, state.table(me.side)),
+                "actions": open_actions(state, seat, state.table(me.side)),
             }
             if listing
             else {}
@@ -114,6 +97,70 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
             ],
         }
     return out
+
+
+def _side(state: State, j: int) -> dict[str, Any]:
+    """Side ``j`` as a view shows it: built from :func:`_side_part` (kept with the side), every
+    member a new list or dict, so that a caller changing its view changes nothing kept."""
+    name, melds, complete, books, values, red_threes, burn, score = _side_part(state, j)
+    return {
+        "name": name,
+        "melds": list(map(list, melds)),
+        "complete": list(complete),
+        "books": dict(books),
+        "book_values": list(map(dict, values)),
+        "red_threes": list(red_threes),
+        "burn": list(burn),
+        "score": score,
+    }
+
+
+def _side_part(state: State, j: int) -> tuple[Any, ...]:
+    """What a view shows of side ``j`` (name, melds as card strings, each meld's ``complete``, books
+    by kind, book values, red threes, burn, score), as tuples and mappings nobody changes: made once
+    under the state's rules and kept on the :class:`~handfoot.engine.play.state.Side`, so that the
+    states that keep the side (a step shares the sides it does not change) share it."""
+    held, rules = state.sides[j], state.rules
+    kept = held._view
+    if kept is None or kept[0] is not rules:
+        table = state.table(j)
+        part = (
+            held.name,
+            tuple(tuple(c.code for c in m) for m in held.melds),
+            tuple(check.complete for check in table.checks),
+            table.books.as_dict(),
+            tuple(dict(zip(_LINE_FIELDS, line, strict=True)) for line in state.book_values(j)),
+            tuple(c.code for c in held.red_threes),
+            tuple(c.code for c in held.burn),
+            held.score,
+        )
+        kept = (rules, part)
+        object.__setattr__(held, "_view", kept)
+    return kept[1]
+
+
+def _seat_part(seat: Seat, rules: RuleSet) -> tuple[Any, ...]:
+    """What a view shows of ``seat`` (under ``rules``): its public members (name, side, hand size,
+    foot size, played from foot; a mapping to copy), its hand as card strings, and each card's
+    facts (``points``, ``wild``) by card string, in the hand's order. Made once and kept on the
+    :class:`~handfoot.engine.play.state.Seat`, shared by the states that keep the seat."""
+    kept = seat._view
+    if kept is None or kept[0] is not rules:
+        facts = {c.code: _card_facts(c, rules) for c in seat.hand}
+        public = {
+            "name": seat.name,
+            "side": seat.side,
+            "hand_size": len(seat.hand),
+            "foot_size": None if seat.foot is None else len(seat.foot),
+            "played_from_foot": seat.played_from_foot,
+        }
+        kept = (rules, public, tuple(c.code for c in seat.hand), tuple(facts), tuple(facts.values()))
+        object.__setattr__(seat, "_view", kept)
+    return kept[1:]
+
+
+def _card_facts(card: Card, rules: RuleSet) -> dict[str, Any]:
+    return {"points": card_points(card, rules), "wild": card.is_wild}
 
 
 def _going_out(state: State, seat: int, table: Table) -> dict[str, Any] | None:

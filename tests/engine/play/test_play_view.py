@@ -192,3 +192,33 @@ def test_the_takes_the_view_offers_go_onto_the_open_meld_of_the_rank(preset: str
         ][1]["onto"]
         is None
     )
+
+
+def _spoil(value: object) -> None:
+    """Change every list and mapping inside ``value`` in place, as a careless caller might."""
+    if isinstance(value, dict):
+        for member in list(value.values()):
+            _spoil(member)
+        value.clear()
+        value["spoiled"] = True
+    elif isinstance(value, list):
+        for member in value:
+            _spoil(member)
+        value.clear()
+        value.append("spoiled")
+
+
+@pytest.mark.parametrize("preset", ["pagat", "bicycle", "house"])
+def test_a_caller_changing_its_view_changes_no_later_view(preset: str) -> None:
+    # a view is assembled from parts kept with the state's sides and seats (shared by the next
+    # states): every view must still be the caller's own, equal to one of a fresh copy of its state
+    states = some_states(preset, 7, 400)
+    assert any(side.melds for state in states for side in state.sides), "no meld: no side parts to keep"
+    for state in states:
+        for seat in range(len(state.seats)):
+            for listing in (True, False):
+                _spoil(view(state, seat, listing=listing))
+    for state in states:
+        fresh = state_from_mapping(to_mapping(state))
+        for seat in range(len(state.seats)):
+            assert json.dumps(view(state, seat)) == json.dumps(view(fresh, seat))
