@@ -8,20 +8,22 @@ public (for audit and replay) with the score.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from handfoot.engine.breakdown import Line
-from handfoot.engine.cards import Card
+from handfoot.engine.cards import DECK, Card
 from handfoot.engine.errors import Problem
 from handfoot.engine.melds import card_points
 from handfoot.engine.play.end import score
 from handfoot.engine.play.legal import facts
 from handfoot.engine.play.listing import going_out, open_actions
 from handfoot.engine.play.state import Seat, State
-from handfoot.engine.rules import RuleSet
+from handfoot.engine.rules import RuleSet, per_rules
 from handfoot.engine.table import Table
 
 _LINE_FIELDS = Line._fields
+_CODE = attrgetter("code")
 
 
 def _codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
@@ -48,7 +50,7 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
     hand, card_codes, card_facts = seat_parts[seat][1:]
     cards = dict(zip(card_codes, map(dict, card_facts), strict=True))  # copies: a caller may change its view
     if state.pile and (top := state.pile[0]).code not in cards:
-        cards[top.code] = _card_facts(top, rules)
+        cards[top.code] = dict(_facts_by_code(rules)[top.code])
     out: dict[str, Any] = {
         "seat": seat,
         "side": me.side,
@@ -126,12 +128,12 @@ def _side_part(state: State, j: int) -> tuple[Any, ...]:
         table = state.table(j)
         part = (
             held.name,
-            tuple(tuple(c.code for c in m) for m in held.melds),
+            tuple(tuple(map(_CODE, m)) for m in held.melds),
             tuple(check.complete for check in table.checks),
             table.books.as_dict(),
             tuple(dict(zip(_LINE_FIELDS, line, strict=True)) for line in state.book_values(j)),
-            tuple(c.code for c in held.red_threes),
-            tuple(c.code for c in held.burn),
+            tuple(map(_CODE, held.red_threes)),
+            tuple(map(_CODE, held.burn)),
             held.score,
         )
         kept = (rules, part)
@@ -142,11 +144,10 @@ def _side_part(state: State, j: int) -> tuple[Any, ...]:
 def _seat_part(seat: Seat, rules: RuleSet) -> tuple[Any, ...]:
     """What a view shows of ``seat`` (under ``rules``): its public members (name, side, hand size,
     foot size, played from foot; a mapping to copy), its hand as card strings, and each card's
-    facts (``points``, ``wild``) by card string, in the hand's order. Made once and kept on the
+    facts (:func:`_facts_by_code`) by card string, in the hand's order. Made once and kept on the
     :class:`~handfoot.engine.play.state.Seat`, shared by the states that keep the seat."""
     kept = seat._view
     if kept is None or kept[0] is not rules:
-        facts = {c.code: _card_facts(c, rules) for c in seat.hand}
         public = {
             "name": seat.name,
             "side": seat.side,
@@ -154,13 +155,18 @@ def _seat_part(seat: Seat, rules: RuleSet) -> tuple[Any, ...]:
             "foot_size": None if seat.foot is None else len(seat.foot),
             "played_from_foot": seat.played_from_foot,
         }
-        kept = (rules, public, tuple(c.code for c in seat.hand), tuple(facts), tuple(facts.values()))
+        hand = tuple(map(_CODE, seat.hand))
+        distinct = tuple(dict.fromkeys(hand))
+        kept = (rules, public, hand, distinct, tuple(map(_facts_by_code(rules).__getitem__, distinct)))
         object.__setattr__(seat, "_view", kept)
     return kept[1:]
 
 
-def _card_facts(card: Card, rules: RuleSet) -> dict[str, Any]:
-    return {"points": card_points(card, rules), "wild": card.is_wild}
+@per_rules
+def _facts_by_code(rules: RuleSet) -> dict[str, dict[str, Any]]:
+    """What a view's ``cards`` says of each card (``points`` as scoring counts it, ``wild``), by
+    card string: one mapping per card of a deck under ``rules``, copied into each view."""
+    return {c.code: {"points": card_points(c, rules), "wild": c.is_wild} for c in DECK}
 
 
 def _going_out(state: State, seat: int, table: Table) -> dict[str, Any] | None:
