@@ -54,9 +54,6 @@ class Seat:
     hand: tuple[Card, ...]
     foot: tuple[Card, ...] | None
     played_from_foot: bool = False
-    # what every view shows of this seat under a rule set (view.seat_part): made once, then shared
-    # by every state that keeps this Seat, as a Side's table is
-    _view: tuple[Any, ...] | None = field(default=None, init=False, compare=False, repr=False)
 
     def player_state(self) -> PlayerState:
         """This seat as the checks and scoring take a player."""

@@ -8,7 +8,6 @@ public (for audit and replay) with the score.
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 
 from handfoot.engine.breakdown import Line
@@ -18,12 +17,11 @@ from handfoot.engine.melds import card_points
 from handfoot.engine.play.end import score
 from handfoot.engine.play.legal import facts
 from handfoot.engine.play.listing import going_out, open_actions
-from handfoot.engine.play.state import Seat, State
+from handfoot.engine.play.state import State
 from handfoot.engine.rules import RuleSet, per_rules
 from handfoot.engine.table import Table
 
 _LINE_FIELDS = Line._fields
-_CODE = attrgetter("code")
 
 
 def _codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
@@ -46,11 +44,11 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
     rules = state.rules
     me = state.seats[seat]
     sides = [_side(state, j) for j in range(len(state.sides))]
-    seat_parts = [_seat_part(s, rules) for s in state.seats]
-    hand, card_codes, card_facts = seat_parts[seat][1:]
-    cards = dict(zip(card_codes, map(dict, card_facts), strict=True))  # copies: a caller may change its view
-    if state.pile and (top := state.pile[0]).code not in cards:
-        cards[top.code] = dict(_facts_by_code(rules)[top.code])
+    hand = [c.code for c in me.hand]
+    facts_of = _facts_by_code(rules).__getitem__
+    cards = dict(zip(hand, map(dict, map(facts_of, hand)), strict=True))  # copies: a caller may change them
+    if state.pile and (top := state.pile[0].code) not in cards:
+        cards[top] = dict(facts_of(top))
     out: dict[str, Any] = {
         "seat": seat,
         "side": me.side,
@@ -58,11 +56,20 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
         "step": state.step,
         "phase": state.phase,
         "turn": state.turn,
-        "hand": list(hand),
+        "hand": hand,
         "foot_size": None if me.foot is None else len(me.foot),
         "played_from_foot": me.played_from_foot,
         "sides": sides,
-        "seats": [dict(part[0]) for part in seat_parts],
+        "seats": [
+            {
+                "name": s.name,
+                "side": s.side,
+                "hand_size": len(s.hand),
+                "foot_size": None if s.foot is None else len(s.foot),
+                "played_from_foot": s.played_from_foot,
+            }
+            for s in state.seats
+        ],
         "pile": {
             "top": state.pile[0].code if state.pile else None,
             "size": len(state.pile),
@@ -119,7 +126,7 @@ def _side(state: State, j: int) -> dict[str, Any]:
 
 def _side_part(state: State, j: int) -> tuple[Any, ...]:
     """What a view shows of side ``j`` (name, melds as card strings, each meld's ``complete``, books
-    by kind, book values, red threes, burn, score), as tuples and mappings nobody changes: made once
+    by kind, book values, red threes, burn, score), never handed out (a view copies them): made once
     under the state's rules and kept on the :class:`~handfoot.engine.play.state.Side`, so that the
     states that keep the side (a step shares the sides it does not change) share it."""
     held, rules = state.sides[j], state.rules
@@ -128,38 +135,17 @@ def _side_part(state: State, j: int) -> tuple[Any, ...]:
         table = state.table(j)
         part = (
             held.name,
-            tuple(tuple(map(_CODE, m)) for m in held.melds),
+            tuple([c.code for c in m] for m in held.melds),  # lists kept, never handed out: copied
             tuple(check.complete for check in table.checks),
             table.books.as_dict(),
             tuple(dict(zip(_LINE_FIELDS, line, strict=True)) for line in state.book_values(j)),
-            tuple(map(_CODE, held.red_threes)),
-            tuple(map(_CODE, held.burn)),
+            [c.code for c in held.red_threes],
+            [c.code for c in held.burn],
             held.score,
         )
         kept = (rules, part)
         object.__setattr__(held, "_view", kept)
     return kept[1]
-
-
-def _seat_part(seat: Seat, rules: RuleSet) -> tuple[Any, ...]:
-    """What a view shows of ``seat`` (under ``rules``): its public members (name, side, hand size,
-    foot size, played from foot; a mapping to copy), its hand as card strings, and each card's
-    facts (:func:`_facts_by_code`) by card string, in the hand's order. Made once and kept on the
-    :class:`~handfoot.engine.play.state.Seat`, shared by the states that keep the seat."""
-    kept = seat._view
-    if kept is None or kept[0] is not rules:
-        public = {
-            "name": seat.name,
-            "side": seat.side,
-            "hand_size": len(seat.hand),
-            "foot_size": None if seat.foot is None else len(seat.foot),
-            "played_from_foot": seat.played_from_foot,
-        }
-        hand = tuple(map(_CODE, seat.hand))
-        distinct = tuple(dict.fromkeys(hand))
-        kept = (rules, public, hand, distinct, tuple(map(_facts_by_code(rules).__getitem__, distinct)))
-        object.__setattr__(seat, "_view", kept)
-    return kept[1:]
 
 
 @per_rules
