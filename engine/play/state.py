@@ -76,7 +76,7 @@ class Side:
     # what its books score under those rules (State.book_values), kept the same way
     _book_values: tuple[RuleSet, tuple[Line, ...]] | None = field(default=None, init=False, compare=False, repr=False)
     # what every view shows of this side under those rules (view.side_part), kept the same way
-    _view: tuple[Any, ...] | None = field(default=None, init=False, compare=False, repr=False)
+    _view: tuple[RuleSet, tuple[Any, ...]] | None = field(default=None, init=False, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
