@@ -162,13 +162,12 @@ class Key(Generic[R]):
             "fingerprint": print_,
             "created_at": now,
             "expires_at": now + timedelta(seconds=ttl_seconds()),
-            "token": "",
-        }  # named the claim's process in earlier versions, which took claims over
+        }
         row_id: int | None = connection.execute(db.insert_new(*_INSERT_NEW), new).scalar_one_or_none()
         if row_id is not None:
             return row_id
         row = connection.execute(_FIND_FOR_UPDATE, {"scope": self.scope, "key": self.value}).first()
-        if row is not None and (row.expires_at < now or row.status is None):
+        if row is not None and row.expires_at < now:
             connection.execute(_DELETE_ROW, {"row_id": row.id})
             row, row_id = None, connection.execute(db.insert_new(*_INSERT_NEW), new).scalar()
         if row is None:

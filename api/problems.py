@@ -283,20 +283,6 @@ def database_down(error: Exception) -> flask.Response:
     return service_problem(unavailable)
 
 
-def end_request_session(response: flask.Response) -> flask.Response:
-    """``lifecycle.finish``'s first step: end the request's database session before the answer goes; a
-    database that died since fails its rollback, and the answer is then the 503 (never the WSGI
-    server's 500 of a teardown that raised)."""
-    try:
-        db.get_db().end_session()
-    except db.DATABASE_DOWN as err:
-        if response.status_code == 503:
-            db.log_failure(err)  # once: a 503 of the same failure has logged it already
-            return response
-        return database_down(err)
-    return response
-
-
 def register_error_handlers(app: flask.Flask) -> None:
     """Answer the engine's and the services' errors, and a database that is down, as problems
     (HTTP errors are answered by ``handfoot.server.rest_api.Api``)."""

@@ -124,7 +124,7 @@ class Wakeups:
         self._start_lock = threading.Lock()
         self._closed = threading.Event()
         self._socket: socket.socket | None = None
-        self._folder = None if db.notifies else _socket_folder(db.url)
+        self._folder = _socket_folder(db.url) if db.is_sqlite else None
 
     @contextmanager
     def watch(self, table_id: int) -> Iterator[Waiter]:
@@ -141,7 +141,7 @@ class Wakeups:
 
     def _listen(self) -> None:
         """Start the listener once (synchronously subscribed: a change committed after this is heard)."""
-        if self._started or (self._folder is None and not self._db.notifies):
+        if self._started or (self._folder is None and self._db.is_sqlite):
             return
         with self._start_lock:
             if self._started:

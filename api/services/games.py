@@ -103,11 +103,6 @@ def state_mapping(state: engine.GameState) -> dict[str, Any]:
     }
 
 
-def current_state(game: Game) -> engine.GameState:
-    """The state from the stored rounds (for callers holding a game with its rounds loaded)."""
-    return engine.game_state(rules_of(game), side_names(game), [[b["total"] for b in r.teams] for r in game.rounds])
-
-
 # --------------------------------------------------------------------------------------------
 # Games
 
