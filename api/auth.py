@@ -173,8 +173,7 @@ _KNOWN_SEATS = "_handfoot_known_seats"
 
 def seat_named(table_id: int, token: str) -> SeatActor | None:
     """The seat of table ``table_id`` whose token is ``token``, or ``None``: read from the table's seat
-    hashes (every worker agrees), then known to the process (:data:`KNOWN_SEATS_MAX`), so the rate
-    limiter and the view read no row for a seat's later requests. Raises :class:`StoreUnavailableError`."""
+    hashes, then known to the process (:data:`KNOWN_SEATS_MAX`). Raises :class:`StoreUnavailableError`."""
     db = get_db()
     digest = hash_key(token)
     known: dict[tuple[int, str], SeatActor] = db.__dict__.setdefault(_KNOWN_SEATS, {})

@@ -285,10 +285,8 @@ def watch(db: Database, table_id: int) -> contextlib.AbstractContextManager[Wait
 
 
 def announce(session: Session, table_ids: Iterable[int]) -> None:
-    """In the write transaction that changes ``table_ids``: their waiters wake when it commits
-    (never for a rollback). PostgreSQL: a ``NOTIFY`` for each, which the database delivers to every
-    host's listener on commit (``Database.notify``); and, on every backend, :meth:`Wakeups.changed` once ``session``'s
-    transaction has committed."""
+    """In the write transaction that changes ``table_ids``: their waiters wake when it commits, never
+    on a rollback (PostgreSQL: a ``NOTIFY`` for each, to every host)."""
     from handfoot.server.db import Database  # db.py imports this module
 
     ids, db = list(table_ids), Database.of(session)

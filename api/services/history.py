@@ -1,11 +1,6 @@
-"""Histories in bulk: an owner's games with their rounds (the export) and statistics across them.
-
-Games are read in batches of :data:`BATCH_SIZE` by ascending id, each batch's rounds by one more
-query, as plain Core rows (no ORM cycles for the garbage collector), so an export holds one batch
-at a time; every batch is read in one transaction (one snapshot). The statistics are sums and counts
-the database takes over the ``round_sides`` rows (the engine's
-:func:`handfoot.engine.history.side_round_facts`, written with each round: :func:`write_round_sides`);
-players and sides are matched by the engine's ``player_key`` and ``side_key``.
+"""Histories in bulk: an owner's games with their rounds (the export, read :data:`BATCH_SIZE` games
+at a time as Core rows in one snapshot) and statistics across them (sums over the ``round_sides``
+rows: the engine's ``side_round_facts``, written with each round by :func:`write_round_sides`).
 """
 
 from __future__ import annotations
@@ -186,10 +181,8 @@ def round_side_facts(teams: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def write_round_sides(
     session: Session, game_id: int, number: int, teams: list[dict[str, Any]], *, replace: bool = False
 ) -> None:
-    """Store each side's facts of round ``number`` of game ``game_id`` (one :class:`RoundSide` per
-    Breakdown of ``teams``, in side order), in the caller's write transaction; ``replace``: a
-    correction, whose earlier rows go first. One statement each (the rows' INSERT is one:
-    :func:`~handfoot.server.db.insert_rows`)."""
+    """Store each side's facts of round ``number`` (a :class:`RoundSide` per Breakdown of ``teams``) in
+    the caller's transaction; ``replace``: a correction, whose earlier rows go first."""
     if replace:
         delete_round_sides(session, game_id, number)
     rows = [
@@ -332,10 +325,8 @@ def _count_game(stats: Statistics, game: _Counted) -> None:
 
 
 def statistics(db: Database, actor: Actor, flt: HistoryFilter) -> Statistics:
-    """Figures per player and per side across the actor's games matching ``flt``: a player by the
-    engine's ``player_key``, a side by its players; a win is a finished game the side won (a tie is
-    none). Each game's sides, status and winner are plain rows, its sides' rounds summed by the
-    database (``round_sides``)."""
+    """Figures per player (``player_key``) and per side (its players) across the actor's games matching
+    ``flt``; a win is a finished game the side won (a tie is none)."""
     stats = Statistics()
     for batch in _batches(db, None, lambda session, after, per: _counted(session, actor, flt, after, per)):
         for game in batch:

@@ -61,11 +61,8 @@ KEYLESS = None
 
 
 class Waits:
-    """The waits in progress in this process, by seat, by client address and by owner (the id of
-    the API key a table belongs to, :data:`KEYLESS` for tables made without one).
-
-    ``per_owner`` is held below ``per_process`` (at most ``per_process - 1``, at least 1), so one
-    owner never takes every wait of the process."""
+    """The waits in progress in this process, by seat, by client address and by owner (a table's API
+    key's id, :data:`KEYLESS` for none); ``per_owner`` is held below ``per_process``."""
 
     def __init__(
         self,
