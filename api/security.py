@@ -84,7 +84,6 @@ def seat_key() -> str | None:
     """The bucket ``seat:<table>:<seat>`` of a request whose ``Seat-Token`` names a seat of the table
     in its path (``auth.seat_named``), else ``None`` (the database down included)."""
     from handfoot.server.auth import seat_named
-    from handfoot.server.services.errors import StoreUnavailableError
 
     token = flask.request.headers.get(SEAT_HEADER)
     table_id = (flask.request.view_args or {}).get("table_id")
@@ -92,7 +91,7 @@ def seat_key() -> str | None:
         return None
     try:
         seat = seat_named(table_id, token)
-    except (SQLAlchemyError, StoreUnavailableError):  # the route will say the store is down
+    except SQLAlchemyError:  # the route will say the store is down
         return None
     return None if seat is None else f"seat:{seat.table_id}:{seat.seat}"
 

@@ -18,14 +18,12 @@ from sqlalchemy import (
     func,
     select,
 )
-from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
 from handfoot.engine.history import BOOK_KINDS, player_key, side_key, side_round_facts
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database, close_quietly, insert_rows
 from handfoot.server.models import Game, Round, RoundSide
-from handfoot.server.services.errors import StoreUnavailableError
 from handfoot.server.services.games import owned
 
 __all__ = ["BATCH_SIZE", "Figures", "HistoryFilter", "StoredGame", "StoredRound", "game_batches", "statistics"]
@@ -118,9 +116,6 @@ def _batches(db: Database, size: int | None, read: Callable[[Session, int, int],
     session = db.sessionmaker()
     try:
         first = read(session, 0, per)
-    except (OperationalError, InterfaceError) as err:
-        session.close()
-        raise StoreUnavailableError(str(err.orig)) from err
     except BaseException:
         session.close()
         raise
@@ -147,7 +142,7 @@ def _batches(db: Database, size: int | None, read: Callable[[Session, int, int],
 def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | None = None) -> Iterator[list[StoredGame]]:
     """The actor's games matching ``flt``, oldest id first, ``size`` at a time with their rounds, read in
     one transaction of a session of their own (the request's is closed first). The first batch is read
-    at once (an unreachable database raises :class:`StoreUnavailableError` before the answer starts),
+    at once (an unreachable database raises before the answer starts),
     the rest as the iterator is consumed."""
     return _batches(db, size, lambda session, after, per: _batch(session, actor, flt, after, per))
 

@@ -19,7 +19,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, bindparam, case, select
-from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
 from handfoot.engine import play
@@ -39,7 +38,6 @@ from handfoot.server.services.errors import (
     ActionRefusedError,
     GameFinishedError,
     RoundLimitError,
-    StoreUnavailableError,
     TableFinishedError,
     TableNotFoundError,
     TableRoundError,
@@ -239,11 +237,8 @@ def get_table(db: Database, actor: Actor, table_id: int, *, fresh: bool = False)
 def poll(db: Database, table_id: int) -> tuple[int, str, datetime | None]:
     """The table's ``(version, status, answer_due_at)`` as shown (a due answer counted), read on a
     connection of its own: a cheap read a wait repeats, seeing every commit."""
-    try:
-        with db.engine.connect() as connection:
-            row = connection.execute(sql.POLL, {"table_id": table_id}).first()
-    except (OperationalError, InterfaceError) as err:
-        raise StoreUnavailableError(str(err.orig)) from err
+    with db.engine.connect() as connection:
+        row = connection.execute(sql.POLL, {"table_id": table_id}).first()
     if row is None:
         raise TableNotFoundError(table_id)
     status, due = str(row.status), row.answer_due_at
