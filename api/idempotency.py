@@ -66,10 +66,6 @@ HEADER_DOC = {
 }
 
 
-def ttl_seconds() -> float:
-    return _setting(TTL_ENV, DEFAULT_TTL_SECONDS)
-
-
 def _invalid(detail: str) -> NoReturn:
     abort_invalid_header(HEADER, detail)
 
@@ -151,7 +147,7 @@ class Key(Generic[R]):
             "key": self.value,
             "fingerprint": print_,
             "created_at": now,
-            "expires_at": now + timedelta(seconds=ttl_seconds()),
+            "expires_at": now + timedelta(seconds=_setting(TTL_ENV, DEFAULT_TTL_SECONDS)),
         }
         row_id: int | None = connection.execute(db.insert_new(*_INSERT_NEW), new).scalar_one_or_none()
         if row_id is not None:
@@ -209,16 +205,12 @@ SWEEP_ENV = "HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS"
 _last_sweep = -float("inf")  # time.monotonic() of this process's last sweep
 
 
-def sweep_seconds() -> float:
-    return _setting(SWEEP_ENV, DEFAULT_SWEEP_SECONDS)
-
-
 def _sweep_if_due(session: Session, now: datetime) -> None:
-    """Delete the expired keys, at most once every :func:`sweep_seconds` per process (a key found
-    expired before then is replaced where it is found: :meth:`Key.claim`)."""
+    """Delete the expired keys, at most every ``HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS`` per process (a key
+    found expired before then is replaced where it is found: :meth:`Key.claim`)."""
     global _last_sweep
     moment = time.monotonic()
-    if moment - _last_sweep >= sweep_seconds():
+    if moment - _last_sweep >= _setting(SWEEP_ENV, DEFAULT_SWEEP_SECONDS):
         session.connection().execute(_DELETE_EXPIRED, {"now": now})
         _last_sweep = moment
 

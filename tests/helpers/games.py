@@ -110,5 +110,5 @@ def recorded_statements(app: Flask) -> Iterator[list[str]]:
 
 def replayed_state(game: Game) -> engine.GameState:
     """The game's state recomputed by the engine from its stored rounds' totals (rounds loaded)."""
-    rules, sides = games_svc.rules_of(game), games_svc.side_names(game)
+    rules, sides = engine.rules_from_mapping(game.rules_snapshot), games_svc.side_names(game)
     return engine.game_state(rules, sides, [[b["total"] for b in r.teams] for r in game.rounds])

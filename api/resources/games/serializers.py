@@ -143,32 +143,20 @@ def game_answer(game: Game, numbers: Sequence[tuple[int, int]]) -> dict[str, Any
 def revisions_doc(rnd: Round, revisions: list[RoundRevision], *, with_current: bool) -> list[dict[str, Any]]:
     """A page of the audit trail, oldest first: earlier revisions, then (``with_current``: the page
     reaches the end of the trail) the round as it stands."""
-    earlier = [
-        {
+
+    def entry(r: Round | RoundRevision, created_at: datetime, replaced_at: datetime | None) -> dict[str, Any]:
+        return {
             "revision": r.revision,
-            "current": False,
+            "current": replaced_at is None,
             "request": r.request,
             "teams": r.teams,
-            "created_at": r.created_at,
-            "replaced_at": r.replaced_at,
+            "created_at": created_at,
+            "replaced_at": replaced_at,
             "author": r.author,
         }
-        for r in revisions
-    ]
-    if not with_current:
-        return earlier
-    return [
-        *earlier,
-        {
-            "revision": rnd.revision,
-            "current": True,
-            "request": rnd.request,
-            "teams": rnd.teams,
-            "created_at": rnd.updated_at,
-            "replaced_at": None,
-            "author": rnd.author,
-        },
-    ]
+
+    earlier = [entry(r, r.created_at, r.replaced_at) for r in revisions]
+    return [*earlier, entry(rnd, rnd.updated_at, None)] if with_current else earlier
 
 
 def scoresheet(game: Game) -> dict[str, Any]:
