@@ -76,9 +76,8 @@ def sqlite_pragmas(synchronous: str | None = None) -> tuple[str, ...]:
 
 def _pragma_setter(pragmas: tuple[str, ...]) -> Callable[[Any, Any], None]:
     def set_sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
-        # Under Python 3.11's legacy transaction control the sqlite3 module opens a transaction only
-        # before DML, so these PRAGMAs run outside one (inside one, foreign_keys and journal_mode are
-        # no-ops).
+        # sqlite3 opens a transaction only before DML (Python 3.11's legacy control), so these run
+        # outside one (inside one, foreign_keys and journal_mode are no-ops).
         cursor = dbapi_connection.cursor()
         try:
             for pragma in pragmas:

@@ -89,9 +89,8 @@ def reject_large_body(request: flask.Request) -> None:
     request.__dict__.pop("stream", None)  # werkzeug's cached stream, should anything have opened it
 
 
-#: What a server's body reader raises on broken framing: gunicorn's parse errors (InvalidChunkSize,
-#: ChunkMissingTerminator...) and NoMoreData (an IOError), werkzeug's ClientDisconnected (a
-#: ValueError's kin, and already a 400 of its own), a socket's reset.
+#: What a server's body reader raises on broken framing: gunicorn's parse errors and NoMoreData (an
+#: IOError), werkzeug's ClientDisconnected (a ValueError's kin), a socket's reset.
 BODY_FRAMING_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, ParseException, BadRequest)
 
 

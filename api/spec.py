@@ -322,10 +322,8 @@ def default_in_words(converter: Any, field: Any, ret: dict[str, Any], **kwargs: 
 
 
 class SpecFinishingPlugin(BasePlugin):
-    """Per operation: its ``operationId``, its ``security`` (dropped where it is the document's,
-    ``[]`` where none is declared), the headers its answers carry (:func:`sent_headers`), a problem
-    example on each problem answer, and every ``default`` in words (:func:`default_in_words`). Runs
-    after flask-smorest's plugins and ``ErrorResponsesPlugin``."""
+    """Per operation: its ``operationId``, its ``security``, the headers its answers carry
+    (:func:`sent_headers`), a problem example on each problem answer, every ``default`` in words."""
 
     def init_spec(self, spec: APISpec) -> None:
         super().init_spec(spec)

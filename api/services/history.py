@@ -140,10 +140,8 @@ def _batches(db: Database, size: int | None, read: Callable[[Session, int, int],
 
 
 def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | None = None) -> Iterator[list[StoredGame]]:
-    """The actor's games matching ``flt``, oldest id first, ``size`` at a time with their rounds, read in
-    one transaction of a session of their own (the request's is closed first). The first batch is read
-    at once (an unreachable database raises before the answer starts),
-    the rest as the iterator is consumed."""
+    """The actor's games matching ``flt``, oldest id first, ``size`` at a time with their rounds, in one
+    transaction of their own; the first batch read at once (a database down raises before the answer)."""
     return _batches(db, size, lambda session, after, per: _batch(session, actor, flt, after, per))
 
 
