@@ -148,6 +148,7 @@ class Key(Generic[R]):
             "fingerprint": print_,
             "created_at": now,
             "expires_at": now + timedelta(seconds=_setting(TTL_ENV, DEFAULT_TTL_SECONDS)),
+            "token": "",  # unused: it named the claim's process in earlier versions
         }
         row_id: int | None = connection.execute(db.insert_new(*_INSERT_NEW), new).scalar_one_or_none()
         if row_id is not None:

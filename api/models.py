@@ -212,7 +212,7 @@ class RoundDeletion(Base):
 
 class IdempotencyKey(Base):
     """An ``Idempotency-Key`` and its stored answer, per ``scope`` (``Actor.scope``); committed with its
-    answer in the write's transaction."""
+    answer in the write's transaction (``token``, which named a claim's process, is unused)."""
 
     __tablename__ = "idempotency_keys"
     __table_args__ = (
@@ -224,6 +224,7 @@ class IdempotencyKey(Base):
     scope: Mapped[str] = mapped_column(String(40))
     key: Mapped[str] = mapped_column(String(255))
     fingerprint: Mapped[str] = mapped_column(String(64))
+    token: Mapped[str] = mapped_column(String(64))
     status: Mapped[int | None] = mapped_column(Integer)
     response_headers: Mapped[dict[str, str] | None] = mapped_column(JSON)
     response_body: Mapped[str | None] = mapped_column(Text)

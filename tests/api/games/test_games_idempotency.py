@@ -125,6 +125,7 @@ def test_expired_keys_are_purged(app: Flask, flask_client: FlaskClient, db_backe
             IdempotencyKey(
                 scope="anonymous",
                 key="old",
+                token="t",
                 status=201,
                 created_at=old,
                 expires_at=old + timedelta(days=1),
