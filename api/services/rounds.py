@@ -208,7 +208,7 @@ def _store_append(
     ``by_table`` (a table storing its own round), a game a table is playing is refused."""
     stamp = now()
     state = append.state
-    values = {
+    values: dict[str, Any] = {
         "number": append.number,
         "revision": 1,
         "request": {**request, "round": append.number},
