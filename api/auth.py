@@ -24,14 +24,13 @@ import click
 import flask
 from flask.cli import AppGroup
 from sqlalchemy import Table, bindparam, select, update
-from sqlalchemy.exc import InterfaceError, OperationalError
 
 from handfoot.server import security
 from handfoot.server.db import Database, get_db
 from handfoot.server.models import ApiKey, Game
 from handfoot.server.models import Table as TableRow
 from handfoot.server.problems import NO_KEY, abort_problem, unauthorized_item
-from handfoot.server.services.errors import StoreUnavailableError, TableNotFoundError
+from handfoot.server.services.errors import TableNotFoundError
 
 KEY_PREFIX = "hf_"
 
@@ -93,11 +92,6 @@ def create_key(db: Database, name: str, *, adopt_anonymous: bool = False) -> tup
 ANY_ACTIVE_KEY = select(ApiKey.id).where(ApiKey.revoked_at.is_(None)).limit(1)
 
 
-def any_active_key(db: Database) -> bool:
-    with db.session() as session:
-        return session.connection().execute(ANY_ACTIVE_KEY).first() is not None
-
-
 def find_key(db: Database, token: str) -> ApiKey | None:
     """The active key whose hash matches ``token``, compared in constant time."""
     digest = hash_key(token)
@@ -138,8 +132,9 @@ def authenticate() -> Actor:
     """The request's :class:`Actor`, or a 401 problem (``WWW-Authenticate: Bearer``): anonymous without a
     key while no key is active; a key sent must be valid even then (a misconfigured client learns it)."""
     if not flask.request.headers.get("Authorization", "").strip():
-        if any_active_key(get_db()):
-            _unauthorized(NO_KEY)
+        with get_db().session() as session:
+            if session.connection().execute(ANY_ACTIVE_KEY).first() is not None:
+                _unauthorized(NO_KEY)
         return ANONYMOUS
     token = bearer_token()
     if token is None:
@@ -164,50 +159,39 @@ _SEATS: Table = TableRow.__table__  # type: ignore[assignment]
 _SEAT_HASHES = select(_SEATS.c.seat_hashes, _SEATS.c.owner_id).where(_SEATS.c.id == bindparam("table_id"))
 
 
-#: Seats found, per database: a table's seat hashes and owner are written once, when it is made, and
-#: table ids are never used again (``sqlite_autoincrement``, PostgreSQL's sequence), so a seat found
-#: stays that seat; a token of no seat is looked up every time. Cleared when it reaches this size.
+#: Seats found, per database (a table's seat hashes and owner never change, and table ids are never
+#: used again); a token of no seat is looked up every time. Cleared when it reaches this size.
 KNOWN_SEATS_MAX = 10_000
 _KNOWN_SEATS = "_handfoot_known_seats"
 
 
 def seat_named(table_id: int, token: str) -> SeatActor | None:
     """The seat of table ``table_id`` whose token is ``token``, or ``None``: read from the table's seat
-    hashes (every worker agrees), then known to the process (:data:`KNOWN_SEATS_MAX`), so the rate
-    limiter and the view read no row for a seat's later requests. Raises :class:`StoreUnavailableError`."""
+    hashes, then known to the process (:data:`KNOWN_SEATS_MAX`). Raises one of ``db.DATABASE_DOWN``."""
     db = get_db()
     digest = hash_key(token)
     known: dict[tuple[int, str], SeatActor] = db.__dict__.setdefault(_KNOWN_SEATS, {})
-    seat = known.get((table_id, digest))
-    if seat is None:
-        seat = _look_up_seat(db, table_id, digest)
-        if seat is not None:
-            if len(known) >= KNOWN_SEATS_MAX:
-                known.clear()
-            known[(table_id, digest)] = seat
-    return seat
-
-
-def _look_up_seat(db: Database, table_id: int, digest: str) -> SeatActor | None:
-    try:
-        with db.session() as session:
-            row = session.connection().execute(_SEAT_HASHES, {"table_id": table_id}).first()
-    except (OperationalError, InterfaceError) as err:
-        raise StoreUnavailableError(str(err.orig)) from err
-    if row is None:
-        return None
-    hashes, owner = row
+    found = known.get((table_id, digest))
+    if found is not None:
+        return found
+    with db.session() as session:
+        row = session.connection().execute(_SEAT_HASHES, {"table_id": table_id}).first()
+    hashes, owner = row or ((), None)
     seat = None
     for i, stored in enumerate(hashes or ()):
         if hmac.compare_digest(stored, digest):  # every hash compared: the time says nothing of the seat
             seat = i
-    return None if seat is None else SeatActor(table_id=table_id, seat=seat, table_owner=owner)
+    if seat is None:
+        return None
+    if len(known) >= KNOWN_SEATS_MAX:
+        known.clear()
+    found = known[(table_id, digest)] = SeatActor(table_id=table_id, seat=seat, table_owner=owner)
+    return found
 
 
 def seat_of(table_id: int, token: str | None) -> SeatActor:
-    """The seat of table ``table_id`` whose token is ``token`` (:func:`seat_named`);
-    :class:`TableNotFoundError` for an unknown table, a missing token or one of no seat there (the
-    same error: a wrong token learns nothing)."""
+    """The seat of table ``table_id`` whose token is ``token`` (:func:`seat_named`), else
+    :class:`TableNotFoundError` (the same for every case: a wrong token learns nothing)."""
     seat = seat_named(table_id, token) if token else None
     if seat is None:
         raise TableNotFoundError(table_id)

@@ -40,9 +40,8 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
         return super().arguments(resolve_schema_instance(schema), *args, **kwargs)
 
     def documented_body(self, schema: Any, **kwargs: Any) -> Any:
-        """Document ``schema`` as the request body exactly as :meth:`arguments` does, without parsing:
-        the view reads the body itself (``ARGUMENTS_PARSER.read_body``) and has it checked by its one
-        reader (``POST /v1/rounds/score``: the engine's, ``handfoot.engine.bodies``)."""
+        """Document ``schema`` as the request body as :meth:`arguments` does, without parsing: the view
+        reads the body itself (``ARGUMENTS_PARSER.read_body``) for its one reader, the engine's."""
         documented = self.arguments(schema, **kwargs)
 
         def decorator(func: Any) -> Any:

@@ -1,13 +1,7 @@
 """The one catalogue of the codes in a problem's ``errors[].code`` (and a check's ``problems``).
 
-Stable: clients may switch on them; each is listed in docs/problems.md, and the OpenAPI
-document's descriptions quote them from here. Three groups, one dict:
-
-- the engine's (rules broken), by reference: ``handfoot.engine.PROBLEM_CODES``, never copied;
-- :data:`SCHEMA_CODES`: a body, query or header that does not match the schema (400 or 422);
-- :data:`GAME_CODES`: a request that does not fit the stored game, and the headers of writes.
-
-Adding a code is an API change: add it here and to docs/problems.md.
+Stable: clients may switch on them. The engine's (``handfoot.engine.PROBLEM_CODES``, by reference),
+:data:`SCHEMA_CODES` and :data:`GAME_CODES`; adding one is an API change (list it in docs/problems.md).
 """
 
 from __future__ import annotations

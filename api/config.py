@@ -1,9 +1,6 @@
 """Application configuration, read from the environment: every variable, its unit and default are
-in docs/configuration.md. ``DATABASE_URL`` defaults to ``var/handfoot.sqlite3`` in a checkout, else
-``handfoot.sqlite3`` in the user's data directory; ``postgresql://`` and ``postgres://`` become
-``postgresql+psycopg://`` (psycopg 3). A bad number raises ``ValueError`` naming its variable.
-
-``create_app(config)`` takes a mapping that overrides any of these (tests pass ``DATABASE_URL``).
+in docs/configuration.md. A bad number raises ``ValueError`` naming its variable;
+``create_app(config)`` takes a mapping that overrides any of these.
 """
 
 from __future__ import annotations

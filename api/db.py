@@ -76,9 +76,8 @@ def sqlite_pragmas(synchronous: str | None = None) -> tuple[str, ...]:
 
 def _pragma_setter(pragmas: tuple[str, ...]) -> Callable[[Any, Any], None]:
     def set_sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
-        # Under Python 3.11's legacy transaction control the sqlite3 module opens a transaction only
-        # before DML, so these PRAGMAs run outside one (inside one, foreign_keys and journal_mode are
-        # no-ops).
+        # sqlite3 opens a transaction only before DML (Python 3.11's legacy control), so these run
+        # outside one (inside one, foreign_keys and journal_mode are no-ops).
         cursor = dbapi_connection.cursor()
         try:
             for pragma in pragmas:
@@ -118,14 +117,21 @@ def log_failure(error: BaseException) -> None:
 
 
 def close_quietly(session: Session) -> None:
-    """Close ``session`` once its answer is sent: a rollback failed by a dead database is logged
-    (:func:`log_failure`) and the connection dropped, never raised."""
+    """Close ``session`` once its answer is sent: a failed rollback is logged (:func:`log_failure`)."""
     try:
-        session.close()
+        _close(session)
     except DATABASE_DOWN as err:
         log_failure(err)
+
+
+def _close(session: Session) -> None:
+    """Close ``session``; a rollback failed by a dead database drops the connection and raises."""
+    try:
+        session.close()
+    except DATABASE_DOWN:
         with contextlib.suppress(Exception):
             session.invalidate()
+        raise
 
 
 #: ``Session.info`` key of the :class:`Database` a session belongs to (:meth:`Database.of`).
@@ -242,35 +248,17 @@ class Database:
             setattr(flask.g, self._key, session)
         return session
 
-    def close_session(self, _exc: BaseException | None = None) -> None:
-        """End the context's session (rolled back, its connection returned) where the answer is sent already:
-        a ``teardown_request`` and ``teardown_appcontext`` (:func:`close_quietly`). :meth:`end_session`
-        ends a request's session before its answer."""
-        if flask.has_app_context():
-            session: Session | None = flask.g.pop(self._key, None)
-            if session is not None:
-                close_quietly(session)
-
-    def end_session(self) -> None:
-        """End the request's session before its answer (``problems.end_request_session``): raises one of
-        :data:`DATABASE_DOWN` when its rollback fails, the connection dropped."""
-        if not flask.has_app_context():
-            return
-        session: Session | None = flask.g.pop(self._key, None)
-        if session is None:
-            return
-        try:
-            session.close()
-        except DATABASE_DOWN:
-            with contextlib.suppress(Exception):
-                session.invalidate()
-            raise
+    def end_session(self, _exc: BaseException | None = None, *, quietly: bool = False) -> None:
+        """End the context's session (rolled back, its connection returned); raises one of
+        :data:`DATABASE_DOWN` when its rollback fails, unless ``quietly`` (after the answer: logged)."""
+        session: Session | None = flask.g.pop(self._key, None) if flask.has_app_context() else None
+        if session is not None:
+            (close_quietly if quietly else _close)(session)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """For reads: the app context's session (one transaction, one snapshot, until a :meth:`write_session`
-        or the context's end), or outside one a session of its own committed at the block's end. A failed
-        statement rolls back."""
+        """For reads: the app context's session (one snapshot until a write or the context's end), else
+        a session of its own. A failed statement rolls back."""
         session = self._context_session()
         if session is None:
             with self.sessionmaker.begin() as own:
@@ -284,23 +272,15 @@ class Database:
 
     @contextmanager
     def write_session(self, *, locked: bool = False) -> Iterator[Session]:
-        """One write transaction on the context's session (outside an app context, a session of its
-        own), committed at the end of the block, rolled back on error: the one place a write begins
-        and commits (``services.store.write`` runs it again after a lost race).
+        """One write transaction on the context's session (else one of its own), committed at the
+        block's end, rolled back on error (``services.store.write`` runs it again after a lost race).
 
-        SQLite: it begins with ``BEGIN IMMEDIATE``, so it waits (up to the busy timeout) for the
-        write lock before its first statement, then raises ``OperationalError`` "database is
-        locked". A read transaction the session holds (the API key's check) is ended first, rolled
-        back as it wrote nothing (SQLite cannot turn a read transaction into a write one once another
-        writer has committed since it began), on the same connection. PostgreSQL: it continues the
-        session's ``REPEATABLE READ`` transaction; a row another transaction changed since its
-        snapshot fails to update with a serialization failure, which ``store.write`` retries.
-
-        ``locked``: its first read locks the game or table it writes (``FOR UPDATE``). PostgreSQL:
-        it begins in ``READ COMMITTED`` (a read transaction held is rolled back first), so the read
-        that waits for the writer holding the row then reads what that writer committed; in
-        ``REPEATABLE READ`` the same wait ends in a serialization failure, and with writers to one
-        game in a stream the unit lost again at every run."""
+        SQLite: ``BEGIN IMMEDIATE`` (a read transaction held is rolled back first: SQLite cannot turn
+        it into a write once another writer committed), waiting up to the busy timeout, then
+        ``OperationalError`` "database is locked". PostgreSQL: the session's ``REPEATABLE READ``
+        transaction, where a row changed since the snapshot fails with a serialization failure.
+        ``locked`` (PostgreSQL): ``READ COMMITTED``, so a ``FOR UPDATE`` read waiting for a writer
+        reads what it committed (in ``REPEATABLE READ`` that wait ends in a serialization failure)."""
         session = self._context_session()
         own = session is None
         if session is None:
@@ -329,15 +309,10 @@ class Database:
             options = {SQLITE_IMMEDIATE: True} if self.is_sqlite else {"isolation_level": "READ COMMITTED"}
             session.connection(execution_options=options if self.is_sqlite or locked else None)
 
-    @property
-    def notifies(self) -> bool:
-        """Whether the database delivers ``NOTIFY`` to its listeners on commit (PostgreSQL)."""
-        return not self.is_sqlite
-
     def notify(self, connection: Connection, channel: str, payload: str) -> None:
         """``NOTIFY channel, payload`` in ``connection``'s transaction, delivered on its commit
-        (PostgreSQL; a no-op where the database has no ``NOTIFY``, :attr:`notifies`)."""
-        if self.notifies:
+        (PostgreSQL; a no-op on SQLite)."""
+        if not self.is_sqlite:
             connection.execute(_NOTIFY, {"channel": channel, "payload": payload})
 
     def insert_new(self, table: Table, keys: tuple[str, ...]) -> Insert:
@@ -414,8 +389,9 @@ def init_app(app: flask.Flask) -> Database:
     app.extensions[EXTENSION_KEY] = database
     # A request's session ends with it, also when it shares an app context pushed around it (tests,
     # scripts: Flask reuses that context for the request); a CLI command's ends with its context.
-    app.teardown_request(database.close_session)
-    app.teardown_appcontext(database.close_session)
+    close = functools.partial(database.end_session, quietly=True)
+    app.teardown_request(close)
+    app.teardown_appcontext(close)
     return database
 
 

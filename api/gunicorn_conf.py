@@ -1,14 +1,7 @@
 """gunicorn's production settings: ``gunicorn -c python:handfoot.server.gunicorn_conf``.
 
-``handfoot-server serve`` (so ``make run``) and ``make bench`` load it, so what is measured is what is
-served; command-line flags override it. Each setting and its variable (``WEB_CONCURRENCY``,
-``HANDFOOT_WORKER_CLASS``, ``HANDFOOT_WORKER_CONNECTIONS``, ``HANDFOOT_THREADS``, ``HANDFOOT_LOG_*``)
-is explained in docs/configuration.md and docs/deploy.md ("Slow clients", "Waiting seats"):
-gevent workers by default (gthread without gevent), the app preloaded in the master (it opens no
-database connection: ``post_fork`` drops any pool anyway) and its objects frozen before a worker
-forks (``pre_fork``: ``gc.freeze()``, so a worker's full collections skip them and their pages stay
-shared: docs/performance.md), no control socket (two servers on one machine would share its path),
-workers never recycled (docs/performance.md: RSS stays flat).
+``handfoot-server serve`` and ``make bench`` load it (what is measured is what is served); flags
+override it. Each setting and its variable is explained in docs/configuration.md and docs/deploy.md.
 """
 
 from __future__ import annotations

@@ -1,16 +1,10 @@
 """``Idempotency-Key`` on POSTs (draft-ietf-httpapi-idempotency-key-header; docs/games-api.md).
 
-The value is a structured-field String (unquoted accepted), 1 to 255 printable ASCII characters,
-stored per caller (``Actor.scope``) with a fingerprint of the request (SHA-256 of method, path and
-the body's canonical JSON). The request's unit of work (``services.store``) claims the key first
-(:meth:`Key.claim`) and stores its 2xx answer last (:meth:`Key.answer`), in its one transaction: a
-write is never stored without its key, nor twice. The same key and body again replays the stored
-answer (``Idempotent-Replayed: true``; one running meanwhile waits for the first's commit); another
-method, path or body is a 422 ``idempotency-key-reused``; a failed request rolls its claim back.
-
-Keys are kept ``HANDFOOT_IDEMPOTENCY_TTL_SECONDS`` (default 86400) after first use; a key found
-expired is replaced, and a claim sweeps the expired ones at most every
-``HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS`` (default 300) per process.
+A key (a structured-field String, unquoted accepted) is stored per caller (``Actor.scope``) with
+a fingerprint of the request. The request's unit of work (``services.store``) claims it first
+(:meth:`Key.claim`) and stores its 2xx answer last (:meth:`Key.answer`), in its one transaction.
+Keys are kept ``HANDFOOT_IDEMPOTENCY_TTL_SECONDS`` (86400) and swept at most every
+``HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS`` (300) per process.
 """
 
 from __future__ import annotations
@@ -72,10 +66,6 @@ HEADER_DOC = {
 }
 
 
-def ttl_seconds() -> float:
-    return _setting(TTL_ENV, DEFAULT_TTL_SECONDS)
-
-
 def _invalid(detail: str) -> NoReturn:
     abort_invalid_header(HEADER, detail)
 
@@ -116,9 +106,8 @@ class Replayed(Exception):  # noqa: N818 (not an error: the stored answer, sent 
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """A response to store with its key: status, the :data:`STORED_HEADERS`, the body (plain data).
-    ``encoded``: the body as the app sends it, when the caller has encoded it already (for its own
-    response: the body is then encoded once, not once more for storing)."""
+    """A response to store with its key: status, the :data:`STORED_HEADERS`, the body (plain data) and,
+    when the caller encoded it already, ``encoded``."""
 
     status: int
     headers: Mapping[str, str]
@@ -138,9 +127,8 @@ R = TypeVar("R")
 
 @dataclass(frozen=True, slots=True)
 class Key(Generic[R]):
-    """A request's Idempotency-Key, a parameter of its unit of work (``services.store.write``):
-    the key's ``scope`` (the caller's) and ``value``, and ``answering``, which makes the answer
-    from the service's result (a function of the result alone), stored with the write."""
+    """A request's Idempotency-Key, a parameter of its unit of work (``services.store.write``);
+    ``answering`` makes the answer from the service's result."""
 
     scope: str
     value: str
@@ -148,10 +136,8 @@ class Key(Generic[R]):
 
     def claim(self, db: Database, session: Session) -> int:
         """Claim the key in the unit's transaction: the claim's row id, or :class:`Replayed` with the stored
-        answer, or a 422 when the key is another request's. A new key costs one ``INSERT ... ON CONFLICT
-        DO NOTHING``; one there already is read, locked (an expired one is free). A key inserted by a
-        transaction this one cannot see raises ``StaleDataError`` (PostgreSQL: a serialization failure):
-        the unit runs again and finds that request's answer."""
+        answer, or a 422 when the key is another request's. A key inserted by a transaction this one
+        cannot see raises ``StaleDataError``: the unit runs again and finds that request's answer."""
         request, now = flask.request, datetime.now(UTC)
         print_ = fingerprint(request.method, request.path, body_as_sent())
         _sweep_if_due(session, now)
@@ -161,14 +147,14 @@ class Key(Generic[R]):
             "key": self.value,
             "fingerprint": print_,
             "created_at": now,
-            "expires_at": now + timedelta(seconds=ttl_seconds()),
-            "token": "",
-        }  # named the claim's process in earlier versions, which took claims over
+            "expires_at": now + timedelta(seconds=_setting(TTL_ENV, DEFAULT_TTL_SECONDS)),
+            "token": "",  # unused: it named the claim's process in earlier versions
+        }
         row_id: int | None = connection.execute(db.insert_new(*_INSERT_NEW), new).scalar_one_or_none()
         if row_id is not None:
             return row_id
         row = connection.execute(_FIND_FOR_UPDATE, {"scope": self.scope, "key": self.value}).first()
-        if row is not None and (row.expires_at < now or row.status is None):
+        if row is not None and row.expires_at < now:
             connection.execute(_DELETE_ROW, {"row_id": row.id})
             row, row_id = None, connection.execute(db.insert_new(*_INSERT_NEW), new).scalar()
         if row is None:
@@ -193,9 +179,8 @@ class Key(Generic[R]):
         raise Replayed(_replay(row))
 
     def answer(self, session: Session, row_id: int, result: R) -> None:
-        """Store the answer to ``result`` with the claim ``row_id``, in the unit's transaction. The
-        body is stored as the app sends it (:meth:`Answer.sent`), so a replay is the first answer
-        byte for byte."""
+        """Store the answer to ``result`` with the claim ``row_id``, as the app sends it (a replay is
+        the first answer byte for byte)."""
         answer = self.answering(result)
         values = {
             "row_id": row_id,
@@ -221,16 +206,12 @@ SWEEP_ENV = "HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS"
 _last_sweep = -float("inf")  # time.monotonic() of this process's last sweep
 
 
-def sweep_seconds() -> float:
-    return _setting(SWEEP_ENV, DEFAULT_SWEEP_SECONDS)
-
-
 def _sweep_if_due(session: Session, now: datetime) -> None:
-    """Delete the expired keys, at most once every :func:`sweep_seconds` per process (a key found
-    expired before then is replaced where it is found: :meth:`Key.claim`)."""
+    """Delete the expired keys, at most every ``HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS`` per process (a key
+    found expired before then is replaced where it is found: :meth:`Key.claim`)."""
     global _last_sweep
     moment = time.monotonic()
-    if moment - _last_sweep >= sweep_seconds():
+    if moment - _last_sweep >= _setting(SWEEP_ENV, DEFAULT_SWEEP_SECONDS):
         session.connection().execute(_DELETE_EXPIRED, {"now": now})
         _last_sweep = moment
 
@@ -267,11 +248,9 @@ def idempotent(
     replayed: Callable[..., None] | None = None,
 ) -> Any:
     """Decorate a POST view taking its caller as ``actor``: the view gets ``request_key``, which makes the
-    request's :class:`Key` from an answer function (``None`` without the header) for its unit
-    (``store.Unit.keyed``); a stored answer replayed is sent as it is. ``before(actor, **view_kwargs)``
-    runs first, also before a replay, and raises when the request's target is gone (a deleted game);
-    ``replayed(actor, body)`` runs on a replay's JSON body and raises when what it created is gone (a
-    404, never a 201 whose ``Location`` is a 404)."""
+    request's :class:`Key` from an answer function (``None`` without the header). ``before(actor,
+    **view_kwargs)`` runs first and raises when the target is gone; ``replayed(actor, body)`` runs on
+    a replay's body and raises when what it created is gone (a 404, never a 201 to a 404)."""
     if view is None:
         return functools.partial(idempotent, before=before, replayed=replayed)
 

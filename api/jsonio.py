@@ -2,9 +2,8 @@
 docs/performance.md); stored columns are read by it too (:func:`loads`). Request bodies are decoded
 by the standard library (through webargs: orjson reads an integer beyond 64 bits as a float).
 
-The same JSON as before (compact, members in insertion order), except non-ASCII text as UTF-8
-rather than ``\\u`` escapes. What orjson does not encode (datetimes, which Flask writes as HTTP
-dates; decimals; integers beyond 64 bits) goes through the standard library.
+What orjson does not encode (datetimes, decimals, integers beyond 64 bits) goes through the
+standard library.
 """
 
 from __future__ import annotations

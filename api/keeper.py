@@ -1,9 +1,7 @@
 """The score keeper: a browser page at ``/`` keeping a game's score through the API (docs/keeper.md).
 
-A plain Flask blueprint, out of the OpenAPI document; its files are ``api/static/keeper/`` and it
-loads nothing from elsewhere (its Content-Security-Policy says so). ``/sw.js`` is its service worker,
-caching the app shell under :func:`shell_version`, so a changed file installs a new worker; it never
-answers for ``/v1`` (rounds saved offline wait in the page's ``outbox.js``).
+A plain Flask blueprint, out of the OpenAPI document, on ``api/static/keeper/``; ``/sw.js`` caches
+the app shell under :func:`shell_version` (never ``/v1``).
 """
 
 from __future__ import annotations
@@ -83,9 +81,8 @@ def service_worker_script(folder: Path = KEEPER_STATIC) -> str:
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    """The keeper's service worker. Served at the root, so its scope may be ``/`` (the page) with no
-    ``Service-Worker-Allowed`` header; ``no-cache``, so the browser asks again on each check for an
-    update and a changed shell (another version) is installed at once."""
+    """The keeper's service worker, at the root (its scope may be ``/``) and ``no-cache`` (a changed
+    shell is installed at once)."""
     response = Response(service_worker_script(), mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Content-Type-Options"] = "nosniff"

@@ -4,9 +4,9 @@ paid Flask's dispatch again: docs/performance.md).
 
 ``begin``: the start time and id (``logs.start``), a body over its limit refused (413,
 :func:`reject_large_body`), the rate limit counted (429, ``security.RateLimiter.check``).
-``finish``: the database session ended (``problems.end_request_session``: a 503 when the database
-died since), the rate limit's headers, the metrics (``metrics.count``), ``X-Request-ID`` and the
-log line (``logs.finish``).
+``finish``: the database session ended (``Database.end_session``: a 503 when the database died
+since), the rate limit's headers, the metrics (``metrics.count``), ``X-Request-ID`` and the log
+line (``logs.finish``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import flask
 from gunicorn.http.errors import ParseException  # type: ignore[import-untyped]
 from werkzeug.exceptions import BadRequest
 
-from handfoot.server import logs, metrics, problems, security
+from handfoot.server import db, logs, metrics, problems, security
 from handfoot.server.parsing import body_limit
 
 __all__ = ["BODY_FRAMING_ERRORS", "init_app", "reject_large_body"]
@@ -29,6 +29,7 @@ def init_app(app: flask.Flask) -> None:
     ``security.init_app`` and ``metrics.init_app``)."""
     limiter = security.limiter_of(app)
     counting = metrics.enabled(app)
+    database = db.get_db(app)
 
     def begin() -> None:
         request = flask.request._get_current_object()  # type: ignore[attr-defined]
@@ -39,7 +40,13 @@ def init_app(app: flask.Flask) -> None:
 
     def finish(response: flask.Response) -> flask.Response:
         request = flask.request._get_current_object()  # type: ignore[attr-defined]
-        response = problems.end_request_session(response)
+        try:  # before the answer goes: a database that died since is a 503, not a teardown's 500
+            database.end_session()
+        except db.DATABASE_DOWN as err:
+            if response.status_code == 503:
+                db.log_failure(err)  # once: a 503 of the same failure has logged it already
+            else:
+                response = problems.database_down(err)
         if limiter is not None:
             limiter.add_headers(response)
         if counting:
@@ -82,9 +89,8 @@ def reject_large_body(request: flask.Request) -> None:
     request.__dict__.pop("stream", None)  # werkzeug's cached stream, should anything have opened it
 
 
-#: What a server's body reader raises on broken framing: gunicorn's parse errors (InvalidChunkSize,
-#: ChunkMissingTerminator...) and NoMoreData (an IOError), werkzeug's ClientDisconnected (a
-#: ValueError's kin, and already a 400 of its own), a socket's reset.
+#: What a server's body reader raises on broken framing: gunicorn's parse errors and NoMoreData (an
+#: IOError), werkzeug's ClientDisconnected (a ValueError's kin), a socket's reset.
 BODY_FRAMING_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, ParseException, BadRequest)
 
 

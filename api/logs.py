@@ -1,7 +1,7 @@
 """The server's log: every line of a request with the request's id, as text or JSON
 (``HANDFOOT_LOG_FORMAT``), and one line per request.
 
-:func:`request_id` is the client's ``X-Request-ID`` when it matches :data:`REQUEST_ID_PATTERN`, else
+A request's id is the client's ``X-Request-ID`` when it matches :data:`REQUEST_ID_PATTERN`, else
 32 random hex digits; the answer's ``X-Request-ID`` carries it. :func:`start` and :func:`finish`
 (``api/lifecycle.py``) write the line on ``handfoot.server.requests`` at INFO: method, path, status,
 milliseconds. :func:`logging_config` is gunicorn's ``logconfig_dict`` (standard error, at
@@ -32,34 +32,20 @@ STARTED_KEY = "handfoot.started"
 requests_log = logging.getLogger("handfoot.server.requests")
 
 
-def request_id() -> str:
-    """This request's id (see the module's doc); the same on every call within the request."""
-    return _request_id(request.environ)
-
-
-def _request_id(environ: dict[str, Any]) -> str:
-    found = environ.get(_ENVIRON_KEY)
-    if found is None:
-        sent = environ.get("HTTP_X_REQUEST_ID")  # the header, as request.headers would read it
-        found = sent if sent and REQUEST_ID_PATTERN.fullmatch(sent) else os.urandom(16).hex()
-        environ[_ENVIRON_KEY] = found
-        environ.setdefault(STARTED_KEY, time.perf_counter())
-    return str(found)
-
-
 def start(environ: dict[str, Any]) -> None:
-    """A request's start time and id, in its WSGI ``environ``, before anything logs."""
+    """A request's start time and id (see the module's doc), in its WSGI ``environ``, before anything logs."""
     environ[STARTED_KEY] = time.perf_counter()
-    _request_id(environ)
+    sent = environ.get("HTTP_X_REQUEST_ID")  # the header, as request.headers would read it
+    environ[_ENVIRON_KEY] = sent if sent and REQUEST_ID_PATTERN.fullmatch(sent) else os.urandom(16).hex()
 
 
 def finish(req: Request, response: Response) -> Response:
     """``X-Request-ID`` on every answer, errors included (quote it when reporting a problem), and the
     request's line (method, path, status, milliseconds)."""
     environ = req.environ
-    response.headers["X-Request-ID"] = _request_id(environ)
+    response.headers["X-Request-ID"] = environ[_ENVIRON_KEY]
     if requests_log.isEnabledFor(logging.INFO):
-        elapsed = round((time.perf_counter() - environ.get(STARTED_KEY, time.perf_counter())) * 1000, 1)
+        elapsed = round((time.perf_counter() - environ[STARTED_KEY]) * 1000, 1)
         method, path, status = req.method, req.path, response.status_code
         requests_log.info(
             "%s %s -> %d in %.1f ms",
@@ -76,7 +62,7 @@ class RequestIdFilter(logging.Filter):
     """Gives every record ``request_id``: the request's within one, else ``-``."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        record.request_id = request_id() if has_request_context() else "-"
+        record.request_id = request.environ.get(_ENVIRON_KEY, "-") if has_request_context() else "-"
         return True
 
 

@@ -1,13 +1,9 @@
 """Prometheus metrics at ``GET /metrics`` (prometheus_client), correct under several gunicorn workers.
 
-Counted (docs/deploy.md, "Health checks, metrics and logs"): ``handfoot_requests_total{method, route, status}`` and
-``handfoot_request_duration_seconds{method, route}`` (the route as the OpenAPI document writes it,
-``unmatched`` for none: ids never become labels), ``handfoot_rounds_scored_total``,
-``handfoot_rounds_stored_total`` (a replayed answer is no new round), ``handfoot_seats_waiting`` and
-``handfoot_tables_playing`` (read at each scrape). Under several workers each writes to
-``PROMETHEUS_MULTIPROC_DIR`` (``handfoot-server serve`` makes one) and a scrape adds them up.
-``HANDFOOT_METRICS=off`` removes the endpoint (404); ``HANDFOOT_METRICS_TOKEN`` requires
-``Authorization: Bearer <token>`` (401). Not in the OpenAPI document: it is for monitors.
+What is counted is in docs/deploy.md ("Health checks, metrics and logs"); a route is labelled as
+the OpenAPI document writes it (ids never become labels). Under several workers each writes to
+``PROMETHEUS_MULTIPROC_DIR`` and a scrape adds them up. ``HANDFOOT_METRICS=off``: a 404;
+``HANDFOOT_METRICS_TOKEN`` requires ``Authorization: Bearer <token>`` (401).
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
-"""Run alembic from Python (``handfoot-server migrate``, tests): the same migrations as
-``alembic upgrade head``, found inside the package (``handfoot.server.migrations``), so they run
-from an installed wheel as well as from a checkout."""
+"""Run alembic from Python (``handfoot-server migrate``, tests) on the migrations inside the package,
+so they run from an installed wheel as from a checkout."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""Database models: API keys, games, their rounds (and each side's facts of a round), the earlier
-revisions of corrected rounds, the rounds taken back, idempotency keys, and the tables where seats
-play rounds (with their action logs).
-
-JSON columns use ``sqlalchemy.JSON`` (TEXT on SQLite, ``json`` on PostgreSQL); they hold plain
-builtins only (the request as sent, the engine's Breakdowns, the RuleSet snapshot). Every write
-goes through the services, one transaction per request (``api/services/store.py``: ``transaction``).
+"""Database models. JSON columns (TEXT on SQLite, ``json`` on PostgreSQL) hold plain builtins only
+(the request as sent, the engine's Breakdowns, the RuleSet snapshot); every write goes through a
+service's unit of work (``api/services/store.py``).
 """
 
 from __future__ import annotations
@@ -216,7 +212,7 @@ class RoundDeletion(Base):
 
 class IdempotencyKey(Base):
     """An ``Idempotency-Key`` and its stored answer, per ``scope`` (``Actor.scope``); committed with its
-    answer in the write's transaction (``token`` is unused since claims share it)."""
+    answer in the write's transaction (``token``, which named a claim's process, is unused)."""
 
     __tablename__ = "idempotency_keys"
     __table_args__ = (
@@ -237,12 +233,10 @@ class IdempotencyKey(Base):
 
 
 class Table(Base):
-    """A table: seats playing a stored game's rounds (docs/tables.md). ``state`` is the engine's round in
-    play (every card and its seed: a seat sees only its view); ``version`` counts every action accepted
-    (a seat posts the one it saw); ``seat_hashes`` the SHA-256 of each seat's token; ``seed`` the
-    table's (secret; chosen by its creator for a ``practice`` deal, see ``services.tables.round_seed``);
-    ``answer_due_at``: when an unanswered "May I go out?" counts as a yes. Ended rounds are
-    :class:`TableRound` rows."""
+    """A table (docs/tables.md): ``state`` the engine's round in play (every card: a seat sees only its
+    view); ``version`` counts the actions accepted; ``seat_hashes`` the SHA-256 of each seat's token;
+    ``seed`` secret unless chosen (``practice``); ``answer_due_at``: when an unanswered "May I go
+    out?" counts as a yes. Ended rounds are :class:`TableRound` rows."""
 
     __tablename__ = "tables"
     __table_args__ = ({"sqlite_autoincrement": True},)
@@ -304,9 +298,8 @@ class TableRound(Base):
 
 
 class HealthProbe(Base):
-    """One row, rewritten by each readiness check (``GET /health/ready``): a write that reaches the
-    database's storage and commits shows that the database can take writes (not full, not read-only,
-    its lock not held past the check's wait)."""
+    """One row, rewritten by each readiness check (``GET /health/ready``): a commit shows the database
+    takes writes."""
 
     __tablename__ = "health_probe"
 

@@ -1,11 +1,6 @@
-"""Paginated lists: ``page`` bounded by :data:`MAX_PAGE`, the RFC 8288 ``Link`` header, and the
-opaque cursors of keyset pagination (the games list: :func:`encode_cursor`, :func:`decode_cursor`).
-
-flask-smorest's ``Blueprint.paginate`` keeps ``page``/``page_size`` and ``X-Pagination`` (documented
-by flask-smorest). Its ``page`` has no upper bound; unbounded, a page like 92233720368547760 made an
-OFFSET past 64 bits: a 500 from both drivers (found by schemathesis). Two public hooks bound it:
-the blueprint's ``PAGINATION_ARGUMENTS_PARSER`` (:class:`PageArgumentsParser`, a 422 naming
-``page``) and an apispec plugin (:class:`PageLimitPlugin`, the documented ``maximum``).
+"""Paginated lists: ``page`` bounded by :data:`MAX_PAGE` (flask-smorest's is unbounded, and a huge
+one made an OFFSET past 64 bits: a 500), the RFC 8288 ``Link`` header, and the opaque cursors of
+keyset pagination (the games list: :func:`encode_cursor`, :func:`decode_cursor`).
 """
 
 from __future__ import annotations
@@ -77,9 +72,7 @@ class PageLimitPlugin(BasePlugin):
 
 
 def link_header(metadata: Mapping[str, Any], *, page_size: int) -> str:
-    """``Link`` header value for flask-smorest pagination ``metadata`` in the current request:
-    absolute URLs with ``rel`` ``first``, ``prev``, ``next`` and ``last``, keeping the other query
-    arguments."""
+    """``Link`` for flask-smorest pagination ``metadata``: ``first``, ``prev``, ``next``, ``last``."""
     rels = (
         ("first", metadata.get("first_page")),
         ("prev", metadata.get("previous_page")),
@@ -161,9 +154,8 @@ MAX_CURSOR_LENGTH = 200
 
 
 def cursor_link_header(next_cursor: str | None, *, page_size: int) -> str:
-    """``Link`` value of a keyset page in the current request: ``first`` (the list without a cursor)
-    and, unless this is the last page, ``next`` (the same query with ``cursor=next_cursor``); the
-    other query arguments are kept, the deprecated ``page`` is dropped."""
+    """``Link`` of a keyset page: ``first`` (no cursor) and, unless last, ``next`` (``cursor=next_cursor``);
+    the deprecated ``page`` dropped."""
     request = flask.request
     args = [(k, v) for k, v in request.args.items(multi=True) if k not in ("page", "page_size", "cursor")]
     base = [*args, ("page_size", str(page_size))]

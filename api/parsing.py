@@ -94,11 +94,8 @@ class BodyTooComplexError(ValueError):
 
 def check_counts(data: bytes) -> None:
     """Raise :class:`BodyTooComplexError` when the JSON text ``data`` may hold more values or objects than
-    the limits allow, so what validation costs is bounded by them. Counted on the bytes (``bytes.count``,
-    in C): every ``{`` opens an object, and a body holds at most one value more than its ``,``, ``[``
-    and ``{`` (those inside strings count too: it errs towards refusing, far above any real request).
-    Nesting needs no limit: schemas read only as deep as declared, and past the recursion limit it is a
-    400 (:func:`decode_json`)."""
+    the limits allow, counted on the bytes: a body holds at most one value more than its ``,``, ``[``
+    and ``{`` (those inside strings count too: it errs towards refusing, far above any real request)."""
     # Each byte counted is a byte of the body: a body too short to reach a limit is not counted for it.
     if len(data) <= MAX_BODY_OBJECTS:
         return

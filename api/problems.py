@@ -6,15 +6,9 @@ Every error response of the API is ``application/problem+json``::
      the schema", "status": 422, "detail": "...", "instance": "/v1/rounds/score",
      "errors": [{"pointer": "/teams/0/melds/1/2", "code": "invalid_type", "detail": "..."}]}
 
-``errors`` is always present (possibly empty). Each item has a ``pointer`` (RFC 6901 JSON Pointer
-into the request body; ``""`` is the whole body) or a ``parameter`` (a query, header or path
-parameter's name), a stable ``code`` and a ``detail``.
-
-Views raise problems with :func:`abort_problem`. An error raised anywhere in a view carries its
-problem: an engine error (:class:`handfoot.engine.errors.HandFootError`, always a 422 of its
-``slug``'s type) or a service error (``api/services/errors.py``: ``status``, ``slug``, ``title``);
-:func:`register_error_handlers` answers both. HTTP errors are answered by
-``handfoot.server.rest_api.Api``.
+``errors`` is always present: each item has a ``pointer`` (RFC 6901, into the body) or a
+``parameter``, a stable ``code`` and a ``detail``. Engine and service errors carry their problem
+(:func:`register_error_handlers`); HTTP errors are answered by ``handfoot.server.rest_api.Api``.
 """
 
 from __future__ import annotations
@@ -178,10 +172,8 @@ def abort_problem(
     retry_after: int | None = None,
     **extensions: Any,
 ) -> NoReturn:
-    """Stop the request with a problem+json response. ``errors`` items are ``{"pointer" (or
-    "parameter"), "code", "detail"}``; ``type_slug`` defaults by status (:data:`DEFAULT_TYPE_SLUGS`;
-    a new one goes in :data:`problem_types`); ``retry_after`` (seconds) sets ``Retry-After``; other
-    keyword arguments become extension members."""
+    """Stop the request with a problem+json response; ``type_slug`` defaults by status, ``retry_after``
+    (seconds) sets ``Retry-After``, other keyword arguments become extension members."""
     all_headers = dict(headers or {})
     if retry_after is not None:
         all_headers["Retry-After"] = str(int(retry_after))
@@ -281,20 +273,6 @@ def database_down(error: Exception) -> flask.Response:
     unavailable = StoreUnavailableError(str(error))
     unavailable.__cause__ = error
     return service_problem(unavailable)
-
-
-def end_request_session(response: flask.Response) -> flask.Response:
-    """``lifecycle.finish``'s first step: end the request's database session before the answer goes; a
-    database that died since fails its rollback, and the answer is then the 503 (never the WSGI
-    server's 500 of a teardown that raised)."""
-    try:
-        db.get_db().end_session()
-    except db.DATABASE_DOWN as err:
-        if response.status_code == 503:
-            db.log_failure(err)  # once: a 503 of the same failure has logged it already
-            return response
-        return database_down(err)
-    return response
 
 
 def register_error_handlers(app: flask.Flask) -> None:

@@ -146,17 +146,10 @@ LEASE_FRACTION = 64
 
 
 class Leases:
-    """A key's requests taken from the shared counters in batches ("leases"): one storage hit per lease.
-
-    A lease counts in the window when taken, so no key gets more than the limit over every worker and
-    host; what a worker leased and did not use is lost to the others until the window ends (a key is
-    refused at most ``(W - 1) * min(LEASE_MAX, limit // LEASE_FRACTION)`` requests early, ``W`` the
-    workers sharing the counters). A window's first request, and each once fewer than
-    ``LEASE_FRACTION`` are left, takes one; a window seen spent is refused without asking again. Per
-    process (dropped across a fork), under a lock.
-
-    ``take(storage, counter, limit, expiry)`` → ``(count, expires_at)``: this request's place in the
-    window (``count > limit``: refuse) and the window's end (epoch seconds), as this worker sees it."""
+    """A key's requests taken from the shared counters in batches ("leases"), one storage hit each. A
+    lease counts when taken, so no key gets more than the limit; one leased and unused is lost until
+    the window ends (a key is refused at most ``(W - 1) * min(LEASE_MAX, limit // LEASE_FRACTION)``
+    requests early, ``W`` the workers). Per process, under a lock."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

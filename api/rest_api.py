@@ -1,10 +1,6 @@
-"""The app's flask-smorest ``Api``: it documents the API (OpenAPI plugins, headers, every error
-response as RFC 9457 ``application/problem+json``) and sends every HTTP error as a problem.
-
-``Api.handle_http_exception`` turns every ``HTTPException`` (and, through Flask, every unhandled
-exception as a 500) into a problem document; see ``api/problems.py`` for its shape. webargs'
-validation messages become ``errors`` items there (``problems.flatten_messages``).
-"""
+"""The app's flask-smorest ``Api``: it documents the API (every error response as RFC 9457
+``application/problem+json``) and sends every HTTP error, and every unhandled exception as a 500,
+as a problem (``api/problems.py``)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
 """Schema pieces shared by the resources: strict scalars, card lists, house rules, problem items.
-
-The house-rules schema is generated from the engine's rule catalogue (``handfoot.engine.RULE_FIELDS``), so
-the OpenAPI document lists every rule with its type, range and description, and the engine stays
-the one place a rule is defined. The engine checks the values again (ranges, consistency).
+The house-rules schema is generated from the engine's rule catalogue (``handfoot.engine.RULE_FIELDS``).
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """The server's secret: the key of the HMACs (SHA-256) that sign the games list's cursors and derive
 a table's round seeds, each for its own purpose (:func:`sign`).
 
-``HANDFOOT_SECRET_KEY`` sets it (at least :data:`MIN_SECRET_LENGTH` characters). Unset,
-:func:`init_app` draws one per process that builds the app (gunicorn's master, with
-``preload_app``): a cursor then survives no restart and is refused by another host (a 422 naming
-``cursor``), so set one key on every host behind an address (docs/deploy.md).
+``HANDFOOT_SECRET_KEY`` sets it (at least :data:`MIN_SECRET_LENGTH` characters); unset, each process
+that builds the app draws one (docs/deploy.md).
 """
 
 from __future__ import annotations

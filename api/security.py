@@ -1,16 +1,8 @@
-"""Cross-cutting protections: rate limiting (``limits``), CORS (flask-cors), no-store caching
-(docs/configuration.md, docs/deploy.md, "The rate limit").
-
-- **Rate limiting** (``HANDFOOT_RATE_LIMIT``; unset or ``off``: none) on ``/v1``: a request counts
-  against its API key when it carries an active one, else against ``request.remote_addr`` (a made-up
-  key buys no fresh allowance); a ``Seat-Token`` of a seat of the table in the path counts against
-  that seat's own allowance (``HANDFOOT_SEAT_RATE_LIMIT``, default ``6000/minute``), a token of no
-  seat against the address. Past the limit: 429 ``too-many-requests`` with ``Retry-After`` (seconds).
-  Counters are shared by the host's workers (``api/ratelimit.py``), or wherever
-  ``HANDFOOT_RATE_LIMIT_STORAGE`` points (``redis://`` across hosts).
-- **CORS** is off unless ``HANDFOOT_CORS_ORIGINS`` names origins (or ``*``).
-- **Caching**: ``Cache-Control: no-store`` on every tables answer and on games answers to a request
-  with an API key (with ``Vary: Authorization``).
+"""Cross-cutting protections (docs/configuration.md; docs/deploy.md, "The rate limit"): rate limiting
+on ``/v1`` (``HANDFOOT_RATE_LIMIT``: per active API key, else per address; a seat's ``Seat-Token``
+against its own ``HANDFOOT_SEAT_RATE_LIMIT``; past it a 429 with ``Retry-After``), CORS (off unless
+``HANDFOOT_CORS_ORIGINS``), and ``Cache-Control: no-store`` on tables answers and on answers to a
+request with an API key.
 """
 
 from __future__ import annotations
@@ -90,10 +82,8 @@ def _parse_limit(limit: str, name: str) -> list[RateLimitItem]:
 
 def seat_key() -> str | None:
     """The bucket ``seat:<table>:<seat>`` of a request whose ``Seat-Token`` names a seat of the table
-    in its path (``auth.seat_named``: the database's seat hashes, the same in every worker), else
-    ``None`` (no token, no table in the path, a token of no seat, the database down)."""
+    in its path (``auth.seat_named``), else ``None`` (the database down included)."""
     from handfoot.server.auth import seat_named
-    from handfoot.server.services.errors import StoreUnavailableError
 
     token = flask.request.headers.get(SEAT_HEADER)
     table_id = (flask.request.view_args or {}).get("table_id")
@@ -101,7 +91,7 @@ def seat_key() -> str | None:
         return None
     try:
         seat = seat_named(table_id, token)
-    except (SQLAlchemyError, StoreUnavailableError):  # the route will say the store is down
+    except SQLAlchemyError:  # the route will say the store is down
         return None
     return None if seat is None else f"seat:{seat.table_id}:{seat.seat}"
 

@@ -1,14 +1,10 @@
 """The OpenAPI document's finishing, in one place: operationIds, headers sent, problem examples.
 
-- :data:`OPERATION_IDS`: the stable camelCase ``operationId`` of every operation, keyed by
-  ``(METHOD, path)`` as the document writes them. A new operation gets its line here;
-  tests/contract/test_openapi_generators.py fails while any operation lacks one or two collide.
-- :data:`HEADERS`: the response headers the server sends (``ETag``, ``Link``, ``Idempotent-Replayed``,
-  ``X-RateLimit-*``, ...), as header components; :class:`SpecFinishingPlugin` lists each on the
-  answers that carry it, by the rules of :func:`sent_headers`.
-- :func:`problem_example`: a real problem document per status, for every ``application/problem+json``
-  answer (so no reader or generator sees ``"string"`` placeholders).
-- :func:`spec_options`: ``info`` (description, contact, license) and ``servers``.
+- :data:`OPERATION_IDS`: every operation's stable camelCase ``operationId`` (a new one gets its line).
+- :data:`HEADERS`: the response headers the server sends, listed on the answers that carry them
+  (:func:`sent_headers`).
+- :func:`problem_example`: a real problem document per status.
+- :func:`spec_options`: ``info`` and ``servers``.
 """
 
 from __future__ import annotations
@@ -156,11 +152,8 @@ DESCRIPTION = (
 
 
 #: The document's own ``security``: an API key where the server has keys, none where it has none.
-#: The games, history and tables operations inherit it (they declare ``[{"bearerAuth": []}, {}]``
-#: in their routes: :class:`SpecFinishingPlugin` drops that copy), so a generated client calls them
-#: with or without a key (openapi-python-client asks its ``AuthenticatedClient`` only of an
-#: operation with a ``security`` of its own); every other operation declares what it takes: ``[]``
-#: for the open ones (scoring, checks, presets, health), a Seat-Token for the seats'.
+#: The games, history and tables operations inherit it (:class:`SpecFinishingPlugin` drops their
+#: copy), so a generated client calls them with or without a key; the others declare their own.
 KEY_WHERE_THE_SERVER_HAS_KEYS: list[dict[str, list[str]]] = [{"bearerAuth": []}, {}]
 
 
@@ -329,10 +322,8 @@ def default_in_words(converter: Any, field: Any, ret: dict[str, Any], **kwargs: 
 
 
 class SpecFinishingPlugin(BasePlugin):
-    """Per operation: its ``operationId``, its ``security`` (dropped where it is the document's,
-    ``[]`` where none is declared), the headers its answers carry (:func:`sent_headers`), a problem
-    example on each problem answer, and every ``default`` in words (:func:`default_in_words`). Runs
-    after flask-smorest's plugins and ``ErrorResponsesPlugin``."""
+    """Per operation: its ``operationId``, its ``security``, the headers its answers carry
+    (:func:`sent_headers`), a problem example on each problem answer, every ``default`` in words."""
 
     def init_spec(self, spec: APISpec) -> None:
         super().init_spec(spec)

@@ -124,7 +124,7 @@ class Wakeups:
         self._start_lock = threading.Lock()
         self._closed = threading.Event()
         self._socket: socket.socket | None = None
-        self._folder = None if db.notifies else _socket_folder(db.url)
+        self._folder = _socket_folder(db.url) if db.is_sqlite else None
 
     @contextmanager
     def watch(self, table_id: int) -> Iterator[Waiter]:
@@ -141,7 +141,7 @@ class Wakeups:
 
     def _listen(self) -> None:
         """Start the listener once (synchronously subscribed: a change committed after this is heard)."""
-        if self._started or (self._folder is None and not self._db.notifies):
+        if self._started or (self._folder is None and self._db.is_sqlite):
             return
         with self._start_lock:
             if self._started:
@@ -285,10 +285,8 @@ def watch(db: Database, table_id: int) -> contextlib.AbstractContextManager[Wait
 
 
 def announce(session: Session, table_ids: Iterable[int]) -> None:
-    """In the write transaction that changes ``table_ids``: their waiters wake when it commits
-    (never for a rollback). PostgreSQL: a ``NOTIFY`` for each, which the database delivers to every
-    host's listener on commit (``Database.notify``); and, on every backend, :meth:`Wakeups.changed` once ``session``'s
-    transaction has committed."""
+    """In the write transaction that changes ``table_ids``: their waiters wake when it commits, never
+    on a rollback (PostgreSQL: a ``NOTIFY`` for each, to every host)."""
     from handfoot.server.db import Database  # db.py imports this module
 
     ids, db = list(table_ids), Database.of(session)

@@ -1,9 +1,5 @@
-"""API resources: one blueprint per resource, registered in the order listed here.
-
-Each module in :data:`BLUEPRINT_MODULES` exposes ``blp`` (a ``handfoot.server.blueprint.Blueprint``) and
-optionally ``register_spec(api)``, called after its blueprint is registered.
-The order fixes the order of paths and tags in the OpenAPI document.
-"""
+"""API resources: each module of :data:`BLUEPRINT_MODULES` exposes ``blp`` (and optionally
+``register_spec(api)``); their order is the OpenAPI document's order of paths and tags."""
 
 from __future__ import annotations
 

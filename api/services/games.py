@@ -1,12 +1,9 @@
-"""Games: create, list, read, delete. Transactions here (``api/services/store.py``), rules in the engine.
-
-Rounds (append, correct, audit) are ``api/services/rounds.py``. No HTTP here: the errors of
-``api/services/errors.py`` carry their problems.
-"""
+"""Games: create, list, read, delete. Transactions here (``api/services/store.py``), rules in the
+engine; rounds are ``api/services/rounds.py``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
@@ -40,9 +37,8 @@ def owned(stmt: _S, actor: Actor) -> _S:
     return stmt.where(Game.owner_id == actor.key_id)
 
 
-#: What a read of a game loads of its rounds: ``"full"`` every column (requests and Breakdowns),
-#: ``"numbers"`` each round's number and revision only, ``"none"`` nothing (the game row holds the
-#: running totals).
+#: What a read of a game loads of its rounds: every column, each round's number and revision, or
+#: nothing (the game row holds the running totals).
 RoundsLoaded = Literal["full", "numbers", "none"]
 
 
@@ -77,10 +73,6 @@ def side_names(game: GameColumns) -> list[str]:
     return [str(team["name"]) for team in game.teams]
 
 
-def rules_of(game: Game) -> engine.RuleSet:
-    return engine.rules_from_mapping(game.rules_snapshot)
-
-
 def state_mapping(state: engine.GameState) -> dict[str, Any]:
     """The engine's GameState as plain data (stored in ``games.state``)."""
     return {
@@ -103,26 +95,13 @@ def state_mapping(state: engine.GameState) -> dict[str, Any]:
     }
 
 
-def current_state(game: Game) -> engine.GameState:
-    """The state from the stored rounds (for callers holding a game with its rounds loaded)."""
-    return engine.game_state(rules_of(game), side_names(game), [[b["total"] for b in r.teams] for r in game.rounds])
-
-
 # --------------------------------------------------------------------------------------------
 # Games
 
 
-def _check_sides(teams: Sequence[Mapping[str, Any]], rules: engine.RuleSet) -> None:
-    """Sides and players against the rules: the engine's one rule (sides_problems), players included."""
-    problems = engine.sides_problems(rules, [t["name"] for t in teams], [t["players"] for t in teams])
-    if problems:
-        raise InvalidRequestError(problems)
-
-
 @store.write()
 def create_game(session: Session, _locked: bool, actor: Actor, body: Mapping[str, Any]) -> Game:
-    """Store a new game (:func:`new_game`), one unit of work: called as ``create_game(db, ...)``
-    (:func:`store.write`)."""
+    """Store a new game (:func:`new_game`), one unit of work."""
     return new_game(session, actor, body)
 
 
@@ -131,7 +110,9 @@ def new_game(session: Session, actor: Actor, body: Mapping[str, Any]) -> Game:
     checked against them. Raises engine errors and :class:`InvalidRequestError`."""
     resolved = engine.resolve_rules(body["preset"], body.get("rules") or {})
     teams = [{"name": t["name"], "players": list(t["players"])} for t in body["teams"]]
-    _check_sides(teams, resolved.rules)
+    problems = engine.sides_problems(resolved.rules, [t["name"] for t in teams], [t["players"] for t in teams])
+    if problems:  # the engine's one rule of sides and players
+        raise InvalidRequestError(problems)
     state = engine.game_state(resolved.rules, [t["name"] for t in teams], [])
     created = now()
     game = Game(

@@ -1,11 +1,6 @@
-"""Histories in bulk: an owner's games with their rounds (the export) and statistics across them.
-
-Games are read in batches of :data:`BATCH_SIZE` by ascending id, each batch's rounds by one more
-query, as plain Core rows (no ORM cycles for the garbage collector), so an export holds one batch
-at a time; every batch is read in one transaction (one snapshot). The statistics are sums and counts
-the database takes over the ``round_sides`` rows (the engine's
-:func:`handfoot.engine.history.side_round_facts`, written with each round: :func:`write_round_sides`);
-players and sides are matched by the engine's ``player_key`` and ``side_key``.
+"""Histories in bulk: an owner's games with their rounds (the export, read :data:`BATCH_SIZE` games
+at a time as Core rows in one snapshot) and statistics across them (sums over the ``round_sides``
+rows: the engine's ``side_round_facts``, written with each round by :func:`write_round_sides`).
 """
 
 from __future__ import annotations
@@ -23,14 +18,12 @@ from sqlalchemy import (
     func,
     select,
 )
-from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
 from handfoot.engine.history import BOOK_KINDS, player_key, side_key, side_round_facts
 from handfoot.server.auth import Actor
 from handfoot.server.db import Database, close_quietly, insert_rows
 from handfoot.server.models import Game, Round, RoundSide
-from handfoot.server.services.errors import StoreUnavailableError
 from handfoot.server.services.games import owned
 
 __all__ = ["BATCH_SIZE", "Figures", "HistoryFilter", "StoredGame", "StoredRound", "game_batches", "statistics"]
@@ -123,9 +116,6 @@ def _batches(db: Database, size: int | None, read: Callable[[Session, int, int],
     session = db.sessionmaker()
     try:
         first = read(session, 0, per)
-    except (OperationalError, InterfaceError) as err:
-        session.close()
-        raise StoreUnavailableError(str(err.orig)) from err
     except BaseException:
         session.close()
         raise
@@ -150,10 +140,8 @@ def _batches(db: Database, size: int | None, read: Callable[[Session, int, int],
 
 
 def game_batches(db: Database, actor: Actor, flt: HistoryFilter, size: int | None = None) -> Iterator[list[StoredGame]]:
-    """The actor's games matching ``flt``, oldest id first, ``size`` at a time with their rounds, read in
-    one transaction of a session of their own (the request's is closed first). The first batch is read
-    at once (an unreachable database raises :class:`StoreUnavailableError` before the answer starts),
-    the rest as the iterator is consumed."""
+    """The actor's games matching ``flt``, oldest id first, ``size`` at a time with their rounds, in one
+    transaction of their own; the first batch read at once (a database down raises before the answer)."""
     return _batches(db, size, lambda session, after, per: _batch(session, actor, flt, after, per))
 
 
@@ -186,10 +174,8 @@ def round_side_facts(teams: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def write_round_sides(
     session: Session, game_id: int, number: int, teams: list[dict[str, Any]], *, replace: bool = False
 ) -> None:
-    """Store each side's facts of round ``number`` of game ``game_id`` (one :class:`RoundSide` per
-    Breakdown of ``teams``, in side order), in the caller's write transaction; ``replace``: a
-    correction, whose earlier rows go first. One statement each (the rows' INSERT is one:
-    :func:`~handfoot.server.db.insert_rows`)."""
+    """Store each side's facts of round ``number`` (a :class:`RoundSide` per Breakdown of ``teams``) in
+    the caller's transaction; ``replace``: a correction, whose earlier rows go first."""
     if replace:
         delete_round_sides(session, game_id, number)
     rows = [
@@ -332,10 +318,8 @@ def _count_game(stats: Statistics, game: _Counted) -> None:
 
 
 def statistics(db: Database, actor: Actor, flt: HistoryFilter) -> Statistics:
-    """Figures per player and per side across the actor's games matching ``flt``: a player by the
-    engine's ``player_key``, a side by its players; a win is a finished game the side won (a tie is
-    none). Each game's sides, status and winner are plain rows, its sides' rounds summed by the
-    database (``round_sides``)."""
+    """Figures per player (``player_key``) and per side (its players) across the actor's games matching
+    ``flt``; a win is a finished game the side won (a tie is none)."""
     stats = Statistics()
     for batch in _batches(db, None, lambda session, after, per: _counted(session, actor, flt, after, per)):
         for game in batch:

@@ -1,7 +1,5 @@
-"""The statements a round's write runs (``services.rounds``), each built once and run with
-parameters on the session's connection: building them anew on every request was a noticeable part
-of an append (docs/performance.md). One of each for games without an owner and with one.
-"""
+"""The statements a round's write runs (``services.rounds``), built once (docs/performance.md); one
+of each for games without an owner and with one."""
 
 from __future__ import annotations
 

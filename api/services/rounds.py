@@ -54,8 +54,7 @@ from handfoot.server.services.round_statements import (
 
 @dataclass(frozen=True, slots=True)
 class WrittenGame:
-    """The game as a round's write (an append, a correction) left it: what the answer needs,
-    without reading the row back."""
+    """The game as a round's write left it: what the answer needs, without reading the row back."""
 
     id: int
     sides: list[str]
@@ -103,13 +102,11 @@ def _stored_round_totals(state: Mapping[str, Any], sides: int, rounds_played: in
 
 @functools.lru_cache(maxsize=64)
 def _rules_from_json(snapshot: str) -> engine.RuleSet:
-    """A game's RuleSet from its snapshot's JSON text. A snapshot never changes once stored, and
-    RuleSets are frozen: it is parsed once per snapshot, not on every append."""
+    """A game's RuleSet from its snapshot's JSON text, parsed once per snapshot (never changed once stored)."""
     return engine.rules_from_mapping(json.loads(snapshot))
 
 
 def _sides(row: Row[Any]) -> list[str]:
-    """The game's side names, in its order, from its row."""
     return [str(team["name"]) for team in row.teams]
 
 
@@ -118,8 +115,7 @@ def _params(actor: Actor, **params: Any) -> dict[str, Any]:
 
 
 def _game_row(session: Session, actor: Actor, game_id: int, *, lock: bool = False) -> Row[Any]:
-    """The actor's game ``game_id`` as a round's write reads it (:func:`game_row_stmt`), with Core
-    on the session's connection (the ORM's execute adds nothing it needs). Raises
+    """The actor's game ``game_id`` as a round's write reads it (:func:`game_row_stmt`); raises
     :class:`GameNotFoundError`."""
     row = session.connection().execute(game_row_stmt(actor.key_id is None, lock), _params(actor, game_id=game_id))
     found = row.first()
@@ -134,28 +130,6 @@ def refuse_open_table(session: Session, game_id: int) -> None:
     playing = session.connection().execute(PLAYING_TABLE, {"game_id": game_id}).scalar()
     if playing is not None:
         raise TableOpenError(game_id, playing)
-
-
-def _state_params(actor: Actor, game_id: int, version: int, state: dict[str, Any], stamp: datetime) -> dict[str, Any]:
-    """The parameters of :func:`state_update_stmt`."""
-    return _params(
-        actor,
-        game_id=game_id,
-        old_version=version,
-        new_state=state,
-        new_status=state["status"],
-        new_rounds_played=state["rounds_played"],
-        new_updated_at=stamp,
-        new_version=version + 1,
-    )
-
-
-def _not_written(session: Session, game_id: int, refuse_table: bool) -> None:
-    """The game row was not updated: :class:`TableOpenError` if (``refuse_table``) a table plays
-    the game, else ``store.VersionMovedError`` (its version moved: the unit runs again)."""
-    if refuse_table:
-        refuse_open_table(session, game_id)
-    raise store.VersionMovedError("the game row changed since it was read")
 
 
 def _write_state(
@@ -173,11 +147,20 @@ def _write_state(
     version moved on by one. A row that moved raises ``store.VersionMovedError`` (the unit runs
     again); with ``refuse_table``, a game a table plays raises :class:`TableOpenError` (asked in the
     UPDATE itself, so a table made meanwhile is seen)."""
-    moved = session.connection().execute(
-        state_update_stmt(actor.key_id is None, refuse_table), _state_params(actor, game_id, version, state, stamp)
+    params = _params(
+        actor,
+        game_id=game_id,
+        old_version=version,
+        new_state=state,
+        new_status=state["status"],
+        new_rounds_played=state["rounds_played"],
+        new_updated_at=stamp,
+        new_version=version + 1,
     )
-    if moved.rowcount != 1:
-        _not_written(session, game_id, refuse_table)
+    if session.connection().execute(state_update_stmt(actor.key_id is None, refuse_table), params).rowcount != 1:
+        if refuse_table:
+            refuse_open_table(session, game_id)
+        raise store.VersionMovedError("the game row changed since it was read")
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,24 +208,16 @@ def _store_append(
     ``by_table`` (a table storing its own round), a game a table is playing is refused."""
     stamp = now()
     state = append.state
-    rnd = AppendedRound(
-        number=append.number,
-        revision=1,
-        request={**request, "round": append.number},
-        teams=append.teams,
-        author=actor.name,
-        created_at=stamp,
-        updated_at=stamp,
-    )
-    values = {
-        "number": rnd.number,
-        "revision": rnd.revision,
-        "request": rnd.request,
-        "teams": rnd.teams,
-        "author": rnd.author,
+    values: dict[str, Any] = {
+        "number": append.number,
+        "revision": 1,
+        "request": {**request, "round": append.number},
+        "teams": append.teams,
+        "author": actor.name,
         "created_at": stamp,
         "updated_at": stamp,
     }
+    rnd = AppendedRound(**values)
     _write_state(session, actor, append.game_id, append.version, state, stamp, refuse_table=not by_table)
     session.connection().execute(INSERT_ROUND, {"game_id": append.game_id, **values})
     write_round_sides(session, append.game_id, rnd.number, rnd.teams)
@@ -253,14 +228,9 @@ def _store_append(
 def append_round(
     session: Session, locked: bool, actor: Actor, game_id: int, body: Mapping[str, Any], request: Mapping[str, Any]
 ) -> Appended:
-    """Score and store the next round (module docstring): called as ``append_round(db, ...)``
-    (:func:`store.write`; ``locked``: a run after a lost race reads the game ``FOR UPDATE``).
-    ``request`` is the body as sent (stored with its number).
-
+    """Score and store the next round (module docstring); ``request`` is the body as sent.
     Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`RoundNumberError`,
-    :class:`RoundLimitError`, :class:`InvalidRequestError`, engine errors (rules broken) and
-    :class:`TableOpenError` (a table is playing the game: its rounds are the table's).
-    """
+    :class:`RoundLimitError`, :class:`InvalidRequestError`, engine errors and :class:`TableOpenError`."""
     append = _prepare(session, _game_row(session, actor, game_id, lock=locked), body)
     return _store_append(session, actor, append, request)
 
@@ -280,10 +250,8 @@ def append_scored_in(
 # Reading and correcting
 
 
-#: The most revisions a round may have (the first version and 99 corrections): a correction past
-#: it is a :class:`RevisionLimitError` (409, code ``revision_limit``; README "Reliability"). Every
-#: revision is stored with its request and Breakdowns, so without a bound a round's audit trail
-#: grew without end.
+#: The most revisions a round may have (the first and 99 corrections): past it a correction is a
+#: :class:`RevisionLimitError` (409 ``revision_limit``; README "Reliability"), so a trail is bounded.
 MAX_REVISIONS_PER_ROUND = 100
 
 

@@ -8,8 +8,8 @@ loses (a unique violation on a round number, a game or table row whose version m
 read, a PostgreSQL serialization failure or deadlock) runs the whole unit again, a few times, and
 every run again locks what it writes before it reads it (``locked``), then gives up with
 :class:`WriteConflictError` (409). A database that is unreachable or locked past the busy timeout
-raises :class:`StoreUnavailableError` (503). A read is :func:`read`: the request's read
-transaction (one snapshot).
+raises one of ``db.DATABASE_DOWN`` (a 503). A read is :func:`read`: the request's read transaction
+(one snapshot).
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Concatenate, Generic, ParamSpec, TypeVar
 
-from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from handfoot.server.db import Database
-from handfoot.server.services.errors import StoreUnavailableError, WriteConflictError
+from handfoot.server.services.errors import WriteConflictError
 
 if TYPE_CHECKING:
     from handfoot.server.idempotency import Key
@@ -99,9 +99,7 @@ class Unit(Generic[P, T]):
                 pass  # a version moved under us (an ORM flush, or VersionMovedError)
             except DBAPIError as err:
                 if not _lost_race(err):
-                    if isinstance(err, OperationalError | InterfaceError):
-                        raise StoreUnavailableError(str(err.orig)) from err
-                    raise
+                    raise  # a database down (db.DATABASE_DOWN) is answered 503 by its handler
             time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))
         raise WriteConflictError("the game changed under this request too often; try again")
 
@@ -112,10 +110,6 @@ def write(*, locked: bool = False) -> Callable[[Callable[Concatenate[Session, bo
 
 
 def read(db: Database, fn: Callable[[Session], T]) -> T:
-    """``fn`` on the request's read transaction; an unreachable database raises
-    :class:`StoreUnavailableError`."""
-    try:
-        with db.session() as session:
-            return fn(session)
-    except (OperationalError, InterfaceError) as err:
-        raise StoreUnavailableError(str(err.orig)) from err
+    """``fn`` on the request's read transaction."""
+    with db.session() as session:
+        return fn(session)

@@ -1,19 +1,13 @@
 """Tables: seats playing a stored game's rounds, one action at a time (docs/tables.md). Transactions
-here, rules in the play engine (``handfoot.engine.play``); each write is one unit of work
-(``store.write``), reads go through ``store.read``.
+here, rules in the play engine (``handfoot.engine.play``).
 
-A table row holds the round in play (the engine's state as JSON, decoded once a request into
-:class:`TableData`) and its ``version``, moved on by every accepted action. An action is checked on
-the row its unit reads (a refusal writes nothing), then logged and the row updated where its version
-is still the one read (two actions on one version: the other is a 409 ``version_moved``). An action
-that ends the round scores it (``play.score``), stores it in the game's history through the append
-(``rounds.append_scored_in``) with its seed, and deals the next round unless the game has ended.
-
-Seeds: a table's is random (63 bits) unless its creator chose one (``practice``); a round's is
-derived from it (:func:`round_seed`: a public hash for practice, else an HMAC with the server's
-secret, so no seat can compute a later deal) and shown once the round has ended. An unanswered "May
-I go out?" is a yes after ``answer_timeout`` seconds: a read shows it (:func:`shown`), the next
-action stores it.
+A table row holds the round in play (decoded into :class:`TableData`) and its ``version``, moved on
+by every accepted action, which updates the row where its version is still the one read (else a 409
+``version_moved``). An action that ends the round scores it, appends it to the game
+(``rounds.append_scored_in``) and deals the next unless the game has ended. A round's seed is
+derived from the table's (:func:`round_seed`) and shown once the round has ended. An unanswered
+"May I go out?" is a yes after ``answer_timeout`` seconds: a read shows it (:func:`shown`), the
+next action stores it.
 """
 
 from __future__ import annotations
@@ -22,10 +16,9 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import and_, bindparam, case, select
-from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
 from handfoot.engine import play
@@ -45,7 +38,6 @@ from handfoot.server.services.errors import (
     ActionRefusedError,
     GameFinishedError,
     RoundLimitError,
-    StoreUnavailableError,
     TableFinishedError,
     TableNotFoundError,
     TableRoundError,
@@ -61,9 +53,6 @@ MAX_SEED = 2**63 - 1
 ROUND_SEED_PURPOSE = "handfoot-round-seed"
 
 
-T = TypeVar("T")
-
-
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -77,11 +66,6 @@ def round_seed(table_seed: int, number: int, key: bytes | None = None) -> int:
         return play.practice_round_seed(table_seed, number)
     digest = sign(key, ROUND_SEED_PURPOSE, f"{table_seed}:{number}".encode())
     return int.from_bytes(digest[:8], "big") >> 1
-
-
-def _deal_key(data: TableData, key: bytes) -> bytes | None:
-    """The key a table's round seeds are derived with: none for a practice table."""
-    return None if data.practice else key
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,13 +159,11 @@ class CreatedTable:
 
 @store.write(locked=True)
 def create_table(session: Session, _locked: bool, actor: Actor, body: Mapping[str, Any], *, key: bytes) -> CreatedTable:
-    """A new table dealing the next round of a new game (``name``, ``preset``, ``rules``, ``teams``:
-    ``games.new_game``) or of the stored game ``game``; ``seed`` (sent: a practice deal), ``play``,
-    ``answer_timeout`` (seconds). ``key``: the server's secret (:func:`round_seed`). A locked unit.
-
-    Raises :class:`GameNotFoundError`, :class:`GameFinishedError`, :class:`RoundLimitError`,
-    :class:`TableOpenError`, :class:`InvalidRequestError` and engine errors (a :class:`PlayError`
-    ``inconsistent_rules`` when the decks cannot deal one of the game's rounds)."""
+    """A new table dealing the next round of a new game (``games.new_game``) or of the stored game
+    ``game``; ``seed`` (a practice deal), ``play``, ``answer_timeout`` (seconds); ``key``: the server's
+    secret (:func:`round_seed`). Raises :class:`GameNotFoundError`, :class:`GameFinishedError`,
+    :class:`RoundLimitError`, :class:`TableOpenError`, :class:`InvalidRequestError` and engine errors
+    (a :class:`PlayError` ``inconsistent_rules`` when the decks cannot deal one of the game's rounds)."""
     seed = body.get("seed")
     practice = seed is not None
     if seed is None:
@@ -255,11 +237,8 @@ def get_table(db: Database, actor: Actor, table_id: int, *, fresh: bool = False)
 def poll(db: Database, table_id: int) -> tuple[int, str, datetime | None]:
     """The table's ``(version, status, answer_due_at)`` as shown (a due answer counted), read on a
     connection of its own: a cheap read a wait repeats, seeing every commit."""
-    try:
-        with db.engine.connect() as connection:
-            row = connection.execute(sql.POLL, {"table_id": table_id}).first()
-    except (OperationalError, InterfaceError) as err:
-        raise StoreUnavailableError(str(err.orig)) from err
+    with db.engine.connect() as connection:
+        row = connection.execute(sql.POLL, {"table_id": table_id}).first()
     if row is None:
         raise TableNotFoundError(table_id)
     status, due = str(row.status), row.answer_due_at
@@ -276,11 +255,7 @@ def act(
     session: Session, locked: bool, table_id: int, seat: int, version: int, action: Mapping[str, Any], *, key: bytes
 ) -> TableData:
     """Seat ``seat``'s ``action`` (without ``seat``, or with its own) on the table at ``version`` (as
-    shown); the table as the action left it. A unit of work (``locked``: a run after a lost race reads
-    ``FOR UPDATE``); ``key``: the server's secret (the next round's seed). A refusal writes nothing; an
-    accepted action logs the due answer and itself, updates the row where its version is still the one
-    read, and appends the round it ends.
-
+    shown); the table as the action left it (``key``: the server's secret, for the next round's seed).
     Raises :class:`TableFinishedError`, :class:`TableVersionError`, :class:`ActionRefusedError` and
     the errors of a round's append (:func:`rounds.append_scored_in`)."""
     if "seat" in action and action["seat"] != seat:
@@ -319,8 +294,8 @@ def _store_action(
 
 
 def _next(data: TableData, status: str, after: play.State, stamp: datetime, last: dict[str, Any] | None) -> TableData:
-    """The table as a write that leaves it ``status`` with the round ``after`` stores it: its next
-    version (an answer asked for due ``answer_timeout`` seconds after ``stamp``)."""
+    """The table's next version, ``status`` with the round ``after`` (an answer asked for due
+    ``answer_timeout`` seconds after ``stamp``)."""
     due = stamp + timedelta(seconds=data.answer_timeout) if after.phase == "answer" else None
     version = data.version + 1
     return replace(
@@ -337,9 +312,14 @@ def _next(data: TableData, status: str, after: play.State, stamp: datetime, last
     )
 
 
-def _update_values(data: TableData, stored: TableData) -> dict[str, Any]:
-    """The parameters of ``table_statements.UPDATE``: the row read as ``data`` becomes ``stored``."""
-    return {
+def _store_change(session: Session, data: TableData, after: play.State, stamp: datetime, key: bytes) -> TableData:
+    """Write the table's next version: the round ``after`` (scored, stored and the next dealt when
+    it has ended), guarded by the row's version read."""
+    status, last = data.status, data.last_round
+    while after.phase == "ended" and status == "playing":
+        status, last, after = _end_round(session, data, after, None if data.practice else key)
+    stored = _next(data, status, after, stamp, last)
+    values = {
         "table_id": data.id,
         "row_version": data.row_version,
         "new_version": stored.version,
@@ -349,16 +329,7 @@ def _update_values(data: TableData, stored: TableData) -> dict[str, Any]:
         "new_answer_due_at": stored.answer_due_at,
         "new_updated_at": stored.updated_at,
     }
-
-
-def _store_change(session: Session, data: TableData, after: play.State, stamp: datetime, key: bytes) -> TableData:
-    """Write the table's next version: the round ``after`` (scored, stored and the next dealt when
-    it has ended), guarded by the row's version read."""
-    status, last = data.status, data.last_round
-    while after.phase == "ended" and status == "playing":
-        status, last, after = _end_round(session, data, after, _deal_key(data, key))
-    stored = _next(data, status, after, stamp, last)
-    if session.connection().execute(sql.UPDATE, _update_values(data, stored)).rowcount != 1:
+    if session.connection().execute(sql.UPDATE, values).rowcount != 1:
         raise store.VersionMovedError("the table row changed since it was read")  # run again: then a 409
     return stored
 
@@ -373,12 +344,9 @@ def _owner(session: Session, owner_id: int | None) -> Actor:
 def _end_round(
     session: Session, data: TableData, ended: play.State, key: bytes | None
 ) -> tuple[str, dict[str, Any], play.State]:
-    """Score the ended round (``play.score``: the one scoring path, on the engine's values) and
-    append it to the game with its seed (its log is the table's: ``GET /v1/tables/{id}/rounds/{n}``);
-    its summary is a ``table_rounds`` row. Then deal the next round, unless the game has ended or
-    holds the most rounds a game may.
-    Returns the table's status, the round's summary and the round now at the table. ``key``: the
-    next round's seed's (:func:`round_seed`; ``None`` for a practice table)."""
+    """Score the ended round (``play.score``), append it to the game and store its summary (a
+    ``table_rounds`` row); deal the next unless the game is over or full. Returns the table's status,
+    the round's summary and the round now at the table (``key``: :func:`round_seed`'s)."""
     teams = [breakdown_data(b) for b in play.score(ended).teams]  # in the state's side order: the game's
     request = {"play": {"table": data.id, "seed": ended.seed, "ended": ended.ended, "out_side": ended.out_side}}
     game, _rnd = rounds_svc.append_scored_in(

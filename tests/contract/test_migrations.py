@@ -273,3 +273,21 @@ def test_round_sides_migration_fills_the_facts_of_every_stored_round(
         (2, 0, True, False, 1, 0, 0),
         (2, 1, True, False, 1, 0, 0),
     ]
+
+
+@pytest.mark.db
+def test_unanswered_idempotency_keys_of_an_earlier_version_are_deleted(empty_db_url: str, db_backend: str) -> None:
+    """An earlier version claimed a key in a transaction of its own, so a request that never finished
+    left a row without an answer; 9a4d7e2c5b10 deletes those (the key is free again), and only those."""
+    migrate.upgrade(empty_db_url, "3f0c2b9e1a47")
+    engine = make_engine(empty_db_url)
+    insert = text(
+        "INSERT INTO idempotency_keys (scope, key, fingerprint, token, status, created_at, expires_at) "
+        "VALUES ('anonymous', :key, 'x', 't', :status, '2026-12-01 00:00:00', '2099-12-01 00:00:00')"
+    )
+    with engine.begin() as connection:
+        connection.execute(insert, [{"key": "left", "status": None}, {"key": "answered", "status": 201}])
+    migrate.upgrade(empty_db_url)
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT key FROM idempotency_keys")).scalars().all() == ["answered"]
+    engine.dispose()

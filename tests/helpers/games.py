@@ -10,7 +10,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
+from handfoot import engine
 from handfoot.server.db import get_db
+from handfoot.server.models import Game
+from handfoot.server.services import games as games_svc
 
 TEAMS = [{"name": "Team 1", "players": ["North", "South"]}, {"name": "Team 2", "players": ["East", "West"]}]
 
@@ -103,3 +106,9 @@ def recorded_statements(app: Flask) -> Iterator[list[str]]:
         yield statements
     finally:
         event.remove(engine, "before_cursor_execute", record)
+
+
+def replayed_state(game: Game) -> engine.GameState:
+    """The game's state recomputed by the engine from its stored rounds' totals (rounds loaded)."""
+    rules, sides = engine.rules_from_mapping(game.rules_snapshot), games_svc.side_names(game)
+    return engine.game_state(rules, sides, [[b["total"] for b in r.teams] for r in game.rounds])

@@ -39,7 +39,7 @@ def seat_headers(created: dict[str, Any], seat: int) -> dict[str, str]:
 def true_table(app: Flask, table_id: int) -> tables_svc.TableData:
     """The table as stored (its hidden cards included), read beside the API."""
     db = get_db(app)
-    db.close_session()
+    db.end_session(quietly=True)
     return store.read(db, lambda session: tables_svc._load(session, table_id))
 
 

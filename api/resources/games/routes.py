@@ -1,11 +1,5 @@
-"""``/v1/games``: stored games, their rounds (appended, corrected, the last deleted, audited) and
-score sheets.
-
-The HTTP contract is docs/games-api.md. Views are thin: they take the caller as ``actor``
-(``auth.authenticated``), call the services (``handfoot.server.services.games`` and ``.rounds``), which
-own the transactions, and return the documents of ``serializers.py``; their errors carry their
-problems (``api/services/errors.py``, answered by ``handfoot.server.problems``).
-"""
+"""``/v1/games`` (docs/games-api.md): stored games, their rounds and score sheets. Views take the
+caller as ``actor``, call the services and return the documents of ``serializers.py``."""
 
 from __future__ import annotations
 
@@ -62,9 +56,8 @@ blp.after_request(no_store_for_keys)
 
 CSV_TYPE = "text/csv"
 
-#: Path converters: ids are 1 to 2**31 - 1 (an SQL INTEGER on every backend) and round numbers 1 to
-#: MAX_ROUNDS_PER_GAME, so an id out of range is a 404 that never reaches the database, and the
-#: OpenAPI document states the range.
+#: Path converters: an id out of an SQL INTEGER's range, or a round number past MAX_ROUNDS_PER_GAME,
+#: is a 404 that never reaches the database (and the OpenAPI document states the range).
 GAME_ID = f"int(min=1, max={MAX_ID})"
 ROUND_NUMBER = f"int(min=1, max={MAX_ROUNDS_PER_GAME})"
 

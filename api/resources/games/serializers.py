@@ -1,9 +1,4 @@
-"""Documents of the games resource, built from the services' rows: what ``schemas.py`` documents.
-
-Every document here is dumped through its schema by flask-smorest, except the answer to an append
-(:func:`round_answer`), which the route sends as it is: tests/api/test_ready_answers.py validates
-it against the documented schema and compares it with the schema's dump.
-"""
+"""Documents of the games resource, built from the services' rows: what ``schemas.py`` documents."""
 
 from __future__ import annotations
 
@@ -53,10 +48,8 @@ def round_doc(game: Game, rnd: Round) -> dict[str, Any]:
 
 
 def round_answer(appended: Appended) -> dict[str, Any]:
-    """The answer to an append as JSON-ready data: what ``RoundSchema().dump(round_members(...))``
-    gives (the same members in the same order, with the same values: timestamps as ISO 8601,
-    ``request`` a shallow copy, the Breakdowns already plain data), without marshmallow walking the
-    Breakdowns' lines one field at a time (docs/performance.md)."""
+    """The answer to an append as JSON-ready data: what ``RoundSchema().dump(round_members(...))`` gives,
+    without marshmallow walking the Breakdowns (docs/performance.md)."""
     game, rnd = appended
     doc = round_members(game.sides, game.state["running"], rnd)
     doc["request"] = dict(rnd.request)
@@ -139,9 +132,8 @@ def game_doc(game: GameColumns, numbers: Sequence[tuple[int, int]] | None = None
 
 
 def game_answer(game: Game, numbers: Sequence[tuple[int, int]]) -> dict[str, Any]:
-    """A game read's answer as JSON-ready data: what ``GameSchema().dump(game_doc(...))`` gives
-    (the same members, timestamps as ISO 8601), without marshmallow walking every round's scores
-    and totals one field at a time, so a read grows with its rounds only by their plain data."""
+    """A game read's answer as JSON-ready data: what ``GameSchema().dump(game_doc(...))`` gives, without
+    marshmallow walking every round."""
     doc = game_doc(game, numbers)
     doc["created_at"] = iso(game.created_at)
     doc["updated_at"] = iso(game.updated_at)
@@ -151,32 +143,20 @@ def game_answer(game: Game, numbers: Sequence[tuple[int, int]]) -> dict[str, Any
 def revisions_doc(rnd: Round, revisions: list[RoundRevision], *, with_current: bool) -> list[dict[str, Any]]:
     """A page of the audit trail, oldest first: earlier revisions, then (``with_current``: the page
     reaches the end of the trail) the round as it stands."""
-    earlier = [
-        {
+
+    def entry(r: Round | RoundRevision, created_at: datetime, replaced_at: datetime | None) -> dict[str, Any]:
+        return {
             "revision": r.revision,
-            "current": False,
+            "current": replaced_at is None,
             "request": r.request,
             "teams": r.teams,
-            "created_at": r.created_at,
-            "replaced_at": r.replaced_at,
+            "created_at": created_at,
+            "replaced_at": replaced_at,
             "author": r.author,
         }
-        for r in revisions
-    ]
-    if not with_current:
-        return earlier
-    return [
-        *earlier,
-        {
-            "revision": rnd.revision,
-            "current": True,
-            "request": rnd.request,
-            "teams": rnd.teams,
-            "created_at": rnd.updated_at,
-            "replaced_at": None,
-            "author": rnd.author,
-        },
-    ]
+
+    earlier = [entry(r, r.created_at, r.replaced_at) for r in revisions]
+    return [*earlier, entry(rnd, rnd.updated_at, None)] if with_current else earlier
 
 
 def scoresheet(game: Game) -> dict[str, Any]:

@@ -1,11 +1,8 @@
 """``GET /health/live``, ``GET /health/ready`` and ``GET /health``: for load balancers, orchestrators
 and monitors.
 
-- live: the process answers (no database): restart it when this fails;
-- ready (and ``/health``, the same checks): the database answers, is at the migrations' head, its
-  write lock can be had within a second (SQLite), and it takes a write: one row of ``health_probe``
-  rewritten and committed, so a disk that is full or a database that is read-only is reported, not
-  found by the next round. Send traffic only while this answers 200.
+live: the process answers (no database). ready (and ``/health``): the database answers, is at the
+migrations' head, and takes a write (one row of ``health_probe`` committed).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """``/v1/games/export`` and ``/v1/games/stats``: the caller's games in bulk, and figures across them.
 
-The export streams (NDJSON: one game a line, as ``GET /v1/games/{id}`` gives it; CSV: one row per
-side per round), reading the games in batches (``handfoot.server.services.history``), so memory
-stays flat for thousands of games. The statistics are one document. Both see only the caller's
-games (an API key's own, or without keys the games made without one), as the games list does.
+The export streams (NDJSON or CSV), reading the games in batches (``services.history``); both see
+only the caller's games, as the games list does.
 """
 
 from __future__ import annotations

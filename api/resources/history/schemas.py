@@ -1,8 +1,4 @@
-"""Schemas of the history resource (docs/games-api.md, "Histories in bulk"): filters and statistics.
-
-The export's lines are games as ``GET /v1/games/{id}`` gives them (``GameSchema``); its CSV columns
-are :data:`handfoot.server.resources.history.serializers.CSV_COLUMNS`.
-"""
+"""Schemas of the history resource (docs/games-api.md, "Histories in bulk"): filters and statistics."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
 """Documents of the history resource: the export's lines (NDJSON, CSV) and the statistics.
-
-An NDJSON line is a game exactly as ``GET /v1/games/{id}`` gives it (``GameSchema``). A CSV row is
-one side in one round (:data:`CSV_COLUMNS`), written as the score sheet's are
-(``games.serializers.CSVWriter``: text quoted, and neutralised where a spreadsheet would run it).
+An NDJSON line is a game as ``GET /v1/games/{id}`` gives it; a CSV row one side in one round,
+written as the score sheet's are (``games.serializers.CSVWriter``).
 """
 
 from __future__ import annotations
@@ -42,10 +40,8 @@ CSV_COLUMNS: tuple[str, ...] = (
 
 
 def export_doc(game: StoredGame) -> dict[str, Any]:
-    """The game as ``GameSchema().dump(game_doc(game))`` gives it (what ``GET /v1/games/{id}``
-    answers: its rounds summarised, each with the ``href`` of its full breakdown), JSON-ready
-    without marshmallow: only the game's timestamps become ISO 8601 (tests/api/test_history.py
-    compares each line with the game as read). A round's lines in bulk are the CSV's."""
+    """The game as ``GameSchema().dump(game_doc(game))`` gives it (``GET /v1/games/{id}``), JSON-ready
+    without marshmallow."""
     doc = game_doc(game, [(r.number, r.revision) for r in game.rounds])
     for key in ("created_at", "updated_at"):
         doc[key] = iso(doc[key])

@@ -1,11 +1,6 @@
-"""``/v1/tables``: a table deals a stored game's rounds and takes each seat's actions, with its token.
-
-The HTTP contract is docs/tables.md. Views are thin: they authenticate (an API key, or a seat by its
-``Seat-Token``: ``auth.authenticated``, ``auth.seated``), call ``handfoot.server.services.tables``, which owns the
-transactions and calls the play engine, and return the documents of ``serializers.py``. A seat may
-wait for a change by long-poll (``GET .../view?version=&wait=``) or server-sent events (``GET
-.../events``); both are woken by the write that changes the table, through whichever API host it
-came (``handfoot.server.wakeups``), and read the table then.
+"""``/v1/tables`` (docs/tables.md): a table deals a stored game's rounds and takes each seat's actions.
+A seat may wait for a change by long-poll or server-sent events, woken by the write that changes the
+table through whichever API host it came (``handfoot.server.wakeups``).
 """
 
 from __future__ import annotations
@@ -180,8 +175,7 @@ _CHANGED: Any = object()  # _due_if_unchanged's "no wait"
 
 def _due_if_unchanged(db: Any, table_id: int, version: int) -> Any:
     """The table's due answer (a datetime, or ``None``) while it is still at ``version``, playing,
-    with no answer due yet; else :data:`_CHANGED`. A read of its version (:func:`svc.poll`), not of
-    its state."""
+    with no answer due yet; else :data:`_CHANGED`."""
     current, status, due = svc.poll(db, table_id)
     return _CHANGED if current != version or status != "playing" or svc.answer_is_due(due) else due
 
@@ -189,9 +183,8 @@ def _due_if_unchanged(db: Any, table_id: int, version: int) -> Any:
 def _wait_for_change(
     db: Any, table_id: int, version: int, deadline: float, ticket: waits.Ticket, waiter: wakeups.Waiter, due: Any
 ) -> None:
-    """Return once the table's version is not ``version``, an answer falls due (``due``: the one
-    read last), ``deadline``, or the seat's next wait supersedes this one (``ticket``). Woken by the
-    change (``waiter``, watching since before the last read), not by polling."""
+    """Return once the table's version is not ``version``, an answer falls due, ``deadline``, or the
+    seat's next wait supersedes this one; woken by the change (``waiter``), not by polling."""
     _wake_superseded(db, table_id, ticket)
     while (left := deadline - time.monotonic()) > 0:
         waiter.wait(_until(left, due))

@@ -33,12 +33,9 @@ DEFAULT_PER_PROCESS = 6
 DEFAULT_PER_ADDRESS_GREEN = 250
 DEFAULT_PER_OWNER_GREEN = 250
 DEFAULT_PER_PROCESS_GREEN = 500
-#: Seconds a refused client is told to wait, while the worker has refused no more seats than come
-#: back at :data:`REFUSALS_PER_SECOND` in that time; past that, each is told a later time, so a
-#: crowd past the caps costs about that many requests a second: from :data:`RETRY_AFTER_CROWDED`
-#: (past gunicorn's 5 s ``keepalive``, so a seat never races its connection's close) to
-#: :data:`RETRY_AFTER_MAX` (the SDK retries one of at most 60 s), the seconds a refused seat stays
-#: counted after its last refusal.
+#: Seconds a refused client is told to wait while few seats are refused; past that each is told a
+#: later time, so a crowd costs about :data:`REFUSALS_PER_SECOND` requests a second, from
+#: :data:`RETRY_AFTER_CROWDED` (past gunicorn's 5 s ``keepalive``) to :data:`RETRY_AFTER_MAX`.
 RETRY_AFTER = 2
 REFUSALS_PER_SECOND = 10
 RETRY_AFTER_CROWDED = 10
@@ -61,11 +58,8 @@ KEYLESS = None
 
 
 class Waits:
-    """The waits in progress in this process, by seat, by client address and by owner (the id of
-    the API key a table belongs to, :data:`KEYLESS` for tables made without one).
-
-    ``per_owner`` is held below ``per_process`` (at most ``per_process - 1``, at least 1), so one
-    owner never takes every wait of the process."""
+    """The waits in progress in this process, by seat, by client address and by owner (a table's API
+    key's id, :data:`KEYLESS` for none); ``per_owner`` is held below ``per_process``."""
 
     def __init__(
         self,

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from handfoot.engine import PRESETS
 from tests.conftest import WORKED_CASES
-from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, out_round, tally
+from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, out_round, replayed_state, tally
 
 pytestmark = pytest.mark.db
 
@@ -336,7 +336,7 @@ def _stored_and_recomputed(app: Flask, game_id: int) -> tuple[dict[str, Any], di
 
     with app.app_context():
         game = svc.get_game(get_db(), Actor(key_id=None, name=None), game_id)
-        return game.state, svc.state_mapping(svc.current_state(game))
+        return game.state, svc.state_mapping(replayed_state(game))
 
 
 @pytest.mark.parametrize("preset", ["pagat", "online-11-13"])

@@ -43,7 +43,16 @@ from handfoot.server.resources.games import serializers
 from handfoot.server.resources.games.schemas import RoundSchema
 from handfoot.server.services import games as svc
 from handfoot.server.services import rounds as rounds_svc
-from tests.helpers.games import SEED_ROUND_1, TEAMS, append, create_game, out_round, recorded_statements, tally
+from tests.helpers.games import (
+    SEED_ROUND_1,
+    TEAMS,
+    append,
+    create_game,
+    out_round,
+    recorded_statements,
+    replayed_state,
+    tally,
+)
 
 pytestmark = pytest.mark.db
 
@@ -81,7 +90,7 @@ def between_read_and_write(app: Flask, monkeypatch: pytest.MonkeyPatch, write: C
 def _stored_state(app: Flask, game_id: int) -> tuple[dict[str, Any], dict[str, Any], list[int]]:
     with app.app_context():
         game = svc.get_game(get_db(), ANONYMOUS, game_id)
-        return game.state, svc.state_mapping(svc.current_state(game)), [r.number for r in game.rounds]
+        return game.state, svc.state_mapping(replayed_state(game)), [r.number for r in game.rounds]
 
 
 @pytest.mark.postgresql  # SQLite: the append holds the write lock from its read

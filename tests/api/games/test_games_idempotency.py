@@ -78,41 +78,6 @@ def test_same_key_other_body_is_422(app: Flask, flask_client: FlaskClient, db_ba
 
 
 @pytest.mark.db
-@pytest.mark.parametrize("age", [timedelta(0), timedelta(hours=1)])
-def test_unanswered_claim_of_an_earlier_version_is_free(
-    app: Flask, flask_client: FlaskClient, db_backend: str, age: timedelta
-) -> None:
-    """A claim is committed only with its answer: a row without one (stored by an earlier version,
-    which claimed in a transaction of its own) is taken by the next request with the key, however
-    recent."""
-    game_id = create_game(flask_client)["id"]
-    from handfoot.server.idempotency import fingerprint
-
-    raw = flask_client.application.json.dumps({"teams": SEED_ROUND_1}).encode()
-    old = datetime.now(UTC) - age
-    with get_db(app).write_session() as session:
-        session.add(
-            IdempotencyKey(
-                scope="anonymous",
-                key="left",
-                token="t",
-                status=None,
-                created_at=old,
-                expires_at=old + timedelta(days=1),
-                fingerprint=fingerprint("POST", f"/v1/games/{game_id}/rounds", {"teams": SEED_ROUND_1}),
-            )
-        )
-    headers = {"Idempotency-Key": "left"}
-    response = flask_client.post(
-        f"/v1/games/{game_id}/rounds", data=raw, content_type="application/json", headers=headers
-    )
-    assert response.status_code == 201
-    again = flask_client.post(f"/v1/games/{game_id}/rounds", data=raw, content_type="application/json", headers=headers)
-    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
-    assert rounds_stored(app, game_id) == 1
-
-
-@pytest.mark.db
 def test_failed_request_releases_its_key(app: Flask, flask_client: FlaskClient, db_backend: str) -> None:
     game_id = create_game(flask_client)["id"]
     headers = {"Idempotency-Key": "retry-me"}
