@@ -128,7 +128,9 @@ def test_the_round_entry_with_books_of_a_rank_and_warnings_has_no_serious_axe_vi
         body = {"name": preset, "preset": preset, "teams": sides, "rules": rules}
         game_id = requests.post(f"{live_server.url}/v1/games", json=body, timeout=10).json()["id"]
         page.goto(f"{live_server.url}/#/games/{game_id}/round")
-        page.wait_for_selector("form.entry[data-round='1']")
+        # the hash changed: wait for this game's form (the last game's matches data-round='1' too,
+        # and a click on its Breakdown folded the new one on a slow machine)
+        page.wait_for_selector(f"form.entry[data-round='1']:has(p.game-name:text-is('{preset}'))")
         settle(page)
         page.get_by_role("button", name="Breakdown").click()  # folded under the Save bar on a phone
         if preset == "pagat":
