@@ -6,11 +6,15 @@ from __future__ import annotations
 import gc
 import random
 
+import pytest
+
+from handfoot.engine import PRESETS
 from handfoot.engine.cards import parse_cards
 from handfoot.engine.errors import PlayError, Problem
 from handfoot.engine.play import State, new_round, refusals, step, view
-from handfoot.engine.play.bots import actor, choose, random_policy
+from handfoot.engine.play.bots import actor, choose, greedy_policy, random_policy
 from handfoot.engine.play.legal import facts, judge_meld
+from handfoot.engine.table import analyse_table
 from tests.engine.play.helpers import table_of
 
 
@@ -78,3 +82,19 @@ def test_the_meld_predicate_refuses_what_step_refuses_with_the_same_problems() -
                 step(state, action)  # accepted: the successor is built
             seen += 1
     assert seen > 20
+
+
+@pytest.mark.parametrize("preset", sorted(p.id for p in PRESETS.values()))
+def test_every_kept_table_is_the_table_analysed_afresh(preset: str) -> None:
+    """A step keeps the table its judging built (``table.table_changed`` where no rule between
+    melds can apply, else ``analyse_table`` reusing known checks): whatever the path, it is what
+    ``analyse_table`` gives the side's melds from nothing, in every state of greedy and random play."""
+    for seed, policy in ((1, greedy_policy), (2, random_policy)):
+        state = new_round(preset, table_of(preset), seed)
+        rng = random.Random(seed)
+        for _ in range(600):
+            if state.phase == "ended":
+                break
+            _, state = choose(state, policy, rng)
+            for side, held in enumerate(state.sides):
+                assert state.table(side) == analyse_table(held.melds, state.rules), (preset, seed, side)
