@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import flask_swagger_ui
-from flask import Blueprint, Flask, Response
-from flask.sessions import SessionInterface
+from flask import Blueprint, Flask
 
 from handfoot.server import db, lifecycle, metrics, secret, security
 from handfoot.server.config import DEFAULT_SQLITE_PATH, SWAGGER_UI_STATIC_URL, load_config
@@ -27,7 +26,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # package (handfoot) laid out by an editable install. Nothing is written there.
     app = Flask(__name__, instance_path=str(DEFAULT_SQLITE_PATH.parent))
     app.json = JSONProvider(app)  # orjson, members in insertion order (api/jsonio.py)
-    app.session_interface = NoCookieSessions()
     app.config.update(load_config())
     if config:
         app.config.update(config)
@@ -50,14 +48,3 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_blueprints(api)
     app.extensions["handfoot.api"] = api
     return app
-
-
-class NoCookieSessions(SessionInterface):
-    """No cookie sessions: the API keeps no state in cookies, so none is opened, signed or saved
-    (``flask.session`` is Flask's read-only ``NullSession``)."""
-
-    def open_session(self, app: Flask, request: Any) -> None:
-        return None
-
-    def save_session(self, app: Flask, session: Any, response: Response) -> None:
-        return None  # Flask saves no null session; nothing to save in any case

@@ -41,7 +41,7 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
 
     def documented_body(self, schema: Any, **kwargs: Any) -> Any:
         """Document ``schema`` as the request body as :meth:`arguments` does, without parsing: the view
-        reads the body itself (``ARGUMENTS_PARSER.read_body``) for its one reader, the engine's."""
+        reads the body itself (``ARGUMENTS_PARSER.load_json``) for its one reader, the engine's."""
         documented = self.arguments(schema, **kwargs)
 
         def decorator(func: Any) -> Any:

@@ -124,7 +124,7 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         # The server's public URL (https://scores.example.org): pagination links are built on it.
         "PUBLIC_URL": env.get("HANDFOOT_PUBLIC_URL") or None,
         # The key of signed cursors and round seeds (api/secret.py); None: drawn at start-up.
-        "SECRET_KEY": secret_from_env(env),
+        "SERVER_SECRET": secret_from_env(env),
         # Waiting requests per worker process (api/resources/tables/waits.py); 0: its default.
         "WAITS_PER_ADDRESS": _int_from_env(env, "HANDFOOT_WAITS_PER_ADDRESS", 0),
         "WAITS_PER_PROCESS": _int_from_env(env, "HANDFOOT_WAITS_PER_PROCESS", 0),

@@ -2,16 +2,22 @@
 the problem answered instead (:func:`finish`), each reading the request once (a hook per concern
 paid Flask's dispatch again: docs/performance.md).
 
-``begin``: the start time and id (``logs.start``), a body over its limit refused (413,
-:func:`reject_large_body`), the rate limit counted (429, ``security.RateLimiter.check``).
-``finish``: the database session ended (``Database.end_session``: a 503 when the database died
-since), the rate limit's headers, the metrics (``metrics.count``), ``X-Request-ID`` and the log
-line (``logs.finish``).
+``begin``: the request's start time and id in its WSGI environ (the id is the client's
+``X-Request-ID`` when it matches ``logs.REQUEST_ID_PATTERN``, else 32 random hex digits), a body
+over its operation's limit refused (413: a ``Content-Length`` over ``parsing.body_limit`` before
+anything is read, a chunked body by :func:`_read_chunked_body`), the rate limit counted (429,
+``security.RateLimiter.check``). ``finish``: the database session ended (``Database.end_session``:
+a 503 when the database died since), the rate limit's headers, the metrics (``metrics.count``),
+``X-Request-ID`` on every answer, errors included, and the request's line on
+``logs.requests_log`` at INFO (method, path, status, milliseconds).
 """
 
 from __future__ import annotations
 
 import io
+import logging
+import os
+import time
 from typing import Any
 
 import flask
@@ -21,7 +27,7 @@ from werkzeug.exceptions import BadRequest
 from handfoot.server import db, logs, metrics, problems, security
 from handfoot.server.parsing import body_limit
 
-__all__ = ["BODY_FRAMING_ERRORS", "init_app", "reject_large_body"]
+__all__ = ["BODY_FRAMING_ERRORS", "init_app"]
 
 
 def init_app(app: flask.Flask) -> None:
@@ -33,8 +39,19 @@ def init_app(app: flask.Flask) -> None:
 
     def begin() -> None:
         request = flask.request._get_current_object()  # type: ignore[attr-defined]
-        logs.start(request.environ)
-        reject_large_body(request)
+        environ = request.environ
+        environ[logs.STARTED_KEY] = time.perf_counter()
+        sent = environ.get("HTTP_X_REQUEST_ID")  # the header, as request.headers would read it
+        ok = sent and logs.REQUEST_ID_PATTERN.fullmatch(sent)
+        environ[logs.REQUEST_ID_KEY] = sent if ok else os.urandom(16).hex()
+        length = request.content_length
+        if length is not None or environ.get("wsgi.input_terminated"):
+            limit = body_limit()
+            if limit is not None:
+                if length is None:
+                    _read_chunked_body(request, limit)
+                elif length > limit:
+                    flask.abort(413)
         if limiter is not None:
             limiter.check()
 
@@ -51,28 +68,30 @@ def init_app(app: flask.Flask) -> None:
             limiter.add_headers(response)
         if counting:
             metrics.count(request, response)
-        return logs.finish(request, response)
+        environ = request.environ
+        response.headers["X-Request-ID"] = environ[logs.REQUEST_ID_KEY]
+        if logs.requests_log.isEnabledFor(logging.INFO):
+            elapsed = round((time.perf_counter() - environ[logs.STARTED_KEY]) * 1000, 1)
+            method, path, status = request.method, request.path, response.status_code
+            logs.requests_log.info(
+                "%s %s -> %d in %.1f ms",
+                method,
+                path,
+                status,
+                elapsed,
+                extra={"method": method, "path": path, "status": status, "ms": elapsed},
+            )
+        return response
 
     app.before_request(begin)
     app.after_request(finish)
 
 
-def reject_large_body(request: flask.Request) -> None:
-    """413 ``body-too-large`` for every body over its operation's limit (``parsing.body_limit``), however
-    framed: a ``Content-Length`` over it before anything is read; a chunked body, on a server that
-    terminates the input (gunicorn, werkzeug), read here up to one byte past it (werkzeug would cut it
-    silently) and kept as the request's input with its length. Broken chunked framing is a 400."""
-    limit = body_limit()
-    if limit is None:
-        return
-    length = request.content_length
-    if length is not None:
-        if length > limit:
-            flask.abort(413)
-        return
+def _read_chunked_body(request: flask.Request, limit: int) -> None:
+    """A chunked body (no ``Content-Length``) on a server that terminates the input (gunicorn,
+    werkzeug), read up to one byte past ``limit`` (werkzeug would cut it silently): over it, a 413;
+    else kept as the request's input with its length. Broken chunked framing is a 400."""
     environ = request.environ
-    if not environ.get("wsgi.input_terminated"):
-        return  # werkzeug reads no body without a length from such a server (an empty stream)
     try:
         data = _read_at_most(environ["wsgi.input"], limit + 1)
     except BODY_FRAMING_ERRORS:  # a chunk size that is not hex, a body cut off before its last chunk

@@ -2,9 +2,9 @@
 (``HANDFOOT_LOG_FORMAT``), and one line per request.
 
 A request's id is the client's ``X-Request-ID`` when it matches :data:`REQUEST_ID_PATTERN`, else
-32 random hex digits; the answer's ``X-Request-ID`` carries it. :func:`start` and :func:`finish`
-(``api/lifecycle.py``) write the line on ``handfoot.server.requests`` at INFO: method, path, status,
-milliseconds. :func:`logging_config` is gunicorn's ``logconfig_dict`` (standard error, at
+32 random hex digits; the answer's ``X-Request-ID`` carries it. ``lifecycle.begin`` stamps the
+request's start and id, ``lifecycle.finish`` writes its line on :data:`requests_log` at INFO:
+method, path, status, milliseconds. :func:`logging_config` is gunicorn's ``logconfig_dict`` (standard error, at
 ``HANDFOOT_LOG_LEVEL``).
 """
 
@@ -12,57 +12,30 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
-import time
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Request, Response, has_request_context, request
+from flask import has_request_context, request
 
 #: What a client-sent ``X-Request-ID`` may be to be echoed (else the server makes one): short, and
 #: safe to write in logs and headers as is.
 REQUEST_ID_PATTERN = re.compile(r"[A-Za-z0-9._-]{1,64}")
 #: ``HANDFOOT_LOG_FORMAT``'s values.
 LOG_FORMATS = ("text", "json")
-_ENVIRON_KEY = "handfoot.request_id"
+#: Where the request's id is kept in its WSGI environ (``api/lifecycle.py`` sets it).
+REQUEST_ID_KEY = "handfoot.request_id"
 #: Where the request's start (``time.perf_counter``) is kept in its WSGI environ.
 STARTED_KEY = "handfoot.started"
 
 requests_log = logging.getLogger("handfoot.server.requests")
 
 
-def start(environ: dict[str, Any]) -> None:
-    """A request's start time and id (see the module's doc), in its WSGI ``environ``, before anything logs."""
-    environ[STARTED_KEY] = time.perf_counter()
-    sent = environ.get("HTTP_X_REQUEST_ID")  # the header, as request.headers would read it
-    environ[_ENVIRON_KEY] = sent if sent and REQUEST_ID_PATTERN.fullmatch(sent) else os.urandom(16).hex()
-
-
-def finish(req: Request, response: Response) -> Response:
-    """``X-Request-ID`` on every answer, errors included (quote it when reporting a problem), and the
-    request's line (method, path, status, milliseconds)."""
-    environ = req.environ
-    response.headers["X-Request-ID"] = environ[_ENVIRON_KEY]
-    if requests_log.isEnabledFor(logging.INFO):
-        elapsed = round((time.perf_counter() - environ[STARTED_KEY]) * 1000, 1)
-        method, path, status = req.method, req.path, response.status_code
-        requests_log.info(
-            "%s %s -> %d in %.1f ms",
-            method,
-            path,
-            status,
-            elapsed,
-            extra={"method": method, "path": path, "status": status, "ms": elapsed},
-        )
-    return response
-
-
 class RequestIdFilter(logging.Filter):
     """Gives every record ``request_id``: the request's within one, else ``-``."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        record.request_id = request.environ.get(_ENVIRON_KEY, "-") if has_request_context() else "-"
+        record.request_id = request.environ.get(REQUEST_ID_KEY, "-") if has_request_context() else "-"
         return True
 
 

@@ -26,25 +26,29 @@ def body_limit() -> int | None:
 
 
 class JSONBodyParser(FlaskParser):
-    """webargs' Flask parser, hardened where a body becomes JSON: anything ``json.loads`` cannot decode is
-    a 400 malformed-json (:func:`decode_json`), a body past the count limits a 413 body-too-large
-    (:func:`check_counts`), and a non-empty body that is not JSON (``application/json``, ``*+json``) a
-    415 unsupported-media-type rather than missing members."""
+    """webargs' Flask parser, hardened where a body becomes JSON (:meth:`load_json`)."""
 
-    def read_body(self, schema: ma.Schema) -> Any:
-        """The request's JSON body as sent, checked as every body is (415, 400, 413 above) and not
-        loaded: what webargs would hand ``schema`` (``{}`` when there is none)."""
-        data = self.load_json(flask.request, schema)
-        return {} if data is core.missing else data
-
-    def _raw_load_json(self, req: flask.Request) -> Any:
+    def load_json(self, req: flask.Request, schema: ma.Schema | None = None) -> Any:
+        """The request's JSON body as sent, decoded once, ``core.missing`` when it is empty: a
+        non-empty body that is not JSON (``application/json``, ``*+json``) is a 415
+        unsupported-media-type rather than missing members; anything ``json.loads`` cannot decode
+        (syntax, bytes not UTF-8, nesting past the recursion limit, an integer past Python's 4,300
+        digits) a 400 malformed-json; a body past the count limits (:func:`check_counts`) a 413
+        body-too-large. The schema (unused) is webargs' argument: a view reading its body for the
+        engine's reader calls this with none."""
         if not is_json_request(req):
             if req.content_length or req.get_data(cache=True):
                 detail = problems.not_json_detail(req.mimetype or "untyped")
                 problems.abort_problem(415, "Unsupported media type", detail, errors=[problems.NOT_JSON])
             return core.missing
         data = req.get_data(cache=True)
-        parsed = decode_json(data)  # first: a body that is not JSON is a 400 whatever its counts
+        if not data:
+            return core.missing
+        try:  # first: a body that is not JSON is a 400 whatever its counts
+            parsed = json.loads(data.decode())
+        except (RecursionError, ValueError) as err:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+            reason = f"not decodable as JSON ({type(err).__name__})"
+            self._handle_invalid_json_error(json.JSONDecodeError(reason, "<body>", 0), req)
         try:
             check_counts(data)
         except BodyTooComplexError as err:
@@ -57,18 +61,6 @@ class JSONBodyParser(FlaskParser):
             )
         flask.g.handfoot_body = parsed  # the body as sent, for the routes that store it: body_as_sent()
         return parsed
-
-
-def decode_json(data: bytes) -> Any:
-    """Untrusted bytes as a JSON value, or ``json.JSONDecodeError`` whatever went wrong: syntax, bytes not
-    UTF-8, nesting past the recursion limit, an integer past Python's 4,300 digits. Used by the body
-    parser and the Idempotency-Key's fingerprint."""
-    try:
-        return core.parse_json(data)
-    except json.JSONDecodeError:
-        raise
-    except (RecursionError, ValueError) as err:  # UnicodeDecodeError is a ValueError
-        raise json.JSONDecodeError(f"not decodable as JSON ({type(err).__name__})", "<body>", 0) from None
 
 
 def body_as_sent() -> Any:

@@ -18,7 +18,9 @@ import flask
 #: The shortest ``HANDFOOT_SECRET_KEY`` accepted (characters): 32 hex digits are 128 bits.
 MIN_SECRET_LENGTH = 32
 ENV_VAR = "HANDFOOT_SECRET_KEY"
-CONFIG_KEY = "SECRET_KEY"
+#: The configuration's key for it: not Flask's ``SECRET_KEY``, which stays unset so that Flask opens no
+#: cookie session (its session interface gives the read-only null session without a key).
+CONFIG_KEY = "SERVER_SECRET"
 
 
 def secret_from_env(environ: Mapping[str, str] | None = None) -> str | None:
@@ -34,11 +36,11 @@ def secret_from_env(environ: Mapping[str, str] | None = None) -> str | None:
 
 
 def init_app(app: flask.Flask) -> None:
-    """A random ``SECRET_KEY`` (64 hex digits) when the configuration has none; ``SECRET_KEY_GENERATED``
-    says so."""
+    """A random ``SERVER_SECRET`` (64 hex digits) when the configuration has none;
+    ``SERVER_SECRET_GENERATED`` says so."""
     if not app.config.get(CONFIG_KEY):
         app.config[CONFIG_KEY] = secrets.token_hex(32)
-        app.config["SECRET_KEY_GENERATED"] = True
+        app.config["SERVER_SECRET_GENERATED"] = True
 
 
 def secret_key(app: flask.Flask | None = None) -> bytes:

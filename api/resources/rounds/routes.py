@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response
+from flask import Response, request
 from flask.views import MethodView
+from marshmallow import missing
 
 from handfoot.engine import compare_round_request, rules_of, score_round_body
 from handfoot.engine.bodies import score_body_problems
@@ -31,9 +32,6 @@ blp = Blueprint(
 )
 
 
-_SCORE_REQUEST = RoundScoreRequestSchema()
-
-
 @blp.route("/score")
 class RoundScore(MethodView):
     init_every_request = False  # the view keeps no state: one instance serves every request
@@ -49,7 +47,9 @@ class RoundScore(MethodView):
         contract, two sides out, a meld the preset forbids, more copies of a card than the decks hold.
         The example is the worked round of Pagat's rules: Team 1 3,740, Team 2 1,075.
         """
-        body = blp.ARGUMENTS_PARSER.read_body(_SCORE_REQUEST)
+        body = blp.ARGUMENTS_PARSER.load_json(request)
+        if body is missing:
+            body = {}  # no body: the reader lists every member missing
         # Each part of the body has one reader, in this order: the engine's reader its shape
         # (RoundScoreRequestSchema documents it) and the house rules' fields their values, both
         # listed in one 422 validation-error; then the engine reads the cards and the round and

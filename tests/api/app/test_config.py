@@ -44,11 +44,11 @@ def test_describe_database_hides_password() -> None:
 
 
 def test_the_secret_key_comes_from_the_environment_or_is_drawn_at_start_up() -> None:
-    assert load_config({})["SECRET_KEY"] is None
-    assert load_config({"HANDFOOT_SECRET_KEY": "s" * 32})["SECRET_KEY"] == "s" * 32
+    assert load_config({})["SERVER_SECRET"] is None
+    assert load_config({"HANDFOOT_SECRET_KEY": "s" * 32})["SERVER_SECRET"] == "s" * 32
     with pytest.raises(ValueError, match="HANDFOOT_SECRET_KEY"):
         load_config({"HANDFOOT_SECRET_KEY": "short"})
-    drawn = [create_app({"SECRET_KEY": None}) for _ in range(2)]
-    assert all(app.config["SECRET_KEY_GENERATED"] and len(secret_key(app)) == 64 for app in drawn)
+    drawn = [create_app({"SERVER_SECRET": None}) for _ in range(2)]
+    assert all(app.config["SERVER_SECRET_GENERATED"] and len(secret_key(app)) == 64 for app in drawn)
     assert secret_key(drawn[0]) != secret_key(drawn[1])  # one per process start, never a fixed default
-    assert secret_key(create_app({"SECRET_KEY": "s" * 32})) == b"s" * 32
+    assert secret_key(create_app({"SERVER_SECRET": "s" * 32})) == b"s" * 32

@@ -50,8 +50,9 @@ def test_an_ill_formed_client_id_is_replaced(flask_client: FlaskClient, sent: st
 
 
 def test_no_request_keeps_a_cookie_session(flask_client: FlaskClient) -> None:
-    """No answer sets a cookie, and ``flask.session`` is read-only (api/__init__.py ``NoCookieSessions``):
-    a write to it fails loudly instead of signing a cookie with the server's secret."""
+    """No answer sets a cookie, and ``flask.session`` is read-only (Flask's null session: the server's
+    secret is not Flask's ``SECRET_KEY``, api/secret.py): a write to it fails loudly instead of
+    signing a cookie with the server's secret."""
     import flask
 
     answer = flask_client.post("/v1/rounds/score", json={"preset": "pagat"})

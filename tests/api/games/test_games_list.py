@@ -224,7 +224,7 @@ def test_a_truncated_or_altered_cursor_is_a_422_naming_it(flask_client: FlaskCli
 def test_a_cursor_of_a_server_with_another_secret_is_refused(db_url: str) -> None:
     """Two hosts with one HANDFOOT_SECRET_KEY take each other's cursors; with none set, each draws its
     own at start-up, and a cursor of one is refused by the other (and after a restart)."""
-    shared = {"DATABASE_URL": db_url, "SECRET_KEY": "k" * 32}
+    shared = {"DATABASE_URL": db_url, "SERVER_SECRET": "k" * 32}
     one, two, alone = create_app(shared), create_app(shared), create_app({"DATABASE_URL": db_url})
     _games(one.test_client(), 3)
     next_url = _next(one.test_client().get(f"{GAMES}?page_size=1")) or ""
