@@ -49,11 +49,14 @@ def _instant(value: object) -> datetime:
 
 
 def _forget_keys_of_other_games(bind: sa.Connection) -> None:
-    created = {row.id: _instant(row.created_at)
-               for row in bind.execute(sa.text("SELECT id, created_at FROM games"))}
+    created = {row.id: _instant(row.created_at) for row in bind.execute(sa.text("SELECT id, created_at FROM games"))}
     stale = []
-    for row in bind.execute(sa.text("SELECT id, created_at, response_headers, response_body FROM idempotency_keys "
-                                    "WHERE response_headers IS NOT NULL")):
+    for row in bind.execute(
+        sa.text(
+            "SELECT id, created_at, response_headers, response_body FROM idempotency_keys "
+            "WHERE response_headers IS NOT NULL"
+        )
+    ):
         headers = row.response_headers
         location = (json.loads(headers) if isinstance(headers, str) else headers or {}).get("Location", "")
         match = _GAME_PATH.search(location)

@@ -41,8 +41,9 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_tables_game_id_games"), ondelete="CASCADE"),
-        sa.ForeignKeyConstraint(["owner_id"], ["api_keys.id"], name=op.f("fk_tables_owner_id_api_keys"),
-                                ondelete="RESTRICT"),
+        sa.ForeignKeyConstraint(
+            ["owner_id"], ["api_keys.id"], name=op.f("fk_tables_owner_id_api_keys"), ondelete="RESTRICT"
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_tables")),
         sqlite_autoincrement=True,
     )
@@ -59,8 +60,9 @@ def upgrade() -> None:
         sa.Column("action", sa.JSON(), nullable=False),
         sa.Column("version", sa.Integer(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(["table_id"], ["tables.id"], name=op.f("fk_table_actions_table_id_tables"),
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["table_id"], ["tables.id"], name=op.f("fk_table_actions_table_id_tables"), ondelete="CASCADE"
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_table_actions")),
         sa.UniqueConstraint("table_id", "version", name="uq_table_actions_table_id_version"),
     )

@@ -36,19 +36,30 @@ def upgrade() -> None:
         sa.Column("out_side", sa.Integer(), nullable=True),
         sa.Column("score", sa.JSON(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(["table_id"], ["tables.id"], name=op.f("fk_table_rounds_table_id_tables"),
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["table_id"], ["tables.id"], name=op.f("fk_table_rounds_table_id_tables"), ondelete="CASCADE"
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_table_rounds")),
         sa.UniqueConstraint("table_id", "round", name="uq_table_rounds_table_id_round"),
     )
-    tables = sa.table("tables", sa.column("id", sa.Integer()), sa.column("rounds_ended", sa.JSON()),
-                      sa.column("updated_at", sa.DateTime(timezone=True)))
+    tables = sa.table(
+        "tables",
+        sa.column("id", sa.Integer()),
+        sa.column("rounds_ended", sa.JSON()),
+        sa.column("updated_at", sa.DateTime(timezone=True)),
+    )
     connection = op.get_bind()
-    rows = [{"table_id": table_id, **{name: summary[name] for name in ROUND_COLUMNS},
-             "created_at": updated_at or datetime.now(UTC)}
-            for table_id, ended, updated_at in connection.execute(
-                sa.select(tables.c.id, tables.c.rounds_ended, tables.c.updated_at))
-            for summary in ended or []]
+    rows = [
+        {
+            "table_id": table_id,
+            **{name: summary[name] for name in ROUND_COLUMNS},
+            "created_at": updated_at or datetime.now(UTC),
+        }
+        for table_id, ended, updated_at in connection.execute(
+            sa.select(tables.c.id, tables.c.rounds_ended, tables.c.updated_at)
+        )
+        for summary in ended or []
+    ]
     if rows:
         op.bulk_insert(table_rounds, rows)
     with op.batch_alter_table("tables", schema=None) as batch_op:
@@ -60,9 +71,15 @@ def downgrade() -> None:
         batch_op.add_column(sa.Column("rounds_ended", sa.JSON(), nullable=False, server_default="[]"))
     with op.batch_alter_table("tables", schema=None) as batch_op:
         batch_op.alter_column("rounds_ended", server_default=None)
-    table_rounds = sa.table("table_rounds", sa.column("table_id", sa.Integer()), sa.column("round", sa.Integer()),
-                            sa.column("seed", sa.BigInteger()), sa.column("ended", sa.String()),
-                            sa.column("out_side", sa.Integer()), sa.column("score", sa.JSON()))
+    table_rounds = sa.table(
+        "table_rounds",
+        sa.column("table_id", sa.Integer()),
+        sa.column("round", sa.Integer()),
+        sa.column("seed", sa.BigInteger()),
+        sa.column("ended", sa.String()),
+        sa.column("out_side", sa.Integer()),
+        sa.column("score", sa.JSON()),
+    )
     tables = sa.table("tables", sa.column("id", sa.Integer()), sa.column("rounds_ended", sa.JSON()))
     connection = op.get_bind()
     ended: dict[int, list[dict[str, object]]] = {}

@@ -38,26 +38,43 @@ def upgrade() -> None:
         sa.Column("clean_books", sa.Integer(), nullable=False),
         sa.Column("dirty_books", sa.Integer(), nullable=False),
         sa.Column("wild_books", sa.Integer(), nullable=False),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_round_sides_game_id_games"),
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["game_id"], ["games.id"], name=op.f("fk_round_sides_game_id_games"), ondelete="CASCADE"
+        ),
         sa.PrimaryKeyConstraint("game_id", "number", "side", name=op.f("pk_round_sides")),
     )
-    rounds = sa.table("rounds", sa.column("id", sa.Integer()), sa.column("game_id", sa.Integer()),
-                      sa.column("number", sa.Integer()), sa.column("teams", sa.JSON()))
+    rounds = sa.table(
+        "rounds",
+        sa.column("id", sa.Integer()),
+        sa.column("game_id", sa.Integer()),
+        sa.column("number", sa.Integer()),
+        sa.column("teams", sa.JSON()),
+    )
     connection = op.get_bind()
     after = 0
     while True:  # in batches by id: a big history is not read whole
-        batch = connection.execute(sa.select(rounds.c.id, rounds.c.game_id, rounds.c.number, rounds.c.teams)
-                                   .where(rounds.c.id > after).order_by(rounds.c.id).limit(BATCH)).all()
+        batch = connection.execute(
+            sa.select(rounds.c.id, rounds.c.game_id, rounds.c.number, rounds.c.teams)
+            .where(rounds.c.id > after)
+            .order_by(rounds.c.id)
+            .limit(BATCH)
+        ).all()
         if not batch:
             break
         rows = []
         for _id, game_id, number, teams in batch:
             for side, breakdown in enumerate(teams):
                 facts = side_round_facts(breakdown)
-                rows.append({"game_id": game_id, "number": number, "side": side, "score": facts.score,
-                             "went_out": facts.went_out, **{f"{kind}_books": facts.books[kind]
-                                                            for kind in ("clean", "dirty", "wild")}})
+                rows.append(
+                    {
+                        "game_id": game_id,
+                        "number": number,
+                        "side": side,
+                        "score": facts.score,
+                        "went_out": facts.went_out,
+                        **{f"{kind}_books": facts.books[kind] for kind in ("clean", "dirty", "wild")},
+                    }
+                )
         op.bulk_insert(round_sides, rows)
         after = batch[-1].id
 
