@@ -40,7 +40,6 @@ from sqlalchemy import (
     union_all,
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
@@ -200,9 +199,7 @@ class Database:
         self.url = normalize_database_url(url)
         self.sqlite_timeout = sqlite_timeout
         self.sqlite_synchronous = sqlite_synchronous
-        self._is_sqlite: bool | None = None
         self._engine: Engine | None = None
-        self._sessionmaker: sessionmaker[Session] | None = None
         self._key = f"handfoot_session_{id(self)}"  # flask.g's name of the context's session
 
     @property
@@ -217,20 +214,17 @@ class Database:
             self._engine = make_engine(self.url, **kwargs)
         return self._engine
 
-    @property
+    @functools.cached_property
     def is_sqlite(self) -> bool:
-        if self._is_sqlite is None:  # parsed on first use, like the engine (a bad URL fails there)
-            self._is_sqlite = make_url(self.url).get_backend_name() == "sqlite"
-        return self._is_sqlite
+        """Parsed on first use, like the engine (a bad URL fails there)."""
+        return make_url(self.url).get_backend_name() == "sqlite"
 
-    @property
+    @functools.cached_property
     def sessionmaker(self) -> sessionmaker[Session]:
         """Sessions in ``REPEATABLE READ`` on PostgreSQL: every statement of a transaction sees its first
         one's snapshot, as in SQLite's WAL mode."""
-        if self._sessionmaker is None:
-            bind = self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="REPEATABLE READ")
-            self._sessionmaker = sessionmaker(bind, expire_on_commit=False, info={_DATABASE: self})
-        return self._sessionmaker
+        bind = self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="REPEATABLE READ")
+        return sessionmaker(bind, expire_on_commit=False, info={_DATABASE: self})
 
     @staticmethod
     def of(session: Session) -> Database:
@@ -286,7 +280,17 @@ class Database:
         if session is None:
             session = self.sessionmaker()
         try:
-            self._begin_write(session, locked)
+            if session.in_transaction() and self.is_sqlite:
+                connection = session.connection()
+                connection.exec_driver_sql("ROLLBACK")
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                session.expire_all()
+            else:
+                if session.in_transaction() and locked:
+                    session.rollback()  # it only read: its snapshot would fail the locked read
+                if not session.in_transaction():
+                    options = {SQLITE_IMMEDIATE: True} if self.is_sqlite else {"isolation_level": "READ COMMITTED"}
+                    session.connection(execution_options=options if self.is_sqlite or locked else None)
             yield session
             session.commit()
         except BaseException:
@@ -296,29 +300,11 @@ class Database:
             if own:
                 session.close()
 
-    def _begin_write(self, session: Session, locked: bool) -> None:
-        if session.in_transaction() and self.is_sqlite:
-            connection = session.connection()
-            connection.exec_driver_sql("ROLLBACK")
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
-            session.expire_all()
-            return
-        if session.in_transaction() and locked:
-            session.rollback()  # it only read: its snapshot would fail the locked read
-        if not session.in_transaction():
-            options = {SQLITE_IMMEDIATE: True} if self.is_sqlite else {"isolation_level": "READ COMMITTED"}
-            session.connection(execution_options=options if self.is_sqlite or locked else None)
-
     def notify(self, connection: Connection, channel: str, payload: str) -> None:
         """``NOTIFY channel, payload`` in ``connection``'s transaction, delivered on its commit
         (PostgreSQL; a no-op on SQLite)."""
         if not self.is_sqlite:
             connection.execute(_NOTIFY, {"channel": channel, "payload": payload})
-
-    def insert_new(self, table: Table, keys: tuple[str, ...]) -> Insert:
-        """``INSERT ... ON CONFLICT (keys) DO NOTHING RETURNING id`` into ``table`` in this database's
-        dialect (no row where one holds the keys already), built once per process."""
-        return _insert_new(self.is_sqlite, table, keys)
 
     def ping(self) -> None:
         """Run ``SELECT 1``; raises ``sqlalchemy.exc.SQLAlchemyError`` if unreachable."""
@@ -353,10 +339,11 @@ class Database:
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
-@functools.cache
-def _insert_new(sqlite: bool, table: Table, keys: tuple[str, ...]) -> Insert:
-    insert = sqlite_insert(table) if sqlite else pg_insert(table)
-    return insert.on_conflict_do_nothing(index_elements=list(keys)).returning(table.c.id)
+def insert_new(table: Table, keys: tuple[str, ...]) -> Insert:
+    """``INSERT ... ON CONFLICT (keys) DO NOTHING RETURNING id`` into ``table`` (no row where one holds
+    the keys already): one statement for both databases, whose SQLAlchemy compilers write this clause
+    alike (SQLite 3.24+, PostgreSQL 9.5+; every keyed test runs on both)."""
+    return pg_insert(table).on_conflict_do_nothing(index_elements=list(keys)).returning(table.c.id)
 
 
 def insert_rows(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
