@@ -9,7 +9,8 @@ PostgreSQL: psycopg 3, ``REPEATABLE READ``.
 
 One session per request or app context: :meth:`Database.session` for reads,
 :meth:`Database.write_session` for a write transaction, closed when the context ends. Every
-backend difference of the server is here (:attr:`Database.is_sqlite`).
+backend difference of the server is in this package: here (:attr:`Database.is_sqlite`), and the
+table wake-ups' channels between processes (:mod:`handfoot.server.db.channels`).
 """
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
-from handfoot.server import jsonio, wakeups
+from handfoot.server import jsonio
 from handfoot.server.config import normalize_database_url, sqlite_synchronous_from_env
+from handfoot.server.db import channels
 
 #: Stable constraint names, so migrations are reviewable and IntegrityErrors can be mapped by name
 #: (STYLE P3).
@@ -133,8 +135,8 @@ def _close(session: Session) -> None:
         raise
 
 
-#: ``Session.info`` key of the :class:`Database` a session belongs to (:meth:`Database.of`).
-_DATABASE = "handfoot_database"
+#: ``Session.info`` key of the :class:`Database` a session belongs to.
+SESSION_DATABASE = "handfoot_database"
 
 #: Execution option: begin the transaction with ``BEGIN IMMEDIATE`` (SQLite; ignored elsewhere).
 SQLITE_IMMEDIATE = "handfoot_sqlite_immediate"
@@ -224,13 +226,7 @@ class Database:
         """Sessions in ``REPEATABLE READ`` on PostgreSQL: every statement of a transaction sees its first
         one's snapshot, as in SQLite's WAL mode."""
         bind = self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="REPEATABLE READ")
-        return sessionmaker(bind, expire_on_commit=False, info={_DATABASE: self})
-
-    @staticmethod
-    def of(session: Session) -> Database:
-        """The :class:`Database` whose session ``session`` is."""
-        database: Database = session.info[_DATABASE]
-        return database
+        return sessionmaker(bind, expire_on_commit=False, info={SESSION_DATABASE: self})
 
     def _context_session(self) -> Session | None:
         """The app context's session (made on first use); ``None`` outside an app context."""
@@ -300,11 +296,13 @@ class Database:
             if own:
                 session.close()
 
-    def notify(self, connection: Connection, channel: str, payload: str) -> None:
-        """``NOTIFY channel, payload`` in ``connection``'s transaction, delivered on its commit
-        (PostgreSQL; a no-op on SQLite)."""
+    def channel(self) -> channels.Channel:
+        """A new channel of table wake-ups between processes (``wakeups.Wakeups``'): PostgreSQL's
+        ``LISTEN``/``NOTIFY``, datagrams beside a SQLite file, none for an in-memory database."""
         if not self.is_sqlite:
-            connection.execute(_NOTIFY, {"channel": channel, "payload": payload})
+            return channels.PostgresChannel(self.engine)
+        file = sqlite_file(self.url)
+        return channels.Channel() if file is None else channels.SocketChannel(channels.socket_folder(file))
 
     def ping(self) -> None:
         """Run ``SELECT 1``; raises ``sqlalchemy.exc.SQLAlchemyError`` if unreachable."""
@@ -331,12 +329,11 @@ class Database:
     def dispose(self) -> None:
         """Close the pool and stop the table wake-ups' listener (tests; gunicorn ``post_fork`` with
         ``--preload``)."""
+        from handfoot.server import wakeups  # it imports this module
+
         wakeups.close(self)
         if self._engine is not None:
             self._engine.dispose()
-
-
-_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
 def insert_new(table: Table, keys: tuple[str, ...]) -> Insert:
