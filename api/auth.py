@@ -16,7 +16,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NoReturn
 
@@ -37,15 +37,16 @@ KEY_PREFIX = "hf_"
 
 @dataclass(frozen=True, slots=True)
 class Actor:
-    """Who makes a request: an API key (``key_id``, ``name``) or anonymous (both ``None``)."""
+    """Who makes a request: an API key (``key_id``, ``name``) or anonymous (both ``None``). ``scope``,
+    set from them: its Idempotency-Keys' scope, ``key:<id>`` or ``anonymous``."""
 
     key_id: int | None = None
     name: str | None = None
+    scope: str = field(init=False, default="anonymous")
 
-    @property
-    def scope(self) -> str:
-        """The idempotency-key scope: ``key:<id>`` or ``anonymous``."""
-        return f"key:{self.key_id}" if self.key_id is not None else "anonymous"
+    def __post_init__(self) -> None:
+        if self.key_id is not None:
+            object.__setattr__(self, "scope", f"key:{self.key_id}")
 
 
 ANONYMOUS = Actor()
@@ -61,9 +62,8 @@ class SeatActor(Actor):
     #: The API key the table belongs to (``None``: a table made without a key); whose waits these are.
     table_owner: int | None = None
 
-    @property
-    def scope(self) -> str:
-        return f"seat:{self.table_id}:{self.seat}"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "scope", f"seat:{self.table_id}:{self.seat}")
 
 
 def hash_key(token: str) -> str:
@@ -159,22 +159,22 @@ _SEATS: Table = TableRow.__table__  # type: ignore[assignment]
 _SEAT_HASHES = select(_SEATS.c.seat_hashes, _SEATS.c.owner_id).where(_SEATS.c.id == bindparam("table_id"))
 
 
-#: Seats found, per database (a table's seat hashes and owner never change, and table ids are never
-#: used again); a token of no seat is looked up every time. Cleared when it reaches this size.
+#: Seats found, per app (a table's seat hashes and owner never change, and table ids are never used
+#: again); a token of no seat is looked up every time. Cleared when it reaches this size.
 KNOWN_SEATS_MAX = 10_000
-_KNOWN_SEATS = "_handfoot_known_seats"
+_KNOWN_SEATS = "handfoot.known_seats"  # its dict in app.extensions
 
 
 def seat_named(table_id: int, token: str) -> SeatActor | None:
     """The seat of table ``table_id`` whose token is ``token``, or ``None``: read from the table's seat
-    hashes, then known to the process (:data:`KNOWN_SEATS_MAX`). Raises one of ``db.DATABASE_DOWN``."""
-    db = get_db()
-    digest = hash_key(token)
-    known: dict[tuple[int, str], SeatActor] = db.__dict__.setdefault(_KNOWN_SEATS, {})
+    hashes, then known to the process (:data:`KNOWN_SEATS_MAX`, per app: one database each). Raises
+    one of ``db.DATABASE_DOWN``."""
+    digest = hashlib.sha256(token.encode("utf-8")).hexdigest()  # hash_key's
+    known: dict[tuple[int, str], SeatActor] = flask.current_app.extensions.setdefault(_KNOWN_SEATS, {})
     found = known.get((table_id, digest))
     if found is not None:
         return found
-    with db.session() as session:
+    with get_db().session() as session:
         row = session.connection().execute(_SEAT_HASHES, {"table_id": table_id}).first()
     hashes, owner = row or ((), None)
     seat = None
@@ -189,21 +189,16 @@ def seat_named(table_id: int, token: str) -> SeatActor | None:
     return found
 
 
-def seat_of(table_id: int, token: str | None) -> SeatActor:
-    """The seat of table ``table_id`` whose token is ``token`` (:func:`seat_named`), else
-    :class:`TableNotFoundError` (the same for every case: a wrong token learns nothing)."""
-    seat = seat_named(table_id, token) if token else None
-    if seat is None:
-        raise TableNotFoundError(table_id)
-    return seat
-
-
 def seated(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Decorate a view of table ``table_id``: the seat its ``Seat-Token`` names as ``actor``."""
+    """Decorate a view of table ``table_id``: the seat its ``Seat-Token`` names (:func:`seat_named`) as
+    ``actor``, else :class:`TableNotFoundError` (the same for every case: a wrong token learns nothing)."""
 
     @functools.wraps(view)
     def wrapper(*args: Any, table_id: int, **kwargs: Any) -> Any:
-        actor = seat_of(table_id, flask.request.headers.get(security.SEAT_HEADER))
+        token = flask.request.headers.get(security.SEAT_HEADER)
+        actor = seat_named(table_id, token) if token else None
+        if actor is None:
+            raise TableNotFoundError(table_id)
         return view(*args, table_id=table_id, actor=actor, **kwargs)
 
     return wrapper

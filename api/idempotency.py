@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from handfoot.server.auth import Actor
-from handfoot.server.db import Database
+from handfoot.server.db import insert_new
 from handfoot.server.models import IdempotencyKey
 from handfoot.server.parsing import body_as_sent
 from handfoot.server.problems import abort_invalid_header, abort_problem
@@ -74,28 +74,6 @@ def _invalid(detail: str) -> NoReturn:
 _SF_STRING = re.compile(r'"((?:[ !#-\[\]-~]|\\["\\])*)"')
 
 
-def parse_key(raw: str) -> str:
-    """The key from the header value: a structured-field String, or a bare token (422 otherwise)."""
-    value = raw.strip()
-    if len(value) >= 2 and value[0] == value[-1] == '"':
-        quoted = _SF_STRING.fullmatch(value)
-        if quoted is None:
-            _invalid('Idempotency-Key: a quoted string holds printable ASCII, with only \\" and \\\\ escaped.')
-        value = re.sub(r'\\(["\\])', r"\1", quoted.group(1))
-    if not 1 <= len(value) <= MAX_KEY_LENGTH:
-        _invalid(f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} characters.")
-    if any(not " " <= c <= "~" for c in value):
-        _invalid("Idempotency-Key must be printable ASCII.")
-    return value
-
-
-def fingerprint(method: str, path: str, body: Any) -> str:
-    """SHA-256 of method, path and the body (its canonical JSON; ``body`` as decoded once by the body
-    parser, ``parsing.body_as_sent``)."""
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
-    return hashlib.sha256(method.encode() + b"\n" + path.encode() + b"\n" + canonical).hexdigest()
-
-
 class Replayed(Exception):  # noqa: N818 (not an error: the stored answer, sent again)
     """The claim found the key's stored answer: the unit ends, rolled back, with it."""
 
@@ -107,19 +85,13 @@ class Replayed(Exception):  # noqa: N818 (not an error: the stored answer, sent 
 @dataclass(frozen=True, slots=True)
 class Answer:
     """A response to store with its key: status, the :data:`STORED_HEADERS`, the body (plain data) and,
-    when the caller encoded it already, ``encoded``."""
+    when the caller encoded it already, ``encoded`` (else :meth:`Key.answer` encodes it as the app
+    sends it: ``app.json.response``, its encoder, its trailing newline)."""
 
     status: int
     headers: Mapping[str, str]
     body: Any
     encoded: bytes | None = None
-
-    def sent(self) -> bytes:
-        """The body as the app sends it (``app.json.response``: its encoder, its trailing newline)."""
-        if self.encoded is not None:
-            return self.encoded
-        # flask types json.response as werkzeug's sans-IO Response; the app's is a flask.Response
-        return cast(flask.Response, flask.current_app.json.response(self.body)).get_data()
 
 
 R = TypeVar("R")
@@ -127,21 +99,30 @@ R = TypeVar("R")
 
 @dataclass(frozen=True, slots=True)
 class Key(Generic[R]):
-    """A request's Idempotency-Key, a parameter of its unit of work (``services.store.write``);
+    """A request's Idempotency-Key, a parameter of its unit of work (``services.store.Unit.run``);
     ``answering`` makes the answer from the service's result."""
 
     scope: str
     value: str
     answering: Callable[[R], Answer]
 
-    def claim(self, db: Database, session: Session) -> int:
+    def claim(self, session: Session) -> int:
         """Claim the key in the unit's transaction: the claim's row id, or :class:`Replayed` with the stored
         answer, or a 422 when the key is another request's. A key inserted by a transaction this one
-        cannot see raises ``StaleDataError``: the unit runs again and finds that request's answer."""
-        request, now = flask.request, datetime.now(UTC)
-        print_ = fingerprint(request.method, request.path, body_as_sent())
-        _sweep_if_due(session, now)
+        cannot see raises ``StaleDataError``: the unit runs again and finds that request's answer.
+
+        The request's fingerprint: SHA-256 of method, path and the body's canonical JSON (the body as
+        decoded once by the body parser, ``parsing.body_as_sent``). Expired keys are swept at most
+        every ``HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS`` per process; one found expired before then is
+        replaced where it is found."""
+        global _last_sweep
+        request, now, moment = flask.request, datetime.now(UTC), time.monotonic()
+        canonical = json.dumps(body_as_sent(), sort_keys=True, separators=(",", ":")).encode()
+        print_ = hashlib.sha256(f"{request.method}\n{request.path}\n".encode() + canonical).hexdigest()
         connection = session.connection()
+        if moment - _last_sweep >= _setting(SWEEP_ENV, DEFAULT_SWEEP_SECONDS):
+            connection.execute(_DELETE_EXPIRED, {"now": now})
+            _last_sweep = moment
         new = {
             "scope": self.scope,
             "key": self.value,
@@ -150,13 +131,13 @@ class Key(Generic[R]):
             "expires_at": now + timedelta(seconds=_setting(TTL_ENV, DEFAULT_TTL_SECONDS)),
             "token": "",  # unused: it named the claim's process in earlier versions
         }
-        row_id: int | None = connection.execute(db.insert_new(*_INSERT_NEW), new).scalar_one_or_none()
+        row_id: int | None = connection.execute(_INSERT_NEW, new).scalar_one_or_none()
         if row_id is not None:
             return row_id
         row = connection.execute(_FIND_FOR_UPDATE, {"scope": self.scope, "key": self.value}).first()
         if row is not None and row.expires_at < now:
             connection.execute(_DELETE_ROW, {"row_id": row.id})
-            row, row_id = None, connection.execute(db.insert_new(*_INSERT_NEW), new).scalar()
+            row, row_id = None, connection.execute(_INSERT_NEW, new).scalar()
         if row is None:
             if row_id is None:
                 raise StaleDataError("another request claimed the Idempotency-Key meanwhile")
@@ -182,11 +163,15 @@ class Key(Generic[R]):
         """Store the answer to ``result`` with the claim ``row_id``, as the app sends it (a replay is
         the first answer byte for byte)."""
         answer = self.answering(result)
+        body = answer.encoded
+        if body is None:
+            # flask types json.response as werkzeug's sans-IO Response; the app's is a flask.Response
+            body = cast(flask.Response, flask.current_app.json.response(answer.body)).get_data()
         values = {
             "row_id": row_id,
             "answer_status": answer.status,
             "answer_headers": dict(answer.headers),
-            "answer_body": answer.sent().decode(),
+            "answer_body": body.decode(),
         }
         session.connection().execute(_COMPLETE, values)
 
@@ -204,16 +189,6 @@ def _replay(row: KeyRow) -> flask.Response:
 DEFAULT_SWEEP_SECONDS = 300
 SWEEP_ENV = "HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS"
 _last_sweep = -float("inf")  # time.monotonic() of this process's last sweep
-
-
-def _sweep_if_due(session: Session, now: datetime) -> None:
-    """Delete the expired keys, at most every ``HANDFOOT_IDEMPOTENCY_SWEEP_SECONDS`` per process (a key
-    found expired before then is replaced where it is found: :meth:`Key.claim`)."""
-    global _last_sweep
-    moment = time.monotonic()
-    if moment - _last_sweep >= _setting(SWEEP_ENV, DEFAULT_SWEEP_SECONDS):
-        session.connection().execute(_DELETE_EXPIRED, {"now": now})
-        _last_sweep = moment
 
 
 #: The statements every keyed request runs, built once, in Core on the table (no ORM on the path).
@@ -237,8 +212,8 @@ _COMPLETE = (
         response_body=bindparam("answer_body"),
     )
 )
-#: ``INSERT ... ON CONFLICT (scope, key) DO NOTHING RETURNING id`` (``Database.insert_new``).
-_INSERT_NEW = (KEYS, ("scope", "key"))
+#: ``INSERT ... ON CONFLICT (scope, key) DO NOTHING RETURNING id``.
+_INSERT_NEW = insert_new(KEYS, ("scope", "key"))
 
 
 def idempotent(
@@ -248,9 +223,10 @@ def idempotent(
     replayed: Callable[..., None] | None = None,
 ) -> Any:
     """Decorate a POST view taking its caller as ``actor``: the view gets ``request_key``, which makes the
-    request's :class:`Key` from an answer function (``None`` without the header). ``before(actor,
-    **view_kwargs)`` runs first and raises when the target is gone; ``replayed(actor, body)`` runs on
-    a replay's body and raises when what it created is gone (a 404, never a 201 to a 404)."""
+    request's :class:`Key` from an answer function (``None`` without the header). The header's value: a
+    structured-field String, or a bare token (422 otherwise). ``before(actor, **view_kwargs)`` runs
+    first and raises when the target is gone; ``replayed(actor, body)`` runs on a replay's body and
+    raises when what it created is gone (a 404, never a 201 to a 404)."""
     if view is None:
         return functools.partial(idempotent, before=before, replayed=replayed)
 
@@ -261,7 +237,16 @@ def idempotent(
             return view(*args, actor=actor, request_key=_no_key, **kwargs)
         if before is not None:
             before(actor, **kwargs)
-        value = parse_key(raw)
+        value = raw.strip()
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            quoted = _SF_STRING.fullmatch(value)
+            if quoted is None:
+                _invalid('Idempotency-Key: a quoted string holds printable ASCII, with only \\" and \\\\ escaped.')
+            value = re.sub(r'\\(["\\])', r"\1", quoted.group(1))
+        if not 1 <= len(value) <= MAX_KEY_LENGTH:
+            _invalid(f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} characters.")
+        if any(not " " <= c <= "~" for c in value):
+            _invalid("Idempotency-Key must be printable ASCII.")
         try:
             return view(*args, actor=actor, request_key=functools.partial(Key, actor.scope, value), **kwargs)
         except Replayed as replay:

@@ -34,7 +34,7 @@ class UTCDateTime(TypeDecorator[datetime]):
     impl = DateTime(timezone=True)
     cache_ok = True
 
-    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+    def process_result_value(self, value: datetime | None, _: Any) -> datetime | None:
         return value if value is None or value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 

@@ -68,9 +68,9 @@ def _lost_race(err: DBAPIError) -> bool:
 
 class Unit(Generic[P, T]):
     """A service ``service(session, locked, ...)`` as a unit of work, called as ``unit(db, ...)``, or
-    ``unit.keyed(key)(db, ...)`` with the request's Idempotency-Key (claimed before the service runs,
-    answered with its result). ``locked``: every run reads ``FOR UPDATE``; else only a run after a
-    lost race, which the service is told by its second argument."""
+    ``unit.run(db, key, ...)`` with the request's Idempotency-Key (claimed before the service runs,
+    answered with its result; ``None``: no key). ``locked``: every run reads ``FOR UPDATE``; else only
+    a run after a lost race, which the service is told by its second argument."""
 
     def __init__(self, service: Callable[Concatenate[Session, bool, P], T], locked: bool) -> None:
         functools.update_wrapper(self, service)
@@ -79,18 +79,12 @@ class Unit(Generic[P, T]):
     def __call__(self, db: Database, /, *args: P.args, **kwargs: P.kwargs) -> T:
         return self.run(db, None, *args, **kwargs)
 
-    def keyed(self, key: Key[T] | None) -> Callable[Concatenate[Database, P], T]:
-        def call(db: Database, /, *args: P.args, **kwargs: P.kwargs) -> T:
-            return self.run(db, key, *args, **kwargs)
-
-        return call
-
     def run(self, db: Database, key: Key[T] | None, /, *args: P.args, **kwargs: P.kwargs) -> T:
         for attempt in range(WRITE_ATTEMPTS):
             locked = self.locked or attempt > 0
             try:
                 with db.write_session(locked=locked) as session:
-                    claim = None if key is None else key.claim(db, session)
+                    claim = None if key is None else key.claim(session)
                     result = self.service(session, locked, *args, **kwargs)
                     if key is not None and claim is not None:
                         key.answer(session, claim, result)

@@ -134,10 +134,11 @@ def shown(data: TableData) -> TableData:
     """``data`` as every request sees it: an asked partner's answer due (``answer_timeout`` passed)
     given as a yes, at the version it makes; the next write stores it (an ``answer`` action with
     ``timed_out: true``, logged like any other) before its own action."""
-    state = data.state
+    state, due = data.state, data.answer_due_at
     if (
         data.status != "playing"
-        or not answer_is_due(data.answer_due_at)
+        or due is None
+        or due > datetime.now(UTC)  # not due yet (answer_is_due)
         or state.phase != "answer"
         or state.answerer is None
         or data.due_answer is not None
@@ -158,10 +159,12 @@ class CreatedTable:
 
 
 @store.write(locked=True)
-def create_table(session: Session, _locked: bool, actor: Actor, body: Mapping[str, Any], *, key: bytes) -> CreatedTable:
+def create_table(
+    session: Session, _locked: bool, actor: Actor, body: Mapping[str, Any], *, secret: bytes
+) -> CreatedTable:
     """A new table dealing the next round of a new game (``games.new_game``) or of the stored game
-    ``game``; ``seed`` (a practice deal), ``play``, ``answer_timeout`` (seconds); ``key``: the server's
-    secret (:func:`round_seed`). Raises :class:`GameNotFoundError`, :class:`GameFinishedError`,
+    ``game``; ``seed`` (a practice deal), ``play``, ``answer_timeout`` (seconds); ``secret``: the
+    server's (:func:`round_seed`). Raises :class:`GameNotFoundError`, :class:`GameFinishedError`,
     :class:`RoundLimitError`, :class:`TableOpenError`, :class:`InvalidRequestError` and engine errors
     (a :class:`PlayError` ``inconsistent_rules`` when the decks cannot deal one of the game's rounds)."""
     seed = body.get("seed")
@@ -187,7 +190,7 @@ def create_table(session: Session, _locked: bool, actor: Actor, body: Mapping[st
     number = int(game.rounds_played) + 1
     sides = [(str(t["name"]), list(t["players"])) for t in game.teams]
     scores = [int(t["total"]) for t in game.state["totals"]]
-    dealt_with = None if practice else key
+    dealt_with = None if practice else secret
     state = play.new_round(
         game.preset, sides, round_seed(seed, number, dealt_with), number, game.house_rules, options, scores
     )
@@ -218,7 +221,7 @@ def create_table(session: Session, _locked: bool, actor: Actor, body: Mapping[st
     table_id = session.connection().execute(sql.INSERT_TABLE, values).scalar_one()
     data = TableData(id=int(table_id), **{**values, "state": state}, row_version=0)
     if state.phase == "ended":  # a deal can end its round (a red three wanting a card the stock lacks)
-        data = _store_change(session, data, state, stamp, key)
+        data = _store_change(session, data, state, stamp, secret)
     return CreatedTable(data, tokens)
 
 
@@ -252,12 +255,14 @@ def answer_is_due(due: datetime | None) -> bool:
 
 @store.write()
 def act(
-    session: Session, locked: bool, table_id: int, seat: int, version: int, action: Mapping[str, Any], *, key: bytes
+    session: Session, locked: bool, table_id: int, seat: int, version: int, action: Mapping[str, Any], *, secret: bytes
 ) -> TableData:
     """Seat ``seat``'s ``action`` (without ``seat``, or with its own) on the table at ``version`` (as
-    shown); the table as the action left it (``key``: the server's secret, for the next round's seed).
-    Raises :class:`TableFinishedError`, :class:`TableVersionError`, :class:`ActionRefusedError` and
-    the errors of a round's append (:func:`rounds.append_scored_in`)."""
+    shown); the table as the action left it (``secret``: the server's, for the next round's seed).
+    The action is logged (after the due answer the table shows, if any) and the table's next version
+    stored (:func:`_store_change`); its waiters, on every host, wake on commit. Raises
+    :class:`TableFinishedError`, :class:`TableVersionError`, :class:`ActionRefusedError` and the
+    errors of a round's append (:func:`rounds.append_scored_in`)."""
     if "seat" in action and action["seat"] != seat:
         detail = "seat: the Seat-Token names the seat; leave seat out or send the token's own seat"
         raise ActionRefusedError(PlayError([Problem("unknown_action", detail, ("seat",))]))
@@ -267,37 +272,45 @@ def act(
     if data.version != version:
         raise TableVersionError(version, data.version)
     taken = {**action, "seat": seat}
+    before, answer = data.state, data.due_answer
     try:
-        after = play.step(data.state, taken)
+        after = play.step(before, taken)
     except HandFootError as err:
         raise ActionRefusedError(err) from err
-    return _store_action(session, data, taken, after, key)
-
-
-def _store_action(
-    session: Session, data: TableData, action: Mapping[str, Any], after: play.State, key: bytes
-) -> TableData:
-    """Log ``action`` (after the due answer ``data`` shows, if any) and store the table's next
-    version, guarded by the row's version read; its waiters, on every host, wake on commit."""
-    stamp = now()
-    before, answer = data.state, data.due_answer
+    stamp = datetime.now(UTC)
     line = {"table_id": data.id, "round": before.round, "created_at": stamp}
-    rows = [{**line, "index": before.step, "seat": action["seat"], "action": dict(action), "version": data.version + 1}]
+    rows = [{**line, "index": before.step, "seat": seat, "action": taken, "version": data.version + 1}]
     if answer is not None:  # logged first; its index: the asked round's step, one before the shown one
         due = {"index": before.step - 1, "seat": answer["seat"], "action": answer, "version": data.row_version + 1}
         rows.insert(0, {**line, **due})
     # logged first: the round's log, read when this action ends it, holds it
     insert_rows(session.connection(), sql.ACTIONS, rows)
-    stored = _store_change(session, data, after, stamp, key)
+    stored = _store_change(session, data, after, stamp, secret)
     wakeups.announce(session, [data.id])
     return stored
 
 
-def _next(data: TableData, status: str, after: play.State, stamp: datetime, last: dict[str, Any] | None) -> TableData:
-    """The table's next version, ``status`` with the round ``after`` (an answer asked for due
-    ``answer_timeout`` seconds after ``stamp``)."""
+def _store_change(session: Session, data: TableData, after: play.State, stamp: datetime, secret: bytes) -> TableData:
+    """Write the table's next version: the round ``after`` (scored, stored and the next dealt when
+    it has ended; an answer asked for due ``answer_timeout`` seconds after ``stamp``), guarded by the
+    row's version read."""
+    status, last = data.status, data.last_round
+    while after.phase == "ended" and status == "playing":
+        status, last, after = _end_round(session, data, after, None if data.practice else secret)
     due = stamp + timedelta(seconds=data.answer_timeout) if after.phase == "answer" else None
     version = data.version + 1
+    values = {
+        "table_id": data.id,
+        "row_version": data.row_version,
+        "new_version": version,
+        "new_status": status,
+        "new_round": after.round,
+        "new_state": play.to_mapping(after),
+        "new_answer_due_at": due,
+        "new_updated_at": stamp,
+    }
+    if session.connection().execute(sql.UPDATE, values).rowcount != 1:
+        raise store.VersionMovedError("the table row changed since it was read")  # run again: then a 409
     return replace(
         data,
         version=version,
@@ -310,28 +323,6 @@ def _next(data: TableData, status: str, after: play.State, stamp: datetime, last
         updated_at=stamp,
         due_answer=None,
     )
-
-
-def _store_change(session: Session, data: TableData, after: play.State, stamp: datetime, key: bytes) -> TableData:
-    """Write the table's next version: the round ``after`` (scored, stored and the next dealt when
-    it has ended), guarded by the row's version read."""
-    status, last = data.status, data.last_round
-    while after.phase == "ended" and status == "playing":
-        status, last, after = _end_round(session, data, after, None if data.practice else key)
-    stored = _next(data, status, after, stamp, last)
-    values = {
-        "table_id": data.id,
-        "row_version": data.row_version,
-        "new_version": stored.version,
-        "new_status": stored.status,
-        "new_round": stored.round,
-        "new_state": play.to_mapping(stored.state),
-        "new_answer_due_at": stored.answer_due_at,
-        "new_updated_at": stored.updated_at,
-    }
-    if session.connection().execute(sql.UPDATE, values).rowcount != 1:
-        raise store.VersionMovedError("the table row changed since it was read")  # run again: then a 409
-    return stored
 
 
 def _owner(session: Session, owner_id: int | None) -> Actor:

@@ -187,7 +187,7 @@ class GameCollection(MethodView):
         against the rules (`team_count`), side names must be unique and a player may play once.
         `Idempotency-Key` is honoured. Name length at most 100; a game holds at most 50 rounds.
         """
-        game = svc.create_game.keyed(request_key(doc.created_game_answer))(get_db(), actor, body)
+        game = svc.create_game.run(get_db(), request_key(doc.created_game_answer), actor, body)
         blp.set_etag(doc.game_etag(game))
         return doc.game_doc(game), {"Location": doc.game_location(game.id)}
 
@@ -275,8 +275,8 @@ class RoundCollection(MethodView):
         played with the tiebreaker's opening minimum. `Idempotency-Key` is honoured: a retry never
         stores a round twice.
         """
-        append = rounds_svc.append_round.keyed(request_key(doc.appended_round_answer))
-        appended = append(get_db(), actor, game_id, body, body_as_sent())
+        idempotency_key = request_key(doc.appended_round_answer)
+        appended = rounds_svc.append_round.run(get_db(), idempotency_key, actor, game_id, body, body_as_sent())
         rnd = appended[1]
         blp.set_etag(doc.round_etag(game_id, rnd))
         # A ready response: flask-smorest sends it as it is, without dumping it through RoundSchema
@@ -335,8 +335,10 @@ class RoundItem(MethodView):
             blp.check_etag(etag)  # passes (sent): the check is on record
             return True
 
-        correct = rounds_svc.correct_round.keyed(request_key(doc.corrected_round_answer))
-        game, rnd = correct(get_db(), actor, game_id, number, body, body_as_sent(), if_match, sent)
+        idempotency_key = request_key(doc.corrected_round_answer)
+        game, rnd = rounds_svc.correct_round.run(
+            get_db(), idempotency_key, actor, game_id, number, body, body_as_sent(), if_match, sent
+        )
         blp.set_etag(doc.round_etag(game_id, rnd))
         return doc.round_members(game.sides, game.state["running"], rnd)
 

@@ -117,8 +117,8 @@ class TableCollection(MethodView):
         here (the server keeps their hashes); a seat sends it as `Seat-Token`. `Idempotency-Key` is
         honoured: a replay gives the same answer, tokens included (kept with the key for its 24 hours).
         """
-        create = svc.create_table.keyed(request_key(doc.created_answer))
-        created = create(get_db(), actor, body, key=secret_key())
+        idempotency_key = request_key(doc.created_answer)
+        created = svc.create_table.run(get_db(), idempotency_key, actor, body, secret=secret_key())
         response = flask.jsonify(doc.created_doc(created))
         response.status_code = 201
         return response, {"Location": doc.table_location(created.table.id)}
@@ -329,7 +329,7 @@ class ActionCollection(MethodView):
         """
         answer = doc.SeatViewAnswer(actor.seat)
         version, action = body["version"], body["action"]
-        data = svc.act.keyed(request_key(answer))(get_db(), table_id, actor.seat, version, action, key=secret_key())
+        data = svc.act.run(get_db(), request_key(answer), table_id, actor.seat, version, action, secret=secret_key())
         return answer.response(data)
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import flask
@@ -95,27 +96,27 @@ def seat_view_doc(data: TableData, seat: int) -> dict[str, Any]:
     }
 
 
+@dataclass(slots=True)
 class SeatViewAnswer:
-    """The 200 of an action for ``seat``: the SeatView, built and encoded once for the response and
-    for the copy stored with its Idempotency-Key (per seat: the key's scope is the seat)."""
+    """The 200 of an action for ``seat``: the SeatView, built and encoded once (``sent``: the table it
+    shows and the response) for the response and for the copy stored with its Idempotency-Key (per
+    seat: the key's scope is the seat)."""
 
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self._built: tuple[TableData, dict[str, Any], flask.Response] | None = None
-
-    def _build(self, data: TableData) -> tuple[TableData, dict[str, Any], flask.Response]:
-        if self._built is None or self._built[0] is not data:
-            doc = seat_view_doc(data, self.seat)
-            self._built = data, doc, flask.jsonify(doc)
-        return self._built
-
-    def response(self, data: TableData) -> flask.Response:
-        """The response (as ``jsonify`` makes it); the same object for the same ``data``."""
-        return self._build(data)[2]
+    seat: int
+    sent: tuple[TableData, flask.Response] | None = None
 
     def __call__(self, data: TableData) -> Answer:
-        _data, doc, response = self._build(data)
-        return Answer(200, {}, doc, encoded=response.get_data())
+        """The answer to store with the key (``Key.answering``)."""
+        doc = seat_view_doc(data, self.seat)
+        self.sent = data, flask.jsonify(doc)
+        return Answer(200, {}, doc, encoded=self.sent[1].get_data())
+
+    def response(self, data: TableData) -> flask.Response:
+        """The response (as ``jsonify`` makes it): the one stored with the key when it shows ``data``."""
+        if self.sent is None or self.sent[0] is not data:
+            self(data)
+        assert self.sent is not None
+        return self.sent[1]
 
 
 def round_doc(data: TableData, summary: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from flask import Flask
 from sqlalchemy import text
 
 from handfoot.server import wakeups
-from handfoot.server.db import get_db
+from handfoot.server.db import channels, get_db, sqlite_file
 from handfoot.server.resources.tables import routes
 from handfoot.server.resources.tables.schemas import MAX_WAIT
 from tests.helpers.tables import create, seat_headers
@@ -136,21 +137,22 @@ def test_a_notification_from_outside_the_process_wakes_the_hub(app: Flask, db_ba
     with wakeups.watch(db, 424242) as waiter:
         if db_backend == "postgresql":
             with db.engine.connect() as connection:
-                connection.execute(text("SELECT pg_notify(:c, '424242')"), {"c": wakeups.CHANNEL})
+                connection.execute(text("SELECT pg_notify(:c, '424242')"), {"c": channels.CHANNEL})
                 connection.commit()
         else:
-            folder = wakeups._socket_folder(db.url)
-            assert folder is not None
+            file = sqlite_file(db.url)
+            assert file is not None
+            folder = channels.socket_folder(file)
             with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sender:
                 for listener in folder.iterdir():
                     sender.sendto(b"424242", str(listener))
         assert waiter.wait(PATIENCE) is True
 
 
-def test_a_listener_closed_before_its_thread_runs_ends_quietly(app: Flask) -> None:
+def test_a_listener_closed_before_its_thread_runs_ends_quietly(tmp_path: Path) -> None:
     """The receiver of a socket closed under it (the database disposed right after the first wait, as
     a test's app is) ends without an exception in its thread."""
-    listener = wakeups.Wakeups(get_db(app))
+    listener = channels.SocketChannel(tmp_path)
     closed = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     closed.close()
     seen: list[BaseException | None] = []
@@ -160,9 +162,9 @@ def test_a_listener_closed_before_its_thread_runs_ends_quietly(app: Flask) -> No
     assert seen == [None]
 
 
-def _run(listener: wakeups.Wakeups, sock: socket.socket) -> BaseException | None:
+def _run(listener: channels.SocketChannel, sock: socket.socket) -> BaseException | None:
     try:
-        listener._receive(sock)
+        listener.receive(sock, wakeups.Hub())
     except BaseException as error:  # noqa: BLE001 - what the thread would have died of
         return error
     return None

@@ -9,7 +9,8 @@ PostgreSQL: psycopg 3, ``REPEATABLE READ``.
 
 One session per request or app context: :meth:`Database.session` for reads,
 :meth:`Database.write_session` for a write transaction, closed when the context ends. Every
-backend difference of the server is here (:attr:`Database.is_sqlite`).
+backend difference of the server is in this package: here (:attr:`Database.is_sqlite`), and the
+table wake-ups' channels between processes (:mod:`handfoot.server.db.channels`).
 """
 
 from __future__ import annotations
@@ -40,13 +41,13 @@ from sqlalchemy import (
     union_all,
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
-from handfoot.server import jsonio, wakeups
+from handfoot.server import jsonio
 from handfoot.server.config import normalize_database_url, sqlite_synchronous_from_env
+from handfoot.server.db import channels
 
 #: Stable constraint names, so migrations are reviewable and IntegrityErrors can be mapped by name
 #: (STYLE P3).
@@ -134,8 +135,8 @@ def _close(session: Session) -> None:
         raise
 
 
-#: ``Session.info`` key of the :class:`Database` a session belongs to (:meth:`Database.of`).
-_DATABASE = "handfoot_database"
+#: ``Session.info`` key of the :class:`Database` a session belongs to.
+SESSION_DATABASE = "handfoot_database"
 
 #: Execution option: begin the transaction with ``BEGIN IMMEDIATE`` (SQLite; ignored elsewhere).
 SQLITE_IMMEDIATE = "handfoot_sqlite_immediate"
@@ -200,9 +201,7 @@ class Database:
         self.url = normalize_database_url(url)
         self.sqlite_timeout = sqlite_timeout
         self.sqlite_synchronous = sqlite_synchronous
-        self._is_sqlite: bool | None = None
         self._engine: Engine | None = None
-        self._sessionmaker: sessionmaker[Session] | None = None
         self._key = f"handfoot_session_{id(self)}"  # flask.g's name of the context's session
 
     @property
@@ -217,26 +216,17 @@ class Database:
             self._engine = make_engine(self.url, **kwargs)
         return self._engine
 
-    @property
+    @functools.cached_property
     def is_sqlite(self) -> bool:
-        if self._is_sqlite is None:  # parsed on first use, like the engine (a bad URL fails there)
-            self._is_sqlite = make_url(self.url).get_backend_name() == "sqlite"
-        return self._is_sqlite
+        """Parsed on first use, like the engine (a bad URL fails there)."""
+        return make_url(self.url).get_backend_name() == "sqlite"
 
-    @property
+    @functools.cached_property
     def sessionmaker(self) -> sessionmaker[Session]:
         """Sessions in ``REPEATABLE READ`` on PostgreSQL: every statement of a transaction sees its first
         one's snapshot, as in SQLite's WAL mode."""
-        if self._sessionmaker is None:
-            bind = self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="REPEATABLE READ")
-            self._sessionmaker = sessionmaker(bind, expire_on_commit=False, info={_DATABASE: self})
-        return self._sessionmaker
-
-    @staticmethod
-    def of(session: Session) -> Database:
-        """The :class:`Database` whose session ``session`` is."""
-        database: Database = session.info[_DATABASE]
-        return database
+        bind = self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="REPEATABLE READ")
+        return sessionmaker(bind, expire_on_commit=False, info={SESSION_DATABASE: self})
 
     def _context_session(self) -> Session | None:
         """The app context's session (made on first use); ``None`` outside an app context."""
@@ -286,7 +276,17 @@ class Database:
         if session is None:
             session = self.sessionmaker()
         try:
-            self._begin_write(session, locked)
+            if session.in_transaction() and self.is_sqlite:
+                connection = session.connection()
+                connection.exec_driver_sql("ROLLBACK")
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                session.expire_all()
+            else:
+                if session.in_transaction() and locked:
+                    session.rollback()  # it only read: its snapshot would fail the locked read
+                if not session.in_transaction():
+                    options = {SQLITE_IMMEDIATE: True} if self.is_sqlite else {"isolation_level": "READ COMMITTED"}
+                    session.connection(execution_options=options if self.is_sqlite or locked else None)
             yield session
             session.commit()
         except BaseException:
@@ -296,29 +296,13 @@ class Database:
             if own:
                 session.close()
 
-    def _begin_write(self, session: Session, locked: bool) -> None:
-        if session.in_transaction() and self.is_sqlite:
-            connection = session.connection()
-            connection.exec_driver_sql("ROLLBACK")
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
-            session.expire_all()
-            return
-        if session.in_transaction() and locked:
-            session.rollback()  # it only read: its snapshot would fail the locked read
-        if not session.in_transaction():
-            options = {SQLITE_IMMEDIATE: True} if self.is_sqlite else {"isolation_level": "READ COMMITTED"}
-            session.connection(execution_options=options if self.is_sqlite or locked else None)
-
-    def notify(self, connection: Connection, channel: str, payload: str) -> None:
-        """``NOTIFY channel, payload`` in ``connection``'s transaction, delivered on its commit
-        (PostgreSQL; a no-op on SQLite)."""
+    def channel(self) -> channels.Channel:
+        """A new channel of table wake-ups between processes (``wakeups.Wakeups``'): PostgreSQL's
+        ``LISTEN``/``NOTIFY``, datagrams beside a SQLite file, none for an in-memory database."""
         if not self.is_sqlite:
-            connection.execute(_NOTIFY, {"channel": channel, "payload": payload})
-
-    def insert_new(self, table: Table, keys: tuple[str, ...]) -> Insert:
-        """``INSERT ... ON CONFLICT (keys) DO NOTHING RETURNING id`` into ``table`` in this database's
-        dialect (no row where one holds the keys already), built once per process."""
-        return _insert_new(self.is_sqlite, table, keys)
+            return channels.PostgresChannel(self.engine)
+        file = sqlite_file(self.url)
+        return channels.Channel() if file is None else channels.SocketChannel(channels.socket_folder(file))
 
     def ping(self) -> None:
         """Run ``SELECT 1``; raises ``sqlalchemy.exc.SQLAlchemyError`` if unreachable."""
@@ -345,18 +329,18 @@ class Database:
     def dispose(self) -> None:
         """Close the pool and stop the table wake-ups' listener (tests; gunicorn ``post_fork`` with
         ``--preload``)."""
+        from handfoot.server import wakeups  # it imports this module
+
         wakeups.close(self)
         if self._engine is not None:
             self._engine.dispose()
 
 
-_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
-
-
-@functools.cache
-def _insert_new(sqlite: bool, table: Table, keys: tuple[str, ...]) -> Insert:
-    insert = sqlite_insert(table) if sqlite else pg_insert(table)
-    return insert.on_conflict_do_nothing(index_elements=list(keys)).returning(table.c.id)
+def insert_new(table: Table, keys: tuple[str, ...]) -> Insert:
+    """``INSERT ... ON CONFLICT (keys) DO NOTHING RETURNING id`` into ``table`` (no row where one holds
+    the keys already): one statement for both databases, whose SQLAlchemy compilers write this clause
+    alike (SQLite 3.24+, PostgreSQL 9.5+; every keyed test runs on both)."""
+    return pg_insert(table).on_conflict_do_nothing(index_elements=list(keys)).returning(table.c.id)
 
 
 def insert_rows(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
