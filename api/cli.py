@@ -17,7 +17,6 @@ import errno
 import importlib.util
 import os
 import socket
-import sqlite3
 import sys
 import tempfile
 from pathlib import Path
@@ -28,6 +27,7 @@ from flask.cli import FlaskGroup
 from handfoot.server import create_app
 from handfoot.server.config import database_url_from_env
 from handfoot.server.db import describe_database, failure_reason, sqlite_file
+from handfoot.server.db.backup import copy_sqlite
 from handfoot.server.metrics import METRICS_DIR_PREFIX
 
 
@@ -102,16 +102,7 @@ def backup_command(path: Path, force: bool) -> None:
     if path.exists():
         path.unlink()
     path.parent.mkdir(parents=True, exist_ok=True)
-    # Read-only URI: a backup never creates or changes the source.
-    source = sqlite3.connect(f"{source_path.resolve().as_uri()}?mode=ro", uri=True, timeout=15)
-    target = sqlite3.connect(path)
-    try:
-        source.backup(target, pages=256)  # 256 pages a step: writers get the lock between steps
-        target.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
-        check = target.execute("PRAGMA integrity_check").fetchone()[0]
-    finally:
-        target.close()
-        source.close()
+    check = copy_sqlite(source_path, path)
     if check != "ok":
         raise click.ClickException(f"the copy at {path} failed its integrity check: {check}")
     click.echo(f"backed up {source_path} to {path} (integrity_check ok)", err=True)
