@@ -99,7 +99,9 @@ class MeldCheck(NamedTuple):
 _new = tuple.__new__
 
 
-def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ()) -> MeldCheck:
+def validate_meld(
+    cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = (), onto_composition: int | None = None
+) -> MeldCheck:
     """Check ``cards`` as a new meld, or as cards added ``onto`` a meld already on the table: the meld
     rules, all of them, for ``POST /v1/melds/validate``, a meld action in play and every meld on a
     table (:func:`handfoot.engine.table.analyse_table` calls :func:`meld_of` with the composition it
@@ -113,7 +115,8 @@ def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = 
     limits (``wild_ratio``, ``min_naturals_with_wilds``,
     ``min_naturals_dirty_book``, ``max_wilds_per_book``); each rule's source is in the preset's
     provenance. Reads the meld's composition (``handfoot.engine.cards``), and its cards only for the
-    colour of its threes.
+    colour of its threes. ``onto_composition``: ``onto``'s composition where the caller keeps it (a
+    side's meld, checked again with each candidate added), so that only ``cards`` are summed.
     """
     size = len(cards) + len(onto)
     if size > MELD_CARDS_MAX:
@@ -137,7 +140,10 @@ def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = 
                 ),
             ),
         )
-    comp = sum(map(_composition_of, [*onto, *cards] if onto else cards))
+    if onto_composition is not None:
+        comp = onto_composition + sum(map(_composition_of, cards))
+    else:
+        comp = sum(map(_composition_of, [*onto, *cards] if onto else cards))
     if not comp >> _THREE_SHIFT & MELD_CARDS_MAX:  # meld_of's own look-up, without two calls more
         check = _checks_made(rules).get((comp, size, len(onto) if onto and cards else 0))
         if check is not None:

@@ -62,7 +62,7 @@ from handfoot.engine.cards import DECK, Card, Rank
 from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import validate_meld
 from handfoot.engine.play import State, step
-from handfoot.engine.play.legal import accepted, expect, facts, judge_ask, judge_discards, judge_meld, judge_take
+from handfoot.engine.play.legal import accepted, expect, facts, judge_ask, judge_discards, judge_take, meld_verdict
 from handfoot.engine.play.listing import body_of, combine, meld_candidates, rest_melds
 from handfoot.engine.play.step import melded
 from handfoot.engine.scoring import burn_problems
@@ -201,9 +201,8 @@ class _Moves:
         """The first meld candidate the step's meld predicate accepts becomes move ``index``."""
         state, seat = self.state, self.seat
         for new, adds, burn in candidates:
-            try:
-                verdict = judge_meld(state, seat, new, adds, burn)
-            except PlayError:
+            verdict = meld_verdict(state, seat, new, adds, burn)
+            if verdict is None:
                 continue
             self.found[index] = Move(
                 state,

@@ -27,8 +27,8 @@ from handfoot.engine.play.legal import (
     going_out_refusals,
     judge_ask,
     judge_discards,
-    judge_meld,
     judge_take,
+    meld_verdict,
     sorted_hand,
 )
 from handfoot.engine.play.state import State
@@ -200,13 +200,13 @@ def _meld_bodies(state: State, seat: int, parts: Sequence[Part]) -> list[Body]:
     out: list[Part] = []
     for n in range(len(parts), 1, -1):
         combined = combine(parts[:n])
-        if combined is not None and combined not in parts and accepted(judge_meld, state, seat, *combined):
+        if combined is not None and combined not in parts and meld_verdict(state, seat, *combined) is not None:
             out.append(combined)
             break
     for part in parts:
         found: Part | None = part
         for _ in range(_TRIES):
-            if found is None or accepted(judge_meld, state, seat, *found):
+            if found is None or meld_verdict(state, seat, *found) is not None:
                 break
             found = _shed(found)
         else:
