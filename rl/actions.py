@@ -269,16 +269,15 @@ def _fitting(moves: _Moves, cards: list[Card], to: int | None, shed: bool = Fals
     only those the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies
     to each new meld and addition) accepts, so that the step's predicate is not asked in vain. The
     shed ones are read only once those before them were refused."""
-    rules = moves.state.rules
-    side = moves.state.sides[moves.facts.side]
-    onto = () if to is None else side.melds[to]
+    rules, found = moves.state.rules, moves.facts
+    onto, comp = ((), None) if to is None else (found.melds[to], found.composition(to))
     room = len(cards) if rules.book_max_size is None else rules.book_max_size - len(onto)
     options = [cards, cards[:room]] if 0 < room < len(cards) else [cards]
-    valid = [option for option in options if validate_meld(option, rules, onto).valid]
+    valid = [option for option in options if validate_meld(option, rules, onto, comp).valid]
     if not shed or len(options[-1]) < 2:
         return valid
     fewer = (options[-1][:-k] for k in range(1, min(_SHED, len(options[-1]) - 1) + 1))
-    return chain(valid, (option for option in fewer if validate_meld(option, rules, onto).valid))
+    return chain(valid, (option for option in fewer if validate_meld(option, rules, onto, comp).valid))
 
 
 _NONE: tuple[()] = ()
@@ -373,10 +372,10 @@ def _prefixes(moves: _Moves, parts: Sequence[MeldParts]) -> Iterator[int]:
 def _part_valid(moves: _Moves, part: MeldParts) -> bool:
     """Whether the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies to
     each new meld and addition) accepts each meld and addition of ``part`` alone."""
-    rules, melds = moves.state.rules, moves.state.sides[moves.facts.side].melds
+    rules, found = moves.state.rules, moves.facts
     new, adds, _ = part
     return all(validate_meld(m, rules, ()).valid for m in new) and all(
-        validate_meld(cards, rules, melds[to]).valid for to, cards in adds
+        validate_meld(cards, rules, found.melds[to], found.composition(to)).valid for to, cards in adds
     )
 
 

@@ -72,11 +72,13 @@ class Facts:
         wilds: list[Card] = []
         for card in me.hand:
             key = card.key
-            held[key] = held.get(key, 0) + 1
+            held[key] = held[key] + 1 if key in held else 1
             if card.is_wild:
                 wilds.append(card)
+            elif (rank := _RANK_TEXT[card.rank_index]) in naturals:
+                naturals[rank].append(card)
             else:
-                naturals.setdefault(_RANK_TEXT[card.rank_index], []).append(card)
+                naturals[rank] = [card]
         self.held, self.naturals, self.wilds = held, naturals, wilds
         self.table = state.table(me.side)
         self.melds = state.sides[me.side].melds
@@ -153,8 +155,10 @@ def sorted_hand(cards: Sequence[Card]) -> tuple[dict[str, list[Card]], list[Card
     for card in cards:
         if card.is_wild:
             wilds.append(card)
+        elif (rank := _RANK_TEXT[card.rank_index]) in naturals:
+            naturals[rank].append(card)
         else:
-            naturals.setdefault(_RANK_TEXT[card.rank_index], []).append(card)
+            naturals[rank] = [card]
     return naturals, wilds
 
 
