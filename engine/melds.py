@@ -118,7 +118,8 @@ def validate_meld(
     colour of its threes. ``onto_composition``: ``onto``'s composition where the caller keeps it (a
     side's meld, checked again with each candidate added), so that only ``cards`` are summed.
     """
-    size = len(cards) + len(onto)
+    added = len(onto)
+    size = len(cards) + added
     if size > MELD_CARDS_MAX:
         return _new(
             MeldCheck,
@@ -145,10 +146,19 @@ def validate_meld(
     else:
         comp = sum(map(_composition_of, [*onto, *cards] if onto else cards))
     if not comp >> _THREE_SHIFT & MELD_CARDS_MAX:  # meld_of's own look-up, without two calls more
-        check = _checks_made(rules).get((comp, size, len(onto) if onto and cards else 0))
+        global _made_last
+        made = _made_last
+        if made[0] is not rules:
+            made = _made_last = (rules, _checks_made(rules))
+        check = made[1].get((comp, size, added if cards else 0))
         if check is not None:
             return check
     return meld_of(comp, size, cards, onto, rules, meld_rules(rules))
+
+
+#: The rule set :func:`validate_meld` last read its checks of (:func:`_checks_made`), and those
+#: checks: a call fewer for each meld checked under the same rules as the one before.
+_made_last: tuple[RuleSet | None, dict[tuple[int, int, int], MeldCheck]] = (None, {})
 
 
 # -- the meld rules: decided as bits (``meld_of``), explained from the bits (``meld_problems``) ----

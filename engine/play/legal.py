@@ -275,18 +275,19 @@ def _meld_checks(
     count = len(melds)
     changed: Changed = {}
     problems: list[Problem] = []
-    grown: dict[int, tuple[tuple[Card, ...], int]] = {}  # a meld added to twice: the second reads the first
+    # a meld added to twice: the second addition reads the first
+    grown: dict[int, tuple[tuple[Card, ...], int]] | None = {} if len(adds) > 1 else None
     for k, (to, cards) in enumerate(adds):
         if not 0 <= to < count:
             problems.append(Problem("unknown_meld", f"the side has no meld {to} (it has {count})", ("add", k, "to")))
             continue
-        onto, comp = grown[to] if to in grown else (melds[to], found.composition(to))
+        onto, comp = grown[to] if grown and to in grown else (melds[to], found.composition(to))
         check = validate_meld(cards, rules, onto, comp)
         if check.problems:
             if not words:
                 return changed, list(check.problems)
             problems += [Problem(p.code, p.detail, ("add", k, *p.path)) for p in check.problems]
-        if len(adds) > 1:
+        if grown is not None:
             grown[to] = ((*onto, *cards), comp + sum(map(_composition_of, cards)))
         # the check of an addition is the check of the whole meld it makes (the rule reads the
         # meld's composition; only a closed book tells an addition apart, and it refuses it)
@@ -349,8 +350,13 @@ def _apart(found: Facts, before: Table, changed: Changed) -> bool:
     """Whether no meld at ``changed`` shares its rank with another meld: then no rule between melds
     (one open meld a rank, one book a rank where books burn) can concern the action, and its melds
     are judged each alone."""
-    counts, seen = found.rank_counts(), set()
+    counts = found.rank_counts()
     old = before.checks
+    if len(changed) == 1:  # one meld changed (most candidates): no second one to share its rank
+        ((i, check),) = changed.items()
+        rank = check.rank
+        return rank is None or counts.get(rank, 0) <= (i < len(old) and old[i].rank == rank)
+    seen = set()
     for i, check in changed.items():
         rank = check.rank
         if rank is None:  # a wild meld: the rules between melds read ranks
