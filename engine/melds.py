@@ -115,8 +115,7 @@ def validate_meld(
     limits (``wild_ratio``, ``min_naturals_with_wilds``,
     ``min_naturals_dirty_book``, ``max_wilds_per_book``); each rule's source is in the preset's
     provenance. Reads the meld's composition (``handfoot.engine.cards``), and its cards only for the
-    colour of its threes. ``onto_composition``: ``onto``'s composition where the caller keeps it (a
-    side's meld, checked again with each candidate added), so that only ``cards`` are summed.
+    colour of its threes. ``onto_composition``: ``onto``'s, where the caller keeps it (``cards`` summed alone).
     """
     added = len(onto)
     size = len(cards) + added
@@ -156,8 +155,7 @@ def validate_meld(
     return meld_of(comp, size, cards, onto, rules, meld_rules(rules))
 
 
-#: The rule set :func:`validate_meld` last read its checks of (:func:`_checks_made`), and those
-#: checks: a call fewer for each meld checked under the same rules as the one before.
+#: The rule set :func:`validate_meld` last read its checks of (:func:`_checks_made`), and those checks.
 _made_last: tuple[RuleSet | None, dict[tuple[int, int, int], MeldCheck]] = (None, {})
 
 

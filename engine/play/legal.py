@@ -26,14 +26,22 @@ from typing import Any, NamedTuple
 from handfoot.engine.cards import Card, Rank
 from handfoot.engine.checks import PlayerState, check_discard_pile, check_opening, going_out_problems
 from handfoot.engine.errors import Path, PlayError, Problem
-from handfoot.engine.melds import BookKind, MeldCheck, validate_meld
+from handfoot.engine.melds import BookKind
+from handfoot.engine.play.after import (
+    Changed,
+    Melds,
+    checks_after,
+    meld_cards,
+    meld_checks,
+    melds_after,
+    table_after_melds,
+)
 from handfoot.engine.play.members import listed, refuse, take_refused, without
 from handfoot.engine.play.state import Phase, State
 from handfoot.engine.rules import Contract
 from handfoot.engine.scoring import burn_problems
 from handfoot.engine.table import Table, analyse_table, table_changed
 
-Melds = list[tuple[Card, ...]]
 _composition_of = attrgetter("composition")
 _RANK_TEXT = tuple(rank.value for rank in Rank)  # by Card.rank_index: an enum's .value is a descriptor
 
@@ -253,120 +261,6 @@ def _hold(found: Facts, cards: Sequence[Card], groups: Callable[[], Sequence[tup
     return len(cards)
 
 
-#: A meld action's melds as the meld rule checked them: ``{index on the side's table after: check}``,
-#: additions first (the meld they change), then the new melds (past the table's end), in order.
-Changed = dict[int, MeldCheck]
-
-
-def _meld_checks(
-    state: State,
-    found: Facts,
-    new: Sequence[Sequence[Card]],
-    adds: Sequence[tuple[int, Sequence[Card]]],
-    words: bool = True,
-) -> tuple[Changed, list[Problem]]:
-    """Each addition and new meld of an action checked by the meld rule alone
-    (``melds.validate_meld``, the meld endpoint's rule; an addition with the whole meld it makes),
-    the side's melds read from the facts (their compositions kept), none copied: the checks
-    (:data:`Changed`) and every rule they break, at a meld action's paths: ``("melds", i, ...)``
-    for a new meld, ``("add", k, ...)`` for an addition (``unknown_meld`` at ``("add", k, "to")``);
-    without ``words``, only the first (as the check worded it): whether, not why."""
-    rules, melds = state.rules, found.melds
-    count = len(melds)
-    changed: Changed = {}
-    problems: list[Problem] = []
-    # a meld added to twice: the second addition reads the first
-    grown: dict[int, tuple[tuple[Card, ...], int]] | None = {} if len(adds) > 1 else None
-    for k, (to, cards) in enumerate(adds):
-        if not 0 <= to < count:
-            problems.append(Problem("unknown_meld", f"the side has no meld {to} (it has {count})", ("add", k, "to")))
-            continue
-        onto, comp = grown[to] if grown and to in grown else (melds[to], found.composition(to))
-        check = validate_meld(cards, rules, onto, comp)
-        if check.problems:
-            if not words:
-                return changed, list(check.problems)
-            problems += [Problem(p.code, p.detail, ("add", k, *p.path)) for p in check.problems]
-        if grown is not None:
-            grown[to] = ((*onto, *cards), comp + sum(map(_composition_of, cards)))
-        # the check of an addition is the check of the whole meld it makes (the rule reads the
-        # meld's composition; only a closed book tells an addition apart, and it refuses it)
-        changed[to] = check
-    for i, cards in enumerate(new):
-        check = validate_meld(cards, rules)
-        if check.problems:
-            if not words:
-                return changed, list(check.problems)
-            problems += [Problem(p.code, p.detail, ("melds", i, *p.path[1:])) for p in check.problems]
-        changed[count + i] = check
-    return changed, problems
-
-
-def _checks_after(before: Table, changed: Changed) -> list[MeldCheck]:
-    """The checks of the side's melds after an action: ``before``'s with ``changed``'s in place."""
-    known = list(before.checks)
-    for i, check in changed.items():
-        if i < len(known):
-            known[i] = check
-        else:
-            known.append(check)
-    return known
-
-
-def _table_after(
-    state: State,
-    found: Facts,
-    new: Sequence[Sequence[Card]],
-    adds: Sequence[tuple[int, Sequence[Card]]],
-    changed: Changed,
-) -> tuple[Melds, Table, list[Problem]]:
-    """The side's melds with ``adds`` and ``new`` melds (whose checks :func:`_meld_checks` made,
-    finding no problem: ``changed``), that table analysed, and the rules between melds they break
-    (``table.analyse_table``, reusing the state's analysis of the melds left unchanged; a rule
-    between melds at the meld of the action it concerns; ``()`` where it concerns only melds already
-    on the table)."""
-    table_now = found.table
-    melds: Melds = list(found.melds)
-    before = len(melds)
-    for to, cards in adds:
-        melds[to] = (*melds[to], *cards)
-    melds += map(tuple, new)
-    known = _checks_after(table_now, changed)
-    if not table_now.problems and _apart(found, table_now, changed):
-        return melds, table_changed(table_now, known, changed), []
-    table = analyse_table(melds, state.rules, known=known)
-    problems: list[Problem] = []
-    if table.problems:
-        added = {to: k for k, (to, _) in reversed(list(enumerate(adds)))}
-        for p in table.problems:
-            if p.code in ("duplicate_open_meld", "second_book_of_rank"):
-                j = p.path[1] if len(p.path) > 1 and isinstance(p.path[1], int) else -1
-                path: Path = ("melds", j - before) if j >= before else ("add", added[j]) if j in added else ()
-                problems.append(Problem(p.code, p.detail, path))
-    return melds, table, problems
-
-
-def _apart(found: Facts, before: Table, changed: Changed) -> bool:
-    """Whether no meld at ``changed`` shares its rank with another meld: then no rule between melds
-    (one open meld a rank, one book a rank where books burn) can concern the action, and its melds
-    are judged each alone."""
-    counts = found.rank_counts()
-    old = before.checks
-    if len(changed) == 1:  # one meld changed (most candidates): no second one to share its rank
-        ((i, check),) = changed.items()
-        rank = check.rank
-        return rank is None or counts.get(rank, 0) <= (i < len(old) and old[i].rank == rank)
-    seen = set()
-    for i, check in changed.items():
-        rank = check.rank
-        if rank is None:  # a wild meld: the rules between melds read ranks
-            continue
-        if rank in seen or counts.get(rank, 0) > (i < len(old) and old[i].rank == rank):
-            return False
-        seen.add(rank)
-    return True
-
-
 def _opening_score(state: State, side: int) -> int | None:
     return state.sides[side].score if state.rules.opening_thresholds else None
 
@@ -403,14 +297,6 @@ class Verdict(NamedTuple):
     checks: Changed | None
 
 
-def table_after(before: Table, verdict: Verdict) -> Table | None:
-    """The side's table after an accepted action: ``verdict.table``, or made from the checks its
-    judging kept (``before``: the side's table before it), or ``None`` where it made neither."""
-    if verdict.table is not None or verdict.checks is None:
-        return verdict.table
-    return table_changed(before, _checks_after(before, verdict.checks), verdict.checks)
-
-
 _new = tuple.__new__  # a Verdict without its Python __new__: the listing and the mask judge many
 
 
@@ -430,58 +316,10 @@ def judge_meld(
     return verdict
 
 
-def _melds_after(
-    state: State,
-    found: Facts,
-    new: Sequence[Sequence[Card]],
-    adds: Sequence[tuple[int, Sequence[Card]]],
-    words: bool,
-) -> tuple[Melds | None, Table | None, Changed | None] | None:
-    """A meld action's melds judged: each by the meld rule (:func:`_meld_checks`), then, where a
-    rule between melds may concern them (a rank shared, a table with problems), the side's melds
-    after it and their table (:func:`_table_after`): ``(melds, table, None)``; else judged each
-    alone, no table built: ``(None, None, checks)``. Raises :class:`PlayError` with every rule
-    broken (without ``words``: ``None``)."""
-    changed, problems = _meld_checks(state, found, new, adds, words)
-    if not problems:
-        table_now = found.table
-        if not table_now.problems and _apart(found, table_now, changed):
-            return None, None, changed
-        melds, table, problems = _table_after(state, found, new, adds, changed)
-        if not problems:
-            return melds, table, None
-    _refused(problems, words)
-    return None
-
-
 def _refused(problems: Sequence[Problem], words: bool) -> None:
     """A rule broken: ``None`` (whether, not why), or with ``words`` :class:`PlayError` (``problems``)."""
     if words:
         raise PlayError(problems)
-
-
-def _meld_cards(
-    found: Facts,
-    new: Sequence[Sequence[Card]],
-    adds: Sequence[tuple[int, Sequence[Card]]],
-    burn: Sequence[Card],
-    words: bool,
-) -> Sequence[Card] | None:
-    """Every card of a meld action, held (``card_not_held`` at the path of the first use too many)
-    and at least one (``unknown_action``); ``None`` where not, without ``words``."""
-    if burn or len(new) + len(adds) != 1:
-        cards: Sequence[Card] = [*(c for m in new for c in m), *(c for _, m in adds for c in m), *burn]
-    else:
-        cards = new[0] if new else adds[0][1]  # one meld or addition: most candidates
-    if cards and found.holds(cards):
-        return cards
-    if not words:
-        return None
-    if cards:
-        groups: list[tuple[Sequence[Card], Path]] = [(m, ("melds", i)) for i, m in enumerate(new)]
-        groups += [(m, ("add", k, "cards")) for k, (_, m) in enumerate(adds)]
-        without(found.hand, [u for group, path in (*groups, (burn, ("burn",))) for u in listed(group, *path)])
-    raise refuse("unknown_action", "a meld action needs cards: melds, add or burn", ())
 
 
 def meld_verdict(
@@ -505,7 +343,7 @@ def meld_verdict(
     found = cache.get(seat) if cache is not None else None
     if found is None:
         found = facts(state, seat)
-    cards = _meld_cards(found, new, adds, burn, words)
+    cards = meld_cards(found, new, adds, burn, words)
     if cards is None:
         return None
     rules = state.rules
@@ -519,15 +357,15 @@ def meld_verdict(
     changed: Changed | None = None
     table: Table | None = table_now  # a burn alone leaves the table as it stands
     if new or adds or table_now.problems:
-        judged = _melds_after(state, found, new, adds, words)
-        if judged is None:
+        melds, table, changed, problems = melds_after(state, found, new, adds, words)
+        if problems:
+            _refused(problems, words)
             return None
-        melds, table, changed = judged
     left = len(found.hand) - len(cards)
     last = left <= 1 and state.seats[seat].foot is None
     if table is None and (burn or last):  # what the burn rule and going out read: the books after
         assert changed is not None
-        table = table_changed(table_now, _checks_after(table_now, changed), changed)
+        table = table_changed(table_now, checks_after(table_now, changed), changed)
     if burn:
         assert table is not None
         problems = burn_problems(burn, table.closed_ranks(), rules, ())
@@ -579,9 +417,9 @@ def judge_take(
         problems: list[Problem] = []
     else:
         new, adds = ([(top, *cards), *extra], ()) if onto is None else (extra, [(onto, (top, *cards))])
-        changed, problems = _meld_checks(state, found, new, adds)
+        changed, problems = meld_checks(state, found, new, adds)
         if not problems:
-            melds, table, problems = _table_after(state, found, new, adds, changed)
+            melds, table, problems = table_after_melds(state, found, new, adds, changed)
     if problems:
         raise take_refused(problems, onto is not None, bool(extra))
     left = len(found.hand) - used + check.cards - 1

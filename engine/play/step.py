@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from handfoot.engine.cards import Card, parse_cards
 from handfoot.engine.errors import HandFootError, PlayError, Problem
+from handfoot.engine.play.after import table_after
 from handfoot.engine.play.legal import (
     Verdict,
     expect,
@@ -44,7 +45,6 @@ from handfoot.engine.play.legal import (
     judge_meld,
     judge_take,
     needs_permission,
-    table_after,
 )
 from handfoot.engine.play.members import (
     ACTION_MEMBERS,
