@@ -175,7 +175,7 @@ def _meld_body(part: MeldParts, seat: int) -> Action:
 
 class _Moves:
     """The candidates of one seat in one state, judged in order by the step's own predicates
-    (:mod:`~handfoot.engine.play.legal`: ``judge_meld``, ``judge_take``, ``judge_discard``, asked of
+    (:mod:`~handfoot.engine.play.legal`: ``meld_verdict``, ``judge_take``, ``judge_discard``, asked of
     cards, no action read and no successor built). The facts every macro reads are the state's
     (:func:`~handfoot.engine.play.legal.facts`): the hand's naturals by rank, its wild cards, the
     side's melds by rank; the wild cards here twos first (a joker is worth more left for later)."""
