@@ -99,7 +99,9 @@ class MeldCheck(NamedTuple):
 _new = tuple.__new__
 
 
-def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = ()) -> MeldCheck:
+def validate_meld(
+    cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = (), onto_composition: int | None = None
+) -> MeldCheck:
     """Check ``cards`` as a new meld, or as cards added ``onto`` a meld already on the table: the meld
     rules, all of them, for ``POST /v1/melds/validate``, a meld action in play and every meld on a
     table (:func:`handfoot.engine.table.analyse_table` calls :func:`meld_of` with the composition it
@@ -113,9 +115,10 @@ def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = 
     limits (``wild_ratio``, ``min_naturals_with_wilds``,
     ``min_naturals_dirty_book``, ``max_wilds_per_book``); each rule's source is in the preset's
     provenance. Reads the meld's composition (``handfoot.engine.cards``), and its cards only for the
-    colour of its threes.
+    colour of its threes. ``onto_composition``: ``onto``'s, where the caller keeps it (``cards`` summed alone).
     """
-    size = len(cards) + len(onto)
+    added = len(onto)
+    size = len(cards) + added
     if size > MELD_CARDS_MAX:
         return _new(
             MeldCheck,
@@ -137,12 +140,23 @@ def validate_meld(cards: Sequence[Card], rules: RuleSet, onto: Sequence[Card] = 
                 ),
             ),
         )
-    comp = sum(map(_composition_of, [*onto, *cards] if onto else cards))
+    if onto_composition is not None:
+        comp = onto_composition + sum(map(_composition_of, cards))
+    else:
+        comp = sum(map(_composition_of, [*onto, *cards] if onto else cards))
     if not comp >> _THREE_SHIFT & MELD_CARDS_MAX:  # meld_of's own look-up, without two calls more
-        check = _checks_made(rules).get((comp, size, len(onto) if onto and cards else 0))
+        global _made_last
+        made = _made_last
+        if made[0] is not rules:
+            made = _made_last = (rules, _checks_made(rules))
+        check = made[1].get((comp, size, added if cards else 0))
         if check is not None:
             return check
     return meld_of(comp, size, cards, onto, rules, meld_rules(rules))
+
+
+#: The rule set :func:`validate_meld` last read its checks of (:func:`_checks_made`), and those checks.
+_made_last: tuple[RuleSet | None, dict[tuple[int, int, int], MeldCheck]] = (None, {})
 
 
 # -- the meld rules: decided as bits (``meld_of``), explained from the bits (``meld_problems``) ----

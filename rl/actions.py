@@ -62,7 +62,7 @@ from handfoot.engine.cards import DECK, Card, Rank
 from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import validate_meld
 from handfoot.engine.play import State, step
-from handfoot.engine.play.legal import accepted, expect, facts, judge_ask, judge_discards, judge_meld, judge_take
+from handfoot.engine.play.legal import accepted, expect, facts, judge_ask, judge_discards, judge_take, meld_verdict
 from handfoot.engine.play.listing import body_of, combine, meld_candidates, rest_melds
 from handfoot.engine.play.step import melded
 from handfoot.engine.scoring import burn_problems
@@ -175,7 +175,7 @@ def _meld_body(part: MeldParts, seat: int) -> Action:
 
 class _Moves:
     """The candidates of one seat in one state, judged in order by the step's own predicates
-    (:mod:`~handfoot.engine.play.legal`: ``judge_meld``, ``judge_take``, ``judge_discard``, asked of
+    (:mod:`~handfoot.engine.play.legal`: ``meld_verdict``, ``judge_take``, ``judge_discard``, asked of
     cards, no action read and no successor built). The facts every macro reads are the state's
     (:func:`~handfoot.engine.play.legal.facts`): the hand's naturals by rank, its wild cards, the
     side's melds by rank; the wild cards here twos first (a joker is worth more left for later)."""
@@ -201,9 +201,8 @@ class _Moves:
         """The first meld candidate the step's meld predicate accepts becomes move ``index``."""
         state, seat = self.state, self.seat
         for new, adds, burn in candidates:
-            try:
-                verdict = judge_meld(state, seat, new, adds, burn)
-            except PlayError:
+            verdict = meld_verdict(state, seat, new, adds, burn)
+            if verdict is None:
                 continue
             self.found[index] = Move(
                 state,
@@ -270,16 +269,15 @@ def _fitting(moves: _Moves, cards: list[Card], to: int | None, shed: bool = Fals
     only those the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies
     to each new meld and addition) accepts, so that the step's predicate is not asked in vain. The
     shed ones are read only once those before them were refused."""
-    rules = moves.state.rules
-    side = moves.state.sides[moves.facts.side]
-    onto = () if to is None else side.melds[to]
+    rules, found = moves.state.rules, moves.facts
+    onto, comp = ((), None) if to is None else (found.melds[to], found.composition(to))
     room = len(cards) if rules.book_max_size is None else rules.book_max_size - len(onto)
     options = [cards, cards[:room]] if 0 < room < len(cards) else [cards]
-    valid = [option for option in options if validate_meld(option, rules, onto).valid]
+    valid = [option for option in options if validate_meld(option, rules, onto, comp).valid]
     if not shed or len(options[-1]) < 2:
         return valid
     fewer = (options[-1][:-k] for k in range(1, min(_SHED, len(options[-1]) - 1) + 1))
-    return chain(valid, (option for option in fewer if validate_meld(option, rules, onto).valid))
+    return chain(valid, (option for option in fewer if validate_meld(option, rules, onto, comp).valid))
 
 
 _NONE: tuple[()] = ()
@@ -374,10 +372,10 @@ def _prefixes(moves: _Moves, parts: Sequence[MeldParts]) -> Iterator[int]:
 def _part_valid(moves: _Moves, part: MeldParts) -> bool:
     """Whether the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies to
     each new meld and addition) accepts each meld and addition of ``part`` alone."""
-    rules, melds = moves.state.rules, moves.state.sides[moves.facts.side].melds
+    rules, found = moves.state.rules, moves.facts
     new, adds, _ = part
     return all(validate_meld(m, rules, ()).valid for m in new) and all(
-        validate_meld(cards, rules, melds[to]).valid for to, cards in adds
+        validate_meld(cards, rules, found.melds[to], found.composition(to)).valid for to, cards in adds
     )
 
 

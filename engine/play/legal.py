@@ -20,19 +20,29 @@ with every rule broken (the step's refusal), or returns what building the next s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from handfoot.engine.cards import Card, Rank
 from handfoot.engine.checks import PlayerState, check_discard_pile, check_opening, going_out_problems
 from handfoot.engine.errors import Path, PlayError, Problem
-from handfoot.engine.melds import BookKind, MeldCheck, validate_meld
+from handfoot.engine.melds import BookKind
+from handfoot.engine.play.after import (
+    Changed,
+    Melds,
+    checks_after,
+    meld_cards,
+    meld_checks,
+    melds_after,
+    table_after_melds,
+)
 from handfoot.engine.play.members import listed, refuse, take_refused, without
 from handfoot.engine.play.state import Phase, State
 from handfoot.engine.rules import Contract
 from handfoot.engine.scoring import burn_problems
 from handfoot.engine.table import Table, analyse_table, table_changed
 
-Melds = list[tuple[Card, ...]]
+_composition_of = attrgetter("composition")
 _RANK_TEXT = tuple(rank.value for rank in Rank)  # by Card.rank_index: an enum's .value is a descriptor
 
 
@@ -40,17 +50,19 @@ class Facts:
     """What the checks of seat ``seat``'s actions read in ``state``, computed once
     (:func:`facts`): ``hand``; ``held`` (how many of each card, by ``Card.key``); ``naturals``
     (the hand's natural cards by rank text, in hand order; threes included); ``wilds`` (its wild
-    cards, in hand order); ``side`` (the seat's side, an index); ``table`` (that side's table
-    analysed). :meth:`melds_of`, :meth:`closed_ranks` and :meth:`going_out` are computed on first
-    reading."""
+    cards, in hand order); ``side`` (the seat's side, an index); ``melds`` (that side's melds);
+    ``table`` (those melds analysed). :meth:`melds_of`, :meth:`closed_ranks`, :meth:`composition`
+    and :meth:`going_out` are computed on first reading."""
 
     __slots__ = (
         "_closed",
+        "_comps",
         "_counts",
         "_going_out",
         "_melds",
         "hand",
         "held",
+        "melds",
         "naturals",
         "seat",
         "side",
@@ -68,13 +80,17 @@ class Facts:
         wilds: list[Card] = []
         for card in me.hand:
             key = card.key
-            held[key] = held.get(key, 0) + 1
+            held[key] = held[key] + 1 if key in held else 1
             if card.is_wild:
                 wilds.append(card)
+            elif (rank := _RANK_TEXT[card.rank_index]) in naturals:
+                naturals[rank].append(card)
             else:
-                naturals.setdefault(_RANK_TEXT[card.rank_index], []).append(card)
+                naturals[rank] = [card]
         self.held, self.naturals, self.wilds = held, naturals, wilds
         self.table = state.table(me.side)
+        self.melds = state.sides[me.side].melds
+        self._comps: dict[int, int] = {}
         self._melds: dict[str, tuple[int | None, int]] | None = None
         self._going_out: list[Problem] | None = None
         self._closed: set[str] | None = None
@@ -95,6 +111,14 @@ class Facts:
                     counts[check.rank] = counts.get(check.rank, 0) + 1
             self._counts = counts
         return self._counts
+
+    def composition(self, to: int) -> int:
+        """The composition (``handfoot.engine.cards``) of the side's meld ``to``, once: what a check of
+        cards added onto it reads."""
+        comp = self._comps.get(to)
+        if comp is None:
+            comp = self._comps[to] = sum(map(_composition_of, self.melds[to]))
+        return comp
 
     def holds(self, cards: Sequence[Card]) -> bool:
         """Whether the hand holds ``cards`` (each copy used once)."""
@@ -139,8 +163,10 @@ def sorted_hand(cards: Sequence[Card]) -> tuple[dict[str, list[Card]], list[Card
     for card in cards:
         if card.is_wild:
             wilds.append(card)
+        elif (rank := _RANK_TEXT[card.rank_index]) in naturals:
+            naturals[rank].append(card)
         else:
-            naturals.setdefault(_RANK_TEXT[card.rank_index], []).append(card)
+            naturals[rank] = [card]
     return naturals, wilds
 
 
@@ -235,102 +261,40 @@ def _hold(found: Facts, cards: Sequence[Card], groups: Callable[[], Sequence[tup
     return len(cards)
 
 
-def _table_after(
-    state: State,
-    found: Facts,
-    new: Sequence[Sequence[Card]],
-    adds: Sequence[tuple[int, Sequence[Card]]],
-) -> tuple[Melds, Table | None, list[Problem]]:
-    """The side's melds with ``adds`` and ``new`` melds, that table analysed (``None`` when a meld
-    is refused), and every rule they break: each new meld and each addition by
-    ``melds.validate_meld`` (the meld endpoint's rule), then the rules between melds by
-    ``table.analyse_table`` (reusing the state's analysis of the melds left unchanged). Paths are a
-    meld action's: ``("melds", i, ...)`` for a new meld, ``("add", k, ...)`` for an addition (a rule
-    between melds at the meld of the action it concerns; ``()`` where it concerns only melds already
-    on the table)."""
-    rules, side, table_now = state.rules, found.side, found.table
-    melds: Melds = list(state.sides[side].melds)
-    known: list[MeldCheck] = list(table_now.checks)
-    before = len(melds)
-    problems: list[Problem] = []
-    for k, (to, cards) in enumerate(adds):
-        if not 0 <= to < len(melds):
-            problems.append(
-                Problem("unknown_meld", f"the side has no meld {to} (it has {len(melds)})", ("add", k, "to"))
-            )
-            continue
-        check = validate_meld(cards, rules, melds[to])
-        if check.problems:
-            problems += [Problem(p.code, p.detail, ("add", k, *p.path)) for p in check.problems]
-        melds[to] = (*melds[to], *cards)
-        # the check of an addition is the check of the whole meld it makes (the rule reads the
-        # meld's composition; only a closed book tells an addition apart, and it refuses it)
-        known[to] = check
-    for i, cards in enumerate(new):
-        check = validate_meld(cards, rules)
-        if check.problems:
-            problems += [Problem(p.code, p.detail, ("melds", i, *p.path[1:])) for p in check.problems]
-        melds.append(tuple(cards))
-        known.append(check)
-    if problems:
-        return melds, None, problems
-    changed = [*(dict.fromkeys(to for to, _ in adds) if len(adds) > 1 else [to for to, _ in adds])]
-    changed += range(before, len(known))
-    if not table_now.problems and _apart(found, table_now, known, changed):
-        return melds, table_changed(table_now, known, changed), problems
-    table = analyse_table(melds, rules, known=known)
-    if table.problems:
-        added = {to: k for k, (to, _) in reversed(list(enumerate(adds)))}
-        for p in table.problems:
-            if p.code in ("duplicate_open_meld", "second_book_of_rank"):
-                j = p.path[1] if len(p.path) > 1 and isinstance(p.path[1], int) else -1
-                path: Path = ("melds", j - before) if j >= before else ("add", added[j]) if j in added else ()
-                problems.append(Problem(p.code, p.detail, path))
-    return melds, table, problems
-
-
-def _apart(found: Facts, before: Table, checks: Sequence[MeldCheck], changed: Sequence[int]) -> bool:
-    """Whether no meld at ``changed`` (indexes into ``checks``, the side's melds after an action)
-    shares its rank with another meld: then no rule between melds (one open meld a rank, one book a
-    rank where books burn) can concern the action, and its melds are judged each alone."""
-    counts, seen = found.rank_counts(), set()
-    for i in changed:
-        rank = checks[i].rank
-        if rank is None:  # a wild meld: the rules between melds read ranks
-            continue
-        if rank in seen or counts.get(rank, 0) > (i < len(before.checks) and before.checks[i].rank == rank):
-            return False
-        seen.add(rank)
-    return True
-
-
 def _opening_score(state: State, side: int) -> int | None:
     return state.sides[side].score if state.rules.opening_thresholds else None
 
 
-def _last_cards(state: State, seat: int, books: Contract, remaining: int) -> bool:
+def _last_cards(state: State, seat: int, books: Contract, remaining: int, words: bool = True) -> bool | None:
     """May the seat, its foot picked up, leave itself ``remaining`` (0 or 1) cards with ``books``
     (by kind) on its side's table after the action, and does it go out by it? Returns whether it
     may go out now (the checks of :func:`going_out_refusals`). Where ``last_card_needs_contract``
-    the seat may not do it otherwise (raises :class:`PlayError` with the refusals: D41); where not,
-    play goes on as if the side had not gone out (seed 002; D70)."""
+    the seat may not do it otherwise (raises :class:`PlayError` with the refusals: D41; without
+    ``words``, returns ``None``); where not, play goes on as if the side had not gone out (seed
+    002; D70)."""
     refusals = going_out_refusals(state, seat, books, True, remaining, True)
     if refusals and state.rules.last_card_needs_contract:
+        if not words:
+            return None
         raise PlayError(refusals)
     return not refusals
 
 
 class Verdict(NamedTuple):
-    """An action accepted: ``melds`` (the side's melds after it; ``None``: unchanged), ``table``
-    (those melds analysed, where the checks made it), ``left`` (cards the hand keeps; a take's
-    counts its cards from the pile), ``taken`` (cards taken from the pile), ``going_out`` (the
-    side goes out when the hand empties)."""
+    """An action accepted: ``melds`` (the side's melds after it; ``None``: unchanged, or, for a
+    meld judged by ``checks``, left to the successor's builder), ``table`` (those melds analysed,
+    where the checks made it), ``left`` (cards the hand keeps; a take's counts its cards from the
+    pile), ``taken`` (cards taken from the pile), ``going_out`` (the side goes out when the hand
+    empties), ``checks`` (a meld action whose melds were judged each alone, no rule between melds
+    concerning them: their checks, :data:`Changed`, from which :func:`table_after` gives the
+    table after it; else ``None``)."""
 
     melds: Melds | None
     table: Table | None
     left: int
     taken: int
     going_out: bool
+    checks: Changed | None
 
 
 _new = tuple.__new__  # a Verdict without its Python __new__: the listing and the mask judge many
@@ -345,42 +309,75 @@ def judge_meld(
 ) -> Verdict:
     """A meld action of ``seat``: ``new`` melds, ``adds`` (``(meld index, cards)``) and ``burn``,
     judged by the rules of a meld (cards held, the opening, each meld, the rules between melds, the
-    burn rule, the last cards). Raises :class:`PlayError` (paths as the action's members)."""
-    expect(state, seat, "play")
-    found = facts(state, seat)
-    if adds or burn or len(new) != 1:
-        cards: Sequence[Card] = [*(c for m in new for c in m), *(c for _, m in adds for c in m), *burn]
-    else:
-        cards = new[0]  # one new meld: the listing's and the mask's most common candidate
-    used = _hold(
-        found,
-        cards,
-        lambda: [
-            *((m, ("melds", i)) for i, m in enumerate(new)),
-            *((m, ("add", k, "cards")) for k, (_, m) in enumerate(adds)),
-            (burn, ("burn",)),
-        ],
-    )
-    if not used:
-        raise refuse("unknown_action", "a meld action needs cards: melds, add or burn", ())
-    side, rules = found.side, state.rules
-    if not state.sides[side].melds and not adds:
-        opening = check_opening(new, rules, state.round, (), _opening_score(state, side))
-        if not opening.met:
-            raise PlayError(opening.problems)
-    if new or adds or found.table.problems:
-        melds: Melds | None
-        melds, table, problems = _table_after(state, found, new, adds)
-    else:  # a burn alone leaves the table as it stands
-        melds, table, problems = None, found.table, []
-    if burn and table is not None and not problems:
-        problems += burn_problems(burn, table.closed_ranks(), rules, ())
-    if problems:
+    burn rule, the last cards): :func:`meld_verdict` with its refusals worded. Raises
+    :class:`PlayError` (paths as the action's members)."""
+    verdict = meld_verdict(state, seat, new, adds, burn, True)
+    assert verdict is not None
+    return verdict
+
+
+def _refused(problems: Sequence[Problem], words: bool) -> None:
+    """A rule broken: ``None`` (whether, not why), or with ``words`` :class:`PlayError` (``problems``)."""
+    if words:
         raise PlayError(problems)
-    left = len(found.hand) - used
-    me = state.seats[seat]
-    going_out = me.foot is None and left <= 1 and table is not None and _last_cards(state, seat, table.books, left)
-    return _new(Verdict, (melds, table, left, 0, going_out))
+
+
+def meld_verdict(
+    state: State,
+    seat: int,
+    new: Sequence[Sequence[Card]],
+    adds: Sequence[tuple[int, Sequence[Card]]],
+    burn: Sequence[Card],
+    words: bool = False,
+) -> Verdict | None:
+    """The rules of a meld action (:func:`judge_meld`), each decided before any refusal is worded:
+    ``None`` at the first rule broken, for a caller that asks whether (the listing and the mask,
+    of each candidate); with ``words``, :class:`PlayError` with every rule broken instead (the
+    step's refusal). The side's melds are read from the facts and each meld checked alone; the
+    melds and table after the action are made only where a rule between melds may concern it."""
+    if state.phase != "play" or seat != state.turn:
+        if not words:
+            return None
+        expect(state, seat, "play")
+    cache = state._facts
+    found = cache.get(seat) if cache is not None else None
+    if found is None:
+        found = facts(state, seat)
+    cards = meld_cards(found, new, adds, burn, words)
+    if cards is None:
+        return None
+    rules = state.rules
+    if not found.melds and not adds:
+        opening = check_opening(new, rules, state.round, (), _opening_score(state, found.side))
+        if not opening.met:
+            _refused(opening.problems, words)
+            return None
+    table_now = found.table
+    melds: Melds | None = None
+    changed: Changed | None = None
+    table: Table | None = table_now  # a burn alone leaves the table as it stands
+    if new or adds or table_now.problems:
+        melds, table, changed, problems = melds_after(state, found, new, adds, words)
+        if problems:
+            _refused(problems, words)
+            return None
+    left = len(found.hand) - len(cards)
+    last = left <= 1 and state.seats[seat].foot is None
+    if table is None and (burn or last):  # what the burn rule and going out read: the books after
+        assert changed is not None
+        table = table_changed(table_now, checks_after(table_now, changed), changed)
+    if burn:
+        assert table is not None
+        problems = burn_problems(burn, table.closed_ranks(), rules, ())
+        if problems:
+            _refused(problems, words)
+            return None
+    going_out: bool | None = False
+    if last and table is not None:
+        going_out = _last_cards(state, seat, table.books, left, words)
+        if going_out is None:
+            return None
+    return _new(Verdict, (melds, table, left, 0, going_out, changed))
 
 
 def judge_take(
@@ -418,19 +415,20 @@ def judge_take(
             raise take_refused(opening.problems, False, bool(extra))
         melds: Melds = [(top, *cards), *map(tuple, extra)]
         problems: list[Problem] = []
-    elif onto is None:
-        melds, table, problems = _table_after(state, found, [(top, *cards), *extra], [])
     else:
-        melds, table, problems = _table_after(state, found, extra, [(onto, (top, *cards))])
+        new, adds = ([(top, *cards), *extra], ()) if onto is None else (extra, [(onto, (top, *cards))])
+        changed, problems = meld_checks(state, found, new, adds)
+        if not problems:
+            melds, table, problems = table_after_melds(state, found, new, adds, changed)
     if problems:
         raise take_refused(problems, onto is not None, bool(extra))
     left = len(found.hand) - used + check.cards - 1
     if me.foot is None and left <= 1:
         table = table or analyse_table(melds, rules)
-        going_out = _last_cards(state, seat, table.books, left)
+        going_out = bool(_last_cards(state, seat, table.books, left))
     else:
         going_out = False
-    return _new(Verdict, (melds, table, left, check.cards, going_out))
+    return _new(Verdict, (melds, table, left, check.cards, going_out, None))
 
 
 def judge_discard(state: State, seat: int, card: Card) -> Verdict:
@@ -460,7 +458,7 @@ def _discard_verdict(state: State, seat: int, found: Facts) -> Verdict:
         if refusals and state.rules.last_card_needs_contract:
             raise PlayError(refusals)
         going_out = not refusals  # else play goes on as if the side had not gone out (D70)
-    return _new(Verdict, (None, None, left, 0, going_out))
+    return _new(Verdict, (None, None, left, 0, going_out, None))
 
 
 def judge_ask(state: State, seat: int) -> None:

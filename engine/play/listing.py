@@ -16,19 +16,21 @@ Going out is not an action of its own: it is melding or discarding the last card
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
 from handfoot.engine.cards import Card, parse_cards
-from handfoot.engine.checks import check_discard_pile
+from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import cards_points
 from handfoot.engine.play.legal import (
+    Verdict,
     accepted,
     facts,
     going_out_refusals,
     judge_ask,
     judge_discards,
-    judge_meld,
     judge_take,
+    meld_verdict,
     sorted_hand,
 )
 from handfoot.engine.play.state import State
@@ -41,14 +43,6 @@ _TRIES = 3  # cards a part may shed to be accepted (to keep the cards a hand mus
 
 def _codes(cards: Sequence[Card]) -> list[str]:
     return [c.code for c in cards]
-
-
-def _accepted(state: State, seat: int, body: Body) -> bool:
-    """Whether ``step`` accepts ``body`` (a take the listing wrote, its cards known to be card
-    strings) from ``seat``: the step's own predicate (:mod:`~handfoot.engine.play.legal`) asked of
-    the body's cards, without reading the body as an action."""
-    extra = [parse_cards(m) for m in body.get("melds", ())]
-    return accepted(judge_take, state, seat, parse_cards(body["cards"]), body["onto"], extra)
 
 
 #: A meld candidate in cards: new melds, additions ``(meld index, cards)``, burnt cards.
@@ -71,7 +65,9 @@ def card_parts(
     naturals (or one fewer and a wild card) started, and, where the rules have them, a wild meld.
     The one generator of meld candidates: the listing judges each with the step's predicate, the rl
     mask reads it too, and :func:`meld_parts` writes it as bodies."""
-    by_rank = {rank: cards for rank, cards in naturals.items() if rank != "3"}
+    by_rank = dict(naturals)  # copied in C, threes left out
+    by_rank.pop("3", None)
+    take = by_rank.pop
     wilds = tuple(wilds)
     cap = rules.book_max_size or 99
     parts: list[Part] = []
@@ -81,21 +77,22 @@ def card_parts(
             if wilds and room > 0:
                 parts.append((_NO, ((ext["to"], wilds[:room]),), _NO))
             continue
-        cards = tuple(by_rank.pop(rank, ())[:room])
+        cards = tuple(take(rank, ())[:room])
         if cards:
             parts.append((_NO, ((ext["to"], cards),), _NO))
         elif wilds and room > 0:
             parts.append((_NO, ((ext["to"], wilds[:1]),), _NO))
     for rank in burn:
-        cards = tuple(by_rank.pop(rank, ()))
+        cards = tuple(take(rank, ()))
         if cards:
             parts.append((_NO, _NO, cards))
+    least = rules.meld_min
     for held in by_rank.values():
-        if len(held) >= rules.meld_min:
+        if len(held) >= least:
             parts.append(((tuple(held[:cap]),), _NO, _NO))
-        elif len(held) == rules.meld_min - 1 and wilds:
-            parts.append(((tuple((*held, wilds[0])),), _NO, _NO))
-    if rules.all_wild_melds and len(wilds) >= rules.meld_min:
+        elif wilds and len(held) == least - 1:
+            parts.append((((*held, wilds[0]),), _NO, _NO))
+    if rules.all_wild_melds and len(wilds) >= least:
         parts.append(((wilds[:cap],), _NO, _NO))
     return parts
 
@@ -115,11 +112,11 @@ def body_of(part: tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[C
     new, adds, burn = part
     body: Body = {"type": "meld"}
     if new:
-        body["melds"] = [_codes(m) for m in new]
+        body["melds"] = [[c.code for c in m] for m in new]
     if adds:
-        body["add"] = [{"to": to, "cards": _codes(m)} for to, m in adds]
+        body["add"] = [{"to": to, "cards": [c.code for c in m]} for to, m in adds]
     if burn:
-        body["burn"] = _codes(burn)
+        body["burn"] = [c.code for c in burn]
     return body
 
 
@@ -132,7 +129,7 @@ def combine(parts: Sequence[Part]) -> Part | None:
     burn: list[Card] = []
     used: set[int] = set()
     for part in parts:
-        keys = [c.key for c in _cards_of(part)]
+        keys = list(map(_key_of, _cards_of(part)))
         if len(set(keys)) < len(keys) or not used.isdisjoint(keys):
             continue
         used.update(keys)
@@ -142,8 +139,15 @@ def combine(parts: Sequence[Part]) -> Part | None:
     return (tuple(new), tuple(adds), tuple(burn)) if used else None
 
 
-def _cards_of(part: Part) -> list[Card]:
+_key_of = attrgetter("key")
+
+
+def _cards_of(part: Part) -> Sequence[Card]:
     new, adds, burn = part
+    if not adds and not burn and len(new) == 1:
+        return new[0]  # one new meld (or, below, one addition): a part of card_parts
+    if not new and not burn and len(adds) == 1:
+        return adds[0][1]
     return [*(c for m in new for c in m), *(c for _, m in adds for c in m), *burn]
 
 
@@ -200,13 +204,13 @@ def _meld_bodies(state: State, seat: int, parts: Sequence[Part]) -> list[Body]:
     out: list[Part] = []
     for n in range(len(parts), 1, -1):
         combined = combine(parts[:n])
-        if combined is not None and combined not in parts and accepted(judge_meld, state, seat, *combined):
+        if combined is not None and combined not in parts and meld_verdict(state, seat, *combined) is not None:
             out.append(combined)
             break
     for part in parts:
         found: Part | None = part
         for _ in range(_TRIES):
-            if found is None or accepted(judge_meld, state, seat, *found):
+            if found is None or meld_verdict(state, seat, *found) is not None:
                 break
             found = _shed(found)
         else:
@@ -216,11 +220,12 @@ def _meld_bodies(state: State, seat: int, parts: Sequence[Part]) -> list[Body]:
     return [body_of(part) for part in out]
 
 
-def _take_bodies(state: State, seat: int, onto: int | None) -> list[Body]:
-    """The takes of the pile accepted now: the top card melded with a natural pair of its rank, a
-    natural and a wild card, all its rank's naturals, or (onto an open meld) nothing more; before
-    the side has opened, with the new melds the rest of the hand makes where the take alone is
-    short of the opening minimum."""
+def _take_bodies(state: State, seat: int, onto: int | None) -> tuple[list[Body], int]:
+    """The takes of the pile accepted now, and how many cards a take takes from the pile: the top
+    card melded with a natural pair of its rank, a natural and a wild card, all its rank's
+    naturals, or (onto an open meld) nothing more; before the side has opened, with the new melds
+    the rest of the hand makes where the take alone is short of the opening minimum. Each judged
+    by the step's take predicate asked of its cards; only the accepted ones written as bodies."""
     me = state.seats[seat]
     top = state.pile[0]
     same = [c for c in me.hand if c.rank is top.rank]
@@ -234,17 +239,32 @@ def _take_bodies(state: State, seat: int, onto: int | None) -> list[Body]:
         candidates.append([])  # the open meld alone, where pile_later_take lets it
     opened = bool(state.sides[me.side].melds)
     out: list[Body] = []
+    taken = 0
     for cards in candidates:
-        body: Body = {"type": "take_pile", "cards": _codes(cards), "onto": onto}
-        if _accepted(state, seat, body):
-            out.append(body)
-        elif not opened:
+        extra: tuple[tuple[Card, ...], ...] = ()
+        verdict = _take(state, seat, cards, onto, extra)
+        if verdict is None and not opened:
             extra = rest_melds(me.hand, cards, state.rules)
-            if extra:  # every further meld the rest of the hand starts, counted with the take
-                body = {**body, "melds": [_codes(m) for m in extra]}
-                if _accepted(state, seat, body):
-                    out.append(body)
-    return out
+            # every further meld the rest of the hand starts, counted with the take
+            verdict = _take(state, seat, cards, onto, extra) if extra else None
+        if verdict is not None:
+            body: Body = {"type": "take_pile", "cards": _codes(cards), "onto": onto}
+            if extra:
+                body["melds"] = [_codes(m) for m in extra]
+            out.append(body)
+            taken = verdict.taken
+    return out, taken
+
+
+def _take(
+    state: State, seat: int, cards: Sequence[Card], onto: int | None, extra: Sequence[Sequence[Card]]
+) -> Verdict | None:
+    """The step's take predicate (:func:`~handfoot.engine.play.legal.judge_take`) asked of cards:
+    its verdict, or ``None`` where refused."""
+    try:
+        return judge_take(state, seat, cards, onto, extra)
+    except PlayError:
+        return None
 
 
 def _open_meld_of(state: State, seat: int, table: Table) -> int | None:
@@ -315,23 +335,13 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
         if state.pile:
             table = table or _own_table(state, seat)
             onto = _open_meld_of(state, seat, table)
-            takes = _take_bodies(state, seat, onto)
+            takes, taken = _take_bodies(state, seat, onto)
             if takes:
-                check = check_discard_pile(
-                    me.hand,
-                    state.pile,
-                    rules,
-                    side.melds,
-                    state.pile_taken,
-                    state.frozen_turns > 0,
-                    side.burn,
-                    state.table(me.side),
-                )
                 actions.append(
                     {
                         "type": "take_pile",
                         "allowed": True,
-                        "cards": check.cards,
+                        "cards": taken,
                         "problems": [],
                         "with": [body["cards"] for body in takes],
                         "onto": onto,
@@ -341,26 +351,27 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
                     }
                 )
         return actions
-    table = table or _own_table(state, seat)
+    found = facts(state, seat)
+    table = found.table
     books = table.books
     actions = []
     extend, burnable = _extend(table, rules), _burnable(table, rules)
-    found = facts(state, seat)
     melds = _meld_bodies(state, seat, card_parts(found.naturals, found.wilds, extend, burnable, rules))
     if melds:
-        counts = {rank: len(cards) for rank, cards in found.naturals.items() if rank != "3"}
+        counts = dict(zip(found.naturals, map(len, found.naturals.values()), strict=True))
+        counts.pop("3", None)
         actions.append(
             {
                 "type": "meld",
                 "opening_minimum": opening,
                 "naturals": counts,
-                "wilds": sum(1 for c in me.hand if c.is_wild),
+                "wilds": len(found.wilds),
                 "extend": extend,
                 "burn": burnable,
                 # going out by the discard after it: the problems of going out now (one card left
                 # is no reason of its own), read once per state and seat
                 "keep": 0
-                if me.foot is not None or not rules.last_card_needs_contract or not facts(state, seat).going_out(state)
+                if me.foot is not None or not rules.last_card_needs_contract or not found.going_out(state)
                 else 2,
                 "send": melds,
             }
@@ -378,13 +389,9 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
                     rules.last_card_needs_contract
                     or not going_out_refusals(state, seat, books, me.played_from_foot, 0, False)
                 ),
-                "send": [_discard(code) for code in discards],
+                "send": [{"type": "discard", "card": code} for code in discards],
             }
         )
     if accepted(judge_ask, state, seat):
         actions.append({"type": "ask", "send": [{"type": "ask"}]})
     return actions
-
-
-def _discard(code: str) -> Body:
-    return {"type": "discard", "card": code}

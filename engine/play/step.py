@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from handfoot.engine.cards import Card, parse_cards
 from handfoot.engine.errors import HandFootError, PlayError, Problem
+from handfoot.engine.play.after import table_after
 from handfoot.engine.play.legal import (
     Verdict,
     expect,
@@ -143,11 +144,16 @@ def melded(state: State, seat: int, cards: MeldCards, verdict: Verdict) -> State
     work.hands[seat] = without(state.seats[seat].hand, used)
     if verdict.melds is not None:
         work.melds[side] = [list(m) for m in verdict.melds]
+    elif new or adds:  # judged meld by meld (verdict.checks): the melds laid here, once
+        melds = work.melds[side]
+        for to, group in adds:
+            melds[to] += group
+        melds += map(list, new)
     work.burn[side] += burn
     if state.seats[seat].foot is None:
         work.played[seat] = True
     _after_cards_leave(work, seat, verdict.going_out)
-    return _with_table(work.freeze(), side, verdict.table)
+    return _with_table(work.freeze(), side, table_after(state.table(side), verdict))
 
 
 def _with_table(after: State, side: int, table: Table | None) -> State:

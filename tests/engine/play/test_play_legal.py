@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import random
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,9 @@ from handfoot.engine.cards import parse_cards
 from handfoot.engine.errors import PlayError, Problem
 from handfoot.engine.play import State, new_round, refusals, step, view
 from handfoot.engine.play.bots import actor, choose, greedy_policy, random_policy
-from handfoot.engine.play.legal import facts, judge_meld
+from handfoot.engine.play.legal import facts, judge_meld, meld_verdict
+from handfoot.engine.play.listing import meld_candidates
+from handfoot.engine.play.step import melded
 from handfoot.engine.table import analyse_table
 from tests.engine.play.helpers import table_of
 
@@ -98,3 +101,39 @@ def test_every_kept_table_is_the_table_analysed_afresh(preset: str) -> None:
             _, state = choose(state, policy, rng)
             for side, held in enumerate(state.sides):
                 assert state.table(side) == analyse_table(held.melds, state.rules), (preset, seed, side)
+
+
+@pytest.mark.parametrize("preset", ["pagat", "hodges", "bga"])
+def test_the_quiet_meld_predicate_refuses_what_the_worded_one_refuses(preset: str) -> None:
+    """``meld_verdict`` (whether, for the listing and the mask) and ``judge_meld`` (why, for the
+    step) decide alike: ``None`` exactly where ``judge_meld`` raises, the same verdict elsewhere;
+    and a verdict that kept its checks rather than a table gives the table analysed afresh."""
+    state = new_round(preset, table_of(preset), 4, 1)
+    rng = random.Random(4)
+    seen = refused = 0
+    for _ in range(400):
+        if state.phase == "ended":
+            break
+        if state.phase == "play":
+            seat = state.turn
+            hand = state.seats[seat].hand
+            melds = state.sides[state.seats[seat].side].melds
+            candidates: list[tuple[Any, Any, Any]] = list(meld_candidates(state, seat))
+            candidates += [((hand[:k],), (), ()) for k in (1, 2, 3)]
+            candidates += [((), ((to, hand[:1]),), ()) for to in range(len(melds) + 1)]
+            for new, adds, burn in candidates:
+                quiet = meld_verdict(state, seat, new, adds, burn)
+                try:
+                    worded = judge_meld(state, seat, new, adds, burn)
+                except PlayError:
+                    assert quiet is None
+                    refused += 1
+                    continue
+                assert quiet == worded
+                if quiet.checks is not None:
+                    after = melded(state, seat, (new, adds, burn), quiet)
+                    side = state.seats[seat].side
+                    assert after.table(side) == analyse_table(after.sides[side].melds, state.rules)
+                seen += 1
+        _, state = choose(state, random_policy, rng)
+    assert seen > 10 and refused > 10
