@@ -8,6 +8,7 @@ public (for audit and replay) with the score.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from handfoot.engine.breakdown import Line
@@ -22,6 +23,8 @@ from handfoot.engine.rules import RuleSet, per_rules
 from handfoot.engine.table import Table
 
 _LINE_FIELDS = Line._fields
+_code = attrgetter("code")
+_complete = attrgetter("complete")
 
 
 def _codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
@@ -44,7 +47,7 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
     rules = state.rules
     me = state.seats[seat]
     sides = [_side(state, j) for j in range(len(state.sides))]
-    hand = [c.code for c in me.hand]
+    hand = list(map(_code, me.hand))
     facts_of = _facts_by_code(rules).__getitem__
     cards = dict(zip(hand, map(dict, map(facts_of, hand)), strict=True))  # copies: a caller may change them
     if state.pile and (top := state.pile[0].code) not in cards:
@@ -135,17 +138,36 @@ def _side_part(state: State, j: int) -> tuple[Any, ...]:
         table = state.table(j)
         part = (
             held.name,
-            tuple([c.code for c in m] for m in held.melds),  # lists kept, never handed out: copied
-            tuple(check.complete for check in table.checks),
+            tuple(map(list, map(_codes_of, held.melds))),  # lists kept, never handed out: copied
+            tuple(map(_complete, table.checks)),
             table.books.as_dict(),
-            tuple(dict(zip(_LINE_FIELDS, line, strict=True)) for line in state.book_values(j)),
-            [c.code for c in held.red_threes],
-            [c.code for c in held.burn],
+            _value_dicts(state.book_values(j)),
+            list(map(_code, held.red_threes)),
+            list(map(_code, held.burn)),
             held.score,
         )
         kept = (rules, part)
         object.__setattr__(held, "_view", kept)
     return kept[1]
+
+
+def _codes_of(cards: tuple[Card, ...]) -> map[str]:
+    return map(_code, cards)
+
+
+def _value_dicts(lines: tuple[Line, ...]) -> tuple[dict[str, Any], ...]:
+    """Book value ``lines`` as a view shows them (one mapping a line), never handed out (a view
+    copies them): made once per lines (a rule set's book values are a few dozen)."""
+    found = _VALUE_DICTS.get(lines)
+    if found is None:
+        if len(_VALUE_DICTS) >= _VALUE_DICTS_KEPT:  # a bound on memory: start again
+            _VALUE_DICTS.clear()
+        found = _VALUE_DICTS[lines] = tuple(dict(zip(_LINE_FIELDS, line, strict=True)) for line in lines)
+    return found
+
+
+_VALUE_DICTS: dict[tuple[Line, ...], tuple[dict[str, Any], ...]] = {}
+_VALUE_DICTS_KEPT = 1024
 
 
 @per_rules
@@ -179,8 +201,10 @@ def problem_pointer(state: State, seat: int, problem: Problem) -> str:
     if len(path) == 3 and path[0] == "players" and isinstance(path[1], int):
         member = "foot_size" if path[2] == "foot" else "played_from_foot"
         return f"/seats/{state.seats_of(side)[path[1]]}/{member}"
-    return {
-        "contract_not_met": f"/sides/{side}/books",
-        "partner_not_asked": "/permission",
-        "going_out_needs_discard": "/hand",
-    }.get(problem.code, "")
+    code = problem.code
+    if code == "contract_not_met":
+        return f"/sides/{side}/books"
+    return _POINTERS.get(code, "")
+
+
+_POINTERS = {"partner_not_asked": "/permission", "going_out_needs_discard": "/hand"}
