@@ -88,8 +88,8 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
         "cards": cards,
         **(
             {
-                "going_out": _going_out(state, seat, state.table(me.side)),
-                "actions": open_actions(state, seat, state.table(me.side)),
+                "going_out": _going_out(state, seat, table := state.table(me.side)),
+                "actions": open_actions(state, seat, table),
             }
             if listing
             else {}
@@ -114,7 +114,10 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
 def _side(state: State, j: int) -> dict[str, Any]:
     """Side ``j`` as a view shows it: built from :func:`_side_part` (kept with the side), every
     member a new list or dict, so that a caller changing its view changes nothing kept."""
-    name, melds, complete, books, values, red_threes, burn, score = _side_part(state, j)
+    kept = state.sides[j]._view  # read here first: one call a side, not two, where it is kept
+    name, melds, complete, books, values, red_threes, burn, score = (
+        kept[1] if kept is not None and kept[0] is state._rules else _side_part(state, j)
+    )
     return {
         "name": name,
         "melds": list(map(list, melds)),
