@@ -23,7 +23,6 @@ from handfoot.engine.rules import RuleSet, per_rules
 from handfoot.engine.table import Table
 
 _LINE_FIELDS = Line._fields
-_code = attrgetter("code")
 _complete = attrgetter("complete")
 
 
@@ -47,7 +46,7 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
     rules = state.rules
     me = state.seats[seat]
     sides = [_side(state, j) for j in range(len(state.sides))]
-    hand = list(map(_code, me.hand))
+    hand = [c.code for c in me.hand]
     facts_of = _facts_by_code(rules).__getitem__
     cards = dict(zip(hand, map(dict, map(facts_of, hand)), strict=True))  # copies: a caller may change them
     if state.pile and (top := state.pile[0].code) not in cards:
@@ -141,21 +140,17 @@ def _side_part(state: State, j: int) -> tuple[Any, ...]:
         table = state.table(j)
         part = (
             held.name,
-            tuple(map(list, map(_codes_of, held.melds))),  # lists kept, never handed out: copied
+            tuple([c.code for c in m] for m in held.melds),  # lists kept, never handed out: copied
             tuple(map(_complete, table.checks)),
             table.books.as_dict(),
             _value_dicts(state.book_values(j)),
-            list(map(_code, held.red_threes)),
-            list(map(_code, held.burn)),
+            [c.code for c in held.red_threes],
+            [c.code for c in held.burn],
             held.score,
         )
         kept = (rules, part)
         object.__setattr__(held, "_view", kept)
     return kept[1]
-
-
-def _codes_of(cards: tuple[Card, ...]) -> map[str]:
-    return map(_code, cards)
 
 
 def _value_dicts(lines: tuple[Line, ...]) -> tuple[dict[str, Any], ...]:
