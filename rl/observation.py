@@ -203,20 +203,23 @@ def _side(side: Mapping[str, Any]) -> array[float]:
     """A side's block (:data:`_SIDE_AT` values), kept by what it is read from: a side's table
     changes far less often than a step is taken (every draw and discard leaves it as it was)."""
     books, melds, complete = side["books"], side["melds"], side["complete"]
-    head = (
-        max(-POINTS_MAX, min(POINTS_MAX, side["score"])),
-        len(side["red_threes"]),
-        len(side["burn"]),
+    score, red_threes, burn = side["score"], len(side["red_threes"]), len(side["burn"])
+    key = (
+        score,
+        red_threes,
+        burn,
         books["clean_books"],
         books["dirty_books"],
         books["wild_books"],
+        *map(tuple, melds),
+        *complete,
     )
-    key = (*head, *map(tuple, melds), *complete)
     block = _SIDES.get(key)
     if block is None:
         if len(_SIDES) >= _SIDES_KEPT:  # a bound on memory: start again
             _SIDES.clear()
-        block = _SIDES[key] = array("f", (1, *head)) + _melds(melds, complete)
+        head = (1, max(-POINTS_MAX, min(POINTS_MAX, score)), *key[1:6])  # the points clipped when made only
+        block = _SIDES[key] = array("f", head) + _melds(melds, complete)
     return block
 
 
