@@ -300,7 +300,7 @@ def book_values(table: Table, rules: RuleSet) -> tuple[Line, ...]:
     melds, or every completed one where melds stand (``illegal_melds_stand``, D31)."""
     books, rank_books = _scored_books(table, rules, rules.illegal_melds_stand and bool(table.problems))
     made = _book_values_made(rules)
-    key = (books, rank_books)
+    key = (books.clean_books, books.dirty_books, books.wild_books, rank_books)  # hashed in C, not a Contract's
     values = made.get(key)
     if values is None:  # the lines read the books alone: made once per rule set and books
         if len(made) >= _BOOK_VALUES_KEPT:
@@ -314,8 +314,9 @@ def book_values(table: Table, rules: RuleSet) -> tuple[Line, ...]:
 
 
 @per_rules
-def _book_values_made(rules: RuleSet) -> dict[tuple[Contract, tuple[RankBooks, ...]], tuple[Line, ...]]:
-    """:func:`book_values` made under ``rules``, by the books scored (by kind, and by rank)."""
+def _book_values_made(rules: RuleSet) -> dict[tuple[int, int, int, tuple[RankBooks, ...]], tuple[Line, ...]]:
+    """:func:`book_values` made under ``rules``, by the books scored (clean, dirty and wild books,
+    and by rank)."""
     return {}
 
 

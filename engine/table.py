@@ -9,7 +9,7 @@ from typing import NamedTuple
 from handfoot.engine.cards import MELD_CARDS_MAX, Card
 from handfoot.engine.errors import Path, Problem
 from handfoot.engine.melds import BookKind, MeldCheck, meld_of, meld_rules, validate_meld
-from handfoot.engine.rules import Contract, RuleSet
+from handfoot.engine.rules import Contract, RuleSet, per_rules
 
 
 class Table(NamedTuple):
@@ -40,6 +40,7 @@ class Table(NamedTuple):
 
 _composition_of = attrgetter("composition")
 _new = tuple.__new__
+_meld_rules = per_rules(meld_rules)  # read by every table analysed: made once per rule set
 
 
 def analyse_table(
@@ -60,7 +61,7 @@ def analyse_table(
     of ``melds[i]``, ``None`` where that meld changed), reused rather than made again: how a step
     judges a table after adding cards to one meld of a table it has analysed.
     """
-    mr = meld_rules(rules)
+    mr = _meld_rules(rules)
     checks: list[MeldCheck] = []
     books = [0, 0, 0]  # clean, dirty, wild
     points = 0

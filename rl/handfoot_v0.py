@@ -253,9 +253,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
 
     def observe(self, agent: str) -> Observation:
         seat = self.possible_agents.index(agent)
-        mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+        marks = bytearray(ACTION_COUNT)  # written index by index, then read by numpy in place
         if agent == self.agent_selection:
-            mask[list(self._moves)] = 1
+            for index in self._moves:
+                marks[index] = 1
+        mask = np.frombuffer(marks, dtype=np.int8)
         # the seat's view without its listing (the mask says what is open): the encoder an HTTP table's seat uses
         return {"observation": encode(view(self.engine_state, seat, listing=False)), "action_mask": mask}
 

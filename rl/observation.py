@@ -175,29 +175,26 @@ def encode(view: Mapping[str, Any]) -> npt.NDArray[np.float32]:
         ),
     )
     seats = view["seats"]
-    n = min(len(seats), SLOTS)
-    order = [seats[(me + k) % len(seats)] for k in range(n)]
-    raw[_SEATS_AT : _SEATS_AT + n * _SEAT_AT] = array(
-        "f",
-        [
-            value
-            for k, other in enumerate(order)
-            for value in (
-                1,
-                other["hand_size"],
-                other["foot_size"] or 0,
-                other["foot_size"] is None,
-                k > 0 and other["side"] == my_side,
-                other["played_from_foot"],
-            )
-        ],
-    )
+    order = (seats[me:] + seats[:me])[:SLOTS]  # from the seat's own, in turn order
+    values: list[Any] = []
+    for k, other in enumerate(order):
+        foot = other["foot_size"]
+        values += (
+            1,
+            other["hand_size"],
+            foot or 0,
+            foot is None,
+            k > 0 and other["side"] == my_side,
+            other["played_from_foot"],
+        )
+    raw[_SEATS_AT : _SEATS_AT + len(values)] = array("f", values)
     count = min(len(sides), SLOTS)
     for k in range(count):
         at = _SIDES_AT + k * _SIDE_AT
         raw[at : at + _SIDE_AT] = _side(sides[(my_side + k) % len(sides)])
+    for code in view["hand"]:  # the hand's block starts at 0: a count by card (fewer calls than np.bincount)
+        raw[_CARD[code]] += 1
     out = np.frombuffer(raw, dtype=np.float32)
-    out[: len(CARD_CODES)] = np.bincount([_CARD[code] for code in view["hand"]], minlength=len(CARD_CODES))
     out *= _INVERSE
     return np.minimum(out, _HIGH, out=out)  # the points were clipped below; a ufunc, not np.clip's wrapper
 
@@ -206,20 +203,23 @@ def _side(side: Mapping[str, Any]) -> array[float]:
     """A side's block (:data:`_SIDE_AT` values), kept by what it is read from: a side's table
     changes far less often than a step is taken (every draw and discard leaves it as it was)."""
     books, melds, complete = side["books"], side["melds"], side["complete"]
-    head = (
-        max(-POINTS_MAX, min(POINTS_MAX, side["score"])),
-        len(side["red_threes"]),
-        len(side["burn"]),
+    score, red_threes, burn = side["score"], len(side["red_threes"]), len(side["burn"])
+    key = (
+        score,
+        red_threes,
+        burn,
         books["clean_books"],
         books["dirty_books"],
         books["wild_books"],
+        *map(tuple, melds),
+        *complete,
     )
-    key = (*head, *map(tuple, melds), *complete)
     block = _SIDES.get(key)
     if block is None:
         if len(_SIDES) >= _SIDES_KEPT:  # a bound on memory: start again
             _SIDES.clear()
-        block = _SIDES[key] = array("f", (1, *head)) + _melds(melds, complete)
+        head = (1, max(-POINTS_MAX, min(POINTS_MAX, score)), *key[1:6])  # the points clipped when made only
+        block = _SIDES[key] = array("f", head) + _melds(melds, complete)
     return block
 
 

@@ -8,7 +8,7 @@ seat may go out now. One predicate a rule of play, each taking an action already
 
 - :func:`judge_meld` (a meld action), :func:`judge_take` (taking the pile), :func:`judge_discard`
   (a discard; :func:`judge_discards`: the same of every card held, asked once), :func:`expect`
-  (whose turn, which phase), :func:`going_out_refusals` (going out).
+  (whose turn, which phase), :func:`~handfoot.engine.play.going_out.going_out_refusals` (going out).
 
 :func:`~handfoot.engine.play.step.step` reads an action's members into cards and asks these; the
 seat view's listing (:mod:`~handfoot.engine.play.listing`) and the RL mask (``handfoot.rl.actions``)
@@ -24,7 +24,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from handfoot.engine.cards import Card, Rank
-from handfoot.engine.checks import PlayerState, check_discard_pile, check_opening, going_out_problems
+from handfoot.engine.checks import check_discard_pile, check_opening
 from handfoot.engine.errors import Path, PlayError, Problem
 from handfoot.engine.melds import BookKind
 from handfoot.engine.play.after import (
@@ -36,6 +36,7 @@ from handfoot.engine.play.after import (
     melds_after,
     table_after_melds,
 )
+from handfoot.engine.play.going_out import going_out_reasons, going_out_refusals, needs_permission
 from handfoot.engine.play.members import listed, refuse, take_refused, without
 from handfoot.engine.play.state import Phase, State
 from handfoot.engine.rules import Contract
@@ -198,57 +199,6 @@ def expect(state: State, seat: int, phase: Phase) -> None:
             f"this action belongs to the {phase} phase; the turn is in the {state.phase} phase",
             ("type",),
         )
-
-
-def needs_permission(state: State, seat: int) -> bool:
-    """Going out needs the partner's yes: ``ask_partner`` and a side of more than one player."""
-    return state.play.ask_partner and len(state.seats_of(state.seats[seat].side)) > 1
-
-
-def going_out_reasons(
-    state: State, seat: int, books: Contract, played: bool, remaining: int, by_meld: bool
-) -> list[Problem]:
-    """Why the seat may not leave itself ``remaining`` cards (0: going out now; 1: going out by its
-    discard) with its foot picked up (``played``: whether it has played from its foot, as the
-    action would leave it): the contract and the feet (``checks.going_out_problems``, the going-out
-    check's and scoring's rule, each problem at its own path: ``("melds",)``, ``("players", i,
-    ...)``), the partner's yes (``partner_not_asked``; seed 000, seed 001), and, going out now by
-    melding, the final discard (``going_out_discard`` required: ``going_out_needs_discard``), these
-    two at ``()``. D41."""
-    side = state.seats[seat].side
-    seats = state.seats
-    players = [
-        PlayerState(seats[i].name, seats[i].hand, seats[i].foot, played if i == seat else seats[i].played_from_foot)
-        for i in state.seats_of(side)
-    ]
-    problems = going_out_problems(books, players, state.rules, state.round)
-    if remaining == 0 and by_meld and state.rules.going_out_discard == "required":
-        problems.append(
-            Problem(
-                "going_out_needs_discard",
-                "these rules require the last card to be "
-                "discarded (going_out_discard required): keep one card to discard",
-                (),
-            )
-        )
-    if needs_permission(state, seat) and state.permission is not True:
-        # asked before the last melds: 'If the answer is yes, meld everything, or meld all but one
-        # and discard it' (seed 000), so a no never leaves a seat holding one card it cannot play
-        problems.append(
-            Problem(
-                "partner_not_asked", 'going out needs the partner\'s yes to "May I go out?" this turn (ask first)', ()
-            )
-        )
-    return problems
-
-
-def going_out_refusals(
-    state: State, seat: int, books: Contract, played: bool, remaining: int, by_meld: bool, at: Path = ()
-) -> list[Problem]:
-    """:func:`going_out_reasons` as a step refuses them: every problem at ``at`` (the action's
-    member that would go out; ``()``: the action as a whole), as the rules it breaks are the
-    side's, not a member's."""
-    return [Problem(p.code, p.detail, at) for p in going_out_reasons(state, seat, books, played, remaining, by_meld)]
 
 
 def _hold(found: Facts, cards: Sequence[Card], groups: Callable[[], Sequence[tuple[Sequence[Card], Path]]]) -> int:

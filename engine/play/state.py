@@ -130,11 +130,13 @@ class State:
         """Side ``side``'s table analysed (:func:`~handfoot.engine.table.analyse_table` under
         :attr:`rules`): computed once and kept on the :class:`Side`, so that the step's checks, the
         view's listing and the RL mask read one analysis of a table, not one each."""
-        held, rules = self.sides[side], self.rules
+        held = self.sides[side]
         cached = held._table
-        if cached is None or cached[0] is not rules:
-            cached = (rules, analyse_table(held.melds, rules))
-            object.__setattr__(held, "_table", cached)
+        if cached is None or cached[0] is not self._rules:  # read first: asked many times a view
+            rules = self.rules
+            if cached is None or cached[0] is not rules:
+                cached = (rules, analyse_table(held.melds, rules))
+                object.__setattr__(held, "_table", cached)
         return cached[1]
 
     def book_values(self, side: int) -> tuple[Line, ...]:

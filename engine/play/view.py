@@ -8,6 +8,7 @@ public (for audit and replay) with the score.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from handfoot.engine.breakdown import Line
@@ -22,6 +23,7 @@ from handfoot.engine.rules import RuleSet, per_rules
 from handfoot.engine.table import Table
 
 _LINE_FIELDS = Line._fields
+_complete = attrgetter("complete")
 
 
 def _codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
@@ -85,8 +87,8 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
         "cards": cards,
         **(
             {
-                "going_out": _going_out(state, seat, state.table(me.side)),
-                "actions": open_actions(state, seat, state.table(me.side)),
+                "going_out": _going_out(state, seat, table := state.table(me.side)),
+                "actions": open_actions(state, seat, table),
             }
             if listing
             else {}
@@ -111,7 +113,10 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
 def _side(state: State, j: int) -> dict[str, Any]:
     """Side ``j`` as a view shows it: built from :func:`_side_part` (kept with the side), every
     member a new list or dict, so that a caller changing its view changes nothing kept."""
-    name, melds, complete, books, values, red_threes, burn, score = _side_part(state, j)
+    kept = state.sides[j]._view  # read here first: one call a side, not two, where it is kept
+    name, melds, complete, books, values, red_threes, burn, score = (
+        kept[1] if kept is not None and kept[0] is state._rules else _side_part(state, j)
+    )
     return {
         "name": name,
         "melds": list(map(list, melds)),
@@ -136,9 +141,9 @@ def _side_part(state: State, j: int) -> tuple[Any, ...]:
         part = (
             held.name,
             tuple([c.code for c in m] for m in held.melds),  # lists kept, never handed out: copied
-            tuple(check.complete for check in table.checks),
+            tuple(map(_complete, table.checks)),
             table.books.as_dict(),
-            tuple(dict(zip(_LINE_FIELDS, line, strict=True)) for line in state.book_values(j)),
+            _value_dicts(state.book_values(j)),
             [c.code for c in held.red_threes],
             [c.code for c in held.burn],
             held.score,
@@ -146,6 +151,21 @@ def _side_part(state: State, j: int) -> tuple[Any, ...]:
         kept = (rules, part)
         object.__setattr__(held, "_view", kept)
     return kept[1]
+
+
+def _value_dicts(lines: tuple[Line, ...]) -> tuple[dict[str, Any], ...]:
+    """Book value ``lines`` as a view shows them (one mapping a line), never handed out (a view
+    copies them): made once per lines (a rule set's book values are a few dozen)."""
+    found = _VALUE_DICTS.get(lines)
+    if found is None:
+        if len(_VALUE_DICTS) >= _VALUE_DICTS_KEPT:  # a bound on memory: start again
+            _VALUE_DICTS.clear()
+        found = _VALUE_DICTS[lines] = tuple(dict(zip(_LINE_FIELDS, line, strict=True)) for line in lines)
+    return found
+
+
+_VALUE_DICTS: dict[tuple[Line, ...], tuple[dict[str, Any], ...]] = {}
+_VALUE_DICTS_KEPT = 1024
 
 
 @per_rules
@@ -179,8 +199,10 @@ def problem_pointer(state: State, seat: int, problem: Problem) -> str:
     if len(path) == 3 and path[0] == "players" and isinstance(path[1], int):
         member = "foot_size" if path[2] == "foot" else "played_from_foot"
         return f"/seats/{state.seats_of(side)[path[1]]}/{member}"
-    return {
-        "contract_not_met": f"/sides/{side}/books",
-        "partner_not_asked": "/permission",
-        "going_out_needs_discard": "/hand",
-    }.get(problem.code, "")
+    code = problem.code
+    if code == "contract_not_met":
+        return f"/sides/{side}/books"
+    return _POINTERS.get(code, "")
+
+
+_POINTERS = {"partner_not_asked": "/permission", "going_out_needs_discard": "/hand"}
