@@ -186,14 +186,21 @@ FORMULA_STARTS = ("=", "+", "-", "@", "|")
 
 
 def csv_cell(value: Any) -> Any:
-    """A CSV cell that no spreadsheet runs: text that starts with a tab or a carriage return, or
-    whose first character past any whitespace (a no-break space too), read as NFKC (U+FF1D is
-    ``=``), is one of :data:`FORMULA_STARTS`, gets a leading ``'`` (OWASP's advice); numbers
-    (negative scores too) and other text are unchanged."""
+    """A CSV cell that no spreadsheet runs: text whose start, or whose part after any ``;``, starts
+    with a tab or a carriage return, or whose first character past any whitespace (a no-break space
+    too), read as NFKC (U+FF1D is ``=``), is one of :data:`FORMULA_STARTS`, gets a ``'`` there
+    (OWASP's advice). A ``;`` counts because a spreadsheet whose list separator it is splits the
+    line there, quotes or not, and starts a cell with what follows. Numbers (negative scores too)
+    and other text are unchanged."""
     if not isinstance(value, str):
         return value
-    seen = unicodedata.normalize("NFKC", value).lstrip()
-    return "'" + value if value.startswith(("\t", "\r")) or seen.startswith(FORMULA_STARTS) else value
+    return ";".join(_guarded(part) for part in value.split(";"))
+
+
+def _guarded(text: str) -> str:
+    """``text`` as the start of a cell: with a leading ``'`` when a spreadsheet would run it."""
+    seen = unicodedata.normalize("NFKC", text).lstrip()
+    return "'" + text if text.startswith(("\t", "\r")) or seen.startswith(FORMULA_STARTS) else text
 
 
 class CSVWriter:

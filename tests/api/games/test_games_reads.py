@@ -43,7 +43,7 @@ from typing import Any
 import pytest
 from flask import Flask, jsonify
 from flask.testing import FlaskClient
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from sqlalchemy import event
 
@@ -289,15 +289,23 @@ def _runs(cell: str) -> bool:
 NAME_TEXT = st.text(st.characters(exclude_categories=("Cc", "Cs")), min_size=1, max_size=12)
 
 
+def _guarded(name: str) -> str:
+    """``name`` as the sheet writes it: a ``'`` before its start and before each part after a ``;``
+    that would run."""
+    return ";".join(("'" + part) if _runs(part) else part for part in name.split(";"))
+
+
 @given(st.lists(NAME_TEXT, min_size=2, max_size=3, unique=True))
+@example(["0", ";|"])
+@example(["a", "1;=1+1"])
 def test_no_text_cell_runs_in_any_spreadsheet(names: list[str]) -> None:
     """The whole kind: any side names, in the score sheet's CSV read back with `,` (as written) or
-    with `;` (a spreadsheet whose list separator it is): no cell runs, and every text cell is quoted
-    (so `1;=1+1` is one cell, not a formula after a `;`)."""
+    with `;` (a spreadsheet whose list separator it is, which splits the line at every `;`, quoted
+    or not): no cell runs, and every text cell is quoted."""
     sheet = {"teams": names, "rows": [{"round": 1, "scores": [-5] * len(names), "totals": [-5] * len(names)}]}
     text = scoresheet_csv(sheet)
     header = _rows(text)[0]
-    assert header[1::2] == [("'" + name) if _runs(name) else name for name in names]
+    assert header[1::2] == [_guarded(name) for name in names]
     assert text.split("\r\n")[0] == ",".join('"' + cell.replace('"', '""') + '"' for cell in header)
     for delimiter in (",", ";"):
         for line in csv.reader(io.StringIO(text), delimiter=delimiter):
