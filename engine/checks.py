@@ -1,4 +1,5 @@
-"""The table-side checks: opening meld, going out (contract), taking the discard pile."""
+"""The table-side checks: opening meld, going out (contract), taking the discard pile (the last
+kept in :mod:`~handfoot.engine.pile`, named here too)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from handfoot.engine.cards import Card, Rank
+from handfoot.engine.cards import Card
 from handfoot.engine.errors import Problem
 from handfoot.engine.melds import cards_points
+from handfoot.engine.pile import DiscardPileCheck as DiscardPileCheck
+from handfoot.engine.pile import check_discard_pile as check_discard_pile
+from handfoot.engine.pile import take_problems
 from handfoot.engine.rules import Contract, RuleSet
-from handfoot.engine.table import Table, analyse_table
+from handfoot.engine.table import analyse_table
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,183 +321,3 @@ def going_out_unknowns(players: Sequence[PlayerState], rules: RuleSet) -> list[P
         for i, player in enumerate(players)
         if player.foot is None and player.played_from_foot is None
     ]
-
-
-@dataclass(frozen=True, slots=True)
-class DiscardPileCheck:
-    """``allowed``; ``cards`` taken if allowed (the top ``pile_take_count``, all if fewer);
-    ``problems``."""
-
-    allowed: bool
-    cards: int
-    problems: tuple[Problem, ...]
-
-
-def check_discard_pile(
-    hand: Sequence[Card],
-    pile: Sequence[Card],
-    rules: RuleSet,
-    melds: Sequence[Sequence[Card]] = (),
-    taken_before: bool = False,
-    frozen: bool = False,
-    burn: Sequence[Card] = (),
-    table: Table | None = None,
-) -> DiscardPileCheck:
-    """May a player holding ``hand`` take the discard ``pile`` (top card first)?
-
-    ``melds`` are the side's melds on the table; ``taken_before``: the pile has been taken this round
-    (seed 003's 'broken' pile); ``frozen``: a wild card was discarded onto it (seed 003; ``not_in_rules``
-    where the rules never freeze); ``burn``: the side's burn pile (seed 003; ``not_in_rules`` where the
-    rules have none); ``table``: ``melds`` analysed, where the caller has it. What the take needs of
-    the hand: :func:`take_problems`. Rules: ``pile_take_count``, ``pile_blocked_by``, ``pile_wild_top``,
-    ``pile_later_take``, ``pile_freezes_on_wild``, ``pile_closed_rank_blocks`` (seeds 000, 001, 003, 004).
-    """
-    problems: list[Problem] = []
-    take = len(pile) if rules.pile_take_count is None else min(len(pile), rules.pile_take_count)
-    if not pile:
-        problems.append(Problem("pile_empty", "the discard pile is empty", ("pile",)))
-        return DiscardPileCheck(False, 0, tuple(problems))
-    if frozen and not rules.pile_freezes_on_wild:
-        problems.append(
-            Problem(
-                "not_in_rules",
-                "these rules never freeze the pile (pile_freezes_on_wild is false): `frozen` cannot be true",
-                ("frozen",),
-            )
-        )
-    elif frozen:
-        problems.append(
-            Problem(
-                "pile_frozen",
-                "the pile is frozen by a discarded wild card until every player has had a turn (pile_freezes_on_wild)",
-                ("frozen",),
-            )
-        )
-    if burn and rules.after_book != "burn":
-        problems.append(
-            Problem(
-                "not_in_rules",
-                f"these rules have no burn pile (after_book is {rules.after_book}): `burn` must be empty",
-                ("burn",),
-            )
-        )
-    problems += take_problems(pile[0], hand, rules, table or analyse_table(melds, rules), taken_before, burn)
-    return DiscardPileCheck(not problems, take, tuple(problems))
-
-
-_NEVER_TAKEN = "these rules never take the discard pile (pile_take_allowed is false): every turn draws from the stock"
-
-
-def take_problems(
-    top: Card,
-    hand: Sequence[Card],
-    rules: RuleSet,
-    table: Table,
-    taken_before: bool = False,
-    burn: Sequence[Card] = (),
-    at_top: tuple[str | int, ...] = ("pile", 0),
-    at_hand: tuple[str | int, ...] = ("hand",),
-) -> list[Problem]:
-    """What taking the discard pile with ``top`` on it needs of the cards from ``hand`` melded with it:
-    the one rule of a take, used by :func:`check_discard_pile` and by :func:`check_opening` (an
-    opening with cards from a taken pile, whose hand cards are its melded cards not from the pile).
-
-    None where ``pile_take_allowed`` is false (``pile_not_taken``). A three on top blocks
-    (``pile_blocked_by``; a red three is never melded); a wild on top needs a matching pair of that
-    wild (``pile_wild_top``, ``all_wild_melds``); a rank that is a completed
-    book blocks (``pile_closed_rank_blocks``, seed 003; and where ``after_book`` is ``burn``, as no
-    second book of it may be started: D71); a rank the side has burned gives no help
-    (seed 003 'Burn cards cannot be used to draw from the discard pile'); else two natural cards of
-    the rank in hand (seed 000 'You need two cards in hand matching the top card'; seed 001 'two
-    matching natural cards from your hand (wilds do not count)'), or after a first take
-    ``pile_later_take``. Codes: ``pile_not_taken``, ``pile_blocked``, ``pile_needs_match``, ``pile_rank_closed``.
-    """
-    if not rules.pile_take_allowed:  # seed 002: "drawing 2 cards maximum and minimum", every turn
-        return [Problem("pile_not_taken", _NEVER_TAKEN, at_top)]
-    problems: list[Problem] = []
-    if top.rank is Rank.THREE:
-        if top.is_red_three:
-            problems.append(Problem("pile_blocked", "a red three on top cannot be melded", at_top))
-        elif rules.pile_blocked_by in ("black_three", "any_three"):
-            problems.append(
-                Problem(
-                    "pile_blocked",
-                    f"a black three on top blocks the pile (pile_blocked_by {rules.pile_blocked_by})",
-                    at_top,
-                )
-            )
-        return problems
-    if top.is_wild:
-        if rules.pile_wild_top == "blocked" or not rules.all_wild_melds:
-            problems.append(
-                Problem(
-                    "pile_blocked",
-                    f"a wild card ({top.code}) on top blocks the pile "
-                    f"(pile_wild_top {rules.pile_wild_top}, all_wild_melds "
-                    f"{str(rules.all_wild_melds).lower()})",
-                    at_top,
-                )
-            )
-        elif sum(1 for c in hand if c.rank is top.rank) < 2:
-            problems.append(
-                Problem(
-                    "pile_needs_match",
-                    f"taking a {top.code} needs two matching "
-                    f"{'jokers' if top.rank is Rank.JOKER else '2s'} in hand "
-                    "(pile_wild_top matching_pair)",
-                    at_hand,
-                )
-            )
-        return problems
-    closed = top.rank.value in table.closed_ranks()
-    if closed and rules.pile_closed_rank_blocks:
-        problems.append(
-            Problem(
-                "pile_rank_closed",
-                f"the {top.rank.value}s are a completed book on your table (pile_closed_rank_blocks)",
-                at_top,
-            )
-        )
-    elif closed and rules.after_book == "burn":  # the top card could start no meld nor join one (D71)
-        problems.append(
-            Problem(
-                "pile_rank_closed",
-                f"the {top.rank.value}s are a completed book on "
-                "your table and these rules start no second book of a rank (after_book "
-                "burn): the top card cannot be melded",
-                at_top,
-            )
-        )
-    elif any(c.rank is top.rank for c in burn):
-        problems.append(
-            Problem(
-                "pile_rank_closed",
-                f"the {top.rank.value}s are burned on your side: "
-                "burn cards cannot be used to draw from the discard pile",
-                at_top,
-            )
-        )
-    naturals = sum(1 for c in hand if c.rank is top.rank)
-    wilds = sum(1 for c in hand if c.is_wild)
-    if taken_before and rules.pile_later_take == "natural_and_wild_or_open_meld":
-        if not (naturals >= 2 or (naturals >= 1 and wilds >= 1) or top.rank.value in table.open_ranks()):
-            problems.append(
-                Problem(
-                    "pile_needs_match",
-                    f"taking a {top.code} needs a natural pair, a "
-                    "natural and a wild card, or an open meld of the rank "
-                    "(pile_later_take)",
-                    at_hand,
-                )
-            )
-    elif naturals < 2:
-        problems.append(
-            Problem(
-                "pile_needs_match",
-                f"taking a {top.code} needs two natural "
-                f"{top.rank.value}s in hand to meld with it at once (wild cards do not "
-                f"count); the hand has {naturals}",
-                at_hand,
-            )
-        )
-    return problems

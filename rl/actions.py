@@ -62,7 +62,7 @@ from handfoot.engine.cards import DECK, Card, Rank
 from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import validate_meld
 from handfoot.engine.play import State, step
-from handfoot.engine.play.legal import accepted, expect, facts, judge_ask, judge_discards, judge_take, meld_verdict
+from handfoot.engine.play.legal import accepted, expect, facts, judge_ask, judge_discards, meld_verdict, take_verdict
 from handfoot.engine.play.listing import body_of, combine, meld_candidates, rest_melds
 from handfoot.engine.play.step import melded
 from handfoot.engine.scoring import burn_problems
@@ -175,7 +175,7 @@ def _meld_body(part: MeldParts, seat: int) -> Action:
 
 class _Moves:
     """The candidates of one seat in one state, judged in order by the step's own predicates
-    (:mod:`~handfoot.engine.play.legal`: ``meld_verdict``, ``judge_take``, ``judge_discard``, asked of
+    (:mod:`~handfoot.engine.play.legal`: ``meld_verdict``, ``take_verdict``, ``judge_discard``, asked of
     cards, no action read and no successor built). The facts every macro reads are the state's
     (:func:`~handfoot.engine.play.legal.facts`): the hand's naturals by rank, its wild cards, the
     side's melds by rank; the wild cards here twos first (a joker is worth more left for later)."""
@@ -214,7 +214,7 @@ class _Moves:
     def first_take(self, index: int, candidates: Iterator[TakeParts]) -> None:
         """The first take the step's take predicate accepts becomes move ``index``."""
         for cards, onto, extra in candidates:
-            if accepted(judge_take, self.state, self.seat, cards, onto, extra):
+            if take_verdict(self.state, self.seat, cards, onto, extra) is not None:
                 action: Action = {"type": "take_pile", "cards": _codes(cards)}
                 if onto is not None:
                     action["onto"] = onto

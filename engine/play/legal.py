@@ -6,7 +6,7 @@ naturals by rank, its wild cards, the side's table analysed (:meth:`State.table
 <handfoot.engine.play.state.State.table>`), each rank's open and last meld on it, and whether the
 seat may go out now. One predicate a rule of play, each taking an action already read into cards:
 
-- :func:`judge_meld` (a meld action), :func:`judge_take` (taking the pile), :func:`judge_discard`
+- :func:`judge_meld` (a meld action), :func:`judge_take` (taking the pile; :func:`take_verdict`), :func:`judge_discard`
   (a discard; :func:`judge_discards`: the same of every card held, asked once), :func:`expect`
   (whose turn, which phase), :func:`~handfoot.engine.play.going_out.going_out_refusals` (going out).
 
@@ -24,9 +24,10 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from handfoot.engine.cards import Card, Rank
-from handfoot.engine.checks import check_discard_pile, check_opening
-from handfoot.engine.errors import Path, PlayError, Problem
+from handfoot.engine.checks import check_opening
+from handfoot.engine.errors import PlayError, Problem
 from handfoot.engine.melds import BookKind
+from handfoot.engine.pile import check_discard_pile, pile_refused, take_count, take_refusals
 from handfoot.engine.play.after import (
     Changed,
     Melds,
@@ -201,16 +202,6 @@ def expect(state: State, seat: int, phase: Phase) -> None:
         )
 
 
-def _hold(found: Facts, cards: Sequence[Card], groups: Callable[[], Sequence[tuple[Sequence[Card], Path]]]) -> int:
-    """How many ``cards`` (every card of an action) the action uses: ``card_not_held`` (by
-    :func:`~handfoot.engine.play.members.without`, at the path of the first use too many) when the
-    hand does not hold them all; ``groups`` gives the action's cards by member (cards, the
-    member's path), asked only then."""
-    if not found.holds(cards):
-        without(found.hand, [u for group, path in groups() for u in listed(group, *path)])
-    return len(cards)
-
-
 def _opening_score(state: State, side: int) -> int | None:
     return state.sides[side].score if state.rules.opening_thresholds else None
 
@@ -335,50 +326,122 @@ def judge_take(
 ) -> Verdict:
     """Taking the pile by ``seat``: its top card melded with ``cards`` from the hand (a new meld,
     or onto the side's meld ``onto``) and ``extra`` new melds, judged by the take's rule
-    (``checks.check_discard_pile``), the cards held, the opening (only the top card counting) or
-    each meld and the rules between melds, and the last cards. Raises :class:`PlayError` (paths
-    as the take's members)."""
-    expect(state, seat, "draw")
-    rules, me = state.rules, state.seats[seat]
-    found = facts(state, seat)
-    side = found.side
-    held = state.sides[side]
-    check = check_discard_pile(
-        cards, state.pile, rules, held.melds, state.pile_taken, state.frozen_turns > 0, held.burn, found.table
-    )
-    if not check.allowed:
-        raise take_refused(check.problems, onto is not None, bool(extra))
-    used = _hold(
-        found,
-        [*cards, *(c for m in extra for c in m)],
-        lambda: [(cards, ("cards",)), *((m, ("melds", i)) for i, m in enumerate(extra))],
-    )
+    (``pile.check_discard_pile``), the cards held, the opening (only the top card counting) or
+    each meld and the rules between melds, and the last cards: :func:`take_verdict` with its
+    refusals worded. Raises :class:`PlayError` (paths as the take's members)."""
+    verdict = take_verdict(state, seat, cards, onto, extra, True)
+    assert verdict is not None
+    return verdict
+
+
+def take_verdict(
+    state: State,
+    seat: int,
+    cards: Sequence[Card],
+    onto: int | None,
+    extra: Sequence[Sequence[Card]],
+    words: bool = False,
+) -> Verdict | None:
+    """The rules of a take (:func:`judge_take`), each decided before any refusal is worded (the
+    take's rule as bits, ``pile.take_refusals``): ``None`` at the first rule broken, for a caller
+    that asks whether (the listing and the mask, of each candidate); with ``words``,
+    :class:`PlayError` with the refusals instead (the step's). The side's melds are read from the
+    facts and each meld checked alone; the melds and table after the take are made only with
+    ``words`` (the take taken) or where a rule between melds may concern it."""
+    if state.phase != "draw" or seat != state.turn:
+        if not words:
+            return None
+        expect(state, seat, "draw")
+    cache = state._facts
+    found = cache.get(seat) if cache is not None else None
+    if found is None:
+        found = facts(state, seat)
+    used = _take_cards(state, found, cards, onto, extra, words)
+    if used is None:
+        return None
+    after = _take_melds(state, found, cards, onto, extra, words)
+    if after is None:
+        return None
+    melds, table, changed = after
+    taken = take_count(state.pile, state.rules)
+    left = len(found.hand) - len(used) + taken - 1
+    going_out: bool | None = False
+    if state.seats[seat].foot is None and left <= 1:
+        if table is None:  # what going out reads: the books after
+            if changed is not None:
+                table = table_changed(found.table, checks_after(found.table, changed), changed)
+            else:
+                assert melds is not None
+                table = analyse_table(melds, state.rules)
+        going_out = _last_cards(state, seat, table.books, left, words)
+        if going_out is None:
+            return None
+    return _new(Verdict, (melds, table, left, taken, going_out, changed))
+
+
+def _take_cards(
+    state: State, found: Facts, cards: Sequence[Card], onto: int | None, extra: Sequence[Sequence[Card]], words: bool
+) -> Sequence[Card] | None:
+    """Every hand card of a take, judged by the take's rule and held; ``None`` where refused (with
+    ``words``: :class:`PlayError`, the pile check's problems worded, or ``card_not_held``)."""
+    rules, pile = state.rules, state.pile
+    held = state.sides[found.side]
+    if words:
+        check = check_discard_pile(
+            cards, pile, rules, held.melds, state.pile_taken, state.frozen_turns > 0, held.burn, found.table
+        )
+        if not check.allowed:
+            raise take_refused(check.problems, onto is not None, bool(extra))
+    elif pile_refused(pile, rules, state.frozen_turns > 0, held.burn) or take_refusals(
+        pile[0], cards, rules, found.table, state.pile_taken, held.burn
+    ):
+        return None
+    used: Sequence[Card] = [*cards, *(c for m in extra for c in m)] if extra else cards
+    if not found.holds(used):
+        if not words:
+            return None
+        groups = [(cards, ("cards",)), *((m, ("melds", i)) for i, m in enumerate(extra))]
+        without(found.hand, [u for group, path in groups for u in listed(group, *path)])
+    return used
+
+
+def _take_melds(
+    state: State, found: Facts, cards: Sequence[Card], onto: int | None, extra: Sequence[Sequence[Card]], words: bool
+) -> tuple[Melds | None, Table | None, Changed | None] | None:
+    """A take's melds judged: the opening (the side has none), or each meld and the rules between
+    melds. ``(melds, table, checks)`` as a :class:`Verdict` keeps them (with ``words``, the melds
+    and table after the take; else the checks where no rule between melds concerns it), ``None``
+    where refused (with ``words``: :class:`PlayError`)."""
     top = state.pile[0]
-    table: Table | None = None
-    if not held.melds:  # the opening: the take and its melds, only the top card counting
+    if not found.melds:  # the opening: the take and its melds, only the top card counting
         if onto is not None:
+            if not words:
+                return None
             raise refuse("unknown_meld", "the side has no melds yet", ("onto",))
         opening = check_opening(
-            [(top, *cards), *extra], rules, state.round, (top,), _opening_score(state, side), state.pile_taken
+            [(top, *cards), *extra],
+            state.rules,
+            state.round,
+            (top,),
+            _opening_score(state, found.side),
+            state.pile_taken,
         )
         if not opening.met:
+            if not words:
+                return None
             raise take_refused(opening.problems, False, bool(extra))
-        melds: Melds = [(top, *cards), *map(tuple, extra)]
-        problems: list[Problem] = []
-    else:
-        new, adds = ([(top, *cards), *extra], ()) if onto is None else (extra, [(onto, (top, *cards))])
-        changed, problems = meld_checks(state, found, new, adds)
-        if not problems:
-            melds, table, problems = table_after_melds(state, found, new, adds, changed)
+        return [(top, *cards), *map(tuple, extra)], None, None
+    new, adds = ([(top, *cards), *extra], ()) if onto is None else (extra, [(onto, (top, *cards))])
+    if not words:
+        melds, table, changed, problems = melds_after(state, found, new, adds, False)
+        return None if problems else (melds, table, changed)
+    # the take taken: its melds and table, for the successor
+    checks, problems = meld_checks(state, found, new, adds)
+    if not problems:
+        after, table, problems = table_after_melds(state, found, new, adds, checks)
     if problems:
         raise take_refused(problems, onto is not None, bool(extra))
-    left = len(found.hand) - used + check.cards - 1
-    if me.foot is None and left <= 1:
-        table = table or analyse_table(melds, rules)
-        going_out = bool(_last_cards(state, seat, table.books, left))
-    else:
-        going_out = False
-    return _new(Verdict, (melds, table, left, check.cards, going_out, None))
+    return after, table, None
 
 
 def judge_discard(state: State, seat: int, card: Card) -> Verdict:

@@ -20,18 +20,16 @@ from operator import attrgetter
 from typing import Any
 
 from handfoot.engine.cards import Card, parse_cards
-from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import cards_points
 from handfoot.engine.play.legal import (
-    Verdict,
     accepted,
     facts,
     going_out_refusals,
     judge_ask,
     judge_discards,
-    judge_take,
     meld_verdict,
     sorted_hand,
+    take_verdict,
 )
 from handfoot.engine.play.state import State
 from handfoot.engine.rules import RuleSet
@@ -242,11 +240,11 @@ def _take_bodies(state: State, seat: int, onto: int | None) -> tuple[list[Body],
     taken = 0
     for cards in candidates:
         extra: tuple[tuple[Card, ...], ...] = ()
-        verdict = _take(state, seat, cards, onto, extra)
+        verdict = take_verdict(state, seat, cards, onto, extra)
         if verdict is None and not opened:
             extra = rest_melds(me.hand, cards, state.rules)
             # every further meld the rest of the hand starts, counted with the take
-            verdict = _take(state, seat, cards, onto, extra) if extra else None
+            verdict = take_verdict(state, seat, cards, onto, extra) if extra else None
         if verdict is not None:
             body: Body = {"type": "take_pile", "cards": _codes(cards), "onto": onto}
             if extra:
@@ -254,17 +252,6 @@ def _take_bodies(state: State, seat: int, onto: int | None) -> tuple[list[Body],
             out.append(body)
             taken = verdict.taken
     return out, taken
-
-
-def _take(
-    state: State, seat: int, cards: Sequence[Card], onto: int | None, extra: Sequence[Sequence[Card]]
-) -> Verdict | None:
-    """The step's take predicate (:func:`~handfoot.engine.play.legal.judge_take`) asked of cards:
-    its verdict, or ``None`` where refused."""
-    try:
-        return judge_take(state, seat, cards, onto, extra)
-    except PlayError:
-        return None
 
 
 def _open_meld_of(state: State, seat: int, table: Table) -> int | None:
