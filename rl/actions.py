@@ -53,9 +53,8 @@ Standard library and the engine only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
-from itertools import chain
 from typing import Any
 
 from handfoot.engine.cards import DECK, Card, Rank
@@ -263,21 +262,25 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
     yield cards, onto, extra
 
 
-def _fitting(moves: _Moves, cards: list[Card], to: int | None, shed: bool = False) -> Iterable[list[Card]]:
+def _fitting(moves: _Moves, cards: list[Card], to: int | None, shed: bool = False) -> Iterator[list[Card]]:
     """``cards``, then as many of them as fit under ``book_max_size`` (new, or onto meld ``to``) if
     fewer, then (``shed``) up to three cards fewer, as the listing sheds a part of one kind of card;
     only those the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies
-    to each new meld and addition) accepts, so that the step's predicate is not asked in vain. The
-    shed ones are read only once those before them were refused."""
+    to each new meld and addition) accepts, so that the step's predicate is not asked in vain. Each
+    is checked only once those before it were refused."""
     rules, found = moves.state.rules, moves.facts
     onto, comp = ((), None) if to is None else (found.melds[to], found.composition(to))
     room = len(cards) if rules.book_max_size is None else rules.book_max_size - len(onto)
-    options = [cards, cards[:room]] if 0 < room < len(cards) else [cards]
-    valid = [option for option in options if validate_meld(option, rules, onto, comp).valid]
-    if not shed or len(options[-1]) < 2:
-        return valid
-    fewer = (options[-1][:-k] for k in range(1, min(_SHED, len(options[-1]) - 1) + 1))
-    return chain(valid, (option for option in fewer if validate_meld(option, rules, onto, comp).valid))
+    if validate_meld(cards, rules, onto, comp).valid:
+        yield cards
+    if 0 < room < len(cards):
+        cards = cards[:room]
+        if validate_meld(cards, rules, onto, comp).valid:
+            yield cards
+    if shed and len(cards) >= 2:
+        for k in range(1, min(_SHED, len(cards) - 1) + 1):
+            if validate_meld(fewer := cards[:-k], rules, onto, comp).valid:
+                yield fewer
 
 
 _NONE: tuple[()] = ()
