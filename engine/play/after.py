@@ -72,6 +72,12 @@ def meld_checks(
     without ``words``, only the first (as the check worded it): whether, not why."""
     rules, melds = state.rules, found.melds
     count = len(melds)
+    if not adds and len(new) == 1:  # one new meld: most candidates
+        check = validate_meld(new[0], rules)
+        if not check.problems:
+            return {count: check}, []
+        if not words:
+            return {}, list(check.problems)
     changed: Changed = {}
     problems: list[Problem] = []
     # a meld added to twice: the second addition reads the first
