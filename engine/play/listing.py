@@ -20,7 +20,7 @@ from operator import attrgetter
 from typing import Any
 
 from handfoot.engine.cards import Card, parse_cards
-from handfoot.engine.melds import cards_points
+from handfoot.engine.melds import cards_points, validate_meld
 from handfoot.engine.play.legal import (
     accepted,
     facts,
@@ -122,19 +122,35 @@ def combine(parts: Sequence[Part]) -> Part | None:
     """The ``parts`` as one, a part left out when it shares a card with one before it (a wild card
     two parts both offer: the first keeps it; a part holding two copies of one card, too);
     ``None`` when empty."""
-    new: list[tuple[Card, ...]] = []
-    adds: list[tuple[int, tuple[Card, ...]]] = []
-    burn: list[Card] = []
+    return _joined([parts[i] for i in _kept(parts)])
+
+
+def _kept(parts: Sequence[Part]) -> list[int]:
+    """The indexes of the ``parts`` :func:`combine` keeps, in order: of ``parts[:n]`` it keeps
+    those below ``n``."""
     used: set[int] = set()
-    for part in parts:
+    kept: list[int] = []
+    for i, part in enumerate(parts):
         keys = list(map(_key_of, _cards_of(part)))
         if len(set(keys)) < len(keys) or not used.isdisjoint(keys):
             continue
         used.update(keys)
+        kept.append(i)
+    return kept
+
+
+def _joined(parts: Sequence[Part]) -> Part | None:
+    """``parts`` (sharing no card) as one part, ``None`` when none."""
+    if not parts:
+        return None
+    new: list[tuple[Card, ...]] = []
+    adds: list[tuple[int, tuple[Card, ...]]] = []
+    burn: list[Card] = []
+    for part in parts:
         new += part[0]
         adds += part[1]
         burn += part[2]
-    return (tuple(new), tuple(adds), tuple(burn)) if used else None
+    return (tuple(new), tuple(adds), tuple(burn))
 
 
 _key_of = attrgetter("key")
@@ -194,17 +210,37 @@ def _shed(part: Part) -> Part | None:
     return ((meld[:-1],), _NO, _NO) if len(meld) > 1 else None
 
 
+def _first_combined(state: State, seat: int, parts: Sequence[Part]) -> Part | None:
+    """The first of :func:`combine` of ``parts[:n]``, ``n`` from all down to two, that is more than
+    one part and that the step's meld predicate accepts, or ``None``. Each distinct combination is
+    judged once; one holding a meld or addition the meld rule (``melds.validate_meld``, which the
+    predicate applies to each meld alone) refuses is refused unasked."""
+    kept = _kept(parts)
+    if len(kept) < 2:
+        return None
+    least = sum(1 for i in kept if i < 2)  # combine(parts[:2]) keeps these
+    rules, found = state.rules, facts(state, seat)
+    for m, i in enumerate(kept):  # the first kept part the meld rule refuses: no combination holds it
+        new, adds, _ = parts[i]
+        if not all(validate_meld(c, rules).valid for c in new) or not all(
+            validate_meld(c, rules, found.melds[to], found.composition(to)).valid for to, c in adds
+        ):
+            kept = kept[:m]
+            break
+    for m in range(len(kept), max(least, 2) - 1, -1):
+        combined = _joined([parts[i] for i in kept[:m]])
+        if combined is not None and combined not in parts and meld_verdict(state, seat, *combined) is not None:
+            return combined
+    return None
+
+
 def _meld_bodies(state: State, seat: int, parts: Sequence[Part]) -> list[Body]:
     """The meld bodies accepted now, of the candidate ``parts`` (:func:`card_parts`), each judged
     by the step's meld predicate: all of them as one action first (:func:`combine`; dropping parts
     from the end until one is accepted), then each part alone (shedding a few cards where the part
     whole is refused: a hand must keep two)."""
-    out: list[Part] = []
-    for n in range(len(parts), 1, -1):
-        combined = combine(parts[:n])
-        if combined is not None and combined not in parts and meld_verdict(state, seat, *combined) is not None:
-            out.append(combined)
-            break
+    combined = _first_combined(state, seat, parts)
+    out: list[Part] = [] if combined is None else [combined]
     for part in parts:
         found: Part | None = part
         for _ in range(_TRIES):
