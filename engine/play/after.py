@@ -72,11 +72,16 @@ def meld_checks(
     without ``words``, only the first (as the check worded it): whether, not why."""
     rules, melds = state.rules, found.melds
     count = len(melds)
-    if not adds and len(new) == 1:  # one new meld: most candidates
-        check = validate_meld(new[0], rules)
-        if not check.problems:
-            return {count: check}, []
-        if not words:
+    if len(new) + len(adds) == 1:  # one new meld or addition: most candidates
+        if new:
+            at, check = count, validate_meld(new[0], rules)
+        elif 0 <= (at := adds[0][0]) < count:
+            check = validate_meld(adds[0][1], rules, melds[at], found.composition(at))
+        else:
+            at, check = -1, None  # no such meld: worded below
+        if check is not None and not check.problems:
+            return {at: check}, []
+        if check is not None and not words:
             return {}, list(check.problems)
     changed: Changed = {}
     problems: list[Problem] = []
