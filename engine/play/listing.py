@@ -210,17 +210,20 @@ def _shed(part: Part) -> Part | None:
     return ((meld[:-1],), _NO, _NO) if len(meld) > 1 else None
 
 
-def _first_combined(state: State, seat: int, parts: Sequence[Part]) -> Part | None:
+def _first_combined(state: State, seat: int, parts: Sequence[Part], whole: set[int]) -> Part | None:
     """The first of :func:`combine` of ``parts[:n]``, ``n`` from all down to two, that is more than
     one part and that the step's meld predicate accepts, or ``None``. Each distinct combination is
     judged once; one holding a meld or addition the meld rule (``melds.validate_meld``, which the
-    predicate applies to each meld alone) refuses is refused unasked."""
+    predicate applies to each meld alone) refuses is refused unasked. ``whole``: the parts the
+    predicate accepted alone (the meld rule accepts them)."""
     kept = _kept(parts)
     if len(kept) < 2:
         return None
     least = sum(1 for i in kept if i < 2)  # combine(parts[:2]) keeps these
     rules, found = state.rules, facts(state, seat)
     for m, i in enumerate(kept):  # the first kept part the meld rule refuses: no combination holds it
+        if i in whole:
+            continue
         new, adds, _ = parts[i]
         if not all(validate_meld(c, rules).valid for c in new) or not all(
             validate_meld(c, rules, found.melds[to], found.composition(to)).valid for to, c in adds
@@ -238,20 +241,27 @@ def _meld_bodies(state: State, seat: int, parts: Sequence[Part]) -> list[Body]:
     """The meld bodies accepted now, of the candidate ``parts`` (:func:`card_parts`), each judged
     by the step's meld predicate: all of them as one action first (:func:`combine`; dropping parts
     from the end until one is accepted), then each part alone (shedding a few cards where the part
-    whole is refused: a hand must keep two)."""
-    combined = _first_combined(state, seat, parts)
-    out: list[Part] = [] if combined is None else [combined]
-    for part in parts:
+    whole is refused: a hand must keep two). The parts alone are judged first: a part accepted
+    whole needs no check of its melds for the combinations."""
+    out: list[Part] = []
+    whole: set[int] = set()
+    for i, part in enumerate(parts):
         found: Part | None = part
-        for _ in range(_TRIES):
-            if found is None or meld_verdict(state, seat, *found) is not None:
+        for tries in range(_TRIES):
+            if found is None:
+                break
+            if meld_verdict(state, seat, *found) is not None:
+                if not tries:
+                    whole.add(i)
                 break
             found = _shed(found)
         else:
             found = None
         if found is not None and found not in out:
             out.append(found)
-    return [body_of(part) for part in out]
+    # a combination holds two parts at least: it equals none of them
+    combined = _first_combined(state, seat, parts, whole)
+    return [body_of(part) for part in ([combined, *out] if combined is not None else out)]
 
 
 def _take_bodies(state: State, seat: int, onto: int | None) -> tuple[list[Body], int]:
