@@ -106,6 +106,8 @@ INDEX: dict[str, int] = {name: i for i, name in enumerate(ACTIONS)}
 _MELD_INDEX = {rank: INDEX[f"meld:{rank}"] for rank in MELD_RANKS}
 _WILD_ONTO_INDEX = {rank: INDEX[f"wild_onto:{rank}"] for rank in RANKS}
 _BURN_INDEX = {rank: INDEX[f"burn:{rank}"] for rank in RANKS}
+_JOKER_INDEX = {rank: INDEX[f"meld:{rank}:joker"] for rank in RANKS}
+_WILD_ONTO_JOKER_INDEX = {rank: INDEX[f"wild_onto:{rank}:joker"] for rank in RANKS}
 
 
 class Move:
@@ -284,6 +286,7 @@ def _fitting(moves: _Moves, cards: list[Card], to: int | None, shed: bool = Fals
 
 
 _NONE: tuple[()] = ()
+_NO_MELDS = (None, None)  # melds_of a rank the side has no meld of
 _SHED = 3  # cards a macro's meld may shed to be accepted, as the listing's parts may
 
 
@@ -414,7 +417,8 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
             if rank in naturals or (rank == "wild" and wilds):
                 moves.first_meld(_MELD_INDEX[rank], _meld_candidates(moves, rank))
         for rank in RANKS:
-            if wilds:
+            # a wild card goes onto a meld of the rank: none, no candidate (most ranks)
+            if wilds and moves.melds_of(rank) != _NO_MELDS:
                 moves.first_meld(_WILD_ONTO_INDEX[rank], _wild_onto_candidates(moves, rank))
             if rank in naturals:
                 moves.first_meld(_BURN_INDEX[rank], _burn_candidates(moves, rank))
@@ -439,9 +443,10 @@ def _more_moves(moves: _Moves) -> None:
         moves.first_meld(INDEX["meld:wild:new"], _new_wild_meld_candidates(moves))
     if moves.state.phase == "play" and moves.jokers:
         for rank in RANKS:
-            moves.first_meld(INDEX[f"meld:{rank}:joker"], _meld_joker_candidates(moves, rank))
-            if not moves.naturals(rank):  # as the listing offers a wild card alone: for a rank not held
-                moves.first_meld(INDEX[f"wild_onto:{rank}:joker"], _wild_onto_candidates(moves, rank, joker=True))
+            if moves.naturals(rank):  # a joker macro melds the naturals of its rank
+                moves.first_meld(_JOKER_INDEX[rank], _meld_joker_candidates(moves, rank))
+            elif moves.melds_of(rank) != _NO_MELDS:  # as the listing offers a wild card alone: a rank not held
+                moves.first_meld(_WILD_ONTO_JOKER_INDEX[rank], _wild_onto_candidates(moves, rank, joker=True))
 
 
 def index_for(state: State, action: Action, moves: Mapping[int, Move] | None = None) -> int | None:
