@@ -16,8 +16,6 @@ from handfoot.engine.cards import Card
 from handfoot.engine.play.state import EndReason, Phase, Seat, Side, State, seat_with, side_with, successor
 from handfoot.engine.rules import RuleSet
 
-_HAND, _FOOT, _PLAYED = attrgetter("hand"), attrgetter("foot"), attrgetter("played_from_foot")
-_MELDS, _RED_THREES, _BURN = attrgetter("melds"), attrgetter("red_threes"), attrgetter("burn")
 _IS_RED_THREE = attrgetter("is_red_three")
 
 
@@ -58,12 +56,13 @@ class Work:
         self.state = state
         self.rules: RuleSet = state.rules
         seats, sides = state.seats, state.sides
-        self.hands: list[Sequence[Card]] = list(map(_HAND, seats))
-        self.feet: list[Sequence[Card] | None] = list(map(_FOOT, seats))
-        self.played: list[bool] = list(map(_PLAYED, seats))
-        self.melds: list[Sequence[tuple[Card, ...]]] = list(map(_MELDS, sides))
-        self.red_threes: list[tuple[Card, ...]] = list(map(_RED_THREES, sides))
-        self.burn: list[tuple[Card, ...]] = list(map(_BURN, sides))
+        # comprehensions: the interpreter's specialised attribute read beats an attrgetter map here
+        self.hands: list[Sequence[Card]] = [x.hand for x in seats]
+        self.feet: list[Sequence[Card] | None] = [x.foot for x in seats]
+        self.played: list[bool] = [x.played_from_foot for x in seats]
+        self.melds: list[Sequence[tuple[Card, ...]]] = [x.melds for x in sides]
+        self.red_threes: list[tuple[Card, ...]] = [x.red_threes for x in sides]
+        self.burn: list[tuple[Card, ...]] = [x.burn for x in sides]
         self.stock: tuple[Card, ...] = state.stock
         self.pile: tuple[Card, ...] = state.pile
         self.turn = state.turn
