@@ -170,6 +170,96 @@ class State:
         )
 
 
+# A step builds a Seat, a Side and a State at every action. A frozen dataclass's __init__ writes each
+# member through object.__setattr__, a call several times the cost of a plain store: the builders
+# below write the members into a subclass with the same slots and a plain setattr, then make the
+# object the frozen class itself (the same layout, so __class__ may be assigned): a Seat, Side or
+# State like any other, equal, hashed and frozen as one built by its __init__.
+class _OpenSeat(Seat):
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+
+class _OpenSide(Side):
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+
+class _OpenState(State):
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+
+_blank = object.__new__
+
+
+def seat_with(seat: Seat, hand: tuple[Card, ...], foot: tuple[Card, ...] | None, played_from_foot: bool) -> Seat:
+    """``seat`` (its name and side) holding ``hand`` and ``foot``: ``Seat(seat.name, seat.side, hand,
+    foot, played_from_foot)``, built without the frozen ``__init__``."""
+    new: Any = _blank(_OpenSeat)
+    new.name, new.side, new.hand, new.foot, new.played_from_foot = (
+        seat.name,
+        seat.side,
+        hand,
+        foot,
+        played_from_foot,
+    )
+    new.__class__ = Seat
+    return new  # type: ignore[no-any-return]
+
+
+def side_with(
+    side: Side, melds: tuple[tuple[Card, ...], ...], red_threes: tuple[Card, ...], burn: tuple[Card, ...]
+) -> Side:
+    """``side`` (its name and score) with ``melds``, ``red_threes`` and ``burn``: ``Side(side.name,
+    melds, red_threes, burn, side.score)``, nothing computed of it yet, built without the frozen
+    ``__init__``."""
+    new: Any = _blank(_OpenSide)
+    new.name, new.melds, new.red_threes, new.burn, new.score = side.name, melds, red_threes, burn, side.score
+    new._table = new._book_values = new._view = None
+    new.__class__ = Side
+    return new  # type: ignore[no-any-return]
+
+
+def successor(
+    before: State,
+    sides: tuple[Side, ...],
+    seats: tuple[Seat, ...],
+    stock: tuple[Card, ...],
+    pile: tuple[Card, ...],
+    turn: int,
+    phase: Phase,
+    pile_taken: bool,
+    frozen_turns: int,
+    asked: bool,
+    permission: bool | None,
+    answerer: int | None,
+    ended: EndReason | None,
+    out_side: int | None,
+    history: tuple[Event, ...],
+) -> State:
+    """The state one step after ``before``: its rules, round and seed, ``step`` one more, with the
+    other members given (as :class:`State` names them); nothing computed of it yet. Equal to the
+    ``State(...)`` of the same members, built without the frozen ``__init__``."""
+    new: Any = _blank(_OpenState)
+    new.preset, new.overrides, new.play, new.round, new.seed = (
+        before.preset,
+        before.overrides,
+        before.play,
+        before.round,
+        before.seed,
+    )
+    new.sides, new.seats, new.stock, new.pile, new.turn, new.phase = sides, seats, stock, pile, turn, phase
+    new.step, new.pile_taken, new.frozen_turns, new.asked = before.step + 1, pile_taken, frozen_turns, asked
+    new.permission, new.answerer, new.ended, new.out_side = permission, answerer, ended, out_side
+    new._rules, new.history, new._facts, new._by_side = before._rules, history, None, None
+    new.__class__ = State
+    return new  # type: ignore[no-any-return]
+
+
 def _codes(cards: Sequence[Card]) -> list[str]:
     return [c.code for c in cards]
 

@@ -109,9 +109,9 @@ def _take_pile(state: State, seat: int, action: Action) -> Apply:
         work = Work(state)
         hand_after = without(state.seats[seat].hand, [(c, ()) for group in (cards, *extra) for c in group])
         work.hands[seat] = hand_after + list(state.pile[1 : verdict.taken])
-        work.pile = list(state.pile[verdict.taken :])
+        work.pile = state.pile[verdict.taken :]
         assert verdict.melds is not None
-        work.melds[side] = [list(m) for m in verdict.melds]
+        work.melds[side] = verdict.melds  # read, never edited, by the step
         work.pile_taken, work.phase = True, "play"
         if state.seats[seat].foot is None:
             work.played[seat] = True
@@ -143,13 +143,15 @@ def melded(state: State, seat: int, cards: MeldCards, verdict: Verdict) -> State
     used = [(c, ()) for group in (*new, *(m for _, m in adds), burn) for c in group]
     work.hands[seat] = without(state.seats[seat].hand, used)
     if verdict.melds is not None:
-        work.melds[side] = [list(m) for m in verdict.melds]
+        work.melds[side] = verdict.melds  # read, never edited, by the step
     elif new or adds:  # judged meld by meld (verdict.checks): the melds laid here, once
-        melds = work.melds[side]
+        melds = list(work.melds[side])
         for to, group in adds:
-            melds[to] += group
-        melds += map(list, new)
-    work.burn[side] += burn
+            melds[to] = (*melds[to], *group)
+        melds += map(tuple, new)
+        work.melds[side] = melds
+    if burn:
+        work.burn[side] = (*work.burn[side], *burn)
     if state.seats[seat].foot is None:
         work.played[seat] = True
     _after_cards_leave(work, seat, verdict.going_out)
@@ -189,7 +191,7 @@ def _discard(state: State, seat: int, action: Action) -> Apply:
     def apply() -> State:
         work = Work(state)
         work.hands[seat] = without(me.hand, [(card, ("card",))])
-        work.pile.insert(0, card)
+        work.pile = (card, *state.pile)
         if verdict.going_out:
             work.end_round("went_out", me.side)
         else:
