@@ -21,10 +21,10 @@ from typing import Any
 
 from handfoot.engine.cards import Card, parse_cards
 from handfoot.engine.melds import cards_points, validate_meld
+from handfoot.engine.play.going_out import going_out_refusals
 from handfoot.engine.play.legal import (
     accepted,
     facts,
-    going_out_refusals,
     judge_ask,
     judge_discards,
     meld_verdict,

@@ -36,15 +36,14 @@ from collections.abc import Callable, Mapping, Sequence
 from handfoot.engine.cards import Card, parse_cards
 from handfoot.engine.errors import HandFootError, PlayError, Problem
 from handfoot.engine.play.after import table_after
+from handfoot.engine.play.going_out import going_out_refusals, needs_permission
 from handfoot.engine.play.legal import (
     Verdict,
     expect,
-    going_out_refusals,
     judge_ask,
     judge_discard,
     judge_meld,
     judge_take,
-    needs_permission,
 )
 from handfoot.engine.play.members import (
     ACTION_MEMBERS,

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from handfoot.engine.play import new_round
 from handfoot.engine.play import going_out as going_out_module
+from handfoot.engine.play import new_round
 from handfoot.engine.play.bots import choose, greedy_policy, random_policy
 from handfoot.engine.play.going_out import going_out_reasons
 from tests.engine.play.helpers import table_of
