@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import flask
 from sqlalchemy import (
@@ -173,10 +174,17 @@ def make_engine(url: str, *, sqlite_synchronous: str | None = None, **kwargs: An
 
 
 def sqlite_file(url: str) -> Path | None:
-    """The file of the SQLite database ``url``; ``None`` for another backend or an in-memory one."""
+    """The file of the SQLite database ``url``, a path or SQLite's URI filename (``file:PATH`` with
+    ``uri=true``); ``None`` for another backend or an in-memory database."""
     sa_url = make_url(normalize_database_url(url))
     database = sa_url.database or ""
-    if sa_url.get_backend_name() != "sqlite" or database in ("", ":memory:") or database.startswith("file::memory:"):
+    if sa_url.get_backend_name() != "sqlite":
+        return None
+    if sa_url.query.get("uri") == "true" and database.startswith("file:"):
+        if sa_url.query.get("mode") == "memory":
+            return None
+        database = urlsplit(database).path
+    if database in ("", ":memory:"):
         return None
     return Path(database).expanduser()
 

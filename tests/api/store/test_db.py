@@ -18,7 +18,7 @@ from sqlalchemy import select, text
 from handfoot.server import create_app, migrate
 from handfoot.server.cli import main
 from handfoot.server.config import load_config, sqlite_synchronous_from_env
-from handfoot.server.db import get_db, make_engine
+from handfoot.server.db import get_db, make_engine, sqlite_file
 from handfoot.server.models import ApiKey
 from tests.helpers.games import SEED_ROUND_1, TEAMS
 
@@ -121,3 +121,28 @@ def test_the_server_command_prints_its_own_version() -> None:
     result = CliRunner().invoke(main, ["--version"])
     assert result.exit_code == 0
     assert result.output == f"handfoot-server {version('handfoot-server')}\n"
+
+
+@pytest.mark.parametrize(
+    ("url", "file"),
+    [
+        ("sqlite:////srv/handfoot/h.db", "/srv/handfoot/h.db"),
+        ("sqlite:///file:/srv/handfoot/h.db?mode=ro&uri=true", "/srv/handfoot/h.db"),
+        ("sqlite:///file:///srv/handfoot/h.db?uri=true", "/srv/handfoot/h.db"),
+        ("sqlite:///file:h.db?mode=rw&uri=true", "h.db"),
+        ("sqlite:///file::memory:?uri=true", None),
+        ("sqlite:///file:shared?mode=memory&cache=shared&uri=true", None),
+        ("sqlite://", None),
+        ("postgresql+psycopg://postgres@127.0.0.1/h", None),
+    ],
+)
+def test_a_sqlite_url_names_its_file_in_either_form(url: str, file: str | None) -> None:
+    """A path, or SQLite's URI filename (``file:...?uri=true``): the file the server opens, never a
+    folder named ``file:`` made in the working directory (``make_engine`` makes the file's folder)."""
+    assert sqlite_file(url) == (None if file is None else Path(file))
+
+
+def test_an_engine_on_a_uri_filename_makes_no_folder_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    make_engine(f"sqlite:///file:{tmp_path}/db/h.db?mode=rwc&uri=true").dispose()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["db"]
