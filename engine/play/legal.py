@@ -280,10 +280,7 @@ def meld_verdict(
         if not words:
             return None
         expect(state, seat, "play")
-    cache = state._facts
-    found = cache.get(seat) if cache is not None else None
-    if found is None:
-        found = facts(state, seat)
+    found = facts(state, seat)
     cards = meld_cards(found, new, adds, burn, words)
     if cards is None:
         return None
@@ -352,10 +349,7 @@ def take_verdict(
         if not words:
             return None
         expect(state, seat, "draw")
-    cache = state._facts
-    found = cache.get(seat) if cache is not None else None
-    if found is None:
-        found = facts(state, seat)
+    found = facts(state, seat)
     used = _take_cards(state, found, cards, onto, extra, words)
     if used is None:
         return None
