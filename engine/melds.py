@@ -230,6 +230,16 @@ def _checks_made(rules: RuleSet) -> dict[tuple[int, int, int], MeldCheck]:
     return {}
 
 
+def checks_kept(rules: RuleSet) -> dict[tuple[int, int, int], MeldCheck]:
+    """The checks :func:`meld_of` keeps under ``rules``, by ``(composition, size, cards added onto a
+    meld of this many)``, for a caller that checks many melds at once (a table): a composition
+    without threes (``comp & THREE_FIELD`` zero) found here is :func:`meld_of`'s answer, read
+    without a call a meld; one not found is asked of :func:`meld_of`, which makes and keeps it."""
+    return _checks_made(rules)
+
+
+#: The field of a composition that counts threes: a meld holding none is checked by its composition.
+THREE_FIELD = MELD_CARDS_MAX << RANK_BITS * RANK_INDEX[Rank.THREE]
 _CHECKS_KEPT = 4096  # a game meets a few hundred compositions; past this many, start again
 
 
