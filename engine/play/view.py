@@ -140,7 +140,7 @@ def _side_part(state: State, j: int) -> tuple[Any, ...]:
         table = state.table(j)
         part = (
             held.name,
-            tuple([c.code for c in m] for m in held.melds),  # lists kept, never handed out: copied
+            tuple([[c.code for c in m] for m in held.melds]),  # lists kept, never handed out: copied
             tuple(map(_complete, table.checks)),
             table.books.as_dict(),
             _value_dicts(state.book_values(j)),
