@@ -144,7 +144,7 @@ def validate_meld(
         comp = onto_composition + sum(map(_composition_of, cards))
     else:
         comp = sum(map(_composition_of, [*onto, *cards] if onto else cards))
-    if not comp >> _THREE_SHIFT & MELD_CARDS_MAX:  # meld_of's own look-up, without two calls more
+    if not comp & THREE_FIELD:  # meld_of's own look-up, without two calls more
         global _made_last
         made = _made_last
         if made[0] is not rules:
@@ -252,7 +252,7 @@ def meld_of(
     cards are read only when the composition holds threes (their colour); without threes the check
     depends on the composition, the size and how many cards ``onto`` holds, and is made once per
     rule set (tables, the step, the listing and the mask check the same melds again and again)."""
-    if comp >> _THREE_SHIFT & MELD_CARDS_MAX:
+    if comp & THREE_FIELD:
         return _meld_of(comp, size, cards, onto, rules, mr)
     key = (comp, size, len(onto) if onto and cards else 0)
     made = _checks_made(rules)
