@@ -12,7 +12,7 @@ from enum import Enum
 from operator import attrgetter
 from typing import NamedTuple
 
-from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, Card, Rank
+from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, THREE_FIELD, Card, Rank
 from handfoot.engine.errors import Problem
 from handfoot.engine.rules import RuleSet, per_rules
 
@@ -148,14 +148,14 @@ def validate_meld(
         global _made_last
         made = _made_last
         if made[0] is not rules:
-            made = _made_last = (rules, _checks_made(rules))
+            made = _made_last = (rules, checks_kept(rules))
         check = made[1].get((comp, size, added if cards else 0))
         if check is not None:
             return check
     return meld_of(comp, size, cards, onto, rules, meld_rules(rules))
 
 
-#: The rule set :func:`validate_meld` last read its checks of (:func:`_checks_made`), and those checks.
+#: The rule set :func:`validate_meld` last read its checks of (:func:`checks_kept`), and those checks.
 _made_last: tuple[RuleSet | None, dict[tuple[int, int, int], MeldCheck]] = (None, {})
 
 
@@ -224,22 +224,12 @@ def meld_rules(rules: RuleSet) -> MeldRules:
 
 
 @per_rules
-def _checks_made(rules: RuleSet) -> dict[tuple[int, int, int], MeldCheck]:
+def checks_kept(rules: RuleSet) -> dict[tuple[int, int, int], MeldCheck]:
     """The meld checks :func:`meld_of` has made under ``rules``, by ``(composition, size, cards
-    added onto a meld of this many)``: what a check of a meld without threes reads."""
+    added onto a meld of this many)``: what a check of a meld without threes reads (a table too)."""
     return {}
 
 
-def checks_kept(rules: RuleSet) -> dict[tuple[int, int, int], MeldCheck]:
-    """The checks :func:`meld_of` keeps under ``rules``, by ``(composition, size, cards added onto a
-    meld of this many)``, for a caller that checks many melds at once (a table): a composition
-    without threes (``comp & THREE_FIELD`` zero) found here is :func:`meld_of`'s answer, read
-    without a call a meld; one not found is asked of :func:`meld_of`, which makes and keeps it."""
-    return _checks_made(rules)
-
-
-#: The field of a composition that counts threes: a meld holding none is checked by its composition.
-THREE_FIELD = MELD_CARDS_MAX << RANK_BITS * RANK_INDEX[Rank.THREE]
 _CHECKS_KEPT = 4096  # a game meets a few hundred compositions; past this many, start again
 
 
@@ -255,7 +245,7 @@ def meld_of(
     if comp & THREE_FIELD:
         return _meld_of(comp, size, cards, onto, rules, mr)
     key = (comp, size, len(onto) if onto and cards else 0)
-    made = _checks_made(rules)
+    made = checks_kept(rules)
     check = made.get(key)
     if check is None:
         if len(made) >= _CHECKS_KEPT:

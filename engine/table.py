@@ -6,9 +6,9 @@ from collections.abc import Iterable, Sequence
 from operator import attrgetter
 from typing import NamedTuple
 
-from handfoot.engine.cards import MELD_CARDS_MAX, Card
+from handfoot.engine.cards import MELD_CARDS_MAX, THREE_FIELD, Card
 from handfoot.engine.errors import Path, Problem
-from handfoot.engine.melds import THREE_FIELD, BookKind, MeldCheck, checks_kept, meld_of, meld_rules, validate_meld
+from handfoot.engine.melds import BookKind, MeldCheck, checks_kept, meld_of, meld_rules, validate_meld
 from handfoot.engine.rules import Contract, RuleSet, per_rules
 
 
