@@ -79,6 +79,8 @@ _SUIT_INDEX: dict[Suit | None, int] = {suit: i for i, suit in enumerate(Suit)} |
 RANK_BITS = 8
 #: The most cards of one meld that a composition counts exactly.
 MELD_CARDS_MAX = (1 << RANK_BITS) - 1
+#: The field of a composition that counts threes (a meld without threes is checked by its composition).
+THREE_FIELD = MELD_CARDS_MAX << RANK_BITS * RANK_INDEX[Rank.THREE]
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,25 +51,27 @@ def check_opening(
     """
     table = analyse_table(melds, rules)
     problems = list(table.problems)
-    melded: Counter[Card] = Counter(c for meld in melds for c in meld)
     excluded: list[Card] = []
-    for i, card in enumerate(from_pile):
-        if melded[card] <= 0:
-            problems.append(
-                Problem(
-                    "pile_card_not_in_melds",
-                    f"{card.code} from the pile is not in the melds (or is listed more often than melded)",
-                    ("from_pile", i),
+    if from_pile:  # the melded cards counted only here (a Card hashes in Python)
+        cards: Counter[Card] = Counter(c for meld in melds for c in meld)
+        melded = cards.copy()
+        for i, card in enumerate(from_pile):
+            if melded[card] <= 0:
+                problems.append(
+                    Problem(
+                        "pile_card_not_in_melds",
+                        f"{card.code} from the pile is not in the melds (or is listed more often than melded)",
+                        ("from_pile", i),
+                    )
                 )
-            )
-            continue
-        melded[card] -= 1
-        if i > 0 and rules.opening_pile_top_only:
-            excluded.append(card)
-    if from_pile:  # the take itself: the rule of POST /v1/discard-pile/check, applied once
+                continue
+            melded[card] -= 1
+            if i > 0 and rules.opening_pile_top_only:
+                excluded.append(card)
+        # the take itself: the rule of POST /v1/discard-pile/check, applied once
         problems += take_problems(
             from_pile[0],
-            list((Counter(c for m in melds for c in m) - Counter(from_pile)).elements()),
+            list((cards - Counter(from_pile)).elements()),
             rules,
             table,
             taken_before,

@@ -12,7 +12,7 @@ from enum import Enum
 from operator import attrgetter
 from typing import NamedTuple
 
-from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, Card, Rank
+from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, THREE_FIELD, Card, Rank
 from handfoot.engine.errors import Problem
 from handfoot.engine.rules import RuleSet, per_rules
 
@@ -144,18 +144,18 @@ def validate_meld(
         comp = onto_composition + sum(map(_composition_of, cards))
     else:
         comp = sum(map(_composition_of, [*onto, *cards] if onto else cards))
-    if not comp >> _THREE_SHIFT & MELD_CARDS_MAX:  # meld_of's own look-up, without two calls more
+    if not comp & THREE_FIELD:  # meld_of's own look-up, without two calls more
         global _made_last
         made = _made_last
         if made[0] is not rules:
-            made = _made_last = (rules, _checks_made(rules))
+            made = _made_last = (rules, checks_kept(rules))
         check = made[1].get((comp, size, added if cards else 0))
         if check is not None:
             return check
     return meld_of(comp, size, cards, onto, rules, meld_rules(rules))
 
 
-#: The rule set :func:`validate_meld` last read its checks of (:func:`_checks_made`), and those checks.
+#: The rule set :func:`validate_meld` last read its checks of (:func:`checks_kept`), and those checks.
 _made_last: tuple[RuleSet | None, dict[tuple[int, int, int], MeldCheck]] = (None, {})
 
 
@@ -224,9 +224,9 @@ def meld_rules(rules: RuleSet) -> MeldRules:
 
 
 @per_rules
-def _checks_made(rules: RuleSet) -> dict[tuple[int, int, int], MeldCheck]:
+def checks_kept(rules: RuleSet) -> dict[tuple[int, int, int], MeldCheck]:
     """The meld checks :func:`meld_of` has made under ``rules``, by ``(composition, size, cards
-    added onto a meld of this many)``: what a check of a meld without threes reads."""
+    added onto a meld of this many)``: what a check of a meld without threes reads (a table too)."""
     return {}
 
 
@@ -242,10 +242,10 @@ def meld_of(
     cards are read only when the composition holds threes (their colour); without threes the check
     depends on the composition, the size and how many cards ``onto`` holds, and is made once per
     rule set (tables, the step, the listing and the mask check the same melds again and again)."""
-    if comp >> _THREE_SHIFT & MELD_CARDS_MAX:
+    if comp & THREE_FIELD:
         return _meld_of(comp, size, cards, onto, rules, mr)
     key = (comp, size, len(onto) if onto and cards else 0)
-    made = _checks_made(rules)
+    made = checks_kept(rules)
     check = made.get(key)
     if check is None:
         if len(made) >= _CHECKS_KEPT:

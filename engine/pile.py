@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from handfoot.engine.cards import Card, Rank
 from handfoot.engine.errors import Problem
 from handfoot.engine.rules import RuleSet
 from handfoot.engine.table import Table, analyse_table
+
+_rank_of = attrgetter("rank")
+_RANK_TEXT = tuple(rank.value for rank in Rank)  # by Card.rank_index
 
 # The rules a take breaks, one bit each (:func:`take_refusals`), worded by :func:`take_problems`.
 NOT_TAKEN = 1  # pile_take_allowed false
@@ -117,18 +121,19 @@ def take_refusals(
     if top.is_wild:
         if rules.pile_wild_top == "blocked" or not rules.all_wild_melds:
             return WILD_BLOCKED
-        return WILD_MATCH if sum(1 for c in hand if c.rank is rank) < 2 else 0
+        return WILD_MATCH if list(map(_rank_of, hand)).count(rank) < 2 else 0
     bits = 0
-    closed = rank.value in table.closed_ranks()
+    text = _RANK_TEXT[top.rank_index]  # an enum's .value is a Python-level descriptor
+    closed = text in table.closed_ranks()
     if closed and rules.pile_closed_rank_blocks:
         bits = CLOSED
     elif closed and rules.after_book == "burn":  # the top card could start no meld nor join one (D71)
         bits = CLOSED_BURN
     elif any(c.rank is rank for c in burn):
         bits = BURNED
-    naturals = sum(1 for c in hand if c.rank is rank)
+    naturals = list(map(_rank_of, hand)).count(rank)  # a rank is one object: counted by identity
     if taken_before and rules.pile_later_take == "natural_and_wild_or_open_meld":
-        if not (naturals >= 2 or (naturals >= 1 and any(c.is_wild for c in hand)) or rank.value in table.open_ranks()):
+        if not (naturals >= 2 or (naturals >= 1 and any(c.is_wild for c in hand)) or text in table.open_ranks()):
             bits |= LATER_MATCH
     elif naturals < 2:
         bits |= NEEDS_PAIR

@@ -6,9 +6,9 @@ from collections.abc import Iterable, Sequence
 from operator import attrgetter
 from typing import NamedTuple
 
-from handfoot.engine.cards import MELD_CARDS_MAX, Card
+from handfoot.engine.cards import MELD_CARDS_MAX, THREE_FIELD, Card
 from handfoot.engine.errors import Path, Problem
-from handfoot.engine.melds import BookKind, MeldCheck, meld_of, meld_rules, validate_meld
+from handfoot.engine.melds import BookKind, MeldCheck, checks_kept, meld_of, meld_rules, validate_meld
 from handfoot.engine.rules import Contract, RuleSet, per_rules
 
 
@@ -62,6 +62,7 @@ def analyse_table(
     judges a table after adding cards to one meld of a table it has analysed.
     """
     mr = _meld_rules(rules)
+    kept = checks_kept(rules)  # meld_of's look-up, made here: no call a meld
     checks: list[MeldCheck] = []
     books = [0, 0, 0]  # clean, dirty, wild
     points = 0
@@ -72,11 +73,13 @@ def analyse_table(
         size = len(meld)
         check = known[i] if i < reuse else None
         if check is None:
-            check = (
-                meld_of(sum(map(_composition_of, meld)), size, meld, (), rules, mr)
-                if size <= MELD_CARDS_MAX
-                else validate_meld(meld, rules)
-            )
+            if size <= MELD_CARDS_MAX:
+                comp = sum(map(_composition_of, meld))
+                check = (None if comp & THREE_FIELD else kept.get((comp, size, 0))) or meld_of(
+                    comp, size, meld, (), rules, mr
+                )
+            else:
+                check = validate_meld(meld, rules)
         checks.append(check)
         _valid, kind, rank, complete, _size, _naturals, _wilds, meld_points, meld_problems = check
         points += meld_points
@@ -89,11 +92,28 @@ def analyse_table(
         elif complete:
             books[_KIND_INDEX[kind]] += 1
     problems = _table_problems(checks, rules, path, between) if between or broken else ()
-    return _new(Table, (tuple(checks), Contract(*books), points, problems))
+    return _new(Table, (tuple(checks), _books(books), points, problems))
 
 
 #: Where a valid completed meld of each kind counts in a table's books (clean, dirty, wild).
 _KIND_INDEX: dict[BookKind | None, int] = {BookKind.CLEAN: 0, BookKind.DIRTY: 1, BookKind.WILD: 2}
+
+
+def _books(counts: list[int]) -> Contract:
+    """The :class:`Contract` of ``counts`` (clean, dirty, wild books): one a count, made on first
+    asking (a frozen dataclass's ``__init__`` writes each field through ``object.__setattr__``, and
+    every table analysed has one)."""
+    key = tuple(counts)
+    found = _BOOKS.get(key)
+    if found is None:
+        if len(_BOOKS) >= _BOOKS_KEPT:  # a bound on memory: start again
+            _BOOKS.clear()
+        found = _BOOKS[key] = Contract(*key)
+    return found
+
+
+_BOOKS: dict[tuple[int, ...], Contract] = {}
+_BOOKS_KEPT = 1024
 
 
 def table_changed(before: Table, checks: Sequence[MeldCheck], changed: Iterable[int]) -> Table:
@@ -115,7 +135,7 @@ def table_changed(before: Table, checks: Sequence[MeldCheck], changed: Iterable[
         points += check.points
         if check.complete:
             books[_KIND_INDEX[check.kind]] += 1
-    return _new(Table, (tuple(checks), Contract(*books), points, ()))
+    return _new(Table, (tuple(checks), _books(books), points, ()))
 
 
 def _table_problems(checks: Sequence[MeldCheck], rules: RuleSet, path: Path, between: bool) -> tuple[Problem, ...]:

@@ -109,9 +109,14 @@ def body_of(part: tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[C
     """The meld body of ``part``: ``melds``, ``add`` and ``burn`` in that order, each where not empty."""
     new, adds, burn = part
     body: Body = {"type": "meld"}
-    if new:
+    if len(new) == 1:  # one new meld or one addition (most bodies): no comprehension of parts
+        body["melds"] = [[c.code for c in new[0]]]
+    elif new:
         body["melds"] = [[c.code for c in m] for m in new]
-    if adds:
+    if len(adds) == 1:
+        ((to, cards),) = adds
+        body["add"] = [{"to": to, "cards": [c.code for c in cards]}]
+    elif adds:
         body["add"] = [{"to": to, "cards": [c.code for c in m]} for to, m in adds]
     if burn:
         body["burn"] = [c.code for c in burn]
@@ -131,10 +136,11 @@ def _kept(parts: Sequence[Part]) -> list[int]:
     used: set[int] = set()
     kept: list[int] = []
     for i, part in enumerate(parts):
-        keys = list(map(_key_of, _cards_of(part)))
-        if len(set(keys)) < len(keys) or not used.isdisjoint(keys):
+        cards = _cards_of(part)
+        keys = set(map(_key_of, cards))
+        if len(keys) < len(cards) or not used.isdisjoint(keys):
             continue
-        used.update(keys)
+        used |= keys
         kept.append(i)
     return kept
 

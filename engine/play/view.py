@@ -47,10 +47,10 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
     me = state.seats[seat]
     sides = [_side(state, j) for j in range(len(state.sides))]
     hand = [c.code for c in me.hand]
-    facts_of = _facts_by_code(rules).__getitem__
-    cards = dict(zip(hand, map(dict, map(facts_of, hand)), strict=True))  # copies: a caller may change them
+    by_code = _facts_by_code(rules)
+    cards = {code: by_code[code].copy() for code in hand}  # copies: a caller may change them
     if state.pile and (top := state.pile[0].code) not in cards:
-        cards[top] = dict(facts_of(top))
+        cards[top] = by_code[top].copy()
     out: dict[str, Any] = {
         "seat": seat,
         "side": me.side,
@@ -119,10 +119,10 @@ def _side(state: State, j: int) -> dict[str, Any]:
     )
     return {
         "name": name,
-        "melds": list(map(list, melds)),
+        "melds": list(map(list.copy, melds)),
         "complete": list(complete),
-        "books": dict(books),
-        "book_values": list(map(dict, values)),
+        "books": books.copy(),
+        "book_values": list(map(dict.copy, values)),
         "red_threes": list(red_threes),
         "burn": list(burn),
         "score": score,
@@ -140,7 +140,7 @@ def _side_part(state: State, j: int) -> tuple[Any, ...]:
         table = state.table(j)
         part = (
             held.name,
-            tuple([c.code for c in m] for m in held.melds),  # lists kept, never handed out: copied
+            tuple([[c.code for c in m] for m in held.melds]),  # lists kept, never handed out: copied
             tuple(map(_complete, table.checks)),
             table.books.as_dict(),
             _value_dicts(state.book_values(j)),
@@ -182,10 +182,14 @@ def _going_out(state: State, seat: int, table: Table) -> dict[str, Any] | None:
     if state.phase != "play" or seat != state.turn:
         return going_out(state, seat, table)  # None: the listing's answer at any other moment
     problems = facts(state, seat).going_out(state)  # each with its own path: a player's, the side's
+    if not problems:
+        return {"allowed": True, "problems": [], "errors": []}
+    side = state.seats[seat].side
+    mates = state.seats_of(side)
     return {
-        "allowed": not problems,
+        "allowed": False,
         "problems": [p.code for p in problems],
-        "errors": [{"pointer": problem_pointer(state, seat, p), "code": p.code, "detail": p.detail} for p in problems],
+        "errors": [{"pointer": _pointer(p, side, mates), "code": p.code, "detail": p.detail} for p in problems],
     }
 
 
@@ -195,10 +199,15 @@ def problem_pointer(state: State, seat: int, problem: Problem) -> str:
     the contract ``/sides/<side>/books``; the partner's yes ``/permission``; the final discard
     ``/hand``; else ``""`` (the view as a whole). Two problems of one code about two seats differ."""
     side = state.seats[seat].side
+    return _pointer(problem, side, state.seats_of(side))
+
+
+def _pointer(problem: Problem, side: int, mates: list[int]) -> str:
+    """:func:`problem_pointer` of a problem of side ``side``, whose seats are ``mates``."""
     path = problem.path
     if len(path) == 3 and path[0] == "players" and isinstance(path[1], int):
         member = "foot_size" if path[2] == "foot" else "played_from_foot"
-        return f"/seats/{state.seats_of(side)[path[1]]}/{member}"
+        return f"/seats/{mates[path[1]]}/{member}"
     code = problem.code
     if code == "contract_not_met":
         return f"/sides/{side}/books"
