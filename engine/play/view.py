@@ -39,7 +39,9 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
     ``cards`` (each card of the hand and the pile's top: ``points`` and ``wild``), ``going_out``
     (in the seat's play phase, whether emptying its hand now would go out: ``allowed``, ``problems``;
     else ``None``), ``actions`` (open to this seat now, each with the bodies to send:
-    :func:`~handfoot.engine.play.listing.open_actions`); once ended also ``ended``,
+    :func:`~handfoot.engine.play.listing.open_actions`), ``history`` (the round's public events, oldest
+    first: the state's own event mappings, shared rather than copied for every view, so a reader
+    must not change them); once ended also ``ended``,
     ``out_side``, ``seed``, ``hands``/``feet`` of every seat and ``score`` (each side's total and lines).
     ``listing=False`` leaves out ``actions`` and ``going_out`` (the step's checks asked of every
     candidate: most of a view's cost), for a reader that knows its moves otherwise (the rl mask)."""
