@@ -64,6 +64,7 @@ from handfoot.engine.play import State, step
 from handfoot.engine.play.legal import accepted, expect, facts, judge_ask, judge_discards, meld_verdict, take_verdict
 from handfoot.engine.play.listing import body_of, combine, meld_candidates, rest_melds
 from handfoot.engine.play.step import melded
+from handfoot.engine.rules import RuleSet, per_rules
 from handfoot.engine.scoring import burn_problems
 
 Action = dict[str, Any]
@@ -349,6 +350,13 @@ def _wild_onto_candidates(moves: _Moves, rank: str, joker: bool = False) -> Iter
             yield _NONE, [(to, cards)], _NONE
 
 
+@per_rules
+def _burns(rules: RuleSet) -> bool:
+    """Whether the burn rule (:func:`~handfoot.engine.scoring.burn_problems`) lets any burn through
+    under ``rules``: it refuses even an empty burn where the rules have no burn pile (once per rule set)."""
+    return not burn_problems((), set(), rules, ())
+
+
 def _burn_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
     naturals = moves.naturals(rank)
     # the burn rule (scoring.burn_problems, which step applies) read on the table as it stands: a
@@ -416,11 +424,12 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
         for rank in MELD_RANKS:
             if rank in naturals or (rank == "wild" and wilds):
                 moves.first_meld(_MELD_INDEX[rank], _meld_candidates(moves, rank))
+        burns = _burns(state.rules)
         for rank in RANKS:
             # a wild card goes onto a meld of the rank: none, no candidate (most ranks)
             if wilds and moves.melds_of(rank) != _NO_MELDS:
                 moves.first_meld(_WILD_ONTO_INDEX[rank], _wild_onto_candidates(moves, rank))
-            if rank in naturals:
+            if burns and rank in naturals:
                 moves.first_meld(_BURN_INDEX[rank], _burn_candidates(moves, rank))
         moves.first_meld(INDEX["meld_all"], _meld_all_candidates(moves))
         if accepted(judge_discards, state, seat):  # step's discard predicate: no card but that it is held
