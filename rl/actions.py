@@ -54,14 +54,22 @@ Standard library and the engine only.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from functools import partial
 from typing import Any
 
 from handfoot.engine.cards import DECK, Card, Rank
 from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import validate_meld
 from handfoot.engine.play import State, step
-from handfoot.engine.play.legal import accepted, expect, facts, judge_ask, judge_discards, meld_verdict, take_verdict
+from handfoot.engine.play.legal import (
+    Verdict,
+    accepted,
+    expect,
+    facts,
+    judge_ask,
+    judge_discards,
+    meld_verdict,
+    take_verdict,
+)
 from handfoot.engine.play.listing import body_of, combine, meld_candidates, rest_melds
 from handfoot.engine.play.step import melded
 from handfoot.engine.rules import RuleSet, per_rules
@@ -109,6 +117,7 @@ _WILD_ONTO_INDEX = {rank: INDEX[f"wild_onto:{rank}"] for rank in RANKS}
 _BURN_INDEX = {rank: INDEX[f"burn:{rank}"] for rank in RANKS}
 _JOKER_INDEX = {rank: INDEX[f"meld:{rank}:joker"] for rank in RANKS}
 _WILD_ONTO_JOKER_INDEX = {rank: INDEX[f"wild_onto:{rank}:joker"] for rank in RANKS}
+_DISCARD_INDEX = {code: INDEX[f"discard:{code}"] for code in CARD_CODES}
 
 
 class Move:
@@ -116,34 +125,40 @@ class Move:
     successor is built by :func:`~handfoot.engine.play.step` the first time :attr:`after` (or
     ``move[1]``) is read, so that judging the indexes builds none. Unpacks as ``(action, after)``."""
 
-    __slots__ = ("_action", "_after", "_build", "_make", "state")
+    __slots__ = ("_action", "_after", "_part", "_verdict", "seat", "state")
 
     def __init__(
         self,
         state: State,
         action: Action | None = None,
-        make: Callable[[], Action] | None = None,
-        build: Callable[[], State] | None = None,
+        part: MeldParts | None = None,
+        verdict: Verdict | None = None,
+        seat: int = -1,
     ) -> None:
-        """``action``, or ``make``: what writes it when first read (most indexes are never taken);
-        ``build``: what builds the state after it from the step's verdict already given (else
-        :func:`~handfoot.engine.play.step` reads and judges the action again)."""
-        self.state, self._action, self._make, self._build = state, action, make, build
+        """``action``, or a meld candidate's ``part`` of ``seat`` and the step's ``verdict`` on it:
+        its body is written when first read (most indexes are never taken), and the state after it
+        built from that verdict (else :func:`~handfoot.engine.play.step` reads and judges the
+        action again)."""
+        self.state, self._action, self._part, self._verdict, self.seat = state, action, part, verdict, seat
         self._after: State | None = None
 
     @property
     def action(self) -> Action:
         """The engine action, with ``seat``."""
         if self._action is None:
-            assert self._make is not None
-            self._action, self._make = self._make(), None
+            assert self._part is not None
+            self._action = {**body_of(self._part), "seat": self.seat}
         return self._action
 
     @property
     def after(self) -> State:
         """The state after :attr:`action` (built once, on first reading)."""
         if self._after is None:
-            self._after = step(self.state, self.action) if self._build is None else self._build()
+            if self._verdict is None:
+                self._after = step(self.state, self.action)
+            else:
+                assert self._part is not None
+                self._after = melded(self.state, self.seat, self._part, self._verdict)
         return self._after
 
     def __getitem__(self, i: int) -> Any:
@@ -169,10 +184,6 @@ def _codes(cards: Sequence[Card]) -> list[str]:
 MeldParts = tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]], Sequence[Card]]
 #: A take candidate read into cards: hand cards melded with the top card, the meld it goes onto, new melds.
 TakeParts = tuple[Sequence[Card], int | None, Sequence[Sequence[Card]]]
-
-
-def _meld_body(part: MeldParts, seat: int) -> Action:
-    return {**body_of(part), "seat": seat}
 
 
 class _Moves:
@@ -206,11 +217,7 @@ class _Moves:
             verdict = meld_verdict(state, seat, new, adds, burn)
             if verdict is None:
                 continue
-            self.found[index] = Move(
-                state,
-                make=partial(_meld_body, (new, adds, burn), seat),
-                build=partial(melded, state, seat, (new, adds, burn), verdict),
-            )
+            self.found[index] = Move(state, part=(new, adds, burn), verdict=verdict, seat=seat)
             return
 
     def first_take(self, index: int, candidates: Iterator[TakeParts]) -> None:
@@ -434,7 +441,7 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
         moves.first_meld(INDEX["meld_all"], _meld_all_candidates(moves))
         if accepted(judge_discards, state, seat):  # step's discard predicate: no card but that it is held
             for code in sorted({c.code for c in moves.hand}):
-                moves.found[INDEX[f"discard:{code}"]] = Move(state, {"type": "discard", "card": code, "seat": seat})
+                moves.found[_DISCARD_INDEX[code]] = Move(state, {"type": "discard", "card": code, "seat": seat})
         moves.first(INDEX["ask"], {"type": "ask"}, judge_ask)
     _more_moves(moves)
     if not moves.found:
