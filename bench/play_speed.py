@@ -13,7 +13,8 @@ the rate over everything it ran):
   chooses from the seat's view with its listing, then ``step``), seeds 0, 1, 2, ...; actions
   accepted per CPU-second.
 - ``env``: ``handfoot_v0`` (Pagat, one round), a random legal index at every step (from the
-  action mask), the acting seat's observation encoded every step; steps per CPU-second.
+  action mask, read by ``numpy.flatnonzero`` as the examples read it), the acting seat's
+  observation encoded every step; steps per CPU-second.
 - ``view``: one seat view with its listing (``play.view``) of the acting seat, on the states a
   random self-play round passes through (fresh copies each pass: nothing computed before is
   reused); views per CPU-second.
@@ -67,6 +68,8 @@ def selfplay(seed: int) -> int:
 
 
 def env_round(seed: int) -> int:
+    import numpy as np
+
     from handfoot.rl.handfoot_v0 import raw_env
 
     game = raw_env(preset="pagat")
@@ -78,7 +81,7 @@ def env_round(seed: int) -> int:
         if terminated or truncated:
             game.step(None)
             continue
-        legal = [i for i, m in enumerate(obs["action_mask"]) if m]
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
         game.step(rng.choice(legal))
         steps += 1
     return steps
