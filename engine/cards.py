@@ -252,6 +252,8 @@ def parse_card_lists(items: Sequence[Sequence[object]], path: Path = ()) -> tupl
 
 
 _composition_of = attrgetter("composition")
+#: A card's ``key`` (``key_of(card)``; ``map(key_of, cards)`` reads many in C).
+key_of = attrgetter("key")
 
 
 def composition(cards: Iterable[Card]) -> int:

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from itertools import chain
-from operator import attrgetter
 from typing import TYPE_CHECKING
 
-from handfoot.engine.cards import Card, Rank
+from handfoot.engine.cards import Card, Rank, key_of
 from handfoot.engine.errors import Path, Problem
 from handfoot.engine.rules import RuleSet
 from handfoot.engine.tallies import Tally
@@ -20,7 +19,6 @@ if TYPE_CHECKING:
 __all__ = ["copies_problems"]
 
 _JOKER_KEY = Card(Rank.JOKER, None).key
-_key_of = attrgetter("key")
 
 
 def copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules: RuleSet) -> list[Problem]:
@@ -43,7 +41,7 @@ def copies_problems(teams: Sequence[TeamRound], tallies: Sequence[Tally], rules:
                 groups.append(player.foot)
     decks = rules.decks_for(players)
     problems: list[Problem] = []
-    copies = Counter(map(_key_of, chain.from_iterable(groups)))
+    copies = Counter(map(key_of, chain.from_iterable(groups)))
     jokers = copies.pop(_JOKER_KEY, 0)
     if jokers > rules.jokers_per_deck * decks or max(copies.values(), default=0) > decks:  # walk again, to name each
         problems.extend(_positions(teams, decks, rules.jokers_per_deck))

@@ -12,7 +12,7 @@ from enum import Enum
 from operator import attrgetter
 from typing import NamedTuple
 
-from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, THREE_FIELD, Card, Rank
+from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, THREE_FIELD, Card, Rank, key_of
 from handfoot.engine.errors import Problem
 from handfoot.engine.rules import RuleSet, per_rules
 
@@ -156,7 +156,7 @@ def validate_meld(
 
 
 #: The rule set :func:`validate_meld` last read its checks of (:func:`checks_kept`), and those checks.
-_made_last: tuple[RuleSet | None, dict[tuple[int, int, int], MeldCheck]] = (None, {})
+_made_last: tuple[RuleSet | None, dict[tuple[int, ...], MeldCheck]] = (None, {})
 
 
 # -- the meld rules: decided as bits (``meld_of``), explained from the bits (``meld_problems``) ----
@@ -224,9 +224,9 @@ def meld_rules(rules: RuleSet) -> MeldRules:
 
 
 @per_rules
-def checks_kept(rules: RuleSet) -> dict[tuple[int, int, int], MeldCheck]:
+def checks_kept(rules: RuleSet) -> dict[tuple[int, ...], MeldCheck]:
     """The meld checks :func:`meld_of` has made under ``rules``, by ``(composition, size, cards
-    added onto a meld of this many)``: what a check of a meld without threes reads (a table too)."""
+    added onto a meld of this many)``, with threes then the cards' and ``onto``'s ``Card.key``."""
     return {}
 
 
@@ -241,10 +241,11 @@ def meld_of(
     ``mr`` the meld rules of ``rules`` (:func:`meld_rules`, read once per table by the caller). The
     cards are read only when the composition holds threes (their colour); without threes the check
     depends on the composition, the size and how many cards ``onto`` holds, and is made once per
-    rule set (tables, the step, the listing and the mask check the same melds again and again)."""
+    rule set (tables, the step, the listing and the mask check the same melds again and again); with
+    threes, by the cards too (their colours decide; a refusal names each three's place)."""
+    key: tuple[int, ...] = (comp, size, len(onto) if onto and cards else 0)
     if comp & THREE_FIELD:
-        return _meld_of(comp, size, cards, onto, rules, mr)
-    key = (comp, size, len(onto) if onto and cards else 0)
+        key += (*map(key_of, cards), -1, *map(key_of, onto))
     made = checks_kept(rules)
     check = made.get(key)
     if check is None:

@@ -16,10 +16,9 @@ Going out is not an action of its own: it is melding or discarding the last card
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from operator import attrgetter
 from typing import Any
 
-from handfoot.engine.cards import Card, parse_cards
+from handfoot.engine.cards import Card, key_of, parse_cards
 from handfoot.engine.melds import cards_points, validate_meld
 from handfoot.engine.play.going_out import going_out_refusals
 from handfoot.engine.play.legal import (
@@ -137,7 +136,7 @@ def _kept(parts: Sequence[Part]) -> list[int]:
     kept: list[int] = []
     for i, part in enumerate(parts):
         cards = _cards_of(part)
-        keys = set(map(_key_of, cards))
+        keys = set(map(key_of, cards))
         if len(keys) < len(cards) or not used.isdisjoint(keys):
             continue
         used |= keys
@@ -157,9 +156,6 @@ def _joined(parts: Sequence[Part]) -> Part | None:
         adds += part[1]
         burn += part[2]
     return (tuple(new), tuple(adds), tuple(burn))
-
-
-_key_of = attrgetter("key")
 
 
 def _cards_of(part: Part) -> Sequence[Card]:

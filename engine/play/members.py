@@ -6,14 +6,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Literal
 
-from handfoot.engine.cards import Card, parse_cards
+from handfoot.engine.cards import Card, key_of, parse_cards
 from handfoot.engine.errors import Path, PlayError, Problem
-
-_key_of = attrgetter("key")
 
 Action = Mapping[str, Any]
 
@@ -75,7 +72,7 @@ def without(hand: Sequence[Card], used: Sequence[tuple[Card, Path]]) -> list[Car
 
     Cards are matched by their ``key`` (one small integer per rank and suit, compared in C), each
     use taking the first copy left; the problems are worded only when a use finds none."""
-    keys = list(map(_key_of, hand))
+    keys = list(map(key_of, hand))
     out = list(hand)
     short: list[tuple[Card, Path]] = []
     for card, path in used:
@@ -86,7 +83,7 @@ def without(hand: Sequence[Card], used: Sequence[tuple[Card, Path]]) -> list[Car
             continue
         del keys[i], out[i]
     if short:
-        held = Counter(map(_key_of, hand))
+        held = Counter(map(key_of, hand))
         problems, named = [], set()
         for card, path in short:
             if card.key not in named:  # the first use too many: one problem a card

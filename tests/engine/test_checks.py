@@ -85,3 +85,17 @@ def test_meld_problems_have_paths_into_the_request() -> None:
         ("rank_not_meldable", ("cards", 1)),
         ("rank_not_meldable", ("onto", 1)),
     }
+
+
+def test_a_meld_with_threes_is_kept_by_its_cards() -> None:
+    """A check of threes is made once per rule set and cards, and never answers for other cards of
+    the same composition: a red three's place and an ``onto``'s colours are part of the answer."""
+    rules = apply_overrides(PAGAT, {"black_three_books": True})
+    red_first, red_last = parse_cards(["3H", "3S", "3C"]), parse_cards(["3S", "3C", "3H"])
+    assert validate_meld(red_first, rules) is validate_meld(parse_cards(["3H", "3S", "3C"]), rules)
+    paths = {p.path for p in validate_meld(red_first, rules).problems}
+    assert ("cards", 0) in paths and ("cards", 2) not in paths
+    assert ("cards", 2) in {p.path for p in validate_meld(red_last, rules).problems}
+    black = parse_cards(["3S", "3C"])
+    assert validate_meld(black, rules, onto=parse_cards(["3S", "3C", "3S"])).valid
+    assert not validate_meld(black, rules, onto=parse_cards(["3S", "3D", "3S"])).valid
