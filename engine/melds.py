@@ -239,10 +239,9 @@ def meld_of(
     """The :class:`MeldCheck` of a meld of ``size`` cards (at most ``MELD_CARDS_MAX``) whose
     composition is ``comp``: ``cards`` added ``onto`` a meld (``onto`` empty for a meld taken whole),
     ``mr`` the meld rules of ``rules`` (:func:`meld_rules`, read once per table by the caller). The
-    cards are read only when the composition holds threes (their colour); without threes the check
-    depends on the composition, the size and how many cards ``onto`` holds, and is made once per
-    rule set (tables, the step, the listing and the mask check the same melds again and again); with
-    threes, by the cards too (their colours decide; a refusal names each three's place)."""
+    check depends on the composition, the size, how many cards ``onto`` holds and, with threes, the
+    cards (their colours; a refusal names each three's place): it is made once per rule set (tables,
+    the step, the listing and the mask check the same melds again and again)."""
     key: tuple[int, ...] = (comp, size, len(onto) if onto and cards else 0)
     if comp & THREE_FIELD:
         key += (*map(key_of, cards), -1, *map(key_of, onto))
