@@ -65,6 +65,9 @@ NATURAL_RANKS: tuple[Rank, ...] = (
 
 #: Position of each rank in ``Rank`` (0 = ace ... 13 = joker): tuples by rank are indexed by it.
 RANK_INDEX: dict[Rank, int] = {rank: i for i, rank in enumerate(Rank)}
+#: Each rank's text by rank index (``RANK_TEXT[card.rank_index]``: an enum's ``.value`` is a
+#: Python-level descriptor, a tuple item is read in C).
+RANK_TEXT: tuple[str, ...] = tuple(rank.value for rank in Rank)
 _SUIT_INDEX: dict[Suit | None, int] = {suit: i for i, suit in enumerate(Suit)} | {None: len(Suit)}
 
 # -- compositions ---------------------------------------------------------------------------------

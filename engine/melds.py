@@ -12,7 +12,7 @@ from enum import Enum
 from operator import attrgetter
 from typing import NamedTuple
 
-from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, THREE_FIELD, Card, Rank, key_of
+from handfoot.engine.cards import MELD_CARDS_MAX, RANK_BITS, RANK_INDEX, RANK_TEXT, THREE_FIELD, Card, Rank, key_of
 from handfoot.engine.errors import Problem
 from handfoot.engine.rules import RuleSet, per_rules
 
@@ -54,8 +54,6 @@ def table_points(rules: RuleSet) -> tuple[int, ...]:
 
 
 _RANKS = tuple(Rank)
-#: Each rank's canonical text, by rank index (an enum's ``.value`` is a Python-level descriptor).
-_RANK_TEXT = tuple(rank.value for rank in Rank)
 _TWO, _THREE, _JOKER = RANK_INDEX[Rank.TWO], RANK_INDEX[Rank.THREE], RANK_INDEX[Rank.JOKER]
 #: The fields of a composition that count natural cards: all but 2s and jokers.
 _NATURAL_FIELDS = sum(MELD_CARDS_MAX << RANK_BITS * r for r in range(len(Rank)) if r not in (_TWO, _JOKER))
@@ -317,7 +315,7 @@ def _meld_of(
         (
             not faults,
             None if mixed else kind,
-            _RANK_TEXT[top] if n and not mixed else None,
+            RANK_TEXT[top] if n and not mixed else None,
             complete,
             size,
             n,

@@ -8,13 +8,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
-from handfoot.engine.cards import Card, Rank
+from handfoot.engine.cards import RANK_TEXT, Card, Rank
 from handfoot.engine.errors import Problem
 from handfoot.engine.rules import RuleSet
 from handfoot.engine.table import Table, analyse_table
 
 _rank_of = attrgetter("rank")
-_RANK_TEXT = tuple(rank.value for rank in Rank)  # by Card.rank_index
 
 # The rules a take breaks, one bit each (:func:`take_refusals`), worded by :func:`take_problems`.
 NOT_TAKEN = 1  # pile_take_allowed false
@@ -123,7 +122,7 @@ def take_refusals(
             return WILD_BLOCKED
         return WILD_MATCH if list(map(_rank_of, hand)).count(rank) < 2 else 0
     bits = 0
-    text = _RANK_TEXT[top.rank_index]  # an enum's .value is a Python-level descriptor
+    text = RANK_TEXT[top.rank_index]
     closed = text in table.closed_ranks()
     if closed and rules.pile_closed_rank_blocks:
         bits = CLOSED

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from handfoot.engine.cards import Card, Rank
+from handfoot.engine.cards import RANK_TEXT, Card
 from handfoot.engine.checks import check_opening
 from handfoot.engine.errors import PlayError, Problem
 from handfoot.engine.melds import BookKind
@@ -45,7 +45,6 @@ from handfoot.engine.scoring import burn_problems
 from handfoot.engine.table import Table, analyse_table, table_changed
 
 _composition_of = attrgetter("composition")
-_RANK_TEXT = tuple(rank.value for rank in Rank)  # by Card.rank_index: an enum's .value is a descriptor
 
 
 class Facts:
@@ -85,7 +84,7 @@ class Facts:
             held[key] = held[key] + 1 if key in held else 1
             if card.is_wild:
                 wilds.append(card)
-            elif (rank := _RANK_TEXT[card.rank_index]) in naturals:
+            elif (rank := RANK_TEXT[card.rank_index]) in naturals:
                 naturals[rank].append(card)
             else:
                 naturals[rank] = [card]
@@ -165,7 +164,7 @@ def sorted_hand(cards: Sequence[Card]) -> tuple[dict[str, list[Card]], list[Card
     for card in cards:
         if card.is_wild:
             wilds.append(card)
-        elif (rank := _RANK_TEXT[card.rank_index]) in naturals:
+        elif (rank := RANK_TEXT[card.rank_index]) in naturals:
             naturals[rank].append(card)
         else:
             naturals[rank] = [card]
