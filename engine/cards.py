@@ -259,6 +259,11 @@ _composition_of = attrgetter("composition")
 key_of = attrgetter("key")
 
 
+def codes(cards: Iterable[Card]) -> list[str]:
+    """The card strings of ``cards``, in order (``["10H", "JK"]``)."""
+    return [c.code for c in cards]
+
+
 def composition(cards: Iterable[Card]) -> int:
     """The composition of ``cards`` (see above): exact for at most ``MELD_CARDS_MAX`` cards."""
     return sum(map(_composition_of, cards))

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from operator import attrgetter
 from typing import NamedTuple
 
-from handfoot.engine.cards import MELD_CARDS_MAX, THREE_FIELD, Card
+from handfoot.engine.cards import MELD_CARDS_MAX, THREE_FIELD, Card, composition
 from handfoot.engine.errors import Path, Problem
 from handfoot.engine.melds import BookKind, MeldCheck, checks_kept, meld_of, meld_rules, validate_meld
 from handfoot.engine.rules import Contract, RuleSet, per_rules
@@ -38,7 +37,6 @@ class Table(NamedTuple):
         return {c.rank for c in self.checks if not c.complete and c.rank is not None}
 
 
-_composition_of = attrgetter("composition")
 _new = tuple.__new__
 _meld_rules = per_rules(meld_rules)  # read by every table analysed: made once per rule set
 
@@ -74,7 +72,7 @@ def analyse_table(
         check = known[i] if i < reuse else None
         if check is None:
             if size <= MELD_CARDS_MAX:
-                comp = sum(map(_composition_of, meld))
+                comp = composition(meld)
                 check = (None if comp & THREE_FIELD else kept.get((comp, size, 0))) or meld_of(
                     comp, size, meld, (), rules, mr
                 )

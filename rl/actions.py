@@ -56,7 +56,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from handfoot.engine.cards import DECK, Card, Rank
+from handfoot.engine.cards import DECK, Card, Rank, codes
 from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import validate_meld
 from handfoot.engine.play import State, step
@@ -176,10 +176,6 @@ def _rank(card: Card) -> str:
     return "wild" if card.is_wild else card.rank.value
 
 
-def _codes(cards: Sequence[Card]) -> list[str]:
-    return [c.code for c in cards]
-
-
 #: A meld candidate read into cards: new melds, additions ``(meld index, cards)``, burnt cards.
 MeldParts = tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]], Sequence[Card]]
 #: A take candidate read into cards: hand cards melded with the top card, the meld it goes onto, new melds.
@@ -224,11 +220,11 @@ class _Moves:
         """The first take the step's take predicate accepts becomes move ``index``."""
         for cards, onto, extra in candidates:
             if take_verdict(self.state, self.seat, cards, onto, extra) is not None:
-                action: Action = {"type": "take_pile", "cards": _codes(cards)}
+                action: Action = {"type": "take_pile", "cards": codes(cards)}
                 if onto is not None:
                     action["onto"] = onto
                 if extra:
-                    action["melds"] = [_codes(m) for m in extra]
+                    action["melds"] = [codes(m) for m in extra]
                 self.found[index] = Move(self.state, {**action, "seat": self.seat})
                 return
 

@@ -10,10 +10,9 @@ checks stand for the table after it, made by :func:`table_after` for the action 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
 from typing import TYPE_CHECKING
 
-from handfoot.engine.cards import Card
+from handfoot.engine.cards import Card, composition
 from handfoot.engine.errors import Path, Problem
 from handfoot.engine.melds import MeldCheck, validate_meld
 from handfoot.engine.play.members import listed, refuse, without
@@ -25,7 +24,6 @@ if TYPE_CHECKING:  # the facts and verdicts are legal's, which asks these
 
 #: The side's melds after an action, as the step lays them.
 Melds = list[tuple[Card, ...]]
-_composition_of = attrgetter("composition")
 
 
 #: A meld action's melds as the meld rule checked them: ``{index on the side's table after: check}``,
@@ -98,7 +96,7 @@ def meld_checks(
                 return changed, list(check.problems)
             problems += [Problem(p.code, p.detail, ("add", k, *p.path)) for p in check.problems]
         if grown is not None:
-            grown[to] = ((*onto, *cards), comp + sum(map(_composition_of, cards)))
+            grown[to] = ((*onto, *cards), comp + composition(cards))
         # the check of an addition is the check of the whole meld it makes (the rule reads the
         # meld's composition; only a closed book tells an addition apart, and it refuses it)
         changed[to] = check

@@ -20,10 +20,9 @@ with every rule broken (the step's refusal), or returns what building the next s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import attrgetter
 from typing import Any, NamedTuple
 
-from handfoot.engine.cards import RANK_TEXT, Card
+from handfoot.engine.cards import RANK_TEXT, Card, composition
 from handfoot.engine.checks import check_opening
 from handfoot.engine.errors import PlayError, Problem
 from handfoot.engine.melds import BookKind
@@ -43,8 +42,6 @@ from handfoot.engine.play.state import Phase, State
 from handfoot.engine.rules import Contract
 from handfoot.engine.scoring import burn_problems
 from handfoot.engine.table import Table, analyse_table, table_changed
-
-_composition_of = attrgetter("composition")
 
 
 class Facts:
@@ -118,7 +115,7 @@ class Facts:
         cards added onto it reads."""
         comp = self._comps.get(to)
         if comp is None:
-            comp = self._comps[to] = sum(map(_composition_of, self.melds[to]))
+            comp = self._comps[to] = composition(self.melds[to])
         return comp
 
     def holds(self, cards: Sequence[Card]) -> bool:

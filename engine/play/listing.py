@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from handfoot.engine.cards import Card, key_of, parse_cards
+from handfoot.engine.cards import Card, codes, key_of, parse_cards
 from handfoot.engine.melds import cards_points, validate_meld
 from handfoot.engine.play.going_out import going_out_refusals
 from handfoot.engine.play.legal import (
@@ -36,10 +36,6 @@ from handfoot.engine.table import Table
 
 Body = dict[str, Any]
 _TRIES = 3  # cards a part may shed to be accepted (to keep the cards a hand must keep)
-
-
-def _codes(cards: Sequence[Card]) -> list[str]:
-    return [c.code for c in cards]
 
 
 #: A meld candidate in cards: new melds, additions ``(meld index, cards)``, burnt cards.
@@ -294,9 +290,9 @@ def _take_bodies(state: State, seat: int, onto: int | None) -> tuple[list[Body],
             # every further meld the rest of the hand starts, counted with the take
             verdict = take_verdict(state, seat, cards, onto, extra) if extra else None
         if verdict is not None:
-            body: Body = {"type": "take_pile", "cards": _codes(cards), "onto": onto}
+            body: Body = {"type": "take_pile", "cards": codes(cards), "onto": onto}
             if extra:
-                body["melds"] = [_codes(m) for m in extra]
+                body["melds"] = [codes(m) for m in extra]
             out.append(body)
             taken = verdict.taken
     return out, taken

@@ -10,12 +10,12 @@ table can store it and replay it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from handfoot.engine.breakdown import Line
-from handfoot.engine.cards import Card, parse_cards
+from handfoot.engine.cards import Card, codes, parse_cards
 from handfoot.engine.checks import PlayerState
 from handfoot.engine.play.options import PlayOptions
 from handfoot.engine.presets import resolve_rules
@@ -260,10 +260,6 @@ def successor(
     return new  # type: ignore[no-any-return]
 
 
-def _codes(cards: Sequence[Card]) -> list[str]:
-    return [c.code for c in cards]
-
-
 def to_mapping(state: State) -> dict[str, Any]:
     """The JSON form of ``state`` (everything, hidden cards and seed included: a table stores it; a
     seat sees :func:`~handfoot.engine.play.view.view`)."""
@@ -276,9 +272,9 @@ def to_mapping(state: State) -> dict[str, Any]:
         "sides": [
             {
                 "name": s.name,
-                "melds": [_codes(m) for m in s.melds],
-                "red_threes": _codes(s.red_threes),
-                "burn": _codes(s.burn),
+                "melds": [codes(m) for m in s.melds],
+                "red_threes": codes(s.red_threes),
+                "burn": codes(s.burn),
                 "score": s.score,
             }
             for s in state.sides
@@ -287,14 +283,14 @@ def to_mapping(state: State) -> dict[str, Any]:
             {
                 "name": s.name,
                 "side": s.side,
-                "hand": _codes(s.hand),
-                "foot": None if s.foot is None else _codes(s.foot),
+                "hand": codes(s.hand),
+                "foot": None if s.foot is None else codes(s.foot),
                 "played_from_foot": s.played_from_foot,
             }
             for s in state.seats
         ],
-        "stock": _codes(state.stock),
-        "pile": _codes(state.pile),
+        "stock": codes(state.stock),
+        "pile": codes(state.pile),
         "turn": state.turn,
         "phase": state.phase,
         "step": state.step,

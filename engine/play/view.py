@@ -12,7 +12,7 @@ from operator import attrgetter
 from typing import Any
 
 from handfoot.engine.breakdown import Line
-from handfoot.engine.cards import DECK, Card
+from handfoot.engine.cards import DECK, codes
 from handfoot.engine.errors import Problem
 from handfoot.engine.melds import card_points
 from handfoot.engine.play.end import score
@@ -24,10 +24,6 @@ from handfoot.engine.table import Table
 
 _LINE_FIELDS = Line._fields
 _complete = attrgetter("complete")
-
-
-def _codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
-    return [c.code for c in cards]
 
 
 def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
@@ -103,8 +99,8 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
             "ended": state.ended,
             "out_side": state.out_side,
             "seed": state.seed,
-            "hands": [_codes(s.hand) for s in state.seats],
-            "feet": [None if s.foot is None else _codes(s.foot) for s in state.seats],
+            "hands": [codes(s.hand) for s in state.seats],
+            "feet": [None if s.foot is None else codes(s.foot) for s in state.seats],
             "score": [
                 {"name": b.name, "total": b.total, "lines": [line._asdict() for line in b.lines]} for b in result.teams
             ],

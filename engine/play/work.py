@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from operator import attrgetter
 from typing import Any
 
-from handfoot.engine.cards import Card
+from handfoot.engine.cards import Card, codes
 from handfoot.engine.play.state import EndReason, Phase, Seat, Side, State, seat_with, side_with, successor
 from handfoot.engine.rules import RuleSet
 
@@ -116,7 +116,7 @@ class Work:
                 self.feet[seat] = kept
             else:
                 self.hands[seat] = kept
-            self.events.append({"step": self.step, "type": "red_threes", "seat": seat, "cards": _codes(threes)})
+            self.events.append({"step": self.step, "type": "red_threes", "seat": seat, "cards": codes(threes)})
             self.red_threes[side] = (*self.red_threes[side], *threes)
             for _ in threes:
                 if not self.stock:
@@ -205,14 +205,14 @@ class Work:
         before, after = s.sides[side].melds, self.melds[side]
         taken = len(s.pile) - len(self.pile)
         if taken > 0:
-            event = {"step": self.step, "type": "take_pile", "seat": seat, "cards": _codes(s.pile[:taken])}
+            event = {"step": self.step, "type": "take_pile", "seat": seat, "cards": codes(s.pile[:taken])}
         else:
             event = {"step": self.step, "type": "meld", "seat": seat}
-        event["melds"] = [_codes(m) for m in after[len(before) :]]
+        event["melds"] = [codes(m) for m in after[len(before) :]]
         event["add"] = [
-            {"to": i, "cards": _codes(after[i][len(m) :])} for i, m in enumerate(before) if len(after[i]) > len(m)
+            {"to": i, "cards": codes(after[i][len(m) :])} for i, m in enumerate(before) if len(after[i]) > len(m)
         ]
-        event["burn"] = _codes(self.burn[side][len(s.sides[side].burn) :])
+        event["burn"] = codes(self.burn[side][len(s.sides[side].burn) :])
         return event
 
     def _melded(self, seat: int) -> bool:
@@ -277,7 +277,3 @@ class Work:
                     out = list(sides)
                 out[j] = side_with(side, melds, red_threes, burn)
         return sides if out is None else tuple(out)
-
-
-def _codes(cards: Sequence[Card]) -> list[str]:
-    return [c.code for c in cards]
