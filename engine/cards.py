@@ -85,6 +85,21 @@ MELD_CARDS_MAX = (1 << RANK_BITS) - 1
 #: The field of a composition that counts threes (a meld without threes is checked by its composition).
 THREE_FIELD = MELD_CARDS_MAX << RANK_BITS * RANK_INDEX[Rank.THREE]
 
+# A meld's *key* is its composition and size in one int below ``MELD_KEY_LIMIT`` (63 bits: summed by
+# ``sum``'s C fast path), for a meld of at most 15 cards without threes: the sum of its cards'
+# ``Card.meld_key``, a 4-bit field per rank (``RANK_INDEX``) counting its cards and a 4-bit field
+# above them counting every card. A three's key is ``MELD_KEY_LIMIT`` itself, and 16 cards count
+# past it, so a sum below it has no field carried into the next: two melds whose keys are below it
+# are equal in composition and size exactly when their keys are equal (a table's melds read as keys:
+# ``handfoot.engine.table.analyse_table``).
+
+#: The bits of a rank's field, and of the count, in a meld key.
+_KEY_BITS = 4
+#: One card in a meld key's count.
+_KEY_CARD = 1 << _KEY_BITS * len(Rank)
+#: A meld key at or past this is no key: a three, or more than 15 cards.
+MELD_KEY_LIMIT = _KEY_CARD << _KEY_BITS
+
 
 @dataclass(frozen=True, slots=True)
 class Card:
@@ -110,6 +125,8 @@ class Card:
     key: int = field(init=False, repr=False, compare=False)
     #: This card as a composition: a one in its rank's field (see above).
     composition: int = field(init=False, repr=False, compare=False)
+    #: This card's part of a meld key (see above).
+    meld_key: int = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -124,6 +141,8 @@ class Card:
         setattr_(self, "rank_index", RANK_INDEX[rank])
         setattr_(self, "key", RANK_INDEX[rank] * (len(Suit) + 1) + _SUIT_INDEX[suit])
         setattr_(self, "composition", 1 << RANK_BITS * RANK_INDEX[rank])
+        in_meld = (1 << _KEY_BITS * RANK_INDEX[rank]) + _KEY_CARD  # its rank's field and the count
+        setattr_(self, "meld_key", MELD_KEY_LIMIT if rank is Rank.THREE else in_meld)
         setattr_(self, "_hash", hash((rank, suit)))  # what the dataclass would compute, once
 
     def __hash__(self) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from handfoot.engine.cards import MELD_CARDS_MAX, THREE_FIELD, Card, composition
+from handfoot.engine.cards import MELD_CARDS_MAX, MELD_KEY_LIMIT, THREE_FIELD, Card, composition
 from handfoot.engine.errors import Path, Problem
 from handfoot.engine.melds import BookKind, MeldCheck, checks_kept, meld_of, meld_rules, validate_meld
 from handfoot.engine.rules import Contract, RuleSet, per_rules
@@ -58,7 +58,46 @@ def analyse_table(
     ``known``: checks already made of the first melds under the same rules (``known[i]`` the check
     of ``melds[i]``, ``None`` where that meld changed), reused rather than made again: how a step
     judges a table after adding cards to one meld of a table it has analysed.
+
+    A table read by its melds' keys (``handfoot.engine.cards``: no meld of threes or of more than 15
+    cards), at the default ``path`` and with no ``known``, is made once per rule set and those keys
+    (the next states of a round, and every state read back from its JSON form, lay the same melds
+    again): the answer depends on nothing else.
     """
+    if not known and path == _MELDS:
+        keys = []
+        for meld in melds:  # loops: a card's key by a specialised attribute read, not attrgetter
+            key = 0
+            for card in meld:
+                key += card.meld_key
+            if key >= MELD_KEY_LIMIT:
+                break
+            keys.append(key)
+        else:
+            made = _tables_made(rules)
+            found = made.get(tuple(keys))
+            if found is None:
+                if len(made) >= _TABLES_KEPT:  # a bound on memory: start again
+                    made.clear()
+                found = made[tuple(keys)] = _analysed(melds, rules, path, known)
+            return found
+    return _analysed(melds, rules, path, known)
+
+
+_MELDS: Path = ("melds",)
+
+
+@per_rules
+def _tables_made(rules: RuleSet) -> dict[tuple[int, ...], Table]:
+    """:func:`analyse_table` made under ``rules``, by its melds' keys."""
+    return {}
+
+
+_TABLES_KEPT = 4096  # a game lays a few hundred tables; past this many, start again
+
+
+def _analysed(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path, known: Sequence[MeldCheck | None]) -> Table:
+    """:func:`analyse_table`, made."""
     mr = _meld_rules(rules)
     kept = checks_kept(rules)  # meld_of's look-up, made here: no call a meld
     checks: list[MeldCheck] = []
