@@ -65,31 +65,39 @@ def analyse_table(
     again): the answer depends on nothing else.
     """
     if not known and path == _MELDS:
-        keys = []
-        for meld in melds:  # loops: a card's key by a specialised attribute read, not attrgetter
-            key = 0
-            for card in meld:
-                key += card.meld_key
-            if key >= MELD_KEY_LIMIT:
-                break
-            keys.append(key)
-        else:
-            made = _tables_made(rules)
-            found = made.get(tuple(keys))
-            if found is None:
-                if len(made) >= _TABLES_KEPT:  # a bound on memory: start again
-                    made.clear()
-                found = made[tuple(keys)] = _analysed(melds, rules, path, known)
-            return found
+        kept = kept_table(melds, rules)
+        if kept is not None:
+            return kept[1]
     return _analysed(melds, rules, path, known)
+
+
+def kept_table(melds: Sequence[Sequence[Card]], rules: RuleSet) -> tuple[RuleSet, Table] | None:
+    """``(rules, analyse_table(melds, rules))``, made once per rule set and the melds' keys and
+    shared (what a :class:`~handfoot.engine.play.state.Side` keeps as its table); ``None`` where a
+    meld has no key (threes, or more than 15 cards)."""
+    keys = []
+    for meld in melds:  # loops: a card's key by a specialised attribute read, not attrgetter
+        key = 0
+        for card in meld:
+            key += card.meld_key
+        if key >= MELD_KEY_LIMIT:
+            return None
+        keys.append(key)
+    made = _tables_made(rules)
+    found = made.get(tuple(keys))
+    if found is None:
+        if len(made) >= _TABLES_KEPT:  # a bound on memory: start again
+            made.clear()
+        found = made[tuple(keys)] = (rules, _analysed(melds, rules, _MELDS, ()))
+    return found
 
 
 _MELDS: Path = ("melds",)
 
 
 @per_rules
-def _tables_made(rules: RuleSet) -> dict[tuple[int, ...], Table]:
-    """:func:`analyse_table` made under ``rules``, by its melds' keys."""
+def _tables_made(rules: RuleSet) -> dict[tuple[int, ...], tuple[RuleSet, Table]]:
+    """:func:`kept_table` made under ``rules``, by the melds' keys."""
     return {}
 
 

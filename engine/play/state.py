@@ -21,7 +21,7 @@ from handfoot.engine.play.options import PlayOptions
 from handfoot.engine.presets import resolve_rules
 from handfoot.engine.rules import RuleSet
 from handfoot.engine.scoring import book_values
-from handfoot.engine.table import Table, analyse_table
+from handfoot.engine.table import Table, analyse_table, kept_table
 
 Phase = Literal["draw", "play", "answer", "ended"]
 #: The phases in turn order: ``draw``, ``play``, ``answer`` (a partner is asked "May I go out?"), ``ended``.
@@ -73,10 +73,14 @@ class Side:
     # the side's table analysed and the rules it was analysed under (State.table): made once, then
     # shared by every state that keeps this Side (a step shares the sides it does not change)
     _table: tuple[RuleSet, Table] | None = field(default=None, init=False, compare=False, repr=False)
-    # what its books score under those rules (State.book_values), kept the same way
-    _book_values: tuple[RuleSet, tuple[Line, ...]] | None = field(default=None, init=False, compare=False, repr=False)
-    # what every view shows of this side under those rules (view.side_part), kept the same way
+    # what its books score (State.book_values) and the rules they were scored under, kept the same
+    # way (two members, not a pair: no tuple a side)
+    _book_values: tuple[Line, ...] | None = field(default=None, init=False, compare=False, repr=False)
+    _values_rules: RuleSet | None = field(default=None, init=False, compare=False, repr=False)
+    # what every view shows of this side under those rules (view._side_part), kept the same way from
+    # its second view on, and the rules it was last viewed under (a view of a side once viewed keeps it)
     _view: tuple[RuleSet, tuple[Any, ...]] | None = field(default=None, init=False, compare=False, repr=False)
+    _viewed: RuleSet | None = field(default=None, init=False, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +139,8 @@ class State:
         if cached is None or cached[0] is not self._rules:  # read first: asked many times a view
             rules = self.rules
             if cached is None or cached[0] is not rules:
-                cached = (rules, analyse_table(held.melds, rules))
+                # the pair kept by the melds' keys, shared by every side that lays the same melds
+                cached = kept_table(held.melds, rules) or (rules, analyse_table(held.melds, rules))
                 object.__setattr__(held, "_table", cached)
         return cached[1]
 
@@ -143,20 +148,26 @@ class State:
         """What side ``side``'s completed books score now (:func:`~handfoot.engine.scoring.book_values`
         of :meth:`table`): computed once and kept on the :class:`Side`, as its table is."""
         held, rules = self.sides[side], self.rules
-        cached = held._book_values
-        if cached is None or cached[0] is not rules:
-            cached = (rules, book_values(self.table(side), rules))
-            object.__setattr__(held, "_book_values", cached)
-        return cached[1]
+        values = held._book_values
+        if values is None or held._values_rules is not rules:
+            values = book_values(self.table(side), rules)
+            object.__setattr__(held, "_book_values", values)
+            object.__setattr__(held, "_values_rules", rules)
+        return values
 
     def seats_of(self, side: int) -> list[int]:
         """The seats (indexes) of a side, in turn order."""
         by_side = self._by_side
-        if by_side is None:
-            by_side = {}
-            for i, seat in enumerate(self.seats):
-                by_side.setdefault(seat.side, []).append(i)
-            object.__setattr__(self, "_by_side", by_side)  # asked by every going-out check: once a state
+        if by_side is None:  # asked by every going-out check: once a state
+            sides = tuple([seat.side for seat in self.seats])
+            by_side = _BY_SIDE.get(sides)
+            if by_side is None:  # one mapping per seating, shared by the states of every game seated so
+                if len(_BY_SIDE) >= _BY_SIDE_KEPT:  # a bound on memory: start again
+                    _BY_SIDE.clear()
+                by_side = _BY_SIDE[sides] = {}
+                for i, side_of in enumerate(sides):
+                    by_side.setdefault(side_of, []).append(i)
+            object.__setattr__(self, "_by_side", by_side)
         return list(by_side.get(side, ()))
 
     def cards_in_play(self) -> int:
@@ -168,6 +179,11 @@ class State:
             + sum(len(s.hand) + len(s.foot or ()) for s in self.seats)
             + sum(sum(map(len, side.melds)) + len(side.red_threes) + len(side.burn) for side in self.sides)
         )
+
+
+#: The seats of each side (State.seats_of) by the seats' sides in turn order: never handed out.
+_BY_SIDE: dict[tuple[int, ...], dict[int, list[int]]] = {}
+_BY_SIDE_KEPT = 256
 
 
 # A step builds a Seat, a Side and a State at every action. A frozen dataclass's __init__ writes each
@@ -219,7 +235,7 @@ def side_with(
     ``__init__``."""
     new: Any = _blank(_OpenSide)
     new.name, new.melds, new.red_threes, new.burn, new.score = side.name, melds, red_threes, burn, side.score
-    new._table = new._book_values = new._view = None
+    new._table = new._book_values = new._values_rules = new._view = new._viewed = None
     new.__class__ = Side
     return new  # type: ignore[no-any-return]
 

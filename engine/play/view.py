@@ -109,12 +109,32 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
 
 
 def _side(state: State, j: int) -> dict[str, Any]:
-    """Side ``j`` as a view shows it: built from :func:`_side_part` (kept with the side), every
-    member a new list or dict, so that a caller changing its view changes nothing kept."""
-    kept = state.sides[j]._view  # read here first: one call a side, not two, where it is kept
-    name, melds, complete, books, values, red_threes, burn, score = (
-        kept[1] if kept is not None and kept[0] is state._rules else _side_part(state, j)
-    )
+    """Side ``j`` as a view shows it (name, melds as card strings, each meld's ``complete``, books
+    by kind, book values, red threes, burn, score), every member a new list or dict, so that a
+    caller changing its view changes nothing kept. A side viewed before under the same rules (a step
+    shares the sides it does not change) is copied from its part kept (:func:`_side_part`); a side
+    viewed the first time (every side of a state read back from its JSON form) is read from the side
+    and its table, and keeps nothing but that it was viewed: a part kept costs a view that is the
+    only one of its side more than it saves."""
+    held = state.sides[j]
+    kept = held._view  # read here first: one call a side, not two, where it is kept
+    if kept is None or kept[0] is not state._rules:
+        rules = state.rules
+        if held._viewed is not rules:
+            object.__setattr__(held, "_viewed", rules)
+            table = state.table(j)
+            return {
+                "name": held.name,
+                "melds": [[c.code for c in m] for m in held.melds],
+                "complete": list(map(_complete, table.checks)),
+                "books": table.books.as_dict(),
+                "book_values": list(map(dict.copy, _value_dicts(state.book_values(j)))),
+                "red_threes": [c.code for c in held.red_threes],
+                "burn": [c.code for c in held.burn],
+                "score": held.score,
+            }
+        kept = _side_part(state, j)
+    name, melds, complete, books, values, red_threes, burn, score = kept[1]
     return {
         "name": name,
         "melds": list(map(list.copy, melds)),
@@ -127,11 +147,10 @@ def _side(state: State, j: int) -> dict[str, Any]:
     }
 
 
-def _side_part(state: State, j: int) -> tuple[Any, ...]:
-    """What a view shows of side ``j`` (name, melds as card strings, each meld's ``complete``, books
-    by kind, book values, red threes, burn, score), never handed out (a view copies them): made once
-    under the state's rules and kept on the :class:`~handfoot.engine.play.state.Side`, so that the
-    states that keep the side (a step shares the sides it does not change) share it."""
+def _side_part(state: State, j: int) -> tuple[RuleSet, tuple[Any, ...]]:
+    """What a view shows of side ``j`` (:func:`_side`) and the rules it was made under, never handed
+    out (a view copies it): made on the side's second view under the state's rules and kept on the
+    :class:`~handfoot.engine.play.state.Side`, so that the states that keep the side share it."""
     held, rules = state.sides[j], state.rules
     kept = held._view
     if kept is None or kept[0] is not rules:
@@ -148,7 +167,7 @@ def _side_part(state: State, j: int) -> tuple[Any, ...]:
         )
         kept = (rules, part)
         object.__setattr__(held, "_view", kept)
-    return kept[1]
+    return kept
 
 
 def _value_dicts(lines: tuple[Line, ...]) -> tuple[dict[str, Any], ...]:
