@@ -12,7 +12,7 @@ from operator import attrgetter
 from typing import Any
 
 from handfoot.engine.breakdown import Line
-from handfoot.engine.cards import DECK, codes
+from handfoot.engine.cards import DECK, Card, codes
 from handfoot.engine.errors import Problem
 from handfoot.engine.melds import card_points
 from handfoot.engine.play.end import score
@@ -41,14 +41,35 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
     ``out_side``, ``seed``, ``hands``/``feet`` of every seat and ``score`` (each side's total and lines).
     ``listing=False`` leaves out ``actions`` and ``going_out`` (the step's checks asked of every
     candidate: most of a view's cost), for a reader that knows its moves otherwise (the rl mask)."""
+    # loops rather than comprehensions: a comprehension is a function made and called each time
     rules = state.rules
     me = state.seats[seat]
-    sides = [_side(state, j) for j in range(len(state.sides))]
-    hand = [c.code for c in me.hand]
+    sides = []
+    for j in range(len(state.sides)):
+        sides.append(_side(state, j))
     by_code = _facts_by_code(rules)
-    cards = {code: by_code[code].copy() for code in hand}  # copies: a caller may change them
-    if state.pile and (top := state.pile[0].code) not in cards:
+    hand = []
+    cards = {}  # each card's facts copied: a caller may change them
+    for card in me.hand:
+        code = card.code
+        hand.append(code)
+        if code not in cards:
+            cards[code] = by_code[code].copy()
+    pile = state.pile
+    top = pile[0].code if pile else None
+    if top is not None and top not in cards:
         cards[top] = by_code[top].copy()
+    seats = []
+    for s in state.seats:
+        seats.append(
+            {
+                "name": s.name,
+                "side": s.side,
+                "hand_size": len(s.hand),
+                "foot_size": None if s.foot is None else len(s.foot),
+                "played_from_foot": s.played_from_foot,
+            }
+        )
     out: dict[str, Any] = {
         "seat": seat,
         "side": me.side,
@@ -60,22 +81,8 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
         "foot_size": None if me.foot is None else len(me.foot),
         "played_from_foot": me.played_from_foot,
         "sides": sides,
-        "seats": [
-            {
-                "name": s.name,
-                "side": s.side,
-                "hand_size": len(s.hand),
-                "foot_size": None if s.foot is None else len(s.foot),
-                "played_from_foot": s.played_from_foot,
-            }
-            for s in state.seats
-        ],
-        "pile": {
-            "top": state.pile[0].code if state.pile else None,
-            "size": len(state.pile),
-            "frozen": state.frozen_turns > 0,
-            "taken": state.pile_taken,
-        },
+        "seats": seats,
+        "pile": {"top": top, "size": len(pile), "frozen": state.frozen_turns > 0, "taken": state.pile_taken},
         "stock_size": len(state.stock),
         "opening_minimum": rules.opening_minimum_for(state.round, state.sides[me.side].score),
         "contract": rules.contract_for(state.round).as_dict(),
@@ -83,16 +90,12 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
         "permission": state.permission,
         "answerer": state.answerer,
         "cards": cards,
-        **(
-            {
-                "going_out": _going_out(state, seat, table := state.table(me.side)),
-                "actions": open_actions(state, seat, table),
-            }
-            if listing
-            else {}
-        ),
-        "history": list(state.history),
     }
+    if listing:
+        table = state.table(me.side)
+        out["going_out"] = _going_out(state, seat, table)
+        out["actions"] = open_actions(state, seat, table)
+    out["history"] = list(state.history)
     if state.phase == "ended":
         result = score(state)
         out |= {
@@ -123,14 +126,20 @@ def _side(state: State, j: int) -> dict[str, Any]:
         if held._viewed is not rules:
             object.__setattr__(held, "_viewed", rules)
             table = state.table(j)
+            melds = []
+            for meld in held.melds:  # loops, not comprehensions (each a function made and called)
+                strings = []
+                for card in meld:
+                    strings.append(card.code)
+                melds.append(strings)
             return {
                 "name": held.name,
-                "melds": [[c.code for c in m] for m in held.melds],
+                "melds": melds,
                 "complete": list(map(_complete, table.checks)),
                 "books": table.books.as_dict(),
                 "book_values": list(map(dict.copy, _value_dicts(state.book_values(j)))),
-                "red_threes": [c.code for c in held.red_threes],
-                "burn": [c.code for c in held.burn],
+                "red_threes": _strings(held.red_threes),
+                "burn": _strings(held.burn),
                 "score": held.score,
             }
         kept = _side_part(state, j)
@@ -145,6 +154,14 @@ def _side(state: State, j: int) -> dict[str, Any]:
         "burn": list(burn),
         "score": score,
     }
+
+
+def _strings(cards: tuple[Card, ...]) -> list[str]:
+    """The card strings of ``cards`` (most often none)."""
+    return list(map(_code, cards)) if cards else []
+
+
+_code = attrgetter("code")
 
 
 def _side_part(state: State, j: int) -> tuple[RuleSet, tuple[Any, ...]]:
