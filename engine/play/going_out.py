@@ -41,10 +41,12 @@ def going_out_reasons(
     # and discard it' (seed 000), so a no never leaves a seat holding one card it cannot play
     ask = needs_permission(state, seat) and state.permission is not True
     # what going_out_problems reads of each player: its name, whether its foot is picked up, and
-    # whether it has played from it
-    feet = tuple(
-        [(seats[i].name, seats[i].foot is None, played if i == seat else seats[i].played_from_foot) for i in mates]
-    )
+    # whether it has played from it (a loop: a comprehension is a function made and called)
+    read = []
+    for i in mates:
+        mate = seats[i]
+        read.append((mate.name, mate.foot is None, played if i == seat else mate.played_from_foot))
+    feet = tuple(read)
     key = (books.clean_books, books.dirty_books, books.wild_books, state.round, discard, ask, feet)
     made = _reasons_made(rules)
     found = made.get(key)

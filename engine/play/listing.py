@@ -16,9 +16,10 @@ Going out is not an action of its own: it is melding or discarding the last card
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
-from handfoot.engine.cards import Card, codes, key_of, parse_cards
+from handfoot.engine.cards import Card, codes, parse_cards
 from handfoot.engine.melds import cards_points, validate_meld
 from handfoot.engine.play.going_out import going_out_refusals
 from handfoot.engine.play.legal import (
@@ -104,18 +105,27 @@ def body_of(part: tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[C
     """The meld body of ``part``: ``melds``, ``add`` and ``burn`` in that order, each where not empty."""
     new, adds, burn = part
     body: Body = {"type": "meld"}
-    if len(new) == 1:  # one new meld or one addition (most bodies): no comprehension of parts
-        body["melds"] = [[c.code for c in new[0]]]
+    if len(new) == 1:  # one new meld or one addition (most bodies): no loop over parts
+        body["melds"] = [_strings(new[0])]
     elif new:
-        body["melds"] = [[c.code for c in m] for m in new]
+        body["melds"] = [_strings(m) for m in new]
     if len(adds) == 1:
         ((to, cards),) = adds
-        body["add"] = [{"to": to, "cards": [c.code for c in cards]}]
+        body["add"] = [{"to": to, "cards": _strings(cards)}]
     elif adds:
-        body["add"] = [{"to": to, "cards": [c.code for c in m]} for to, m in adds]
+        body["add"] = [{"to": to, "cards": _strings(m)} for to, m in adds]
     if burn:
-        body["burn"] = [c.code for c in burn]
+        body["burn"] = _strings(burn)
     return body
+
+
+def _strings(cards: Sequence[Card]) -> list[str]:
+    """The card strings of ``cards``: :func:`~handfoot.engine.cards.codes` by a loop (Python 3.11
+    makes and calls a function for every comprehension)."""
+    out = []
+    for card in cards:
+        out.append(card.code)
+    return out
 
 
 def combine(parts: Sequence[Part]) -> Part | None:
@@ -131,12 +141,15 @@ def _kept(parts: Sequence[Part]) -> list[int]:
     used: set[int] = set()
     kept: list[int] = []
     for i, part in enumerate(parts):
-        cards = _cards_of(part)
-        keys = set(map(key_of, cards))
-        if len(keys) < len(cards) or not used.isdisjoint(keys):
-            continue
-        used |= keys
-        kept.append(i)
+        keys: set[int] = set()
+        for card in _cards_of(part):  # a loop: the attribute read specialised, no set built in C
+            key = card.key
+            if key in keys or key in used:
+                break
+            keys.add(key)
+        else:
+            used |= keys
+            kept.append(i)
     return kept
 
 
@@ -184,11 +197,12 @@ def rest_melds(hand: Sequence[Card], taken: Sequence[Card], rules: RuleSet) -> t
 
 def _extend(table: Table, rules: RuleSet) -> list[dict[str, Any]]:
     """The side's melds that take more cards: ``to``, ``rank`` (``None``: a wild meld), ``size``."""
-    return [
-        {"to": i, "rank": check.rank, "size": check.size}
-        for i, check in enumerate(table.checks)
-        if rules.book_max_size is None or check.size < rules.book_max_size
-    ]
+    most = rules.book_max_size
+    out = []
+    for i, check in enumerate(table.checks):
+        if most is None or check.size < most:
+            out.append({"to": i, "rank": check.rank, "size": check.size})
+    return out
 
 
 def _burnable(table: Table, rules: RuleSet) -> list[str]:
@@ -318,6 +332,17 @@ def going_out(state: State, seat: int, table: Table | None = None) -> dict[str, 
     return {"allowed": not problems, "problems": [p.code for p in problems]}
 
 
+def _discard_bodies(discards: list[str]) -> list[Body]:
+    """A discard body for each card string of ``discards``, in order."""
+    out: list[Body] = []
+    for code in discards:  # a loop: a comprehension is a function made and called
+        out.append({"type": "discard", "card": code})
+    return out
+
+
+_code = attrgetter("code")
+
+
 def _own_table(state: State, seat: int) -> Table:
     return state.table(state.seats[seat].side)
 
@@ -408,7 +433,7 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
             }
         )
     # a discard's rule reads no card but that it is held: asked once, every card held listed
-    discards = sorted({c.code for c in me.hand}) if accepted(judge_discards, state, seat) else []
+    discards = sorted(set(map(_code, me.hand))) if accepted(judge_discards, state, seat) else []
     if discards:
         actions.append(
             {
@@ -420,7 +445,7 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
                     rules.last_card_needs_contract
                     or not going_out_refusals(state, seat, books, me.played_from_foot, 0, False)
                 ),
-                "send": [{"type": "discard", "card": code} for code in discards],
+                "send": _discard_bodies(discards),
             }
         )
     if accepted(judge_ask, state, seat):
