@@ -3,7 +3,6 @@ kept in :mod:`~handfoot.engine.pile`, named here too)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -52,11 +51,21 @@ def check_opening(
     table = analyse_table(melds, rules)
     problems = list(table.problems)
     excluded: list[Card] = []
-    if from_pile:  # the melded cards counted only here (a Card hashes in Python)
-        cards: Counter[Card] = Counter(c for meld in melds for c in meld)
-        melded = cards.copy()
+    if from_pile:  # the melded cards counted only here, by Card.key (a Card hashes in Python)
+        melded: dict[int, int] = {}
+        first: dict[int, Card] = {}  # each card's first copy melded, in order: the hand's cards
+        for meld in melds:
+            for card in meld:
+                key = card.key
+                if key in melded:
+                    melded[key] += 1
+                else:
+                    melded[key] = 1
+                    first[key] = card
+        hand_counts = dict(melded)
         for i, card in enumerate(from_pile):
-            if melded[card] <= 0:
+            key = card.key
+            if melded.get(key, 0) <= 0:
                 problems.append(
                     Problem(
                         "pile_card_not_in_melds",
@@ -65,18 +74,17 @@ def check_opening(
                     )
                 )
                 continue
-            melded[card] -= 1
+            melded[key] -= 1
             if i > 0 and rules.opening_pile_top_only:
                 excluded.append(card)
+        for card in from_pile:  # every card from the pile, melded or not, is no hand card
+            if card.key in hand_counts:
+                hand_counts[card.key] -= 1
+        # the melded cards not from the pile, each distinct card as often as left, in the order first melded
+        hand = [first[key] for key, count in hand_counts.items() for _ in range(count)]
         # the take itself: the rule of POST /v1/discard-pile/check, applied once
         problems += take_problems(
-            from_pile[0],
-            list((cards - Counter(from_pile)).elements()),
-            rules,
-            table,
-            taken_before,
-            at_top=("from_pile", 0),
-            at_hand=("melds",),
+            from_pile[0], hand, rules, table, taken_before, at_top=("from_pile", 0), at_hand=("melds",)
         )
     points = table.points - cards_points(excluded, rules)
     if rules.opening_thresholds and score is None:
