@@ -20,6 +20,7 @@ from handfoot.engine.play.legal import facts
 from handfoot.engine.play.listing import going_out, open_actions
 from handfoot.engine.play.state import State
 from handfoot.engine.rules import RuleSet, per_rules
+from handfoot.engine.scoring import book_values
 from handfoot.engine.table import Table
 
 _LINE_FIELDS = Line._fields
@@ -125,7 +126,7 @@ def _side(state: State, j: int) -> dict[str, Any]:
         rules = state.rules
         if held._viewed is not rules:
             object.__setattr__(held, "_viewed", rules)
-            table = state.table(j)
+            _, complete, books, values, _ = _table_part(state.table(j), rules)
             melds = []
             for meld in held.melds:  # loops, not comprehensions (each a function made and called)
                 strings = []
@@ -135,9 +136,9 @@ def _side(state: State, j: int) -> dict[str, Any]:
             return {
                 "name": held.name,
                 "melds": melds,
-                "complete": list(map(_complete, table.checks)),
-                "books": table.books.as_dict(),
-                "book_values": list(map(dict.copy, _value_dicts(state.book_values(j)))),
+                "complete": list(complete),
+                "books": books.copy(),
+                "book_values": list(map(dict.copy, values)),
                 "red_threes": _strings(held.red_threes),
                 "burn": _strings(held.burn),
                 "score": held.score,
@@ -154,6 +155,31 @@ def _side(state: State, j: int) -> dict[str, Any]:
         "burn": list(burn),
         "score": score,
     }
+
+
+def _table_part(table: Table, rules: RuleSet) -> _TablePart:
+    """What a view shows of a side that its table and the rules alone decide (each meld's
+    ``complete``, books by kind, book values), with the rules: never handed out (a view copies
+    them), made once per table analysed (tables are kept by their melds under the rules they were
+    analysed by: ``table.kept_table``) by the table's identity, the table kept with them."""
+    found = _TABLE_PARTS.get(id(table))
+    if found is None or found[0] is not rules:
+        if len(_TABLE_PARTS) >= _TABLE_PARTS_KEPT:  # a bound on memory: start again
+            _TABLE_PARTS.clear()
+        found = _TABLE_PARTS[id(table)] = (
+            rules,
+            tuple(map(_complete, table.checks)),
+            table.books.as_dict(),
+            _value_dicts(book_values(table, rules)),
+            table,
+        )
+    return found
+
+
+_TablePart = tuple[RuleSet, tuple[bool, ...], dict[str, int], tuple[dict[str, Any], ...], Table]
+#: :func:`_table_part` made, by the table's id (an object's id is never another's while it lives).
+_TABLE_PARTS: dict[int, _TablePart] = {}
+_TABLE_PARTS_KEPT = 1024
 
 
 def _strings(cards: tuple[Card, ...]) -> list[str]:
