@@ -88,11 +88,19 @@ def kept_table(melds: Sequence[Sequence[Card]], rules: RuleSet) -> tuple[RuleSet
     if found is None:
         if len(made) >= _TABLES_KEPT:  # a bound on memory: start again
             made.clear()
-        found = made[tuple(keys)] = (rules, _analysed(melds, rules, _MELDS, ()))
+        found = made[tuple(keys)] = (rules, _analysed(melds, rules, _MELDS, (), keys))
     return found
 
 
 _MELDS: Path = ("melds",)
+
+
+@per_rules
+def _checks_by_key(rules: RuleSet) -> dict[int, MeldCheck]:
+    """The meld checks made under ``rules`` of melds with a key (``handfoot.engine.cards``), by the
+    key: a key fixes the composition and the size, all that the check of a meld without threes
+    reads."""
+    return {}
 
 
 @per_rules
@@ -104,10 +112,17 @@ def _tables_made(rules: RuleSet) -> dict[tuple[int, ...], tuple[RuleSet, Table]]
 _TABLES_KEPT = 4096  # a game lays a few hundred tables; past this many, start again
 
 
-def _analysed(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path, known: Sequence[MeldCheck | None]) -> Table:
-    """:func:`analyse_table`, made."""
+def _analysed(
+    melds: Sequence[Sequence[Card]],
+    rules: RuleSet,
+    path: Path,
+    known: Sequence[MeldCheck | None],
+    keys: Sequence[int] = (),
+) -> Table:
+    """:func:`analyse_table`, made; ``keys``: the melds' keys where :func:`kept_table` read them."""
     mr = _meld_rules(rules)
     kept = checks_kept(rules)  # meld_of's look-up, made here: no call a meld
+    by_key = _checks_by_key(rules) if keys else None
     checks: list[MeldCheck] = []
     books = [0, 0, 0]  # clean, dirty, wild
     points = 0
@@ -115,9 +130,11 @@ def _analysed(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path, known
     between = broken = False  # between: two melds of one rank (the rules between melds concern them)
     reuse = len(known)
     for i, meld in enumerate(melds):
-        size = len(meld)
         check = known[i] if i < reuse else None
+        if check is None and by_key is not None:
+            check = by_key.get(keys[i])
         if check is None:
+            size = len(meld)
             if size <= MELD_CARDS_MAX:
                 comp = composition(meld)
                 check = (None if comp & THREE_FIELD else kept.get((comp, size, 0))) or meld_of(
@@ -125,6 +142,10 @@ def _analysed(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path, known
                 )
             else:
                 check = validate_meld(meld, rules)
+            if by_key is not None:
+                if len(by_key) >= _CHECKS_BY_KEY_KEPT:  # a bound on memory: start again
+                    by_key.clear()
+                by_key[keys[i]] = check
         checks.append(check)
         _valid, kind, rank, complete, _size, _naturals, _wilds, meld_points, meld_problems = check
         points += meld_points
@@ -134,10 +155,14 @@ def _analysed(melds: Sequence[Sequence[Card]], rules: RuleSet, path: Path, known
             ranks.add(rank)
         if meld_problems:
             broken = True
-        elif complete:
-            books[_KIND_INDEX[kind]] += 1
+        elif complete:  # by identity: an enum hashes in Python
+            books[0 if kind is _CLEAN else 1 if kind is _DIRTY else 2] += 1
     problems = _table_problems(checks, rules, path, between) if between or broken else ()
     return _new(Table, (tuple(checks), _books(books), points, problems))
+
+
+_CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY
+_CHECKS_BY_KEY_KEPT = 4096
 
 
 #: Where a valid completed meld of each kind counts in a table's books (clean, dirty, wild).
