@@ -13,7 +13,7 @@ from handfoot.engine.melds import cards_points
 from handfoot.engine.pile import DiscardPileCheck as DiscardPileCheck
 from handfoot.engine.pile import check_discard_pile as check_discard_pile
 from handfoot.engine.pile import take_problems
-from handfoot.engine.rules import Contract, RuleSet
+from handfoot.engine.rules import Contract, RuleSet, per_rules
 from handfoot.engine.table import analyse_table
 
 
@@ -46,8 +46,45 @@ def check_opening(
     was taken before this round, so ``pile_later_take`` applies; the play engine gives it).
     ``score`` is the side's cumulative score, needed when ``opening_thresholds`` are set.
     Under ``opening_needs_book`` the melds must hold a completed valid book (``opening_needs_book``; a
-    keeper's fifth round, "a canasta to meld": docs/rules-decisions.md D27).
+    keeper's fifth round, "a canasta to meld": docs/rules-decisions.md D27). Made once per rule set
+    and what it reads.
     """
+    key: list[int | bool | None] = [round_number, score, taken_before]
+    for card in from_pile:  # loops: a comprehension is a function made and called
+        key.append(card.key)
+    for meld in melds:  # every card by its key (a Card hashes in Python), each meld after a -1
+        key.append(-1)
+        for card in meld:
+            key.append(card.key)
+    made = _openings_made(rules)
+    found = made.get(tuple(key))
+    if found is None:
+        if len(made) >= _OPENINGS_KEPT:  # a bound on memory: start again
+            made.clear()
+        found = made[tuple(key)] = _check_opening(melds, rules, round_number, from_pile, score, taken_before)
+    return found
+
+
+@per_rules
+def _openings_made(rules: RuleSet) -> dict[tuple[int | bool | None, ...], OpeningCheck]:
+    """:func:`check_opening` made under ``rules`` (an answer is immutable: shared), by what it reads:
+    the round, the score, ``taken_before``, and the cards (``Card.key``) from the pile and of each
+    meld."""
+    return {}
+
+
+_OPENINGS_KEPT = 4096  # a round judges a few dozen openings; past this many, start again
+
+
+def _check_opening(
+    melds: Sequence[Sequence[Card]],
+    rules: RuleSet,
+    round_number: int,
+    from_pile: Sequence[Card],
+    score: int | None,
+    taken_before: bool,
+) -> OpeningCheck:
+    """:func:`check_opening`, made."""
     table = analyse_table(melds, rules)
     problems = list(table.problems)
     excluded: list[Card] = []
