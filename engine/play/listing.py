@@ -189,8 +189,14 @@ def rest_melds(hand: Sequence[Card], taken: Sequence[Card], rules: RuleSet) -> t
     with no table, :func:`combine`): what a take before the side has opened melds with it toward
     the opening minimum."""
     rest = list(hand)
-    for card in taken:
-        rest.remove(card)
+    for card in taken:  # list.remove by key: list.remove compares by Card.__eq__, a Python method
+        key = card.key
+        for i, held in enumerate(rest):
+            if held.key == key:
+                del rest[i]
+                break
+        else:
+            raise ValueError("list.remove(x): x not in list")
     merged = combine(card_parts(*sorted_hand(rest), (), (), rules))
     return () if merged is None else merged[0]
 

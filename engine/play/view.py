@@ -47,7 +47,7 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
     me = state.seats[seat]
     sides = []
     for j in range(len(state.sides)):
-        sides.append(_side(state, j))
+        sides.append(_side(state, j, rules))
     by_code = _facts_by_code(rules)
     hand = []
     cards = {}  # each card's facts copied: a caller may change them
@@ -112,18 +112,17 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
     return out
 
 
-def _side(state: State, j: int) -> dict[str, Any]:
-    """Side ``j`` as a view shows it (name, melds as card strings, each meld's ``complete``, books
-    by kind, book values, red threes, burn, score), every member a new list or dict, so that a
-    caller changing its view changes nothing kept. A side viewed before under the same rules (a step
-    shares the sides it does not change) is copied from its part kept (:func:`_side_part`); a side
-    viewed the first time (every side of a state read back from its JSON form) is read from the side
-    and its table, and keeps nothing but that it was viewed: a part kept costs a view that is the
-    only one of its side more than it saves."""
+def _side(state: State, j: int, rules: RuleSet) -> dict[str, Any]:
+    """Side ``j`` as a view shows it under ``rules`` (the state's: name, melds as card strings, each
+    meld's ``complete``, books by kind, book values, red threes, burn, score), every member a new
+    list or dict, so that a caller changing its view changes nothing kept. A side viewed before
+    under the same rules (a step shares the sides it does not change) is copied from its part kept
+    (:func:`_side_part`); a side viewed the first time (every side of a state read back from its
+    JSON form) is read from the side and its table, and keeps nothing but that it was viewed: a
+    part kept costs a view that is the only one of its side more than it saves."""
     held = state.sides[j]
     kept = held._view  # read here first: one call a side, not two, where it is kept
-    if kept is None or kept[0] is not state._rules:
-        rules = state.rules
+    if kept is None or kept[0] is not rules:
         if held._viewed is not rules:
             object.__setattr__(held, "_viewed", rules)
             _, complete, books, values, _ = _table_part(state.table(j), rules)
