@@ -420,8 +420,10 @@ def open_actions(state: State, seat: int, table: Table | None = None) -> list[di
     extend, burnable = _extend(table, rules), _burnable(table, rules)
     melds = _meld_bodies(state, seat, card_parts(found.naturals, found.wilds, extend, burnable, rules))
     if melds:
-        counts = dict(zip(found.naturals, map(len, found.naturals.values()), strict=True))
-        counts.pop("3", None)
+        counts = {}
+        for rank, held in found.naturals.items():  # a loop: no zip, no pop of the threes after
+            if rank != "3":
+                counts[rank] = len(held)
         actions.append(
             {
                 "type": "meld",
