@@ -237,22 +237,42 @@ def _first_combined(state: State, seat: int, parts: Sequence[Part], whole: set[i
     kept = _kept(parts)
     if len(kept) < 2:
         return None
-    least = sum(1 for i in kept if i < 2)  # combine(parts[:2]) keeps these
-    rules, found = state.rules, facts(state, seat)
+    rules = state.rules
     for m, i in enumerate(kept):  # the first kept part the meld rule refuses: no combination holds it
         if i in whole:
             continue
         new, adds, _ = parts[i]
-        if not all(validate_meld(c, rules).valid for c in new) or not all(
-            validate_meld(c, rules, found.melds[to], found.composition(to)).valid for to, c in adds
-        ):
+        if not _melds_valid(state, seat, new, adds, rules):
             kept = kept[:m]
             break
-    for m in range(len(kept), max(least, 2) - 1, -1):
-        combined = _joined([parts[i] for i in kept[:m]])
+    for m in range(len(kept), 1, -1):
+        picked = []
+        for i in kept[:m]:  # loops: a comprehension is a function made and called
+            picked.append(parts[i])
+        combined = _joined(picked)
         if combined is not None and combined not in parts and meld_verdict(state, seat, *combined) is not None:
             return combined
     return None
+
+
+def _melds_valid(
+    state: State,
+    seat: int,
+    new: Sequence[Sequence[Card]],
+    adds: Sequence[tuple[int, Sequence[Card]]],
+    rules: RuleSet,
+) -> bool:
+    """Whether the meld rule (``melds.validate_meld``) accepts each new meld and each addition
+    (with the seat's side's meld it goes onto) of a part."""
+    for cards in new:
+        if not validate_meld(cards, rules).valid:
+            return False
+    if adds:
+        found = facts(state, seat)
+        for to, cards in adds:
+            if not validate_meld(cards, rules, found.melds[to], found.composition(to)).valid:
+                return False
+    return True
 
 
 def _meld_bodies(state: State, seat: int, parts: Sequence[Part]) -> list[Body]:
@@ -279,7 +299,10 @@ def _meld_bodies(state: State, seat: int, parts: Sequence[Part]) -> list[Body]:
             out.append(found)
     # a combination holds two parts at least: it equals none of them
     combined = _first_combined(state, seat, parts, whole)
-    return [body_of(part) for part in ([combined, *out] if combined is not None else out)]
+    bodies = [] if combined is None else [body_of(combined)]
+    for part in out:  # a loop: a comprehension is a function made and called
+        bodies.append(body_of(part))
+    return bodies
 
 
 def _take_bodies(state: State, seat: int, onto: int | None) -> tuple[list[Body], int]:
@@ -290,8 +313,14 @@ def _take_bodies(state: State, seat: int, onto: int | None) -> tuple[list[Body],
     by the step's take predicate asked of its cards; only the accepted ones written as bodies."""
     me = state.seats[seat]
     top = state.pile[0]
-    same = [c for c in me.hand if c.rank is top.rank]
-    wilds = [c for c in me.hand if c.is_wild and c.rank is not top.rank]
+    rank = top.rank
+    same: list[Card] = []
+    wilds: list[Card] = []
+    for card in me.hand:  # one loop, not two comprehensions
+        if card.rank is rank:
+            same.append(card)
+        elif card.is_wild:
+            wilds.append(card)
     candidates: list[list[Card]] = [same[:2]] if len(same) >= 2 else []
     if same and wilds and not top.is_wild:
         candidates.append([same[0], wilds[0]])
