@@ -21,7 +21,12 @@ _new = tuple.__new__  # a PlayerState without its Python __new__
 
 def needs_permission(state: State, seat: int) -> bool:
     """Going out needs the partner's yes: ``ask_partner`` and a side of more than one player."""
-    return state.play.ask_partner and len(state.seats_of(state.seats[seat].side)) > 1
+    return _asks(state, state.seats_of(state.seats[seat].side))
+
+
+def _asks(state: State, mates: list[int]) -> bool:
+    """:func:`needs_permission` of a seat whose side's seats are ``mates``."""
+    return state.play.ask_partner and len(mates) > 1
 
 
 def going_out_reasons(
@@ -39,7 +44,7 @@ def going_out_reasons(
     discard = remaining == 0 and by_meld and rules.going_out_discard == "required"
     # asked before the last melds: 'If the answer is yes, meld everything, or meld all but one
     # and discard it' (seed 000), so a no never leaves a seat holding one card it cannot play
-    ask = needs_permission(state, seat) and state.permission is not True
+    ask = _asks(state, mates) and state.permission is not True
     # what going_out_problems reads of each player: its name, whether its foot is picked up, and
     # whether it has played from it (a loop: a comprehension is a function made and called)
     read = []

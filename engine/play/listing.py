@@ -141,8 +141,15 @@ def _kept(parts: Sequence[Part]) -> list[int]:
     used: set[int] = set()
     kept: list[int] = []
     for i, part in enumerate(parts):
+        new, adds, burn = part
+        if not adds and not burn and len(new) == 1:  # one new meld: most parts (no call)
+            cards: Sequence[Card] = new[0]
+        elif not new and not burn and len(adds) == 1:  # one addition
+            cards = adds[0][1]
+        else:
+            cards = _cards_of(part)
         keys: set[int] = set()
-        for card in _cards_of(part):  # a loop: the attribute read specialised, no set built in C
+        for card in cards:  # a loop: the attribute read specialised, no set built in C
             key = card.key
             if key in keys or key in used:
                 break
