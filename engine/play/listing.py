@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
-from handfoot.engine.cards import Card, codes, parse_cards
+from handfoot.engine.cards import RANK_TEXT, Card, codes, parse_cards
 from handfoot.engine.melds import cards_points, validate_meld
 from handfoot.engine.play.going_out import going_out_refusals
 from handfoot.engine.play.legal import (
@@ -360,8 +360,11 @@ def _open_meld_of(state: State, seat: int, table: Table) -> int | None:
     top = state.pile[0]
     if top.is_wild:
         return None
-    checks = table.checks
-    return next((i for i, c in enumerate(checks) if c.rank == top.rank.value and not c.complete), None)
+    rank = RANK_TEXT[top.rank_index]  # not Rank.value, a Python-level descriptor
+    for i, check in enumerate(table.checks):  # a loop, not a generator expression
+        if check.rank == rank and not check.complete:
+            return i
+    return None
 
 
 def going_out(state: State, seat: int, table: Table | None = None) -> dict[str, Any] | None:
