@@ -12,7 +12,7 @@ from operator import attrgetter
 from typing import Any
 
 from handfoot.engine.breakdown import Line
-from handfoot.engine.cards import DECK, Card, codes
+from handfoot.engine.cards import DECK, codes
 from handfoot.engine.errors import Problem
 from handfoot.engine.melds import card_points
 from handfoot.engine.play.end import score
@@ -138,8 +138,8 @@ def _side(state: State, j: int, rules: RuleSet) -> dict[str, Any]:
                 "complete": list(complete),
                 "books": books.copy(),
                 "book_values": list(map(dict.copy, values)),
-                "red_threes": _strings(held.red_threes),
-                "burn": _strings(held.burn),
+                "red_threes": list(map(_code, held.red_threes)) if held.red_threes else [],
+                "burn": list(map(_code, held.burn)) if held.burn else [],
                 "score": held.score,
             }
         kept = _side_part(state, j)
@@ -179,11 +179,6 @@ _TablePart = tuple[RuleSet, tuple[bool, ...], dict[str, int], tuple[dict[str, An
 #: :func:`_table_part` made, by the table's id (an object's id is never another's while it lives).
 _TABLE_PARTS: dict[int, _TablePart] = {}
 _TABLE_PARTS_KEPT = 1024
-
-
-def _strings(cards: tuple[Card, ...]) -> list[str]:
-    """The card strings of ``cards`` (most often none)."""
-    return list(map(_code, cards)) if cards else []
 
 
 _code = attrgetter("code")
