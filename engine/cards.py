@@ -280,7 +280,10 @@ key_of = attrgetter("key")
 
 def codes(cards: Iterable[Card]) -> list[str]:
     """The card strings of ``cards``, in order (``["10H", "JK"]``)."""
-    return [c.code for c in cards]
+    out: list[str] = []
+    for card in cards:  # a loop: a comprehension is a function made and called
+        out.append(card.code)
+    return out
 
 
 def composition(cards: Iterable[Card]) -> int:

@@ -24,7 +24,11 @@ class Table(NamedTuple):
 
     def closed_ranks(self) -> set[str]:
         """Ranks (canonical text) that have a completed book on this table."""
-        return {c.rank for c in self.checks if c.complete and c.rank is not None}
+        ranks: set[str] = set()
+        for check in self.checks:  # a loop: a comprehension is a function made and called
+            if check.complete and check.rank is not None:
+                ranks.add(check.rank)
+        return ranks
 
     def standing_books(self) -> Contract:
         """The completed melds by kind, valid or not: the books of a table whose melds stand as laid

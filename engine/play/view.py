@@ -239,26 +239,29 @@ def _going_out(state: State, seat: int, table: Table) -> dict[str, Any] | None:
     if not problems:
         return {"allowed": True, "problems": [], "errors": []}
     side = state.seats[seat].side
-    mates = state.seats_of(side)
+    if state._by_side is None:
+        state.seats_of(side)  # the seats of each side: one mapping per seating, kept on the state
+    seating = state._by_side
     # the reasons are made once per rule set and what they read (going_out.going_out_reasons), so
-    # their codes and errors are made once per reasons and seats: by the problems' identities, each
-    # problem kept with them (an object's id is never another's while it lives)
-    key = (side, *mates, None, *map(id, problems))
+    # their codes and errors are made once per reasons, side and seating: by the problems' and the
+    # seating's identities, each kept with them (an object's id is never another's while it lives)
+    key = (side, id(seating), *map(id, problems))
     made = _GOING_OUT.get(key)
     if made is None:
         if len(_GOING_OUT) >= _GOING_OUT_KEPT:  # a bound on memory: start again
             _GOING_OUT.clear()
+        mates = state.seats_of(side)
         made = _GOING_OUT[key] = (
-            tuple(problems),
             [p.code for p in problems],
             [{"pointer": _pointer(p, side, mates), "code": p.code, "detail": p.detail} for p in problems],
+            (seating, tuple(problems)),
         )
-    return {"allowed": False, "problems": made[1].copy(), "errors": list(map(dict.copy, made[2]))}
+    return {"allowed": False, "problems": made[0].copy(), "errors": list(map(dict.copy, made[1]))}
 
 
-#: :func:`_going_out`'s answers made (never handed out: copied), by side, its seats and the
-#: problems' ids: the problems themselves, their codes, their errors.
-_GOING_OUT: dict[tuple[Any, ...], tuple[tuple[Problem, ...], list[str], list[dict[str, Any]]]] = {}
+#: :func:`_going_out`'s answers made (never handed out: copied), by side and the seating's and the
+#: problems' ids: the problems' codes, their errors, and the seating and problems (kept).
+_GOING_OUT: dict[tuple[Any, ...], tuple[list[str], list[dict[str, Any]], tuple[Any, ...]]] = {}
 _GOING_OUT_KEPT = 1024
 
 
