@@ -10,9 +10,9 @@ table can store it and replay it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 from handfoot.engine.breakdown import Line
 from handfoot.engine.cards import Card, codes, parse_cards
@@ -127,7 +127,7 @@ class State:
         rules = self._rules
         if rules is None:
             rules = resolve_rules(self.preset, self.overrides).rules
-            object.__setattr__(self, "_rules", rules)
+            _set_rules(self, rules)
         return rules
 
     def table(self, side: int) -> Table:
@@ -141,7 +141,7 @@ class State:
             if cached is None or cached[0] is not rules:
                 # the pair kept by the melds' keys, shared by every side that lays the same melds
                 cached = kept_table(held.melds, rules) or (rules, analyse_table(held.melds, rules))
-                object.__setattr__(held, "_table", cached)
+                _set_table(held, cached)
         return cached[1]
 
     def book_values(self, side: int) -> tuple[Line, ...]:
@@ -167,7 +167,7 @@ class State:
                 by_side = _BY_SIDE[sides] = {}
                 for i, side_of in enumerate(sides):
                     by_side.setdefault(side_of, []).append(i)
-            object.__setattr__(self, "_by_side", by_side)
+            _set_by_side(self, by_side)
         return list(by_side.get(side, ()))
 
     def cards_in_play(self) -> int:
@@ -180,6 +180,19 @@ class State:
             + sum(sum(map(len, side.melds)) + len(side.red_threes) + len(side.burn) for side in self.sides)
         )
 
+
+def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """The setter of the slot ``name`` of the frozen ``cls``: a member kept on first asking, written
+    by its slot's own descriptor (``object.__setattr__`` looks the member up by name first, and the
+    state and the view write some on every fresh view)."""
+    return cast("Callable[[Any, Any], None]", vars(cls)[name].__set__)
+
+
+_set_rules = _setter(State, "_rules")
+_set_table = _setter(Side, "_table")
+_set_by_side = _setter(State, "_by_side")
+#: ``set_viewed(side, rules)``: a side's ``_viewed`` written (``view._side``).
+set_viewed = _setter(Side, "_viewed")
 
 #: The seats of each side (State.seats_of) by the seats' sides in turn order: never handed out.
 _BY_SIDE: dict[tuple[int, ...], dict[int, list[int]]] = {}

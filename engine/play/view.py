@@ -18,7 +18,7 @@ from handfoot.engine.melds import card_points
 from handfoot.engine.play.end import score
 from handfoot.engine.play.legal import facts
 from handfoot.engine.play.listing import going_out, open_actions
-from handfoot.engine.play.state import State
+from handfoot.engine.play.state import State, set_viewed
 from handfoot.engine.rules import RuleSet, per_rules
 from handfoot.engine.scoring import book_values
 from handfoot.engine.table import Table
@@ -124,7 +124,7 @@ def _side(state: State, j: int, rules: RuleSet) -> dict[str, Any]:
     kept = held._view  # read here first: one call a side, not two, where it is kept
     if kept is None or kept[0] is not rules:
         if held._viewed is not rules:
-            object.__setattr__(held, "_viewed", rules)
+            set_viewed(held, rules)
             _, complete, books, values, _ = _table_part(state.table(j), rules)
             melds = []
             for meld in held.melds:  # loops, not comprehensions (each a function made and called)
