@@ -70,6 +70,7 @@ from handfoot.engine.play.legal import (
     meld_verdict,
     take_verdict,
 )
+from handfoot.engine.play.after import Changed
 from handfoot.engine.play.listing import body_of, combine, meld_candidates, rest_melds
 from handfoot.engine.play.step import melded
 from handfoot.engine.rules import RuleSet, per_rules
@@ -178,6 +179,9 @@ def _rank(card: Card) -> str:
 
 #: A meld candidate read into cards: new melds, additions ``(meld index, cards)``, burnt cards.
 MeldParts = tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]], Sequence[Card]]
+#: A meld candidate and the meld rule's checks of its melds where made (``after.meld_checks``'
+#: answer: ``{index on the table after: check}``), else ``None``.
+Candidate = tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]], Sequence[Card], Changed | None]
 #: A take candidate read into cards: hand cards melded with the top card, the meld it goes onto, new melds.
 TakeParts = tuple[Sequence[Card], int | None, Sequence[Sequence[Card]]]
 
@@ -190,7 +194,7 @@ class _Moves:
     side's melds by rank; the wild cards here twos first (a joker is worth more left for later)."""
 
     def __init__(self, state: State, seat: int) -> None:
-        self.state, self.seat = state, seat
+        self.state, self.seat, self.rules = state, seat, state.rules
         self.facts = facts(state, seat)
         self.hand = state.seats[seat].hand
         self.found: dict[int, Move] = {}
@@ -206,11 +210,11 @@ class _Moves:
         if accepted(judge, self.state, self.seat, *args):
             self.found[index] = Move(self.state, {**action, "seat": self.seat})
 
-    def first_meld(self, index: int, candidates: Iterator[MeldParts]) -> None:
+    def first_meld(self, index: int, candidates: Iterator[Candidate]) -> None:
         """The first meld candidate the step's meld predicate accepts becomes move ``index``."""
         state, seat = self.state, self.seat
-        for new, adds, burn in candidates:
-            verdict = meld_verdict(state, seat, new, adds, burn)
+        for new, adds, burn, checks in candidates:
+            verdict = meld_verdict(state, seat, new, adds, burn, False, checks)
             if verdict is None:
                 continue
             self.found[index] = Move(state, part=(new, adds, burn), verdict=verdict, seat=seat)
@@ -268,25 +272,36 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
     yield cards, onto, extra
 
 
-def _fitting(moves: _Moves, cards: list[Card], to: int | None, shed: bool = False) -> Iterator[list[Card]]:
+def _fitting(
+    moves: _Moves, cards: list[Card], to: int | None, shed: bool = False
+) -> Iterator[tuple[list[Card], Changed]]:
     """``cards``, then as many of them as fit under ``book_max_size`` (new, or onto meld ``to``) if
     fewer, then (``shed``) up to three cards fewer, as the listing sheds a part of one kind of card;
     only those the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies
-    to each new meld and addition) accepts, so that the step's predicate is not asked in vain. Each
-    is checked only once those before it were refused."""
-    rules, found = moves.state.rules, moves.facts
-    onto, comp = ((), None) if to is None else (found.melds[to], found.composition(to))
+    to each new meld and addition) accepts, each with that check (``{index on the table after:
+    check}``, handed to the step's predicate, which then does not make it again), so that the
+    step's predicate is not asked in vain. Each is checked only once those before it were refused."""
+    rules, found = moves.rules, moves.facts
+    if to is None:
+        onto: Sequence[Card] = ()
+        comp = None
+        at = len(found.melds)  # a new meld: past the table's end
+    else:
+        onto, comp, at = found.melds[to], found.composition(to), to
     room = len(cards) if rules.book_max_size is None else rules.book_max_size - len(onto)
-    if validate_meld(cards, rules, onto, comp).valid:
-        yield cards
+    check = validate_meld(cards, rules, onto, comp)
+    if check.valid:
+        yield cards, {at: check}
     if 0 < room < len(cards):
         cards = cards[:room]
-        if validate_meld(cards, rules, onto, comp).valid:
-            yield cards
+        check = validate_meld(cards, rules, onto, comp)
+        if check.valid:
+            yield cards, {at: check}
     if shed and len(cards) >= 2:
         for k in range(1, min(_SHED, len(cards) - 1) + 1):
-            if validate_meld(fewer := cards[:-k], rules, onto, comp).valid:
-                yield fewer
+            check = validate_meld(fewer := cards[:-k], rules, onto, comp)
+            if check.valid:
+                yield fewer, {at: check}
 
 
 _NONE: tuple[()] = ()
@@ -294,7 +309,7 @@ _NO_MELDS = (None, None)  # melds_of a rank the side has no meld of
 _SHED = 3  # cards a macro's meld may shed to be accepted, as the listing's parts may
 
 
-def _meld_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
+def _meld_candidates(moves: _Moves, rank: str) -> Iterator[Candidate]:
     open_meld, last = moves.melds_of(rank)
     wilds = moves.wilds
     if rank == "wild":
@@ -302,55 +317,55 @@ def _meld_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
         if not wilds:
             return
         if open_meld is not None:
-            for cards in _fitting(moves, wilds, open_meld, shed=True):
-                yield _NONE, [(open_meld, cards)], _NONE
-        for cards in _fitting(moves, wilds, None, shed=True):
-            yield [cards], _NONE, _NONE
+            for cards, checks in _fitting(moves, wilds, open_meld, shed=True):
+                yield _NONE, [(open_meld, cards)], _NONE, checks
+        for cards, checks in _fitting(moves, wilds, None, shed=True):
+            yield [cards], _NONE, _NONE, checks
         return
     naturals = moves.naturals(rank)
     if not naturals:
         return
     if open_meld is not None:
-        for cards in _fitting(moves, naturals, open_meld, shed=True):
-            yield _NONE, [(open_meld, cards)], _NONE
+        for cards, checks in _fitting(moves, naturals, open_meld, shed=True):
+            yield _NONE, [(open_meld, cards)], _NONE, checks
     for k in range(len(wilds) + 1):
-        for cards in _fitting(moves, naturals + wilds[:k], None, shed=k == 0):
-            yield [cards], _NONE, _NONE
+        for cards, checks in _fitting(moves, naturals + wilds[:k], None, shed=k == 0):
+            yield [cards], _NONE, _NONE, checks
     if last is not None and last != open_meld:
-        for cards in _fitting(moves, naturals, last, shed=True):
-            yield _NONE, [(last, cards)], _NONE
+        for cards, checks in _fitting(moves, naturals, last, shed=True):
+            yield _NONE, [(last, cards)], _NONE, checks
 
 
-def _meld_joker_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
+def _meld_joker_candidates(moves: _Moves, rank: str) -> Iterator[Candidate]:
     """``meld:<rank>:joker``: a new meld of the naturals of ``rank`` with the fewest wild cards the
     engine accepts, jokers first (where the hand holds a two and a joker both, and too few naturals
     of ``rank`` for a meld without a wild card)."""
     naturals, jokers = moves.naturals(rank), moves.jokers
     # only where the naturals are too few for a meld alone (where the listing lays a wild card: a
     # filter of cost, the step still judges each candidate)
-    if naturals and jokers and len(naturals) < moves.state.rules.meld_min:
+    if naturals and jokers and len(naturals) < moves.rules.meld_min:
         for k in range(1, len(jokers) + 1):
-            for cards in _fitting(moves, naturals + jokers[:k], None):
-                yield [cards], _NONE, _NONE
+            for cards, checks in _fitting(moves, naturals + jokers[:k], None):
+                yield [cards], _NONE, _NONE, checks
 
 
-def _new_wild_meld_candidates(moves: _Moves) -> Iterator[MeldParts]:
+def _new_wild_meld_candidates(moves: _Moves) -> Iterator[Candidate]:
     """``meld:wild:new``: every wild card as a new wild meld, where the side has an open wild meld
     (where it has none, ``meld:wild`` starts one)."""
     wilds = moves.facts.wilds
     if wilds and moves.melds_of("wild")[0] is not None:
-        for cards in _fitting(moves, wilds, None, shed=True):
-            yield [cards], _NONE, _NONE
+        for cards, checks in _fitting(moves, wilds, None, shed=True):
+            yield [cards], _NONE, _NONE, checks
 
 
-def _wild_onto_candidates(moves: _Moves, rank: str, joker: bool = False) -> Iterator[MeldParts]:
+def _wild_onto_candidates(moves: _Moves, rank: str, joker: bool = False) -> Iterator[Candidate]:
     wilds = moves.jokers if joker else moves.wilds
     if not wilds:
         return
     open_meld, last = moves.melds_of(rank)
     for to in dict.fromkeys(i for i in (open_meld, last) if i is not None):
-        for cards in _fitting(moves, wilds[:1], to):
-            yield _NONE, [(to, cards)], _NONE
+        for cards, checks in _fitting(moves, wilds[:1], to):
+            yield _NONE, [(to, cards)], _NONE, checks
 
 
 @per_rules
@@ -360,23 +375,23 @@ def _burns(rules: RuleSet) -> bool:
     return not burn_problems((), set(), rules, ())
 
 
-def _burn_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
+def _burn_candidates(moves: _Moves, rank: str) -> Iterator[Candidate]:
     naturals = moves.naturals(rank)
     # the burn rule (scoring.burn_problems, which step applies) read on the table as it stands: a
     # burn alone leaves the melds unchanged, so only a burn it allows is worth step's other checks
-    if naturals and not burn_problems(naturals, moves.facts.closed_ranks(), moves.state.rules, ()):
+    if naturals and not burn_problems(naturals, moves.facts.closed_ranks(), moves.rules, ()):
         for k in range(min(_SHED, len(naturals) - 1) + 1):  # all, then shed as the listing sheds
-            yield _NONE, _NONE, naturals[: len(naturals) - k]
+            yield _NONE, _NONE, naturals[: len(naturals) - k], None
 
 
-def _meld_all_candidates(moves: _Moves) -> Iterator[MeldParts]:
+def _meld_all_candidates(moves: _Moves) -> Iterator[Candidate]:
     # every part; then, as the listing does, all but the last, ... (two parts at least), only as
     # far as the parts the meld rule accepts alone go (a part it refuses fails every prefix with it)
     parts = meld_candidates(moves.state, moves.seat)
     for n in _prefixes(moves, parts):
         merged = combine(parts[:n])
         if merged is not None:
-            yield merged
+            yield (*merged, None)
 
 
 def _prefixes(moves: _Moves, parts: Sequence[MeldParts]) -> Iterator[int]:
@@ -389,7 +404,7 @@ def _prefixes(moves: _Moves, parts: Sequence[MeldParts]) -> Iterator[int]:
 def _part_valid(moves: _Moves, part: MeldParts) -> bool:
     """Whether the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies to
     each new meld and addition) accepts each meld and addition of ``part`` alone."""
-    rules, found = moves.state.rules, moves.facts
+    rules, found = moves.rules, moves.facts
     new, adds, _ = part
     return all(validate_meld(m, rules, ()).valid for m in new) and all(
         validate_meld(cards, rules, found.melds[to], found.composition(to)).valid for to, cards in adds

@@ -181,15 +181,20 @@ def melds_after(
     new: Sequence[Sequence[Card]],
     adds: Sequence[tuple[int, Sequence[Card]]],
     words: bool,
+    checks: Changed | None = None,
 ) -> tuple[Melds | None, Table | None, Changed | None, list[Problem]]:
     """A meld action's melds judged: each by the meld rule (:func:`meld_checks`), then, where a
     rule between melds may concern them (a rank shared, a table with problems), the side's melds
     after it and their table (:func:`table_after_melds`): ``(melds, table, None, problems)``; else
     judged each alone, no table built: ``(None, None, checks, [])``. ``problems``: every rule
-    broken (without ``words``, the first only)."""
-    changed, problems = meld_checks(state, found, new, adds, words)
-    if problems:
-        return None, None, None, problems
+    broken (without ``words``, the first only). ``checks``: :func:`meld_checks`' answer where the
+    caller has it (no problem found), not made again."""
+    if checks is None:
+        changed, problems = meld_checks(state, found, new, adds, words)
+        if problems:
+            return None, None, None, problems
+    else:
+        changed = checks
     table_now = found.table
     if not table_now.problems and _apart(found, table_now, changed):
         return None, None, changed, []

@@ -266,12 +266,15 @@ def meld_verdict(
     adds: Sequence[tuple[int, Sequence[Card]]],
     burn: Sequence[Card],
     words: bool = False,
+    checks: Changed | None = None,
 ) -> Verdict | None:
     """The rules of a meld action (:func:`judge_meld`), each decided before any refusal is worded:
     ``None`` at the first rule broken, for a caller that asks whether (the listing and the mask,
     of each candidate); with ``words``, :class:`PlayError` with every rule broken instead (the
     step's refusal). The side's melds are read from the facts and each meld checked alone; the
-    melds and table after the action are made only where a rule between melds may concern it."""
+    melds and table after the action are made only where a rule between melds may concern it.
+    ``checks``: the meld rule's checks of the action's melds where the caller has made them, each
+    valid (:func:`~handfoot.engine.play.after.meld_checks`' answer): not made again."""
     if state.phase != "play" or seat != state.turn:
         if not words:
             return None
@@ -291,7 +294,7 @@ def meld_verdict(
     changed: Changed | None = None
     table: Table | None = table_now  # a burn alone leaves the table as it stands
     if new or adds or table_now.problems:
-        melds, table, changed, problems = melds_after(state, found, new, adds, words)
+        melds, table, changed, problems = melds_after(state, found, new, adds, words, checks)
         if problems:
             _refused(problems, words)
             return None
