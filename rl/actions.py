@@ -195,7 +195,11 @@ class _Moves:
 
     def __init__(self, state: State, seat: int) -> None:
         self.state, self.seat, self.rules = state, seat, state.rules
-        self.facts = facts(state, seat)
+        self.facts = found = facts(state, seat)
+        #: The side's open meld of a rank (rank text) and its last meld of it, indexes or ``None``
+        #: (``Facts.melds_of``).
+        self.melds_of = found.melds_of
+        self._top: tuple[list[Card], list[Card], list[Card]] | None = None
         self.hand = state.seats[seat].hand
         self.found: dict[int, Move] = {}
         self.wilds = sorted(self.facts.wilds, key=lambda c: c.rank is not Rank.TWO)
@@ -235,9 +239,16 @@ class _Moves:
     def naturals(self, rank: str) -> list[Card]:
         return self.facts.naturals.get(rank, [])
 
-    def melds_of(self, rank: str) -> tuple[int | None, int | None]:
-        """The side's open meld of ``rank`` and its last meld of ``rank`` (indexes, or ``None``)."""
-        return self.facts.melds_of(rank)
+    def top_cards(self) -> tuple[list[Card], list[Card], list[Card]]:
+        """The hand's cards of the pile top's rank, its wild cards of another rank (twos first) and
+        the same with jokers first: what every take macro reads, once a state."""
+        if self._top is None:
+            top = self.state.pile[0]
+            same = [c for c in self.hand if c.rank is top.rank]
+            wilds = [c for c in self.wilds if c.rank is not top.rank]
+            jokers = [c for c in self.jokers if c.rank is not top.rank]
+            self._top = (same, wilds, jokers)
+        return self._top
 
 
 def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[TakeParts]:
@@ -245,8 +256,8 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
     if not state.pile:
         return
     top = state.pile[0]
-    same = [c for c in moves.hand if c.rank is top.rank]
-    wilds = [c for c in (moves.jokers if way == "natural_joker" else moves.wilds) if c.rank is not top.rank]
+    same, twos_first, jokers_first = moves.top_cards()
+    wilds = jokers_first if way == "natural_joker" else twos_first
     if way == "pair":
         if len(same) < 2:
             return
