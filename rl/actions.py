@@ -224,6 +224,40 @@ class _Moves:
             self.found[index] = Move(state, part=(new, adds, burn), verdict=verdict, seat=seat)
             return
 
+    def fit(self, index: int, cards: list[Card], to: int | None, shed: bool = False) -> bool:
+        """Move ``index`` from ``cards`` as one new meld (``to`` ``None``) or added onto the side's
+        meld ``to``: ``cards``, then as many of them as fit under ``book_max_size`` if fewer, then
+        (``shed``) up to three cards fewer, as the listing sheds a part of one kind of card; the
+        first the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies
+        to each new meld and addition) and then the step's meld predicate accept, its check handed
+        to the predicate (not made again). Each is checked only once those before it were refused;
+        whether one was accepted."""
+        rules, found, state, seat = self.rules, self.facts, self.state, self.seat
+        if to is None:
+            onto: Sequence[Card] = ()
+            comp = None
+            at = len(found.melds)  # a new meld: past the table's end
+        else:
+            onto, comp, at = found.melds[to], found.composition(to), to
+        size = len(cards)
+        sizes = [size]
+        room = size if rules.book_max_size is None else rules.book_max_size - len(onto)
+        if 0 < room < size:
+            sizes.append(size := room)
+        if shed and size >= 2:
+            sizes += range(size - 1, size - 1 - min(_SHED, size - 1), -1)
+        for size in sizes:
+            some = cards if size == len(cards) else cards[:size]
+            check = validate_meld(some, rules, onto, comp)
+            if not check.valid:
+                continue
+            part: MeldParts = ([some], _NONE, _NONE) if to is None else (_NONE, [(to, some)], _NONE)
+            verdict = meld_verdict(state, seat, *part, False, {at: check})
+            if verdict is not None:
+                self.found[index] = Move(state, part=part, verdict=verdict, seat=seat)
+                return True
+        return False
+
     def first_take(self, index: int, candidates: Iterator[TakeParts]) -> None:
         """The first take the step's take predicate accepts becomes move ``index``."""
         for cards, onto, extra in candidates:
@@ -283,71 +317,33 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
     yield cards, onto, extra
 
 
-def _fitting(
-    moves: _Moves, cards: list[Card], to: int | None, shed: bool = False
-) -> Iterator[tuple[list[Card], Changed]]:
-    """``cards``, then as many of them as fit under ``book_max_size`` (new, or onto meld ``to``) if
-    fewer, then (``shed``) up to three cards fewer, as the listing sheds a part of one kind of card;
-    only those the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies
-    to each new meld and addition) accepts, each with that check (``{index on the table after:
-    check}``, handed to the step's predicate, which then does not make it again), so that the
-    step's predicate is not asked in vain. Each is checked only once those before it were refused."""
-    rules, found = moves.rules, moves.facts
-    if to is None:
-        onto: Sequence[Card] = ()
-        comp = None
-        at = len(found.melds)  # a new meld: past the table's end
-    else:
-        onto, comp, at = found.melds[to], found.composition(to), to
-    room = len(cards) if rules.book_max_size is None else rules.book_max_size - len(onto)
-    check = validate_meld(cards, rules, onto, comp)
-    if check.valid:
-        yield cards, {at: check}
-    if 0 < room < len(cards):
-        cards = cards[:room]
-        check = validate_meld(cards, rules, onto, comp)
-        if check.valid:
-            yield cards, {at: check}
-    if shed and len(cards) >= 2:
-        for k in range(1, min(_SHED, len(cards) - 1) + 1):
-            check = validate_meld(fewer := cards[:-k], rules, onto, comp)
-            if check.valid:
-                yield fewer, {at: check}
-
-
 _NONE: tuple[()] = ()
 _NO_MELDS = (None, None)  # melds_of a rank the side has no meld of
 _SHED = 3  # cards a macro's meld may shed to be accepted, as the listing's parts may
 
 
-def _meld_candidates(moves: _Moves, rank: str) -> Iterator[Candidate]:
+def _meld_rank(moves: _Moves, index: int, rank: str) -> None:
+    """``meld:<rank>``: the naturals of ``rank`` onto the side's open meld of it, else a new meld
+    with the fewest wild cards accepted (twos first), else onto its last meld; ``wild``: every
+    wild card onto the open wild meld, else a new wild meld (each as :meth:`_Moves.fit` sheds)."""
     open_meld, last = moves.melds_of(rank)
-    wilds = moves.wilds
     if rank == "wild":
         wilds = moves.facts.wilds  # in hand order, as the listing takes them
-        if not wilds:
-            return
-        if open_meld is not None:
-            for cards, checks in _fitting(moves, wilds, open_meld, shed=True):
-                yield _NONE, [(open_meld, cards)], _NONE, checks
-        for cards, checks in _fitting(moves, wilds, None, shed=True):
-            yield [cards], _NONE, _NONE, checks
+        if wilds and not (open_meld is not None and moves.fit(index, wilds, open_meld, True)):
+            moves.fit(index, wilds, None, True)
         return
     naturals = moves.naturals(rank)
-    if not naturals:
+    if not naturals or (open_meld is not None and moves.fit(index, naturals, open_meld, True)):
         return
-    if open_meld is not None:
-        for cards, checks in _fitting(moves, naturals, open_meld, shed=True):
-            yield _NONE, [(open_meld, cards)], _NONE, checks
+    wilds = moves.wilds
     for k in range(len(wilds) + 1):
-        for cards, checks in _fitting(moves, naturals + wilds[:k], None, shed=k == 0):
-            yield [cards], _NONE, _NONE, checks
+        if moves.fit(index, naturals + wilds[:k], None, k == 0):
+            return
     if last is not None and last != open_meld:
-        for cards, checks in _fitting(moves, naturals, last, shed=True):
-            yield _NONE, [(last, cards)], _NONE, checks
+        moves.fit(index, naturals, last, True)
 
 
-def _meld_joker_candidates(moves: _Moves, rank: str) -> Iterator[Candidate]:
+def _meld_joker(moves: _Moves, index: int, rank: str) -> None:
     """``meld:<rank>:joker``: a new meld of the naturals of ``rank`` with the fewest wild cards the
     engine accepts, jokers first (where the hand holds a two and a joker both, and too few naturals
     of ``rank`` for a meld without a wild card)."""
@@ -356,27 +352,28 @@ def _meld_joker_candidates(moves: _Moves, rank: str) -> Iterator[Candidate]:
     # filter of cost, the step still judges each candidate)
     if naturals and jokers and len(naturals) < moves.rules.meld_min:
         for k in range(1, len(jokers) + 1):
-            for cards, checks in _fitting(moves, naturals + jokers[:k], None):
-                yield [cards], _NONE, _NONE, checks
+            if moves.fit(index, naturals + jokers[:k], None):
+                return
 
 
-def _new_wild_meld_candidates(moves: _Moves) -> Iterator[Candidate]:
+def _new_wild_meld(moves: _Moves, index: int) -> None:
     """``meld:wild:new``: every wild card as a new wild meld, where the side has an open wild meld
     (where it has none, ``meld:wild`` starts one)."""
     wilds = moves.facts.wilds
     if wilds and moves.melds_of("wild")[0] is not None:
-        for cards, checks in _fitting(moves, wilds, None, shed=True):
-            yield [cards], _NONE, _NONE, checks
+        moves.fit(index, wilds, None, True)
 
 
-def _wild_onto_candidates(moves: _Moves, rank: str, joker: bool = False) -> Iterator[Candidate]:
+def _wild_onto(moves: _Moves, index: int, rank: str, joker: bool = False) -> None:
+    """``wild_onto:<rank>`` (``:joker``): one wild card onto the side's open meld of ``rank``, else its last."""
     wilds = moves.jokers if joker else moves.wilds
     if not wilds:
         return
     open_meld, last = moves.melds_of(rank)
-    for to in dict.fromkeys(i for i in (open_meld, last) if i is not None):
-        for cards, checks in _fitting(moves, wilds[:1], to):
-            yield _NONE, [(to, cards)], _NONE, checks
+    if open_meld is not None and moves.fit(index, wilds[:1], open_meld):
+        return
+    if last is not None and last != open_meld:
+        moves.fit(index, wilds[:1], last)
 
 
 @per_rules
@@ -452,12 +449,12 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
         # a macro's candidates are made only where the hand holds its cards (most ranks it does not)
         for rank in MELD_RANKS:
             if rank in naturals or (rank == "wild" and wilds):
-                moves.first_meld(_MELD_INDEX[rank], _meld_candidates(moves, rank))
+                _meld_rank(moves, _MELD_INDEX[rank], rank)
         burns = _burns(state.rules)
         for rank in RANKS:
             # a wild card goes onto a meld of the rank: none, no candidate (most ranks)
             if wilds and moves.melds_of(rank) != _NO_MELDS:
-                moves.first_meld(_WILD_ONTO_INDEX[rank], _wild_onto_candidates(moves, rank))
+                _wild_onto(moves, _WILD_ONTO_INDEX[rank], rank)
             if burns and rank in naturals:
                 moves.first_meld(_BURN_INDEX[rank], _burn_candidates(moves, rank))
         moves.first_meld(INDEX["meld_all"], _meld_all_candidates(moves))
@@ -478,13 +475,13 @@ def _more_moves(moves: _Moves) -> None:
             moves.first_take(INDEX[f"take_pile:{way}"], _take_candidates(moves, way, False))
             moves.first_take(INDEX[f"take_pile:{way}+melds"], _take_candidates(moves, way, True))
     elif moves.state.phase == "play":
-        moves.first_meld(INDEX["meld:wild:new"], _new_wild_meld_candidates(moves))
+        _new_wild_meld(moves, INDEX["meld:wild:new"])
     if moves.state.phase == "play" and moves.jokers:
         for rank in RANKS:
             if moves.naturals(rank):  # a joker macro melds the naturals of its rank
-                moves.first_meld(_JOKER_INDEX[rank], _meld_joker_candidates(moves, rank))
+                _meld_joker(moves, _JOKER_INDEX[rank], rank)
             elif moves.melds_of(rank) != _NO_MELDS:  # as the listing offers a wild card alone: a rank not held
-                moves.first_meld(_WILD_ONTO_JOKER_INDEX[rank], _wild_onto_candidates(moves, rank, joker=True))
+                _wild_onto(moves, _WILD_ONTO_JOKER_INDEX[rank], rank, joker=True)
 
 
 def index_for(state: State, action: Action, moves: Mapping[int, Move] | None = None) -> int | None:
