@@ -56,7 +56,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from handfoot.engine.cards import DECK, Card, Rank, codes
+from handfoot.engine.cards import DECK, RANK_TEXT, Card, Rank, codes
 from handfoot.engine.errors import PlayError
 from handfoot.engine.melds import validate_meld
 from handfoot.engine.play import State, step
@@ -174,7 +174,7 @@ class Move:
 
 
 def _rank(card: Card) -> str:
-    return "wild" if card.is_wild else card.rank.value
+    return "wild" if card.is_wild else RANK_TEXT[card.rank_index]
 
 
 #: A meld candidate read into cards: new melds, additions ``(meld index, cards)``, burnt cards.
@@ -318,7 +318,6 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
 
 
 _NONE: tuple[()] = ()
-_NO_MELDS = (None, None)  # melds_of a rank the side has no meld of
 _SHED = 3  # cards a macro's meld may shed to be accepted, as the listing's parts may
 
 
@@ -445,7 +444,7 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
             moves.first_take(INDEX[f"take_pile:{way}"], _take_candidates(moves, way, False))
             moves.first_take(INDEX[f"take_pile:{way}+melds"], _take_candidates(moves, way, True))
     else:
-        naturals, wilds = moves.facts.naturals, moves.wilds
+        naturals, wilds, melded = moves.facts.naturals, moves.wilds, moves.facts.melded_ranks()
         # a macro's candidates are made only where the hand holds its cards (most ranks it does not)
         for rank in MELD_RANKS:
             if rank in naturals or (rank == "wild" and wilds):
@@ -453,7 +452,7 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
         burns = _burns(state.rules)
         for rank in RANKS:
             # a wild card goes onto a meld of the rank: none, no candidate (most ranks)
-            if wilds and moves.melds_of(rank) != _NO_MELDS:
+            if wilds and rank in melded:
                 _wild_onto(moves, _WILD_ONTO_INDEX[rank], rank)
             if burns and rank in naturals:
                 moves.first_meld(_BURN_INDEX[rank], _burn_candidates(moves, rank))
@@ -480,7 +479,7 @@ def _more_moves(moves: _Moves) -> None:
         for rank in RANKS:
             if moves.naturals(rank):  # a joker macro melds the naturals of its rank
                 _meld_joker(moves, _JOKER_INDEX[rank], rank)
-            elif moves.melds_of(rank) != _NO_MELDS:  # as the listing offers a wild card alone: a rank not held
+            elif rank in moves.facts.melded_ranks():  # as the listing offers a wild card alone: a rank not held
                 _wild_onto(moves, _WILD_ONTO_JOKER_INDEX[rank], rank, joker=True)
 
 

@@ -231,10 +231,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self._select()
 
     def _select(self) -> None:
-        seat = acting_seat(self.engine_state)
+        state = self.engine_state
+        seat = acting_seat(state)
         assert seat is not None
         self.agent_selection = self.possible_agents[seat]
-        self._moves = legal_moves(self.engine_state, seat)
+        self._moves = legal_moves(state, seat)
 
     # -- the AEC API ------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -272,8 +273,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             raise ValueError(f"action {index} ({name}) is not legal now: see the observation's action_mask")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self._state = self._moves[index].after  # the one successor built this step
-        if self.engine_state.phase == "ended":
+        self._state = after = self._moves[index].after  # the one successor built this step
+        if after.phase == "ended":
             self._end_round()
         else:
             self._select()

@@ -68,7 +68,7 @@ def meld_checks(
     (:data:`Changed`) and every rule they break, at a meld action's paths: ``("melds", i, ...)``
     for a new meld, ``("add", k, ...)`` for an addition (``unknown_meld`` at ``("add", k, "to")``);
     without ``words``, only the first (as the check worded it): whether, not why."""
-    rules, melds = state.rules, found.melds
+    rules, melds = found.rules, found.melds
     count = len(melds)
     if len(new) + len(adds) == 1:  # one new meld or addition: most candidates
         if new:
@@ -142,7 +142,7 @@ def table_after_melds(
     known = checks_after(table_now, changed)
     if not table_now.problems and _apart(found, table_now, changed):
         return melds, table_changed(table_now, known, changed), []
-    table = analyse_table(melds, state.rules, known=known)
+    table = analyse_table(melds, found.rules, known=known)
     problems: list[Problem] = []
     if table.problems:
         added = {to: k for k, (to, _) in reversed(list(enumerate(adds)))}

@@ -49,7 +49,7 @@ class Facts:
     (:func:`facts`): ``hand``; ``held`` (how many of each card, by ``Card.key``); ``naturals``
     (the hand's natural cards by rank text, in hand order; threes included); ``wilds`` (its wild
     cards, in hand order); ``side`` (the seat's side, an index); ``melds`` (that side's melds);
-    ``table`` (those melds analysed). :meth:`melds_of`, :meth:`closed_ranks`, :meth:`composition`
+    ``table`` (those melds analysed); ``rules`` (the state's rule set). :meth:`melds_of`, :meth:`closed_ranks`, :meth:`composition`
     and :meth:`going_out` are computed on first reading."""
 
     __slots__ = (
@@ -62,6 +62,7 @@ class Facts:
         "held",
         "melds",
         "naturals",
+        "rules",
         "seat",
         "side",
         "table",
@@ -72,7 +73,7 @@ class Facts:
         me = state.seats[seat]
         # no reference to the state: it keeps these facts, and a cycle would leave every state of
         # a round to the garbage collector rather than freed as soon as the next one replaces it
-        self.seat, self.side, self.hand = seat, me.side, me.hand
+        self.seat, self.side, self.hand, self.rules = seat, me.side, me.hand, state.rules
         held: dict[int, int] = {}
         naturals: dict[str, list[Card]] = {}
         wilds: list[Card] = []
@@ -133,6 +134,11 @@ class Facts:
     def melds_of(self, rank: str) -> tuple[int | None, int | None]:
         """The side's open (unfinished) meld of ``rank`` (rank text; ``wild``: a wild meld) and its
         last meld of that rank (indexes on the side's table, ``None`` where there is none)."""
+        melds = self._melds if self._melds is not None else self.melded_ranks()
+        return melds.get(rank, _NO_MELDS)
+
+    def melded_ranks(self) -> dict[str, tuple[int | None, int]]:
+        """:meth:`melds_of` of every rank the side has a meld of, by rank text, made once."""
         if self._melds is None:
             out: dict[str, tuple[int | None, int]] = {}
             for i, check in enumerate(self.table.checks):
@@ -142,7 +148,7 @@ class Facts:
                 open_meld = out[rank_of][0] if rank_of in out else None
                 out[rank_of] = (i if open_meld is None and not check.complete else open_meld, i)
             self._melds = out
-        return self._melds.get(rank, (None, None))
+        return self._melds
 
     def going_out(self, state: State) -> list[Problem]:
         """Why emptying the hand now (its foot picked up and played from) would not go out, the
@@ -151,6 +157,9 @@ class Facts:
         if self._going_out is None:
             self._going_out = going_out_reasons(state, self.seat, self.table.books, True, 0, False)
         return self._going_out
+
+
+_NO_MELDS = (None, None)  # melds_of a rank the side has no meld of
 
 
 def sorted_hand(cards: Sequence[Card]) -> tuple[dict[str, list[Card]], list[Card]]:
@@ -283,7 +292,7 @@ def meld_verdict(
     cards = meld_cards(found, new, adds, burn, words)
     if cards is None:
         return None
-    rules = state.rules
+    rules = found.rules
     if not found.melds and not adds:
         opening = check_opening(new, rules, state.round, (), _opening_score(state, found.side))
         if not opening.met:
@@ -356,7 +365,7 @@ def take_verdict(
     if after is None:
         return None
     melds, table, changed = after
-    taken = take_count(state.pile, state.rules)
+    taken = take_count(state.pile, found.rules)
     left = len(found.hand) - len(used) + taken - 1
     going_out: bool | None = False
     if state.seats[seat].foot is None and left <= 1:
@@ -365,7 +374,7 @@ def take_verdict(
                 table = table_changed(found.table, checks_after(found.table, changed), changed)
             else:
                 assert melds is not None
-                table = analyse_table(melds, state.rules)
+                table = analyse_table(melds, found.rules)
         going_out = _last_cards(state, seat, table.books, left, words)
         if going_out is None:
             return None
@@ -377,7 +386,7 @@ def _take_cards(
 ) -> Sequence[Card] | None:
     """Every hand card of a take, judged by the take's rule and held; ``None`` where refused (with
     ``words``: :class:`PlayError`, the pile check's problems worded, or ``card_not_held``)."""
-    rules, pile = state.rules, state.pile
+    rules, pile = found.rules, state.pile
     held = state.sides[found.side]
     if words:
         check = check_discard_pile(
