@@ -140,9 +140,12 @@ def table_after_melds(
         melds[to] = (*melds[to], *cards)
     melds += map(tuple, new)
     known = checks_after(table_now, changed)
-    if not table_now.problems and _apart(found, table_now, changed):
-        return melds, table_changed(table_now, known, changed), []
-    table = analyse_table(melds, found.rules, known=known)
+    if not table_now.problems:  # the melds unchanged stand: only the changed ones' ranks are read again
+        table = table_changed(table_now, known, changed, None if _apart(found, table_now, changed) else found.rules)
+        if not table.problems:
+            return melds, table, []
+    else:
+        table = analyse_table(melds, found.rules, known=known)
     problems: list[Problem] = []
     if table.problems:
         added = {to: k for k, (to, _) in reversed(list(enumerate(adds)))}
