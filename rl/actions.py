@@ -58,7 +58,7 @@ from typing import Any
 
 from handfoot.engine.cards import DECK, RANK_TEXT, Card, Rank, codes
 from handfoot.engine.errors import PlayError
-from handfoot.engine.melds import validate_meld
+from handfoot.engine.melds import MeldCheck, validate_meld
 from handfoot.engine.play import State, step
 from handfoot.engine.play.legal import (
     Verdict,
@@ -232,31 +232,36 @@ class _Moves:
         to each new meld and addition) and then the step's meld predicate accept, its check handed
         to the predicate (not made again). Each is checked only once those before it were refused;
         whether one was accepted."""
-        rules, found, state, seat = self.rules, self.facts, self.state, self.seat
+        rules, found = self.rules, self.facts
         if to is None:
             onto: Sequence[Card] = ()
             comp = None
             at = len(found.melds)  # a new meld: past the table's end
         else:
             onto, comp, at = found.melds[to], found.composition(to), to
+        check = validate_meld(cards, rules, onto, comp)
+        if check.valid and self._judged(index, cards, to, at, check):
+            return True
         size = len(cards)
-        sizes = [size]
         room = size if rules.book_max_size is None else rules.book_max_size - len(onto)
-        if 0 < room < size:
-            sizes.append(size := room)
-        if shed and size >= 2:
+        sizes = [room] if 0 < room < size else []
+        if shed and (size := min(size, room) if room > 0 else size) >= 2:
             sizes += range(size - 1, size - 1 - min(_SHED, size - 1), -1)
         for size in sizes:
-            some = cards if size == len(cards) else cards[:size]
-            check = validate_meld(some, rules, onto, comp)
-            if not check.valid:
-                continue
-            part: MeldParts = ([some], _NONE, _NONE) if to is None else (_NONE, [(to, some)], _NONE)
-            verdict = meld_verdict(state, seat, *part, False, {at: check})
-            if verdict is not None:
-                self.found[index] = Move(state, part=part, verdict=verdict, seat=seat)
+            check = validate_meld(some := cards[:size], rules, onto, comp)
+            if check.valid and self._judged(index, some, to, at, check):
                 return True
         return False
+
+    def _judged(self, index: int, cards: list[Card], to: int | None, at: int, check: MeldCheck) -> bool:
+        """Move ``index`` where the step's meld predicate accepts ``cards`` as a new meld (``to``
+        ``None``) or added onto meld ``to`` (``at``: its index after, ``check``: the meld rule's)."""
+        part: MeldParts = ([cards], _NONE, _NONE) if to is None else (_NONE, [(to, cards)], _NONE)
+        verdict = meld_verdict(self.state, self.seat, *part, False, {at: check})
+        if verdict is None:
+            return False
+        self.found[index] = Move(self.state, part=part, verdict=verdict, seat=self.seat)
+        return True
 
     def first_take(self, index: int, candidates: Iterator[TakeParts]) -> None:
         """The first take the step's take predicate accepts becomes move ``index``."""
