@@ -70,7 +70,6 @@ from handfoot.engine.play.legal import (
     meld_verdict,
     take_verdict,
 )
-from handfoot.engine.play.after import Changed
 from handfoot.engine.play.listing import body_of, combine, meld_candidates, rest_melds
 from handfoot.engine.play.step import melded
 from handfoot.engine.rules import RuleSet, per_rules
@@ -179,9 +178,6 @@ def _rank(card: Card) -> str:
 
 #: A meld candidate read into cards: new melds, additions ``(meld index, cards)``, burnt cards.
 MeldParts = tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]], Sequence[Card]]
-#: A meld candidate and the meld rule's checks of its melds where made (``after.meld_checks``'
-#: answer: ``{index on the table after: check}``), else ``None``.
-Candidate = tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]], Sequence[Card], Changed | None]
 #: A take candidate read into cards: hand cards melded with the top card, the meld it goes onto, new melds.
 TakeParts = tuple[Sequence[Card], int | None, Sequence[Sequence[Card]]]
 
@@ -214,11 +210,11 @@ class _Moves:
         if accepted(judge, self.state, self.seat, *args):
             self.found[index] = Move(self.state, {**action, "seat": self.seat})
 
-    def first_meld(self, index: int, candidates: Iterator[Candidate]) -> None:
+    def first_meld(self, index: int, candidates: Iterator[MeldParts]) -> None:
         """The first meld candidate the step's meld predicate accepts becomes move ``index``."""
         state, seat = self.state, self.seat
-        for new, adds, burn, checks in candidates:
-            verdict = meld_verdict(state, seat, new, adds, burn, False, checks)
+        for new, adds, burn in candidates:
+            verdict = meld_verdict(state, seat, new, adds, burn)
             if verdict is None:
                 continue
             self.found[index] = Move(state, part=(new, adds, burn), verdict=verdict, seat=seat)
@@ -387,23 +383,23 @@ def _burns(rules: RuleSet) -> bool:
     return not burn_problems((), set(), rules, ())
 
 
-def _burn_candidates(moves: _Moves, rank: str) -> Iterator[Candidate]:
+def _burn_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
     naturals = moves.naturals(rank)
     # the burn rule (scoring.burn_problems, which step applies) read on the table as it stands: a
     # burn alone leaves the melds unchanged, so only a burn it allows is worth step's other checks
     if naturals and not burn_problems(naturals, moves.facts.closed_ranks(), moves.rules, ()):
         for k in range(min(_SHED, len(naturals) - 1) + 1):  # all, then shed as the listing sheds
-            yield _NONE, _NONE, naturals[: len(naturals) - k], None
+            yield _NONE, _NONE, naturals[: len(naturals) - k]
 
 
-def _meld_all_candidates(moves: _Moves) -> Iterator[Candidate]:
+def _meld_all_candidates(moves: _Moves) -> Iterator[MeldParts]:
     # every part; then, as the listing does, all but the last, ... (two parts at least), only as
     # far as the parts the meld rule accepts alone go (a part it refuses fails every prefix with it)
     parts = meld_candidates(moves.state, moves.seat)
     for n in _prefixes(moves, parts):
         merged = combine(parts[:n])
         if merged is not None:
-            yield (*merged, None)
+            yield merged
 
 
 def _prefixes(moves: _Moves, parts: Sequence[MeldParts]) -> Iterator[int]:

@@ -49,8 +49,9 @@ class Facts:
     (:func:`facts`): ``hand``; ``held`` (how many of each card, by ``Card.key``); ``naturals``
     (the hand's natural cards by rank text, in hand order; threes included); ``wilds`` (its wild
     cards, in hand order); ``side`` (the seat's side, an index); ``melds`` (that side's melds);
-    ``table`` (those melds analysed); ``rules`` (the state's rule set). :meth:`melds_of`, :meth:`closed_ranks`, :meth:`composition`
-    and :meth:`going_out` are computed on first reading."""
+    ``table`` (those melds analysed); ``rules`` (the state's rule set). :meth:`melds_of`,
+    :meth:`melded_ranks`, :meth:`closed_ranks`, :meth:`composition` and :meth:`going_out` are
+    computed on first reading."""
 
     __slots__ = (
         "_closed",
