@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from handfoot.engine.cards import RANK_TEXT, Card, composition
-from handfoot.engine.checks import check_opening
+from handfoot.engine.checks import check_opening, opening_met
 from handfoot.engine.errors import PlayError, Problem
 from handfoot.engine.melds import BookKind
 from handfoot.engine.pile import check_discard_pile, pile_refused, take_count, take_refusals
@@ -294,10 +294,13 @@ def meld_verdict(
     if cards is None:
         return None
     rules = found.rules
-    if not found.melds and not adds:
-        opening = check_opening(new, rules, state.round, (), _opening_score(state, found.side))
-        if not opening.met:
-            _refused(opening.problems, words)
+    if not found.melds and not adds:  # the opening: decided as bits, worded only for the step's refusal
+        score = _opening_score(state, found.side)
+        if words:
+            opening = check_opening(new, rules, state.round, (), score)
+            if not opening.met:
+                raise PlayError(opening.problems)
+        elif not opening_met(new, rules, state.round, score, list(checks.values()) if checks else ()):
             return None
     table_now = found.table
     melds: Melds | None = None
