@@ -71,7 +71,7 @@ from handfoot.engine.play.legal import (
     take_verdict,
 )
 from handfoot.engine.play.listing import body_of, combine, meld_candidates, rest_melds
-from handfoot.engine.play.step import melded
+from handfoot.engine.play.step import discarded, melded
 from handfoot.engine.rules import RuleSet, per_rules
 from handfoot.engine.scoring import burn_problems
 
@@ -170,6 +170,34 @@ class Move:
 
     def __len__(self) -> int:
         return 2
+
+
+class _Discard(Move):
+    """A discard index's move: its card and the step's verdict on a discard by the seat now
+    (:func:`~handfoot.engine.play.legal.judge_discards`, the same for every card held); its body
+    written when first read, the state after it built from the verdict
+    (:func:`~handfoot.engine.play.step.discarded`)."""
+
+    __slots__ = ("_card",)
+
+    def __init__(self, state: State, card: Card, verdict: Verdict, seat: int) -> None:
+        self.state, self._card, self._verdict, self.seat = state, card, verdict, seat
+        self._action: Action | None = None
+        self._after: State | None = None
+        self._part = None
+
+    @property
+    def action(self) -> Action:
+        if self._action is None:
+            self._action = {"type": "discard", "card": self._card.code, "seat": self.seat}
+        return self._action
+
+    @property
+    def after(self) -> State:
+        if self._after is None:
+            assert self._verdict is not None
+            self._after = discarded(self.state, self.seat, self._card, self._verdict)
+        return self._after
 
 
 def _rank(card: Card) -> str:
@@ -458,9 +486,13 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
             if burns and rank in naturals:
                 moves.first_meld(_BURN_INDEX[rank], _burn_candidates(moves, rank))
         moves.first_meld(INDEX["meld_all"], _meld_all_candidates(moves))
-        if accepted(judge_discards, state, seat):  # step's discard predicate: no card but that it is held
-            for code in sorted({c.code for c in moves.hand}):
-                moves.found[_DISCARD_INDEX[code]] = Move(state, {"type": "discard", "card": code, "seat": seat})
+        try:  # step's discard predicate: no card but that it is held
+            verdict = judge_discards(state, seat)
+        except PlayError:
+            pass
+        else:
+            for card in sorted({c.code: c for c in moves.hand}.items()):
+                moves.found[_DISCARD_INDEX[card[0]]] = _Discard(state, card[1], verdict, seat)
         moves.first(INDEX["ask"], {"type": "ask"}, judge_ask)
     _more_moves(moves)
     if not moves.found:
