@@ -68,6 +68,7 @@ from handfoot.engine.play.legal import (
     judge_ask,
     judge_discards,
     meld_verdict,
+    pile_rule_refuses,
     take_verdict,
 )
 from handfoot.engine.play.listing import body_of, combine, meld_candidates, rest_melds
@@ -223,7 +224,7 @@ class _Moves:
         #: The side's open meld of a rank (rank text) and its last meld of it, indexes or ``None``
         #: (``Facts.melds_of``).
         self.melds_of = found.melds_of
-        self._top: tuple[list[Card], list[Card], list[Card]] | None = None
+        self._top: tuple[list[Card], list[Card], list[Card], int | None] | None = None
         self.hand = state.seats[seat].hand
         self.found: dict[int, Move] = {}
         self.wilds = sorted(self.facts.wilds, key=lambda c: c.rank is not Rank.TWO)
@@ -302,15 +303,16 @@ class _Moves:
     def naturals(self, rank: str) -> list[Card]:
         return self.facts.naturals.get(rank, [])
 
-    def top_cards(self) -> tuple[list[Card], list[Card], list[Card]]:
-        """The hand's cards of the pile top's rank, its wild cards of another rank (twos first) and
-        the same with jokers first: what every take macro reads, once a state."""
+    def top_cards(self) -> tuple[list[Card], list[Card], list[Card], int | None]:
+        """The hand's cards of the pile top's rank, its wild cards of another rank (twos first), the
+        same with jokers first, and the side's open meld of the top's rank (or ``None``): what every
+        take macro reads, once a state."""
         if self._top is None:
             top = self.state.pile[0]
             same = [c for c in self.hand if c.rank is top.rank]
             wilds = [c for c in self.wilds if c.rank is not top.rank]
             jokers = [c for c in self.jokers if c.rank is not top.rank]
-            self._top = (same, wilds, jokers)
+            self._top = (same, wilds, jokers, self.melds_of(_rank(top))[0])
         return self._top
 
 
@@ -318,8 +320,7 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
     state = moves.state
     if not state.pile:
         return
-    top = state.pile[0]
-    same, twos_first, jokers_first = moves.top_cards()
+    same, twos_first, jokers_first, onto = moves.top_cards()
     wilds = jokers_first if way == "natural_joker" else twos_first
     if way == "pair":
         if len(same) < 2:
@@ -335,12 +336,14 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
         cards = same
     else:
         cards = []
-    onto, _ = moves.melds_of(_rank(top))
     if way == "onto" and onto is None:
         return
     extra: Sequence[tuple[Card, ...]] = ()
     if with_melds:
-        extra = rest_melds(moves.hand, cards, state.rules)
+        # the take's rule reads the take's own cards alone: where it refuses, no further melds help
+        if pile_rule_refuses(state, moves.facts, cards):
+            return
+        extra = rest_melds(moves.hand, cards, moves.rules)
         if not extra:
             return
     yield cards, onto, extra

@@ -398,9 +398,7 @@ def _take_cards(
         )
         if not check.allowed:
             raise take_refused(check.problems, onto is not None, bool(extra))
-    elif pile_refused(pile, rules, state.frozen_turns > 0, held.burn) or take_refusals(
-        pile[0], cards, rules, found.table, state.pile_taken, held.burn
-    ):
+    elif pile_rule_refuses(state, found, cards):
         return None
     used: Sequence[Card] = [*cards, *(c for m in extra for c in m)] if extra else cards
     if not found.holds(used):
@@ -409,6 +407,17 @@ def _take_cards(
         groups = [(cards, ("cards",)), *((m, ("melds", i)) for i, m in enumerate(extra))]
         without(found.hand, [u for group, path in groups for u in listed(group, *path)])
     return used
+
+
+def pile_rule_refuses(state: State, found: Facts, cards: Sequence[Card]) -> bool:
+    """Whether the take's rule (``pile.pile_refused``, ``pile.take_refusals``, decided as bits)
+    refuses taking the pile with ``cards`` from the hand of the seat whose facts are ``found``:
+    what :func:`take_verdict` asks first, whatever further melds the take makes (the rl mask asks
+    it before making them)."""
+    held, pile = state.sides[found.side], state.pile
+    return pile_refused(pile, found.rules, state.frozen_turns > 0, held.burn) or bool(
+        take_refusals(pile[0], cards, found.rules, found.table, state.pile_taken, held.burn)
+    )
 
 
 def _take_melds(
