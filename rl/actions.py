@@ -227,11 +227,12 @@ class _Moves:
         self._top: tuple[list[Card], list[Card], list[Card], int | None] | None = None
         self.hand = state.seats[seat].hand
         self.found: dict[int, Move] = {}
-        self.wilds = sorted(self.facts.wilds, key=lambda c: c.rank is not Rank.TWO)
+        twos = [c for c in found.wilds if c.rank is Rank.TWO]
+        jokers = [c for c in found.wilds if c.rank is not Rank.TWO]
+        self.wilds = twos + jokers
         # the joker macros' wild cards (jokers first), where the hand holds a two and a joker both
         # (else a joker macro would be its two's macro again)
-        twos = sum(1 for c in self.wilds if c.rank is Rank.TWO)
-        self.jokers = self.wilds[twos:] + self.wilds[:twos] if 0 < twos < len(self.wilds) else []
+        self.jokers = jokers + twos if twos and jokers else []
 
     def first(self, index: int, action: Action, judge: Callable[..., object], *args: Any) -> None:
         """``action`` becomes move ``index`` when ``judge`` (a predicate of the step, asked of the
