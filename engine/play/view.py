@@ -23,10 +23,11 @@ from handfoot.engine.rules import RuleSet, per_rules
 from handfoot.engine.table import Table
 
 _LINE_FIELDS = Line._fields
+_SIDE_MEMBERS = ("name", "melds", "complete", "books", "book_values", "red_threes", "burn", "score")
 _complete = attrgetter("complete")
 
 
-def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
+def view(state: State, seat: int, listing: bool = True, shared: bool = False) -> dict[str, Any]:
     """The view of seat ``seat`` (an index) as plain JSON data. Members: ``seat``, ``round``,
     ``step`` (the round's actions so far), ``phase``, ``turn``, ``hand``, ``foot_size`` (``None`` once picked up),
     ``played_from_foot``, ``sides`` (name, melds, books by kind, red threes, burn, score before the
@@ -40,15 +41,19 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
     must not change them); once ended also ``ended``,
     ``out_side``, ``seed``, ``hands``/``feet`` of every seat and ``score`` (each side's total and lines).
     ``listing=False`` leaves out ``actions`` and ``going_out`` (the step's checks asked of every
-    candidate: most of a view's cost), for a reader that knows its moves otherwise (the rl mask)."""
+    candidate: most of a view's cost), for a reader that knows its moves otherwise (the rl mask).
+    ``shared=True`` hands out the sides' members and each card's mapping as they are kept (with
+    the side, with the rule set) rather than copies, for a reader that reads them and changes
+    none (the environment's encoder): a change to them would show in later views."""
     rules = state.rules
     me = state.seats[seat]
-    sides = [_side(state, j) for j in range(len(state.sides))]
+    sides = [_side(state, j, shared) for j in range(len(state.sides))]
     hand = [c.code for c in me.hand]
     by_code = _facts_by_code(rules)
-    cards = {code: by_code[code].copy() for code in hand}  # copies: a caller may change them
+    # copies, unless shared: a caller may change them
+    cards = {code: by_code[code] for code in hand} if shared else {code: by_code[code].copy() for code in hand}
     if state.pile and (top := state.pile[0].code) not in cards:
-        cards[top] = by_code[top].copy()
+        cards[top] = by_code[top] if shared else by_code[top].copy()
     out: dict[str, Any] = {
         "seat": seat,
         "side": me.side,
@@ -108,13 +113,16 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
     return out
 
 
-def _side(state: State, j: int) -> dict[str, Any]:
+def _side(state: State, j: int, shared: bool = False) -> dict[str, Any]:
     """Side ``j`` as a view shows it: built from :func:`_side_part` (kept with the side), every
-    member a new list or dict, so that a caller changing its view changes nothing kept."""
+    member a new list or dict, so that a caller changing its view changes nothing kept (with
+    ``shared``, the members kept, as they are)."""
     kept = state.sides[j]._view  # read here first: one call a side, not two, where it is kept
-    name, melds, complete, books, values, red_threes, burn, score = (
+    name, melds, complete, books, values, red_threes, burn, score = part = (
         kept[1] if kept is not None and kept[0] is state._rules else _side_part(state, j)
     )
+    if shared:
+        return dict(zip(_SIDE_MEMBERS, part, strict=True))
     return {
         "name": name,
         "melds": list(map(list.copy, melds)),
