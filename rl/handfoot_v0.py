@@ -51,7 +51,8 @@ from pettingzoo.utils.env_logger import EnvLogger
 from handfoot.engine.play import State, new_round, score, view
 from handfoot.engine.presets import resolve_rules
 from handfoot.engine.rules import RuleSet
-from handfoot.rl.actions import ACTION_COUNT, ACTIONS, Move, acting_seat, legal_moves
+from handfoot.rl.actions import ACTION_COUNT, ACTIONS, acting_seat, legal_moves
+from handfoot.rl.moves import Move
 from handfoot.rl.observation import encode, observation_space
 
 #: What a side forfeits for each round left (this one included) when one of its seats plays an index

@@ -19,8 +19,9 @@ from handfoot.engine.play.members import listed, refuse, without
 from handfoot.engine.play.state import State
 from handfoot.engine.table import Table, analyse_table, table_changed
 
-if TYPE_CHECKING:  # the facts and verdicts are legal's, which asks these
-    from handfoot.engine.play.legal import Facts, Verdict
+if TYPE_CHECKING:  # the verdicts are legal's, which asks these
+    from handfoot.engine.play.facts import Facts
+    from handfoot.engine.play.legal import Verdict
 
 #: The side's melds after an action, as the step lays them.
 Melds = list[tuple[Card, ...]]
