@@ -47,19 +47,7 @@ class Facts:
         # no reference to the state: it keeps these facts, and a cycle would leave every state of
         # a round to the garbage collector rather than freed as soon as the next one replaces it
         self.seat, self.side, self.hand, self.rules = seat, me.side, me.hand, state.rules
-        held: dict[int, int] = {}
-        naturals: dict[str, list[Card]] = {}
-        wilds: list[Card] = []
-        for card in me.hand:
-            key = card.key
-            held[key] = held[key] + 1 if key in held else 1
-            if card.is_wild:
-                wilds.append(card)
-            elif (rank := RANK_TEXT[card.rank_index]) in naturals:
-                naturals[rank].append(card)
-            else:
-                naturals[rank] = [card]
-        self.held, self.naturals, self.wilds = held, naturals, wilds
+        self.held, self.naturals, self.wilds = read_hand(me.hand)
         self.table = state.table(me.side)
         self.melds = state.sides[me.side].melds
         self._comps: dict[int, int] = {}
@@ -135,18 +123,29 @@ class Facts:
 _NO_MELDS = (None, None)  # melds_of a rank the side has no meld of
 
 
-def sorted_hand(cards: Sequence[Card]) -> tuple[dict[str, list[Card]], list[Card]]:
-    """``cards``' natural cards by rank text (threes included) and their wild cards, each in the
-    order given: how :class:`Facts` reads a hand (``naturals``, ``wilds``)."""
+def read_hand(cards: Sequence[Card]) -> tuple[dict[int, int], dict[str, list[Card]], list[Card]]:
+    """How many of each card ``cards`` hold (by ``Card.key``), their natural cards by rank text
+    (threes included) and their wild cards, each in the order given: how :class:`Facts` reads a
+    hand (``held``, ``naturals``, ``wilds``), in one pass."""
+    held: dict[int, int] = {}
     naturals: dict[str, list[Card]] = {}
     wilds: list[Card] = []
     for card in cards:
+        key = card.key
+        held[key] = held[key] + 1 if key in held else 1
         if card.is_wild:
             wilds.append(card)
         elif (rank := RANK_TEXT[card.rank_index]) in naturals:
             naturals[rank].append(card)
         else:
             naturals[rank] = [card]
+    return held, naturals, wilds
+
+
+def sorted_hand(cards: Sequence[Card]) -> tuple[dict[str, list[Card]], list[Card]]:
+    """``cards``' natural cards by rank text (threes included) and their wild cards, each in the
+    order given (:func:`read_hand`'s): as :class:`Facts` reads a hand (``naturals``, ``wilds``)."""
+    _, naturals, wilds = read_hand(cards)
     return naturals, wilds
 
 
