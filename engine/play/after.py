@@ -42,7 +42,13 @@ def meld_cards(
     """Every card of a meld action, held (``card_not_held`` at the path of the first use too many)
     and at least one (``unknown_action``); ``None`` where not, without ``words``."""
     if burn or len(new) + len(adds) != 1:
-        cards: Sequence[Card] = [*(c for m in new for c in m), *(c for _, m in adds for c in m), *burn]
+        every: list[Card] = []
+        for meld in new:  # loops, not generators: no function made and called each time
+            every += meld
+        for _, meld in adds:
+            every += meld
+        every += burn
+        cards: Sequence[Card] = every
     else:
         cards = new[0] if new else adds[0][1]  # one meld or addition: most candidates
     if cards and found.holds(cards):
