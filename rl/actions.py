@@ -139,8 +139,10 @@ class _Moves:
         self._top: tuple[list[Card], list[Card], list[Card], int | None] | None = None
         self.hand = state.seats[seat].hand
         self.found: dict[int, Move] = {}
-        twos = [c for c in found.wilds if c.rank is Rank.TWO]
-        jokers = [c for c in found.wilds if c.rank is not Rank.TWO]
+        twos: list[Card] = []
+        jokers: list[Card] = []
+        for card in found.wilds:  # loops, not comprehensions: no function made and called each time
+            (twos if card.rank is Rank.TWO else jokers).append(card)
         self.wilds = twos + jokers
         # the joker macros' wild cards (jokers first), where the hand holds a two and a joker both
         # (else a joker macro would be its two's macro again)
@@ -222,9 +224,19 @@ class _Moves:
         take macro reads, once a state."""
         if self._top is None:
             top = self.state.pile[0]
-            same = [c for c in self.hand if c.rank is top.rank]
-            wilds = [c for c in self.wilds if c.rank is not top.rank]
-            jokers = [c for c in self.jokers if c.rank is not top.rank]
+            rank = top.rank
+            same: list[Card] = []
+            for card in self.hand:  # loops, not comprehensions: no function made and called each time
+                if card.rank is rank:
+                    same.append(card)
+            wilds: list[Card] = []
+            for card in self.wilds:
+                if card.rank is not rank:
+                    wilds.append(card)
+            jokers: list[Card] = []
+            for card in self.jokers:
+                if card.rank is not rank:
+                    jokers.append(card)
             self._top = (same, wilds, jokers, self.melds_of(_rank(top))[0])
         return self._top
 
@@ -407,8 +419,11 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
         except PlayError:
             pass
         else:
-            for card in sorted({c.code: c for c in moves.hand}.items()):
-                moves.found[_DISCARD_INDEX[card[0]]] = DiscardMove(state, card[1], verdict, seat)
+            by_code = {}
+            for card in moves.hand:
+                by_code[card.code] = card
+            for code in sorted(by_code):
+                moves.found[_DISCARD_INDEX[code]] = DiscardMove(state, by_code[code], verdict, seat)
         moves.first(INDEX["ask"], {"type": "ask"}, judge_ask)
     _more_moves(moves)
     if not moves.found:

@@ -257,7 +257,11 @@ def _take_cards(
             raise take_refused(check.problems, onto is not None, bool(extra))
     elif pile_rule_refuses(state, found, cards):
         return None
-    used: Sequence[Card] = [*cards, *(c for m in extra for c in m)] if extra else cards
+    used: Sequence[Card] = cards
+    if extra:
+        used = list(cards)
+        for meld in extra:  # a loop, not a generator: no function made and called each time
+            used += meld
     if not found.holds(used):
         if not words:
             return None
