@@ -148,7 +148,10 @@ def melded(state: State, seat: int, cards: MeldCards, verdict: Verdict) -> State
     new, adds, burn = cards
     side = state.seats[seat].side
     work = Work(state)
-    used = [(c, ()) for group in (*new, *(m for _, m in adds), burn) for c in group]
+    used: list[tuple[Card, tuple[()]]] = []
+    for group in (*new, *[m for _, m in adds], burn):  # loops: no generator made and called
+        for card in group:
+            used.append((card, ()))
     work.hands[seat] = without(state.seats[seat].hand, used)
     if verdict.melds is not None:
         work.melds[side] = verdict.melds  # read, never edited, by the step
