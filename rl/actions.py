@@ -275,20 +275,22 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
 
 
 _NONE: tuple[()] = ()
+_NO_MELDS = (None, None)  # the open and last meld of a rank the side has no meld of
 _SHED = 3  # cards a macro's meld may shed to be accepted, as the listing's parts may
 
 
-def _meld_rank(moves: _Moves, index: int, rank: str) -> None:
+def _meld_rank(moves: _Moves, index: int, rank: str, melds: tuple[int | None, int | None]) -> None:
     """``meld:<rank>``: the naturals of ``rank`` onto the side's open meld of it, else a new meld
     with the fewest wild cards accepted (twos first), else onto its last meld; ``wild``: every
-    wild card onto the open wild meld, else a new wild meld (each as :meth:`_Moves.fit` sheds)."""
-    open_meld, last = moves.melds_of(rank)
+    wild card onto the open wild meld, else a new wild meld (each as :meth:`_Moves.fit` sheds).
+    ``melds``: the side's open and last meld of ``rank`` (``Facts.melds_of``)."""
+    open_meld, last = melds
     if rank == "wild":
         wilds = moves.facts.wilds  # in hand order, as the listing takes them
         if wilds and not (open_meld is not None and moves.fit(index, wilds, open_meld, True)):
             moves.fit(index, wilds, None, True)
         return
-    naturals = moves.naturals(rank)
+    naturals = moves.facts.naturals.get(rank)
     if not naturals or (open_meld is not None and moves.fit(index, naturals, open_meld, True)):
         return
     wilds = moves.wilds
@@ -405,7 +407,7 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
         # a macro's candidates are made only where the hand holds its cards (most ranks it does not)
         for rank in MELD_RANKS:
             if rank in naturals or (rank == "wild" and wilds):
-                _meld_rank(moves, _MELD_INDEX[rank], rank)
+                _meld_rank(moves, _MELD_INDEX[rank], rank, melded.get(rank, _NO_MELDS))
         burns = _burns(state.rules)
         for rank in RANKS:
             # a wild card goes onto a meld of the rank: none, no candidate (most ranks)
