@@ -9,12 +9,12 @@ from typing import NamedTuple
 
 from handfoot.engine.cards import Card
 from handfoot.engine.errors import Problem
-from handfoot.engine.melds import cards_points
+from handfoot.engine.melds import MeldCheck, cards_points
 from handfoot.engine.pile import DiscardPileCheck as DiscardPileCheck
 from handfoot.engine.pile import check_discard_pile as check_discard_pile
 from handfoot.engine.pile import take_problems
 from handfoot.engine.rules import Contract, RuleSet, per_rules
-from handfoot.engine.table import analyse_table
+from handfoot.engine.table import Table, analyse_table
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +124,52 @@ def _check_opening(
             from_pile[0], hand, rules, table, taken_before, at_top=("from_pile", 0), at_hand=("melds",)
         )
     points = table.points - cards_points(excluded, rules)
+    minimum = rules.opening_minimum_for(round_number, score)
+    faults = _opening_faults(points, minimum, table, rules, score)
+    if faults:
+        problems += _opening_problems(faults, points, minimum, round_number, rules)
+    return OpeningCheck(points=points, minimum=minimum, met=not problems, problems=tuple(problems))
+
+
+def opening_met(
+    melds: Sequence[Sequence[Card]],
+    rules: RuleSet,
+    round_number: int = 1,
+    score: int | None = None,
+    known: Sequence[MeldCheck] = (),
+) -> bool:
+    """Whether :func:`check_opening` of ``melds`` (none from the pile) is met, decided before any
+    refusal is worded (the play engine's candidates ask it: whether, not why). ``known``: the
+    melds' checks where the caller has made them (``table.analyse_table`` reuses them)."""
+    table = analyse_table(melds, rules, known=known)
+    if table.problems:
+        return False
+    return not _opening_faults(table.points, rules.opening_minimum_for(round_number, score), table, rules, score)
+
+
+#: :func:`check_opening`'s own rules broken, as bits (the melds' problems are the table's).
+_MISSING_SCORE, _BELOW_MINIMUM, _NEEDS_BOOK = 1, 2, 4
+
+
+def _opening_faults(points: int, minimum: int, table: Table, rules: RuleSet, score: int | None) -> int:
+    """The opening's rules ``points`` (card points counted) on ``table`` break, as bits: no score
+    where ``opening_thresholds`` needs it, below ``minimum`` (points), no completed book where
+    ``opening_needs_book``."""
+    faults = 0
     if rules.opening_thresholds and score is None:
+        faults |= _MISSING_SCORE
+    if points < minimum:
+        faults |= _BELOW_MINIMUM
+    if rules.opening_needs_book and table.books == _NO_BOOKS:
+        faults |= _NEEDS_BOOK
+    return faults
+
+
+def _opening_problems(faults: int, points: int, minimum: int, round_number: int, rules: RuleSet) -> list[Problem]:
+    """:func:`_opening_faults`' bits in words (codes ``missing_score``, ``opening_below_minimum``,
+    ``opening_needs_book``), in that order."""
+    problems: list[Problem] = []
+    if faults & _MISSING_SCORE:
         problems.append(
             Problem(
                 "missing_score",
@@ -133,8 +178,7 @@ def _check_opening(
                 ("score",),
             )
         )
-    minimum = rules.opening_minimum_for(round_number, score)
-    if points < minimum:
+    if faults & _BELOW_MINIMUM:
         problems.append(
             Problem(
                 "opening_below_minimum",
@@ -142,7 +186,7 @@ def _check_opening(
                 ("melds",),
             )
         )
-    if rules.opening_needs_book and table.books == _NO_BOOKS:
+    if faults & _NEEDS_BOOK:
         problems.append(
             Problem(
                 "opening_needs_book",
@@ -151,7 +195,7 @@ def _check_opening(
                 ("melds",),
             )
         )
-    return OpeningCheck(points=points, minimum=minimum, met=not problems, problems=tuple(problems))
+    return problems
 
 
 _NO_BOOKS = Contract()

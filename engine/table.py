@@ -190,12 +190,19 @@ _BOOKS: dict[tuple[int, ...], Contract] = {}
 _BOOKS_KEPT = 1024
 
 
-def table_changed(before: Table, checks: Sequence[MeldCheck], changed: Iterable[int]) -> Table:
+def table_changed(
+    before: Table,
+    checks: Sequence[MeldCheck],
+    changed: Iterable[int],
+    rules: RuleSet | None = None,
+    path: Path = ("melds",),
+) -> Table:
     """:func:`analyse_table`'s answer for melds whose checks are ``checks``: ``before``'s, but at
     the indexes ``changed`` (a meld changed, or a new one past ``before``'s end). Only where
-    ``before`` has no problems, every check at ``changed`` is valid, and none of those melds shares
-    its rank with another meld (no rule between melds concerns them): ``before``'s books and points
-    with those melds' told apart, not every meld counted again (how a step's candidate is judged)."""
+    ``before`` has no problems and every check at ``changed`` is valid: ``before``'s books and
+    points with those melds' told apart, not every meld counted again (how a step's candidate is
+    judged). Where one of those melds shares its rank with another, ``rules`` is given and the
+    rules between melds are read again (problems at ``path``); else none concerns them."""
     books = [before.books.clean_books, before.books.dirty_books, before.books.wild_books]
     points = before.points
     old = before.checks
@@ -209,7 +216,8 @@ def table_changed(before: Table, checks: Sequence[MeldCheck], changed: Iterable[
         points += check.points
         if check.complete:
             books[_KIND_INDEX[check.kind]] += 1
-    return _new(Table, (tuple(checks), _books(books), points, ()))
+    problems = _table_problems(checks, rules, path, True) if rules is not None else ()
+    return _new(Table, (tuple(checks), _books(books), points, problems))
 
 
 def _table_problems(checks: Sequence[MeldCheck], rules: RuleSet, path: Path, between: bool) -> tuple[Problem, ...]:

@@ -56,26 +56,25 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from handfoot.engine.cards import DECK, Card, Rank, codes
+from handfoot.engine.cards import DECK, RANK_TEXT, Card, Rank, codes
 from handfoot.engine.errors import PlayError
-from handfoot.engine.melds import validate_meld
+from handfoot.engine.melds import MeldCheck, validate_meld
 from handfoot.engine.play import State, step
 from handfoot.engine.play.legal import (
-    Verdict,
     accepted,
     expect,
     facts,
     judge_ask,
     judge_discards,
     meld_verdict,
+    pile_rule_refuses,
     take_verdict,
 )
-from handfoot.engine.play.listing import body_of, combine, meld_candidates, rest_melds
-from handfoot.engine.play.step import melded
+from handfoot.engine.play.listing import combine, meld_candidates, rest_melds
 from handfoot.engine.rules import RuleSet, per_rules
 from handfoot.engine.scoring import burn_problems
-
-Action = dict[str, Any]
+from handfoot.rl.moves import Action, DiscardMove, MeldParts, TakeParts
+from handfoot.rl.moves import Move as Move  # the moves legal_moves gives, named here too
 
 #: Ranks with a meld macro, in index order; ``wild`` stands for twos and jokers together.
 MELD_RANKS: tuple[str, ...] = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "3", "wild")
@@ -120,66 +119,8 @@ _WILD_ONTO_JOKER_INDEX = {rank: INDEX[f"wild_onto:{rank}:joker"] for rank in RAN
 _DISCARD_INDEX = {code: INDEX[f"discard:{code}"] for code in CARD_CODES}
 
 
-class Move:
-    """One legal index's engine action (with ``seat``) and, when asked, the state after it: the
-    successor is built by :func:`~handfoot.engine.play.step` the first time :attr:`after` (or
-    ``move[1]``) is read, so that judging the indexes builds none. Unpacks as ``(action, after)``."""
-
-    __slots__ = ("_action", "_after", "_part", "_verdict", "seat", "state")
-
-    def __init__(
-        self,
-        state: State,
-        action: Action | None = None,
-        part: MeldParts | None = None,
-        verdict: Verdict | None = None,
-        seat: int = -1,
-    ) -> None:
-        """``action``, or a meld candidate's ``part`` of ``seat`` and the step's ``verdict`` on it:
-        its body is written when first read (most indexes are never taken), and the state after it
-        built from that verdict (else :func:`~handfoot.engine.play.step` reads and judges the
-        action again)."""
-        self.state, self._action, self._part, self._verdict, self.seat = state, action, part, verdict, seat
-        self._after: State | None = None
-
-    @property
-    def action(self) -> Action:
-        """The engine action, with ``seat``."""
-        if self._action is None:
-            assert self._part is not None
-            self._action = {**body_of(self._part), "seat": self.seat}
-        return self._action
-
-    @property
-    def after(self) -> State:
-        """The state after :attr:`action` (built once, on first reading)."""
-        if self._after is None:
-            if self._verdict is None:
-                self._after = step(self.state, self.action)
-            else:
-                assert self._part is not None
-                self._after = melded(self.state, self.seat, self._part, self._verdict)
-        return self._after
-
-    def __getitem__(self, i: int) -> Any:
-        return self.action if i in (0, -2) else (self.action, self.after)[i]
-
-    def __iter__(self) -> Iterator[Any]:
-        yield self.action
-        yield self.after
-
-    def __len__(self) -> int:
-        return 2
-
-
 def _rank(card: Card) -> str:
-    return "wild" if card.is_wild else card.rank.value
-
-
-#: A meld candidate read into cards: new melds, additions ``(meld index, cards)``, burnt cards.
-MeldParts = tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]], Sequence[Card]]
-#: A take candidate read into cards: hand cards melded with the top card, the meld it goes onto, new melds.
-TakeParts = tuple[Sequence[Card], int | None, Sequence[Sequence[Card]]]
+    return "wild" if card.is_wild else RANK_TEXT[card.rank_index]
 
 
 class _Moves:
@@ -190,15 +131,22 @@ class _Moves:
     side's melds by rank; the wild cards here twos first (a joker is worth more left for later)."""
 
     def __init__(self, state: State, seat: int) -> None:
-        self.state, self.seat = state, seat
-        self.facts = facts(state, seat)
+        self.state, self.seat, self.rules = state, seat, state.rules
+        self.facts = found = facts(state, seat)
+        #: The side's open meld of a rank (rank text) and its last meld of it, indexes or ``None``
+        #: (``Facts.melds_of``).
+        self.melds_of = found.melds_of
+        self._top: tuple[list[Card], list[Card], list[Card], int | None] | None = None
         self.hand = state.seats[seat].hand
         self.found: dict[int, Move] = {}
-        self.wilds = sorted(self.facts.wilds, key=lambda c: c.rank is not Rank.TWO)
+        twos: list[Card] = []
+        jokers: list[Card] = []
+        for card in found.wilds:  # loops, not comprehensions: no function made and called each time
+            (twos if card.rank is Rank.TWO else jokers).append(card)
+        self.wilds = twos + jokers
         # the joker macros' wild cards (jokers first), where the hand holds a two and a joker both
         # (else a joker macro would be its two's macro again)
-        twos = sum(1 for c in self.wilds if c.rank is Rank.TWO)
-        self.jokers = self.wilds[twos:] + self.wilds[:twos] if 0 < twos < len(self.wilds) else []
+        self.jokers = jokers + twos if twos and jokers else []
 
     def first(self, index: int, action: Action, judge: Callable[..., object], *args: Any) -> None:
         """``action`` becomes move ``index`` when ``judge`` (a predicate of the step, asked of the
@@ -216,6 +164,45 @@ class _Moves:
             self.found[index] = Move(state, part=(new, adds, burn), verdict=verdict, seat=seat)
             return
 
+    def fit(self, index: int, cards: list[Card], to: int | None, shed: bool = False) -> bool:
+        """Move ``index`` from ``cards`` as one new meld (``to`` ``None``) or added onto the side's
+        meld ``to``: ``cards``, then as many of them as fit under ``book_max_size`` if fewer, then
+        (``shed``) up to three cards fewer, as the listing sheds a part of one kind of card; the
+        first the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies
+        to each new meld and addition) and then the step's meld predicate accept, its check handed
+        to the predicate (not made again). Each is checked only once those before it were refused;
+        whether one was accepted."""
+        rules, found = self.rules, self.facts
+        if to is None:
+            onto: Sequence[Card] = ()
+            comp = None
+            at = len(found.melds)  # a new meld: past the table's end
+        else:
+            onto, comp, at = found.melds[to], found.composition(to), to
+        check = validate_meld(cards, rules, onto, comp)
+        if check.valid and self._judged(index, cards, to, at, check):
+            return True
+        size = len(cards)
+        room = size if rules.book_max_size is None else rules.book_max_size - len(onto)
+        sizes = [room] if 0 < room < size else []
+        if shed and (size := min(size, room) if room > 0 else size) >= 2:
+            sizes += range(size - 1, size - 1 - min(_SHED, size - 1), -1)
+        for size in sizes:
+            check = validate_meld(some := cards[:size], rules, onto, comp)
+            if check.valid and self._judged(index, some, to, at, check):
+                return True
+        return False
+
+    def _judged(self, index: int, cards: list[Card], to: int | None, at: int, check: MeldCheck) -> bool:
+        """Move ``index`` where the step's meld predicate accepts ``cards`` as a new meld (``to``
+        ``None``) or added onto meld ``to`` (``at``: its index after, ``check``: the meld rule's)."""
+        part: MeldParts = ([cards], _NONE, _NONE) if to is None else (_NONE, [(to, cards)], _NONE)
+        verdict = meld_verdict(self.state, self.seat, *part, False, {at: check})
+        if verdict is None:
+            return False
+        self.found[index] = Move(self.state, part=part, verdict=verdict, seat=self.seat)
+        return True
+
     def first_take(self, index: int, candidates: Iterator[TakeParts]) -> None:
         """The first take the step's take predicate accepts becomes move ``index``."""
         for cards, onto, extra in candidates:
@@ -231,18 +218,35 @@ class _Moves:
     def naturals(self, rank: str) -> list[Card]:
         return self.facts.naturals.get(rank, [])
 
-    def melds_of(self, rank: str) -> tuple[int | None, int | None]:
-        """The side's open meld of ``rank`` and its last meld of ``rank`` (indexes, or ``None``)."""
-        return self.facts.melds_of(rank)
+    def top_cards(self) -> tuple[list[Card], list[Card], list[Card], int | None]:
+        """The hand's cards of the pile top's rank, its wild cards of another rank (twos first), the
+        same with jokers first, and the side's open meld of the top's rank (or ``None``): what every
+        take macro reads, once a state."""
+        if self._top is None:
+            top = self.state.pile[0]
+            rank = top.rank
+            same: list[Card] = []
+            for card in self.hand:  # loops, not comprehensions: no function made and called each time
+                if card.rank is rank:
+                    same.append(card)
+            wilds: list[Card] = []
+            for card in self.wilds:
+                if card.rank is not rank:
+                    wilds.append(card)
+            jokers: list[Card] = []
+            for card in self.jokers:
+                if card.rank is not rank:
+                    jokers.append(card)
+            self._top = (same, wilds, jokers, self.melds_of(_rank(top))[0])
+        return self._top
 
 
 def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[TakeParts]:
     state = moves.state
     if not state.pile:
         return
-    top = state.pile[0]
-    same = [c for c in moves.hand if c.rank is top.rank]
-    wilds = [c for c in (moves.jokers if way == "natural_joker" else moves.wilds) if c.rank is not top.rank]
+    same, twos_first, jokers_first, onto = moves.top_cards()
+    wilds = jokers_first if way == "natural_joker" else twos_first
     if way == "pair":
         if len(same) < 2:
             return
@@ -257,100 +261,77 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
         cards = same
     else:
         cards = []
-    onto, _ = moves.melds_of(_rank(top))
     if way == "onto" and onto is None:
         return
     extra: Sequence[tuple[Card, ...]] = ()
     if with_melds:
-        extra = rest_melds(moves.hand, cards, state.rules)
+        # the take's rule reads the take's own cards alone: where it refuses, no further melds help
+        if pile_rule_refuses(state, moves.facts, cards):
+            return
+        extra = rest_melds(moves.hand, cards, moves.rules)
         if not extra:
             return
     yield cards, onto, extra
 
 
-def _fitting(moves: _Moves, cards: list[Card], to: int | None, shed: bool = False) -> Iterator[list[Card]]:
-    """``cards``, then as many of them as fit under ``book_max_size`` (new, or onto meld ``to``) if
-    fewer, then (``shed``) up to three cards fewer, as the listing sheds a part of one kind of card;
-    only those the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies
-    to each new meld and addition) accepts, so that the step's predicate is not asked in vain. Each
-    is checked only once those before it were refused."""
-    rules, found = moves.state.rules, moves.facts
-    onto, comp = ((), None) if to is None else (found.melds[to], found.composition(to))
-    room = len(cards) if rules.book_max_size is None else rules.book_max_size - len(onto)
-    if validate_meld(cards, rules, onto, comp).valid:
-        yield cards
-    if 0 < room < len(cards):
-        cards = cards[:room]
-        if validate_meld(cards, rules, onto, comp).valid:
-            yield cards
-    if shed and len(cards) >= 2:
-        for k in range(1, min(_SHED, len(cards) - 1) + 1):
-            if validate_meld(fewer := cards[:-k], rules, onto, comp).valid:
-                yield fewer
-
-
 _NONE: tuple[()] = ()
-_NO_MELDS = (None, None)  # melds_of a rank the side has no meld of
+_NO_MELDS = (None, None)  # the open and last meld of a rank the side has no meld of
 _SHED = 3  # cards a macro's meld may shed to be accepted, as the listing's parts may
 
 
-def _meld_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
-    open_meld, last = moves.melds_of(rank)
-    wilds = moves.wilds
+def _meld_rank(moves: _Moves, index: int, rank: str, melds: tuple[int | None, int | None]) -> None:
+    """``meld:<rank>``: the naturals of ``rank`` onto the side's open meld of it, else a new meld
+    with the fewest wild cards accepted (twos first), else onto its last meld; ``wild``: every
+    wild card onto the open wild meld, else a new wild meld (each as :meth:`_Moves.fit` sheds).
+    ``melds``: the side's open and last meld of ``rank`` (``Facts.melds_of``)."""
+    open_meld, last = melds
     if rank == "wild":
         wilds = moves.facts.wilds  # in hand order, as the listing takes them
-        if not wilds:
-            return
-        if open_meld is not None:
-            for cards in _fitting(moves, wilds, open_meld, shed=True):
-                yield _NONE, [(open_meld, cards)], _NONE
-        for cards in _fitting(moves, wilds, None, shed=True):
-            yield [cards], _NONE, _NONE
+        if wilds and not (open_meld is not None and moves.fit(index, wilds, open_meld, True)):
+            moves.fit(index, wilds, None, True)
         return
-    naturals = moves.naturals(rank)
-    if not naturals:
+    naturals = moves.facts.naturals.get(rank)
+    if not naturals or (open_meld is not None and moves.fit(index, naturals, open_meld, True)):
         return
-    if open_meld is not None:
-        for cards in _fitting(moves, naturals, open_meld, shed=True):
-            yield _NONE, [(open_meld, cards)], _NONE
+    wilds = moves.wilds
     for k in range(len(wilds) + 1):
-        for cards in _fitting(moves, naturals + wilds[:k], None, shed=k == 0):
-            yield [cards], _NONE, _NONE
+        if moves.fit(index, naturals + wilds[:k], None, k == 0):
+            return
     if last is not None and last != open_meld:
-        for cards in _fitting(moves, naturals, last, shed=True):
-            yield _NONE, [(last, cards)], _NONE
+        moves.fit(index, naturals, last, True)
 
 
-def _meld_joker_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
+def _meld_joker(moves: _Moves, index: int, rank: str) -> None:
     """``meld:<rank>:joker``: a new meld of the naturals of ``rank`` with the fewest wild cards the
     engine accepts, jokers first (where the hand holds a two and a joker both, and too few naturals
     of ``rank`` for a meld without a wild card)."""
     naturals, jokers = moves.naturals(rank), moves.jokers
     # only where the naturals are too few for a meld alone (where the listing lays a wild card: a
     # filter of cost, the step still judges each candidate)
-    if naturals and jokers and len(naturals) < moves.state.rules.meld_min:
+    if naturals and jokers and len(naturals) < moves.rules.meld_min:
         for k in range(1, len(jokers) + 1):
-            for cards in _fitting(moves, naturals + jokers[:k], None):
-                yield [cards], _NONE, _NONE
+            if moves.fit(index, naturals + jokers[:k], None):
+                return
 
 
-def _new_wild_meld_candidates(moves: _Moves) -> Iterator[MeldParts]:
+def _new_wild_meld(moves: _Moves, index: int) -> None:
     """``meld:wild:new``: every wild card as a new wild meld, where the side has an open wild meld
     (where it has none, ``meld:wild`` starts one)."""
     wilds = moves.facts.wilds
     if wilds and moves.melds_of("wild")[0] is not None:
-        for cards in _fitting(moves, wilds, None, shed=True):
-            yield [cards], _NONE, _NONE
+        moves.fit(index, wilds, None, True)
 
 
-def _wild_onto_candidates(moves: _Moves, rank: str, joker: bool = False) -> Iterator[MeldParts]:
+def _wild_onto(moves: _Moves, index: int, rank: str, joker: bool = False) -> None:
+    """``wild_onto:<rank>`` (``:joker``): one wild card onto the side's open meld of ``rank``, else its last."""
     wilds = moves.jokers if joker else moves.wilds
     if not wilds:
         return
     open_meld, last = moves.melds_of(rank)
-    for to in dict.fromkeys(i for i in (open_meld, last) if i is not None):
-        for cards in _fitting(moves, wilds[:1], to):
-            yield _NONE, [(to, cards)], _NONE
+    if open_meld is not None and moves.fit(index, wilds[:1], open_meld):
+        return
+    if last is not None and last != open_meld:
+        moves.fit(index, wilds[:1], last)
 
 
 @per_rules
@@ -364,7 +345,7 @@ def _burn_candidates(moves: _Moves, rank: str) -> Iterator[MeldParts]:
     naturals = moves.naturals(rank)
     # the burn rule (scoring.burn_problems, which step applies) read on the table as it stands: a
     # burn alone leaves the melds unchanged, so only a burn it allows is worth step's other checks
-    if naturals and not burn_problems(naturals, moves.facts.closed_ranks(), moves.state.rules, ()):
+    if naturals and not burn_problems(naturals, moves.facts.closed_ranks(), moves.rules, ()):
         for k in range(min(_SHED, len(naturals) - 1) + 1):  # all, then shed as the listing sheds
             yield _NONE, _NONE, naturals[: len(naturals) - k]
 
@@ -389,7 +370,7 @@ def _prefixes(moves: _Moves, parts: Sequence[MeldParts]) -> Iterator[int]:
 def _part_valid(moves: _Moves, part: MeldParts) -> bool:
     """Whether the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies to
     each new meld and addition) accepts each meld and addition of ``part`` alone."""
-    rules, found = moves.state.rules, moves.facts
+    rules, found = moves.rules, moves.facts
     new, adds, _ = part
     return all(validate_meld(m, rules, ()).valid for m in new) and all(
         validate_meld(cards, rules, found.melds[to], found.composition(to)).valid for to, cards in adds
@@ -422,22 +403,29 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
             moves.first_take(INDEX[f"take_pile:{way}"], _take_candidates(moves, way, False))
             moves.first_take(INDEX[f"take_pile:{way}+melds"], _take_candidates(moves, way, True))
     else:
-        naturals, wilds = moves.facts.naturals, moves.wilds
+        naturals, wilds, melded = moves.facts.naturals, moves.wilds, moves.facts.melded_ranks()
         # a macro's candidates are made only where the hand holds its cards (most ranks it does not)
         for rank in MELD_RANKS:
             if rank in naturals or (rank == "wild" and wilds):
-                moves.first_meld(_MELD_INDEX[rank], _meld_candidates(moves, rank))
+                _meld_rank(moves, _MELD_INDEX[rank], rank, melded.get(rank, _NO_MELDS))
         burns = _burns(state.rules)
         for rank in RANKS:
             # a wild card goes onto a meld of the rank: none, no candidate (most ranks)
-            if wilds and moves.melds_of(rank) != _NO_MELDS:
-                moves.first_meld(_WILD_ONTO_INDEX[rank], _wild_onto_candidates(moves, rank))
+            if wilds and rank in melded:
+                _wild_onto(moves, _WILD_ONTO_INDEX[rank], rank)
             if burns and rank in naturals:
                 moves.first_meld(_BURN_INDEX[rank], _burn_candidates(moves, rank))
         moves.first_meld(INDEX["meld_all"], _meld_all_candidates(moves))
-        if accepted(judge_discards, state, seat):  # step's discard predicate: no card but that it is held
-            for code in sorted({c.code for c in moves.hand}):
-                moves.found[_DISCARD_INDEX[code]] = Move(state, {"type": "discard", "card": code, "seat": seat})
+        try:  # step's discard predicate: no card but that it is held
+            verdict = judge_discards(state, seat)
+        except PlayError:
+            pass
+        else:
+            by_code = {}
+            for card in moves.hand:
+                by_code[card.code] = card
+            for code in sorted(by_code):
+                moves.found[_DISCARD_INDEX[code]] = DiscardMove(state, by_code[code], verdict, seat)
         moves.first(INDEX["ask"], {"type": "ask"}, judge_ask)
     _more_moves(moves)
     if not moves.found:
@@ -452,13 +440,13 @@ def _more_moves(moves: _Moves) -> None:
             moves.first_take(INDEX[f"take_pile:{way}"], _take_candidates(moves, way, False))
             moves.first_take(INDEX[f"take_pile:{way}+melds"], _take_candidates(moves, way, True))
     elif moves.state.phase == "play":
-        moves.first_meld(INDEX["meld:wild:new"], _new_wild_meld_candidates(moves))
+        _new_wild_meld(moves, INDEX["meld:wild:new"])
     if moves.state.phase == "play" and moves.jokers:
         for rank in RANKS:
             if moves.naturals(rank):  # a joker macro melds the naturals of its rank
-                moves.first_meld(_JOKER_INDEX[rank], _meld_joker_candidates(moves, rank))
-            elif moves.melds_of(rank) != _NO_MELDS:  # as the listing offers a wild card alone: a rank not held
-                moves.first_meld(_WILD_ONTO_JOKER_INDEX[rank], _wild_onto_candidates(moves, rank, joker=True))
+                _meld_joker(moves, _JOKER_INDEX[rank], rank)
+            elif rank in moves.facts.melded_ranks():  # as the listing offers a wild card alone: a rank not held
+                _wild_onto(moves, _WILD_ONTO_JOKER_INDEX[rank], rank, joker=True)
 
 
 def index_for(state: State, action: Action, moves: Mapping[int, Move] | None = None) -> int | None:

@@ -19,8 +19,9 @@ from handfoot.engine.play.members import listed, refuse, without
 from handfoot.engine.play.state import State
 from handfoot.engine.table import Table, analyse_table, table_changed
 
-if TYPE_CHECKING:  # the facts and verdicts are legal's, which asks these
-    from handfoot.engine.play.legal import Facts, Verdict
+if TYPE_CHECKING:  # the verdicts are legal's, which asks these
+    from handfoot.engine.play.facts import Facts
+    from handfoot.engine.play.legal import Verdict
 
 #: The side's melds after an action, as the step lays them.
 Melds = list[tuple[Card, ...]]
@@ -41,7 +42,13 @@ def meld_cards(
     """Every card of a meld action, held (``card_not_held`` at the path of the first use too many)
     and at least one (``unknown_action``); ``None`` where not, without ``words``."""
     if burn or len(new) + len(adds) != 1:
-        cards: Sequence[Card] = [*(c for m in new for c in m), *(c for _, m in adds for c in m), *burn]
+        every: list[Card] = []
+        for meld in new:  # loops, not generators: no function made and called each time
+            every += meld
+        for _, meld in adds:
+            every += meld
+        every += burn
+        cards: Sequence[Card] = every
     else:
         cards = new[0] if new else adds[0][1]  # one meld or addition: most candidates
     if cards and found.holds(cards):
@@ -68,7 +75,7 @@ def meld_checks(
     (:data:`Changed`) and every rule they break, at a meld action's paths: ``("melds", i, ...)``
     for a new meld, ``("add", k, ...)`` for an addition (``unknown_meld`` at ``("add", k, "to")``);
     without ``words``, only the first (as the check worded it): whether, not why."""
-    rules, melds = state.rules, found.melds
+    rules, melds = found.rules, found.melds
     count = len(melds)
     if len(new) + len(adds) == 1:  # one new meld or addition: most candidates
         if new:
@@ -140,9 +147,12 @@ def table_after_melds(
         melds[to] = (*melds[to], *cards)
     melds += map(tuple, new)
     known = checks_after(table_now, changed)
-    if not table_now.problems and _apart(found, table_now, changed):
-        return melds, table_changed(table_now, known, changed), []
-    table = analyse_table(melds, state.rules, known=known)
+    if not table_now.problems:  # the melds unchanged stand: only the changed ones' ranks are read again
+        table = table_changed(table_now, known, changed, None if _apart(found, table_now, changed) else found.rules)
+        if not table.problems:
+            return melds, table, []
+    else:
+        table = analyse_table(melds, found.rules, known=known)
     problems: list[Problem] = []
     if table.problems:
         added = {to: k for k, (to, _) in reversed(list(enumerate(adds)))}
@@ -181,15 +191,20 @@ def melds_after(
     new: Sequence[Sequence[Card]],
     adds: Sequence[tuple[int, Sequence[Card]]],
     words: bool,
+    checks: Changed | None = None,
 ) -> tuple[Melds | None, Table | None, Changed | None, list[Problem]]:
     """A meld action's melds judged: each by the meld rule (:func:`meld_checks`), then, where a
     rule between melds may concern them (a rank shared, a table with problems), the side's melds
     after it and their table (:func:`table_after_melds`): ``(melds, table, None, problems)``; else
     judged each alone, no table built: ``(None, None, checks, [])``. ``problems``: every rule
-    broken (without ``words``, the first only)."""
-    changed, problems = meld_checks(state, found, new, adds, words)
-    if problems:
-        return None, None, None, problems
+    broken (without ``words``, the first only). ``checks``: :func:`meld_checks`' answer where the
+    caller has it (no problem found), not made again."""
+    if checks is None:
+        changed, problems = meld_checks(state, found, new, adds, words)
+        if problems:
+            return None, None, None, problems
+    else:
+        changed = checks
     table_now = found.table
     if not table_now.problems and _apart(found, table_now, changed):
         return None, None, changed, []

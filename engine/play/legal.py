@@ -1,8 +1,9 @@
 """Whether an action is legal, judged on a state's facts without building the state after it.
 
-:func:`facts` gives what the checks of one seat's actions read, computed once per state and seat
-and kept on the :class:`~handfoot.engine.play.state.State`: the hand as counts by card and its
-naturals by rank, its wild cards, the side's table analysed (:meth:`State.table
+:func:`facts` (:mod:`~handfoot.engine.play.facts`, named here too) gives what the checks of one
+seat's actions read, computed once per state and seat and kept on the
+:class:`~handfoot.engine.play.state.State`: the hand as counts by card and its naturals by rank,
+its wild cards, the side's table analysed (:meth:`State.table
 <handfoot.engine.play.state.State.table>`), each rank's open and last meld on it, and whether the
 seat may go out now. One predicate a rule of play, each taking an action already read into cards:
 
@@ -22,10 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from handfoot.engine.cards import RANK_TEXT, Card, composition
-from handfoot.engine.checks import check_opening
+from handfoot.engine.cards import Card
+from handfoot.engine.checks import check_opening, opening_met
 from handfoot.engine.errors import PlayError, Problem
-from handfoot.engine.melds import BookKind
 from handfoot.engine.pile import check_discard_pile, pile_refused, take_count, take_refusals
 from handfoot.engine.play.after import (
     Changed,
@@ -36,148 +36,15 @@ from handfoot.engine.play.after import (
     melds_after,
     table_after_melds,
 )
-from handfoot.engine.play.going_out import going_out_reasons, going_out_refusals, needs_permission
+from handfoot.engine.play.facts import Facts as Facts
+from handfoot.engine.play.facts import facts as facts
+from handfoot.engine.play.facts import sorted_hand as sorted_hand
+from handfoot.engine.play.going_out import going_out_refusals, needs_permission
 from handfoot.engine.play.members import listed, refuse, take_refused, without
 from handfoot.engine.play.state import Phase, State
 from handfoot.engine.rules import Contract
 from handfoot.engine.scoring import burn_problems
 from handfoot.engine.table import Table, analyse_table, table_changed
-
-
-class Facts:
-    """What the checks of seat ``seat``'s actions read in ``state``, computed once
-    (:func:`facts`): ``hand``; ``held`` (how many of each card, by ``Card.key``); ``naturals``
-    (the hand's natural cards by rank text, in hand order; threes included); ``wilds`` (its wild
-    cards, in hand order); ``side`` (the seat's side, an index); ``melds`` (that side's melds);
-    ``table`` (those melds analysed). :meth:`melds_of`, :meth:`closed_ranks`, :meth:`composition`
-    and :meth:`going_out` are computed on first reading."""
-
-    __slots__ = (
-        "_closed",
-        "_comps",
-        "_counts",
-        "_going_out",
-        "_melds",
-        "hand",
-        "held",
-        "melds",
-        "naturals",
-        "seat",
-        "side",
-        "table",
-        "wilds",
-    )
-
-    def __init__(self, state: State, seat: int) -> None:
-        me = state.seats[seat]
-        # no reference to the state: it keeps these facts, and a cycle would leave every state of
-        # a round to the garbage collector rather than freed as soon as the next one replaces it
-        self.seat, self.side, self.hand = seat, me.side, me.hand
-        held: dict[int, int] = {}
-        naturals: dict[str, list[Card]] = {}
-        wilds: list[Card] = []
-        for card in me.hand:
-            key = card.key
-            held[key] = held[key] + 1 if key in held else 1
-            if card.is_wild:
-                wilds.append(card)
-            elif (rank := RANK_TEXT[card.rank_index]) in naturals:
-                naturals[rank].append(card)
-            else:
-                naturals[rank] = [card]
-        self.held, self.naturals, self.wilds = held, naturals, wilds
-        self.table = state.table(me.side)
-        self.melds = state.sides[me.side].melds
-        self._comps: dict[int, int] = {}
-        self._melds: dict[str, tuple[int | None, int]] | None = None
-        self._going_out: list[Problem] | None = None
-        self._closed: set[str] | None = None
-        self._counts: dict[str, int] | None = None
-
-    def closed_ranks(self) -> set[str]:
-        """The ranks with a completed book on the side's table (``Table.closed_ranks``), once."""
-        if self._closed is None:
-            self._closed = self.table.closed_ranks()
-        return self._closed
-
-    def rank_counts(self) -> dict[str, int]:
-        """How many melds of each rank (rank text; wild melds have none) the side's table holds, once."""
-        if self._counts is None:
-            counts: dict[str, int] = {}
-            for check in self.table.checks:
-                if check.rank is not None:
-                    counts[check.rank] = counts.get(check.rank, 0) + 1
-            self._counts = counts
-        return self._counts
-
-    def composition(self, to: int) -> int:
-        """The composition (``handfoot.engine.cards``) of the side's meld ``to``, once: what a check of
-        cards added onto it reads."""
-        comp = self._comps.get(to)
-        if comp is None:
-            comp = self._comps[to] = composition(self.melds[to])
-        return comp
-
-    def holds(self, cards: Sequence[Card]) -> bool:
-        """Whether the hand holds ``cards`` (each copy used once)."""
-        held = self.held
-        if len(cards) == 1:
-            return held.get(cards[0].key, 0) > 0
-        need: dict[int, int] = {}
-        for card in cards:
-            n = need[card.key] = need.get(card.key, 0) + 1
-            if held.get(card.key, 0) < n:
-                return False
-        return True
-
-    def melds_of(self, rank: str) -> tuple[int | None, int | None]:
-        """The side's open (unfinished) meld of ``rank`` (rank text; ``wild``: a wild meld) and its
-        last meld of that rank (indexes on the side's table, ``None`` where there is none)."""
-        if self._melds is None:
-            out: dict[str, tuple[int | None, int]] = {}
-            for i, check in enumerate(self.table.checks):
-                rank_of = "wild" if check.kind is BookKind.WILD else check.rank
-                if rank_of is None:
-                    continue
-                open_meld = out[rank_of][0] if rank_of in out else None
-                out[rank_of] = (i if open_meld is None and not check.complete else open_meld, i)
-            self._melds = out
-        return self._melds.get(rank, (None, None))
-
-    def going_out(self, state: State) -> list[Problem]:
-        """Why emptying the hand now (its foot picked up and played from) would not go out, the
-        last discard aside: :func:`going_out_reasons` in ``state`` (the state these facts are of),
-        each problem at its own path."""
-        if self._going_out is None:
-            self._going_out = going_out_reasons(state, self.seat, self.table.books, True, 0, False)
-        return self._going_out
-
-
-def sorted_hand(cards: Sequence[Card]) -> tuple[dict[str, list[Card]], list[Card]]:
-    """``cards``' natural cards by rank text (threes included) and their wild cards, each in the
-    order given: how :class:`Facts` reads a hand (``naturals``, ``wilds``)."""
-    naturals: dict[str, list[Card]] = {}
-    wilds: list[Card] = []
-    for card in cards:
-        if card.is_wild:
-            wilds.append(card)
-        elif (rank := RANK_TEXT[card.rank_index]) in naturals:
-            naturals[rank].append(card)
-        else:
-            naturals[rank] = [card]
-    return naturals, wilds
-
-
-def facts(state: State, seat: int) -> Facts:
-    """The :class:`Facts` of ``seat`` in ``state``: made on first asking, then kept on the state."""
-    cache = state._facts
-    if cache is None:
-        cache = {}
-        object.__setattr__(state, "_facts", cache)
-    found = cache.get(seat)
-    if found is None:
-        found = cache[seat] = Facts(state, seat)
-    return found
 
 
 def expect(state: State, seat: int, phase: Phase) -> None:
@@ -266,12 +133,15 @@ def meld_verdict(
     adds: Sequence[tuple[int, Sequence[Card]]],
     burn: Sequence[Card],
     words: bool = False,
+    checks: Changed | None = None,
 ) -> Verdict | None:
     """The rules of a meld action (:func:`judge_meld`), each decided before any refusal is worded:
     ``None`` at the first rule broken, for a caller that asks whether (the listing and the mask,
     of each candidate); with ``words``, :class:`PlayError` with every rule broken instead (the
     step's refusal). The side's melds are read from the facts and each meld checked alone; the
-    melds and table after the action are made only where a rule between melds may concern it."""
+    melds and table after the action are made only where a rule between melds may concern it.
+    ``checks``: the meld rule's checks of the action's melds where the caller has made them, each
+    valid (:func:`~handfoot.engine.play.after.meld_checks`' answer): not made again."""
     if state.phase != "play" or seat != state.turn:
         if not words:
             return None
@@ -280,18 +150,21 @@ def meld_verdict(
     cards = meld_cards(found, new, adds, burn, words)
     if cards is None:
         return None
-    rules = state.rules
-    if not found.melds and not adds:
-        opening = check_opening(new, rules, state.round, (), _opening_score(state, found.side))
-        if not opening.met:
-            _refused(opening.problems, words)
+    rules = found.rules
+    if not found.melds and not adds:  # the opening: decided as bits, worded only for the step's refusal
+        score = _opening_score(state, found.side)
+        if words:
+            opening = check_opening(new, rules, state.round, (), score)
+            if not opening.met:
+                raise PlayError(opening.problems)
+        elif not opening_met(new, rules, state.round, score, list(checks.values()) if checks else ()):
             return None
     table_now = found.table
     melds: Melds | None = None
     changed: Changed | None = None
     table: Table | None = table_now  # a burn alone leaves the table as it stands
     if new or adds or table_now.problems:
-        melds, table, changed, problems = melds_after(state, found, new, adds, words)
+        melds, table, changed, problems = melds_after(state, found, new, adds, words, checks)
         if problems:
             _refused(problems, words)
             return None
@@ -353,7 +226,7 @@ def take_verdict(
     if after is None:
         return None
     melds, table, changed = after
-    taken = take_count(state.pile, state.rules)
+    taken = take_count(state.pile, found.rules)
     left = len(found.hand) - len(used) + taken - 1
     going_out: bool | None = False
     if state.seats[seat].foot is None and left <= 1:
@@ -362,7 +235,7 @@ def take_verdict(
                 table = table_changed(found.table, checks_after(found.table, changed), changed)
             else:
                 assert melds is not None
-                table = analyse_table(melds, state.rules)
+                table = analyse_table(melds, found.rules)
         going_out = _last_cards(state, seat, table.books, left, words)
         if going_out is None:
             return None
@@ -374,7 +247,7 @@ def _take_cards(
 ) -> Sequence[Card] | None:
     """Every hand card of a take, judged by the take's rule and held; ``None`` where refused (with
     ``words``: :class:`PlayError`, the pile check's problems worded, or ``card_not_held``)."""
-    rules, pile = state.rules, state.pile
+    rules, pile = found.rules, state.pile
     held = state.sides[found.side]
     if words:
         check = check_discard_pile(
@@ -382,17 +255,30 @@ def _take_cards(
         )
         if not check.allowed:
             raise take_refused(check.problems, onto is not None, bool(extra))
-    elif pile_refused(pile, rules, state.frozen_turns > 0, held.burn) or take_refusals(
-        pile[0], cards, rules, found.table, state.pile_taken, held.burn
-    ):
+    elif pile_rule_refuses(state, found, cards):
         return None
-    used: Sequence[Card] = [*cards, *(c for m in extra for c in m)] if extra else cards
+    used: Sequence[Card] = cards
+    if extra:
+        used = list(cards)
+        for meld in extra:  # a loop, not a generator: no function made and called each time
+            used += meld
     if not found.holds(used):
         if not words:
             return None
         groups = [(cards, ("cards",)), *((m, ("melds", i)) for i, m in enumerate(extra))]
         without(found.hand, [u for group, path in groups for u in listed(group, *path)])
     return used
+
+
+def pile_rule_refuses(state: State, found: Facts, cards: Sequence[Card]) -> bool:
+    """Whether the take's rule (``pile.pile_refused``, ``pile.take_refusals``, decided as bits)
+    refuses taking the pile with ``cards`` from the hand of the seat whose facts are ``found``:
+    what :func:`take_verdict` asks first, whatever further melds the take makes (the rl mask asks
+    it before making them)."""
+    held, pile = state.sides[found.side], state.pile
+    return pile_refused(pile, found.rules, state.frozen_turns > 0, held.burn) or bool(
+        take_refusals(pile[0], cards, found.rules, found.table, state.pile_taken, held.burn)
+    )
 
 
 def _take_melds(

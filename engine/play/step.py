@@ -58,7 +58,16 @@ from handfoot.engine.play.state import State
 from handfoot.engine.play.work import Work
 from handfoot.engine.table import Table
 
-__all__ = ["ACTION_TYPES", "discard_refusals", "going_out_refusals", "melded", "needs_permission", "refusals", "step"]
+__all__ = [
+    "ACTION_TYPES",
+    "discard_refusals",
+    "discarded",
+    "going_out_refusals",
+    "melded",
+    "needs_permission",
+    "refusals",
+    "step",
+]
 
 
 def _after_cards_leave(work: Work, seat: int, may_go_out: bool) -> None:
@@ -139,7 +148,10 @@ def melded(state: State, seat: int, cards: MeldCards, verdict: Verdict) -> State
     new, adds, burn = cards
     side = state.seats[seat].side
     work = Work(state)
-    used = [(c, ()) for group in (*new, *(m for _, m in adds), burn) for c in group]
+    used: list[tuple[Card, tuple[()]]] = []
+    for group in (*new, *[m for _, m in adds], burn):  # loops: no generator made and called
+        for card in group:
+            used.append((card, ()))
     work.hands[seat] = without(state.seats[seat].hand, used)
     if verdict.melds is not None:
         work.melds[side] = verdict.melds  # read, never edited, by the step
@@ -185,19 +197,22 @@ def _discard(state: State, seat: int, action: Action) -> Apply:
         raise refuse("unknown_action", "card: one card string", ("card",))
     (card,) = parse_cards([code], ("card",))
     verdict = judge_discard(state, seat, card)
+    return lambda: discarded(state, seat, card, verdict)
+
+
+def discarded(state: State, seat: int, card: Card, verdict: Verdict) -> State:
+    """The state after ``seat`` discards ``card``, which :func:`~handfoot.engine.play.legal.judge_discard`
+    accepted with ``verdict``: what :func:`step` builds once it has read and judged the action,
+    for a caller that judged the card itself (the rl mask: the successor of the one index taken)."""
     me = state.seats[seat]
-
-    def apply() -> State:
-        work = Work(state)
-        work.hands[seat] = without(me.hand, [(card, ("card",))])
-        work.pile = (card, *state.pile)
-        if verdict.going_out:
-            work.end_round("went_out", me.side)
-        else:
-            work.end_turn(card)
-        return work.freeze()
-
-    return apply
+    work = Work(state)
+    work.hands[seat] = without(me.hand, [(card, ("card",))])
+    work.pile = (card, *state.pile)
+    if verdict.going_out:
+        work.end_round("went_out", me.side)
+    else:
+        work.end_turn(card)
+    return work.freeze()
 
 
 def _ask(state: State, seat: int, action: Action) -> Apply:

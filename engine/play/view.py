@@ -24,10 +24,11 @@ from handfoot.engine.scoring import book_values
 from handfoot.engine.table import Table
 
 _LINE_FIELDS = Line._fields
+_SIDE_MEMBERS = ("name", "melds", "complete", "books", "book_values", "red_threes", "burn", "score")
 _complete = attrgetter("complete")
 
 
-def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
+def view(state: State, seat: int, listing: bool = True, shared: bool = False) -> dict[str, Any]:
     """The view of seat ``seat`` (an index) as plain JSON data. Members: ``seat``, ``round``,
     ``step`` (the round's actions so far), ``phase``, ``turn``, ``hand``, ``foot_size`` (``None`` once picked up),
     ``played_from_foot``, ``sides`` (name, melds, books by kind, red threes, burn, score before the
@@ -41,25 +42,28 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
     must not change them); once ended also ``ended``,
     ``out_side``, ``seed``, ``hands``/``feet`` of every seat and ``score`` (each side's total and lines).
     ``listing=False`` leaves out ``actions`` and ``going_out`` (the step's checks asked of every
-    candidate: most of a view's cost), for a reader that knows its moves otherwise (the rl mask)."""
+    candidate: most of a view's cost), for a reader that knows its moves otherwise (the rl mask).
+    ``shared=True`` hands out the sides' members and each card's mapping as they are kept (with
+    the side, with the rule set) rather than copies, for a reader that reads them and changes
+    none (the environment's encoder): a change to them would show in later views."""
     # loops rather than comprehensions: a comprehension is a function made and called each time
     rules = state.rules
     me = state.seats[seat]
     sides = []
     for j in range(len(state.sides)):
-        sides.append(_side(state, j, rules))
+        sides.append(_side(state, j, rules, shared))
     by_code = _facts_by_code(rules)
     hand = []
-    cards = {}  # each card's facts copied: a caller may change them
+    cards = {}  # each card's facts copied, unless shared: a caller may change them
     for card in me.hand:
         code = card.code
         hand.append(code)
         if code not in cards:
-            cards[code] = by_code[code].copy()
+            cards[code] = by_code[code] if shared else by_code[code].copy()
     pile = state.pile
     top = pile[0].code if pile else None
     if top is not None and top not in cards:
-        cards[top] = by_code[top].copy()
+        cards[top] = by_code[top] if shared else by_code[top].copy()
     seats = []
     for s in state.seats:
         seats.append(
@@ -112,18 +116,19 @@ def view(state: State, seat: int, listing: bool = True) -> dict[str, Any]:
     return out
 
 
-def _side(state: State, j: int, rules: RuleSet) -> dict[str, Any]:
+def _side(state: State, j: int, rules: RuleSet, shared: bool = False) -> dict[str, Any]:
     """Side ``j`` as a view shows it under ``rules`` (the state's: name, melds as card strings, each
     meld's ``complete``, books by kind, book values, red threes, burn, score), every member a new
-    list or dict, so that a caller changing its view changes nothing kept. A side viewed before
-    under the same rules (a step shares the sides it does not change) is copied from its part kept
-    (:func:`_side_part`); a side viewed the first time (every side of a state read back from its
-    JSON form) is read from the side and its table, and keeps nothing but that it was viewed: a
-    part kept costs a view that is the only one of its side more than it saves."""
+    list or dict, so that a caller changing its view changes nothing kept (with ``shared``, the
+    members of its part kept, as they are). A side viewed before under the same rules (a step
+    shares the sides it does not change) is copied from its part kept (:func:`_side_part`); a side
+    viewed the first time without ``shared`` (every side of a state read back from its JSON form)
+    is read from the side and its table, and keeps nothing but that it was viewed: a part kept
+    costs a view that is the only one of its side more than it saves."""
     held = state.sides[j]
     kept = held._view  # read here first: one call a side, not two, where it is kept
     if kept is None or kept[0] is not rules:
-        if held._viewed is not rules:
+        if held._viewed is not rules and not shared:
             set_viewed(held, rules)
             _, complete, books, values, _ = _table_part(state.table(j), rules)
             melds = []
@@ -143,7 +148,10 @@ def _side(state: State, j: int, rules: RuleSet) -> dict[str, Any]:
                 "score": held.score,
             }
         kept = _side_part(state, j)
-    name, melds, complete, books, values, red_threes, burn, score = kept[1]
+    part = kept[1]
+    if shared:
+        return dict(zip(_SIDE_MEMBERS, part, strict=True))
+    name, melds, complete, books, values, red_threes, burn, score = part
     return {
         "name": name,
         "melds": list(map(list.copy, melds)),
@@ -186,8 +194,9 @@ _code = attrgetter("code")
 
 def _side_part(state: State, j: int) -> tuple[RuleSet, tuple[Any, ...]]:
     """What a view shows of side ``j`` (:func:`_side`) and the rules it was made under, never handed
-    out (a view copies it): made on the side's second view under the state's rules and kept on the
-    :class:`~handfoot.engine.play.state.Side`, so that the states that keep the side share it."""
+    out (a view copies it, but a ``shared`` one): made on the side's second view under the state's
+    rules (its first, for a ``shared`` view) and kept on the :class:`~handfoot.engine.play.state.Side`,
+    so that the states that keep the side share it."""
     held, rules = state.sides[j], state.rules
     kept = held._view
     if kept is None or kept[0] is not rules:

@@ -55,14 +55,24 @@ class Work:
     def __init__(self, state: State) -> None:
         self.state = state
         self.rules: RuleSet = state.rules
-        seats, sides = state.seats, state.sides
-        # comprehensions: the interpreter's specialised attribute read beats an attrgetter map here
-        self.hands: list[Sequence[Card]] = [x.hand for x in seats]
-        self.feet: list[Sequence[Card] | None] = [x.foot for x in seats]
-        self.played: list[bool] = [x.played_from_foot for x in seats]
-        self.melds: list[Sequence[tuple[Card, ...]]] = [x.melds for x in sides]
-        self.red_threes: list[tuple[Card, ...]] = [x.red_threes for x in sides]
-        self.burn: list[tuple[Card, ...]] = [x.burn for x in sides]
+        # one loop a tuple: the interpreter's specialised attribute reads, and no comprehension (a
+        # function made and called) per member
+        hands: list[Sequence[Card]] = []
+        feet: list[Sequence[Card] | None] = []
+        played: list[bool] = []
+        for x in state.seats:
+            hands.append(x.hand)
+            feet.append(x.foot)
+            played.append(x.played_from_foot)
+        melds: list[Sequence[tuple[Card, ...]]] = []
+        red_threes: list[tuple[Card, ...]] = []
+        burn: list[tuple[Card, ...]] = []
+        for y in state.sides:
+            melds.append(y.melds)
+            red_threes.append(y.red_threes)
+            burn.append(y.burn)
+        self.hands, self.feet, self.played = hands, feet, played
+        self.melds, self.red_threes, self.burn = melds, red_threes, burn
         self.stock: tuple[Card, ...] = state.stock
         self.pile: tuple[Card, ...] = state.pile
         self.turn = state.turn

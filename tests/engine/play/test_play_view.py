@@ -224,3 +224,17 @@ def test_a_caller_changing_its_view_changes_no_later_view(preset: str) -> None:
         fresh = state_from_mapping(to_mapping(state))
         for seat in range(len(state.seats)):
             assert json.dumps(view(state, seat)) == json.dumps(view(fresh, seat))
+
+
+@pytest.mark.parametrize("preset", ["pagat", "bicycle", "house"])
+def test_a_shared_view_holds_what_a_copied_one_does(preset: str) -> None:
+    # shared=True hands out the kept members uncopied (the environment's encoder reads them): the
+    # same view in every member, as JSON, whether a side's part was kept before it or not
+    states = some_states(preset, 8, 400)
+    assert any(side.melds for state in states for side in state.sides), "no meld: no side parts to keep"
+    for state in states:
+        for seat in range(len(state.seats)):
+            fresh = state_from_mapping(to_mapping(state))
+            shared = json.dumps(view(fresh, seat, listing=False, shared=True))
+            assert shared == json.dumps(view(state, seat, listing=False))
+            assert json.dumps(view(state, seat, listing=False, shared=True)) == shared

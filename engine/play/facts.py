@@ -1,0 +1,161 @@
+"""What the checks of one seat's actions read in a state, computed once per state and seat and
+kept on the :class:`~handfoot.engine.play.state.State` (:func:`facts`): the hand as counts by card
+and its naturals by rank, its wild cards, the side's table analysed, each rank's open and last meld
+on it, and whether the seat may go out now. The predicates of
+:mod:`~handfoot.engine.play.legal` read them, as the view's listing and the RL mask do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from handfoot.engine.cards import RANK_TEXT, Card, composition
+from handfoot.engine.errors import Problem
+from handfoot.engine.melds import BookKind
+from handfoot.engine.play.going_out import going_out_reasons
+from handfoot.engine.play.state import State
+
+
+class Facts:
+    """What the checks of seat ``seat``'s actions read in ``state``, computed once
+    (:func:`facts`): ``hand``; ``held`` (how many of each card, by ``Card.key``); ``naturals``
+    (the hand's natural cards by rank text, in hand order; threes included); ``wilds`` (its wild
+    cards, in hand order); ``side`` (the seat's side, an index); ``melds`` (that side's melds);
+    ``table`` (those melds analysed); ``rules`` (the state's rule set). :meth:`melds_of`,
+    :meth:`melded_ranks`, :meth:`closed_ranks`, :meth:`composition` and :meth:`going_out` are
+    computed on first reading."""
+
+    __slots__ = (
+        "_closed",
+        "_comps",
+        "_counts",
+        "_going_out",
+        "_melds",
+        "hand",
+        "held",
+        "melds",
+        "naturals",
+        "rules",
+        "seat",
+        "side",
+        "table",
+        "wilds",
+    )
+
+    def __init__(self, state: State, seat: int) -> None:
+        me = state.seats[seat]
+        # no reference to the state: it keeps these facts, and a cycle would leave every state of
+        # a round to the garbage collector rather than freed as soon as the next one replaces it
+        self.seat, self.side, self.hand, self.rules = seat, me.side, me.hand, state.rules
+        self.held, self.naturals, self.wilds = read_hand(me.hand)
+        self.table = state.table(me.side)
+        self.melds = state.sides[me.side].melds
+        self._comps: dict[int, int] = {}
+        self._melds: dict[str, tuple[int | None, int]] | None = None
+        self._going_out: list[Problem] | None = None
+        self._closed: set[str] | None = None
+        self._counts: dict[str, int] | None = None
+
+    def closed_ranks(self) -> set[str]:
+        """The ranks with a completed book on the side's table (``Table.closed_ranks``), once."""
+        if self._closed is None:
+            self._closed = self.table.closed_ranks()
+        return self._closed
+
+    def rank_counts(self) -> dict[str, int]:
+        """How many melds of each rank (rank text; wild melds have none) the side's table holds, once."""
+        if self._counts is None:
+            counts: dict[str, int] = {}
+            for check in self.table.checks:
+                if check.rank is not None:
+                    counts[check.rank] = counts.get(check.rank, 0) + 1
+            self._counts = counts
+        return self._counts
+
+    def composition(self, to: int) -> int:
+        """The composition (``handfoot.engine.cards``) of the side's meld ``to``, once: what a check of
+        cards added onto it reads."""
+        comp = self._comps.get(to)
+        if comp is None:
+            comp = self._comps[to] = composition(self.melds[to])
+        return comp
+
+    def holds(self, cards: Sequence[Card]) -> bool:
+        """Whether the hand holds ``cards`` (each copy used once)."""
+        held = self.held
+        if len(cards) == 1:
+            return held.get(cards[0].key, 0) > 0
+        need: dict[int, int] = {}
+        for card in cards:
+            n = need[card.key] = need.get(card.key, 0) + 1
+            if held.get(card.key, 0) < n:
+                return False
+        return True
+
+    def melds_of(self, rank: str) -> tuple[int | None, int | None]:
+        """The side's open (unfinished) meld of ``rank`` (rank text; ``wild``: a wild meld) and its
+        last meld of that rank (indexes on the side's table, ``None`` where there is none)."""
+        melds = self._melds if self._melds is not None else self.melded_ranks()
+        return melds.get(rank, _NO_MELDS)
+
+    def melded_ranks(self) -> dict[str, tuple[int | None, int]]:
+        """:meth:`melds_of` of every rank the side has a meld of, by rank text, made once."""
+        if self._melds is None:
+            out: dict[str, tuple[int | None, int]] = {}
+            for i, check in enumerate(self.table.checks):
+                rank_of = "wild" if check.kind is BookKind.WILD else check.rank
+                if rank_of is None:
+                    continue
+                open_meld = out[rank_of][0] if rank_of in out else None
+                out[rank_of] = (i if open_meld is None and not check.complete else open_meld, i)
+            self._melds = out
+        return self._melds
+
+    def going_out(self, state: State) -> list[Problem]:
+        """Why emptying the hand now (its foot picked up and played from) would not go out, the
+        last discard aside: :func:`going_out_reasons` in ``state`` (the state these facts are of),
+        each problem at its own path."""
+        if self._going_out is None:
+            self._going_out = going_out_reasons(state, self.seat, self.table.books, True, 0, False)
+        return self._going_out
+
+
+_NO_MELDS = (None, None)  # melds_of a rank the side has no meld of
+
+
+def read_hand(cards: Sequence[Card]) -> tuple[dict[int, int], dict[str, list[Card]], list[Card]]:
+    """How many of each card ``cards`` hold (by ``Card.key``), their natural cards by rank text
+    (threes included) and their wild cards, each in the order given: how :class:`Facts` reads a
+    hand (``held``, ``naturals``, ``wilds``), in one pass."""
+    held: dict[int, int] = {}
+    naturals: dict[str, list[Card]] = {}
+    wilds: list[Card] = []
+    for card in cards:
+        key = card.key
+        held[key] = held[key] + 1 if key in held else 1
+        if card.is_wild:
+            wilds.append(card)
+        elif (rank := RANK_TEXT[card.rank_index]) in naturals:
+            naturals[rank].append(card)
+        else:
+            naturals[rank] = [card]
+    return held, naturals, wilds
+
+
+def sorted_hand(cards: Sequence[Card]) -> tuple[dict[str, list[Card]], list[Card]]:
+    """``cards``' natural cards by rank text (threes included) and their wild cards, each in the
+    order given (:func:`read_hand`'s): as :class:`Facts` reads a hand (``naturals``, ``wilds``)."""
+    _, naturals, wilds = read_hand(cards)
+    return naturals, wilds
+
+
+def facts(state: State, seat: int) -> Facts:
+    """The :class:`Facts` of ``seat`` in ``state``: made on first asking, then kept on the state."""
+    cache = state._facts
+    if cache is None:
+        cache = {}
+        object.__setattr__(state, "_facts", cache)
+    found = cache.get(seat)
+    if found is None:
+        found = cache[seat] = Facts(state, seat)
+    return found
