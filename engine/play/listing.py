@@ -106,26 +106,17 @@ def body_of(part: tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[C
     new, adds, burn = part
     body: Body = {"type": "meld"}
     if len(new) == 1:  # one new meld or one addition (most bodies): no loop over parts
-        body["melds"] = [_strings(new[0])]
+        body["melds"] = [codes(new[0])]
     elif new:
-        body["melds"] = [_strings(m) for m in new]
+        body["melds"] = [codes(m) for m in new]
     if len(adds) == 1:
         ((to, cards),) = adds
-        body["add"] = [{"to": to, "cards": _strings(cards)}]
+        body["add"] = [{"to": to, "cards": codes(cards)}]
     elif adds:
-        body["add"] = [{"to": to, "cards": _strings(m)} for to, m in adds]
+        body["add"] = [{"to": to, "cards": codes(m)} for to, m in adds]
     if burn:
-        body["burn"] = _strings(burn)
+        body["burn"] = codes(burn)
     return body
-
-
-def _strings(cards: Sequence[Card]) -> list[str]:
-    """The card strings of ``cards``: :func:`~handfoot.engine.cards.codes` by a loop (Python 3.11
-    makes and calls a function for every comprehension)."""
-    out = []
-    for card in cards:
-        out.append(card.code)
-    return out
 
 
 def combine(parts: Sequence[Part]) -> Part | None:
