@@ -15,11 +15,11 @@ Going out is not an action of its own: it is melding or discarding the last card
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import Any
 
-from handfoot.engine.cards import RANK_TEXT, Card, codes, parse_cards
+from handfoot.engine.cards import RANK_TEXT, Card, codes
 from handfoot.engine.melds import cards_points, validate_meld
 from handfoot.engine.play.going_out import going_out_refusals
 from handfoot.engine.play.legal import (
@@ -28,150 +28,18 @@ from handfoot.engine.play.legal import (
     judge_ask,
     judge_discards,
     meld_verdict,
-    sorted_hand,
     take_verdict,
 )
+from handfoot.engine.play.parts import NONE, Body, Part, card_parts, joined, kept_parts
+from handfoot.engine.play.parts import body_of as body_of
+from handfoot.engine.play.parts import combine as combine
+from handfoot.engine.play.parts import meld_parts as meld_parts
+from handfoot.engine.play.parts import rest_melds as rest_melds
 from handfoot.engine.play.state import State
 from handfoot.engine.rules import RuleSet
 from handfoot.engine.table import Table
 
-Body = dict[str, Any]
 _TRIES = 3  # cards a part may shed to be accepted (to keep the cards a hand must keep)
-
-
-#: A meld candidate in cards: new melds, additions ``(meld index, cards)``, burnt cards.
-Part = tuple[tuple[tuple[Card, ...], ...], tuple[tuple[int, tuple[Card, ...]], ...], tuple[Card, ...]]
-_NO: tuple[()] = ()
-
-
-def card_parts(
-    naturals: Mapping[str, Sequence[Card]],
-    wilds: Sequence[Card],
-    extend: Sequence[Mapping[str, Any]],
-    burn: Sequence[str],
-    rules: RuleSet,
-) -> list[Part]:
-    """Candidate meld parts (unchecked), in cards, from a hand's natural cards by rank text (in hand
-    order; threes are left to the player) and its wild cards (:func:`~handfoot.engine.play.legal.sorted_hand`),
-    and what the view's ``meld`` entry says of the side's table (``extend``: ``to``, ``rank``,
-    ``size``; ``burn``: ranks): the naturals of a rank with a meld added to it (else one wild card),
-    wild cards added to a wild meld, a burnable rank's naturals burnt, ranks of ``meld_min``
-    naturals (or one fewer and a wild card) started, and, where the rules have them, a wild meld.
-    The one generator of meld candidates: the listing judges each with the step's predicate, the rl
-    mask reads it too, and :func:`meld_parts` writes it as bodies."""
-    by_rank = dict(naturals)  # copied in C, threes left out
-    by_rank.pop("3", None)
-    take = by_rank.pop
-    wilds = tuple(wilds)
-    cap = rules.book_max_size or 99
-    parts: list[Part] = []
-    for ext in extend:
-        rank, room = ext["rank"], cap - ext["size"]
-        if rank is None:
-            if wilds and room > 0:
-                parts.append((_NO, ((ext["to"], wilds[:room]),), _NO))
-            continue
-        cards = tuple(take(rank, ())[:room])
-        if cards:
-            parts.append((_NO, ((ext["to"], cards),), _NO))
-        elif wilds and room > 0:
-            parts.append((_NO, ((ext["to"], wilds[:1]),), _NO))
-    for rank in burn:
-        cards = tuple(take(rank, ()))
-        if cards:
-            parts.append((_NO, _NO, cards))
-    least = rules.meld_min
-    for held in by_rank.values():
-        if len(held) >= least:
-            parts.append(((tuple(held[:cap]),), _NO, _NO))
-        elif wilds and len(held) == least - 1:
-            parts.append((((*held, wilds[0]),), _NO, _NO))
-    if rules.all_wild_melds and len(wilds) >= least:
-        parts.append(((wilds[:cap],), _NO, _NO))
-    return parts
-
-
-def meld_parts(
-    hand: Sequence[str], extend: Sequence[Mapping[str, Any]], burn: Sequence[str], rules: RuleSet
-) -> list[Body]:
-    """:func:`card_parts` of a hand given as card strings, each part as a meld body of one part
-    (unchecked): how a bot reads a view's hand and ``meld`` entry
-    (:func:`handfoot.engine.play.bots.meld_parts`)."""
-    naturals, wilds = sorted_hand(parse_cards(hand))
-    return [body_of(part) for part in card_parts(naturals, wilds, extend, burn, rules)]
-
-
-def body_of(part: tuple[Sequence[Sequence[Card]], Sequence[tuple[int, Sequence[Card]]], Sequence[Card]]) -> Body:
-    """The meld body of ``part``: ``melds``, ``add`` and ``burn`` in that order, each where not empty."""
-    new, adds, burn = part
-    body: Body = {"type": "meld"}
-    if len(new) == 1:  # one new meld or one addition (most bodies): no loop over parts
-        body["melds"] = [codes(new[0])]
-    elif new:
-        body["melds"] = [codes(m) for m in new]
-    if len(adds) == 1:
-        ((to, cards),) = adds
-        body["add"] = [{"to": to, "cards": codes(cards)}]
-    elif adds:
-        body["add"] = [{"to": to, "cards": codes(m)} for to, m in adds]
-    if burn:
-        body["burn"] = codes(burn)
-    return body
-
-
-def combine(parts: Sequence[Part]) -> Part | None:
-    """The ``parts`` as one, a part left out when it shares a card with one before it (a wild card
-    two parts both offer: the first keeps it; a part holding two copies of one card, too);
-    ``None`` when empty."""
-    return _joined([parts[i] for i in _kept(parts)])
-
-
-def _kept(parts: Sequence[Part]) -> list[int]:
-    """The indexes of the ``parts`` :func:`combine` keeps, in order: of ``parts[:n]`` it keeps
-    those below ``n``."""
-    used: set[int] = set()
-    kept: list[int] = []
-    for i, part in enumerate(parts):
-        new, adds, burn = part
-        if not adds and not burn and len(new) == 1:  # one new meld: most parts (no call)
-            cards: Sequence[Card] = new[0]
-        elif not new and not burn and len(adds) == 1:  # one addition
-            cards = adds[0][1]
-        else:
-            cards = _cards_of(part)
-        keys: set[int] = set()
-        for card in cards:  # a loop: the attribute read specialised, no set built in C
-            key = card.key
-            if key in keys or key in used:
-                break
-            keys.add(key)
-        else:
-            used |= keys
-            kept.append(i)
-    return kept
-
-
-def _joined(parts: Sequence[Part]) -> Part | None:
-    """``parts`` (sharing no card) as one part, ``None`` when none."""
-    if not parts:
-        return None
-    new: list[tuple[Card, ...]] = []
-    adds: list[tuple[int, tuple[Card, ...]]] = []
-    burn: list[Card] = []
-    for part in parts:
-        new += part[0]
-        adds += part[1]
-        burn += part[2]
-    return (tuple(new), tuple(adds), tuple(burn))
-
-
-def _cards_of(part: Part) -> Sequence[Card]:
-    new, adds, burn = part
-    if not adds and not burn and len(new) == 1:
-        return new[0]  # one new meld (or, below, one addition): a part of card_parts
-    if not new and not burn and len(adds) == 1:
-        return adds[0][1]
-    return [*(c for m in new for c in m), *(c for _, m in adds for c in m), *burn]
 
 
 def meld_candidates(state: State, seat: int) -> list[Part]:
@@ -180,23 +48,6 @@ def meld_candidates(state: State, seat: int) -> list[Part]:
     found, rules = facts(state, seat), state.rules
     table = found.table
     return card_parts(found.naturals, found.wilds, _extend(table, rules), _burnable(table, rules), rules)
-
-
-def rest_melds(hand: Sequence[Card], taken: Sequence[Card], rules: RuleSet) -> tuple[tuple[Card, ...], ...]:
-    """The new melds the rest of ``hand`` (``taken`` left out) starts, combined (:func:`card_parts`
-    with no table, :func:`combine`): what a take before the side has opened melds with it toward
-    the opening minimum."""
-    rest = list(hand)
-    for card in taken:  # list.remove by key: list.remove compares by Card.__eq__, a Python method
-        key = card.key
-        for i, held in enumerate(rest):
-            if held.key == key:
-                del rest[i]
-                break
-        else:
-            raise ValueError("list.remove(x): x not in list")
-    merged = combine(card_parts(*sorted_hand(rest), (), (), rules))
-    return () if merged is None else merged[0]
 
 
 def _extend(table: Table, rules: RuleSet) -> list[dict[str, Any]]:
@@ -219,11 +70,11 @@ def _shed(part: Part) -> Part | None:
     new, adds, burn = part
     if adds:
         ((to, cards),) = adds
-        return (_NO, ((to, cards[:-1]),), _NO) if len(cards) > 1 else None
+        return (NONE, ((to, cards[:-1]),), NONE) if len(cards) > 1 else None
     if burn:
-        return (_NO, _NO, burn[:-1]) if len(burn) > 1 else None
+        return (NONE, NONE, burn[:-1]) if len(burn) > 1 else None
     (meld,) = new
-    return ((meld[:-1],), _NO, _NO) if len(meld) > 1 else None
+    return ((meld[:-1],), NONE, NONE) if len(meld) > 1 else None
 
 
 def _first_combined(state: State, seat: int, parts: Sequence[Part], whole: set[int]) -> Part | None:
@@ -232,7 +83,7 @@ def _first_combined(state: State, seat: int, parts: Sequence[Part], whole: set[i
     judged once; one holding a meld or addition the meld rule (``melds.validate_meld``, which the
     predicate applies to each meld alone) refuses is refused unasked. ``whole``: the parts the
     predicate accepted alone (the meld rule accepts them)."""
-    kept = _kept(parts)
+    kept = kept_parts(parts)
     if len(kept) < 2:
         return None
     rules = state.rules
@@ -247,7 +98,7 @@ def _first_combined(state: State, seat: int, parts: Sequence[Part], whole: set[i
         picked = []
         for i in kept[:m]:  # loops: a comprehension is a function made and called
             picked.append(parts[i])
-        combined = _joined(picked)
+        combined = joined(picked)
         if combined is not None and combined not in parts and meld_verdict(state, seat, *combined) is not None:
             return combined
     return None
