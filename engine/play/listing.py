@@ -15,12 +15,13 @@ Going out is not an action of its own: it is melding or discarding the last card
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
 from handfoot.engine.cards import RANK_TEXT, Card, codes
-from handfoot.engine.melds import cards_points, validate_meld
+from handfoot.engine.melds import MeldCheck, cards_points, validate_meld
+from handfoot.engine.play.after import Changed
 from handfoot.engine.play.going_out import going_out_refusals
 from handfoot.engine.play.legal import (
     accepted,
@@ -77,12 +78,14 @@ def _shed(part: Part) -> Part | None:
     return ((meld[:-1],), NONE, NONE) if len(meld) > 1 else None
 
 
-def _first_combined(state: State, seat: int, parts: Sequence[Part], whole: set[int]) -> Part | None:
+def _first_combined(state: State, seat: int, parts: Sequence[Part], whole: Mapping[int, Changed | None]) -> Part | None:
     """The first of :func:`combine` of ``parts[:n]``, ``n`` from all down to two, that is more than
     one part and that the step's meld predicate accepts, or ``None``. Each distinct combination is
     judged once; one holding a meld or addition the meld rule (``melds.validate_meld``, which the
     predicate applies to each meld alone) refuses is refused unasked. ``whole``: the parts the
-    predicate accepted alone (the meld rule accepts them)."""
+    predicate accepted alone (the meld rule accepts them), each with its melds' checks where the
+    predicate made them (``Verdict.checks``): a combination of such parts is judged with them, not
+    checked again."""
     kept = kept_parts(parts)
     if len(kept) < 2:
         return None
@@ -99,9 +102,39 @@ def _first_combined(state: State, seat: int, parts: Sequence[Part], whole: set[i
         for i in kept[:m]:  # loops: a comprehension is a function made and called
             picked.append(parts[i])
         combined = joined(picked)
-        if combined is not None and combined not in parts and meld_verdict(state, seat, *combined) is not None:
-            return combined
+        if combined is not None and combined not in parts:
+            checks = _joined_checks(parts, kept[:m], whole, len(state.sides[state.seats[seat].side].melds))
+            if meld_verdict(state, seat, *combined, False, checks) is not None:
+                return combined
     return None
+
+
+def _joined_checks(
+    parts: Sequence[Part], picked: Sequence[int], whole: Mapping[int, Changed | None], count: int
+) -> Changed | None:
+    """The meld checks of :func:`joined` of the ``picked`` parts (sharing no card, none adding to a
+    meld another adds to), from each part's own (``whole``; a side of ``count`` melds): additions at
+    their melds, then the new melds past the table's end in order, as ``after.meld_checks`` makes
+    them; ``None`` where a part's are not known."""
+    adds: Changed = {}
+    news: list[MeldCheck] = []
+    for i in picked:
+        checks = whole.get(i)
+        new, add, _ = parts[i]
+        if checks is None:
+            if new or add:  # judged with the table after it (a rank shared): not kept
+                return None
+            continue
+        for at, check in checks.items():
+            if at >= count:
+                news.append(check)
+            elif at in adds:  # a meld added to twice: the second addition reads the first
+                return None
+            else:
+                adds[at] = check
+    for j, check in enumerate(news):
+        adds[count + j] = check
+    return adds
 
 
 def _melds_valid(
@@ -131,15 +164,16 @@ def _meld_bodies(state: State, seat: int, parts: Sequence[Part]) -> list[Body]:
     whole is refused: a hand must keep two). The parts alone are judged first: a part accepted
     whole needs no check of its melds for the combinations."""
     out: list[Part] = []
-    whole: set[int] = set()
+    whole: dict[int, Changed | None] = {}
     for i, part in enumerate(parts):
         found: Part | None = part
         for tries in range(_TRIES):
             if found is None:
                 break
-            if meld_verdict(state, seat, *found) is not None:
+            verdict = meld_verdict(state, seat, *found)
+            if verdict is not None:
                 if not tries:
-                    whole.add(i)
+                    whole[i] = verdict.checks
                 break
             found = _shed(found)
         else:
