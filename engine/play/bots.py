@@ -32,13 +32,21 @@ Policy = Callable[[dict[str, Any], RuleSet, random.Random], list[Action]]
 
 
 def _find(actions: Sequence[Action], kind: str) -> Action | None:
-    return next((a for a in actions if a["type"] == kind), None)
+    for action in actions:  # a loop: a generator is a function made and called
+        if action["type"] == kind:
+            return action
+    return None
 
 
 def _send(v: dict[str, Any], kind: str) -> list[Action]:
     """The bodies the view lists for ``kind`` (none when it is not open), each with the seat's ``seat``."""
     entry = _find(v["actions"], kind)
-    return [{**body, "seat": v["seat"]} for body in entry["send"]] if entry else []
+    out: list[Action] = []
+    if entry:
+        seat = v["seat"]
+        for body in entry["send"]:
+            out.append({**body, "seat": seat})
+    return out
 
 
 def meld_parts(v: dict[str, Any], rules: RuleSet) -> list[Action]:
