@@ -245,7 +245,7 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
     state = moves.state
     if not state.pile:
         return
-    same, twos_first, jokers_first, onto = moves.top_cards()
+    same, twos_first, jokers_first, onto = moves._top if moves._top is not None else moves.top_cards()
     wilds = jokers_first if way == "natural_joker" else twos_first
     if way == "pair":
         if len(same) < 2:

@@ -262,7 +262,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         mask = np.frombuffer(marks, dtype=np.int8)
         # the seat's view without its listing (the mask says what is open): the encoder an HTTP table's seat uses
         # shared: the encoder reads the view's members and changes none (their copies cost each step)
-        view_now = view(self.engine_state, seat, listing=False, shared=True)
+        state = self._state if self._state is not None else self.engine_state  # raises before reset()
+        view_now = view(state, seat, listing=False, shared=True)
         return {"observation": encode(view_now), "action_mask": mask}
 
     def step(self, action: Any) -> None:

@@ -168,7 +168,7 @@ def _apart(found: Facts, before: Table, changed: Changed) -> bool:
     """Whether no meld at ``changed`` shares its rank with another meld: then no rule between melds
     (one open meld a rank, one book a rank where books burn) can concern the action, and its melds
     are judged each alone."""
-    counts = found.rank_counts()
+    counts = found.rank_counts()  # made once a state
     old = before.checks
     if len(changed) == 1:  # one meld changed (most candidates): no second one to share its rank
         ((i, check),) = changed.items()
