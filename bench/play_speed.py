@@ -6,8 +6,9 @@ games, in CPU time (``time.process_time``) in one run.
     valgrind --tool=callgrind python -m bench.play_speed --instructions view --count 200   # and setup
     valgrind --tool=callgrind python -m bench.play_speed --row-instructions env --count 4  # and --count 0
 
-Rows (each runs whole rounds or games until ``--seconds`` of CPU time have passed, then reports
-the rate over everything it ran):
+Rows (each runs whole rounds or games until ``--seconds`` of CPU time have passed, the rows taking
+turns in ``--slices`` slices so that a drift of the machine's speed falls on every row alike, then
+reports the rate over everything it ran):
 
 - ``selfplay``: Pagat, 2 sides of 2, random policy at every seat (``bots.random_policy``: it
   chooses from the seat's view with its listing, then ``step``), seeds 0, 1, 2, ...; actions
@@ -44,17 +45,45 @@ from handfoot.engine.play.bots import actor, play_round, random_policy
 Row = dict[str, Any]
 
 
-def _rate(name: str, unit: str, once: Callable[[int], int], seconds: float) -> Row:
-    """Run ``once(i)`` (returns how many units it did) for i = 0, 1, ... until ``seconds`` of CPU."""
-    done, i = 0, 0
-    start = time.process_time()
-    while True:
-        done += once(i)
-        i += 1
-        spent = time.process_time() - start
-        if spent >= seconds:
-            break
-    return _row(name, unit, done, spent)
+class _Runner:
+    """One row run in slices: ``once(i)`` (returns how many units it did) for i = 0, 1, ... until
+    each slice's CPU seconds are spent; the counts and seconds summed over the slices."""
+
+    def __init__(self, name: str, unit: str, once: Callable[[int], int]) -> None:
+        self.name, self.unit, self.once = name, unit, once
+        self.done, self.i, self.spent = 0, 0, 0.0
+
+    def slice(self, seconds: float) -> None:
+        start = time.process_time()
+        while True:
+            self.done += self.once(self.i)
+            self.i += 1
+            if time.process_time() - start >= seconds:
+                break
+        self.spent += time.process_time() - start
+
+    def row(self) -> Row:
+        return _row(self.name, self.unit, self.done, self.spent)
+
+
+class _Views(_Runner):
+    """The view row: each pass views fresh copies of ``states`` (read back from their JSON form,
+    untimed), so that no analysis kept on a state from an earlier pass is reused."""
+
+    def __init__(self, states: list[Any]) -> None:
+        super().__init__("view", "views", len)
+        self.states = states
+
+    def slice(self, seconds: float) -> None:
+        spent = 0.0
+        while spent < seconds:
+            fresh = [state_from_mapping(to_mapping(state)) for state in self.states]
+            start = time.process_time()
+            for state in fresh:
+                view(state, actor(state))
+            spent += time.process_time() - start
+            self.done += len(fresh)
+        self.spent += spent
 
 
 def _row(name: str, unit: str, done: int, spent: float) -> Row:
@@ -97,20 +126,6 @@ def _states(seed: int) -> list[Any]:
         state = step(state, action)
         out.append(state)
     return out[:-1]
-
-
-def views(states: list[Any], seconds: float) -> Row:
-    """The view row: each pass views fresh copies of ``states`` (read back from their JSON form,
-    untimed), so that no analysis kept on a state from an earlier pass is reused."""
-    done, spent = 0, 0.0
-    while spent < seconds:
-        fresh = [state_from_mapping(to_mapping(state)) for state in states]
-        start = time.process_time()
-        for state in fresh:
-            view(state, actor(state))
-        spent += time.process_time() - start
-        done += len(fresh)
-    return _row("view", "views", done, spent)
 
 
 def instructions(what: str, count: int) -> None:
@@ -167,19 +182,21 @@ def rlcard_game(name: str) -> Callable[[int], int] | None:
     return once
 
 
-def run(seconds: float) -> dict[str, Any]:
-    rows = [
-        _rate("selfplay", "actions", selfplay, seconds),
-        _rate("env", "steps", env_round, seconds),
-        views(_states(0), seconds),
-    ]
+def run(seconds: float, slices: int = 4) -> dict[str, Any]:
+    """Every row for ``seconds`` of CPU, the rows taking turns in ``slices`` slices (so that a drift
+    of the machine's speed during the run falls on every row alike), and the ratios."""
+    runners = [_Runner("selfplay", "actions", selfplay), _Runner("env", "steps", env_round), _Views(_states(0))]
     skipped = []
     for name in ("gin-rummy", "doudizhu"):
         once = rlcard_game(name)
         if once is None:
             skipped.append(f"{name}: rlcard is not installed (pip install --group bench)")
         else:
-            rows.append(_rate(name, "steps", once, seconds))
+            runners.append(_Runner(name, "steps", once))
+    for _ in range(slices):
+        for runner in runners:
+            runner.slice(seconds / slices)
+    rows = [runner.row() for runner in runners]
     by = {row["row"]: row["per_cpu_s"] for row in rows}
     ratios = {
         f"env step / {name} step": round(by[name] / by["env"], 2) for name in ("gin-rummy", "doudizhu") if name in by
@@ -190,6 +207,7 @@ def run(seconds: float) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=8.0, help="CPU seconds per row")
+    parser.add_argument("--slices", type=int, default=4, help="the rows take turns in this many slices")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument(
         "--instructions",
@@ -210,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.row_instructions:
         row_instructions(args.row_instructions, args.count)
         return 0
-    result = run(args.seconds)
+    result = run(args.seconds, args.slices)
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
