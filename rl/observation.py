@@ -4,7 +4,8 @@ The one encoder of the environment and of an HTTP table: :func:`encode` reads th
 plain data :func:`~handfoot.engine.play.view` builds (what a table's ``GET``/``POST`` answers hold
 as ``view``, ``handfoot.client.SeatView.view``), so it sees only what the seat may know. It reads
 none of the view's listing (``actions``, ``going_out``): the environment builds its views without
-it (``view(state, seat, listing=False)``), and the mask says what is open.
+it (``view(state, seat, listing=False, shared=True)``: its members as kept, none changed here), and
+the mask says what is open.
 
 Every index is named (:data:`FEATURES`) and scaled: a count divided by a documented maximum
 (:data:`SCALES`) and clipped to [0, 1] (game points to [-1, 1]); flags and one-hot blocks are 0 or 1.
