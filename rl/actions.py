@@ -200,7 +200,7 @@ class _Moves:
         verdict = meld_verdict(self.state, self.seat, *part, False, {at: check})
         if verdict is None:
             return False
-        self.found[index] = Move(self.state, part=part, verdict=verdict, seat=self.seat)
+        self.found[index] = Move(self.state, None, part, verdict, self.seat)
         return True
 
     def first_take(self, index: int, candidates: Iterator[TakeParts]) -> None:

@@ -276,13 +276,15 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             name = ACTIONS[index] if 0 <= index < ACTION_COUNT else "out of range"
             raise ValueError(f"action {index} ({name}) is not legal now: see the observation's action_mask")
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if any(self.rewards.values()):  # rewards come at a round's end: most steps have none to clear
+            self._clear_rewards()
         self._state = after = self._moves[index].after  # the one successor built this step
         if after.phase == "ended":
             self._end_round()
         else:
             self._select()
-        self._accumulate_rewards()
+        if any(self.rewards.values()):  # nothing to add to the cumulative rewards otherwise
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
