@@ -202,9 +202,18 @@ def encode(view: Mapping[str, Any]) -> npt.NDArray[np.float32]:
 
 def _side(side: Mapping[str, Any]) -> array[float]:
     """A side's block (:data:`_SIDE_AT` values), kept by what it is read from: a side's table
-    changes far less often than a step is taken (every draw and discard leaves it as it was)."""
+    changes far less often than a step is taken (every draw and discard leaves it as it was). A
+    shared view's side (``view(..., shared=True)``: its melds and completes the tuples kept with
+    the side, the same objects for as long as the side is unchanged) is found by those objects
+    first, its counts compared, without reading every meld again."""
     books, melds, complete = side["books"], side["melds"], side["complete"]
     score, red_threes, burn = side["score"], len(side["red_threes"]), len(side["burn"])
+    counts = (score, red_threes, burn, books["clean_books"], books["dirty_books"], books["wild_books"])
+    shared = type(melds) is tuple and type(complete) is tuple
+    if shared:
+        found = _SHARED.get(id(melds))
+        if found is not None and found[0] is melds and found[1] is complete and found[2] == counts:
+            return found[3]
     key = (
         score,
         red_threes,
@@ -221,6 +230,11 @@ def _side(side: Mapping[str, Any]) -> array[float]:
             _SIDES.clear()
         head = (1, max(-POINTS_MAX, min(POINTS_MAX, score)), *key[1:6])  # the points clipped when made only
         block = _SIDES[key] = array("f", head) + _melds(melds, complete)
+    if shared:
+        if len(_SHARED) >= _SIDES_KEPT:
+            _SHARED.clear()
+        # the melds and completes kept alive here: their ids cannot be another's while kept
+        _SHARED[id(melds)] = (melds, complete, counts, block)
     return block
 
 
@@ -244,6 +258,8 @@ def _melds(melds: Sequence[Sequence[str]], complete: Sequence[bool]) -> array[fl
 #: Each side's block by what it is read from (:func:`_side`), at most this many kept.
 _SIDES: dict[tuple[Any, ...], array[float]] = {}
 _SIDES_KEPT = 4096
+#: A shared view's side's block by its melds' tuple (:func:`_side`), at most as many kept.
+_SHARED: dict[int, tuple[Any, Any, tuple[Any, ...], array[float]]] = {}
 
 
 def feature_table() -> str:

@@ -79,3 +79,22 @@ def test_what_the_seat_may_not_know_does_not_move_it() -> None:
     other = replace(state, seats=tuple(seats), stock=tuple(reversed(state.stock)))
     assert np.array_equal(encode(view(state, 0)), encode(view(other, 0)))
     assert not np.array_equal(encode(view(state, 1)), encode(view(other, 1)))  # East's own hand changed
+
+
+def test_a_shared_sides_block_is_found_by_its_members_and_their_counts() -> None:
+    """A shared view's side is found again by its kept melds and completes: a side holding the same
+    objects with another score (a caller's own mapping) is encoded anew, not given the kept block."""
+    raw = handfoot_v0.raw_env(preset="pagat", seed=5)
+    raw.reset()
+    rng = random.Random(5)
+    while raw.moves() and not any(side.melds for side in raw.engine_state.sides):
+        raw.step(rng.choice(sorted(raw.moves())))
+    state = raw.engine_state
+    shared = view(state, 0, listing=False, shared=True)
+    assert any(side["melds"] for side in shared["sides"]), "no meld laid: nothing kept to find"
+    before = encode(shared)
+    changed = {**shared, "sides": [{**side, "score": side["score"] + 500} for side in shared["sides"]]}
+    after = encode(changed)
+    at = [FEATURES.index(f"side{k}:score") for k in range(len(shared["sides"]))]
+    assert all(after[i] != before[i] for i in at)
+    assert np.array_equal(encode(shared), before)
