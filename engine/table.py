@@ -92,19 +92,11 @@ def kept_table(melds: Sequence[Sequence[Card]], rules: RuleSet) -> tuple[RuleSet
     if found is None:
         if len(made) >= _TABLES_KEPT:  # a bound on memory: start again
             made.clear()
-        found = made[tuple(keys)] = (rules, _analysed(melds, rules, _MELDS, (), keys))
+        found = made[tuple(keys)] = (rules, _analysed(melds, rules, _MELDS, ()))
     return found
 
 
 _MELDS: Path = ("melds",)
-
-
-@per_rules
-def _checks_by_key(rules: RuleSet) -> dict[int, MeldCheck]:
-    """The meld checks made under ``rules`` of melds with a key (``handfoot.engine.cards``), by the
-    key: a key fixes the composition and the size, all that the check of a meld without threes
-    reads."""
-    return {}
 
 
 @per_rules
@@ -121,12 +113,10 @@ def _analysed(
     rules: RuleSet,
     path: Path,
     known: Sequence[MeldCheck | None],
-    keys: Sequence[int] = (),
 ) -> Table:
-    """:func:`analyse_table`, made; ``keys``: the melds' keys where :func:`kept_table` read them."""
+    """:func:`analyse_table`, made."""
     mr = _meld_rules(rules)
     kept = checks_kept(rules)  # meld_of's look-up, made here: no call a meld
-    by_key = _checks_by_key(rules) if keys else None
     checks: list[MeldCheck] = []
     books = [0, 0, 0]  # clean, dirty, wild
     points = 0
@@ -135,8 +125,6 @@ def _analysed(
     reuse = len(known)
     for i, meld in enumerate(melds):
         check = known[i] if i < reuse else None
-        if check is None and by_key is not None:
-            check = by_key.get(keys[i])
         if check is None:
             size = len(meld)
             if size <= MELD_CARDS_MAX:
@@ -146,10 +134,6 @@ def _analysed(
                 )
             else:
                 check = validate_meld(meld, rules)
-            if by_key is not None:
-                if len(by_key) >= _CHECKS_BY_KEY_KEPT:  # a bound on memory: start again
-                    by_key.clear()
-                by_key[keys[i]] = check
         checks.append(check)
         _valid, kind, rank, complete, _size, _naturals, _wilds, meld_points, meld_problems = check
         points += meld_points
@@ -166,7 +150,6 @@ def _analysed(
 
 
 _CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY
-_CHECKS_BY_KEY_KEPT = 4096
 
 
 #: Where a valid completed meld of each kind counts in a table's books (clean, dirty, wild).
