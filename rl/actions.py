@@ -147,6 +147,8 @@ class _Moves:
         # the joker macros' wild cards (jokers first), where the hand holds a two and a joker both
         # (else a joker macro would be its two's macro again)
         self.jokers = jokers + twos if twos and jokers else []
+        #: Whether more wild cards could mend the meld rule's refusal of the last :meth:`fit`'s cards.
+        self.mended = True
 
     def first(self, index: int, action: Action, judge: Callable[..., object], *args: Any) -> None:
         """``action`` becomes move ``index`` when ``judge`` (a predicate of the step, asked of the
@@ -170,8 +172,10 @@ class _Moves:
         (``shed``) up to three cards fewer, as the listing sheds a part of one kind of card; the
         first the meld rule (:func:`~handfoot.engine.melds.validate_meld`, which ``step`` applies
         to each new meld and addition) and then the step's meld predicate accept, its check handed
-        to the predicate (not made again). Each is checked only once those before it were refused;
-        whether one was accepted."""
+        to the predicate (not made again). Each is checked only once those before it were refused,
+        and none where the meld rule's refusal of ``cards`` holds for them too (``meld_too_small``:
+        fewer cards are smaller still). Whether one was accepted; :attr:`mended` says whether more
+        wild cards could mend the meld rule's refusal of ``cards`` (:data:`_BEYOND_WILDS`)."""
         rules, found = self.rules, self.facts
         if to is None:
             onto: Sequence[Card] = ()
@@ -180,8 +184,20 @@ class _Moves:
         else:
             onto, comp, at = found.melds[to], found.composition(to), to
         check = validate_meld(cards, rules, onto, comp)
-        if check.valid and self._judged(index, cards, to, at, check):
-            return True
+        self.mended = True
+        if check.valid:
+            if self._judged(index, cards, to, at, check):
+                return True
+        else:
+            small = False
+            for problem in check.problems:  # a loop: no generator made and called
+                code = problem.code
+                if code in _BEYOND_WILDS:
+                    self.mended = False
+                elif code == "meld_too_small":
+                    small = True
+            if small:
+                return False
         size = len(cards)
         room = size if rules.book_max_size is None else rules.book_max_size - len(onto)
         sizes = [room] if 0 < room < size else []
@@ -277,6 +293,12 @@ def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[Take
 _NONE: tuple[()] = ()
 _NO_MELDS = (None, None)  # the open and last meld of a rank the side has no meld of
 _SHED = 3  # cards a macro's meld may shed to be accepted, as the listing's parts may
+#: The meld rule's refusals (``melds.validate_meld``'s codes) that more wild cards with the same
+#: naturals cannot mend: the naturals' rank (threes), the wild-card limits (each reads more wild
+#: cards as worse: ``melds.wild_faults``) and a meld past its largest size.
+_BEYOND_WILDS = frozenset(
+    ("rank_not_meldable", "too_many_wilds", "too_few_naturals", "wild_limit_in_book", "meld_too_large")
+)
 
 
 def _meld_rank(moves: _Moves, index: int, rank: str, melds: tuple[int | None, int | None]) -> None:
@@ -297,6 +319,8 @@ def _meld_rank(moves: _Moves, index: int, rank: str, melds: tuple[int | None, in
     for k in range(len(wilds) + 1):
         if moves.fit(index, naturals + wilds[:k], None, k == 0):
             return
+        if not moves.mended:  # the meld rule refuses these naturals with any more wild cards too
+            break
     if last is not None and last != open_meld:
         moves.fit(index, naturals, last, True)
 
@@ -310,7 +334,7 @@ def _meld_joker(moves: _Moves, index: int, rank: str) -> None:
     # filter of cost, the step still judges each candidate)
     if naturals and jokers and len(naturals) < moves.rules.meld_min:
         for k in range(1, len(jokers) + 1):
-            if moves.fit(index, naturals + jokers[:k], None):
+            if moves.fit(index, naturals + jokers[:k], None) or not moves.mended:
                 return
 
 
