@@ -58,6 +58,7 @@ from handfoot.rl.observation import encode, observation_space
 #: What a side forfeits for each round left (this one included) when one of its seats plays an index
 #: its mask refuses, under ``env()``: the lowest margin a round can give.
 ILLEGAL_REWARD = -1.0
+_INT8 = np.dtype(np.int8)
 #: The rewards ``reward=`` may name.
 REWARDS = ("margin", "points")
 
@@ -259,7 +260,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         if agent == self.agent_selection:
             for index in self._moves:
                 marks[index] = 1
-        mask = np.frombuffer(marks, dtype=np.int8)
+        mask = np.frombuffer(marks, _INT8)  # the dtype as an object, by position: numpy's quickest reading
         # the seat's view without its listing (the mask says what is open): the encoder an HTTP table's seat uses
         # shared: the encoder reads the view's members and changes none (their copies cost each step)
         state = self._state if self._state is not None else self.engine_state  # raises before reset()

@@ -122,6 +122,7 @@ _INVERSE = np.array([1.0 / s for s in SCALES], dtype=np.float32)
 _LOW = np.array([-1.0 if name.endswith(":score") else 0.0 for name in FEATURES], dtype=np.float32)
 _HIGH = np.ones(SIZE, dtype=np.float32)
 _ZEROS = bytes(4 * SIZE)
+_FLOAT32 = np.dtype(np.float32)
 _PILE_TOP, _FLAGS_AT, _SEATS_AT, _SIDES_AT = _START["pile_top"], _START["flags"], _START["seats"], _START["sides"]
 _PHASE = {phase: _START["phase"] + i for i, phase in enumerate(_PHASES)}
 #: Each card code: whether it is wild (0 or 1), and where its rank's entries start in a side's
@@ -195,7 +196,7 @@ def encode(view: Mapping[str, Any]) -> npt.NDArray[np.float32]:
         raw[at : at + _SIDE_AT] = _side(sides[(my_side + k) % len(sides)])
     for code in view["hand"]:  # the hand's block starts at 0: a count by card (fewer calls than np.bincount)
         raw[_CARD[code]] += 1
-    out = np.frombuffer(raw, dtype=np.float32)
+    out = np.frombuffer(raw, _FLOAT32)  # the dtype as an object, by position: numpy's quickest reading
     out *= _INVERSE
     return np.minimum(out, _HIGH, out=out)  # the points were clipped below; a ufunc, not np.clip's wrapper
 

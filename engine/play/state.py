@@ -78,8 +78,11 @@ class Side:
     _book_values: tuple[Line, ...] | None = field(default=None, init=False, compare=False, repr=False)
     _values_rules: RuleSet | None = field(default=None, init=False, compare=False, repr=False)
     # what every view shows of this side under those rules (view._side_part), kept the same way from
-    # its second view on, and the rules it was last viewed under (a view of a side once viewed keeps it)
-    _view: tuple[RuleSet, tuple[Any, ...]] | None = field(default=None, init=False, compare=False, repr=False)
+    # its second view on (its members, and the same as a shared view's mapping), and the rules it was
+    # last viewed under (a view of a side once viewed keeps it)
+    _view: tuple[RuleSet, tuple[Any, ...], dict[str, Any]] | None = field(
+        default=None, init=False, compare=False, repr=False
+    )
     _viewed: RuleSet | None = field(default=None, init=False, compare=False, repr=False)
 
 

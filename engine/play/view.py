@@ -43,9 +43,10 @@ def view(state: State, seat: int, listing: bool = True, shared: bool = False) ->
     ``out_side``, ``seed``, ``hands``/``feet`` of every seat and ``score`` (each side's total and lines).
     ``listing=False`` leaves out ``actions`` and ``going_out`` (the step's checks asked of every
     candidate: most of a view's cost), for a reader that knows its moves otherwise (the rl mask).
-    ``shared=True`` hands out the sides' members and each card's mapping as they are kept (with
-    the side, with the rule set) rather than copies, for a reader that reads them and changes
-    none (the environment's encoder): a change to them would show in later views."""
+    ``shared=True`` hands out the sides (each a mapping kept with the side), each card's mapping
+    (kept with the rule set) and the history (the state's tuple) as they are kept rather than
+    copies, for a reader that reads them and changes none (the environment's encoder): a change
+    to them would show in later views."""
     # loops rather than comprehensions: a comprehension is a function made and called each time
     rules = state.rules
     me = state.seats[seat]
@@ -100,7 +101,7 @@ def view(state: State, seat: int, listing: bool = True, shared: bool = False) ->
         table = state.table(me.side)
         out["going_out"] = _going_out(state, seat, table)
         out["actions"] = open_actions(state, seat, table)
-    out["history"] = list(state.history)
+    out["history"] = state.history if shared else list(state.history)
     if state.phase == "ended":
         result = score(state)
         out |= {
@@ -148,10 +149,9 @@ def _side(state: State, j: int, rules: RuleSet, shared: bool = False) -> dict[st
                 "score": held.score,
             }
         kept = _side_part(state, j)
-    part = kept[1]
     if shared:
-        return dict(zip(_SIDE_MEMBERS, part, strict=True))
-    name, melds, complete, books, values, red_threes, burn, score = part
+        return kept[2]
+    name, melds, complete, books, values, red_threes, burn, score = kept[1]
     return {
         "name": name,
         "melds": list(map(list.copy, melds)),
@@ -192,9 +192,10 @@ _TABLE_PARTS_KEPT = 1024
 _code = attrgetter("code")
 
 
-def _side_part(state: State, j: int) -> tuple[RuleSet, tuple[Any, ...]]:
-    """What a view shows of side ``j`` (:func:`_side`) and the rules it was made under, never handed
-    out (a view copies it, but a ``shared`` one): made on the side's second view under the state's
+def _side_part(state: State, j: int) -> tuple[RuleSet, tuple[Any, ...], dict[str, Any]]:
+    """What a view shows of side ``j`` (:func:`_side`): the rules it was made under, its members in
+    :data:`_SIDE_MEMBERS`' order and the same as a ``shared`` view's mapping; never handed out (a
+    view copies them), but to a ``shared`` view: made on the side's second view under the state's
     rules (its first, for a ``shared`` view) and kept on the :class:`~handfoot.engine.play.state.Side`,
     so that the states that keep the side share it."""
     held, rules = state.sides[j], state.rules
@@ -211,7 +212,7 @@ def _side_part(state: State, j: int) -> tuple[RuleSet, tuple[Any, ...]]:
             [c.code for c in held.burn],
             held.score,
         )
-        kept = (rules, part)
+        kept = (rules, part, dict(zip(_SIDE_MEMBERS, part, strict=True)))
         object.__setattr__(held, "_view", kept)
     return kept
 
