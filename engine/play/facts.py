@@ -14,6 +14,7 @@ from handfoot.engine.errors import Problem
 from handfoot.engine.melds import BookKind
 from handfoot.engine.play.going_out import going_out_reasons
 from handfoot.engine.play.state import State
+from handfoot.engine.table import Table
 
 
 class Facts:
@@ -63,13 +64,10 @@ class Facts:
         return self._closed
 
     def rank_counts(self) -> dict[str, int]:
-        """How many melds of each rank (rank text; wild melds have none) the side's table holds, once."""
+        """How many melds of each rank (rank text; wild melds have none) the side's table holds
+        (:func:`table_ranks`; never changed by a reader)."""
         if self._counts is None:
-            counts: dict[str, int] = {}
-            for check in self.table.checks:
-                if check.rank is not None:
-                    counts[check.rank] = counts.get(check.rank, 0) + 1
-            self._counts = counts
+            self._counts = table_ranks(self.table)[2]
         return self._counts
 
     def composition(self, to: int) -> int:
@@ -99,16 +97,10 @@ class Facts:
         return melds.get(rank, _NO_MELDS)
 
     def melded_ranks(self) -> dict[str, tuple[int | None, int]]:
-        """:meth:`melds_of` of every rank the side has a meld of, by rank text, made once."""
+        """:meth:`melds_of` of every rank the side has a meld of, by rank text (:func:`table_ranks`;
+        never changed by a reader)."""
         if self._melds is None:
-            out: dict[str, tuple[int | None, int]] = {}
-            for i, check in enumerate(self.table.checks):
-                rank_of = "wild" if check.kind is BookKind.WILD else check.rank
-                if rank_of is None:
-                    continue
-                open_meld = out[rank_of][0] if rank_of in out else None
-                out[rank_of] = (i if open_meld is None and not check.complete else open_meld, i)
-            self._melds = out
+            self._melds = table_ranks(self.table)[1]
         return self._melds
 
     def going_out(self, state: State) -> list[Problem]:
@@ -121,6 +113,36 @@ class Facts:
 
 
 _NO_MELDS = (None, None)  # melds_of a rank the side has no meld of
+
+
+def table_ranks(table: Table) -> tuple[Table, dict[str, tuple[int | None, int]], dict[str, int]]:
+    """What a table's checks say of its ranks, made once per table analysed (tables are kept by
+    their melds and shared by the states that lay them: ``State.table``): the table itself (kept
+    alive with its facts, so its id is no other's), each rank's open and last meld
+    (:meth:`Facts.melds_of`) and how many melds of each rank it holds (:meth:`Facts.rank_counts`).
+    Never changed by a reader."""
+    found = _TABLE_RANKS.get(id(table))
+    if found is None or found[0] is not table:
+        melded: dict[str, tuple[int | None, int]] = {}
+        counts: dict[str, int] = {}
+        for i, check in enumerate(table.checks):
+            rank = check.rank
+            if rank is not None:
+                counts[rank] = counts[rank] + 1 if rank in counts else 1
+            rank_of = "wild" if check.kind is BookKind.WILD else rank
+            if rank_of is None:
+                continue
+            open_meld = melded[rank_of][0] if rank_of in melded else None
+            melded[rank_of] = (i if open_meld is None and not check.complete else open_meld, i)
+        if len(_TABLE_RANKS) >= _TABLE_RANKS_KEPT:  # a bound on memory: start again
+            _TABLE_RANKS.clear()
+        found = _TABLE_RANKS[id(table)] = (table, melded, counts)
+    return found
+
+
+#: :func:`table_ranks` made, by the table's id (the table kept with them).
+_TABLE_RANKS: dict[int, tuple[Table, dict[str, tuple[int | None, int]], dict[str, int]]] = {}
+_TABLE_RANKS_KEPT = 4096
 
 
 def read_hand(cards: Sequence[Card]) -> tuple[dict[int, int], dict[str, list[Card]], list[Card]]:
