@@ -51,11 +51,9 @@ class Facts:
         self.held, self.naturals, self.wilds = read_hand(me.hand)
         self.table = state.table(me.side)
         self.melds = state.sides[me.side].melds
-        self._comps: dict[int, int] = {}
-        self._melds: dict[str, tuple[int | None, int]] | None = None
+        _, self._melds, self._counts, self._comps = table_ranks(self.table)
         self._going_out: list[Problem] | None = None
         self._closed: set[str] | None = None
-        self._counts: dict[str, int] | None = None
 
     def closed_ranks(self) -> set[str]:
         """The ranks with a completed book on the side's table (``Table.closed_ranks``), once."""
@@ -66,13 +64,12 @@ class Facts:
     def rank_counts(self) -> dict[str, int]:
         """How many melds of each rank (rank text; wild melds have none) the side's table holds
         (:func:`table_ranks`; never changed by a reader)."""
-        if self._counts is None:
-            self._counts = table_ranks(self.table)[2]
         return self._counts
 
     def composition(self, to: int) -> int:
-        """The composition (``handfoot.engine.cards``) of the side's meld ``to``, once: what a check of
-        cards added onto it reads."""
+        """The composition (``handfoot.engine.cards``) of the side's meld ``to``, once per table
+        (:func:`table_ranks`: a table kept by its melds' keys is one of melds of the same
+        compositions): what a check of cards added onto it reads."""
         comp = self._comps.get(to)
         if comp is None:
             comp = self._comps[to] = composition(self.melds[to])
@@ -93,14 +90,11 @@ class Facts:
     def melds_of(self, rank: str) -> tuple[int | None, int | None]:
         """The side's open (unfinished) meld of ``rank`` (rank text; ``wild``: a wild meld) and its
         last meld of that rank (indexes on the side's table, ``None`` where there is none)."""
-        melds = self._melds if self._melds is not None else self.melded_ranks()
-        return melds.get(rank, _NO_MELDS)
+        return self._melds.get(rank, _NO_MELDS)
 
     def melded_ranks(self) -> dict[str, tuple[int | None, int]]:
         """:meth:`melds_of` of every rank the side has a meld of, by rank text (:func:`table_ranks`;
         never changed by a reader)."""
-        if self._melds is None:
-            self._melds = table_ranks(self.table)[1]
         return self._melds
 
     def going_out(self, state: State) -> list[Problem]:
@@ -115,12 +109,13 @@ class Facts:
 _NO_MELDS = (None, None)  # melds_of a rank the side has no meld of
 
 
-def table_ranks(table: Table) -> tuple[Table, dict[str, tuple[int | None, int]], dict[str, int]]:
+def table_ranks(table: Table) -> _TableRanks:
     """What a table's checks say of its ranks, made once per table analysed (tables are kept by
     their melds and shared by the states that lay them: ``State.table``): the table itself (kept
     alive with its facts, so its id is no other's), each rank's open and last meld
-    (:meth:`Facts.melds_of`) and how many melds of each rank it holds (:meth:`Facts.rank_counts`).
-    Never changed by a reader."""
+    (:meth:`Facts.melds_of`), how many melds of each rank it holds (:meth:`Facts.rank_counts`) and
+    its melds' compositions by index, filled as :meth:`Facts.composition` reads them. Never
+    changed by a reader."""
     found = _TABLE_RANKS.get(id(table))
     if found is None or found[0] is not table:
         melded: dict[str, tuple[int | None, int]] = {}
@@ -136,12 +131,13 @@ def table_ranks(table: Table) -> tuple[Table, dict[str, tuple[int | None, int]],
             melded[rank_of] = (i if open_meld is None and not check.complete else open_meld, i)
         if len(_TABLE_RANKS) >= _TABLE_RANKS_KEPT:  # a bound on memory: start again
             _TABLE_RANKS.clear()
-        found = _TABLE_RANKS[id(table)] = (table, melded, counts)
+        found = _TABLE_RANKS[id(table)] = (table, melded, counts, {})
     return found
 
 
+_TableRanks = tuple[Table, dict[str, tuple[int | None, int]], dict[str, int], dict[int, int]]
 #: :func:`table_ranks` made, by the table's id (the table kept with them).
-_TABLE_RANKS: dict[int, tuple[Table, dict[str, tuple[int | None, int]], dict[str, int]]] = {}
+_TABLE_RANKS: dict[int, _TableRanks] = {}
 _TABLE_RANKS_KEPT = 4096
 
 
