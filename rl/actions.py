@@ -117,6 +117,11 @@ _BURN_INDEX = {rank: INDEX[f"burn:{rank}"] for rank in RANKS}
 _JOKER_INDEX = {rank: INDEX[f"meld:{rank}:joker"] for rank in RANKS}
 _WILD_ONTO_JOKER_INDEX = {rank: INDEX[f"wild_onto:{rank}:joker"] for rank in RANKS}
 _DISCARD_INDEX = {code: INDEX[f"discard:{code}"] for code in CARD_CODES}
+_TAKE_INDEX = {
+    (way, melds): INDEX[f"take_pile:{way}{'+melds' if melds else ''}"]
+    for way in TAKE_WAYS + MORE_TAKE_WAYS
+    for melds in (False, True)
+}
 
 
 def _rank(card: Card) -> str:
@@ -255,6 +260,16 @@ class _Moves:
                     jokers.append(card)
             self._top = (same, wilds, jokers, self.melds_of(_rank(top))[0])
         return self._top
+
+
+def _takes(moves: _Moves) -> bool:
+    """Whether any take macro has a candidate: a pile, and the hand holds a card of its top's rank
+    or the side has an open meld of it (each way of :func:`_take_candidates` melds the top with one
+    or the other; most draws have neither, and make no candidate)."""
+    if not moves.state.pile:
+        return False
+    same, _, _, onto = moves._top if moves._top is not None else moves.top_cards()
+    return bool(same) or onto is not None
 
 
 def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[TakeParts]:
@@ -423,9 +438,10 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
         moves.first(INDEX["answer:no"], {"type": "answer", "yes": False}, expect, "answer")
     elif state.phase == "draw":
         moves.first(INDEX["draw"], {"type": "draw"}, expect, "draw")
-        for way in TAKE_WAYS:
-            moves.first_take(INDEX[f"take_pile:{way}"], _take_candidates(moves, way, False))
-            moves.first_take(INDEX[f"take_pile:{way}+melds"], _take_candidates(moves, way, True))
+        if _takes(moves):
+            for way in TAKE_WAYS:
+                moves.first_take(_TAKE_INDEX[way, False], _take_candidates(moves, way, False))
+                moves.first_take(_TAKE_INDEX[way, True], _take_candidates(moves, way, True))
     else:
         naturals, wilds, melded = moves.facts.naturals, moves.wilds, moves.facts.melded_ranks()
         # a macro's candidates are made only where the hand holds its cards (most ranks it does not)
@@ -460,9 +476,10 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
 def _more_moves(moves: _Moves) -> None:
     """The indexes after the first 101 (:data:`MORE_TAKE_WAYS`' takes, the joker macros)."""
     if moves.state.phase == "draw":
-        for way in MORE_TAKE_WAYS:
-            moves.first_take(INDEX[f"take_pile:{way}"], _take_candidates(moves, way, False))
-            moves.first_take(INDEX[f"take_pile:{way}+melds"], _take_candidates(moves, way, True))
+        if _takes(moves):
+            for way in MORE_TAKE_WAYS:
+                moves.first_take(_TAKE_INDEX[way, False], _take_candidates(moves, way, False))
+                moves.first_take(_TAKE_INDEX[way, True], _take_candidates(moves, way, True))
     elif moves.state.phase == "play":
         _new_wild_meld(moves, INDEX["meld:wild:new"])
     if moves.state.phase == "play" and moves.jokers:
