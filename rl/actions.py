@@ -246,18 +246,16 @@ class _Moves:
         if self._top is None:
             top = self.state.pile[0]
             rank = top.rank
-            same: list[Card] = []
-            for card in self.hand:  # loops, not comprehensions: no function made and called each time
-                if card.rank is rank:
-                    same.append(card)
-            wilds: list[Card] = []
-            for card in self.wilds:
-                if card.rank is not rank:
-                    wilds.append(card)
-            jokers: list[Card] = []
-            for card in self.jokers:
-                if card.rank is not rank:
-                    jokers.append(card)
+            if not top.is_wild:  # the hand's naturals of its rank (in hand order), every wild card
+                same = list(self.facts.naturals.get(RANK_TEXT[top.rank_index], ()))
+                wilds, jokers = list(self.wilds), list(self.jokers)
+            else:  # a wild top: the hand's wild cards of its rank (one rank: in hand order), the others
+                same, wilds, jokers = [], [], []
+                for card in self.wilds:  # loops, not comprehensions: no function made and called each time
+                    (same if card.rank is rank else wilds).append(card)
+                for card in self.jokers:
+                    if card.rank is not rank:
+                        jokers.append(card)
             self._top = (same, wilds, jokers, self.melds_of(_rank(top))[0])
         return self._top
 
