@@ -67,14 +67,14 @@ from handfoot.engine.play.legal import (
     judge_ask,
     judge_discards,
     meld_verdict,
-    pile_rule_refuses,
     take_verdict,
 )
-from handfoot.engine.play.listing import combine, meld_candidates, rest_melds
+from handfoot.engine.play.listing import combine, meld_candidates
 from handfoot.engine.rules import RuleSet, per_rules
 from handfoot.engine.scoring import burn_problems
 from handfoot.rl.moves import Action, DiscardMove, MeldParts, TakeParts
 from handfoot.rl.moves import Move as Move  # the moves legal_moves gives, named here too
+from handfoot.rl.takes import take_moves
 
 #: Ranks with a meld macro, in index order; ``wild`` stands for twos and jokers together.
 MELD_RANKS: tuple[str, ...] = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "3", "wild")
@@ -260,49 +260,6 @@ class _Moves:
         return self._top
 
 
-def _takes(moves: _Moves) -> bool:
-    """Whether any take macro has a candidate: a pile, and the hand holds a card of its top's rank
-    or the side has an open meld of it (each way of :func:`_take_candidates` melds the top with one
-    or the other; most draws have neither, and make no candidate)."""
-    if not moves.state.pile:
-        return False
-    same, _, _, onto = moves._top if moves._top is not None else moves.top_cards()
-    return bool(same) or onto is not None
-
-
-def _take_candidates(moves: _Moves, way: str, with_melds: bool) -> Iterator[TakeParts]:
-    state = moves.state
-    if not state.pile:
-        return
-    same, twos_first, jokers_first, onto = moves._top if moves._top is not None else moves.top_cards()
-    wilds = jokers_first if way == "natural_joker" else twos_first
-    if way == "pair":
-        if len(same) < 2:
-            return
-        cards = same[:2]
-    elif way in ("natural_wild", "natural_joker"):
-        if not same or not wilds:
-            return
-        cards = [same[0], wilds[0]]
-    elif way == "naturals":
-        if len(same) < 3:
-            return
-        cards = same
-    else:
-        cards = []
-    if way == "onto" and onto is None:
-        return
-    extra: Sequence[tuple[Card, ...]] = ()
-    if with_melds:
-        # the take's rule reads the take's own cards alone: where it refuses, no further melds help
-        if pile_rule_refuses(state, moves.facts, cards):
-            return
-        extra = rest_melds(moves.hand, cards, moves.rules)
-        if not extra:
-            return
-    yield cards, onto, extra
-
-
 _NONE: tuple[()] = ()
 _NO_MELDS = (None, None)  # the open and last meld of a rank the side has no meld of
 _SHED = 3  # cards a macro's meld may shed to be accepted, as the listing's parts may
@@ -436,10 +393,7 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
         moves.first(INDEX["answer:no"], {"type": "answer", "yes": False}, expect, "answer")
     elif state.phase == "draw":
         moves.first(INDEX["draw"], {"type": "draw"}, expect, "draw")
-        if _takes(moves):
-            for way in TAKE_WAYS:
-                moves.first_take(_TAKE_INDEX[way, False], _take_candidates(moves, way, False))
-                moves.first_take(_TAKE_INDEX[way, True], _take_candidates(moves, way, True))
+        take_moves(moves, TAKE_WAYS, _TAKE_INDEX)
     else:
         naturals, wilds, melded = moves.facts.naturals, moves.wilds, moves.facts.melded_ranks()
         # a macro's candidates are made only where the hand holds its cards (most ranks it does not)
@@ -474,10 +428,7 @@ def legal_moves(state: State, seat: int) -> dict[int, Move]:
 def _more_moves(moves: _Moves) -> None:
     """The indexes after the first 101 (:data:`MORE_TAKE_WAYS`' takes, the joker macros)."""
     if moves.state.phase == "draw":
-        if _takes(moves):
-            for way in MORE_TAKE_WAYS:
-                moves.first_take(_TAKE_INDEX[way, False], _take_candidates(moves, way, False))
-                moves.first_take(_TAKE_INDEX[way, True], _take_candidates(moves, way, True))
+        take_moves(moves, MORE_TAKE_WAYS, _TAKE_INDEX)
     elif moves.state.phase == "play":
         _new_wild_meld(moves, INDEX["meld:wild:new"])
     if moves.state.phase == "play" and moves.jokers:

@@ -13,7 +13,7 @@ from handfoot.engine.cards import RANK_TEXT, Card, composition
 from handfoot.engine.errors import Problem
 from handfoot.engine.melds import BookKind
 from handfoot.engine.play.going_out import going_out_reasons
-from handfoot.engine.play.state import State
+from handfoot.engine.play.state import State, set_ranks
 from handfoot.engine.table import Table
 
 
@@ -28,10 +28,9 @@ class Facts:
 
     __slots__ = (
         "_closed",
-        "_comps",
-        "_counts",
         "_going_out",
-        "_melds",
+        "_held",
+        "_ranks",
         "hand",
         "held",
         "melds",
@@ -50,8 +49,9 @@ class Facts:
         self.seat, self.side, self.hand, self.rules = seat, me.side, me.hand, state.rules
         self.held, self.naturals, self.wilds = read_hand(me.hand)
         self.table = state.table(me.side)
-        self.melds = state.sides[me.side].melds
-        _, self._melds, self._counts, self._comps = table_ranks(self.table)
+        self._held = held = state.sides[me.side]
+        self.melds = held.melds
+        self._ranks: TableRanks | None = None
         self._going_out: list[Problem] | None = None
         self._closed: set[str] | None = None
 
@@ -64,15 +64,26 @@ class Facts:
     def rank_counts(self) -> dict[str, int]:
         """How many melds of each rank (rank text; wild melds have none) the side's table holds
         (:func:`table_ranks`; never changed by a reader)."""
-        return self._counts
+        return (self._ranks or self._read_ranks())[2]
+
+    def _read_ranks(self) -> TableRanks:
+        """:func:`table_ranks` of the side's table, kept with the side (as its table is: shared by
+        the states that keep it), on first asking."""
+        held = self._held
+        ranks = held._ranks
+        if ranks is None or ranks[0] is not self.table:
+            ranks = table_ranks(self.table)
+            set_ranks(held, ranks)
+        self._ranks = ranks
+        return ranks
 
     def composition(self, to: int) -> int:
-        """The composition (``handfoot.engine.cards``) of the side's meld ``to``, once per table
-        (:func:`table_ranks`: a table kept by its melds' keys is one of melds of the same
-        compositions): what a check of cards added onto it reads."""
-        comp = self._comps.get(to)
+        """The composition (``handfoot.engine.cards``) of the side's meld ``to``, once per side
+        (kept with its :func:`table_ranks`): what a check of cards added onto it reads."""
+        comps = (self._ranks or self._read_ranks())[3]
+        comp = comps.get(to)
         if comp is None:
-            comp = self._comps[to] = composition(self.melds[to])
+            comp = comps[to] = composition(self.melds[to])
         return comp
 
     def holds(self, cards: Sequence[Card]) -> bool:
@@ -90,12 +101,12 @@ class Facts:
     def melds_of(self, rank: str) -> tuple[int | None, int | None]:
         """The side's open (unfinished) meld of ``rank`` (rank text; ``wild``: a wild meld) and its
         last meld of that rank (indexes on the side's table, ``None`` where there is none)."""
-        return self._melds.get(rank, _NO_MELDS)
+        return (self._ranks or self._read_ranks())[1].get(rank, _NO_MELDS)
 
     def melded_ranks(self) -> dict[str, tuple[int | None, int]]:
         """:meth:`melds_of` of every rank the side has a meld of, by rank text (:func:`table_ranks`;
         never changed by a reader)."""
-        return self._melds
+        return (self._ranks or self._read_ranks())[1]
 
     def going_out(self, state: State) -> list[Problem]:
         """Why emptying the hand now (its foot picked up and played from) would not go out, the
@@ -109,36 +120,28 @@ class Facts:
 _NO_MELDS = (None, None)  # melds_of a rank the side has no meld of
 
 
-def table_ranks(table: Table) -> _TableRanks:
-    """What a table's checks say of its ranks, made once per table analysed (tables are kept by
-    their melds and shared by the states that lay them: ``State.table``): the table itself (kept
-    alive with its facts, so its id is no other's), each rank's open and last meld
+def table_ranks(table: Table) -> TableRanks:
+    """What a table's checks say of its ranks: the table itself, each rank's open and last meld
     (:meth:`Facts.melds_of`), how many melds of each rank it holds (:meth:`Facts.rank_counts`) and
-    its melds' compositions by index, filled as :meth:`Facts.composition` reads them. Never
-    changed by a reader."""
-    found = _TABLE_RANKS.get(id(table))
-    if found is None or found[0] is not table:
-        melded: dict[str, tuple[int | None, int]] = {}
-        counts: dict[str, int] = {}
-        for i, check in enumerate(table.checks):
-            rank = check.rank
-            if rank is not None:
-                counts[rank] = counts[rank] + 1 if rank in counts else 1
-            rank_of = "wild" if check.kind is BookKind.WILD else rank
-            if rank_of is None:
-                continue
-            open_meld = melded[rank_of][0] if rank_of in melded else None
-            melded[rank_of] = (i if open_meld is None and not check.complete else open_meld, i)
-        if len(_TABLE_RANKS) >= _TABLE_RANKS_KEPT:  # a bound on memory: start again
-            _TABLE_RANKS.clear()
-        found = _TABLE_RANKS[id(table)] = (table, melded, counts, {})
-    return found
+    its melds' compositions by index, filled as :meth:`Facts.composition` reads them. Kept with the
+    :class:`~handfoot.engine.play.state.Side` whose table it is (as the table is), so that the
+    states that keep the side read it once; never changed by a reader."""
+    melded: dict[str, tuple[int | None, int]] = {}
+    counts: dict[str, int] = {}
+    for i, check in enumerate(table.checks):
+        rank = check.rank
+        if rank is not None:
+            counts[rank] = counts[rank] + 1 if rank in counts else 1
+        rank_of = "wild" if check.kind is BookKind.WILD else rank
+        if rank_of is None:
+            continue
+        open_meld = melded[rank_of][0] if rank_of in melded else None
+        melded[rank_of] = (i if open_meld is None and not check.complete else open_meld, i)
+    return (table, melded, counts, {})
 
 
-_TableRanks = tuple[Table, dict[str, tuple[int | None, int]], dict[str, int], dict[int, int]]
-#: :func:`table_ranks` made, by the table's id (the table kept with them).
-_TABLE_RANKS: dict[int, _TableRanks] = {}
-_TABLE_RANKS_KEPT = 4096
+#: :func:`table_ranks`' answer: the table, each rank's open and last meld, melds by rank, compositions.
+TableRanks = tuple[Table, dict[str, tuple[int | None, int]], dict[str, int], dict[int, int]]
 
 
 def read_hand(cards: Sequence[Card]) -> tuple[dict[int, int], dict[str, list[Card]], list[Card]]:

@@ -73,6 +73,9 @@ class Side:
     # the side's table analysed and the rules it was analysed under (State.table): made once, then
     # shared by every state that keeps this Side (a step shares the sides it does not change)
     _table: tuple[RuleSet, Table] | None = field(default=None, init=False, compare=False, repr=False)
+    # what the checks of play read of that table's ranks (facts.table_ranks), with the table they
+    # were read from: made once, then shared the same way
+    _ranks: tuple[Any, ...] | None = field(default=None, init=False, compare=False, repr=False)
     # what its books score (State.book_values) and the rules they were scored under, kept the same
     # way (two members, not a pair: no tuple a side)
     _book_values: tuple[Line, ...] | None = field(default=None, init=False, compare=False, repr=False)
@@ -196,6 +199,8 @@ _set_table = _setter(Side, "_table")
 _set_by_side = _setter(State, "_by_side")
 #: ``set_viewed(side, rules)``: a side's ``_viewed`` written (``view._side``).
 set_viewed = _setter(Side, "_viewed")
+#: ``set_ranks(side, ranks)``: a side's ``_ranks`` written (``facts.Facts``).
+set_ranks = _setter(Side, "_ranks")
 
 #: The seats of each side (State.seats_of) by the seats' sides in turn order: never handed out.
 _BY_SIDE: dict[tuple[int, ...], dict[int, list[int]]] = {}
@@ -251,7 +256,7 @@ def side_with(
     ``__init__``."""
     new: Any = _blank(_OpenSide)
     new.name, new.melds, new.red_threes, new.burn, new.score = side.name, melds, red_threes, burn, side.score
-    new._table = new._book_values = new._values_rules = new._view = new._viewed = None
+    new._table = new._ranks = new._book_values = new._values_rules = new._view = new._viewed = None
     new.__class__ = Side
     return new  # type: ignore[no-any-return]
 
