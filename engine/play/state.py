@@ -54,6 +54,9 @@ class Seat:
     hand: tuple[Card, ...]
     foot: tuple[Card, ...] | None
     played_from_foot: bool = False
+    # what a shared view shows of this seat (view._seat_part: name, side, hand and foot sizes, played
+    # from foot), made on first asking and shared by every state that keeps this Seat
+    _view: dict[str, Any] | None = field(default=None, init=False, compare=False, repr=False)
 
     def player_state(self) -> PlayerState:
         """This seat as the checks and scoring take a player."""
@@ -199,6 +202,8 @@ _set_table = _setter(Side, "_table")
 _set_by_side = _setter(State, "_by_side")
 #: ``set_viewed(side, rules)``: a side's ``_viewed`` written (``view._side``).
 set_viewed = _setter(Side, "_viewed")
+#: ``set_seat_view(seat, part)``: a seat's ``_view`` written (``view._seat_part``).
+set_seat_view = _setter(Seat, "_view")
 #: ``set_ranks(side, ranks)``: a side's ``_ranks`` written (``facts.Facts``).
 set_ranks = _setter(Side, "_ranks")
 
@@ -244,6 +249,7 @@ def seat_with(seat: Seat, hand: tuple[Card, ...], foot: tuple[Card, ...] | None,
         foot,
         played_from_foot,
     )
+    new._view = None
     new.__class__ = Seat
     return new  # type: ignore[no-any-return]
 

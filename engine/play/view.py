@@ -18,7 +18,7 @@ from handfoot.engine.melds import card_points
 from handfoot.engine.play.end import score
 from handfoot.engine.play.legal import facts
 from handfoot.engine.play.listing import going_out, open_actions
-from handfoot.engine.play.state import State, set_viewed
+from handfoot.engine.play.state import Seat, State, set_seat_view, set_viewed
 from handfoot.engine.rules import RuleSet, per_rules
 from handfoot.engine.scoring import book_values
 from handfoot.engine.table import Table
@@ -43,7 +43,7 @@ def view(state: State, seat: int, listing: bool = True, shared: bool = False) ->
     ``out_side``, ``seed``, ``hands``/``feet`` of every seat and ``score`` (each side's total and lines).
     ``listing=False`` leaves out ``actions`` and ``going_out`` (the step's checks asked of every
     candidate: most of a view's cost), for a reader that knows its moves otherwise (the rl mask).
-    ``shared=True`` hands out the sides (each a mapping kept with the side), each card's mapping
+    ``shared=True`` hands out the sides and seats (each a mapping kept with it), each card's mapping
     (kept with the rule set) and the history (the state's tuple) as they are kept rather than
     copies, for a reader that reads them and changes none (the environment's encoder): a change
     to them would show in later views."""
@@ -67,15 +67,11 @@ def view(state: State, seat: int, listing: bool = True, shared: bool = False) ->
         cards[top] = by_code[top] if shared else by_code[top].copy()
     seats = []
     for s in state.seats:
-        seats.append(
-            {
-                "name": s.name,
-                "side": s.side,
-                "hand_size": len(s.hand),
-                "foot_size": None if s.foot is None else len(s.foot),
-                "played_from_foot": s.played_from_foot,
-            }
-        )
+        part = s._view  # kept by a shared view; a view that copies keeps none (most seats of a fresh state)
+        if shared:
+            seats.append(part or _seat_part(s))
+        else:
+            seats.append(_seat_dict(s) if part is None else part.copy())
     out: dict[str, Any] = {
         "seat": seat,
         "side": me.side,
@@ -162,6 +158,25 @@ def _side(state: State, j: int, rules: RuleSet, shared: bool = False) -> dict[st
         "burn": list(burn),
         "score": score,
     }
+
+
+def _seat_dict(seat: Seat) -> dict[str, Any]:
+    """What a view shows of ``seat``: name, side, hand and foot sizes, whether it has played from its foot."""
+    return {
+        "name": seat.name,
+        "side": seat.side,
+        "hand_size": len(seat.hand),
+        "foot_size": None if seat.foot is None else len(seat.foot),
+        "played_from_foot": seat.played_from_foot,
+    }
+
+
+def _seat_part(seat: Seat) -> dict[str, Any]:
+    """:func:`_seat_dict` made once and kept on the :class:`~handfoot.engine.play.state.Seat` (the
+    states that keep the seat share it): never handed out but to a ``shared`` view (a view copies it)."""
+    part = _seat_dict(seat)
+    set_seat_view(seat, part)
+    return part
 
 
 def _table_part(table: Table, rules: RuleSet) -> _TablePart:
