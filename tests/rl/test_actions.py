@@ -155,3 +155,18 @@ def test_the_greedy_bot_plays_its_own_first_choice_through_the_index() -> None:
             state = moves[next(i for i in indexes if i is not None)][1]
     assert expressed == total > 100, (expressed, total)
     assert index_for(state, {"type": "draw"}) is None  # the round has ended
+
+
+def test_wild_cards_are_added_until_the_meld_rule_accepts_or_refuses_past_mending() -> None:
+    """A new meld's naturals take one wild card more at a time until the meld rule accepts; where it
+    refuses for a reason more wild cards cannot mend (a wild-card limit), none are tried further,
+    and every candidate left untried is one the step refuses too."""
+    hand, melds = "7S 2C 2H JK 9D", {0: ["KS KH KD"]}
+    state = arrange(hands={0: hand}, melds=melds, phase="play")
+    assert INDEX["meld:7"] not in legal_moves(state, 0)  # one natural: pagat's wild-card limits
+    for cards in (["7S"], ["7S", "2C"], ["7S", "2C", "2H"], ["7S", "2C", "2H", "JK"]):
+        assert not accepted(state, {"type": "meld", "seat": 0, "melds": [cards]})
+    # where one natural may carry wild cards, the loop goes past the meld too small to the first accepted
+    loose = {"wild_ratio": "none", "min_naturals_with_wilds": 1}
+    state = arrange(hands={0: hand}, melds=melds, phase="play", overrides=loose)
+    assert chosen(legal_moves(state, 0), "meld:7") == {"type": "meld", "melds": [["7S", "2C", "2H"]]}
