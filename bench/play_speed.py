@@ -140,7 +140,7 @@ def instructions(what: str, count: int) -> None:
     states = _states(0)
     fresh = [state_from_mapping(to_mapping(states[i % len(states)])) for i in range(count)]
     # the collector's generations emptied after the set-up, in both runs: else whether a full
-    # collection of the set-up's objects falls among the views moves the figure by a sixth
+    # collection of the set-up's objects falls among the views moves the figure (docs/performance.md)
     gc.collect()
     for state in fresh:
         if what == "setup":
